@@ -1,0 +1,80 @@
+/**
+ * The engine API's one error shape: `{ code, message, issues? }`, where each issue names a field path.
+ * Every failure, from bad JSON to a Temporal outage, leaves through `errorHandler` in that shape.
+ */
+import type { ErrorRequestHandler, Request } from 'express';
+import { z } from 'zod';
+
+export const apiIssueSchema = z.object({ path: z.string(), message: z.string() });
+export const apiErrorBodySchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  issues: z.array(apiIssueSchema).optional(),
+});
+export type ApiIssue = z.infer<typeof apiIssueSchema>;
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: ApiIssue[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): ApiErrorBody {
+    return { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) };
+  }
+}
+
+export function zodIssues(error: z.ZodError, prefix: (string | number)[] = []): ApiIssue[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path].map(String).join('.') || '(root)',
+    message: issue.message,
+  }));
+}
+
+/** Parses with the schema or throws a 400 listing every failing field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' = 'body'): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new ApiError(400, 'VALIDATION_FAILED', `The request ${where} is invalid`, zodIssues(result.error));
+  }
+  return result.data;
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  return parseOrThrow(schema, req.body, 'body');
+}
+
+interface HttpErrorLike {
+  status?: number;
+  type?: string;
+}
+
+export function errorHandler(onUnexpected: (error: unknown) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (error instanceof ApiError) {
+      res.status(error.status).json(error.toBody());
+      return;
+    }
+    const http = error as HttpErrorLike;
+    if (http.type === 'entity.parse.failed') {
+      res.status(400).json(new ApiError(400, 'MALFORMED_JSON', 'The request body is not valid JSON').toBody());
+      return;
+    }
+    if (http.type === 'entity.too.large') {
+      res.status(413).json(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large').toBody());
+      return;
+    }
+    onUnexpected(error);
+    res.status(500).json(new ApiError(500, 'INTERNAL', 'Internal error').toBody());
+  };
+}

@@ -1,0 +1,44 @@
+/** `npm run api`: the engine's HTTP API on ENGINE_PORT. */
+import { createApp } from '../api/app';
+import { loadConfigOrExit } from '../config/env';
+import { createLogger } from '../logging/logger';
+import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
+import { onShutdown } from './shutdown';
+import { engineRouters } from '../api/engine-routers';
+
+async function checkReachable(url: string): Promise<void> {
+  // Any HTTP answer proves the provider is reachable; only a network error or timeout does not.
+  await fetch(url, { method: 'GET', signal: AbortSignal.timeout(2_000) });
+}
+
+function main(): void {
+  const config = loadConfigOrExit();
+  const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
+  const temporal = lazyClient(config);
+  const app = createApp({
+    config,
+    logger,
+    codec: createPayloadCodec(config),
+    readiness: {
+      temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
+      paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
+    },
+    routers: engineRouters({ config, logger, temporal: temporal.client }),
+  });
+  const server = app.listen(config.ENGINE_PORT, () => {
+    logger.info('api.listening', { url: `http://127.0.0.1:${config.ENGINE_PORT}` });
+  });
+  server.on('error', (error) => {
+    logger.error('api.listen_failed', { error, port: config.ENGINE_PORT });
+    process.exit(1);
+  });
+  onShutdown(
+    async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await temporal.close();
+    },
+    (event, fields) => logger.info(event, fields),
+  );
+}
+
+main();

@@ -1,0 +1,112 @@
+/**
+ * `npm start`: the whole stack on its embedded defaults. Starts the Temporal dev server, then the
+ * sandbox, the worker and the engine API as child processes in their own process groups, prints the
+ * URLs, and on Ctrl-C (or SIGTERM) stops them in reverse order, so no process and no port is left.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { loadConfigOrExit, type Config } from '../config/env';
+import { createLogger } from '../logging/logger';
+import { temporalCliPath } from '../temporal/binaries';
+import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
+import { pollUntil } from '../util/poll';
+import { devServerOptionsFor } from './stack-options';
+
+const SERVICES = ['sandbox', 'worker', 'api'] as const;
+type Service = (typeof SERVICES)[number];
+
+interface Running {
+  name: Service;
+  child: ChildProcess;
+}
+
+function startService(name: Service): ChildProcess {
+  const entry = path.join(__dirname, `${name}.ts`);
+  return spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit', env: process.env, detached: true });
+}
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (exited(child)) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    if (!exited(child) && child.pid) process.kill(-child.pid, 'SIGKILL');
+  }, graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+async function waitHealthy(url: string, child: ChildProcess, name: string): Promise<void> {
+  await pollUntil(
+    async () => {
+      if (exited(child)) throw new Error(`${name} exited during start-up`);
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      return response.ok ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200, description: `${name} at ${url}` },
+  );
+}
+
+function banner(config: Config, temporal: DevServerHandle): string {
+  return [
+    '',
+    'Payout engine stack is up:',
+    `  Engine API       http://127.0.0.1:${config.ENGINE_PORT}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
+    `  Sandbox (PSP)    http://127.0.0.1:${config.SANDBOX_PORT}   (OpenAPI: /openapi.json)`,
+    `  Temporal         ${temporal.address}   namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}`,
+    `  Temporal Web UI  ${temporal.uiUrl ?? '(headless)'}`,
+    `  Data             ${config.DATA_DIR}`,
+    'Press Ctrl-C to stop everything.',
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger({ service: 'stack' }, config.LOG_LEVEL);
+  const temporal = await startDevServer({ ...devServerOptionsFor(config, temporalCliPath()), detached: true });
+  const running: Running[] = [];
+  let stopping = false;
+
+  const stopAll = async (code: number): Promise<never> => {
+    stopping = true;
+    for (const { child } of [...running].reverse()) await stopChild(child, 35_000);
+    await temporal.stop();
+    logger.info('stack.stopped');
+    process.exit(code);
+  };
+  const shutdownOnSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    logger.info('stack.stopping', { signal });
+    void stopAll(0);
+  };
+  process.on('SIGINT', shutdownOnSignal);
+  process.on('SIGTERM', shutdownOnSignal);
+
+  try {
+    for (const name of SERVICES) {
+      const child = startService(name);
+      running.push({ name, child });
+      child.once('exit', (code, signal) => {
+        if (stopping) return;
+        logger.error('stack.child_exited', { service: name, code, signal });
+        void stopAll(1);
+      });
+    }
+    await waitHealthy(`http://127.0.0.1:${config.SANDBOX_PORT}/healthz`, running[0]!.child, 'sandbox');
+    await waitHealthy(`http://127.0.0.1:${config.ENGINE_PORT}/healthz`, running[2]!.child, 'engine API');
+  } catch (error) {
+    logger.error('stack.start_failed', { error });
+    await stopAll(1);
+  }
+  process.stdout.write(banner(config, temporal));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+/**
+ * The one place that reads the environment. Every variable is parsed by zod with a local default, so
+ * that `npm start` works on a fresh clone, and a bad value stops the process at start-up with a message
+ * naming the variable. Demo credentials are refused when NODE_ENV=production.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const list = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
+  .pipe(z.array(z.string().min(1)).min(1, 'must name at least one value'));
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+
+export const DEMO_VALUES = {
+  ENGINE_API_KEYS: 'dev-api-key',
+  PAYMENT_API_CLIENT_ID: 'demo-client',
+  PAYMENT_API_CLIENT_SECRET: 'demo-secret',
+  WEBHOOK_SECRET: 'demo-webhook-secret',
+  SANDBOX_ADMIN_TOKEN: 'demo-admin',
+} as const;
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  ENGINE_PORT: port.default(3000),
+  /** Base URL the provider uses to reach the engine's callbacks; defaults to the local engine. */
+  ENGINE_PUBLIC_URL: url.optional(),
+  SANDBOX_PORT: port.default(4010),
+  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:7233'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payouts'),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
+  PAYMENT_API_BASE_URL: url.default('http://127.0.0.1:4010'),
+  PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
+  PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
+  PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Comma-separated during a rotation: the first one signs, every one verifies. */
+  WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
+  SANDBOX_ADMIN_TOKEN: z.string().min(1).default(DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
+  /** 32 bytes, base64. When unset, a development key is generated under DATA_DIR (refused in production). */
+  PAYLOAD_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes encoded as base64')
+    .optional(),
+  PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type EnvInput = z.input<typeof envSchema>;
+
+const productionRules = envSchema.superRefine((env, ctx) => {
+  if (env.NODE_ENV !== 'production') return;
+  const demo = (name: keyof typeof DEMO_VALUES, values: readonly string[]): void => {
+    if (values.includes(DEMO_VALUES[name])) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'the demo value is refused when NODE_ENV=production' });
+    }
+  };
+  demo('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
+  demo('PAYMENT_API_CLIENT_ID', [env.PAYMENT_API_CLIENT_ID]);
+  demo('PAYMENT_API_CLIENT_SECRET', [env.PAYMENT_API_CLIENT_SECRET]);
+  demo('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
+  demo('SANDBOX_ADMIN_TOKEN', [env.SANDBOX_ADMIN_TOKEN]);
+  if (!env.PAYLOAD_ENCRYPTION_KEY || !env.PAYLOAD_ENCRYPTION_KEY_ID) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYLOAD_ENCRYPTION_KEY'],
+      message: 'PAYLOAD_ENCRYPTION_KEY and PAYLOAD_ENCRYPTION_KEY_ID are required when NODE_ENV=production',
+    });
+  }
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.output<typeof envSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: readonly { variable: string; message: string }[]) {
+    super(
+      'Invalid configuration:\n' + issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default); empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((key) => [key, source[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = productionRules.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })),
+    );
+  }
+  return toConfig(parsed.data);
+}
+
+/** For entry points: load or exit(1) with the message, never a stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + '\n');
+      process.exit(1);
+    }
+    throw error;
+  }
+}

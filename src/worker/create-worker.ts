@@ -1,0 +1,34 @@
+/**
+ * Builds a worker with the engine's data converter. Production passes a prebuilt workflow bundle;
+ * tests may pass a bundle built once per file.
+ */
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createDataConverter, type TemporalConfig } from '../temporal/connection';
+
+export interface EngineWorkerOptions {
+  config: TemporalConfig;
+  connection: NativeConnection;
+  activities: object;
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  workflowsPath?: string;
+  taskQueue?: string;
+  tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
+}
+
+export function connectWorker(config: Pick<TemporalConfig, 'TEMPORAL_ADDRESS'>): Promise<NativeConnection> {
+  return NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+}
+
+export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.config.TEMPORAL_NAMESPACE,
+    taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
+    activities: options.activities,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: options.workflowsPath }),
+    dataConverter: createDataConverter(options.config),
+    // In-flight activities get this long to finish on SIGTERM before they are cancelled.
+    shutdownGraceTime: '30 seconds',
+    ...options.tuning,
+  });
+}

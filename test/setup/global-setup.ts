@@ -1,0 +1,35 @@
+/**
+ * One real Temporal dev server for the whole jest run, started from the binary the project installs
+ * (src/temporal/binaries.ts). Test files reach it through TEMPORAL_TEST_ADDRESS.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { binaryVersion, temporalCliPath } from '../../src/temporal/binaries';
+import { startDevServer, type DevServerHandle } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/net/free-port';
+
+declare global {
+  var __TEMPORAL_DEV_SERVER__: DevServerHandle | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  const binary = temporalCliPath();
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'payout-engine-test-'));
+  const started = Date.now();
+  const server = await startDevServer({
+    binary,
+    port,
+    dbFile: path.join(dir, 'temporal.sqlite'),
+    stdio: 'ignore',
+    startupTimeoutMs: 120_000,
+  });
+  globalThis.__TEMPORAL_DEV_SERVER__ = server;
+  process.env.TEMPORAL_TEST_ADDRESS = server.address;
+  process.env.TEMPORAL_TEST_DATA_DIR = dir;
+  process.stdout.write(
+    `\n[global-setup] Temporal dev server ${binaryVersion(binary).split('\n')[0]} from ${binary}\n` +
+      `[global-setup] listening on ${server.address} (pid ${server.pid}), ready in ${Date.now() - started} ms\n`,
+  );
+}
