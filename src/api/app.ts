@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger';
 import { codecRoutes } from './codec-routes';
 import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
+import { engineOpenApi } from './engine-openapi';
 
 export interface AppDependencies {
   config: Pick<Config, 'ENGINE_API_KEYS' | 'TEMPORAL_UI_PORT' | 'NODE_ENV'>;
@@ -28,6 +29,10 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(healthRoutes(deps.readiness));
+  const openApi = engineOpenApi();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
   app.use(
     codecRoutes({
       codec: deps.codec,

@@ -1,7 +1,13 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
+import { requireApiKey } from './auth';
+import { callbackRouter } from './callbacks/callback-router';
+import { withdrawalCallbackRoute } from './callbacks/withdrawal-callbacks';
+import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
+import { payoutRoutes } from './payouts/payout-routes';
+import { PayoutService } from './payouts/payout-service';
 
 export interface EngineRouterDependencies {
   config: Config;
@@ -9,7 +15,16 @@ export interface EngineRouterDependencies {
   temporal: Client;
 }
 
-/** The engine's feature routes, in mount order. */
-export function engineRouters(_deps: EngineRouterDependencies): Router[] {
-  return [];
+/** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
+export function engineRouters({ config, logger, temporal }: EngineRouterDependencies): Router[] {
+  const unmatched = new UnmatchedCallbackStore(config.DATA_DIR);
+  const operations = Router();
+  operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), (_req, res) => {
+    res.json({ data: unmatched.list() });
+  });
+  return [
+    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [withdrawalCallbackRoute]),
+    payoutRoutes(new PayoutService(temporal, config), config.ENGINE_API_KEYS),
+    operations,
+  ];
 }

@@ -47,6 +47,27 @@ export const envSchema = z.object({
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes encoded as base64')
     .optional(),
   PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
+  /** Sandbox: where its SQLite state lives (`:memory:` for throwaway runs); default DATA_DIR/sandbox.sqlite. */
+  SANDBOX_DB: z.string().min(1).optional(),
+  /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
+  SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000),
+  /** Sandbox: callback delivery attempts (exponential backoff from SANDBOX_CALLBACK_RETRY_BASE_MS). */
+  SANDBOX_CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+  SANDBOX_CALLBACK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
+  /** Sandbox: how long a PIX cash-in charge stays payable. */
+  SANDBOX_CASH_IN_EXPIRY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** Sandbox: delay before an infraction with a defense is resolved (0: only by the admin call). */
+  SANDBOX_INFRACTION_RESOLVE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Sandbox: lifetime of the JWTs it issues. */
+  SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(3_600),
+  /** Payout timing: wait for a callback, then poll the check with backoff; past the review deadline, NEEDS_REVIEW. */
+  PAYOUT_CALLBACK_WAIT_MS: z.coerce.number().int().min(100).default(60_000),
+  PAYOUT_POLL_INITIAL_MS: z.coerce.number().int().min(100).default(5_000),
+  PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000),
+  PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000),
+  PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
+  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

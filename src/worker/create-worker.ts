@@ -9,8 +9,8 @@ export interface EngineWorkerOptions {
   config: TemporalConfig;
   connection: NativeConnection;
   activities: object;
-  workflowBundle?: WorkerOptions['workflowBundle'];
-  workflowsPath?: string;
+  /** Prebuilt code, a bundle built in a test, or a path to bundle from. */
+  workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
   taskQueue?: string;
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
 }
@@ -25,7 +25,7 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: options.workflowsPath }),
+    ...options.workflows,
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.
     shutdownGraceTime: '30 seconds',

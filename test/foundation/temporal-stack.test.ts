@@ -26,7 +26,7 @@ function quietLogger() {
 
 async function runProbe(workflowId: string, input: { recipientDocument: string; amountCents: number }): Promise<string> {
   const connection = await connectWorker(config);
-  const worker = await createEngineWorker({ config, connection, activities: probeActivities, workflowBundle: bundle });
+  const worker = await createEngineWorker({ config, connection, activities: probeActivities, workflows: { workflowBundle: bundle } });
   try {
     return await worker.runUntil(
       temporalClient.client.workflow.execute(probeWorkflow, { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId, args: [input] }),

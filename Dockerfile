@@ -1,0 +1,21 @@
+# One image for the engine API, the worker and the sandbox; docker-compose.yml picks the command.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source where no prebuilt binary can be downloaded.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+RUN npm run build:workflows -- dist/workflow-bundle.js && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js DATA_DIR=/data
+COPY --from=build /app /app
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000 4010
+CMD ["npm", "run", "api"]

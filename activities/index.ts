@@ -1,0 +1,8 @@
+import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
+
+export type ActivityDependencies = PayoutActivityDependencies;
+
+/** Every activity the worker registers, built from its dependencies. */
+export function createActivities(deps: ActivityDependencies) {
+  return { ...createPayoutActivities(deps) };
+}

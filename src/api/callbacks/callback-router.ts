@@ -1,0 +1,117 @@
+/**
+ * The one place provider callbacks come in. For every route: verify the signature over the raw bytes
+ * (before any JSON parsing), parse with the contract's schema, map the payload to its workflow, signal it.
+ * 401 on a bad or stale signature; 400 on a bad body; 200 once Temporal took the signal (or the payout
+ * is already closed: late callbacks change nothing); 202 for an unknown payout, kept for operators;
+ * 503 when Temporal cannot take it, so the provider retries and no callback is lost.
+ */
+import express, { Router } from 'express';
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { SignalDefinition } from '@temporalio/common';
+import type { z } from 'zod';
+import type { Logger } from '../../logging/logger';
+import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
+import { ApiError, zodIssues } from '../errors';
+import { isTemporalUnavailable, temporalUnavailable } from '../temporal-errors';
+import type { UnmatchedCallbackStore } from './unmatched-callbacks';
+
+export const WEBHOOK_EVENT_ID_HEADER = 'x-service-webhook-id';
+
+export interface CallbackTarget<H> {
+  workflowId: string;
+  signal: SignalDefinition<[H]>;
+  hint: H;
+  /** The business id, for logs and the unmatched store. */
+  reference: string;
+}
+
+export interface CallbackRoute<S extends z.ZodType, H> {
+  path: string;
+  schema: S;
+  target(payload: z.output<S>, receivedAt: Date): CallbackTarget<H>;
+}
+
+export interface CallbackRouterDependencies {
+  client: Client;
+  secrets: readonly string[];
+  unmatched: UnmatchedCallbackStore;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Builds a route; the generic keeps each route's schema and hint types tied together. */
+export function callbackRoute<S extends z.ZodType, H>(route: CallbackRoute<S, H>): CallbackRoute<S, H> {
+  return route;
+}
+
+async function workflowExists(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
+export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<z.ZodType, unknown>[]): Router {
+  const router = Router();
+  const now = deps.now ?? (() => new Date());
+  for (const route of routes) {
+    router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const receivedAt = now();
+      const eventId = req.get(WEBHOOK_EVENT_ID_HEADER);
+      const log = deps.logger.child({ route: route.path, eventId });
+      const verification = verifyWebhook({
+        secrets: [...deps.secrets],
+        rawBody,
+        timestampHeader: req.get(WEBHOOK_TIMESTAMP_HEADER),
+        signatureHeader: req.get(WEBHOOK_SIGNATURE_HEADER),
+        nowSeconds: Math.floor(receivedAt.getTime() / 1000),
+      });
+      if (!verification.ok) {
+        log.warn('callback.rejected', { reason: verification.reason });
+        throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${verification.reason}`);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        throw new ApiError(400, 'MALFORMED_JSON', 'The callback body is not valid JSON');
+      }
+      const parsed = route.schema.safeParse(json);
+      if (!parsed.success) {
+        log.warn('callback.invalid', { issues: zodIssues(parsed.error) });
+        throw new ApiError(400, 'VALIDATION_FAILED', 'The callback body is invalid', zodIssues(parsed.error));
+      }
+      const target = route.target(parsed.data, receivedAt);
+      try {
+        await deps.client.workflow.getHandle(target.workflowId).signal(target.signal, target.hint);
+        log.info('callback.signalled', { workflowId: target.workflowId });
+        res.status(200).json({ received: true });
+        return;
+      } catch (error) {
+        if (isTemporalUnavailable(error)) {
+          log.error('callback.temporal_unavailable', { workflowId: target.workflowId });
+          throw temporalUnavailable();
+        }
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+      // Closed workflows refuse signals too: only a workflow that never existed makes the callback unmatched.
+      if (await workflowExists(deps.client, target.workflowId).catch((error: unknown) => {
+        if (isTemporalUnavailable(error)) throw temporalUnavailable();
+        throw error;
+      })) {
+        log.info('callback.after_close', { workflowId: target.workflowId });
+        res.status(200).json({ received: true, note: 'already final' });
+        return;
+      }
+      deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: target.reference, payload: parsed.data });
+      log.warn('callback.unmatched', { reference: target.reference });
+      res.status(202).json({ received: true, matched: false });
+    });
+  }
+  return router;
+}

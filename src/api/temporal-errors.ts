@@ -1,0 +1,21 @@
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { ApiError } from './errors';
+
+const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
+
+/** Temporal could not be reached or did not answer in time: the caller should retry later. */
+export function isTemporalUnavailable(error: unknown): boolean {
+  if (isGrpcServiceError(error)) return UNAVAILABLE_CODES.has(error.code);
+  if (error instanceof ServiceError) return isTemporalUnavailable(error.cause);
+  return false;
+}
+
+export function temporalUnavailable(): ApiError {
+  return new ApiError(503, 'TEMPORAL_UNAVAILABLE', 'The workflow service is unavailable; retry later');
+}
+
+/** Rethrows Temporal outages as 503, anything else unchanged. */
+export function rethrowAsApiError(error: unknown): never {
+  if (isTemporalUnavailable(error)) throw temporalUnavailable();
+  throw error;
+}

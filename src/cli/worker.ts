@@ -1,0 +1,32 @@
+/**
+ * `npm run worker`: registers the workflows and activities on the task queue. The SDK stops it on
+ * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
+ */
+import { loadConfigOrExit } from '../config/env';
+import { createLogger } from '../logging/logger';
+import { installSdkLogging } from '../temporal/sdk-logging';
+import { connectWorker, createEngineWorker } from '../worker/create-worker';
+import { engineActivities } from '../worker/engine-activities';
+import { workflowSource } from '../worker/workflow-source';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
+  installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO');
+  const connection = await connectWorker(config);
+  const worker = await createEngineWorker({
+    config,
+    connection,
+    activities: engineActivities(config),
+    workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
+  });
+  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE });
+  await worker.run();
+  await connection.close();
+  logger.info('worker.stopped');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

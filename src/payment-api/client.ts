@@ -1,0 +1,108 @@
+/**
+ * PaymentApiClient: one method per endpoint of the provider's interface, typed by the contract.
+ * Paths, credential schemes and response schemas come from the endpoint table; transport concerns
+ * (credentials, timeouts, typed errors, parsing) live in HttpTransport. Requests are checked against
+ * the contract before they leave, so a malformed request fails here, before any money can move.
+ */
+import { zodIssues } from '../api/errors';
+import { InvalidRequestError } from './errors';
+import { HttpTransport, type TransportOptions } from './http-transport';
+import { endpoints, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
+
+/** Endpoints whose lost answer is ambiguous: the provider may have moved money. */
+const MOVES_MONEY: ReadonlySet<EndpointName> = new Set<EndpointName>([
+  'createCardPayment',
+  'withdraw',
+  'withdrawAlias',
+  'payPixCopyPaste',
+  'createDeposit',
+  'createPixCashIn',
+  'internalTransfer',
+  'internalTransferAlias',
+  'createCryptoWithdrawal',
+  'submitInfractionDefense',
+]);
+
+function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+export class PaymentApiClient {
+  private readonly transport: HttpTransport;
+
+  constructor(options: TransportOptions) {
+    this.transport = new HttpTransport(options);
+  }
+
+  login(): Promise<EndpointResponse<'login'>> {
+    return this.transport.login();
+  }
+  createCardPayment(body: EndpointRequest<'createCardPayment'>) {
+    return this.call('createCardPayment', { body });
+  }
+  getCardPayment(id: string | number) {
+    return this.call('getCardPayment', { params: { id: String(id) } });
+  }
+  withdraw(body: EndpointRequest<'withdraw'>) {
+    return this.call('withdraw', { body });
+  }
+  /** Endpoint 4a: the same withdrawal under its alias path. */
+  withdrawViaPayments(body: EndpointRequest<'withdrawAlias'>) {
+    return this.call('withdrawAlias', { body });
+  }
+  payPixCopyPaste(body: EndpointRequest<'payPixCopyPaste'>) {
+    return this.call('payPixCopyPaste', { body });
+  }
+  createDeposit(body: EndpointRequest<'createDeposit'>) {
+    return this.call('createDeposit', { body });
+  }
+  listInfractions(query: EndpointRequest<'listInfractions'>) {
+    return this.call('listInfractions', { query });
+  }
+  submitInfractionDefense(infractionId: string, body: EndpointRequest<'submitInfractionDefense'>) {
+    return this.call('submitInfractionDefense', { body, params: { infractionId } });
+  }
+  checkTransaction(transactionId: string) {
+    return this.call('checkTransaction', { body: { transactionId } });
+  }
+  createPixCashIn(body: EndpointRequest<'createPixCashIn'>) {
+    return this.call('createPixCashIn', { body });
+  }
+  internalTransfer(body: EndpointRequest<'internalTransfer'>) {
+    return this.call('internalTransfer', { body });
+  }
+  /** Endpoint 11a: the same transfer under its alias path. */
+  internalTransferViaWithdraw(body: EndpointRequest<'internalTransferAlias'>) {
+    return this.call('internalTransferAlias', { body });
+  }
+  getCryptoFees() {
+    return this.call('getCryptoFees', {});
+  }
+  getCryptoStatus(transactionId: string) {
+    return this.call('getCryptoStatus', { params: { transactionId } });
+  }
+  createCryptoWithdrawal(body: EndpointRequest<'createCryptoWithdrawal'>) {
+    return this.call('createCryptoWithdrawal', { body });
+  }
+
+  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }): Promise<EndpointResponse<N>> {
+    const endpoint = endpoints[name];
+    const path = fillPath(endpoint.path, request.params ?? {});
+    const payload = endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
+    if (endpoint.request) {
+      const checked = endpoint.request.safeParse(payload);
+      if (!checked.success) {
+        throw new InvalidRequestError(`${endpoint.method} ${endpoint.path}: the request does not match the contract`, { method: endpoint.method, path }, zodIssues(checked.error));
+      }
+    }
+    return (await this.transport.send({
+      method: endpoint.method,
+      path,
+      auth: endpoint.auth,
+      ...(endpoint.requestIn === 'body' ? { body: payload } : {}),
+      ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
+      response: endpoint.response,
+      movesMoney: MOVES_MONEY.has(name),
+    })) as EndpointResponse<N>;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The one place that sends requests to the provider: base URL, both credential schemes, a timeout on
+ * every call, response bodies parsed by the contract's schemas, and every failure turned into one of
+ * the typed errors of ./errors. It never retries a request that could move money: a timeout there is
+ * reported as ambiguous and left to the caller, who reconciles first. Only a 401 is retried, once,
+ * after a fresh login, because the provider refused it before acting.
+ */
+import type { z } from 'zod';
+import { loginResponseSchema } from './schemas/auth';
+import { providerErrorSchema, type ProviderError } from './schemas/errors';
+import {
+  AmbiguousOutcomeError,
+  AuthenticationError,
+  BadResponseError,
+  ConflictError,
+  ConnectionError,
+  InvalidRequestError,
+  NotFoundError,
+  ProviderFailureError,
+  RateLimitedError,
+  type PaymentApiError,
+} from './errors';
+
+export type AuthScheme = 'none' | 'bearer' | 'client-headers';
+
+export interface RequestSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  auth: AuthScheme;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  response: S;
+  /** A POST that can create money movement: a lost answer is ambiguous, never silently retried. */
+  movesMoney: boolean;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+  /** Refresh the JWT this long before its `exp`. */
+  tokenRefreshMarginMs?: number;
+  now?: () => number;
+}
+
+interface CachedToken {
+  value: string;
+  expiresAt: number;
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+}
+
+/** Reads `exp` from a JWT without verifying it: the provider verifies; we only need to know when to refresh. */
+export function jwtExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The provider's error body when it parses; a real provider may answer 5xx with HTML, so nothing is required. */
+function readErrorBody(text: string): Partial<ProviderError> {
+  try {
+    const parsed = providerErrorSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export class HttpTransport {
+  private token: CachedToken | undefined;
+  private pendingLogin: Promise<CachedToken> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TransportOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    try {
+      return await this.sendOnce(spec, false);
+    } catch (error) {
+      if (error instanceof AuthenticationError && spec.auth === 'bearer' && error.details.status === 401) {
+        this.token = undefined;
+        return this.sendOnce(spec, true);
+      }
+      throw error;
+    }
+  }
+
+  private async sendOnce<S extends z.ZodType>(spec: RequestSpec<S>, freshLogin: boolean): Promise<z.output<S>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.auth === 'client-headers') {
+      headers.ci = this.options.clientId;
+      headers.cs = this.options.clientSecret;
+    } else if (spec.auth === 'bearer') {
+      headers.authorization = `Bearer ${(await this.bearerToken(freshLogin)).value}`;
+    }
+    const url = new URL(this.options.baseUrl + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+
+    const details = { method: spec.method, path: spec.path };
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: spec.method,
+        headers,
+        ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw this.transportFailure(error, spec, details);
+    }
+    if (response.status >= 200 && response.status < 300) {
+      let json: unknown;
+      try {
+        json = text.length > 0 ? JSON.parse(text) : {};
+      } catch {
+        throw new BadResponseError(`${spec.method} ${spec.path}: response is not JSON`, { ...details, status: response.status });
+      }
+      const parsed = spec.response.safeParse(json);
+      if (!parsed.success) {
+        const where = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+        throw new BadResponseError(`${spec.method} ${spec.path}: response does not match the contract (${where})`, { ...details, status: response.status });
+      }
+      return parsed.data;
+    }
+    throw this.statusFailure(response.status, readErrorBody(text), details);
+  }
+
+  private transportFailure(error: unknown, spec: RequestSpec<z.ZodType>, details: { method: string; path: string }): PaymentApiError {
+    const code = errorCode(error);
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    if (code && NOT_SENT_CODES.has(code)) {
+      return new ConnectionError(`${spec.method} ${spec.path}: could not connect (${code})`, details);
+    }
+    const what = timedOut ? `no answer within ${this.options.timeoutMs} ms` : `connection lost (${code ?? (error instanceof Error ? error.message : 'unknown')})`;
+    if (spec.movesMoney) {
+      return new AmbiguousOutcomeError(`${spec.method} ${spec.path}: ${what}; the provider may have acted`, details);
+    }
+    return new ConnectionError(`${spec.method} ${spec.path}: ${what}`, details);
+  }
+
+  private statusFailure(status: number, body: Partial<ProviderError>, base: { method: string; path: string }): PaymentApiError {
+    const details = { ...base, status, ...(body.code ? { providerCode: body.code } : {}), ...(body.message ? { providerMessage: body.message } : {}) };
+    const message = body.message ?? `HTTP ${status}`;
+    if (status === 400 || status === 422) return new InvalidRequestError(message, details, body.issues ?? []);
+    if (status === 401 || status === 403) return new AuthenticationError(message, details);
+    if (status === 404) return new NotFoundError(message, details);
+    if (status === 409) return new ConflictError(message, details);
+    if (status === 429) return new RateLimitedError(message, details);
+    if (status >= 500) return new ProviderFailureError(message, details);
+    return new InvalidRequestError(message, details, body.issues ?? []);
+  }
+
+  private async bearerToken(forceLogin: boolean): Promise<CachedToken> {
+    const margin = this.options.tokenRefreshMarginMs ?? 60_000;
+    if (!forceLogin && this.token && this.token.expiresAt - margin > this.now()) return this.token;
+    // Concurrent callers share one login.
+    this.pendingLogin ??= this.fetchToken().finally(() => {
+      this.pendingLogin = undefined;
+    });
+    this.token = await this.pendingLogin;
+    return this.token;
+  }
+
+  /** Logs in now (endpoint 1) and caches the token. */
+  async login(): Promise<z.output<typeof loginResponseSchema>> {
+    const { response } = await this.fetchToken();
+    return response;
+  }
+
+  private async fetchToken(): Promise<CachedToken & { response: z.output<typeof loginResponseSchema> }> {
+    const result = await this.sendOnce(
+      {
+        method: 'POST',
+        path: '/api/auth/login',
+        auth: 'none',
+        body: { client_id: this.options.clientId, client_secret: this.options.clientSecret },
+        response: loginResponseSchema,
+        movesMoney: false,
+      },
+      false,
+    );
+    // Without an `exp` claim, assume a short life rather than a long one.
+    const token = { value: result.token, expiresAt: jwtExpiry(result.token) ?? this.now() + 5 * 60_000, response: result };
+    this.token = token;
+    return token;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Where the worker's workflow code comes from. Production images build the bundle ahead of time
+ * (`npm run build:workflows`) and point WORKFLOW_BUNDLE_PATH at it; development bundles at start-up,
+ * so an edited workflow is never served from a stale bundle.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../temporal/binaries';
+
+export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+
+export function workflowSource(bundlePath: string | undefined): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  return bundlePath ? { workflowBundle: { codePath: path.resolve(bundlePath) } } : { workflowsPath: WORKFLOWS_PATH };
+}
+
+export async function writeWorkflowBundle(outFile: string): Promise<void> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(outFile, code);
+}

@@ -1,0 +1,62 @@
+/**
+ * No Docker engine runs here, so the compose file is checked by what can run: its services use only
+ * variables the config module knows, register the engine's search attributes, and wire the UI's codec.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { envSchema } from '../../src/config/env';
+import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
+
+const serviceSchema = z.looseObject({
+  image: z.string().optional(),
+  build: z.unknown().optional(),
+  command: z.union([z.string(), z.array(z.string())]).optional(),
+  environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  depends_on: z.record(z.string(), z.unknown()).optional(),
+});
+const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema) });
+
+const compose = composeSchema.parse(parse(readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }));
+const ourServices = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
+const configNames = new Set(Object.keys(envSchema.shape));
+
+test('the topology has every part: PostgreSQL, Temporal, its UI, the API, the worker and the sandbox', () => {
+  expect(Object.keys(compose.services).sort()).toEqual(
+    expect.arrayContaining(['api', 'postgresql', 'sandbox', 'temporal', 'temporal-ui', 'worker']),
+  );
+  expect(ourServices.map(([name]) => name).sort()).toEqual(['api', 'sandbox', 'worker']);
+});
+
+test.each(ourServices)('service %s sets only variables the config module reads, and the config accepts them', (_name, service) => {
+  const environment = service.environment ?? {};
+  for (const name of Object.keys(environment)) expect(configNames).toContain(name);
+});
+
+test('the engine services run in production mode with no demo secret baked in', () => {
+  for (const name of ['api', 'worker']) {
+    const environment = compose.services[name]?.environment ?? {};
+    expect(environment.NODE_ENV).toBe('production');
+    for (const secret of ['ENGINE_API_KEYS', 'WEBHOOK_SECRET', 'PAYMENT_API_CLIENT_SECRET', 'PAYLOAD_ENCRYPTION_KEY']) {
+      expect(String(environment[secret])).toMatch(/^\$\{[A-Z_]+:\?/);
+    }
+  }
+});
+
+test('every engine search attribute is registered with its type', () => {
+  const command = JSON.stringify(compose.services['temporal-search-attributes']?.command ?? '');
+  for (const pair of searchAttributeCliPairs()) expect(command).toContain(pair);
+  expect(ENGINE_SEARCH_ATTRIBUTES.length).toBe(searchAttributeCliPairs().length);
+});
+
+test('the Temporal UI decodes payloads through the engine codec endpoint', () => {
+  const ui = compose.services['temporal-ui']?.environment ?? {};
+  expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('http://localhost:3000/codec');
+});
+
+test('every depends_on names a service of the file', () => {
+  for (const service of Object.values(compose.services)) {
+    for (const dependency of Object.keys(service.depends_on ?? {})) expect(Object.keys(compose.services)).toContain(dependency);
+  }
+});

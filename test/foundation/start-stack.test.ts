@@ -1,0 +1,67 @@
+/**
+ * The README's first command: `npm start` brings the whole stack up on its own defaults (here on free
+ * ports and a temporary data folder) and Ctrl-C (SIGINT) stops every process it started, freeing every port.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/net/free-port';
+import { pollUntil } from '../../src/util/poll';
+
+const root = path.join(__dirname, '..', '..');
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+test('npm start serves the engine, the sandbox and the Temporal UI, and Ctrl-C leaves no process or port behind', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'));
+  const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort() };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      ENGINE_PORT: String(ports.engine),
+      SANDBOX_PORT: String(ports.sandbox),
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      TEMPORAL_UI_PORT: String(ports.ui),
+      PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  try {
+    await pollUntil(() => (output.includes('Press Ctrl-C') ? true : undefined), { timeoutMs: 120_000, intervalMs: 250, description: `the stack banner; output so far:\n${output}` });
+    expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    const ready = await pollUntil(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${ports.engine}/readyz`);
+        return response.status === 200 ? response.status : undefined;
+      },
+      { timeoutMs: 30_000, description: 'the engine to be ready' },
+    );
+    expect(ready).toBe(200);
+  } finally {
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+}, 180_000);

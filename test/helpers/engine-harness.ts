@@ -1,0 +1,127 @@
+/**
+ * The whole engine in one test process, every part real: the sandbox over HTTP, the engine API over
+ * HTTP, a worker on the shared Temporal dev server, the engine's own wiring (config, client, activities).
+ * The worker can be stopped and started again mid-test; the workflow bundle is built once per file.
+ */
+import type { Server } from 'node:http';
+import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createApp } from '../../src/api/app';
+import { engineRouters } from '../../src/api/engine-routers';
+import type { Config } from '../../src/config/env';
+import { createLogger } from '../../src/logging/logger';
+import { freePort } from '../../src/net/free-port';
+import { createSandbox } from '../../src/sandbox';
+import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
+import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
+import { engineActivities } from '../../src/worker/engine-activities';
+import { WORKFLOWS_PATH } from '../../src/worker/workflow-source';
+import { testConfig } from './temporal';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
+
+export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  return bundle;
+}
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+async function call<T>(url: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer<T>> {
+  const response = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...init.headers,
+    },
+    ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+}
+
+export interface EngineHarness {
+  config: Config;
+  apiUrl: string;
+  sandboxUrl: string;
+  temporal: TemporalClientHandle;
+  /** Engine API call with the API key. */
+  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
+  /** Sandbox admin call with the admin token. */
+  admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
+  const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  const config = testConfig({
+    SANDBOX_PORT: String(sandboxPort),
+    ENGINE_PORT: String(apiPort),
+    PAYMENT_API_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+    ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+    SANDBOX_SETTLE_MS: '200',
+    SANDBOX_CALLBACK_RETRY_BASE_MS: '100',
+    PAYOUT_CALLBACK_WAIT_MS: '3000',
+    PAYOUT_POLL_INITIAL_MS: '300',
+    PAYOUT_POLL_MAX_MS: '1000',
+    PAYMENT_API_TIMEOUT_MS: '2000',
+    ...overrides,
+  });
+  const logger = createLogger({ test: true }, 'error');
+  const sandbox = createSandbox({ config, dbPath: ':memory:' });
+  await sandbox.start(sandboxPort);
+
+  const temporal = await connectClient(config);
+  const app = createApp({
+    config,
+    logger,
+    codec: createPayloadCodec(config),
+    readiness: {},
+    routers: engineRouters({ config, logger, temporal: temporal.client }),
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
+  });
+
+  const workflowBundle = await engineBundle();
+  let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
+
+  const harness: EngineHarness = {
+    config,
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    temporal,
+    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] }),
+    admin: (method, path, body) => call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }),
+    async startWorker() {
+      if (running) return;
+      const connection = await connectWorker(config);
+      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config), workflows: { workflowBundle } });
+      running = { worker, connection, done: worker.run() };
+    },
+    async stopWorker() {
+      if (!running) return;
+      const { worker, connection, done } = running;
+      running = undefined;
+      worker.shutdown();
+      await done;
+      await connection.close();
+    },
+    async close() {
+      await harness.stopWorker();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await temporal.close();
+      await sandbox.stop();
+    },
+  };
+  await harness.startWorker();
+  return harness;
+}

@@ -1,0 +1,139 @@
+/**
+ * The payout under the faults it exists for: lost, duplicated and reordered callbacks; a provider that
+ * commits and then times out; a worker killed mid-payout; forged and stale callbacks.
+ */
+import { randomUUID } from 'node:crypto';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import { pollUntil } from '../../src/util/poll';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness();
+});
+afterEach(async () => {
+  await stack.admin('DELETE', '/sandbox/faults');
+  await stack.startWorker();
+});
+afterAll(() => stack?.close());
+
+interface Payout {
+  status: string;
+  failureReason?: string;
+  callbacksReceived: number;
+  checksMade: number;
+  transitions: { to: string }[];
+}
+
+const externalId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: 'ana@example.com', keyType: 'EMAIL' });
+const getPayout = async (id: string) => (await stack.api<Payout>('GET', `/v1/payouts/${id}`)).body;
+
+function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<Payout> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<Payout>('GET', `/v1/payouts/${id}`);
+      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description: `payout ${id} to reach ${statuses.join('|')}` },
+  );
+}
+
+async function debitsFor(id: string): Promise<number> {
+  const ledger = await stack.admin<{ entries: { lines: { account: string; amountCents: number }[] }[] }>('GET', `/sandbox/ledger?externalId=${id}`);
+  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+}
+
+async function setFaults(faults: Record<string, unknown>): Promise<void> {
+  const answer = await stack.admin('PUT', '/sandbox/faults', faults);
+  expect(answer.status).toBeLessThan(300);
+}
+
+test('with the callback dropped, the payout still completes by polling the check', async () => {
+  await setFaults({ callbacks: { drop: { count: 1 } } });
+  const id = externalId('dropped');
+  await submit(id, 12.34);
+  const payout = await waitForStatus(id, ['COMPLETED']);
+  expect(payout.callbacksReceived).toBe(0);
+  expect(payout.checksMade).toBeGreaterThanOrEqual(1);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-completed-by-polling');
+});
+
+test('duplicated and reordered callbacks give the same result and change nothing after the end', async () => {
+  await setFaults({ callbacks: { duplicate: { count: 2 }, reorder: true } });
+  const first = externalId('dup-a');
+  const second = externalId('dup-b');
+  await submit(first, 5);
+  await submit(second, 6.13);
+  const [a, b] = [await waitForStatus(first, ['COMPLETED']), await waitForStatus(second, ['FAILED'])];
+  expect(a.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(b.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'FAILED']);
+  await pollUntil(async () => ((await getPayout(first)).callbacksReceived >= 2 ? true : undefined), { timeoutMs: 15_000, description: 'the duplicate callback' });
+  expect((await getPayout(first)).status).toBe('COMPLETED');
+  expect(await debitsFor(first)).toBe(1);
+});
+
+test('a provider that commits and then times out debits exactly once', async () => {
+  await setFaults({ timeoutAfterCommit: { count: 1, mode: 'reset' } });
+  const id = externalId('ambiguous');
+  await submit(id, 40);
+  const payout = await waitForStatus(id, ['COMPLETED']);
+  expect(payout.transitions.find((t) => t.to === 'SUBMITTED')).toBeDefined();
+  expect(await debitsFor(id)).toBe(1);
+});
+
+test('a provider that hangs after committing: the timeout is ambiguous, reconciliation finds it, one debit', async () => {
+  await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang' } });
+  const id = externalId('hang');
+  await submit(id, 41);
+  await waitForStatus(id, ['COMPLETED']);
+  expect(await debitsFor(id)).toBe(1);
+});
+
+test('killing the worker mid-payout and starting a new one finishes it, with one debit', async () => {
+  await setFaults({ callbacks: { delayMs: 1_500 } });
+  const id = externalId('restart');
+  await submit(id, 15);
+  await waitForStatus(id, ['SUBMITTED']);
+  await stack.stopWorker();
+  await stack.startWorker();
+  await waitForStatus(id, ['COMPLETED']);
+  expect(await debitsFor(id)).toBe(1);
+});
+
+test('a forged or stale callback is answered 401 and changes nothing', async () => {
+  const id = externalId('forged');
+  await setFaults({ callbacks: { drop: { count: 1 } } });
+  await submit(id, 8);
+  await waitForStatus(id, ['SUBMITTED', 'COMPLETED']);
+  const body = JSON.stringify({ transaction_id: 'wd_forged', external_id: id, status: 'FAILED', amount: 8, fee: 0.4, total: 8.4, type: 'Withdrawal', reason: 'forged', updated_at: new Date().toISOString() });
+  const post = (headers: Record<string, string>) =>
+    fetch(`${stack.apiUrl}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  const wrongSecret = signWebhook(['not-the-secret'], body, Math.floor(Date.now() / 1000));
+  expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: wrongSecret.timestamp, [WEBHOOK_SIGNATURE_HEADER]: wrongSecret.signature })).status).toBe(401);
+  const stale = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) - 600);
+  expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: stale.timestamp, [WEBHOOK_SIGNATURE_HEADER]: stale.signature })).status).toBe(401);
+  expect((await post({})).status).toBe(401);
+
+  const payout = await waitForStatus(id, ['COMPLETED']);
+  expect(payout.callbacksReceived).toBe(0);
+  expect(payout.failureReason).toBeUndefined();
+});
+
+test('a signed callback for an unknown payout is acknowledged, starts nothing, and is kept for operators', async () => {
+  const id = externalId('stranger');
+  const body = JSON.stringify({ transaction_id: 'wd_unknown', external_id: id, status: 'COMPLETED', amount: 1, fee: 0.05, total: 1.05, type: 'Withdrawal', updated_at: new Date().toISOString() });
+  const signed = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+  const response = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+    body,
+  });
+  expect(response.status).toBe(202);
+  expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
+  const unmatched = await stack.api<{ data: { reference: string }[] }>('GET', '/v1/callbacks/unmatched');
+  expect(unmatched.body.data.map((entry) => entry.reference)).toContain(id);
+});

@@ -1,0 +1,133 @@
+/**
+ * A payout through the real stack: engine API → workflow on a real worker → sandbox over HTTP →
+ * signed callback → signal → transaction check → final state, visible in Temporal's visibility.
+ */
+import { randomUUID } from 'node:crypto';
+import { pollUntil } from '../../src/util/poll';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness();
+});
+afterAll(() => stack?.close());
+
+interface Payout {
+  status: string;
+  amount: number;
+  fee?: number;
+  total?: number;
+  failureReason?: string;
+  providerTransactionId?: string;
+  callbacksReceived: number;
+  checksMade: number;
+  transitions: { from: string | null; to: string; cause: string }[];
+}
+
+const externalId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+
+async function submit(id: string, amount: number, extra: Record<string, unknown> = {}) {
+  return stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF', ...extra });
+}
+
+async function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<Payout> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<Payout>('GET', `/v1/payouts/${id}`);
+      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description: `payout ${id} to reach ${statuses.join('|')}` },
+  );
+}
+
+async function debitsFor(id: string): Promise<number> {
+  const ledger = await stack.admin<{ entries: { externalId?: string; kind?: string; lines: { account: string; amountCents: number }[] }[] }>(
+    'GET',
+    `/sandbox/ledger?externalId=${encodeURIComponent(id)}`,
+  );
+  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+}
+
+async function visibleWithStatus(id: string, status: string): Promise<boolean> {
+  return pollUntil(
+    async () => {
+      for await (const execution of stack.temporal.client.workflow.list({ query: `WorkflowId = '${payoutWorkflowId(id)}' AND PayoutStatus = '${status}'` })) {
+        if (execution.workflowId === payoutWorkflowId(id)) return true;
+      }
+      return undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, description: `${id} visible as ${status}` },
+  );
+}
+
+test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by the check', async () => {
+  const id = externalId('completed');
+  const accepted = await submit(id, 25);
+  expect(accepted.status).toBe(202);
+  expect(accepted.body).toEqual({ externalId: id, status: 'RECEIVED', workflowId: `payout:${id}` });
+
+  const payout = await waitForStatus(id, ['COMPLETED']);
+  expect(payout).toMatchObject({ amount: 25, fee: 1.25, total: 26.25 });
+  expect(payout.callbacksReceived).toBeGreaterThanOrEqual(1);
+  expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(await visibleWithStatus(id, 'COMPLETED')).toBe(true);
+  expect(await debitsFor(id)).toBe(1);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-completed-by-callback');
+});
+
+test("a payout the provider fails ends FAILED with the provider's reason", async () => {
+  const id = externalId('failed');
+  await submit(id, 10.13);
+  const payout = await waitForStatus(id, ['FAILED']);
+  expect(payout.failureReason).toMatch(/Recipient account closed/);
+  expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-failed');
+});
+
+test('the same request again answers with the existing payout; a different body under the same id is a 409', async () => {
+  const id = externalId('idem');
+  expect((await submit(id, 7.5)).status).toBe(202);
+  const again = await submit(id, 7.5);
+  expect(again.status).toBe(202);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.body).toMatchObject({ externalId: id, workflowId: `payout:${id}` });
+  const conflicting = await submit(id, 7.51);
+  expect(conflicting.status).toBe(409);
+  expect(conflicting.body).toMatchObject({ code: 'PAYOUT_CONFLICT' });
+  await waitForStatus(id, ['COMPLETED']);
+  expect(await debitsFor(id)).toBe(1);
+});
+
+test('bad input is refused with every field named, and starts nothing', async () => {
+  const id = externalId('bad');
+  const answer = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', {
+    externalId: id,
+    amount: 10.005,
+    pixKey: '52998224724',
+    keyType: 'CPF',
+  });
+  expect(answer.status).toBe(400);
+  expect(answer.body.code).toBe('VALIDATION_FAILED');
+  expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual(['amount']);
+  const badKey = await stack.api<{ issues: { path: string; message: string }[] }>('POST', '/v1/payouts', { externalId: id, amount: 10, pixKey: '52998224724', keyType: 'CPF' });
+  expect(badKey.status).toBe(400);
+  expect(badKey.body.issues).toEqual([{ path: 'pixKey', message: expect.stringMatching(/check digit/i) as unknown }]);
+  expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
+});
+
+test('the API refuses requests without a valid key', async () => {
+  const response = await fetch(`${stack.apiUrl}/v1/payouts/anything`, { headers: { authorization: 'Bearer wrong' } });
+  expect(response.status).toBe(401);
+  expect(await response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+});
+
+test('a submitted payout cannot be cancelled', async () => {
+  const id = externalId('nocancel');
+  await submit(id, 3);
+  await waitForStatus(id, ['SUBMITTED', 'COMPLETED']);
+  const answer = await stack.api('POST', `/v1/payouts/${id}/cancel`, { reason: 'changed my mind' });
+  expect(answer.status).toBe(409);
+  expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_CANCELLABLE' });
+});

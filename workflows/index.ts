@@ -1,0 +1,2 @@
+// Every workflow the worker registers. Workflow code only: deterministic, no I/O.
+export { payoutWorkflow } from './payout/payout-workflow';
