@@ -1,0 +1,92 @@
+/**
+ * Endpoint 10: POST /api/transactions/create (PIX cash-in, credential headers) and the status callback
+ * sent to projectWebhook (payload not in the spec; our choice, see docs/assumptions.md).
+ */
+import { z } from 'zod';
+import {
+  acceptSpellings,
+  callbackUrlSchema,
+  clientIdentifierSchema,
+  descriptionSchema,
+  documentNumberSchema,
+  emailSchema,
+  gatewaySchema,
+  openEnum,
+  requestAmountSchema,
+  requiredTextSchema,
+  responseAmountSchema,
+  timestampSchema,
+  TRANSACTION_ID_SPELLINGS,
+} from './common';
+
+/** PENDING from the spec; PAID, EXPIRED and FAILED are our choice. PENDING is the only non-final one. */
+export const CASH_IN_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'FAILED'] as const;
+export type CashInStatus = (typeof CASH_IN_STATUSES)[number];
+export const CASH_IN_FINAL_STATUSES = ['PAID', 'EXPIRED', 'FAILED'] as const;
+
+/** Split percentage: above 0, at most 100, at most 2 decimals. */
+const splitTaxSchema = z
+  .number()
+  .gt(0, { message: 'must be greater than 0' })
+  .lte(100, { message: 'must be at most 100' })
+  .refine((value) => /^\d+(\.\d{1,2})?$/.test(String(value)), { message: 'must have at most 2 decimal places' });
+
+export const cashInRequestSchema = z
+  .strictObject({
+    amount: requestAmountSchema,
+    payerName: requiredTextSchema.pipe(z.string().max(120, { message: 'must have at most 120 characters' })),
+    payerDocument: documentNumberSchema,
+    transactionId: clientIdentifierSchema,
+    projectWebhook: callbackUrlSchema,
+    description: descriptionSchema.optional(),
+    payerEmail: emailSchema.optional(),
+    splitUser: emailSchema.optional(),
+    splitTax: splitTaxSchema.optional(),
+    gateway: gatewaySchema.optional(),
+  })
+  .superRefine((request, ctx) => {
+    // A split needs both its recipient and its share; one without the other is a mistake.
+    if (request.splitUser !== undefined && request.splitTax === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['splitTax'], message: 'is required when splitUser is given' });
+    }
+    if (request.splitTax !== undefined && request.splitUser === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['splitUser'], message: 'is required when splitTax is given' });
+    }
+  });
+export type CashInRequest = z.input<typeof cashInRequestSchema>;
+
+export const qrCodeResponseSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    transactionId: z.string().min(1),
+    status: openEnum(CASH_IN_STATUSES),
+    /** The copy-and-paste (EMV) code. */
+    qrcode: z.string().min(1),
+    amount: responseAmountSchema,
+    /** Sandbox extension: when the charge expires (1 hour after creation). */
+    expiresAt: timestampSchema.optional(),
+  }),
+);
+
+export const cashInResponseSchema = z.looseObject({
+  message: z.string(),
+  qrCodeResponse: qrCodeResponseSchema,
+});
+export type CashInResponse = z.infer<typeof cashInResponseSchema>;
+
+/** Sent to projectWebhook on every status change of the charge. */
+export const cashInCallbackSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    transactionId: z.string().min(1),
+    status: openEnum(CASH_IN_STATUSES),
+    amount: responseAmountSchema,
+    type: z.literal('Deposit'),
+    /** Present when status is PAID. */
+    paidAt: timestampSchema.optional(),
+    payerName: z.string().optional(),
+    endToEndId: z.string().optional(),
+    updatedAt: timestampSchema,
+  }),
+);
+export type CashInCallback = z.infer<typeof cashInCallbackSchema>;

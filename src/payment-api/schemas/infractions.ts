@@ -1,0 +1,91 @@
+/**
+ * MED infractions: endpoint 7 (GET /api/meds/infractions/list) and endpoint 8
+ * (POST /api/meds/infractions/:infractionId/defense). The record's fields, the allowed `analise`
+ * values and both response shapes are not in the spec; these are our choices (docs/assumptions.md).
+ */
+import { z } from 'zod';
+import {
+  acceptSpellings,
+  openEnum,
+  providerIdSchema,
+  requiredTextSchema,
+  responseAmountSchema,
+  timestampSchema,
+  TRANSACTION_ID_SPELLINGS,
+} from './common';
+
+export const INFRACTION_STATUSES = ['WAITING_PSP', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
+export type InfractionStatus = (typeof INFRACTION_STATUSES)[number];
+
+/** ACEITA: the client agrees with the claim (funds are returned). NEGADA: the client contests it. */
+export const INFRACTION_ANALYSES = ['ACEITA', 'NEGADA'] as const;
+export type InfractionAnalysis = (typeof INFRACTION_ANALYSES)[number];
+
+export const INFRACTIONS_DEFAULT_PER_PAGE = 20;
+export const INFRACTIONS_MAX_PER_PAGE = 100;
+export const MAX_JUSTIFICATION_LENGTH = 2000;
+export const MAX_PROOFS = 10;
+
+/** Query strings arrive as text; absent page/perPage take their defaults. */
+export const infractionListQuerySchema = z.object({
+  page: z.coerce.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' }).default(1),
+  perPage: z.coerce
+    .number()
+    .int({ message: 'must be an integer' })
+    .min(1, { message: 'must be at least 1' })
+    .max(INFRACTIONS_MAX_PER_PAGE, { message: `must be at most ${INFRACTIONS_MAX_PER_PAGE}` })
+    .default(INFRACTIONS_DEFAULT_PER_PAGE),
+});
+export type InfractionListQuery = z.input<typeof infractionListQuerySchema>;
+
+export const infractionSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    id: providerIdSchema,
+    /** The provider's id of the PIX the claim is about. */
+    transactionId: z.string().min(1),
+    endToEndId: z.string().optional(),
+    status: openEnum(INFRACTION_STATUSES),
+    reason: z.string(),
+    amount: responseAmountSchema,
+    createdAt: timestampSchema,
+    defenseDeadline: timestampSchema,
+    analise: openEnum(INFRACTION_ANALYSES).optional(),
+    justificativa: z.string().optional(),
+    proofs: z.array(z.string()).optional(),
+    defendedAt: timestampSchema.optional(),
+    resolvedAt: timestampSchema.optional(),
+  }),
+);
+export type Infraction = z.infer<typeof infractionSchema>;
+
+export const infractionListResponseSchema = z.looseObject({
+  data: z.array(infractionSchema),
+  page: z.number().int(),
+  perPage: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type InfractionListResponse = z.infer<typeof infractionListResponseSchema>;
+
+export const infractionPathSchema = z.strictObject({
+  infractionId: requiredTextSchema,
+});
+
+export const infractionDefenseRequestSchema = z.strictObject({
+  analise: z.enum(INFRACTION_ANALYSES, { message: `must be one of ${INFRACTION_ANALYSES.join(', ')}` }),
+  justificativa: requiredTextSchema.pipe(
+    z.string().max(MAX_JUSTIFICATION_LENGTH, { message: `must have at most ${MAX_JUSTIFICATION_LENGTH} characters` }),
+  ),
+  proofs: z
+    .array(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }))
+    .max(MAX_PROOFS, { message: `must have at most ${MAX_PROOFS} URLs` })
+    .optional(),
+});
+export type InfractionDefenseRequest = z.input<typeof infractionDefenseRequestSchema>;
+
+export const infractionDefenseResponseSchema = z.looseObject({
+  message: z.string(),
+  infraction: infractionSchema,
+});
+export type InfractionDefenseResponse = z.infer<typeof infractionDefenseResponseSchema>;

@@ -1,0 +1,35 @@
+/** Endpoints 11 and 11a: POST /api/transactions/internal (alias /api/transactions/withdraw/internal). */
+import { z } from 'zod';
+import {
+  acceptSpellings,
+  descriptionSchema,
+  emailSchema,
+  requestAmountSchema,
+  responseAmountSchema,
+  TRANSACTION_ID_SPELLINGS,
+} from './common';
+
+export const internalTransferRequestSchema = z.strictObject({
+  /** Must belong to a user of the same environment (else 422 RECIPIENT_NOT_FOUND). */
+  email: emailSchema,
+  amount: requestAmountSchema,
+  description: descriptionSchema.optional(),
+});
+export type InternalTransferRequest = z.input<typeof internalTransferRequestSchema>;
+
+export const internalTransferDataSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    transactionId: z.string().min(1),
+    amount: responseAmountSchema,
+    recipientEmail: z.string(),
+    recipientName: z.string(),
+    newBalance: responseAmountSchema,
+  }),
+);
+
+export const internalTransferResponseSchema = z.looseObject({
+  message: z.string(),
+  data: internalTransferDataSchema,
+});
+export type InternalTransferResponse = z.infer<typeof internalTransferResponseSchema>;

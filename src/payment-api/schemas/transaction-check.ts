@@ -1,0 +1,52 @@
+/**
+ * Endpoint 9: POST /api/transactions/check. The truth the engine confirms every final status with.
+ * The spec gives the common states only; unknown values pass and mean "not final, look again".
+ */
+import { z } from 'zod';
+import {
+  acceptSpellings,
+  openEnum,
+  providerIdSchema,
+  requiredTextSchema,
+  responseAmountSchema,
+  timestampSchema,
+  TRANSACTION_ID_SPELLINGS,
+} from './common';
+
+export const TRANSACTION_STATES = ['PENDENTE', 'PROCESSING', 'COMPLETO', 'FALHA'] as const;
+export type TransactionState = (typeof TRANSACTION_STATES)[number];
+export const TRANSACTION_FINAL_STATES = ['COMPLETO', 'FALHA'] as const;
+
+/** DEPOSITO is observed; the other names are ours. */
+export const TRANSACTION_TYPES = ['DEPOSITO', 'SAQUE', 'PAGAMENTO_PIX', 'TRANSFERENCIA_INTERNA', 'SAQUE_CRIPTO'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export const TRANSACTION_METHODS = ['PIX', 'INTERNAL', 'CRYPTO'] as const;
+export type TransactionMethod = (typeof TRANSACTION_METHODS)[number];
+
+export const transactionCheckRequestSchema = z.strictObject({
+  /** The id used at creation (external_id, cash-in transactionId) or the id the provider returned. */
+  transactionId: requiredTextSchema,
+});
+export type TransactionCheckRequest = z.input<typeof transactionCheckRequestSchema>;
+
+export const checkedTransactionSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    transactionId: providerIdSchema,
+    value: responseAmountSchema,
+    fee: responseAmountSchema,
+    transactionState: openEnum(TRANSACTION_STATES),
+    transactionType: openEnum(TRANSACTION_TYPES),
+    transactionMethod: openEnum(TRANSACTION_METHODS),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
+export type CheckedTransaction = z.infer<typeof checkedTransactionSchema>;
+
+export const transactionCheckResponseSchema = z.looseObject({
+  message: z.string(),
+  transaction: checkedTransactionSchema,
+});
+export type TransactionCheckResponse = z.infer<typeof transactionCheckResponseSchema>;

@@ -1,0 +1,85 @@
+/**
+ * Endpoints 4 and 4a: POST /api/withdrawals/withdraw (alias POST /api/payments/withdrawal), and the
+ * withdrawal's final-status callback to clientCallbackUrl.
+ */
+import { z } from 'zod';
+import { PIX_KEY_TYPES } from '../../pix/keys';
+import {
+  acceptSpellings,
+  callbackUrlSchema,
+  clientIdentifierSchema,
+  descriptionSchema,
+  gatewaySchema,
+  openEnum,
+  requestAmountSchema,
+  responseAmountSchema,
+  timestampSchema,
+  TRANSACTION_ID_SPELLINGS,
+} from './common';
+
+export { PIX_KEY_TYPES };
+
+/** Initial state PROCESSING (spec); COMPLETED and FAILED are the final states (our choice). */
+export const WITHDRAWAL_STATUSES = ['PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export const WITHDRAWAL_FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
+export type WithdrawalFinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
+
+export const withdrawalRequestSchema = z.strictObject({
+  amount: requestAmountSchema,
+  external_id: clientIdentifierSchema,
+  // Whether the key fits its key_type is a business check (422 INVALID_PIX_KEY), not a shape check.
+  pix_key: z.string().trim().min(1, { message: 'must not be empty' }).max(77, { message: 'must have at most 77 characters' }),
+  key_type: z.enum(PIX_KEY_TYPES, { message: `must be one of ${PIX_KEY_TYPES.join(', ')}` }),
+  clientCallbackUrl: callbackUrlSchema,
+  description: descriptionSchema.optional(),
+  gateway: gatewaySchema.optional(),
+});
+export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
+
+/** The withdrawal object of the response (snake_case, as in the spec). */
+export const withdrawalObjectSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.snake,
+  z.looseObject({
+    transaction_id: z.string().min(1),
+    external_id: z.string().min(1),
+    status: openEnum(WITHDRAWAL_STATUSES),
+    amount: responseAmountSchema,
+    fee: responseAmountSchema,
+    total: responseAmountSchema,
+    type: openEnum(['Withdrawal']),
+  }),
+);
+export type WithdrawalObject = z.infer<typeof withdrawalObjectSchema>;
+
+export const withdrawalResponseSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.camel,
+  z.looseObject({
+    message: z.string(),
+    transactionId: z.string().min(1),
+    withdrawal: withdrawalObjectSchema,
+  }),
+);
+export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
+
+/**
+ * Final-status callback: the withdrawal object itself, with `reason` on failure and `updated_at`.
+ * `type` is a literal so callbacks can be routed by it.
+ */
+export const withdrawalCallbackSchema = acceptSpellings(
+  TRANSACTION_ID_SPELLINGS.snake,
+  z.looseObject({
+    transaction_id: z.string().min(1),
+    external_id: z.string().min(1),
+    status: openEnum(WITHDRAWAL_FINAL_STATUSES),
+    amount: responseAmountSchema,
+    fee: responseAmountSchema,
+    total: responseAmountSchema,
+    type: z.literal('Withdrawal'),
+    reason: z.string().optional(),
+    /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
+    end_to_end_id: z.string().optional(),
+    updated_at: timestampSchema,
+  }),
+);
+export type WithdrawalCallback = z.infer<typeof withdrawalCallbackSchema>;

@@ -1,0 +1,92 @@
+import { signWebhook, verifyWebhook } from '../../src/payment-api/webhook-signature';
+import { createHmac } from 'node:crypto';
+
+const NOW = 1_750_000_000;
+const body = Buffer.from(JSON.stringify({ transaction_id: 'tx-1', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25 }));
+
+function verify(overrides: Partial<Parameters<typeof verifyWebhook>[0]> & { signed?: { timestamp: string; signature: string } } = {}) {
+  const signed = overrides.signed ?? signWebhook(['current-secret'], body, NOW);
+  return verifyWebhook({
+    secrets: ['current-secret'],
+    rawBody: body,
+    timestampHeader: signed.timestamp,
+    signatureHeader: signed.signature,
+    nowSeconds: NOW,
+    ...overrides,
+  });
+}
+
+test('the signature is v1= + lowercase hex HMAC-SHA256 over "<timestamp>.<raw body>"', () => {
+  const signed = signWebhook(['current-secret'], body, NOW);
+  const expected = createHmac('sha256', 'current-secret').update(`${NOW}.`).update(body).digest('hex');
+  expect(signed).toEqual({ timestamp: String(NOW), signature: `v1=${expected}` });
+});
+
+test('a signed body verifies', () => {
+  expect(verify()).toEqual({ ok: true });
+});
+
+test('a string body and its bytes sign the same', () => {
+  expect(signWebhook(['s'], body.toString('utf8'), NOW)).toEqual(signWebhook(['s'], body, NOW));
+});
+
+test('a one-byte change in the body fails', () => {
+  const tampered = Buffer.from(body);
+  tampered[tampered.length - 2] = tampered[tampered.length - 2]! ^ 1;
+  expect(verify({ rawBody: tampered })).toEqual({ ok: false, reason: 'bad-signature' });
+});
+
+test('a signature made with another secret fails', () => {
+  expect(verify({ signed: signWebhook(['someone-else'], body, NOW) })).toEqual({ ok: false, reason: 'bad-signature' });
+});
+
+test('a timestamp changed after signing fails', () => {
+  const signed = signWebhook(['current-secret'], body, NOW);
+  expect(verify({ signed: { ...signed, timestamp: String(NOW + 1) } })).toEqual({ ok: false, reason: 'bad-signature' });
+});
+
+test('a timestamp more than 300 s away either way is stale; exactly 300 s is accepted', () => {
+  expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 301) })).toEqual({ ok: false, reason: 'stale' });
+  expect(verify({ signed: signWebhook(['current-secret'], body, NOW + 301) })).toEqual({ ok: false, reason: 'stale' });
+  expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 300) })).toEqual({ ok: true });
+  expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 30), toleranceSeconds: 10 })).toEqual({ ok: false, reason: 'stale' });
+});
+
+test('missing or malformed headers are told apart', () => {
+  const signed = signWebhook(['current-secret'], body, NOW);
+  expect(verify({ timestampHeader: undefined })).toEqual({ ok: false, reason: 'missing-headers' });
+  expect(verify({ signatureHeader: '' })).toEqual({ ok: false, reason: 'missing-headers' });
+  expect(verify({ signed: { ...signed, timestamp: '2025-06-15T00:00:00Z' } })).toEqual({ ok: false, reason: 'bad-timestamp' });
+  expect(verify({ signed: { ...signed, timestamp: '-5' } })).toEqual({ ok: false, reason: 'bad-timestamp' });
+  expect(verify({ signed: { ...signed, signature: 'v1=abc' } })).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(verify({ signed: { ...signed, signature: signed.signature.toUpperCase() } })).toEqual({ ok: false, reason: 'bad-signature' });
+});
+
+describe('secret rotation', () => {
+  const rotated = signWebhook(['new-secret', 'old-secret'], body, NOW);
+
+  test('the header carries one v1= value per secret, separated by single spaces', () => {
+    expect(rotated.signature).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
+  });
+
+  test('a receiver that knows only the old or only the new secret verifies', () => {
+    expect(verify({ signed: rotated, secrets: ['old-secret'] })).toEqual({ ok: true });
+    expect(verify({ signed: rotated, secrets: ['new-secret'] })).toEqual({ ok: true });
+  });
+
+  test('a receiver that accepts both secrets verifies a sender that signs with either', () => {
+    expect(verify({ signed: signWebhook(['old-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({ ok: true });
+    expect(verify({ signed: signWebhook(['new-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({ ok: true });
+  });
+
+  test('a receiver with neither secret refuses', () => {
+    expect(verify({ signed: rotated, secrets: ['third-secret'] })).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(verify({ signed: rotated, secrets: [] })).toEqual({ ok: false, reason: 'bad-signature' });
+  });
+});
+
+test('signing refuses no secret, an empty secret or a non-integer timestamp', () => {
+  expect(() => signWebhook([], body, NOW)).toThrow();
+  expect(() => signWebhook([''], body, NOW)).toThrow();
+  expect(() => signWebhook(['s'], body, NOW + 0.5)).toThrow();
+});
