@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
-import { pollUntil } from '../../src/util/poll';
+import { pollUntil, StopPolling } from '../../src/util/poll';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -46,7 +46,13 @@ test('npm start serves the engine, the sandbox and the Temporal UI, and Ctrl-C l
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   try {
-    await pollUntil(() => (output.includes('Press Ctrl-C') ? true : undefined), { timeoutMs: 120_000, intervalMs: 250, description: `the stack banner; output so far:\n${output}` });
+    await pollUntil(
+      () => {
+        if (child.exitCode !== null) throw new StopPolling(`npm start exited with ${child.exitCode}:\n${output}`);
+        return output.includes('Press Ctrl-C') ? true : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 250, description: 'the stack banner' },
+    );
     expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);

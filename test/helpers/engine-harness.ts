@@ -3,7 +3,10 @@
  * HTTP, a worker on the shared Temporal dev server, the engine's own wiring (config, client, activities).
  * The worker can be stopped and started again mid-test; the workflow bundle is built once per file.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
+import path from 'node:path';
+import { pollUntil, StopPolling } from '../../src/util/poll';
 import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
@@ -56,7 +59,19 @@ export interface EngineHarness {
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
+  /** `npm run worker` as its own process, with this harness's configuration; resolves once it polls. */
+  spawnWorkerProcess(): Promise<ChildProcess>;
   close(): Promise<void>;
+}
+
+/** The environment that reproduces a config in another process. */
+function configToEnv(config: Config): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined) continue;
+    env[key] = Array.isArray(value) ? value.join(',') : String(value);
+  }
+  return env;
 }
 
 export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
@@ -75,7 +90,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     ...overrides,
   });
   const logger = createLogger({ test: true }, 'error');
-  const sandbox = createSandbox({ config, dbPath: ':memory:' });
+  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({ service: 'sandbox' }, 'error') });
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
@@ -113,6 +128,23 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
       worker.shutdown();
       await done;
       await connection.close();
+    },
+    async spawnWorkerProcess() {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'worker.ts')], {
+        env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await pollUntil(
+        () => {
+          if (child.exitCode !== null) throw new StopPolling(`worker process exited: ${output}`);
+          return output.includes('"worker.started"') ? true : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100, description: 'the worker process to start' },
+      );
+      return child;
     },
     async close() {
       await harness.stopWorker();

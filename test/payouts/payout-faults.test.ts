@@ -92,14 +92,17 @@ test('a provider that hangs after committing: the timeout is ambiguous, reconcil
   expect(await debitsFor(id)).toBe(1);
 });
 
-test('killing the worker mid-payout and starting a new one finishes it, with one debit', async () => {
-  await setFaults({ callbacks: { delayMs: 1_500 } });
-  const id = externalId('restart');
+test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one debit', async () => {
+  await stack.stopWorker();
+  const doomed = await stack.spawnWorkerProcess();
+  await setFaults({ callbacks: { delayMs: 3_000 } });
+  const id = externalId('killed');
   await submit(id, 15);
   await waitForStatus(id, ['SUBMITTED']);
-  await stack.stopWorker();
+  doomed.kill('SIGKILL');
   await stack.startWorker();
-  await waitForStatus(id, ['COMPLETED']);
+  const payout = await waitForStatus(id, ['COMPLETED'], 60_000);
+  expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(await debitsFor(id)).toBe(1);
 });
 

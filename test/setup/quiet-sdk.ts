@@ -1,5 +1,5 @@
-// Tests print only the SDK's warnings and errors; worker state changes would drown the report.
+// Tests print only the SDK's errors (expected activity failures are warnings); worker state changes would drown the report.
 import { installSdkLogging } from '../../src/temporal/sdk-logging';
 import { createLogger } from '../../src/logging/logger';
 
-installSdkLogging(createLogger({ source: 'temporal-sdk' }, 'warn'), 'WARN');
+installSdkLogging(createLogger({ source: 'temporal-sdk' }, 'error'), 'ERROR');

@@ -11,12 +11,10 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/common';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger';
-import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
+import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
 import { ApiError, zodIssues } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-errors';
 import type { UnmatchedCallbackStore } from './unmatched-callbacks';
-
-export const WEBHOOK_EVENT_ID_HEADER = 'x-service-webhook-id';
 
 export interface CallbackTarget<H> {
   workflowId: string;
@@ -62,7 +60,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
     router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const receivedAt = now();
-      const eventId = req.get(WEBHOOK_EVENT_ID_HEADER);
+      const eventId = req.get(WEBHOOK_ID_HEADER);
       const log = deps.logger.child({ route: route.path, eventId });
       const verification = verifyWebhook({
         secrets: [...deps.secrets],

@@ -1,0 +1,180 @@
+/** A sandbox on a free port, typed HTTP calls with each credential scheme, and a callback receiver. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from '../../src/config/env';
+import { createLogger } from '../../src/logging/logger';
+import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
+import { pollUntil } from '../../src/util/poll';
+
+export const MERCHANT = { clientId: 'merchant-client', clientSecret: 'merchant-secret' };
+export const RECIPIENT = { clientId: 'recipient-client', clientSecret: 'recipient-secret' };
+export const ADMIN_TOKEN = 'test-admin-token';
+export const WEBHOOK_SECRETS = ['current-webhook-secret', 'previous-webhook-secret'];
+export const SEEDED_TOTAL_CENTS = 100_000_000;
+
+export function sandboxConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    PAYMENT_API_CLIENT_ID: MERCHANT.clientId,
+    PAYMENT_API_CLIENT_SECRET: MERCHANT.clientSecret,
+    SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
+    WEBHOOK_SECRET: WEBHOOK_SECRETS.join(','),
+    SANDBOX_SETTLE_MS: '150',
+    SANDBOX_CALLBACK_RETRY_BASE_MS: '50',
+    SANDBOX_CALLBACK_MAX_ATTEMPTS: '3',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  });
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+export type Credentials = { bearer: string } | { ci: string; cs: string } | { admin: string } | Record<string, never>;
+
+export interface TestSandbox {
+  sandbox: Sandbox;
+  config: Config;
+  url: string;
+  call<T = Record<string, unknown>>(method: string, path: string, options?: { body?: unknown; rawBody?: string; auth?: Credentials; headers?: Record<string, string> }): Promise<Answer<T>>;
+  login(credentials?: { clientId: string; clientSecret: string }): Promise<string>;
+  admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  balance(userId: string): number;
+  /** Waits until no settlement job is due and no callback is waiting, so faults set next apply to new work only. */
+  quiesce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestSandbox(options: { overrides?: Record<string, string>; dbPath?: string; now?: () => number; sandbox?: Partial<SandboxOptions> } = {}): Promise<TestSandbox> {
+  const config = sandboxConfig(options.overrides);
+  const sandbox = createSandbox({
+    config,
+    dbPath: options.dbPath ?? ':memory:',
+    logger: createLogger({ test: 'sandbox' }, 'error'),
+    ...(options.now ? { now: options.now } : {}),
+    ...options.sandbox,
+  });
+  const { url } = await sandbox.start(0, '127.0.0.1');
+  const call: TestSandbox['call'] = async (method, path, init = {}) => {
+    const auth = init.auth ?? {};
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.body !== undefined || init.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    if ('bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`;
+    if ('admin' in auth) headers.authorization = `Bearer ${auth.admin}`;
+    if ('ci' in auth) Object.assign(headers, { ci: auth.ci, cs: auth.cs });
+    const response = await fetch(url + path, {
+      method,
+      headers,
+      ...(init.rawBody !== undefined ? { body: init.rawBody } : init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as never };
+  };
+  return {
+    sandbox,
+    config,
+    url,
+    call,
+    async login(credentials = MERCHANT) {
+      const answer = await call<{ token: string }>('POST', '/api/auth/login', { body: { client_id: credentials.clientId, client_secret: credentials.clientSecret } });
+      if (answer.status !== 200) throw new Error(`login failed: ${answer.status}`);
+      return answer.body.token;
+    },
+    admin: (method, path, body) => call(method, path, { auth: { admin: ADMIN_TOKEN }, ...(body !== undefined ? { body } : {}) }),
+    balance: (userId) => sandbox.ledger.balance(`user:${userId}`),
+    async quiesce() {
+      const busy = sandbox.ctx.db.prepare<[], { n: number }>(
+        "SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'pending') + (SELECT COUNT(*) FROM callbacks WHERE status IN ('pending', 'held')) AS n",
+      );
+      await pollUntil(() => (busy.get()?.n === 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the sandbox to be idle' });
+    },
+    stop: () => sandbox.stop(),
+  };
+}
+
+export interface ReceivedCallback {
+  id: string;
+  path: string;
+  rawBody: Buffer;
+  payload: Record<string, unknown>;
+  headers: http.IncomingHttpHeaders;
+  verified: boolean;
+}
+
+export interface CallbackReceiver {
+  url: string;
+  received: ReceivedCallback[];
+  /** Answer this status to the next callbacks (default 200). */
+  respondWith(status: number): void;
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedCallback[]>;
+  close(): Promise<void>;
+}
+
+/** A plain node:http server that records each callback and verifies its signature over the raw bytes. */
+export async function startCallbackReceiver(secrets: readonly string[] = [WEBHOOK_SECRETS[0]!]): Promise<CallbackReceiver> {
+  const received: ReceivedCallback[] = [];
+  let status = 200;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
+      const verification = verifyWebhook({
+        secrets,
+        rawBody,
+        timestampHeader: req.headers[WEBHOOK_TIMESTAMP_HEADER.toLowerCase()],
+        signatureHeader: req.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()],
+        nowSeconds: Math.floor(Date.now() / 1000),
+      });
+      received.push({
+        id: String(req.headers[WEBHOOK_ID_HEADER.toLowerCase()]),
+        path: req.url ?? '',
+        rawBody,
+        payload: JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>,
+        headers: req.headers,
+        verified: verification.ok,
+      });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/callbacks`,
+    received,
+    respondWith: (next) => {
+      status = next;
+    },
+    waitFor: (count, timeoutMs = 10_000) =>
+      pollUntil(() => (received.length >= count ? received.slice() : undefined), { timeoutMs, intervalMs: 20, description: `${count} callback(s)` }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function withdrawalBody(externalId: string, callbackUrl: string, overrides: Record<string, unknown> = {}) {
+  return { amount: 25, external_id: externalId, pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: callbackUrl, ...overrides };
+}
+
+let counter = 0;
+export const uniqueId = (label: string): string => `${label}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+/** The fields tests read from sandbox answers, loosely typed: the assertions are the real check. */
+export interface ResponseBody {
+  code: string;
+  message: string;
+  issues: { path: string; message: string }[];
+  transactionId: string;
+  transaction: { transactionId: string; transactionState: string; [field: string]: unknown };
+  withdrawal: Record<string, unknown>;
+  payment: { amount: number; [field: string]: unknown };
+  data: { transactionId: string; [field: string]: unknown };
+  operation: Record<string, unknown>;
+  faults: { timeoutAfterCommit: { count: number } };
+}
