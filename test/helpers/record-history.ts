@@ -1,11 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 
-/** With RECORD_HISTORIES=1, saves a finished workflow's history for the replay test. */
+export const HISTORIES_DIR = path.join(__dirname, '..', 'replay', 'histories');
+
+/**
+ * With RECORD_HISTORIES=1, saves a finished workflow's history (protobuf binary, as the server stores it;
+ * payloads stay encrypted with the test key) for the replay test.
+ */
 export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  writeFileSync(path.join(__dirname, '..', 'replay', 'histories', `${name}.json`), historyToJSON(history) + '\n');
+  writeFileSync(path.join(HISTORIES_DIR, `${name}.binpb`), temporal.api.history.v1.History.encode(history).finish());
 }

@@ -5,23 +5,23 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { createDataConverter } from '../../src/temporal/connection';
 import { engineBundle } from '../helpers/engine-harness';
+import { HISTORIES_DIR } from '../helpers/record-history';
 import { testConfig } from '../helpers/temporal';
 
-const dir = path.join(__dirname, 'histories');
-const files = readdirSync(dir).filter((file) => file.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
 
 test('recorded histories exist for the payout lifecycles', () => {
-  expect(files).toEqual(expect.arrayContaining(['payout-completed-by-callback.json', 'payout-failed.json', 'payout-completed-by-polling.json']));
+  expect(files).toEqual(expect.arrayContaining(['payout-completed-by-callback.binpb', 'payout-failed.binpb', 'payout-completed-by-polling.binpb']));
 });
 
 test('every recorded history replays on the current workflow code', async () => {
   const histories = files.map((file) => ({
-    workflowId: file.replace(/\.json$/, ''),
-    history: historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))),
+    workflowId: file.replace(/\.binpb$/, ''),
+    history: temporal.api.history.v1.History.decode(readFileSync(path.join(HISTORIES_DIR, file))),
   }));
   const failures: string[] = [];
   for await (const result of Worker.runReplayHistories(
