@@ -17,6 +17,7 @@ import {
   setHandler,
   upsertSearchAttributes,
   allHandlersFinished,
+  getExternalWorkflowHandle,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../../activities/payout-activities';
 import { AmountCents, BatchId, PayoutFlow } from '../../src/temporal/search-attributes';
@@ -32,6 +33,7 @@ import {
   type WithdrawalCallbackHint,
 } from './messages';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
+import { batchWorkflowId, payoutSettledSignal } from '../batch/messages';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
 const { checkWithdrawal } = proxyActivities<PayoutActivities>({
@@ -151,6 +153,24 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
     return { final: false, found: true };
   };
 
+  /** A payout of a batch tells its batch where it stands; a batch that already finished is not waiting. */
+  const reportToBatch = async (): Promise<void> => {
+    if (!input.batchId) return;
+    const settlement = {
+      externalId: input.externalId,
+      state: lifecycle.state,
+      amountCents: input.amountCents,
+      ...(details.feeCents === undefined ? {} : { feeCents: details.feeCents }),
+      ...(details.failureReason ? { failureReason: details.failureReason } : {}),
+    };
+    try {
+      await getExternalWorkflowHandle(batchWorkflowId(input.batchId)).signal(payoutSettledSignal, settlement);
+    } catch {
+      // The batch closed: its summary keeps this payout's earlier state; the payout itself stays queryable.
+    }
+  };
+  let reportedReview = false;
+
   const settleCancel = (outcome: CancelOutcome): void => {
     cancelOutcome = outcome;
     cancelRequest = undefined;
@@ -232,7 +252,11 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
       }
       continue;
     }
-    // NEEDS_REVIEW (or RECEIVED after a failed cancel): wait for an operator or a late callback.
+    // NEEDS_REVIEW: wait for an operator or a late callback.
+    if (!reportedReview) {
+      reportedReview = true;
+      await reportToBatch();
+    }
     await condition(() => hintPending || recheckRequested || cancelRequest !== undefined);
     hintPending = false;
     const { found, final } = await confirmWithProvider();
@@ -252,8 +276,12 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
     }
     // A submission that failed on our side but reached the provider goes back to waiting for its outcome.
     const everSubmitted = lifecycle.history.some((transition) => transition.to === 'SUBMITTED');
-    if (!final && found === true && lifecycle.state === 'NEEDS_REVIEW' && !everSubmitted) lifecycle.moveTo('SUBMITTED', 'found at the provider on recheck');
+    if (!final && found === true && lifecycle.state === 'NEEDS_REVIEW' && !everSubmitted) {
+      lifecycle.moveTo('SUBMITTED', 'found at the provider on recheck');
+      reportedReview = false;
+    }
   }
+  await reportToBatch();
   await condition(allHandlersFinished);
   return view();
 }

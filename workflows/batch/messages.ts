@@ -1,0 +1,33 @@
+/** What a payout batch workflow hears and says; shared by the workflow, its payouts and the engine API. */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { PayoutState } from '../payout/states';
+
+/** A payout of a batch telling its batch where it ended (or that it waits for review). No PII. */
+export interface PayoutSettlement {
+  externalId: string;
+  state: PayoutState;
+  amountCents: number;
+  feeCents?: number;
+  failureReason?: string;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  /** Highest item sequence handed to a payout workflow. */
+  cursor: number;
+  started: number;
+  inFlight: number;
+  paused: boolean;
+  cancelled: boolean;
+  runsSoFar: number;
+}
+
+export const payoutSettledSignal = defineSignal<[PayoutSettlement]>('payoutSettled');
+export const pauseBatchSignal = defineSignal('pauseBatch');
+export const resumeBatchSignal = defineSignal('resumeBatch');
+export const cancelBatchSignal = defineSignal('cancelBatch');
+export const batchProgressQuery = defineQuery<BatchProgress>('progress');
+
+export function batchWorkflowId(batchId: string): string {
+  return `payout-batch:${batchId}`;
+}
