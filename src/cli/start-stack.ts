@@ -3,13 +3,12 @@
  * sandbox, the worker and the engine API as child processes in their own process groups, prints the
  * URLs, and on Ctrl-C (or SIGTERM) stops them in reverse order, so no process and no port is left.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { loadConfigOrExit, type Config } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
-import { pollUntil } from '../util/poll';
+import { spawnService, stopChild, waitHealthy } from '../stack/child-services';
 import { devServerOptionsFor } from './stack-options';
 
 const SERVICES = ['sandbox', 'worker', 'api'] as const;
@@ -18,37 +17,6 @@ type Service = (typeof SERVICES)[number];
 interface Running {
   name: Service;
   child: ChildProcess;
-}
-
-function startService(name: Service): ChildProcess {
-  const entry = path.join(__dirname, `${name}.ts`);
-  return spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit', env: process.env, detached: true });
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (exited(child)) return;
-  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => {
-    if (!exited(child) && child.pid) process.kill(-child.pid, 'SIGKILL');
-  }, graceMs);
-  await done;
-  clearTimeout(timer);
-}
-
-async function waitHealthy(url: string, child: ChildProcess, name: string): Promise<void> {
-  await pollUntil(
-    async () => {
-      if (exited(child)) throw new Error(`${name} exited during start-up`);
-      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-      return response.ok ? true : undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 200, description: `${name} at ${url}` },
-  );
 }
 
 function banner(config: Config, temporal: DevServerHandle): string {
@@ -89,7 +57,7 @@ async function main(): Promise<void> {
 
   try {
     for (const name of SERVICES) {
-      const child = startService(name);
+      const child = spawnService(name);
       running.push({ name, child });
       child.once('exit', (code, signal) => {
         if (stopping) return;

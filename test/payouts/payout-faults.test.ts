@@ -2,11 +2,11 @@
  * The payout under the faults it exists for: lost, duplicated and reordered callbacks; a provider that
  * commits and then times out; a worker killed mid-payout; forged and stale callbacks.
  */
-import { randomUUID } from 'node:crypto';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, providerDebits, waitForPayout, type PayoutBody } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -19,32 +19,14 @@ afterEach(async () => {
 });
 afterAll(() => stack?.close());
 
-interface Payout {
-  status: string;
-  failureReason?: string;
-  callbacksReceived: number;
-  checksMade: number;
-  transitions: { to: string }[];
-}
 
-const externalId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const externalId = newExternalId;
 const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: 'ana@example.com', keyType: 'EMAIL' });
-const getPayout = async (id: string) => (await stack.api<Payout>('GET', `/v1/payouts/${id}`)).body;
+const getPayout = async (id: string) => (await stack.api<PayoutBody>('GET', `/v1/payouts/${id}`)).body;
 
-function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<Payout> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<Payout>('GET', `/v1/payouts/${id}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `payout ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 
-async function debitsFor(id: string): Promise<number> {
-  const ledger = await stack.admin<{ entries: { lines: { account: string; amountCents: number }[] }[] }>('GET', `/sandbox/ledger?externalId=${id}`);
-  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
-}
+const debitsFor = (id: string) => providerDebits(stack, id);
 
 async function setFaults(faults: Record<string, unknown>): Promise<void> {
   const answer = await stack.admin('PUT', '/sandbox/faults', faults);

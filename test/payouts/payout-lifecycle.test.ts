@@ -2,10 +2,10 @@
  * A payout through the real stack: engine API → workflow on a real worker → sandbox over HTTP →
  * signed callback → signal → transaction check → final state, visible in Temporal's visibility.
  */
-import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -14,41 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-interface Payout {
-  status: string;
-  amount: number;
-  fee?: number;
-  total?: number;
-  failureReason?: string;
-  providerTransactionId?: string;
-  callbacksReceived: number;
-  checksMade: number;
-  transitions: { from: string | null; to: string; cause: string }[];
-}
 
-const externalId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const externalId = newExternalId;
 
 async function submit(id: string, amount: number, extra: Record<string, unknown> = {}) {
   return stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF', ...extra });
 }
 
-async function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<Payout> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<Payout>('GET', `/v1/payouts/${id}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `payout ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 
-async function debitsFor(id: string): Promise<number> {
-  const ledger = await stack.admin<{ entries: { externalId?: string; kind?: string; lines: { account: string; amountCents: number }[] }[] }>(
-    'GET',
-    `/sandbox/ledger?externalId=${encodeURIComponent(id)}`,
-  );
-  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
-}
+const debitsFor = (id: string) => providerDebits(stack, id);
 
 async function visibleWithStatus(id: string, status: string): Promise<boolean> {
   return pollUntil(

@@ -2,9 +2,8 @@
  * Nothing waits forever: a payout whose outcome cannot be established goes to NEEDS_REVIEW, where an
  * operator can recheck it, or cancel it when the provider confirms it has no record.
  */
-import { randomUUID } from 'node:crypto';
-import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, waitForPayout, type PayoutBody } from '../helpers/payouts';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -13,25 +12,11 @@ beforeAll(async () => {
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
-interface Payout {
-  status: string;
-  reviewReason?: string;
-  providerTransactionId?: string;
-  transitions: { to: string; cause: string }[];
-}
 
-const externalId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const externalId = newExternalId;
 const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '+5511987654321', keyType: 'PHONE' });
 
-function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<Payout> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<Payout>('GET', `/v1/payouts/${id}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `payout ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 
 test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck after the provider settles completes it', async () => {
   const id = externalId('stuck');
@@ -40,12 +25,12 @@ test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck af
   expect(review.reviewReason).toMatch(/review deadline/);
   expect(review.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'NEEDS_REVIEW']);
 
-  const stillStuck = await stack.api<Payout>('POST', `/v1/payouts/${id}/recheck`);
+  const stillStuck = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/recheck`);
   expect(stillStuck.body.status).toBe('NEEDS_REVIEW');
 
   const forced = await stack.admin('POST', `/sandbox/operations/${review.providerTransactionId}/outcome`, { status: 'COMPLETED' });
   expect(forced.status).toBeLessThan(300);
-  const settled = await stack.api<Payout>('POST', `/v1/payouts/${id}/recheck`);
+  const settled = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/recheck`);
   expect(settled.status).toBe(200);
   expect(settled.body.status).toBe('COMPLETED');
 });
@@ -61,7 +46,7 @@ test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds on
   expect(refused.status).toBe(409);
 
   await stack.admin('DELETE', '/sandbox/faults');
-  const cancelled = await stack.api<Payout>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider outage' });
+  const cancelled = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider outage' });
   expect(cancelled.status).toBe(200);
   expect(cancelled.body.status).toBe('CANCELLED');
   const ledger = await stack.admin<{ entries: unknown[] }>('GET', `/sandbox/ledger?externalId=${id}`);

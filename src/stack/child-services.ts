@@ -1,0 +1,55 @@
+/**
+ * The stack's parts as child processes: started from their `src/cli` entry points in their own process
+ * groups, waited on through their health endpoints, stopped with SIGTERM and a grace period.
+ * Used by `npm start` and by the benchmark.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pollUntil, StopPolling } from '../util/poll';
+
+const CLI_DIR = path.join(__dirname, '..', 'cli');
+
+export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions } = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(CLI_DIR, `${name}.ts`)], {
+    stdio: options.stdio ?? 'inherit',
+    env: options.env ?? process.env,
+    detached: true,
+  });
+}
+
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (hasExited(child)) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    if (!hasExited(child) && child.pid) process.kill(-child.pid, 'SIGKILL');
+  }, graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+export async function waitHealthy(url: string, child: ChildProcess, name: string, timeoutMs = 60_000): Promise<void> {
+  await pollUntil(
+    async () => {
+      if (hasExited(child)) throw new StopPolling(`${name} exited during start-up`);
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      return response.ok ? true : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description: `${name} at ${url}` },
+  );
+}
+
+/** Peak resident set size of a live process, in bytes (Linux: VmHWM). */
+export function peakRssBytes(pid: number): number | undefined {
+  try {
+    const match = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
