@@ -4,7 +4,8 @@ WORKDIR /app
 # better-sqlite3 compiles from source where no prebuilt binary can be downloaded.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: see .ci/run (the lockfile cannot list other platforms' optional packages).
+RUN npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY workflows ./workflows
