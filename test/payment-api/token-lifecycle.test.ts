@@ -45,29 +45,34 @@ beforeEach(() => {
 });
 
 const logins = () => seen.filter((line) => line === 'POST /api/auth/login').length;
+const bearerCalls = () => seen.filter((line) => line === 'POST /api/withdrawals/withdraw').length;
+let sequence = 0;
+/** A small withdrawal: the bearer endpoint every sandbox has. */
+const withdraw = (api: PaymentApiClient) =>
+  api.withdraw({ amount: 1, external_id: `token-${Date.now()}-${sequence++}`, pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: 'http://127.0.0.1:9/cb' });
 
 test('one login serves many bearer calls, including concurrent ones', async () => {
   const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
-  await Promise.all([api.getCryptoFees(), api.getCryptoFees(), api.getCryptoFees()]);
-  await api.getCryptoFees();
+  await Promise.all([withdraw(api), withdraw(api), withdraw(api)]);
+  await withdraw(api);
   expect(logins()).toBe(1);
-  expect(seen.filter((line) => line === 'GET /api/crypto/fees')).toHaveLength(4);
+  expect(bearerCalls()).toBe(4);
 });
 
 test('the token is renewed before it expires', async () => {
   let now = Date.now();
   const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000, now: () => now });
-  await api.getCryptoFees();
+  await withdraw(api);
   now += 570_000; // 30 s before the 600 s expiry: inside the refresh margin
-  await api.getCryptoFees();
+  await withdraw(api);
   expect(logins()).toBe(2);
 });
 
 test('a 401 on a bearer call logs in again once and retries', async () => {
   const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
-  await api.getCryptoFees();
+  await withdraw(api);
   rejectNextBearer = true;
-  await expect(api.getCryptoFees()).resolves.toHaveProperty('usdt_rate');
+  await expect(withdraw(api)).resolves.toHaveProperty('transactionId');
   expect(logins()).toBe(2);
-  expect(seen.filter((line) => line === 'GET /api/crypto/fees')).toHaveLength(3);
+  expect(bearerCalls()).toBe(3);
 });
