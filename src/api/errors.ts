@@ -6,12 +6,16 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
 
 export const apiIssueSchema = z.object({ path: z.string(), message: z.string() });
+/** A bad row of a batch: its position, its externalId when readable, the field and what is wrong. */
+export const apiRowIssueSchema = z.object({ index: z.number().int(), externalId: z.string().optional(), field: z.string(), message: z.string() });
 export const apiErrorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
   issues: z.array(apiIssueSchema).optional(),
+  rows: z.array(apiRowIssueSchema).optional(),
 });
 export type ApiIssue = z.infer<typeof apiIssueSchema>;
+export type ApiRowIssue = z.infer<typeof apiRowIssueSchema>;
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 export class ApiError extends Error {
@@ -20,13 +24,14 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues?: ApiIssue[],
+    readonly rows?: ApiRowIssue[],
   ) {
     super(message);
     this.name = 'ApiError';
   }
 
   toBody(): ApiErrorBody {
-    return { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) };
+    return { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...(this.rows ? { rows: this.rows } : {}) };
   }
 }
 
