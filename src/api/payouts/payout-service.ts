@@ -13,6 +13,7 @@ import {
   recheckPayoutUpdate,
   type CancelOutcome,
   type PayoutInput,
+  type PayoutTiming,
   type PayoutView,
 } from '../../../workflows/payout/messages';
 import type { payoutWorkflow } from '../../../workflows/payout/payout-workflow';
@@ -27,24 +28,23 @@ export interface SubmittedPayout {
   status: string;
 }
 
-type TimingConfig = Pick<
+export type TimingConfig = Pick<
   Config,
   'TEMPORAL_TASK_QUEUE' | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
 >;
 
-export function payoutInput(request: PayoutRequest, config: TimingConfig, batchId?: string): PayoutInput {
+export function payoutTiming(config: TimingConfig): PayoutTiming {
   return {
-    ...request,
-    ...(batchId ? { batchId } : {}),
-    requestHash: payoutRequestHash(request),
-    timing: {
-      callbackWaitMs: config.PAYOUT_CALLBACK_WAIT_MS,
-      pollInitialMs: config.PAYOUT_POLL_INITIAL_MS,
-      pollMaxMs: config.PAYOUT_POLL_MAX_MS,
-      reviewAfterMs: config.PAYOUT_REVIEW_AFTER_MS,
-      submitDeadlineMs: config.PAYOUT_SUBMIT_DEADLINE_MS,
-    },
+    callbackWaitMs: config.PAYOUT_CALLBACK_WAIT_MS,
+    pollInitialMs: config.PAYOUT_POLL_INITIAL_MS,
+    pollMaxMs: config.PAYOUT_POLL_MAX_MS,
+    reviewAfterMs: config.PAYOUT_REVIEW_AFTER_MS,
+    submitDeadlineMs: config.PAYOUT_SUBMIT_DEADLINE_MS,
   };
+}
+
+export function payoutInput(request: PayoutRequest, config: TimingConfig): PayoutInput {
+  return { ...request, requestHash: payoutRequestHash(request), timing: payoutTiming(config) };
 }
 
 function notFound(externalId: string): ApiError {
