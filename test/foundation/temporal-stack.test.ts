@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
-import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createEngineWorker } from '../../src/worker/create-worker';
 import { pollUntil } from '../../src/util/poll';
 import { ENCRYPTED_ENCODING } from '../../src/temporal/payload-codec';
 import * as probeActivities from '../fixtures/probe-activities';
@@ -12,12 +13,18 @@ import { testConfig } from '../helpers/temporal';
 const config = testConfig();
 let bundle: WorkflowBundleWithSourceMap;
 let temporalClient: TemporalClientHandle;
+let environment: TestWorkflowEnvironment;
 
 beforeAll(async () => {
   bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../fixtures/probe-workflow'), logger: quietLogger() });
+  // The server was started by the global setup from the project's own binary (see test/setup).
+  environment = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS });
   temporalClient = await connectClient(config);
 });
-afterAll(() => temporalClient.close());
+afterAll(async () => {
+  await temporalClient.close();
+  await environment.teardown();
+});
 
 function quietLogger() {
   const noop = () => undefined;
@@ -25,15 +32,9 @@ function quietLogger() {
 }
 
 async function runProbe(workflowId: string, input: { recipientDocument: string; amountCents: number }): Promise<string> {
-  const connection = await connectWorker(config);
-  const worker = await createEngineWorker({ config, connection, activities: probeActivities, workflows: { workflowBundle: bundle } });
-  try {
-    return await worker.runUntil(
-      temporalClient.client.workflow.execute(probeWorkflow, { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId, args: [input] }),
-    );
-  } finally {
-    await connection.close();
-  }
+  const worker = await createEngineWorker({ config, connection: environment.nativeConnection, activities: probeActivities, workflows: { workflowBundle: bundle } });
+  // The engine's own client, so that the payload codec is the one under test.
+  return worker.runUntil(temporalClient.client.workflow.execute(probeWorkflow, { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId, args: [input] }));
 }
 
 test('a workflow runs on a real worker and is found afterwards by its search attributes', async () => {
