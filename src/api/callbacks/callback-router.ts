@@ -38,17 +38,21 @@ export interface CallbackRouterDependencies {
   now?: () => Date;
 }
 
+const SIGNAL_DEADLINE_MS = 5_000;
+
 /** Builds a route; the generic keeps each route's schema and hint types tied together. */
 export function callbackRoute<S extends z.ZodType, H>(route: CallbackRoute<S, H>): CallbackRoute<S, H> {
   return route;
 }
 
+/** Whether the workflow ever existed (a closed one refuses signals as if it did not). */
 async function workflowExists(client: Client, workflowId: string): Promise<boolean> {
   try {
     await client.workflow.getHandle(workflowId).describe();
     return true;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
+    if (isTemporalUnavailable(error)) throw temporalUnavailable();
     throw error;
   }
 }
@@ -86,7 +90,8 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       }
       const target = route.target(parsed.data, receivedAt);
       try {
-        await deps.client.workflow.getHandle(target.workflowId).signal(target.signal, target.hint);
+        // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
+        await deps.client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => deps.client.workflow.getHandle(target.workflowId).signal(target.signal, target.hint));
         log.info('callback.signalled', { workflowId: target.workflowId });
         res.status(200).json({ received: true });
         return;
@@ -97,11 +102,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         }
         if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
-      // Closed workflows refuse signals too: only a workflow that never existed makes the callback unmatched.
-      if (await workflowExists(deps.client, target.workflowId).catch((error: unknown) => {
-        if (isTemporalUnavailable(error)) throw temporalUnavailable();
-        throw error;
-      })) {
+      if (await workflowExists(deps.client, target.workflowId)) {
         log.info('callback.after_close', { workflowId: target.workflowId });
         res.status(200).json({ received: true, note: 'already final' });
         return;
