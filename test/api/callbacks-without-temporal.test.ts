@@ -18,7 +18,7 @@ beforeAll(async () => {
   const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
-    server = app.listen(port, '127.0.0.1', resolve);
+    server = app.listen(port, '127.0.0.1', () => resolve());
   });
   url = `http://127.0.0.1:${port}`;
 });

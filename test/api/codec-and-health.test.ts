@@ -22,7 +22,7 @@ async function serve(options: { production?: boolean; readiness?: Record<string,
     readiness: options.readiness ?? {},
   });
   const port = await freePort();
-  await new Promise<void>((resolve) => servers.push(app.listen(port, '127.0.0.1', resolve)));
+  await new Promise<void>((resolve) => servers.push(app.listen(port, '127.0.0.1', () => resolve())));
   return `http://127.0.0.1:${port}`;
 }
 afterAll(async () => {
