@@ -9,13 +9,10 @@ import {
   callbackUrlSchema,
   clientIdentifierSchema,
   descriptionSchema,
-  openEnum,
   requestAmountSchema,
-  responseAmountSchema,
-  timestampSchema,
   TRANSACTION_ID_SPELLINGS,
 } from './common';
-import { WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_STATUSES } from './withdrawal';
+import { pixOutCallbackSchema, pixOutObjectSchema, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_STATUSES } from './withdrawal';
 
 export const PIX_PAYMENT_STATUSES = WITHDRAWAL_STATUSES;
 export const PIX_PAYMENT_FINAL_STATUSES = WITHDRAWAL_FINAL_STATUSES;
@@ -34,18 +31,7 @@ export const pixCopyPasteRequestSchema = z.strictObject({
 });
 export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 
-export const pixPaymentObjectSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    transaction_id: z.string().min(1),
-    external_id: z.string().min(1),
-    status: openEnum(PIX_PAYMENT_STATUSES),
-    amount: responseAmountSchema,
-    fee: responseAmountSchema,
-    total: responseAmountSchema,
-    type: openEnum(['PixCopyPaste']),
-  }),
-);
+export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
 export type PixPaymentObject = z.infer<typeof pixPaymentObjectSchema>;
 
 export const pixCopyPasteResponseSchema = acceptSpellings(
@@ -58,19 +44,5 @@ export const pixCopyPasteResponseSchema = acceptSpellings(
 );
 export type PixCopyPasteResponse = z.infer<typeof pixCopyPasteResponseSchema>;
 
-export const pixCopyPasteCallbackSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    transaction_id: z.string().min(1),
-    external_id: z.string().min(1),
-    status: openEnum(PIX_PAYMENT_FINAL_STATUSES),
-    amount: responseAmountSchema,
-    fee: responseAmountSchema,
-    total: responseAmountSchema,
-    type: z.literal('PixCopyPaste'),
-    reason: z.string().optional(),
-    end_to_end_id: z.string().optional(),
-    updated_at: timestampSchema,
-  }),
-);
+export const pixCopyPasteCallbackSchema = pixOutCallbackSchema('PixCopyPaste');
 export type PixCopyPasteCallback = z.infer<typeof pixCopyPasteCallbackSchema>;

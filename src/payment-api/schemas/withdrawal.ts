@@ -37,19 +37,49 @@ export const withdrawalRequestSchema = z.strictObject({
 });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
-/** The withdrawal object of the response (snake_case, as in the spec). */
-export const withdrawalObjectSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    transaction_id: z.string().min(1),
-    external_id: z.string().min(1),
-    status: openEnum(WITHDRAWAL_STATUSES),
-    amount: responseAmountSchema,
-    fee: responseAmountSchema,
-    total: responseAmountSchema,
-    type: openEnum(['Withdrawal']),
-  }),
-);
+/**
+ * The object a PIX payout (a withdrawal, or a copy-and-paste payment, which mirrors it) is described by
+ * in responses: snake_case, as in the spec.
+ */
+export function pixOutObjectSchema<const T extends string>(type: T) {
+  return acceptSpellings(
+    TRANSACTION_ID_SPELLINGS.snake,
+    z.looseObject({
+      transaction_id: z.string().min(1),
+      external_id: z.string().min(1),
+      status: openEnum(WITHDRAWAL_STATUSES),
+      amount: responseAmountSchema,
+      fee: responseAmountSchema,
+      total: responseAmountSchema,
+      type: openEnum([type]),
+    }),
+  );
+}
+
+/**
+ * A PIX payout's final-status callback: its object itself, with `reason` on failure and `updated_at`.
+ * `type` is a literal so callbacks can be routed by it.
+ */
+export function pixOutCallbackSchema<const T extends string>(type: T) {
+  return acceptSpellings(
+    TRANSACTION_ID_SPELLINGS.snake,
+    z.looseObject({
+      transaction_id: z.string().min(1),
+      external_id: z.string().min(1),
+      status: openEnum(WITHDRAWAL_FINAL_STATUSES),
+      amount: responseAmountSchema,
+      fee: responseAmountSchema,
+      total: responseAmountSchema,
+      type: z.literal(type),
+      reason: z.string().optional(),
+      /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
+      end_to_end_id: z.string().optional(),
+      updated_at: timestampSchema,
+    }),
+  );
+}
+
+export const withdrawalObjectSchema = pixOutObjectSchema('Withdrawal');
 export type WithdrawalObject = z.infer<typeof withdrawalObjectSchema>;
 
 export const withdrawalResponseSchema = acceptSpellings(
@@ -62,24 +92,5 @@ export const withdrawalResponseSchema = acceptSpellings(
 );
 export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
 
-/**
- * Final-status callback: the withdrawal object itself, with `reason` on failure and `updated_at`.
- * `type` is a literal so callbacks can be routed by it.
- */
-export const withdrawalCallbackSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    transaction_id: z.string().min(1),
-    external_id: z.string().min(1),
-    status: openEnum(WITHDRAWAL_FINAL_STATUSES),
-    amount: responseAmountSchema,
-    fee: responseAmountSchema,
-    total: responseAmountSchema,
-    type: z.literal('Withdrawal'),
-    reason: z.string().optional(),
-    /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
-    end_to_end_id: z.string().optional(),
-    updated_at: timestampSchema,
-  }),
-);
+export const withdrawalCallbackSchema = pixOutCallbackSchema('Withdrawal');
 export type WithdrawalCallback = z.infer<typeof withdrawalCallbackSchema>;
