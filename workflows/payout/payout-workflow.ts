@@ -8,6 +8,7 @@
  * of state; signal and update handlers set flags and wait for it.
  */
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -46,6 +47,9 @@ const NON_RETRYABLE_SUBMIT = ['Conflict'];
 function submitActivities(deadlineMs: number) {
   return proxyActivities<PayoutActivities>({
     startToCloseTimeout: '30 seconds',
+    // A cancel must not race a POST in flight: wait until the running attempt has ended, so that the
+    // reconciliation that follows sees what that attempt did.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     scheduleToCloseTimeout: deadlineMs,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE_SUBMIT },
   });
