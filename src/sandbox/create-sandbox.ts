@@ -123,7 +123,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
-  app.use('/sandbox', adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }));
+  // The core router checks the admin token first, for its own routes and the products' alike.
+  app.use('/sandbox', adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }), ...registry.products.flatMap((product) => product.adminRoutes?.(ctx) ?? []));
   app.use(providerRouter({ ctx, routes: registry.routes, credentials, connections: server }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -3,7 +3,7 @@
  * names, so paths, auth and schemas come from src/payment-api/endpoints.ts), its durable jobs, its
  * tables, and how its operations appear in the transaction check and the admin "force outcome".
  */
-import type { Request } from 'express';
+import type { Request, Router } from 'express';
 import type { z } from 'zod';
 import type { EndpointName, Endpoints } from '../../payment-api/endpoints';
 import type { TransactionMethod, TransactionState, TransactionType } from '../../payment-api/schemas/transaction-check';
@@ -65,6 +65,8 @@ export interface SandboxProduct {
   routes?: ProductRoutes;
   jobs?: Readonly<Record<string, (ctx: SandboxContext, job: Job) => void>>;
   operationKinds?: Readonly<Record<string, OperationKind>>;
+  /** Admin controls of this product, mounted under /sandbox/ behind the SANDBOX_ADMIN_TOKEN check. */
+  adminRoutes?(ctx: SandboxContext): Router;
   /** Runs once after migrations and seeding (e.g. to seed product data). */
   onStart?(ctx: SandboxContext): void;
 }

@@ -7,6 +7,10 @@ import type { Job } from '../jobs/scheduler';
 import type { Migration } from '../store/database';
 import type { OperationKind, ProductRoutes, SandboxProduct } from './product';
 import { authProduct } from './auth-login';
+import { cardPaymentsProduct } from './card-payments';
+import { cashInProduct } from './cash-in';
+import { cryptoProduct } from './crypto';
+import { infractionsProduct } from './infractions';
 import { internalTransfersProduct } from './internal-transfers';
 import { pixCopyPasteProduct } from './pix-copy-paste';
 import { transactionCheckProduct } from './transaction-check';
@@ -21,7 +25,7 @@ export interface ProductRegistry {
 }
 
 /** The products this sandbox serves; add a new product module here. */
-export const DEFAULT_PRODUCTS: readonly SandboxProduct[] = [authProduct, withdrawalsProduct, pixCopyPasteProduct, internalTransfersProduct];
+export const DEFAULT_PRODUCTS: readonly SandboxProduct[] = [authProduct, withdrawalsProduct, pixCopyPasteProduct, internalTransfersProduct, cashInProduct, cardPaymentsProduct, cryptoProduct, infractionsProduct];
 
 function claim<V>(map: Map<string, V>, what: string, key: string, value: V, owner: string): void {
   if (map.has(key)) throw new Error(`sandbox product ${owner}: ${what} ${key} is already registered`);
