@@ -1,2 +1,3 @@
 // Every workflow the worker registers. Workflow code only: deterministic, no I/O.
 export { payoutWorkflow } from './payout/payout-workflow';
+export { payoutBatchWorkflow } from './batch/payout-batch-workflow';

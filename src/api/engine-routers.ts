@@ -2,7 +2,10 @@ import { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
+import type { BatchStore } from '../batches/batch-store';
 import { requireApiKey } from './auth';
+import { batchRoutes } from './batches/batch-routes';
+import { BatchService } from './batches/batch-service';
 import { callbackRouter } from './callbacks/callback-router';
 import { withdrawalCallbackRoute } from './callbacks/withdrawal-callbacks';
 import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
@@ -13,10 +16,11 @@ export interface EngineRouterDependencies {
   config: Config;
   logger: Logger;
   temporal: Client;
+  batchStore: BatchStore;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal }: EngineRouterDependencies): Router[] {
+export function engineRouters({ config, logger, temporal, batchStore }: EngineRouterDependencies): Router[] {
   const unmatched = new UnmatchedCallbackStore(config.DATA_DIR);
   const operations = Router();
   operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), (_req, res) => {
@@ -24,7 +28,8 @@ export function engineRouters({ config, logger, temporal }: EngineRouterDependen
   });
   return [
     callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [withdrawalCallbackRoute]),
-    payoutRoutes(new PayoutService(temporal, config), config.ENGINE_API_KEYS),
+    payoutRoutes(new PayoutService(temporal, config, batchStore), config.ENGINE_API_KEYS),
+    batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     operations,
   ];
 }

@@ -1,5 +1,6 @@
 /** `npm run api`: the engine's HTTP API on ENGINE_PORT. */
 import { createApp } from '../api/app';
+import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
@@ -15,6 +16,7 @@ function main(): void {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
   const temporal = lazyClient(config);
+  const batchStore = openBatchStore(config);
   const app = createApp({
     config,
     logger,
@@ -23,7 +25,7 @@ function main(): void {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
   });
   const server = app.listen(config.ENGINE_PORT, () => {
     logger.info('api.listening', { url: `http://127.0.0.1:${config.ENGINE_PORT}` });
@@ -36,6 +38,7 @@ function main(): void {
     async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.close();
+      batchStore.close();
     },
     (event, fields) => logger.info(event, fields),
   );

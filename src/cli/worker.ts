@@ -2,8 +2,10 @@
  * `npm run worker`: registers the workflows and activities on the task queue. The SDK stops it on
  * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
  */
+import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
+import { lazyClient } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/engine-activities';
@@ -14,15 +16,19 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
   installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO');
   const connection = await connectWorker(config);
+  const batchStore = openBatchStore(config);
+  const temporal = lazyClient(config);
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config),
+    activities: engineActivities(config, { batchStore, temporal: temporal.client }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
   });
   logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE });
   await worker.run();
   await connection.close();
+  await temporal.close();
+  batchStore.close();
   logger.info('worker.stopped');
 }
 

@@ -66,6 +66,13 @@ export const envSchema = z.object({
   PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000),
   PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** Batches: payouts in flight per batch, optional starts per second, most starts per activity call, how often a full window is re-read. */
+  BATCH_WINDOW: z.coerce.number().int().min(1).max(2_000).default(200),
+  BATCH_RATE_PER_SECOND: z.coerce.number().int().min(1).optional(),
+  BATCH_PAGE_SIZE: z.coerce.number().int().min(1).max(1_000).default(200),
+  BATCH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /** A batch workflow continues as new past this many history events (Temporal warns at 10,000). */
+  BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

@@ -10,8 +10,8 @@ import { pollUntil, StopPolling } from '../util/poll';
 
 const CLI_DIR = path.join(__dirname, '..', 'cli');
 
-export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions } = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(CLI_DIR, `${name}.ts`)], {
+export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
     stdio: options.stdio ?? 'inherit',
     env: options.env ?? process.env,
     detached: true,
@@ -53,3 +53,18 @@ export function peakRssBytes(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** CPU time (user + system) a process has used so far, in seconds; undefined once it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// USER_HZ: 100 on every Linux the engine targets.
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
+import { openBatchStore } from '../../src/batches/open-batch-store';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const config = testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }); // nothing listens there
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client }) });
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore: openBatchStore(config) }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());

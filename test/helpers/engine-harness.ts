@@ -10,6 +10,7 @@ import { pollUntil, StopPolling } from '../../src/util/poll';
 import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
+import { openBatchStore } from '../../src/batches/open-batch-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
@@ -94,12 +95,13 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
+  const batchStore = openBatchStore(config);
   const app = createApp({
     config,
     logger,
     codec: createPayloadCodec(config),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -118,7 +120,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config), workflows: { workflowBundle } });
+      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config, { batchStore, temporal: temporal.client }), workflows: { workflowBundle } });
       running = { worker, connection, done: worker.run() };
     },
     async stopWorker() {
@@ -152,6 +154,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
       server.closeAllConnections();
       await temporal.close();
       await sandbox.stop();
+      batchStore.close();
     },
   };
   await harness.startWorker();

@@ -1,5 +1,5 @@
 /**
- * Replays recorded payout histories against the current workflow code. A change that would make a
+ * Replays recorded payout and batch histories against the current workflow code. A change that would make a
  * running payout take a different path on replay (non-determinism) fails here, before it reaches a
  * worker in production. Histories are recorded by the end-to-end tests with RECORD_HISTORIES=1.
  */
@@ -14,8 +14,17 @@ import { testConfig } from '../helpers/temporal';
 
 const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
 
-test('recorded histories exist for the payout lifecycles', () => {
-  expect(files).toEqual(expect.arrayContaining(['payout-completed-by-callback.binpb', 'payout-failed.binpb', 'payout-completed-by-polling.binpb']));
+test('recorded histories exist for the payout lifecycles and for batches', () => {
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'payout-completed-by-callback.binpb',
+      'payout-failed.binpb',
+      'payout-completed-by-polling.binpb',
+      'payout-of-batch-completed.binpb',
+      'batch-completed-last-run.binpb',
+      'batch-paused-resumed-last-run.binpb',
+    ]),
+  );
 });
 
 test('every recorded history replays on the current workflow code', async () => {

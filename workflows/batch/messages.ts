@@ -2,7 +2,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { PayoutState } from '../payout/states';
 
-/** A payout of a batch telling its batch where it ended (or that it waits for review). No PII. */
+/** Where a payout of a batch stands (final, or waiting for review), as it records it in the batch store. No PII. */
 export interface PayoutSettlement {
   externalId: string;
   state: PayoutState;
@@ -22,7 +22,6 @@ export interface BatchProgress {
   runsSoFar: number;
 }
 
-export const payoutSettledSignal = defineSignal<[PayoutSettlement]>('payoutSettled');
 export const pauseBatchSignal = defineSignal('pauseBatch');
 export const resumeBatchSignal = defineSignal('resumeBatch');
 export const cancelBatchSignal = defineSignal('cancelBatch');

@@ -15,11 +15,12 @@ import {
   condition,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   allHandlersFinished,
-  getExternalWorkflowHandle,
 } from '@temporalio/workflow';
+import type { BatchActivities } from '../../activities/batch-activities';
 import type { PayoutActivities } from '../../activities/payout-activities';
 import { AmountCents, BatchId, PayoutFlow } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
@@ -34,12 +35,17 @@ import {
   type WithdrawalCallbackHint,
 } from './messages';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
-import { batchWorkflowId, payoutSettledSignal } from '../batch/messages';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
 const { checkWithdrawal } = proxyActivities<PayoutActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+// A local write on the worker's machine: no extra workflow task per payout, retried until it lands.
+const { recordBatchOutcome } = proxyLocalActivities<BatchActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
 const NON_RETRYABLE_SUBMIT = ['Conflict'];
@@ -157,21 +163,16 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
     return { final: false, found: true };
   };
 
-  /** A payout of a batch tells its batch where it stands; a batch that already finished is not waiting. */
+  /** A payout of a batch records where it stands in the batch store, which the batch and the API read. */
   const reportToBatch = async (): Promise<void> => {
     if (!input.batchId) return;
-    const settlement = {
+    await recordBatchOutcome(input.batchId, {
       externalId: input.externalId,
       state: lifecycle.state,
       amountCents: input.amountCents,
       ...(details.feeCents === undefined ? {} : { feeCents: details.feeCents }),
       ...(details.failureReason ? { failureReason: details.failureReason } : {}),
-    };
-    try {
-      await getExternalWorkflowHandle(batchWorkflowId(input.batchId)).signal(payoutSettledSignal, settlement);
-    } catch {
-      // The batch closed: its summary keeps this payout's earlier state; the payout itself stays queryable.
-    }
+    });
   };
   let reportedReview = false;
 

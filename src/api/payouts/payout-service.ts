@@ -2,8 +2,9 @@
  * Between the HTTP routes and Temporal: starts payout workflows under their business id and talks to
  * them through the shared message definitions. Knows nothing about HTTP beyond the ApiErrors it throws.
  */
-import { WorkflowIdReusePolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
+import type { BatchStore } from '../../batches/batch-store';
 import type { Config } from '../../config/env';
 import { PayoutStatus } from '../../temporal/search-attributes';
 import {
@@ -16,7 +17,7 @@ import {
   type PayoutTiming,
   type PayoutView,
 } from '../../../workflows/payout/messages';
-import type { payoutWorkflow } from '../../../workflows/payout/payout-workflow';
+import { startPayoutWorkflow } from '../../payouts/start-payout';
 import { ApiError } from '../errors';
 import { rethrowAsApiError } from '../temporal-errors';
 import { payoutRequestHash, type PayoutRequest } from './payout-request';
@@ -55,24 +56,18 @@ export class PayoutService {
   constructor(
     private readonly client: Client,
     private readonly config: TimingConfig,
+    private readonly batches: BatchStore,
   ) {}
 
   async submit(request: PayoutRequest): Promise<SubmittedPayout> {
-    const input = payoutInput(request, this.config);
-    const workflowId = payoutWorkflowId(request.externalId);
-    try {
-      await this.client.workflow.start<typeof payoutWorkflow>('payoutWorkflow', {
-        workflowId,
-        taskQueue: this.config.TEMPORAL_TASK_QUEUE,
-        args: [input],
-        // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        memo: { requestHash: input.requestHash },
-      });
-      return { created: true, externalId: request.externalId, workflowId, status: 'RECEIVED' };
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) rethrowAsApiError(error);
+    // One id, one payout: an item of a batch is paid by its batch, never by a single request too.
+    if (!this.batches.registerPayout(request.externalId)) {
+      const batchId = this.batches.payoutOwner(request.externalId)?.batchId;
+      if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
     }
+    const input = payoutInput(request, this.config);
+    const started = await startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE).catch(rethrowAsApiError);
+    if (started === 'started') return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
     return this.existing(request.externalId, input.requestHash);
   }
 

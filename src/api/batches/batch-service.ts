@@ -1,0 +1,135 @@
+/**
+ * Batches between HTTP and Temporal: validates every item before anything starts, stores the batch
+ * durably (the items never travel through Temporal in one payload), starts `payout-batch:<batchId>`,
+ * and reads progress from the store, which the batch workflow keeps current.
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../config/env';
+import { ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
+import { batchRequestHash, validateBatch } from '../../batches/batch-request';
+import { batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from '../../../workflows/batch/messages';
+import type { payoutBatchWorkflow } from '../../../workflows/batch/payout-batch-workflow';
+import { ApiError, type ApiRowIssue } from '../errors';
+import { rethrowAsApiError } from '../temporal-errors';
+import { payoutTiming } from '../payouts/payout-service';
+
+type BatchConfig = Pick<
+  Config,
+  | 'TEMPORAL_TASK_QUEUE' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS'
+  | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
+>;
+
+export class BatchService {
+  constructor(
+    private readonly client: Client,
+    private readonly store: BatchStore,
+    private readonly config: BatchConfig,
+  ) {}
+
+  /**
+   * Validates every item, stores the batch, starts its workflow. `knownIssues` are the problems the
+   * reader of the body already found (CSV rows), so that one answer names every bad row.
+   */
+  async submit(
+    rawItems: readonly unknown[],
+    requestedBatchId: string | undefined,
+    knownIssues: readonly ApiRowIssue[] = [],
+  ): Promise<{ batchId: string; total: number; totalAmountCents: number; created: boolean }> {
+    const batchId = requestedBatchId ?? randomUUID();
+    // A re-submission of this batch is not refused as duplicates of itself.
+    const existing = (ids: string[]) => this.store.existingExternalIds(ids, { exceptBatchId: batchId });
+    const validation = validateBatch(rawItems, existing, { knownIssues });
+    if (!validation.ok) throw invalidRows(validation.rows);
+    const requestHash = batchRequestHash(validation.items);
+    let outcome: CreateBatchOutcome;
+    try {
+      ({ outcome } = this.store.createBatch({ batchId, items: validation.items, requestHash, createdAt: new Date() }));
+    } catch (error) {
+      if (!(error instanceof ExternalIdsTakenError)) throw error;
+      const taken = new Set(error.externalIds);
+      throw invalidRows(
+        validation.items.flatMap((item, index) =>
+          taken.has(item.externalId) ? [{ index, externalId: item.externalId, field: 'externalId', message: 'externalId already belongs to another payout' }] : [],
+        ),
+      );
+    }
+    if (outcome === 'conflict') throw new ApiError(409, 'BATCH_CONFLICT', `A different batch with batchId ${batchId} already exists`);
+    // Also on 'exists': a crash between storing and starting leaves a stored batch whose workflow must still start.
+    await this.startWorkflow(batchId, validation.items.length);
+    return { batchId, total: validation.items.length, totalAmountCents: validation.totalAmountCents, created: outcome === 'created' };
+  }
+
+  private async startWorkflow(batchId: string, total: number): Promise<void> {
+    try {
+      await this.client.workflow.start<typeof payoutBatchWorkflow>('payoutBatchWorkflow', {
+        workflowId: batchWorkflowId(batchId),
+        taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        args: [
+          {
+            batchId,
+            total,
+            timing: payoutTiming(this.config),
+            settings: {
+              window: this.config.BATCH_WINDOW,
+              ...(this.config.BATCH_RATE_PER_SECOND ? { ratePerSecond: this.config.BATCH_RATE_PER_SECOND } : {}),
+              pageSize: this.config.BATCH_PAGE_SIZE,
+              pollMs: this.config.BATCH_POLL_MS,
+              maxHistoryEvents: this.config.BATCH_MAX_HISTORY_EVENTS,
+            },
+          },
+        ],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) rethrowAsApiError(error);
+    }
+  }
+
+  summary(batchId: string): BatchSummary {
+    const summary = this.store.summary(batchId);
+    if (!summary) throw new ApiError(404, 'BATCH_NOT_FOUND', `No batch with batchId ${batchId}`);
+    return summary;
+  }
+
+  items(batchId: string, options: ListItemsOptions): ItemsPage {
+    this.summary(batchId);
+    return this.store.listItems(batchId, options);
+  }
+
+  /**
+   * Cancel, pause or resume. The store's control is written first, so the answer already shows it; the
+   * signal makes the workflow act (cancel: items not started end CANCELLED; started ones go on).
+   */
+  async control(batchId: string, action: BatchAction): Promise<BatchSummary> {
+    const before = this.summary(batchId);
+    if (before.finishedAt) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
+    if (before.control === 'CANCELLED') {
+      if (action === 'cancel') return before;
+      throw new ApiError(409, 'BATCH_CANCELLED', `Batch ${batchId} was cancelled; it cannot be ${action}d`);
+    }
+    const { signal, control } = CONTROLS[action];
+    try {
+      await this.client.workflow.getHandle(batchWorkflowId(batchId)).signal(signal);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
+      rethrowAsApiError(error);
+    }
+    // Only the workflow turns items CANCELLED: it alone knows which ones it has started.
+    this.store.setControl(batchId, control);
+    return this.summary(batchId);
+  }
+}
+
+export type BatchAction = 'cancel' | 'pause' | 'resume';
+
+const CONTROLS = {
+  cancel: { signal: cancelBatchSignal, control: 'CANCELLED' },
+  pause: { signal: pauseBatchSignal, control: 'PAUSED' },
+  resume: { signal: resumeBatchSignal, control: 'RUNNING' },
+} as const satisfies Record<BatchAction, { signal: unknown; control: BatchControl }>;
+
+function invalidRows(rows: ApiRowIssue[]): ApiError {
+  return new ApiError(422, 'BATCH_INVALID', `${new Set(rows.map((row) => row.index)).size} row(s) of the batch are invalid; nothing was started`, undefined, rows);
+}

@@ -1,0 +1,120 @@
+/**
+ * The batch routes of the engine API from the outside (the CLI, benchmarks): every answer is parsed
+ * with the schema the server builds it from, so a mismatch fails loudly here instead of printing nonsense.
+ */
+import { z } from 'zod';
+import {
+  batchAcceptedSchema,
+  batchErrorBodySchema,
+  batchItemsResponseSchema,
+  batchSummarySchema,
+  type BatchAccepted,
+  type BatchItemsResponse,
+  type BatchSummaryResponse,
+} from './batch-api-schemas';
+import type { ApiErrorBody } from '../api/errors';
+import type { ItemState } from './batch-store';
+
+/** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
+export class BatchApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+  ) {
+    super(`${status} ${body.code}: ${body.message}`);
+    this.name = 'BatchApiError';
+  }
+}
+
+/** No answer at all: the URL is wrong or the engine is down. */
+export class BatchApiUnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    super(`cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+    this.name = 'BatchApiUnreachableError';
+  }
+}
+
+export interface BatchApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export class BatchApiClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: BatchApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  submitCsv(csv: string, batchId?: string): Promise<BatchAccepted> {
+    const query = batchId === undefined ? '' : `?batchId=${encodeURIComponent(batchId)}`;
+    return this.request(batchAcceptedSchema, 'POST', `/v1/payout-batches${query}`, { contentType: 'text/csv; charset=utf-8', body: csv });
+  }
+
+  submitJson(body: { batchId?: string; items: unknown[] }): Promise<BatchAccepted> {
+    return this.request(batchAcceptedSchema, 'POST', '/v1/payout-batches', { contentType: 'application/json', body: JSON.stringify(body) });
+  }
+
+  summary(batchId: string): Promise<BatchSummaryResponse> {
+    return this.request(batchSummarySchema, 'GET', `/v1/payout-batches/${encodeURIComponent(batchId)}`);
+  }
+
+  items(batchId: string, query: { status?: ItemState; cursor?: string; limit?: number }): Promise<BatchItemsResponse> {
+    const params = new URLSearchParams();
+    if (query.status) params.set('status', query.status);
+    if (query.cursor) params.set('cursor', query.cursor);
+    if (query.limit) params.set('limit', String(query.limit));
+    return this.request(batchItemsResponseSchema, 'GET', `/v1/payout-batches/${encodeURIComponent(batchId)}/items?${params.toString()}`);
+  }
+
+  /** Every item in `status`, following nextCursor to the end. */
+  async *allItems(batchId: string, status: ItemState, pageSize = 1_000): AsyncGenerator<BatchItemsResponse['items'][number]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.items(batchId, { status, limit: pageSize, ...(cursor ? { cursor } : {}) });
+      yield* page.items;
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+
+  private async request<S extends z.ZodType>(
+    schema: S,
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: { contentType: string; body: string },
+  ): Promise<z.output<S>> {
+    const url = `${this.baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json', ...(payload ? { 'content-type': payload.contentType } : {}) },
+        ...(payload ? { body: payload.body } : {}),
+      });
+    } catch (error) {
+      throw new BatchApiUnreachableError(this.baseUrl, error);
+    }
+    const text = await response.text();
+    const json = parseJson(text);
+    if (!response.ok) {
+      const error = batchErrorBodySchema.safeParse(json);
+      throw new BatchApiError(
+        response.status,
+        error.success ? error.data : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || response.statusText },
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(`unexpected answer from ${method} ${path}: ${z.prettifyError(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * A batch request: every item is validated with the single payout's schema before anything starts,
+ * and every problem of every row is reported at once (index, externalId, field, message), including
+ * an externalId repeated inside the batch or already used by another payout.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ApiRowIssue } from '../api/errors';
+import { externalIdSchema, payoutRequestSchema, type PayoutRequest } from '../api/payouts/payout-request';
+import { pixKeyTypeSchema, validatePixKey } from '../pix/keys';
+import { WHOLE_ROW_FIELD } from './batch-csv';
+
+export const MAX_BATCH_ITEMS = 100_000;
+
+/** The items stay `unknown` here: validateBatch checks each one so that the answer can name its row. */
+export const batchItemsSchema = z
+  .array(z.unknown())
+  .min(1, 'a batch needs at least one item')
+  .max(MAX_BATCH_ITEMS, `a batch has at most ${MAX_BATCH_ITEMS} items`);
+
+/** `POST /v1/payout-batches` with `Content-Type: application/json`. */
+export const batchRequestBodySchema = z.object({ batchId: externalIdSchema.optional(), items: batchItemsSchema }).strict();
+export type BatchRequestBody = z.output<typeof batchRequestBodySchema>;
+
+/** `POST /v1/payout-batches?batchId=...` with `Content-Type: text/csv`: the batch id cannot be in the CSV itself. */
+export const batchCsvQuerySchema = z.object({ batchId: externalIdSchema.optional() }).strict();
+
+export type BatchValidation =
+  | { ok: true; items: PayoutRequest[]; totalAmountCents: number }
+  | { ok: false; rows: ApiRowIssue[] };
+
+export interface ValidateBatchOptions {
+  /**
+   * Problems already found by the reader of the body (the CSV parser). A row with a WHOLE_ROW_FIELD issue is
+   * not validated further; for other rows the schema's issues on the same field are left out as repeats.
+   */
+  knownIssues?: readonly ApiRowIssue[];
+}
+
+function fieldOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys.join(',');
+  return issue.path.map(String).join('.') || WHOLE_ROW_FIELD;
+}
+
+function readableExternalId(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || !('externalId' in raw)) return undefined;
+  const { externalId } = raw;
+  return typeof externalId === 'string' && externalIdSchema.safeParse(externalId).success ? externalId : undefined;
+}
+
+/**
+ * The schema checks the PIX key only once every field is valid; when other fields failed, check the
+ * key here with the same function, so that the merchant sees all of a row's problems in one answer.
+ */
+function pixKeyIssue(raw: unknown, reportedFields: ReadonlySet<string>): string | undefined {
+  if (reportedFields.has('pixKey') || reportedFields.has('keyType')) return undefined;
+  if (typeof raw !== 'object' || raw === null || !('pixKey' in raw) || !('keyType' in raw)) return undefined;
+  const keyType = pixKeyTypeSchema.safeParse(raw.keyType);
+  if (!keyType.success || typeof raw.pixKey !== 'string') return undefined;
+  const key = validatePixKey(keyType.data, raw.pixKey);
+  return key.ok ? undefined : key.message;
+}
+
+export function validateBatch(
+  rawItems: readonly unknown[],
+  existingIds: (ids: string[]) => Set<string>,
+  options: ValidateBatchOptions = {},
+): BatchValidation {
+  const issues: ApiRowIssue[] = [...(options.knownIssues ?? [])];
+  const knownFieldsByIndex = new Map<number, Set<string>>();
+  for (const issue of issues) {
+    const fields = knownFieldsByIndex.get(issue.index) ?? new Set<string>();
+    fields.add(issue.field);
+    knownFieldsByIndex.set(issue.index, fields);
+  }
+
+  const items: PayoutRequest[] = [];
+  const seenIds = new Set<string>();
+  const idsToCheck: { index: number; externalId: string }[] = [];
+  let totalAmountCents = 0;
+
+  rawItems.forEach((raw, index) => {
+    const known = knownFieldsByIndex.get(index);
+    if (known?.has(WHOLE_ROW_FIELD)) return;
+    const externalId = readableExternalId(raw);
+    const parsed = payoutRequestSchema.safeParse(raw);
+    if (parsed.success && !known) {
+      items.push(parsed.data);
+      totalAmountCents += parsed.data.amountCents;
+    } else if (!parsed.success) {
+      const reported = new Set(known);
+      for (const issue of parsed.error.issues) {
+        const field = fieldOf(issue);
+        if (reported.has(field)) continue;
+        reported.add(field);
+        issues.push({ index, ...(externalId ? { externalId } : {}), field, message: issue.message });
+      }
+      const keyMessage = pixKeyIssue(raw, reported);
+      if (keyMessage) issues.push({ index, ...(externalId ? { externalId } : {}), field: 'pixKey', message: keyMessage });
+    }
+    if (externalId === undefined) return;
+    if (!seenIds.has(externalId)) {
+      seenIds.add(externalId);
+      idsToCheck.push({ index, externalId });
+    } else {
+      issues.push({ index, externalId, field: 'externalId', message: 'externalId appears earlier in this batch' });
+    }
+  });
+
+  if (idsToCheck.length > 0) {
+    const taken = existingIds(idsToCheck.map((entry) => entry.externalId));
+    for (const { index, externalId } of idsToCheck) {
+      if (taken.has(externalId)) issues.push({ index, externalId, field: 'externalId', message: 'externalId already belongs to another payout' });
+    }
+  }
+
+  if (issues.length > 0) return { ok: false, rows: issues.sort((a, b) => a.index - b.index) };
+  return { ok: true, items, totalAmountCents };
+}
+
+/**
+ * Same items in the same order ⇔ same hash: a re-submission of a batch is recognized, a different
+ * batch under the same batchId is a conflict. Built from the validated (normalized) requests.
+ */
+export function batchRequestHash(items: readonly PayoutRequest[]): string {
+  const hash = createHash('sha256');
+  for (const item of items) {
+    hash.update(JSON.stringify([item.externalId, item.amountCents, item.keyType, item.pixKey, item.description ?? null]));
+    hash.update('\n');
+  }
+  return hash.digest('hex');
+}

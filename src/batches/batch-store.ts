@@ -1,0 +1,162 @@
+/**
+ * Where a validated batch lives between the API that accepts it and the workflow that pays it. The
+ * items never travel through Temporal in one payload: the API stores them here, the batch workflow
+ * reads them page by page through an activity and writes progress back, and the API reads progress
+ * from here without asking Temporal. Every write is idempotent so that activity retries change nothing.
+ */
+import type { PayoutRequest } from '../api/payouts/payout-request';
+import type { PixKeyType } from '../pix/keys';
+
+export const ITEM_STATES = ['PENDING', 'STARTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+/** What the workflow may report about an item; PENDING is only ever the initial state. */
+export type OutcomeState = Exclude<ItemState, 'PENDING'>;
+
+export const BATCH_CONTROLS = ['RUNNING', 'PAUSED', 'CANCELLED'] as const;
+export type BatchControl = (typeof BATCH_CONTROLS)[number];
+
+/**
+ * How far an item has come. A write only ever moves an item to a higher rank, so a replayed or late
+ * outcome never undoes a newer one; NEEDS_REVIEW may still settle, the three final states never move.
+ */
+export const ITEM_STATE_RANK: Readonly<Record<ItemState, number>> = {
+  PENDING: 0,
+  STARTED: 1,
+  NEEDS_REVIEW: 2,
+  COMPLETED: 3,
+  FAILED: 3,
+  CANCELLED: 3,
+};
+
+/** An item as the workflow needs it to start a payout (the PIX key decrypted). */
+export interface BatchItem {
+  seq: number;
+  externalId: string;
+  amountCents: number;
+  pixKey: string;
+  keyType: PixKeyType;
+  description?: string;
+}
+
+/** An item as the API shows it: no PIX key, no description. */
+export interface BatchItemView {
+  seq: number;
+  externalId: string;
+  amountCents: number;
+  state: ItemState;
+  feeCents?: number;
+  failureReason?: string;
+}
+
+export interface ItemOutcome {
+  externalId: string;
+  state: OutcomeState;
+  feeCents?: number;
+  failureReason?: string;
+}
+
+export interface StateTotals {
+  count: number;
+  amountCents: number;
+}
+
+export interface BatchSummary {
+  batchId: string;
+  total: number;
+  totalAmountCents: number;
+  control: BatchControl;
+  createdAt: Date;
+  startedAt?: Date;
+  finishedAt?: Date;
+  /** Every state is present, with zeros where no item is in it. */
+  countsByState: Record<ItemState, StateTotals>;
+  /** No item is PENDING or STARTED. */
+  done: boolean;
+  /** Sum of the COMPLETED items' amounts. */
+  paidAmountCents: number;
+}
+
+export interface NewBatch {
+  batchId: string;
+  items: readonly PayoutRequest[];
+  /** batchRequestHash of the items: tells a retry of the same batch from a different batch under the same id. */
+  requestHash: string;
+  createdAt: Date;
+}
+
+export type CreateBatchOutcome = 'created' | 'exists' | 'conflict';
+
+export interface ListItemsOptions {
+  status?: ItemState;
+  /** From a previous page's nextCursor. */
+  cursor?: string;
+  limit: number;
+}
+
+export interface ItemsPage {
+  items: BatchItemView[];
+  /** Present when more items follow. */
+  nextCursor?: string;
+}
+
+export interface BatchStore {
+  /**
+   * Stores the batch and registers its externalIds, atomically. Same batchId and same hash: 'exists',
+   * nothing written; same batchId, different hash: 'conflict'. Throws ExternalIdsTakenError when an
+   * item's externalId was registered meanwhile (validation checked it, but a concurrent request won).
+   */
+  createBatch(batch: NewBatch): { outcome: CreateBatchOutcome };
+  /**
+   * Which of `ids` already belong to a payout the store knows (batch items and registerPayout).
+   * `exceptBatchId` leaves out the items of that batch, so that re-submitting a batch is not refused
+   * as duplicates of itself before createBatch can answer 'exists'.
+   */
+  existingExternalIds(ids: readonly string[], options?: { exceptBatchId?: string }): Set<string>;
+  /** Who holds this externalId: a batch (batchId), a single payout (null), or nobody (undefined). */
+  payoutOwner(externalId: string): { batchId: string | null } | undefined;
+  /** Registers a single payout's externalId; true when it was not known before. */
+  registerPayout(externalId: string): boolean;
+  /** Items with seq > afterSeq, in seq order (seqs are 1..total), PIX keys decrypted. */
+  readPage(batchId: string, afterSeq: number, limit: number): BatchItem[];
+  /** PENDING items with these seqs become STARTED; the batch's startedAt is set on the first call. */
+  markStarted(batchId: string, seqs: readonly number[], at?: Date): void;
+  /** Applies each outcome unless the item is already at that rank or beyond (see ITEM_STATE_RANK). Returns how many items changed. */
+  recordOutcomes(batchId: string, outcomes: readonly ItemOutcome[]): { changed: number };
+  /** Every PENDING item becomes CANCELLED, and the batch's control CANCELLED. */
+  cancelPending(batchId: string): { cancelled: number };
+  setControl(batchId: string, control: BatchControl): void;
+  /** Sets finishedAt once; later calls keep the first time. */
+  markFinished(batchId: string, at?: Date): void;
+  summary(batchId: string): BatchSummary | undefined;
+  /** Keyset pagination by seq, optionally only the items in one state. */
+  listItems(batchId: string, options: ListItemsOptions): ItemsPage;
+  close(): void;
+}
+
+/** A concurrent request registered some of the batch's externalIds first; nothing was stored. */
+export class ExternalIdsTakenError extends Error {
+  constructor(readonly externalIds: readonly string[]) {
+    super(`${externalIds.length} externalId(s) of the batch already belong to another payout`);
+    this.name = 'ExternalIdsTakenError';
+  }
+}
+
+// The cursor is opaque to clients so that the paging key can change without breaking them.
+const CURSOR_PREFIX = 's:';
+
+export function encodeItemsCursor(afterSeq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${afterSeq}`).toString('base64url');
+}
+
+/** The seq a cursor stands for, or undefined when the text is not a cursor this store made. */
+export function decodeItemsCursor(cursor: string): number | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!text.startsWith(CURSOR_PREFIX)) return undefined;
+  const digits = text.slice(CURSOR_PREFIX.length);
+  if (!/^\d{1,15}$/.test(digits)) return undefined;
+  return Number(digits);
+}
+
+export function emptyCounts(): Record<ItemState, StateTotals> {
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amountCents: 0 }])) as Record<ItemState, StateTotals>;
+}

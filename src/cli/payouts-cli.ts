@@ -1,0 +1,190 @@
+/**
+ * `payouts`: batch payouts from a terminal. `payouts submit payouts.csv --watch` sends a file to the
+ * engine API and follows the batch until it is done; `payouts status <batchId>` shows it once. The
+ * engine's URL and key come from PAYOUTS_API_URL and PAYOUTS_API_KEY. Exit codes: 0 done (or accepted),
+ * 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import type { ApiRowIssue } from '../api/errors';
+import { externalIdSchema } from '../api/payouts/payout-request';
+import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../batches/batch-api-client';
+import type { BatchSummaryResponse } from '../batches/batch-api-schemas';
+import { formatReais, renderProgress } from '../batches/batch-progress';
+import { batchRequestBodySchema } from '../batches/batch-request';
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown };
+  readFile(file: string): Promise<string>;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const EXIT = { OK: 0, ERROR: 1, FAILURES: 2 } as const;
+
+const USAGE = `Usage:
+  payouts submit <file.csv|file.json> [--batch-id ID] [--watch]
+  payouts status <batchId> [--watch]
+
+Environment: PAYOUTS_API_URL (default http://127.0.0.1:3000), PAYOUTS_API_KEY (default dev-api-key).
+A CSV file has a header row: externalId,amount,pixKey,keyType[,description]; amounts in reais, e.g. 25.50.
+A JSON file is either an array of items or { "batchId"?: ..., "items": [...] }.
+Exit codes: 0 done, 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items.
+`;
+
+const cliEnvSchema = z.object({
+  PAYOUTS_API_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3000'),
+  PAYOUTS_API_KEY: z.string().min(1).default('dev-api-key'),
+});
+
+const TTY_REFRESH_MS = 1_000;
+// Logs of a CI job or a pipe: a line every few seconds is readable, one per second is noise.
+const PLAIN_REFRESH_MS = 5_000;
+const FAILURE_STATES = ['FAILED', 'NEEDS_REVIEW'] as const;
+
+class UsageError extends Error {}
+
+/** `row 17 (order-17): amount: must have at most 2 decimal places` (row numbers count from 1). */
+export function formatRowIssue(row: ApiRowIssue): string {
+  // The payout schema's messages often start with the field's name already: do not say it twice.
+  const message = row.message.startsWith(`${row.field} `) ? row.message.slice(row.field.length + 1) : row.message;
+  const id = row.externalId ? ` (${row.externalId})` : '';
+  return `row ${row.index + 1}${id}: ${row.field}: ${message}`;
+}
+
+export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const out = (line: string): void => void io.stdout.write(`${line}\n`);
+  const err = (line: string): void => void io.stderr.write(`${line}\n`);
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { 'batch-id': { type: 'string' }, watch: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+    const [command, target, ...extra] = positionals;
+    if (values.help || command === undefined) {
+      out(USAGE);
+      return values.help ? EXIT.OK : EXIT.ERROR;
+    }
+    if (target === undefined || extra.length > 0) throw new UsageError(`${command} takes exactly one argument`);
+    const env = cliEnvSchema.safeParse(Object.fromEntries(Object.entries(io.env).filter(([, value]) => value !== undefined && value !== '')));
+    if (!env.success) throw new UsageError(`bad environment: ${z.prettifyError(env.error)}`);
+    const client = new BatchApiClient({ baseUrl: env.data.PAYOUTS_API_URL, apiKey: env.data.PAYOUTS_API_KEY });
+
+    let batchId: string;
+    if (command === 'submit') {
+      const requestedId = values['batch-id'];
+      if (requestedId !== undefined && !externalIdSchema.safeParse(requestedId).success) throw new UsageError('--batch-id must be 1-64 letters, digits, dot, dash, underscore or colon');
+      const accepted = await submitFile(client, target, requestedId, io);
+      batchId = accepted.batchId;
+      out(`Batch ${accepted.batchId} accepted: ${accepted.total} payouts, ${formatReais(accepted.totalAmount)}.`);
+      if (!values.watch) {
+        out(`Follow it with: payouts status ${accepted.batchId} --watch`);
+        return EXIT.OK;
+      }
+    } else if (command === 'status') {
+      if (!externalIdSchema.safeParse(target).success) throw new UsageError('the batchId is not valid');
+      batchId = target;
+    } else {
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+
+    const summary = values.watch ? await watch(client, batchId, io) : await client.summary(batchId);
+    if (!values.watch) out(renderProgress(summary, progressOptions(summary, io, io.now())));
+    if (!summary.done) return EXIT.OK;
+    return (await printFailures(client, batchId, out)) > 0 ? EXIT.FAILURES : EXIT.OK;
+  } catch (error) {
+    return reportError(error, err);
+  }
+}
+
+async function submitFile(client: BatchApiClient, file: string, batchId: string | undefined, io: CliIo) {
+  const extension = path.extname(file).toLowerCase();
+  if (extension !== '.csv' && extension !== '.json') throw new UsageError('the file must end in .csv or .json');
+  let text: string;
+  try {
+    text = await io.readFile(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (extension === '.csv') return client.submitCsv(text, batchId);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const body = batchRequestBodySchema.safeParse(Array.isArray(json) ? { items: json } : json);
+  if (!body.success) throw new UsageError(`${file} is not a batch: ${z.prettifyError(body.error)}`);
+  const chosenId = batchId ?? body.data.batchId;
+  return client.submitJson({ ...(chosenId ? { batchId: chosenId } : {}), items: body.data.items });
+}
+
+function progressOptions(summary: BatchSummaryResponse, io: CliIo, watchStartedAt: number) {
+  const width = io.stdout.isTTY ? (io.stdout.columns ?? 100) : 160;
+  return { now: io.now(), startedAt: summary.startedAt ? Date.parse(summary.startedAt) : watchStartedAt, width };
+}
+
+/** Redraws one line on a terminal, prints a line every few seconds elsewhere; returns the final summary. */
+async function watch(client: BatchApiClient, batchId: string, io: CliIo): Promise<BatchSummaryResponse> {
+  const watchStartedAt = io.now();
+  const tty = io.stdout.isTTY === true;
+  for (;;) {
+    const summary = await client.summary(batchId);
+    const line = renderProgress(summary, progressOptions(summary, io, watchStartedAt));
+    // \x1b[K clears what a longer previous line left to the right.
+    io.stdout.write(tty ? `\r${line}\x1b[K${summary.done ? '\n' : ''}` : `${line}\n`);
+    if (summary.done) return summary;
+    await io.sleep(tty ? TTY_REFRESH_MS : PLAIN_REFRESH_MS);
+  }
+}
+
+/** Prints every FAILED and NEEDS_REVIEW item; returns how many there were. */
+async function printFailures(client: BatchApiClient, batchId: string, out: (line: string) => void): Promise<number> {
+  let count = 0;
+  for (const state of FAILURE_STATES) {
+    for await (const item of client.allItems(batchId, state)) {
+      if (count === 0) out('Failures:');
+      count += 1;
+      out(`  ${item.status.padEnd(12)} ${item.externalId.padEnd(24)} ${formatReais(item.amount).padStart(16)}  ${item.failureReason ?? ''}`.trimEnd());
+    }
+  }
+  out(count === 0 ? 'No failures.' : `${count} payout(s) failed or need review.`);
+  return count;
+}
+
+function reportError(error: unknown, err: (line: string) => void): number {
+  if (error instanceof UsageError) {
+    err(`payouts: ${error.message}`);
+    err(USAGE);
+  } else if (error instanceof BatchApiError) {
+    err(`payouts: the engine refused: ${error.status} ${error.body.code}: ${error.body.message}`);
+    for (const issue of error.body.issues ?? []) err(`  ${issue.path}: ${issue.message}`);
+    for (const row of error.body.rows ?? []) err(`  ${formatRowIssue(row)}`);
+  } else if (error instanceof BatchApiUnreachableError) {
+    err(`payouts: ${error.message} (set PAYOUTS_API_URL)`);
+  } else if (error instanceof Error && error.name === 'TypeError' && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS')) {
+    err(`payouts: ${error.message}`);
+    err(USAGE);
+  } else {
+    err(`payouts: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return EXIT.ERROR;
+}
+
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  process.exitCode = await runPayoutsCli(argv, {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readFile: (file) => readFile(file, 'utf8'),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,239 @@
+/**
+ * Batches through the real stack: engine API over HTTP, Temporal dev server, worker, sandbox over HTTP.
+ * Small pages, windows and history limits so that a few hundred items exercise paging, the window and
+ * continue-as-new; every test ends by checking the provider's ledger: one debit per paid item, no more.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BatchResult } from '../../workflows/batch/payout-batch-workflow';
+import { batchWorkflowId } from '../../workflows/batch/messages';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { pollUntil } from '../../src/util/poll';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
+
+let stack: EngineHarness;
+
+beforeAll(async () => {
+  stack = await startEngineHarness({
+    SANDBOX_SETTLE_MS: '50',
+    BATCH_WINDOW: '40',
+    BATCH_PAGE_SIZE: '25',
+    BATCH_POLL_MS: '200',
+    BATCH_MAX_HISTORY_EVENTS: '100',
+  });
+}, 120_000);
+afterAll(() => stack?.close());
+afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
+
+interface Totals {
+  count: number;
+  amount: number;
+}
+interface Summary {
+  batchId: string;
+  total: number;
+  totalAmount: number;
+  done: boolean;
+  control: string;
+  startedAt?: string;
+  finishedAt?: string;
+  counts: Record<string, Totals>;
+  paidAmount: number;
+}
+interface Items {
+  items: { seq: number; externalId: string; amount: number; status: string; fee?: number }[];
+  nextCursor?: string;
+}
+
+/** Amounts in centavos that never end in .13 or .14 (the sandbox's failure rules), all different. */
+function items(label: string, count: number, firstCents = 1_000): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
+  const prefix = `${label}-${randomUUID().slice(0, 6)}`;
+  return Array.from({ length: count }, (_, index) => {
+    let cents = firstCents + index * 7;
+    if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
+    return { externalId: `${prefix}-${index}`, amount: cents / 100, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' as const };
+  });
+}
+
+const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
+const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
+const waitDone = (batchId: string, timeoutMs = 120_000) =>
+  pollUntil(async () => {
+    const current = await summary(batchId);
+    return current.done && current.finishedAt ? current : undefined;
+  }, { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` });
+const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string) =>
+  pollUntil(async () => {
+    const current = await summary(batchId);
+    return test(current) ? current : undefined;
+  }, { timeoutMs: 60_000, intervalMs: 100, description });
+
+/** Debits of each external_id at the provider, from the sandbox's own ledger. */
+async function debitsByExternalId(): Promise<Map<string, number>> {
+  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
+  const debits = new Map<string, number>();
+  for (const entry of ledger.body.entries) {
+    if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
+      debits.set(entry.externalId, (debits.get(entry.externalId) ?? 0) + 1);
+    }
+  }
+  return debits;
+}
+
+async function allItems(batchId: string, status?: string): Promise<Items['items']> {
+  const all: Items['items'] = [];
+  let cursor: string | undefined;
+  do {
+    const query = new URLSearchParams({ limit: '100', ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+    const page = await stack.api<Items>('GET', `/v1/payout-batches/${batchId}/items?${query.toString()}`);
+    expect(page.status).toBe(200);
+    all.push(...page.body.items);
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+test('a batch of 300 completes with exact counts and amounts, over several runs, and the provider debits each item once', async () => {
+  const list = items('batch', 300);
+  const accepted = await stack.api<{ batchId: string; total: number; totalAmount: number }>('POST', '/v1/payout-batches', { items: list });
+  expect(accepted.status).toBe(202);
+  expect(accepted.body).toMatchObject({ total: 300, totalAmount: totalCents(list) / 100 });
+
+  const done = await waitDone(accepted.body.batchId);
+  expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW']) expect(done.counts[state]?.count).toBe(0);
+  expect(done.paidAmount).toBe(totalCents(list) / 100);
+  expect(Date.parse(done.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(done.startedAt ?? ''));
+
+  const listed = await allItems(accepted.body.batchId);
+  expect(listed.map((item) => item.externalId)).toEqual(list.map((item) => item.externalId));
+  expect(listed.every((item) => item.status === 'COMPLETED' && item.fee !== undefined)).toBe(true);
+
+  const debits = await debitsByExternalId();
+  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
+
+  // Continue-as-new happened (small history limit) and no item was started twice or skipped.
+  const result = (await stack.temporal.client.workflow.getHandle(batchWorkflowId(accepted.body.batchId)).result()) as BatchResult;
+  expect(result.runs).toBeGreaterThan(1);
+  await recordHistory(stack.temporal.client, batchWorkflowId(accepted.body.batchId), 'batch-completed-last-run');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(list[0]!.externalId), 'payout-of-batch-completed');
+}, 180_000);
+
+test('the same batch again answers the existing batch; another batch under its id is 409; its items cannot be paid alone', async () => {
+  const list = items('again', 3);
+  const batchId = `again-${randomUUID().slice(0, 8)}`;
+  const first = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
+  const second = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
+  expect([first.status, second.status]).toEqual([202, 202]);
+  expect(second.body).toEqual(first.body);
+  const other = await stack.api('POST', '/v1/payout-batches', { batchId, items: items('other', 2) });
+  expect(other.status).toBe(409);
+  const alone = await stack.api('POST', '/v1/payouts', list[0]);
+  expect(alone.status).toBe(409);
+  await waitDone(batchId);
+  const debits = await debitsByExternalId();
+  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual([1, 1, 1]);
+});
+
+test('a CSV with bad rows is refused 422 naming each row, field and message, and nothing starts', async () => {
+  const taken = items('taken', 1)[0]!;
+  expect((await stack.api('POST', '/v1/payouts', taken)).status).toBe(202);
+  const batchId = `csv-${randomUUID().slice(0, 8)}`;
+  const csv = [
+    'externalId,amount,pixKey,keyType,description',
+    `${batchId}-ok,10.50,ana@example.com,EMAIL,fine`,
+    `${batchId}-neg,-3,ana@example.com,EMAIL,`,
+    `${batchId}-key,12.00,529.982.247-20,CPF,`,
+    `${batchId}-ok,11.00,bia@example.com,EMAIL,`,
+    `${taken.externalId},9.99,caio@example.com,EMAIL,`,
+    `${batchId}-type,5.00,+5511987654321,PIX,`,
+  ].join('\n');
+  const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    body: csv,
+  });
+  expect(response.status).toBe(422);
+  const body = (await response.json()) as { code: string; rows: { index: number; externalId?: string; field: string; message: string }[] };
+  expect(body.code).toBe('BATCH_INVALID');
+  const named = body.rows.map((row) => [row.index, row.field]);
+  expect(named).toEqual(expect.arrayContaining([[1, 'amount'], [2, 'pixKey'], [3, 'externalId'], [4, 'externalId'], [5, 'keyType']]));
+  expect(named.some(([index]) => index === 0)).toBe(false);
+  expect(body.rows.every((row) => row.message.length > 0)).toBe(true);
+
+  expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
+  const debits = await debitsByExternalId();
+  expect(debits.has(`${batchId}-ok`)).toBe(false);
+});
+
+test('cancelling mid-batch: items not started end CANCELLED, started ones finish, nothing else is paid', async () => {
+  await stack.admin('PUT', '/sandbox/faults', { latencyMs: 100 });
+  const list = items('cancel', 200);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 5, 'some items to complete');
+
+  const cancelled = await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/cancel`);
+  expect(cancelled.status).toBe(200);
+  expect(cancelled.body.control).toBe('CANCELLED');
+
+  const done = await waitDone(body.batchId);
+  const completed = done.counts.COMPLETED?.count ?? 0;
+  const cancelledCount = done.counts.CANCELLED?.count ?? 0;
+  expect(cancelledCount).toBeGreaterThan(0);
+  expect(completed + cancelledCount).toBe(200);
+
+  const statusOf = new Map((await allItems(body.batchId)).map((item) => [item.externalId, item.status]));
+  const debits = await debitsByExternalId();
+  for (const item of list) expect([item.externalId, debits.get(item.externalId) ?? 0]).toEqual([item.externalId, statusOf.get(item.externalId) === 'COMPLETED' ? 1 : 0]);
+  expect((await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`)).status).toBe(409);
+}, 180_000);
+
+test('pause holds new starts until resume, then the batch completes', async () => {
+  const list = items('pause', 120);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  const paused = await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/pause`);
+  expect(paused.body.control).toBe('PAUSED');
+  // Once what was in flight settles, nothing more starts while the workflow goes on reading its counts.
+  const settled = await waitUntil(body.batchId, (current) => (current.counts.STARTED?.count ?? 0) === 0, 'the items in flight to settle');
+  expect(settled.counts.PENDING!.count).toBeGreaterThan(0);
+  const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
+  const eventsThen = (await handle.describe()).historyLength;
+  await pollUntil(async () => ((await handle.describe()).historyLength >= eventsThen + 6 ? true : undefined), {
+    timeoutMs: 30_000, intervalMs: 100, description: 'the paused batch workflow to go through a few polls',
+  });
+  expect((await summary(body.batchId)).counts.PENDING?.count).toBe(settled.counts.PENDING?.count);
+
+  expect((await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/resume`)).body.control).toBe('RUNNING');
+  const done = await waitDone(body.batchId);
+  expect(done.counts.COMPLETED?.count).toBe(120);
+  await handle.result();
+  await recordHistory(stack.temporal.client, batchWorkflowId(body.batchId), 'batch-paused-resumed-last-run');
+}, 180_000);
+
+test('the worker process is killed mid-batch; a new worker finishes it, each item paid exactly once', async () => {
+  await stack.stopWorker();
+  const doomed = await stack.spawnWorkerProcess();
+  const list = items('killed', 150);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 20, 'some items to complete');
+  doomed.kill('SIGKILL');
+  await stack.startWorker();
+
+  const done = await waitDone(body.batchId);
+  expect(done.counts.COMPLETED).toEqual({ count: 150, amount: totalCents(list) / 100 });
+  const debits = await debitsByExternalId();
+  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
+}, 180_000);
+
+test('unknown batches are 404, bad queries 400, and a key is required', async () => {
+  expect((await stack.api('GET', '/v1/payout-batches/nope-nope')).status).toBe(404);
+  expect((await stack.api('POST', '/v1/payout-batches/nope-nope/cancel')).status).toBe(404);
+  const list = items('query', 1);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?limit=0`)).status).toBe(400);
+  expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?cursor=bogus`)).status).toBe(400);
+  expect((await stack.api('POST', '/v1/payout-batches', { items: [] })).status).toBe(400);
+  const anonymous = await fetch(`${stack.apiUrl}/v1/payout-batches/${body.batchId}`);
+  expect(anonymous.status).toBe(401);
+  await waitDone(body.batchId);
+});

@@ -1,0 +1,115 @@
+/**
+ * A payout batch, id `payout-batch:<batchId>`. The items live in the batch store, not in Temporal: an
+ * activity starts the next items as ordinary payout workflows (`payout:<externalId>`), each payout
+ * records its own outcome in the store, and this workflow only reads counts back to keep at most
+ * `window` payouts in flight. Its history therefore grows with time, not with the number of items, and
+ * it continues as new before it grows large, carrying only its cursor.
+ */
+import { condition, continueAsNew, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { BatchActivities } from '../../activities/batch-activities';
+import { BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
+import type { PayoutTiming } from '../payout/messages';
+import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from './messages';
+
+const { startBatchPayouts, batchCounts, cancelPendingItems, closeBatch } = proxyActivities<BatchActivities>({
+  // Short: a worker that dies mid-call is noticed quickly (starting a page of payouts takes seconds).
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+export interface BatchSettings {
+  /** Payouts in flight at most. */
+  window: number;
+  /** Optional cap on payouts started per second. */
+  ratePerSecond?: number;
+  /** Most items started by one activity call. */
+  pageSize: number;
+  /** How often the workflow reads the counts while the window is full. */
+  pollMs: number;
+  /** Continue as new past this many history events. */
+  maxHistoryEvents: number;
+}
+
+interface CarriedState {
+  cursor: number;
+  paused: boolean;
+  cancelled: boolean;
+  runsSoFar: number;
+}
+
+export interface BatchInput {
+  batchId: string;
+  total: number;
+  settings: BatchSettings;
+  timing: PayoutTiming;
+  carried?: CarriedState;
+}
+
+export interface BatchResult {
+  batchId: string;
+  cancelled: boolean;
+  runs: number;
+}
+
+export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResult> {
+  const { batchId, settings } = input;
+  const carried = input.carried ?? { cursor: 0, paused: false, cancelled: false, runsSoFar: 0 };
+  let { cursor, paused, cancelled } = carried;
+  let inFlight = 0;
+  const run = carried.runsSoFar + 1;
+  const status = (): string => (cancelled ? 'CANCELLED' : paused ? 'PAUSED' : 'RUNNING');
+  upsertSearchAttributes({ [PayoutFlow.name]: ['payout-batch'], [BatchId.name]: [batchId], [PayoutStatus.name]: [status()] });
+
+  let controlChanged = false;
+  const control = (change: () => void) => () => {
+    change();
+    controlChanged = true;
+    upsertSearchAttributes({ [PayoutStatus.name]: [status()] });
+  };
+  setHandler(pauseBatchSignal, control(() => (paused = true)));
+  setHandler(resumeBatchSignal, control(() => (paused = false)));
+  setHandler(cancelBatchSignal, control(() => (cancelled = true)));
+  setHandler(batchProgressQuery, () => ({ batchId, cursor, started: cursor, inFlight, paused, cancelled, runsSoFar: run }));
+
+  const continueIfLarge = async (): Promise<void> => {
+    if (workflowInfo().historyLength < settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested) return;
+    await continueAsNew<typeof payoutBatchWorkflow>({ ...input, carried: { cursor, paused, cancelled, runsSoFar: run } });
+  };
+  /** Waits one poll interval, or less when an operator pauses, resumes or cancels. */
+  const pause = async (): Promise<void> => {
+    controlChanged = false;
+    await condition(() => controlChanged, settings.pollMs);
+  };
+
+  // Start items while the window has room; read the counts back while it has none.
+  while (!cancelled && cursor < input.total) {
+    if (paused) {
+      await pause();
+    } else {
+      inFlight = (await batchCounts(batchId)).inFlight;
+      const room = Math.min(settings.window - inFlight, settings.pageSize, settings.ratePerSecond ?? Number.POSITIVE_INFINITY);
+      if (room > 0 && !cancelled && !paused) {
+        const page = await startBatchPayouts(batchId, cursor, room, input.timing);
+        // An empty page before `total` means the store has no more items: nothing is left to start.
+        cursor = page.started === 0 ? input.total : page.lastSeq;
+        inFlight += page.started;
+        if (settings.ratePerSecond) await sleep(1_000);
+      } else {
+        await pause();
+      }
+    }
+    await continueIfLarge();
+  }
+
+  if (cancelled) await cancelPendingItems(batchId);
+  // Nothing more starts: wait for the payouts in flight to reach an outcome.
+  for (;;) {
+    inFlight = (await batchCounts(batchId)).inFlight;
+    if (inFlight === 0) break;
+    await pause();
+    await continueIfLarge();
+  }
+  await closeBatch(batchId);
+  upsertSearchAttributes({ [PayoutStatus.name]: [cancelled ? 'CANCELLED' : 'DONE'] });
+  return { batchId, cancelled, runs: run };
+}
