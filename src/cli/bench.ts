@@ -4,7 +4,7 @@
  * one run: the bare limit of this server and worker settings, the engine end to end, the time to accept
  * a 10,000-item batch, the peak RSS of the worker and the API, and the CPU each process used. Prints
  * one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
- * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (30, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW).
+ * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (60, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { pollUntil, StopPolling } from '../util/poll';
 
 const benchEnvSchema = z.object({
   BENCH_PAYOUTS: z.coerce.number().int().min(1).default(10_000),
-  BENCH_LIMIT_SECONDS: z.coerce.number().int().min(1).default(30),
+  BENCH_LIMIT_SECONDS: z.coerce.number().int().min(1).default(60),
   BENCH_WARMUP_SECONDS: z.coerce.number().int().min(0).default(5),
   BENCH_CONCURRENCY: z.coerce.number().int().min(1).optional(),
 });

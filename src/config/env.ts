@@ -75,6 +75,8 @@ export const envSchema = z.object({
   BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(1_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

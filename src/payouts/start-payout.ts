@@ -7,6 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import type { Client } from '@temporalio/client';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/payout/messages';
 import type { payoutWorkflow } from '../../workflows/payout/payout-workflow';
+import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
 
 /** 'exists' when a workflow with this payout's id was already started (running or closed). */
 export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string): Promise<'started' | 'exists'> {
@@ -18,6 +19,7 @@ export async function startPayoutWorkflow(client: Client, input: PayoutInput, ta
       // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: { requestHash: input.requestHash },
+      typedSearchAttributes: payoutStartAttributes(input),
     });
     return 'started';
   } catch (error) {

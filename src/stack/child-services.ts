@@ -10,8 +10,15 @@ import { pollUntil, StopPolling } from '../util/poll';
 
 const CLI_DIR = path.join(__dirname, '..', 'cli');
 
+/**
+ * Node flags per service; keep in step with the npm scripts of the same name. The worker's heap is
+ * capped because V8 otherwise grows it lazily towards a limit derived from the machine's memory: the
+ * cap keeps its memory flat under load (docs/benchmarks.md) at no cost in throughput.
+ */
+export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = { worker: ['--max-old-space-size=256'] };
+
 export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
+  return spawn(process.execPath, [...(SERVICE_NODE_FLAGS[name] ?? []), '--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
     stdio: options.stdio ?? 'inherit',
     env: options.env ?? process.env,
     detached: true,

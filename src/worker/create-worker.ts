@@ -3,10 +3,11 @@
  * tests may pass a bundle built once per file.
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Config } from '../config/env';
 import { createDataConverter, type TemporalConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
-  config: TemporalConfig;
+  config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>;
   connection: NativeConnection;
   activities: object;
   /** Prebuilt code, a bundle built in a test, or a path to bundle from. */
@@ -29,6 +30,8 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.
     shutdownGraceTime: '30 seconds',
+    // Set, not derived from the heap limit as the SDK would: a worker with a capped heap keeps a useful cache.
+    maxCachedWorkflows: options.config.WORKER_MAX_CACHED_WORKFLOWS,
     ...options.tuning,
   });
 }

@@ -3,11 +3,12 @@
  * ports and a temporary data folder) and Ctrl-C (SIGINT) stops every process it started, freeing every port.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
+import { SERVICE_NODE_FLAGS } from '../../src/stack/child-services';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 
 const root = path.join(__dirname, '..', '..');
@@ -71,3 +72,10 @@ test('npm start serves the engine, the sandbox and the Temporal UI, and Ctrl-C l
   }
   for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
 }, 180_000);
+
+test('`npm run worker` and `npm start` run the worker with the same Node flags (its capped heap)', () => {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const flags = SERVICE_NODE_FLAGS.worker ?? [];
+  expect(flags.length).toBeGreaterThan(0);
+  expect(scripts.worker).toBe(`node ${flags.join(' ')} --import tsx src/cli/worker.ts`);
+});

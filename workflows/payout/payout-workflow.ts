@@ -18,6 +18,7 @@ import {
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
 import type { BatchActivities } from '../../activities/batch-activities';
@@ -34,6 +35,7 @@ import {
   type PayoutView,
   type WithdrawalCallbackHint,
 } from './messages';
+import { PAYOUT_FLOW } from './search-attributes';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
@@ -76,12 +78,17 @@ function failureType(error: unknown): string | undefined {
 }
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
-  const lifecycle = new Lifecycle<PayoutState>(PAYOUT_TRANSITIONS, 'RECEIVED', 'payout request accepted');
-  upsertSearchAttributes({
-    [PayoutFlow.name]: ['pix-withdrawal'],
-    [AmountCents.name]: [input.amountCents],
-    ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}),
-  });
+  // Started by the engine, the payout was indexed by its start request; started otherwise (or before the
+  // engine did so), it indexes itself. Read from the start event, so replay takes the same path.
+  const indexedAtStart = workflowInfo().typedSearchAttributes.get(PayoutFlow) === PAYOUT_FLOW;
+  const lifecycle = new Lifecycle<PayoutState>(PAYOUT_TRANSITIONS, 'RECEIVED', 'payout request accepted', { initialIndexed: indexedAtStart });
+  if (!indexedAtStart) {
+    upsertSearchAttributes({
+      [PayoutFlow.name]: [PAYOUT_FLOW],
+      [AmountCents.name]: [input.amountCents],
+      ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}),
+    });
+  }
 
   const details: Omit<PayoutView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'> = {
     externalId: input.externalId,

@@ -30,9 +30,11 @@ export class Lifecycle<S extends string> {
     private readonly table: TransitionTable<S>,
     initial: S,
     cause: string,
+    /** initialIndexed: the start request already set PayoutStatus to the initial state. */
+    options: { initialIndexed?: boolean } = {},
   ) {
     this.current = initial;
-    this.record(null, initial, cause);
+    this.record(null, initial, cause, !options.initialIndexed);
   }
 
   get state(): S {
@@ -55,11 +57,11 @@ export class Lifecycle<S extends string> {
     if (!this.can(to)) throw new IllegalTransitionError(this.current, to);
     const from = this.current;
     this.current = to;
-    this.record(from, to, cause);
+    this.record(from, to, cause, true);
   }
 
-  private record(from: S | null, to: S, cause: string): void {
+  private record(from: S | null, to: S, cause: string, index: boolean): void {
     this.log.push({ from, to, at: new Date().toISOString(), cause });
-    upsertSearchAttributes({ [PayoutStatus.name]: [to] });
+    if (index) upsertSearchAttributes({ [PayoutStatus.name]: [to] });
   }
 }
