@@ -17,6 +17,9 @@ const { startBatchPayouts, batchCounts, cancelPendingItems, closeBatch } = proxy
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
+/** The longest wait between two readings of the counts. */
+const MAX_POLL_MS = 30_000;
+
 export interface BatchSettings {
   /** Payouts in flight at most. */
   window: number;
@@ -75,10 +78,20 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
     if (workflowInfo().historyLength < settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested) return;
     await continueAsNew<typeof payoutBatchWorkflow>({ ...input, carried: { cursor, paused, cancelled, runsSoFar: run } });
   };
-  /** Waits one poll interval, or less when an operator pauses, resumes or cancels. */
+  // Polls every pollMs while counts move; while nothing moves (a paused batch, a payout waiting for
+  // review for hours) the wait doubles up to MAX_POLL_MS, so an idle batch costs next to nothing.
+  let waitMs = settings.pollMs;
+  const readInFlight = async (): Promise<number> => {
+    const now = (await batchCounts(batchId)).inFlight;
+    if (now !== inFlight) waitMs = settings.pollMs;
+    inFlight = now;
+    return now;
+  };
+  /** Waits the current poll interval, or less when an operator pauses, resumes or cancels. */
   const pause = async (): Promise<void> => {
     controlChanged = false;
-    await condition(() => controlChanged, settings.pollMs);
+    const interrupted = await condition(() => controlChanged, waitMs);
+    waitMs = interrupted ? settings.pollMs : Math.min(waitMs * 2, Math.max(settings.pollMs, MAX_POLL_MS));
   };
 
   // Start items while the window has room; read the counts back while it has none.
@@ -86,7 +99,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
     if (paused) {
       await pause();
     } else {
-      inFlight = (await batchCounts(batchId)).inFlight;
+      await readInFlight();
       const room = Math.min(settings.window - inFlight, settings.pageSize, settings.ratePerSecond ?? Number.POSITIVE_INFINITY);
       if (room > 0 && !cancelled && !paused) {
         const page = await startBatchPayouts(batchId, cursor, room, input.timing);
@@ -104,8 +117,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   if (cancelled) await cancelPendingItems(batchId);
   // Nothing more starts: wait for the payouts in flight to reach an outcome.
   for (;;) {
-    inFlight = (await batchCounts(batchId)).inFlight;
-    if (inFlight === 0) break;
+    if ((await readInFlight()) === 0) break;
     await pause();
     await continueIfLarge();
   }
