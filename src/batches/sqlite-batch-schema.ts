@@ -2,10 +2,7 @@
  * The batch store's tables. Migrations are named, applied once each, in this order, at open; a
  * change of schema is a new entry here, never an edit of one already released.
  */
-export interface Migration {
-  id: string;
-  sql: string;
-}
+import type { Migration } from '../db/sqlite';
 
 export const BATCH_MIGRATIONS: readonly Migration[] = [
   {

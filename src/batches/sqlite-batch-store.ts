@@ -4,9 +4,9 @@
  * writes, writes take the lock up front (BEGIN IMMEDIATE) and wait up to busy_timeout for it. Workers
  * on several machines need a networked implementation of BatchStore instead (see the README).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { applyMigrations, openSqlite } from '../db/sqlite';
 import { BATCH_MIGRATIONS } from './sqlite-batch-schema';
 import {
   decodeItemsCursor,
@@ -89,30 +89,10 @@ export class SqliteBatchStore implements BatchStore {
 
   constructor(options: SqliteBatchStoreOptions) {
     this.sealer = new ItemSealer(options.encryptionKey);
-    if (options.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
-    this.db = new Database(options.file);
-    // WAL: the API reads progress while the worker writes it; NORMAL is durable across process crashes with WAL.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-    this.migrate();
+    // WAL: the API reads progress while the worker writes it.
+    this.db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000 });
+    applyMigrations(this.db, BATCH_MIGRATIONS);
     this.statements = this.prepare();
-  }
-
-  private migrate(): void {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    const isApplied = this.db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?');
-    const record = this.db.prepare<[string, number]>('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
-    for (const migration of BATCH_MIGRATIONS) {
-      // Checked again inside the write lock: two processes may open a new file at the same moment.
-      this.db
-        .transaction(() => {
-          if (isApplied.get(migration.id)) return;
-          this.db.exec(migration.sql);
-          record.run(migration.id, Date.now());
-        })
-        .immediate();
-    }
   }
 
   private prepare() {

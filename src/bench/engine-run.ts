@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { batchAcceptedSchema, batchSummarySchema } from '../batches/batch-api-schemas';
+import type { BatchApiClient } from '../batches/batch-api-client';
 import { pollUntil } from '../util/poll';
 
 export interface EngineRunResult {
@@ -30,15 +30,11 @@ export function benchItems(count: number, run: string) {
   }));
 }
 
-async function post(apiUrl: string, apiKey: string, body: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+/** Submits through the engine API, as a merchant would; how long the answer took. */
+async function timedSubmit(api: BatchApiClient, body: { batchId: string; items: unknown[] }): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${apiUrl}/v1/payout-batches`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json: unknown = await response.json();
-  return { status: response.status, json, ms: performance.now() - started };
+  await api.submitJson(body);
+  return performance.now() - started;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -47,28 +43,19 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Accepting a batch: validation, duplicate checks, the durable store, the batch workflow's start. */
-export async function measureAcceptance(apiUrl: string, apiKey: string, count: number): Promise<{ batchId: string; acceptMs: number }> {
+export async function measureAcceptance(api: BatchApiClient, count: number): Promise<{ batchId: string; acceptMs: number }> {
   const batchId = `bench-accept-${randomUUID().slice(0, 8)}`;
-  const answer = await post(apiUrl, apiKey, { batchId, items: benchItems(count, batchId) });
-  if (answer.status !== 202) throw new Error(`batch refused: ${answer.status} ${JSON.stringify(answer.json).slice(0, 500)}`);
-  return { batchId, acceptMs: answer.ms };
+  return { batchId, acceptMs: await timedSubmit(api, { batchId, items: benchItems(count, batchId) }) };
 }
 
-export async function measureEngine(options: { apiUrl: string; apiKey: string; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
+export async function measureEngine(options: { api: BatchApiClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
   const batchId = `bench-${randomUUID().slice(0, 8)}`;
   const submittedAt = Date.now();
-  const answer = await post(options.apiUrl, options.apiKey, { batchId, items: benchItems(options.payouts, batchId) });
-  if (answer.status !== 202) throw new Error(`batch refused: ${answer.status} ${JSON.stringify(answer.json).slice(0, 500)}`);
-  batchAcceptedSchema.parse(answer.json);
-
-  const summary = await pollUntil(
-    async () => {
-      const response = await fetch(`${options.apiUrl}/v1/payout-batches/${batchId}`, { headers: { authorization: `Bearer ${options.apiKey}` } });
-      const parsed = batchSummarySchema.parse(await response.json());
-      return parsed.done ? parsed : undefined;
-    },
-    { timeoutMs: options.timeoutMs, intervalMs: 500, description: `batch ${batchId} to finish` },
-  );
+  const acceptMs = await timedSubmit(options.api, { batchId, items: benchItems(options.payouts, batchId) });
+  const summary = await pollUntil(async () => {
+    const current = await options.api.summary(batchId);
+    return current.done ? current : undefined;
+  }, { timeoutMs: options.timeoutMs, intervalMs: 500, description: `batch ${batchId} to finish` });
   const finishedAt = Date.now();
 
   const latencies: number[] = [];
@@ -83,7 +70,7 @@ export async function measureEngine(options: { apiUrl: string; apiKey: string; c
   const seconds = (finishedAt - submittedAt) / 1_000;
   return {
     payouts: options.payouts,
-    acceptMs: answer.ms,
+    acceptMs,
     seconds,
     perSecond: options.payouts / seconds,
     completed: summary.counts.COMPLETED?.count ?? 0,

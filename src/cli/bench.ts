@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { measureBareLimit } from '../bench/bare-limit';
+import { BatchApiClient } from '../batches/batch-api-client';
 import { measureAcceptance, measureEngine } from '../bench/engine-run';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
@@ -108,14 +109,13 @@ async function main(): Promise<void> {
     children.push(api);
     await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api, 'engine API');
 
-    const apiUrl = `http://127.0.0.1:${ports.engine}`;
-    const apiKey = config.ENGINE_API_KEYS[0] ?? '';
+    const engineApi = new BatchApiClient({ baseUrl: `http://127.0.0.1:${ports.engine}`, apiKey: config.ENGINE_API_KEYS[0] ?? '' });
     const engineCpu = cpuUse({ temporal: temporal.pid, worker: worker.pid, api: api.pid, sandbox: sandbox.pid });
-    const engine = await measureEngine({ apiUrl, apiKey, client: temporalClient.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: 3_600_000 });
+    const engine = await measureEngine({ api: engineApi, client: temporalClient.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: 3_600_000 });
     const engineCpuSeconds = engineCpu();
     const workerRss = peakRssBytes(worker.pid ?? -1);
     // Acceptance of a 10,000-item batch, measured after the run so that its payouts do not slow the run.
-    const acceptance = await measureAcceptance(apiUrl, apiKey, 10_000);
+    const acceptance = await measureAcceptance(engineApi, 10_000);
     const apiRss = peakRssBytes(api.pid ?? -1);
 
     const report = {

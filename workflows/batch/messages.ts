@@ -6,16 +6,14 @@ import type { PayoutState } from '../payout/states';
 export interface PayoutSettlement {
   externalId: string;
   state: PayoutState;
-  amountCents: number;
   feeCents?: number;
   failureReason?: string;
 }
 
 export interface BatchProgress {
   batchId: string;
-  /** Highest item sequence handed to a payout workflow. */
+  /** Highest item sequence handed to a payout workflow: items 1..cursor have been started. */
   cursor: number;
-  started: number;
   inFlight: number;
   paused: boolean;
   cancelled: boolean;

@@ -72,7 +72,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   setHandler(pauseBatchSignal, control(() => (paused = true)));
   setHandler(resumeBatchSignal, control(() => (paused = false)));
   setHandler(cancelBatchSignal, control(() => (cancelled = true)));
-  setHandler(batchProgressQuery, () => ({ batchId, cursor, started: cursor, inFlight, paused, cancelled, runsSoFar: run }));
+  setHandler(batchProgressQuery, () => ({ batchId, cursor, inFlight, paused, cancelled, runsSoFar: run }));
 
   const continueIfLarge = async (): Promise<void> => {
     if (workflowInfo().historyLength < settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested) return;

@@ -176,7 +176,6 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
     await recordBatchOutcome(input.batchId, {
       externalId: input.externalId,
       state: lifecycle.state,
-      amountCents: input.amountCents,
       ...(details.feeCents === undefined ? {} : { feeCents: details.feeCents }),
       ...(details.failureReason ? { failureReason: details.failureReason } : {}),
     });

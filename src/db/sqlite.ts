@@ -1,0 +1,51 @@
+/**
+ * SQLite files of this repository (the sandbox's state, the batch store): opened in WAL so that readers
+ * go on while one writer writes, and brought up to date by named migrations. Migrations are identified
+ * by name, not by a global number, so each module can ship its own tables without two engineers
+ * competing for the next version number; they apply in the order given, once each.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export interface Migration {
+  /** Unique and stable forever, e.g. `core/001-initial` or `batches/001-initial`. */
+  id: string;
+  sql: string;
+}
+
+export interface OpenOptions {
+  /** How long a write waits for another connection's lock before failing. */
+  busyTimeoutMs: number;
+  foreignKeys?: boolean;
+}
+
+/** A file path, or ':memory:' for a database that lives as long as the connection. */
+export function openSqlite(file: string, options: OpenOptions): Database.Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  // NORMAL is durable across process crashes with WAL.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  if (options.foreignKeys) db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+  return db;
+}
+
+/** Applies the migrations not yet applied; returns the ids it applied. */
+export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): string[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const isApplied = db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?');
+  const record = db.prepare<[string, number]>('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    // Checked inside the write lock: two processes may open a new file at the same moment.
+    db.transaction(() => {
+      if (isApplied.get(migration.id)) return;
+      db.exec(migration.sql);
+      record.run(migration.id, Date.now());
+      applied.push(migration.id);
+    }).immediate();
+  }
+  return applied;
+}
