@@ -28,6 +28,16 @@ export default tseslint.config(
     languageOptions: { globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
   },
   {
+    // Scripts the sandbox serves to browsers as they are (the card security module): browser globals, no Node.
+    files: ['src/sandbox/**/shield/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      parserOptions: { projectService: false, project: false, program: null },
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', URL: 'readonly', atob: 'readonly', btoa: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,14 +1,12 @@
 /**
  * The batch workflow's hands. Items go from the batch store straight to new payout workflows here, so no
  * item (and no PIX key) passes through the batch's history; payouts write their own outcomes to the store
- * (a local activity), and the batch workflow reads back only counts. Every call is idempotent.
+ * (their outcome port), and the batch workflow reads back only counts. Every call is idempotent.
  */
 import type { Client } from '@temporalio/client';
-import { payoutRequestHash } from '../src/api/payouts/payout-request';
-import type { BatchStore, ItemOutcome } from '../src/batches/batch-store';
-import { startPayoutWorkflow } from '../src/payouts/start-payout';
-import type { PayoutTiming } from '../workflows/payout/messages';
-import type { PayoutSettlement } from '../workflows/batch/messages';
+import type { BatchStore } from '../src/batches/batch-store';
+import type { PayoutTiming } from '../src/payouts/payout-input';
+import { payoutInput, startPayoutWorkflow } from '../src/payouts/start-payout';
 
 export interface BatchActivityDependencies {
   batchStore: BatchStore;
@@ -25,17 +23,6 @@ export interface StartedPage {
 export interface BatchCounts {
   /** Items whose payout runs and has not yet reached an outcome (NEEDS_REVIEW counts as an outcome). */
   inFlight: number;
-  pending: number;
-}
-
-/** How a payout's state reads in its batch: RECEIVED and SUBMITTED are both "started". */
-export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
-  return {
-    externalId: settlement.externalId,
-    state: settlement.state === 'RECEIVED' || settlement.state === 'SUBMITTED' ? 'STARTED' : settlement.state,
-    ...(settlement.feeCents === undefined ? {} : { feeCents: settlement.feeCents }),
-    ...(settlement.failureReason ? { failureReason: settlement.failureReason } : {}),
-  };
 }
 
 export function createBatchActivities({ batchStore: store, temporal, taskQueue }: BatchActivityDependencies) {
@@ -47,18 +34,7 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue }
      */
     async startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
       const items = store.readPage(batchId, afterSeq, limit);
-      await Promise.all(
-        items.map((item) => {
-          const request = {
-            externalId: item.externalId,
-            amountCents: item.amountCents,
-            pixKey: item.pixKey,
-            keyType: item.keyType,
-            ...(item.description ? { description: item.description } : {}),
-          };
-          return startPayoutWorkflow(temporal, { ...request, batchId, requestHash: payoutRequestHash(request), timing }, taskQueue);
-        }),
-      );
+      await Promise.all(items.map(({ seq: _seq, ...request }) => startPayoutWorkflow(temporal, payoutInput(request, timing, batchId), taskQueue)));
       store.markStarted(batchId, items.map((item) => item.seq));
       return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
     },
@@ -66,13 +42,7 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue }
     batchCounts(batchId: string): Promise<BatchCounts> {
       const summary = store.summary(batchId);
       if (!summary) throw new Error(`batch ${batchId} is not in the batch store`);
-      return Promise.resolve({ inFlight: summary.countsByState.STARTED.count, pending: summary.countsByState.PENDING.count });
-    },
-
-    /** A payout of a batch records where it stands (run as a local activity by the payout workflow). */
-    recordBatchOutcome(batchId: string, settlement: PayoutSettlement): Promise<void> {
-      store.recordOutcomes(batchId, [itemOutcome(settlement)]);
-      return Promise.resolve();
+      return Promise.resolve({ inFlight: summary.countsByState.STARTED.count });
     },
 
     /** Items never started end CANCELLED; the workflow calls it once it has stopped starting them. */

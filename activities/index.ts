@@ -1,9 +1,17 @@
+import { batchOutcomeRecorder } from '../src/batches/payout-outcomes';
 import { createBatchActivities, type BatchActivityDependencies } from './batch-activities';
+import { createInfractionActivities, type InfractionActivityDependencies } from './infraction-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
 
-export type ActivityDependencies = PayoutActivityDependencies & BatchActivityDependencies;
+export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api'> &
+  BatchActivityDependencies &
+  Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] };
 
-/** Every activity the worker registers, built from its dependencies. */
+/** Every activity the worker registers, built from its dependencies; payouts report to the batch store. */
 export function createActivities(deps: ActivityDependencies) {
-  return { ...createPayoutActivities(deps), ...createBatchActivities(deps) };
+  return {
+    ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore) }),
+    ...createBatchActivities(deps),
+    ...createInfractionActivities(deps),
+  };
 }

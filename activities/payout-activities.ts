@@ -1,115 +1,54 @@
 /**
- * The payout's only contact with the provider. Both activities are idempotent: `submitWithdrawal`
- * reconciles by `external_id` before posting on any attempt after the first (the previous attempt may
- * have reached the provider before it timed out), and the provider de-duplicates by `external_id` too.
+ * The payout's only contact with the provider, for every rail. Each rail (src/payouts/rails/<rail>)
+ * submits exactly once and says where a payout stands; here the payment API's errors become what the
+ * workflow acts on: a refusal (FAILED), a conflict (NEEDS_REVIEW), or a failure Temporal retries, whose
+ * next attempt reconciles before it posts again.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { centavosToReais, reaisToCentavos } from '../src/money/centavos';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
-import type { PayoutInput } from '../workflows/payout/messages';
+import { ConflictError, InvalidRequestError } from '../src/payment-api/errors';
+import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
+import type { PayoutOutcomePort } from '../src/payouts/outcome-port';
+import type { PayoutMethod } from '../src/payouts/rails/methods';
+import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
+import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
+import type { PayoutSettlement } from '../workflows/payout/messages';
 
-/** The slice of the payment API a payout needs (implemented by PaymentApiClient). */
-export interface WithdrawalPort {
-  withdraw(request: {
-    amount: number;
-    external_id: string;
-    pix_key: string;
-    key_type: 'CPF' | 'EMAIL' | 'PHONE';
-    clientCallbackUrl: string;
-    description?: string;
-  }): Promise<{ transactionId: string; withdrawal: { status: string; fee: number; total: number } }>;
-  checkTransaction(transactionId: string): Promise<{ transaction: { transactionId: string; transactionState: string; fee?: number } }>;
-}
-
-export type SubmitOutcome =
-  | { kind: 'accepted'; transactionId: string; providerStatus: string; feeCents: number; totalCents: number; reconciled: boolean }
-  | { kind: 'rejected'; reason: string };
-
-export type CheckOutcome =
-  | { kind: 'not-found' }
-  | { kind: 'found'; transactionId: string; state: 'PENDING' | 'COMPLETED' | 'FAILED'; providerState: string; feeCents?: number };
-
-/** transactionState → our view; anything unknown is "not final yet, look again". */
-export function classifyTransactionState(state: string): 'PENDING' | 'COMPLETED' | 'FAILED' {
-  if (state === 'COMPLETO') return 'COMPLETED';
-  if (state === 'FALHA') return 'FAILED';
-  return 'PENDING';
-}
-
-function optionalCentavos(reais: number | undefined): number | undefined {
-  if (reais === undefined) return undefined;
-  try {
-    return reaisToCentavos(reais);
-  } catch {
-    return undefined;
-  }
-}
+export type { CheckOutcome, SubmitOutcome };
 
 export interface PayoutActivityDependencies {
-  api: WithdrawalPort;
-  /** Where the provider posts withdrawal callbacks: `<engine public URL>/callbacks/withdrawals`. */
-  withdrawalCallbackUrl: string;
+  api: PayoutPaymentApi;
+  /** The engine's public base URL; each rail's callbacks come to its path under it. */
+  callbackBaseUrl: string;
+  outcomes: PayoutOutcomePort;
 }
 
-export function createPayoutActivities({ api, withdrawalCallbackUrl }: PayoutActivityDependencies) {
-  async function checkWithdrawal(externalId: string): Promise<CheckOutcome> {
-    try {
-      const { transaction } = await api.checkTransaction(externalId);
-      const feeCents = optionalCentavos(transaction.fee);
-      return {
-        kind: 'found',
-        transactionId: transaction.transactionId,
-        state: classifyTransactionState(transaction.transactionState),
-        providerState: transaction.transactionState,
-        ...(feeCents === undefined ? {} : { feeCents }),
-      };
-    } catch (error) {
-      if (error instanceof NotFoundError) return { kind: 'not-found' };
-      throw error;
-    }
-  }
-
+export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: PayoutActivityDependencies) {
   async function submitWithdrawal(input: PayoutInput): Promise<SubmitOutcome> {
-    if (Context.current().info.attempt > 1) {
-      const existing = await checkWithdrawal(input.externalId);
-      if (existing.kind === 'found') {
-        const feeCents = existing.feeCents ?? 0;
-        return {
-          kind: 'accepted',
-          transactionId: existing.transactionId,
-          providerStatus: existing.providerState,
-          feeCents,
-          totalCents: input.amountCents + feeCents,
-          reconciled: true,
-        };
-      }
-    }
+    const payout = { ...input, method: methodOf(input) } as PayoutInput;
+    const rail = railProviderOf(payout);
     try {
-      const response = await api.withdraw({
-        amount: centavosToReais(input.amountCents),
-        external_id: input.externalId,
-        pix_key: input.pixKey,
-        key_type: input.keyType,
-        clientCallbackUrl: withdrawalCallbackUrl,
-        ...(input.description ? { description: input.description } : {}),
-      });
-      return {
-        kind: 'accepted',
-        transactionId: response.transactionId,
-        providerStatus: response.withdrawal.status,
-        feeCents: reaisToCentavos(response.withdrawal.fee),
-        totalCents: reaisToCentavos(response.withdrawal.total),
-        reconciled: false,
-      };
+      return await rail.submit(payout, { api, attempt: Context.current().info.attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
     } catch (error) {
       if (error instanceof InvalidRequestError) return { kind: 'rejected', reason: error.message };
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
-      // Everything else (5xx, timeouts, lost connections, auth) is retried; the next attempt reconciles first.
+      // Everything else (5xx, timeouts, lost connections, a gateway's odd status) is retried; the next attempt reconciles first.
       throw error;
     }
   }
 
-  return { submitWithdrawal, checkWithdrawal };
+  /** `ref` as a string: an external id, as payouts started before the rails existed ask. */
+  function checkWithdrawal(ref: (PayoutRef & { method?: PayoutMethod }) | string): Promise<CheckOutcome> {
+    const { method = 'pix_key', ...payout } = typeof ref === 'string' ? { externalId: ref } : ref;
+    return RAIL_PROVIDERS[method].check(payout, api);
+  }
+
+  /** A payout of a batch records where it stands (run as a local activity by the payout workflow). */
+  function recordBatchOutcome(batchId: string, settlement: PayoutSettlement): Promise<void> {
+    outcomes.record(batchId, settlement);
+    return Promise.resolve();
+  }
+
+  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome };
 }
 
 export type PayoutActivities = ReturnType<typeof createPayoutActivities>;

@@ -1,3 +1,5 @@
 // Every workflow the worker registers. Workflow code only: deterministic, no I/O.
 export { payoutWorkflow } from './payout/payout-workflow';
 export { payoutBatchWorkflow } from './batch/payout-batch-workflow';
+export { infractionWorkflow } from './infraction/infraction-workflow';
+export { medSyncWorkflow } from './infraction/med-sync-workflow';

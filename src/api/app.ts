@@ -1,6 +1,7 @@
 /**
  * The engine's HTTP surface. Routes are mounted from their own modules; this file only wires them,
- * in an order that matters: callbacks need the raw body (signatures), so they mount before any JSON parser.
+ * in an order that matters: callbacks need the raw body (signatures), so they mount before any JSON parser;
+ * the rate limit covers `/v1` only; 405 and 404 come after every route.
  */
 import express, { type Express, type Router } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
@@ -10,25 +11,26 @@ import { codecRoutes } from './codec-routes';
 import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { engineOpenApi } from './engine-openapi';
+import { refuseOtherMethods } from './http-refusals';
+import { apiRateLimit } from './rate-limit';
+import { trackAllowedMethods } from '../http/allowed-methods';
 
 export interface AppDependencies {
-  config: Pick<Config, 'ENGINE_API_KEYS' | 'TEMPORAL_UI_PORT' | 'NODE_ENV'>;
+  config: Pick<Config, 'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE'>;
   logger: Logger;
   codec: PayloadCodec;
+  /** The Temporal UI's credential for the codec endpoint (codec-token.ts); unset: API keys only. */
+  codecToken?: string;
   readiness: Record<string, ReadinessCheck>;
   /** Feature routers (payouts, callbacks, ...), mounted in order after health and codec. */
   routers?: Router[];
-}
-
-export function localUiOrigins(uiPort: number): string[] {
-  return [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`];
 }
 
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(healthRoutes(deps.readiness));
+  app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
   const openApi = engineOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
@@ -37,11 +39,14 @@ export function createApp(deps: AppDependencies): Express {
     codecRoutes({
       codec: deps.codec,
       apiKeys: deps.config.ENGINE_API_KEYS,
-      uiOrigins: localUiOrigins(deps.config.TEMPORAL_UI_PORT),
-      trustLocalUi: deps.config.NODE_ENV !== 'production',
+      ...(deps.codecToken === undefined ? {} : { codecToken: deps.codecToken }),
+      corsOrigins: deps.config.CODEC_CORS_ORIGINS,
     }),
   );
+  app.use('/v1', apiRateLimit({ apiKeys: deps.config.ENGINE_API_KEYS, perMinute: deps.config.ENGINE_RATE_LIMIT_PER_MINUTE, logger: deps.logger }));
   for (const router of deps.routers ?? []) app.use(router);
+  trackAllowedMethods(app.router);
+  app.use(refuseOtherMethods);
   app.use((req, _res, next) => next(new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`)));
   app.use(errorHandler((error) => deps.logger.error('api.unexpected_error', { error })));
   return app;

@@ -1,14 +1,20 @@
 /**
- * The remote codec endpoint the Temporal UI calls to show decrypted payloads (`--ui-codec-endpoint`):
- * POST /codec/decode and /codec/encode with `{ payloads: [{ metadata, data }] }`, bytes as base64.
- * Callers present an engine API key. The local dev UI cannot send one, so outside production a request
- * from a loopback socket whose Origin is the local Temporal UI is let through as well.
+ * The remote codec endpoint the Temporal UI and CLI call to show decrypted payloads: POST .../decode and
+ * .../encode with `{ payloads: [{ metadata, data }] }`, bytes as base64. Two credentials:
+ * - an engine API key (`Authorization: Bearer`): /codec/decode and /codec/encode, for the CLI
+ *   (`--codec-endpoint <engine>/codec --codec-auth 'Bearer <key>'`) and scripts;
+ * - the codec token, in the URL the UI is configured with (see codec-token.ts): /codec/t/<token>/decode.
+ *   It only decodes: whoever can open the UI can read its token, and encoding would let them make
+ *   payloads the worker accepts.
+ * No request is trusted for where it says it comes from: an Origin header is CORS only.
  */
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
-import { bearerToken, isValidApiKey } from './auth';
+import { ENCRYPTED_ENCODING, payloadEncoding } from '../temporal/payload-codec';
+import { bearerToken, matchesSecret } from '../http/bearer-auth';
 import { ApiError, parseBody } from './errors';
+import { acceptJsonBodies } from './http-refusals';
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const jsonPayloadSchema = z.object({
@@ -32,27 +38,33 @@ function toJson(payload: Payload): { metadata: Record<string, string>; data: str
   };
 }
 
+/**
+ * For display, a payload that is not encrypted is shown as it is stored (a workflow someone started by
+ * hand, which the worker refuses): one such payload must not hide the rest of a history.
+ */
+async function decodeForDisplay(codec: PayloadCodec, payloads: Payload[]): Promise<Payload[]> {
+  const encrypted = payloads.map((payload) => payloadEncoding(payload) === ENCRYPTED_ENCODING);
+  const decoded = await codec.decode(payloads.filter((_, index) => encrypted[index]));
+  let next = 0;
+  return payloads.map((payload, index) => (encrypted[index] ? (decoded[next++] ?? payload) : payload));
+}
+
 export interface CodecRouteOptions {
   codec: PayloadCodec;
   apiKeys: readonly string[];
-  /** Origins of the Temporal UI allowed to call from a browser (CORS). */
-  uiOrigins: readonly string[];
-  /** Outside production: trust the local UI on loopback without a key. */
-  trustLocalUi: boolean;
+  /** The Temporal UI's codec token; unset: only API keys are accepted. */
+  codecToken?: string;
+  /** Browser origins of the Temporal UI allowed to call (CORS). */
+  corsOrigins: readonly string[];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-function fromLocalUi(req: Request, options: CodecRouteOptions): boolean {
-  const origin = req.get('origin');
-  return options.trustLocalUi && origin !== undefined && options.uiOrigins.includes(origin) && LOOPBACK.has(req.socket.remoteAddress ?? '');
-}
+const unauthorized = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid credential: send Authorization: Bearer <key>, or use the codec URL with its token');
 
 export function codecRoutes(options: CodecRouteOptions): Router {
   const router = Router();
   const cors: RequestHandler = (req, res, next) => {
     const origin = req.get('origin');
-    if (origin && options.uiOrigins.includes(origin)) {
+    if (origin && options.corsOrigins.includes(origin)) {
       res.set({
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Credentials': 'true',
@@ -64,17 +76,30 @@ export function codecRoutes(options: CodecRouteOptions): Router {
     if (req.method === 'OPTIONS') res.sendStatus(204);
     else next();
   };
-  const authorize: RequestHandler = (req, _res, next) => {
-    if (isValidApiKey(options.apiKeys, bearerToken(req)) || fromLocalUi(req, options)) next();
-    else next(new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid API key: send Authorization: Bearer <key>'));
+  const apiKey: RequestHandler = (req, _res, next) => {
+    next(matchesSecret(options.apiKeys, bearerToken(req)) ? undefined : unauthorized());
   };
-  router.use('/codec', cors, authorize, express.json({ limit: '4mb' }));
-  for (const direction of ['encode', 'decode'] as const) {
-    router.post(`/codec/${direction}`, async (req, res) => {
-      const body = parseBody(codecRequestSchema, req);
-      const payloads = await options.codec[direction](body.payloads.map(fromJson));
-      res.json({ payloads: payloads.map(toJson) });
-    });
-  }
+  const codecToken: RequestHandler<{ token: string }> = (req, _res, next) => {
+    // The same constant-time comparison as API keys.
+    const valid = options.codecToken !== undefined && matchesSecret([options.codecToken], req.params.token);
+    next(valid ? undefined : unauthorized());
+  };
+  const json = [acceptJsonBodies, express.json({ limit: '4mb' })];
+  const decode: RequestHandler = async (req, res) => {
+    const body = parseBody(codecRequestSchema, req);
+    res.json({ payloads: (await decodeForDisplay(options.codec, body.payloads.map(fromJson))).map(toJson) });
+  };
+  const encode: RequestHandler = async (req, res) => {
+    const body = parseBody(codecRequestSchema, req);
+    res.json({ payloads: (await options.codec.encode(body.payloads.map(fromJson))).map(toJson) });
+  };
+
+  router.use('/codec', cors);
+  router.post('/codec/decode', apiKey, json, decode);
+  router.post('/codec/encode', apiKey, json, encode);
+  router.post('/codec/t/:token/decode', codecToken, json, decode);
+  router.post('/codec/t/:token/encode', codecToken, (_req, _res, next) => {
+    next(new ApiError(403, 'FORBIDDEN', 'The codec token only decodes; encoding needs an API key (POST /codec/encode)'));
+  });
   return router;
 }

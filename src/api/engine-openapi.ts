@@ -1,59 +1,194 @@
-import { batchAcceptedSchema, batchItemsResponseSchema, batchSummarySchema } from '../batches/batch-api-schemas';
-import { batchRequestBodySchema } from '../batches/batch-request';
+import { z } from 'zod';
+import { batchAcceptedSchema, batchItemsQuerySchema, batchItemsResponseSchema, batchParamsSchema, batchSummarySchema } from './batches/batch-schemas';
+import { MAX_BATCH_ITEMS } from '../batches/batch-request';
 import { apiErrorBodySchema } from './errors';
-import { cancelPayoutBodySchema } from './payouts/payout-routes';
-import { payoutRequestSchema } from './payouts/payout-request';
-import { payoutAcceptedSchema, payoutResponseSchema } from './payouts/payout-response';
-import { openApiDocument } from '../openapi/document';
+import { unmatchedCallbacksResponseSchema } from './callbacks/unmatched-callbacks';
+import { cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './payouts/payout-routes';
+import { externalIdSchema } from '../payouts/ids';
+import { payoutShapeSchema } from '../payouts/payout-request';
+import { copyPastePreviewRequestSchema } from '../payouts/rails/pix-copy-paste/preview';
+import { RAIL_PROVIDERS } from '../payouts/rails/providers';
+import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema } from './payouts/payout-response';
+import { defenseRequestSchema } from '../infractions/defense';
+import { infractionListResponseSchema, infractionResponseSchema } from './infractions/infraction-response';
+import { infractionListQuerySchema, infractionParamsSchema } from './infractions/infraction-routes';
+import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
+import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../openapi/document';
 
-const error = (description: string) => ({ description, schema: apiErrorBodySchema });
+type Errors = Record<number, string>;
+
+function errors(descriptions: Errors): Record<number, ResponseSpec> {
+  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: apiErrorBodySchema }]));
+}
+
+/** What every operation behind an API key may answer besides its own statuses. */
+const KEYED: Errors = { 401: 'Missing or invalid API key', 429: 'Too many requests: retry later' };
+const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
+const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
+
+/**
+ * The batch body as the API reads it: every item a payout's fields. The route itself takes `items` as
+ * any array and checks each item on its own, so that a bad batch is answered with every bad row
+ * named (422 with rows[]), not with the first problem (400).
+ */
+const batchRequestDocument = z
+  .object({ batchId: externalIdSchema.optional(), items: z.array(payoutShapeSchema).min(1).max(MAX_BATCH_ITEMS) })
+  .strict();
+
+/** The README's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts and batches. */
+const examplePayout = { externalId: 'order-1001', amount: 25, pixKey: '52998224725', keyType: 'CPF' };
+const exampleBatch = {
+  batchId: 'march-sellers',
+  items: [
+    { externalId: 's-1', amount: 25, pixKey: '52998224725', keyType: 'CPF' },
+    { externalId: 's-2', amount: 80.1, pixKey: 'ana@example.com', keyType: 'EMAIL', description: 'March' },
+  ],
+};
+const payoutBody = withRequestExamples(payoutShapeSchema, [examplePayout]);
+const payoutParams = z.object({ externalId: payoutParamsSchema.shape.externalId.meta({ examples: [examplePayout.externalId] }) });
+const batchBody = withRequestExamples(batchRequestDocument, [exampleBatch]);
+const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ examples: [exampleBatch.batchId] }) });
+
+const callbackHeaders = z.object({
+  [WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^\d{1,12}$/).describe('Unix seconds, inside the signature'),
+  [WEBHOOK_SIGNATURE_HEADER]: z.string().describe('v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret'),
+  [WEBHOOK_ID_HEADER]: z.string().optional().describe('Unique per event, identical on its retries'),
+});
+
+/** Links from an answer to the operations on the resource it names (`values` maps their parameters). */
+function linksTo(operationIds: readonly string[], values: Record<string, string>): Record<string, LinkSpec> {
+  return Object.fromEntries(operationIds.map((operationId) => [operationId, { operationId, parameters: values }]));
+}
+
+const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
+const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
+
+const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: ['apiKey'], responses: { ...op.responses, ...errors(KEYED) } });
+
+const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
+  keyed({
+    id: batchActionId(action),
+    method: 'post',
+    path: `/v1/payout-batches/:batchId/${action}`,
+    summary: `${action[0]?.toUpperCase()}${action.slice(1)} the batch: items not yet started are affected, started ones go on`,
+    params: batchParams,
+    responses: {
+      200: { description: 'The batch after the request', schema: batchSummarySchema },
+      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch', 409: 'Already finished or cancelled', ...TEMPORAL }),
+    },
+  }),
+);
 
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'PIX payouts as durable Temporal workflows.' },
+    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches and MED infractions as durable Temporal workflows.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     [
-      {
-        method: 'post', path: '/v1/payouts', summary: 'Submit a PIX payout (idempotent by externalId)', security: 'apiKey', body: payoutRequestSchema,
-        responses: { 202: { description: 'Accepted, or the existing payout for a repeated identical request', schema: payoutAcceptedSchema }, 400: error('Invalid request'), 401: error('Missing or invalid API key'), 409: error('A different payout has this externalId'), 503: error('Temporal unavailable') },
-      },
-      {
-        method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', security: 'apiKey',
-        responses: { 200: { description: 'The payout', schema: payoutResponseSchema }, 404: error('Unknown payout') },
-      },
-      {
-        method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again (operators)', security: 'apiKey',
-        responses: { 200: { description: 'The payout after the check', schema: payoutResponseSchema }, 404: error('Unknown payout') },
-      },
-      {
-        method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', security: 'apiKey', body: cancelPayoutBodySchema,
-        responses: { 200: { description: 'Cancelled', schema: payoutResponseSchema }, 404: error('Unknown payout'), 409: error('Already submitted or final') },
-      },
-      {
-        method: 'post', path: '/v1/payout-batches', summary: 'Submit a batch of payouts as JSON, or as text/csv with a header row (?batchId= then)', security: 'apiKey', body: batchRequestBodySchema,
-        responses: { 202: { description: 'Accepted, or the existing batch for a repeated identical request', schema: batchAcceptedSchema }, 400: error('Unreadable body or CSV header'), 401: error('Missing or invalid API key'), 409: error('A different batch has this batchId'), 415: error('Neither JSON nor CSV'), 422: error('Bad rows, each named in rows[]; nothing started') },
-      },
-      {
-        method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', security: 'apiKey',
-        responses: { 200: { description: 'The batch', schema: batchSummarySchema }, 404: error('Unknown batch') },
-      },
-      {
-        method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged (?status=&cursor=&limit=)', security: 'apiKey',
-        responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, 400: error('Bad query'), 404: error('Unknown batch') },
-      },
-      ...(['cancel', 'pause', 'resume'] as const).map((action) => ({
-        method: 'post' as const, path: `/v1/payout-batches/:batchId/${action}`, summary: `${action[0]?.toUpperCase()}${action.slice(1)} the batch: items not yet started are affected, started ones go on`, security: 'apiKey' as const,
-        responses: { 200: { description: 'The batch after the request', schema: batchSummarySchema }, 404: error('Unknown batch'), 409: error('Already finished or cancelled') },
-      })),
-      {
-        method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)', security: 'apiKey',
-        responses: { 200: { description: 'The most recent unmatched callbacks' } },
-      },
-      {
-        method: 'post', path: '/callbacks/withdrawals', summary: "The provider's signed withdrawal callbacks",
-        responses: { 200: { description: 'Signalled to the payout' }, 202: { description: 'Unknown payout: kept for operators' }, 401: error('Bad or stale signature'), 400: error('Invalid body'), 503: error('Temporal unavailable: retry') },
-      },
+      keyed({
+        id: 'submitPayout', method: 'post', path: '/v1/payouts', summary: 'Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto', body: payoutBody,
+        responses: {
+          202: {
+            description: 'Accepted, or the existing payout for a repeated identical request',
+            schema: payoutAcceptedSchema,
+            links: linksTo(['getPayout', 'recheckPayout', 'cancelPayout'], { externalId: '$response.body#/externalId' }),
+          },
+          ...errors({
+            ...JSON_BODY,
+            409: 'A different payout has this externalId, or it is an item of a batch',
+            422: "Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds",
+            503: "Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry",
+          }),
+        },
+      }),
+      keyed({
+        id: 'previewCopyPaste', method: 'post', path: '/v1/payouts/preview', summary: 'Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee', body: copyPastePreviewRequestSchema,
+        responses: { 200: { description: 'What paying the code would do', schema: copyPastePreviewResponseSchema }, ...errors({ ...JSON_BODY, 422: 'A code that does not read, or a missing or different amount' }) },
+      }),
+      keyed({
+        id: 'quoteCrypto', method: 'get', path: '/v1/payouts/quote', summary: "A crypto payout's fee and USDT at the provider's current fees, without paying", query: payoutQuoteQuerySchema,
+        responses: { 200: { description: 'The quote', schema: cryptoQuoteResponseSchema }, ...errors({ 400: 'Bad query', 422: "Amount outside the provider's bounds", 503: 'The provider could not be asked' }) },
+      }),
+      keyed({
+        id: 'getPayout', method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', params: payoutParams,
+        responses: { 200: { description: 'The payout', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again (operators)', params: payoutParams,
+        responses: { 200: { description: 'The payout after the check', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'cancelPayout', method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', params: payoutParams,
+        body: cancelPayoutBodySchema, bodyOptional: true,
+        responses: {
+          200: { description: 'Cancelled', schema: payoutResponseSchema },
+          ...errors({ ...JSON_BODY, 404: 'Unknown payout', 409: 'Already submitted or final', ...TEMPORAL }),
+        },
+      }),
+      keyed({
+        id: 'submitBatch', method: 'post', path: '/v1/payout-batches', body: batchBody,
+        summary: 'Submit a batch of payouts',
+        description: 'As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given.',
+        responses: {
+          202: {
+            description: 'Accepted, or the existing batch for a repeated identical request',
+            schema: batchAcceptedSchema,
+            links: linksTo(['getBatch', 'listBatchItems', ...BATCH_ACTIONS.map(batchActionId)], { batchId: '$response.body#/batchId' }),
+          },
+          ...errors({
+            ...JSON_BODY,
+            415: 'Neither JSON nor CSV',
+            409: 'A different batch has this batchId',
+            413: 'More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored',
+            422: 'No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started',
+            503: 'Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again',
+          }),
+        },
+      }),
+      keyed({
+        id: 'getBatch', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
+        responses: { 200: { description: 'The batch', schema: batchSummarySchema }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
+      }),
+      keyed({
+        id: 'listBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
+        responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
+      }),
+      ...batchActions,
+      keyed({
+        method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
+        responses: { 200: { description: 'The most recent unmatched callbacks', schema: unmatchedCallbacksResponseSchema } },
+      }),
+      keyed({
+        id: 'listInfractions', method: 'get', path: '/v1/infractions', summary: 'MED infractions from visibility: what is due this week, what is open', query: infractionListQuerySchema,
+        responses: { 200: { description: 'A page of infractions', schema: infractionListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'syncInfractions', method: 'post', path: '/v1/infractions/sync', summary: 'Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS)',
+        responses: { 202: { description: 'A run was triggered' }, ...errors(TEMPORAL) },
+      }),
+      keyed({
+        id: 'getInfraction', method: 'get', path: '/v1/infractions/:infractionId', summary: 'An infraction: state, amount, transaction, charge link, deadline, defense, transitions', params: infractionParamsSchema,
+        responses: { 200: { description: 'The infraction', schema: infractionResponseSchema }, ...errors({ 400: 'Invalid infractionId', 404: 'Not seen by a sync yet', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'defendInfraction', method: 'post', path: '/v1/infractions/:infractionId/defense', summary: 'Defend an infraction (analise ACEITA or NEGADA); answered once the provider took it', params: infractionParamsSchema, body: defenseRequestSchema,
+        responses: {
+          200: { description: 'DEFENSE_SUBMITTED', schema: infractionResponseSchema },
+          ...errors({ ...JSON_BODY, 404: 'Unknown infraction', 409: 'No longer defendable, or a different defense was sent', 422: 'The provider refused the defense (its reason)', ...TEMPORAL }),
+        },
+      }),
+      ...Object.values(RAIL_PROVIDERS).flatMap((rail): OperationSpec[] =>
+        rail.callback
+          ? [{
+              method: 'post', path: rail.callback.path, summary: `The provider's signed final-status callbacks of ${rail.callback.path.replace('/callbacks/', '')} payouts`, headers: callbackHeaders, body: rail.callback.schema,
+              responses: {
+                200: { description: 'Signalled to the payout' },
+                202: { description: 'Unknown payout: kept for operators' },
+                ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
+              },
+            }]
+          : [],
+      ),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
     ],

@@ -7,10 +7,14 @@ import { requireApiKey } from './auth';
 import { batchRoutes } from './batches/batch-routes';
 import { BatchService } from './batches/batch-service';
 import { callbackRouter } from './callbacks/callback-router';
-import { withdrawalCallbackRoute } from './callbacks/withdrawal-callbacks';
+import { payoutCallbackRoutes } from './callbacks/payout-callbacks';
 import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
 import { payoutRoutes } from './payouts/payout-routes';
 import { PayoutService } from './payouts/payout-service';
+import { infractionRoutes } from './infractions/infraction-routes';
+import { InfractionService } from './infractions/infraction-service';
+import { paymentApiClient } from '../payment-api/client-from-config';
+import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
 
 export interface EngineRouterDependencies {
   config: Config;
@@ -21,15 +25,16 @@ export interface EngineRouterDependencies {
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
 export function engineRouters({ config, logger, temporal, batchStore }: EngineRouterDependencies): Router[] {
-  const unmatched = new UnmatchedCallbackStore(config.DATA_DIR);
+  const unmatched = new UnmatchedCallbackStore(config.DATA_DIR, config.UNMATCHED_CALLBACKS_MAX);
   const operations = Router();
   operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), (_req, res) => {
-    res.json({ data: unmatched.list() });
+    res.json(unmatched.list());
   });
   return [
-    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [withdrawalCallbackRoute]),
-    payoutRoutes(new PayoutService(temporal, config, batchStore), config.ENGINE_API_KEYS),
+    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, payoutCallbackRoutes),
+    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config))), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
+    infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
     operations,
   ];
 }

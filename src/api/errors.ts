@@ -4,18 +4,14 @@
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
+import { fieldIssueSchema, rowIssueSchema, zodIssues, type FieldIssue, type RowIssue } from '../validation/issues';
 
-export const apiIssueSchema = z.object({ path: z.string(), message: z.string() });
-/** A bad row of a batch: its position, its externalId when readable, the field and what is wrong. */
-export const apiRowIssueSchema = z.object({ index: z.number().int(), externalId: z.string().optional(), field: z.string(), message: z.string() });
 export const apiErrorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
-  issues: z.array(apiIssueSchema).optional(),
-  rows: z.array(apiRowIssueSchema).optional(),
+  issues: z.array(fieldIssueSchema).optional(),
+  rows: z.array(rowIssueSchema).optional(),
 });
-export type ApiIssue = z.infer<typeof apiIssueSchema>;
-export type ApiRowIssue = z.infer<typeof apiRowIssueSchema>;
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 export class ApiError extends Error {
@@ -23,8 +19,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly issues?: ApiIssue[],
-    readonly rows?: ApiRowIssue[],
+    readonly issues?: FieldIssue[],
+    readonly rows?: RowIssue[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -33,13 +29,6 @@ export class ApiError extends Error {
   toBody(): ApiErrorBody {
     return { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...(this.rows ? { rows: this.rows } : {}) };
   }
-}
-
-export function zodIssues(error: z.ZodError, prefix: (string | number)[] = []): ApiIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path].map(String).join('.') || '(root)',
-    message: issue.message,
-  }));
 }
 
 /** Parses with the schema or throws a 400 listing every failing field. */

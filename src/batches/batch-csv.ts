@@ -4,12 +4,15 @@
  * text goes to centavos from its digits and back to a JSON number of reais, never through a float
  * multiplication; a row's problems found here travel on as known issues to validateBatch.
  */
-import type { ApiIssue, ApiRowIssue } from '../api/errors';
+import type { FieldIssue, RowIssue } from '../validation/issues';
 import { centavosToReais } from '../money/centavos';
 import { csvRecords } from './csv-records';
+import { runInSlices, type Slices } from '../util/slices';
 
-export const REQUIRED_CSV_COLUMNS = ['externalId', 'amount', 'pixKey', 'keyType'] as const;
-export const OPTIONAL_CSV_COLUMNS = ['description'] as const;
+/** `amount` may be left empty on a row whose BR Code carries the amount (pix_copy_paste). */
+export const REQUIRED_CSV_COLUMNS = ['externalId', 'amount'] as const;
+/** The fields of every rail: a row fills those of its `method` (pix_key when the cell is empty or the column absent). */
+export const OPTIONAL_CSV_COLUMNS = ['method', 'pixKey', 'keyType', 'description', 'emv', 'email', 'wallet', 'network'] as const;
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_CSV_COLUMNS, ...OPTIONAL_CSV_COLUMNS]);
 
 /** The field name used for a problem of the whole row (malformed CSV). */
@@ -17,9 +20,9 @@ export const WHOLE_ROW_FIELD = '(row)';
 
 export type CsvBatch =
   /** items[i] is row i (0-based, after the header); `undefined` where the row could not be read. */
-  | { ok: true; items: unknown[]; rowIssues: ApiRowIssue[] }
+  | { ok: true; items: unknown[]; rowIssues: RowIssue[] }
   /** The file as a whole is unusable (no header, wrong columns): nothing per row to say. */
-  | { ok: false; issues: ApiIssue[] };
+  | { ok: false; issues: FieldIssue[] };
 
 const PLAIN_DECIMAL = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
@@ -31,8 +34,8 @@ export function csvAmountToReais(text: string): number | undefined {
   return centavosToReais(centavos);
 }
 
-function checkHeader(header: string[]): ApiIssue[] {
-  const issues: ApiIssue[] = [];
+function checkHeader(header: string[]): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   const repeated = header.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
   if (repeated.length > 0) issues.push({ path: 'header', message: `repeated column(s): ${[...new Set(repeated)].join(', ')}` });
@@ -45,8 +48,23 @@ function checkHeader(header: string[]): ApiIssue[] {
   return issues;
 }
 
-/** Parses the whole text; every malformed row and unreadable amount is reported, not just the first. */
-export function parseBatchCsv(text: string): CsvBatch {
+export interface ReadBatchOptions {
+  /** Rows read at most: the reader stops there, so that a file far over the batch limit costs no more than one just over it. */
+  maxItems: number;
+}
+
+/** Rows per slice: a few milliseconds of parsing between two turns of the event loop. */
+const CSV_SLICE = 1_000;
+
+/**
+ * Reads the text in slices of rows, giving the event loop a turn between them, up to `maxItems` rows;
+ * every malformed row and unreadable amount is reported, not just the first.
+ */
+export function parseBatchCsv(text: string, options: ReadBatchOptions): Promise<CsvBatch> {
+  return runInSlices(csvBatchSlices(text, options));
+}
+
+function* csvBatchSlices(text: string, { maxItems }: ReadBatchOptions): Slices<CsvBatch> {
   const records = csvRecords(text);
   const first = records.next();
   if (first.done) return { ok: false, issues: [{ path: 'header', message: `the CSV is empty; the first line must name the columns ${REQUIRED_CSV_COLUMNS.join(', ')}` }] };
@@ -56,9 +74,11 @@ export function parseBatchCsv(text: string): CsvBatch {
   if (headerIssues.length > 0) return { ok: false, issues: headerIssues };
 
   const items: unknown[] = [];
-  const rowIssues: ApiRowIssue[] = [];
+  const rowIssues: RowIssue[] = [];
   for (const record of records) {
     const index = items.length;
+    if (index === maxItems) break;
+    if (index > 0 && index % CSV_SLICE === 0) yield;
     if ('error' in record) {
       items.push(undefined);
       rowIssues.push({ index, field: WHOLE_ROW_FIELD, message: record.error });
@@ -72,10 +92,14 @@ export function parseBatchCsv(text: string): CsvBatch {
     const item: Record<string, unknown> = {};
     header.forEach((column, position) => {
       const value = (record.fields[position] ?? '').trim();
-      // An empty optional cell means "not given", as a missing key in JSON.
-      if (value === '' && column === 'description') return;
+      // An empty cell means "not given", as a missing key in JSON: a mixed batch leaves the other rails' columns empty.
+      if (value === '' && column !== 'externalId') return;
       item[column] = value;
     });
+    if (item.amount === undefined) {
+      items.push(item);
+      continue;
+    }
     const amountText = String(item.amount);
     const amount = csvAmountToReais(amountText);
     if (amount === undefined) {

@@ -5,10 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApiRowIssue } from '../api/errors';
-import { externalIdSchema, payoutRequestSchema, type PayoutRequest } from '../api/payouts/payout-request';
+import { externalIdSchema } from '../payouts/ids';
+import { payoutHashParts, payoutRequestSchema, type PayoutRequest } from '../payouts/payout-request';
+import type { RowIssue } from '../validation/issues';
 import { pixKeyTypeSchema, validatePixKey } from '../pix/keys';
 import { WHOLE_ROW_FIELD } from './batch-csv';
+import { runAtOnce, type Slices } from '../util/slices';
 
 export const MAX_BATCH_ITEMS = 100_000;
 
@@ -27,14 +29,14 @@ export const batchCsvQuerySchema = z.object({ batchId: externalIdSchema.optional
 
 export type BatchValidation =
   | { ok: true; items: PayoutRequest[]; totalAmountCents: number }
-  | { ok: false; rows: ApiRowIssue[] };
+  | { ok: false; rows: RowIssue[] };
 
 export interface ValidateBatchOptions {
   /**
    * Problems already found by the reader of the body (the CSV parser). A row with a WHOLE_ROW_FIELD issue is
    * not validated further; for other rows the schema's issues on the same field are left out as repeats.
    */
-  knownIssues?: readonly ApiRowIssue[];
+  knownIssues?: readonly RowIssue[];
 }
 
 function fieldOf(issue: z.core.$ZodIssue): string {
@@ -66,7 +68,19 @@ export function validateBatch(
   existingIds: (ids: string[]) => Set<string>,
   options: ValidateBatchOptions = {},
 ): BatchValidation {
-  const issues: ApiRowIssue[] = [...(options.knownIssues ?? [])];
+  return runAtOnce(validateBatchSlices(rawItems, existingIds, options));
+}
+
+/** Rows (and lookups of existing ids) per slice: a few milliseconds of work between two turns of the event loop. */
+const VALIDATION_SLICE = 1_000;
+
+/** validateBatch in slices, for runInSlices: a big batch does not hold the event loop while it is checked. */
+export function* validateBatchSlices(
+  rawItems: readonly unknown[],
+  existingIds: (ids: string[]) => Set<string>,
+  options: ValidateBatchOptions = {},
+): Slices<BatchValidation> {
+  const issues: RowIssue[] = [...(options.knownIssues ?? [])];
   const knownFieldsByIndex = new Map<number, Set<string>>();
   for (const issue of issues) {
     const fields = knownFieldsByIndex.get(issue.index) ?? new Set<string>();
@@ -79,9 +93,10 @@ export function validateBatch(
   const idsToCheck: { index: number; externalId: string }[] = [];
   let totalAmountCents = 0;
 
-  rawItems.forEach((raw, index) => {
+  for (const [index, raw] of rawItems.entries()) {
+    if (index > 0 && index % VALIDATION_SLICE === 0) yield;
     const known = knownFieldsByIndex.get(index);
-    if (known?.has(WHOLE_ROW_FIELD)) return;
+    if (known?.has(WHOLE_ROW_FIELD)) continue;
     const externalId = readableExternalId(raw);
     const parsed = payoutRequestSchema.safeParse(raw);
     if (parsed.success && !known) {
@@ -98,18 +113,20 @@ export function validateBatch(
       const keyMessage = pixKeyIssue(raw, reported);
       if (keyMessage) issues.push({ index, ...(externalId ? { externalId } : {}), field: 'pixKey', message: keyMessage });
     }
-    if (externalId === undefined) return;
+    if (externalId === undefined) continue;
     if (!seenIds.has(externalId)) {
       seenIds.add(externalId);
       idsToCheck.push({ index, externalId });
     } else {
       issues.push({ index, externalId, field: 'externalId', message: 'externalId appears earlier in this batch' });
     }
-  });
+  }
 
-  if (idsToCheck.length > 0) {
-    const taken = existingIds(idsToCheck.map((entry) => entry.externalId));
-    for (const { index, externalId } of idsToCheck) {
+  for (let from = 0; from < idsToCheck.length; from += VALIDATION_SLICE) {
+    yield;
+    const slice = idsToCheck.slice(from, from + VALIDATION_SLICE);
+    const taken = existingIds(slice.map((entry) => entry.externalId));
+    for (const { index, externalId } of slice) {
       if (taken.has(externalId)) issues.push({ index, externalId, field: 'externalId', message: 'externalId already belongs to another payout' });
     }
   }
@@ -123,9 +140,15 @@ export function validateBatch(
  * batch under the same batchId is a conflict. Built from the validated (normalized) requests.
  */
 export function batchRequestHash(items: readonly PayoutRequest[]): string {
+  return runAtOnce(batchRequestHashSlices(items));
+}
+
+/** batchRequestHash in slices, for runInSlices. */
+export function* batchRequestHashSlices(items: readonly PayoutRequest[]): Slices<string> {
   const hash = createHash('sha256');
-  for (const item of items) {
-    hash.update(JSON.stringify([item.externalId, item.amountCents, item.keyType, item.pixKey, item.description ?? null]));
+  for (const [index, item] of items.entries()) {
+    if (index > 0 && index % VALIDATION_SLICE === 0) yield;
+    hash.update(JSON.stringify(payoutHashParts(item)));
     hash.update('\n');
   }
   return hash.digest('hex');

@@ -4,8 +4,8 @@
  * reads them page by page through an activity and writes progress back, and the API reads progress
  * from here without asking Temporal. Every write is idempotent so that activity retries change nothing.
  */
-import type { PayoutRequest } from '../api/payouts/payout-request';
-import type { PixKeyType } from '../pix/keys';
+import type { PayoutRequest } from '../payouts/payout-request';
+import type { PayoutMethod } from '../payouts/rails/methods';
 
 export const ITEM_STATES = ['PENDING', 'STARTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
 export type ItemState = (typeof ITEM_STATES)[number];
@@ -29,20 +29,14 @@ export const ITEM_STATE_RANK: Readonly<Record<ItemState, number>> = {
 };
 
 /** An item as the workflow needs it to start a payout (the PIX key decrypted). */
-export interface BatchItem {
-  seq: number;
-  externalId: string;
-  amountCents: number;
-  pixKey: string;
-  keyType: PixKeyType;
-  description?: string;
-}
+export type BatchItem = PayoutRequest & { seq: number };
 
-/** An item as the API shows it: no PIX key, no description. */
+/** An item as the API shows it: its rail but not its destination, no description. */
 export interface BatchItemView {
   seq: number;
   externalId: string;
   amountCents: number;
+  method: PayoutMethod;
   state: ItemState;
   feeCents?: number;
   failureReason?: string;
@@ -101,11 +95,19 @@ export interface ItemsPage {
 
 export interface BatchStore {
   /**
-   * Stores the batch and registers its externalIds, atomically. Same batchId and same hash: 'exists',
-   * nothing written; same batchId, different hash: 'conflict'. Throws ExternalIdsTakenError when an
-   * item's externalId was registered meanwhile (validation checked it, but a concurrent request won).
+   * Stores the batch and registers its externalIds, in short writes that leave room for the other
+   * process's, yet atomically as readers see it: the batch is visible (summary) only once every item is
+   * stored. Same batchId and same hash: 'exists', nothing written, or the insert that stopped midway
+   * (a crash, a twin request still running) carried on; same batchId, different hash: 'conflict'.
+   * Throws ExternalIdsTakenError when an item's externalId was registered meanwhile (validation checked
+   * it, but a concurrent request won): nothing of the batch stays.
    */
-  createBatch(batch: NewBatch): { outcome: CreateBatchOutcome };
+  createBatch(batch: NewBatch): Promise<{ outcome: CreateBatchOutcome }>;
+  /**
+   * Deletes what inserts that stopped moving long ago left (the API process died mid-insert), so that
+   * their batchIds and externalIds are free again. Called before a new batch is validated.
+   */
+  discardAbandonedBatches(): Promise<{ discarded: number }>;
   /**
    * Which of `ids` already belong to a payout the store knows (batch items and registerPayout).
    * `exceptBatchId` leaves out the items of that batch, so that re-submitting a batch is not refused
@@ -127,6 +129,7 @@ export interface BatchStore {
   setControl(batchId: string, control: BatchControl): void;
   /** Sets finishedAt once; later calls keep the first time. */
   markFinished(batchId: string, at?: Date): void;
+  /** Undefined for an unknown batch and for one not yet completely stored. */
   summary(batchId: string): BatchSummary | undefined;
   /** Keyset pagination by seq, optionally only the items in one state. */
   listItems(batchId: string, options: ListItemsOptions): ItemsPage;
@@ -141,20 +144,29 @@ export class ExternalIdsTakenError extends Error {
   }
 }
 
-// The cursor is opaque to clients so that the paging key can change without breaking them.
-const CURSOR_PREFIX = 's:';
+/** Another process took this batch's insert for abandoned and discarded it meanwhile; the request may be sent again. */
+export class BatchInsertInterruptedError extends Error {
+  constructor(readonly batchId: string) {
+    super(`the insert of batch ${batchId} was interrupted; nothing of it is stored`);
+    this.name = 'BatchInsertInterruptedError';
+  }
+}
+
+/**
+ * Clients treat the cursor as opaque; its letter says which paging key follows, so the key can change
+ * without breaking them. Its shape is a pattern the OpenAPI document can state: every text of that
+ * shape is a valid place to continue from.
+ */
+export const ITEMS_CURSOR_PATTERN = /^s(\d{1,15})$/;
 
 export function encodeItemsCursor(afterSeq: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${afterSeq}`).toString('base64url');
+  return `s${afterSeq}`;
 }
 
 /** The seq a cursor stands for, or undefined when the text is not a cursor this store made. */
 export function decodeItemsCursor(cursor: string): number | undefined {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  if (!text.startsWith(CURSOR_PREFIX)) return undefined;
-  const digits = text.slice(CURSOR_PREFIX.length);
-  if (!/^\d{1,15}$/.test(digits)) return undefined;
-  return Number(digits);
+  const digits = ITEMS_CURSOR_PATTERN.exec(cursor)?.[1];
+  return digits === undefined ? undefined : Number(digits);
 }
 
 export function emptyCounts(): Record<ItemState, StateTotals> {

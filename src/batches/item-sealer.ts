@@ -1,53 +1,92 @@
 /**
- * PIX keys (and the free-text description, which merchants fill with names) are personal data: the
- * batch store keeps them sealed with AES-256-GCM. The item's externalId is the associated data, so a
- * sealed value copied onto another row fails to open instead of paying the wrong person.
+ * A payout's destination (PIX keys, BR Codes, e-mails, wallets, and the free-text description, which
+ * merchants fill with names) is personal data: the batch store keeps it sealed with AES-256-GCM. The item's externalId is the associated data, so a
+ * sealed value copied onto another row fails to open instead of paying the wrong person. Each row
+ * records the id of the key that sealed it, so rows sealed before a key rotation still open with the
+ * previous key.
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import type { EncryptionKey } from '../temporal/payload-codec';
 
-const FORMAT_VERSION = 1;
+/** 1: a PIX key and its description as a tuple (rows of PIX-key batches from before the rails); 2: any JSON. */
+const LEGACY_FORMAT = 1;
+const FORMAT_VERSION = 2;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-// The plain text is a tuple rather than an object: shorter, and nothing else ever reads it.
-const plainSchema = z.union([z.tuple([z.string()]), z.tuple([z.string(), z.string()])]);
-
-export interface SealedFields {
-  pixKey: string;
-  description?: string;
-}
+const legacySchema = z.union([z.tuple([z.string()]), z.tuple([z.string(), z.string()])]);
 
 export class ItemSealer {
+  /** The id stored with every row this sealer seals. */
+  readonly keyId: string;
   private readonly key: KeyObject;
+  private readonly byId: Map<string, KeyObject>;
 
-  constructor(key: Buffer) {
-    if (key.length !== 32) throw new Error('the batch store encryption key must be 32 bytes');
-    this.key = createSecretKey(key);
+  /** `active` seals; `active` and every `previous` key open. */
+  constructor(active: EncryptionKey, previous: readonly EncryptionKey[] = []) {
+    for (const { id, key } of [active, ...previous]) {
+      if (key.length !== 32) throw new Error(`the batch store encryption key ${id} must be 32 bytes`);
+    }
+    this.keyId = active.id;
+    this.key = createSecretKey(active.key);
+    this.byId = new Map([active, ...previous].map(({ id, key }) => [id, createSecretKey(key)]));
   }
 
   /** Seals a whole batch: the random IVs come from one draw, which halves the cost of 10,000 seals. */
-  sealMany(items: readonly ({ externalId: string } & SealedFields)[]): Buffer[] {
+  sealMany(items: readonly { externalId: string; sealed: unknown }[]): Buffer[] {
     const ivs = randomBytes(IV_BYTES * items.length);
-    return items.map((item, index) => this.seal(item.externalId, item, ivs.subarray(index * IV_BYTES, (index + 1) * IV_BYTES)));
+    return items.map((item, index) => this.seal(item.externalId, item.sealed, ivs.subarray(index * IV_BYTES, (index + 1) * IV_BYTES)));
   }
 
-  seal(externalId: string, fields: SealedFields, iv: Buffer = randomBytes(IV_BYTES)): Buffer {
+  /** Seals any JSON value under the item's externalId. */
+  seal(externalId: string, value: unknown, iv: Buffer = randomBytes(IV_BYTES)): Buffer {
+    return this.sealPlain(FORMAT_VERSION, externalId, Buffer.from(JSON.stringify(value)), iv);
+  }
+
+  /** The format of rows sealed before the rails: kept so that tests can make such rows. */
+  sealLegacy(externalId: string, fields: { pixKey: string; description?: string }): Buffer {
+    const tuple = fields.description === undefined ? [fields.pixKey] : [fields.pixKey, fields.description];
+    return this.sealPlain(LEGACY_FORMAT, externalId, Buffer.from(JSON.stringify(tuple)), randomBytes(IV_BYTES));
+  }
+
+  private sealPlain(version: number, externalId: string, plain: Buffer, iv: Buffer): Buffer {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(externalId));
-    const plain = Buffer.from(JSON.stringify(fields.description === undefined ? [fields.pixKey] : [fields.pixKey, fields.description]));
-    return Buffer.concat([Buffer.of(FORMAT_VERSION), iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    return Buffer.concat([Buffer.of(version), iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   }
 
-  open(externalId: string, sealed: Buffer): SealedFields {
-    if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== FORMAT_VERSION) {
+  /**
+   * `keyId` is the id stored with the row; null for rows sealed before ids were stored, which every
+   * configured key is tried on (the authentication tag tells the right one).
+   */
+  open(externalId: string, sealed: Buffer, keyId: string | null): unknown {
+    if (sealed.length < 1 + IV_BYTES + TAG_BYTES || (sealed[0] !== FORMAT_VERSION && sealed[0] !== LEGACY_FORMAT)) {
       throw new Error(`sealed fields of ${externalId} are not in a known format`);
     }
-    const iv = sealed.subarray(1, 1 + IV_BYTES);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAAD(Buffer.from(externalId));
-    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
-    const [pixKey, description] = plainSchema.parse(JSON.parse(plain.toString()));
-    return description === undefined ? { pixKey } : { pixKey, description };
+    if (keyId === null) {
+      for (const key of this.byId.values()) {
+        try {
+          return openWith(key, externalId, sealed);
+        } catch {
+          // Not this key: try the next.
+        }
+      }
+      throw new Error(`sealed fields of ${externalId} open with none of the configured keys`);
+    }
+    const key = this.byId.get(keyId);
+    if (!key) throw new Error(`sealed fields of ${externalId} need the key ${keyId}, which is not configured (PAYLOAD_ENCRYPTION_PREVIOUS_KEYS)`);
+    return openWith(key, externalId, sealed);
   }
+}
+
+/** The sealed JSON value; a legacy row reads as `{ pixKey, description? }`. */
+function openWith(key: KeyObject, externalId: string, sealed: Buffer): unknown {
+  const iv = sealed.subarray(1, 1 + IV_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAAD(Buffer.from(externalId));
+  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+  const plain = JSON.parse(Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString()) as unknown;
+  if (sealed[0] !== LEGACY_FORMAT) return plain;
+  const [pixKey, description] = legacySchema.parse(plain);
+  return description === undefined ? { pixKey } : { pixKey, description };
 }

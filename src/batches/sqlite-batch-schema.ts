@@ -45,4 +45,34 @@ export const BATCH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX batch_items_by_state ON batch_items (batch_id, state, seq, amount_cents);
     `,
   },
+  {
+    id: 'batches/002-sealed-key-id',
+    sql: `
+      -- The id of the payload key that sealed the row, so that a key rotation keeps old rows readable.
+      -- NULL: sealed before ids were stored; such a row is opened by trying each configured key.
+      ALTER TABLE batch_items ADD COLUMN key_id TEXT;
+    `,
+  },
+  {
+    id: 'batches/003-insert-state',
+    sql: `
+      -- A big batch is stored in many short transactions (the other process never waits long for the lock).
+      -- Until the last one it is INSERTING: invisible to readers, resumable by the same request, and
+      -- discarded (DISCARDING, then gone) once its insert stopped moving for long (the API process died).
+      -- Batches stored before this migration were stored in one transaction: COMPLETE.
+      ALTER TABLE batches ADD COLUMN insert_state TEXT NOT NULL DEFAULT 'COMPLETE'
+        CHECK (insert_state IN ('INSERTING', 'COMPLETE', 'DISCARDING'));
+      -- When the insert last moved forward (ms since the epoch); NULL once COMPLETE.
+      ALTER TABLE batches ADD COLUMN insert_progress_at INTEGER;
+      CREATE INDEX batches_not_complete ON batches (insert_state) WHERE insert_state <> 'COMPLETE';
+    `,
+  },
+  {
+    id: 'batches/004-payout-rails',
+    sql: `
+      -- Items of every rail: the rail in clear (key_type is then '' but for PIX-key items), the rest sealed.
+      ALTER TABLE batch_items ADD COLUMN method TEXT NOT NULL DEFAULT 'pix_key'
+        CHECK (method IN ('pix_key', 'pix_copy_paste', 'internal', 'crypto'));
+    `,
+  },
 ];

@@ -1,8 +1,10 @@
 /**
  * The batch store on one SQLite file (default `${DATA_DIR}/batches.sqlite`). The API and the worker
  * may open the same file from two processes on one machine: WAL lets readers go on while one writer
- * writes, writes take the lock up front (BEGIN IMMEDIATE) and wait up to busy_timeout for it. Workers
- * on several machines need a networked implementation of BatchStore instead (see the README).
+ * writes, writes take the lock up front (BEGIN IMMEDIATE) and wait up to busy_timeout for it, and no
+ * write holds it for long: a batch of 100,000 items goes in as a hundred short transactions, invisible
+ * until the last one marks it COMPLETE. Workers on several machines need a networked implementation of
+ * BatchStore instead (see the README).
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -12,6 +14,7 @@ import {
   decodeItemsCursor,
   emptyCounts,
   encodeItemsCursor,
+  BatchInsertInterruptedError,
   ExternalIdsTakenError,
   ITEM_STATE_RANK,
   type BatchControl,
@@ -27,7 +30,10 @@ import {
   type NewBatch,
 } from './batch-store';
 import { ItemSealer } from './item-sealer';
-import type { PixKeyType } from '../pix/keys';
+import type { PayoutMethod } from '../payouts/rails/methods';
+import { clearColumns, itemFromRow, sealedPart } from './batch-destination';
+import type { EncryptionKey } from '../temporal/payload-codec';
+import { runInSlices, type Slices } from '../util/slices';
 
 export const BATCH_STORE_FILE = 'batches.sqlite';
 
@@ -38,11 +44,20 @@ export function batchStorePath(dataDir: string): string {
 export interface SqliteBatchStoreOptions {
   /** A file path, or ':memory:' for a store that lives as long as the object. */
   file: string;
-  /** 32 bytes; the engine passes its payload encryption key. */
-  encryptionKey: Buffer;
+  /** Seals new rows; the engine passes its active payload encryption key. */
+  encryptionKey: EncryptionKey;
+  /** Open rows sealed before a key rotation. */
+  previousKeys?: readonly EncryptionKey[];
   /** How long a write waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+  /**
+   * A batch whose insert has not moved for this long is taken for abandoned (the process storing it
+   * died) and discarded by the next submission, which frees its batchId and externalIds.
+   */
+  abandonedInsertAfterMs?: number;
 }
+
+type InsertState = 'INSERTING' | 'COMPLETE' | 'DISCARDING';
 
 interface BatchRow {
   batch_id: string;
@@ -53,18 +68,23 @@ interface BatchRow {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  insert_state: InsertState;
+  insert_progress_at: number | null;
 }
 interface PageRow {
   seq: number;
   external_id: string;
   amount_cents: number;
-  key_type: PixKeyType;
+  method: PayoutMethod;
+  key_type: string;
   sealed: Buffer;
+  key_id: string | null;
 }
 interface ViewRow {
   seq: number;
   external_id: string;
   amount_cents: number;
+  method: PayoutMethod;
   state: ItemState;
   fee_cents: number | null;
   failure_reason: string | null;
@@ -82,13 +102,24 @@ const RANK_OF_STATE = `CASE state ${Object.entries(ITEM_STATE_RANK)
 
 const MAX_PAGE = 10_000;
 
+/**
+ * Items per write transaction of createBatch: a few tens of milliseconds under the lock, the longest
+ * the worker's writes (outcomes, starts) ever wait for the API's, and the API's event loop for one slice.
+ */
+const INSERT_CHUNK = 1_000;
+
+/** What beginInsert found under the lock. */
+type InsertStart = { kind: 'insert' } | { kind: 'answer'; outcome: CreateBatchOutcome } | { kind: 'discard-first' };
+
 export class SqliteBatchStore implements BatchStore {
   private readonly db: Database.Database;
   private readonly sealer: ItemSealer;
   private readonly statements;
+  private readonly abandonedInsertAfterMs: number;
 
   constructor(options: SqliteBatchStoreOptions) {
-    this.sealer = new ItemSealer(options.encryptionKey);
+    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys);
+    this.abandonedInsertAfterMs = options.abandonedInsertAfterMs ?? 60_000;
     // WAL: the API reads progress while the worker writes it.
     this.db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000 });
     applyMigrations(this.db, BATCH_MIGRATIONS);
@@ -99,13 +130,30 @@ export class SqliteBatchStore implements BatchStore {
     const db = this.db;
     return {
       batch: db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE batch_id = ?'),
-      insertBatch: db.prepare<[string, string, number, number, number]>(
-        'INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES (?, ?, ?, ?, \'RUNNING\', ?)',
+      insertBatch: db.prepare<[string, string, number, number, number, number]>(
+        `INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at, insert_state, insert_progress_at)
+         VALUES (?, ?, ?, ?, 'RUNNING', ?, 'INSERTING', ?)`,
       ),
+      insertMoved: db.prepare<[number, string]>('UPDATE batches SET insert_progress_at = ? WHERE batch_id = ?'),
+      completeInsert: db.prepare<[string, string]>(
+        "UPDATE batches SET insert_state = 'COMPLETE', insert_progress_at = NULL WHERE batch_id = ? AND request_hash = ? AND insert_state = 'INSERTING'",
+      ),
+      notComplete: db.prepare<[], { batch_id: string }>("SELECT batch_id FROM batches WHERE insert_state <> 'COMPLETE'"),
+      // DISCARDING stays DISCARDING (a discard that stopped midway is finished by the next one).
+      discardIfAbandoned: db.prepare<[string, number]>(
+        "UPDATE batches SET insert_state = 'DISCARDING' WHERE batch_id = ? AND (insert_state = 'DISCARDING' OR (insert_state = 'INSERTING' AND insert_progress_at < ?))",
+      ),
+      discardOwn: db.prepare<[string, string]>("UPDATE batches SET insert_state = 'DISCARDING' WHERE batch_id = ? AND request_hash = ? AND insert_state = 'INSERTING'"),
+      deleteClaims: db.prepare<[string, string, number, number]>(
+        'DELETE FROM payout_ids WHERE batch_id = ? AND external_id IN (SELECT external_id FROM batch_items WHERE batch_id = ? AND seq > ? AND seq <= ?)',
+      ),
+      deleteItems: db.prepare<[string, number, number]>('DELETE FROM batch_items WHERE batch_id = ? AND seq > ? AND seq <= ?'),
+      deleteDiscarded: db.prepare<[string]>("DELETE FROM batches WHERE batch_id = ? AND insert_state = 'DISCARDING'"),
       owner: db.prepare<[string], { batch_id: string | null }>('SELECT batch_id FROM payout_ids WHERE external_id = ?'),
       registerId: db.prepare<[string, string | null]>('INSERT OR IGNORE INTO payout_ids (external_id, batch_id) VALUES (?, ?)'),
-      insertItem: db.prepare<[string, number, string, number, string, Buffer]>(
-        'INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES (?, ?, ?, ?, ?, ?)',
+      // DO NOTHING: an insert resumed after a crash, or running beside its twin request, meets its own rows.
+      insertItem: db.prepare<[string, number, string, number, string, string, Buffer, string]>(
+        'INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, method, key_type, sealed, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ),
       existingIds: db.prepare<[string], { external_id: string }>(
         'SELECT external_id FROM payout_ids WHERE external_id IN (SELECT value FROM json_each(?))',
@@ -114,7 +162,7 @@ export class SqliteBatchStore implements BatchStore {
         'SELECT external_id FROM payout_ids WHERE external_id IN (SELECT value FROM json_each(?)) AND (batch_id IS NULL OR batch_id <> ?)',
       ),
       page: db.prepare<[string, number, number], PageRow>(
-        'SELECT seq, external_id, amount_cents, key_type, sealed FROM batch_items WHERE batch_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, external_id, amount_cents, method, key_type, sealed, key_id FROM batch_items WHERE batch_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
       start: db.prepare<[string, number]>("UPDATE batch_items SET state = 'STARTED' WHERE batch_id = ? AND seq = ? AND state = 'PENDING'"),
       setStartedAt: db.prepare<[number, string]>('UPDATE batches SET started_at = COALESCE(started_at, ?) WHERE batch_id = ?'),
@@ -129,38 +177,136 @@ export class SqliteBatchStore implements BatchStore {
         'SELECT state, COUNT(*) AS count, SUM(amount_cents) AS amount_cents FROM batch_items WHERE batch_id = ? GROUP BY state',
       ),
       items: db.prepare<[string, number, number], ViewRow>(
-        'SELECT seq, external_id, amount_cents, state, fee_cents, failure_reason FROM batch_items WHERE batch_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, external_id, amount_cents, method, state, fee_cents, failure_reason FROM batch_items WHERE batch_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
       itemsInState: db.prepare<[string, ItemState, number, number], ViewRow>(
-        'SELECT seq, external_id, amount_cents, state, fee_cents, failure_reason FROM batch_items WHERE batch_id = ? AND state = ? AND seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, external_id, amount_cents, method, state, fee_cents, failure_reason FROM batch_items WHERE batch_id = ? AND state = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
     };
   }
 
-  createBatch(batch: NewBatch): { outcome: CreateBatchOutcome } {
-    const known = this.statements.batch.get(batch.batchId);
-    if (known) return { outcome: known.request_hash === batch.requestHash ? 'exists' : 'conflict' };
-    // Sealing is the slow part: do it before taking the write lock, so the other process waits less.
-    const sealed = this.sealer.sealMany(batch.items);
-    const totalAmountCents = batch.items.reduce((sum, item) => sum + item.amountCents, 0);
-    const write = this.db.transaction((): CreateBatchOutcome => {
-      // Checked again under the lock: another process may have stored this batch since the read above.
-      const stored = this.statements.batch.get(batch.batchId);
-      if (stored) return stored.request_hash === batch.requestHash ? 'exists' : 'conflict';
-      this.statements.insertBatch.run(batch.batchId, batch.requestHash, batch.items.length, totalAmountCents, batch.createdAt.getTime());
-      const taken: string[] = [];
-      batch.items.forEach((item, index) => {
-        if (this.statements.registerId.run(item.externalId, batch.batchId).changes === 0) {
-          taken.push(item.externalId);
-          return;
+  createBatch(batch: NewBatch): Promise<{ outcome: CreateBatchOutcome }> {
+    return runInSlices(this.createBatchSlices(batch));
+  }
+
+  private *createBatchSlices(batch: NewBatch): Slices<{ outcome: CreateBatchOutcome }> {
+    for (let start = this.beginInsert(batch); start.kind !== 'insert'; start = this.beginInsert(batch)) {
+      if (start.kind === 'answer') return { outcome: start.outcome };
+      yield* this.discardSlices(batch.batchId);
+    }
+    for (let from = 0; from < batch.items.length; from += INSERT_CHUNK) {
+      yield;
+      const chunk = batch.items.slice(from, from + INSERT_CHUNK);
+      // Sealing is as slow as the insert: done outside the lock, in its own slice.
+      const sealed = this.sealer.sealMany(chunk.map((item) => ({ externalId: item.externalId, sealed: sealedPart(item) })));
+      yield;
+      try {
+        if (this.insertChunk(batch, from, chunk, sealed) === 'completed-by-twin') return { outcome: 'exists' };
+      } catch (error) {
+        if (!(error instanceof ExternalIdsTakenError)) throw error;
+        // A concurrent request registered some of the ids after validation: nothing of the batch may stay.
+        if (this.statements.discardOwn.run(batch.batchId, batch.requestHash).changes === 1) yield* this.discardSlices(batch.batchId);
+        throw error;
+      }
+    }
+    return { outcome: this.completeInsert(batch) };
+  }
+
+  /** Under the lock: a new batch, the resumption of this very request, an answer at once, or an abandoned batch in the way. */
+  private beginInsert(batch: NewBatch): InsertStart {
+    return this.db
+      .transaction((): InsertStart => {
+        const stored = this.statements.batch.get(batch.batchId);
+        const now = Date.now();
+        if (!stored) {
+          const totalAmountCents = batch.items.reduce((sum, item) => sum + item.amountCents, 0);
+          this.statements.insertBatch.run(batch.batchId, batch.requestHash, batch.items.length, totalAmountCents, batch.createdAt.getTime(), now);
+          return { kind: 'insert' };
         }
-        this.statements.insertItem.run(batch.batchId, index + 1, item.externalId, item.amountCents, item.keyType, sealed[index] as Buffer);
-      });
-      // Throwing rolls the whole batch back: a batch is stored complete or not at all.
-      if (taken.length > 0) throw new ExternalIdsTakenError(taken);
-      return 'created';
-    });
-    return { outcome: write.immediate() };
+        const sameRequest = stored.request_hash === batch.requestHash;
+        if (stored.insert_state === 'COMPLETE') return { kind: 'answer', outcome: sameRequest ? 'exists' : 'conflict' };
+        // The same request again (a retry after a crash, or while the first is still storing): carry on where it is.
+        if (stored.insert_state === 'INSERTING' && sameRequest) {
+          this.statements.insertMoved.run(now, batch.batchId);
+          return { kind: 'insert' };
+        }
+        // Another batch under this id, never completed: in the way only if its insert was abandoned.
+        if (this.statements.discardIfAbandoned.run(batch.batchId, now - this.abandonedInsertAfterMs).changes === 1) return { kind: 'discard-first' };
+        return { kind: 'answer', outcome: 'conflict' };
+      })
+      .immediate();
+  }
+
+  /** One short transaction: registers the chunk's externalIds and stores its items; throws ExternalIdsTakenError (rolled back) when some belong to another payout. */
+  private insertChunk(batch: NewBatch, from: number, chunk: readonly NewBatch['items'][number][], sealed: readonly Buffer[]): 'inserted' | 'completed-by-twin' {
+    return this.db
+      .transaction(() => {
+        const stored = this.statements.batch.get(batch.batchId);
+        if (stored?.insert_state === 'COMPLETE' && stored.request_hash === batch.requestHash) return 'completed-by-twin';
+        if (stored?.insert_state !== 'INSERTING' || stored.request_hash !== batch.requestHash) throw new BatchInsertInterruptedError(batch.batchId);
+        this.statements.insertMoved.run(Date.now(), batch.batchId);
+        const taken: string[] = [];
+        chunk.forEach((item, offset) => {
+          const registered = this.statements.registerId.run(item.externalId, batch.batchId).changes === 1;
+          if (!registered && this.statements.owner.get(item.externalId)?.batch_id !== batch.batchId) {
+            taken.push(item.externalId);
+            return;
+          }
+          const columns = clearColumns(item);
+          this.statements.insertItem.run(batch.batchId, from + offset + 1, columns.externalId, columns.amountCents, columns.method, columns.keyType, sealed[offset] as Buffer, this.sealer.keyId);
+        });
+        if (taken.length > 0) throw new ExternalIdsTakenError(taken);
+        return 'inserted';
+      })
+      .immediate();
+  }
+
+  private completeInsert(batch: NewBatch): CreateBatchOutcome {
+    return this.db
+      .transaction((): CreateBatchOutcome => {
+        if (this.statements.completeInsert.run(batch.batchId, batch.requestHash).changes === 1) return 'created';
+        const stored = this.statements.batch.get(batch.batchId);
+        if (stored?.insert_state === 'COMPLETE' && stored.request_hash === batch.requestHash) return 'exists';
+        throw new BatchInsertInterruptedError(batch.batchId);
+      })
+      .immediate();
+  }
+
+  /**
+   * Deletes a batch marked DISCARDING, in short transactions: its registered ids (only those it holds)
+   * and its items, then its row. Two processes may discard the same batch: each transaction first checks
+   * that the row is still DISCARDING, so the slower one stops rather than delete a new batch of that id.
+   */
+  private *discardSlices(batchId: string): Slices<void> {
+    const total = this.statements.batch.get(batchId)?.total ?? 0;
+    for (let after = 0; after < total; after += INSERT_CHUNK) {
+      yield;
+      const goesOn = this.db
+        .transaction(() => {
+          if (this.statements.batch.get(batchId)?.insert_state !== 'DISCARDING') return false;
+          this.statements.deleteClaims.run(batchId, batchId, after, after + INSERT_CHUNK);
+          this.statements.deleteItems.run(batchId, after, after + INSERT_CHUNK);
+          return true;
+        })
+        .immediate();
+      if (!goesOn) return;
+    }
+    this.statements.deleteDiscarded.run(batchId);
+  }
+
+  discardAbandonedBatches(): Promise<{ discarded: number }> {
+    return runInSlices(this.discardAbandonedSlices());
+  }
+
+  private *discardAbandonedSlices(): Slices<{ discarded: number }> {
+    let discarded = 0;
+    for (const { batch_id: batchId } of this.statements.notComplete.all()) {
+      // Marked under the lock, so a batch whose insert moved meanwhile is left alone.
+      if (this.statements.discardIfAbandoned.run(batchId, Date.now() - this.abandonedInsertAfterMs).changes === 0) continue;
+      yield* this.discardSlices(batchId);
+      discarded += 1;
+    }
+    return { discarded };
   }
 
   existingExternalIds(ids: readonly string[], options: { exceptBatchId?: string } = {}): Set<string> {
@@ -183,15 +329,8 @@ export class SqliteBatchStore implements BatchStore {
 
   readPage(batchId: string, afterSeq: number, limit: number): BatchItem[] {
     return this.statements.page.all(batchId, afterSeq, checkLimit(limit)).map((row) => {
-      const fields = this.sealer.open(row.external_id, row.sealed);
-      return {
-        seq: row.seq,
-        externalId: row.external_id,
-        amountCents: row.amount_cents,
-        pixKey: fields.pixKey,
-        keyType: row.key_type,
-        ...(fields.description === undefined ? {} : { description: fields.description }),
-      };
+      const columns = { externalId: row.external_id, amountCents: row.amount_cents, method: row.method, keyType: row.key_type };
+      return { seq: row.seq, ...itemFromRow(columns, this.sealer.open(row.external_id, row.sealed, row.key_id)) };
     });
   }
 
@@ -244,7 +383,8 @@ export class SqliteBatchStore implements BatchStore {
     // One read transaction: the batch row and the counts come from the same snapshot.
     return this.db.transaction(() => {
       const batch = this.statements.batch.get(batchId);
-      if (!batch) return undefined;
+      // A batch still being stored is not there yet: not shown, not controllable.
+      if (batch?.insert_state !== 'COMPLETE') return undefined;
       const countsByState = emptyCounts();
       for (const row of this.statements.totalsByState.all(batchId)) countsByState[row.state] = { count: row.count, amountCents: row.amount_cents };
       return {
@@ -291,6 +431,7 @@ function toView(row: ViewRow): BatchItemView {
     seq: row.seq,
     externalId: row.external_id,
     amountCents: row.amount_cents,
+    method: row.method,
     state: row.state,
     ...(row.fee_cents === null ? {} : { feeCents: row.fee_cents }),
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),

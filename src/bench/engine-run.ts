@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { BatchApiClient } from '../batches/batch-api-client';
+import type { BatchApiClient } from '../cli/batch-api-client';
 import { pollUntil } from '../util/poll';
 
 export interface EngineRunResult {
@@ -40,12 +40,6 @@ async function timedSubmit(api: BatchApiClient, body: { batchId: string; items: 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-/** Accepting a batch: validation, duplicate checks, the durable store, the batch workflow's start. */
-export async function measureAcceptance(api: BatchApiClient, count: number): Promise<{ batchId: string; acceptMs: number }> {
-  const batchId = `bench-accept-${randomUUID().slice(0, 8)}`;
-  return { batchId, acceptMs: await timedSubmit(api, { batchId, items: benchItems(count, batchId) }) };
 }
 
 export async function measureEngine(options: { api: BatchApiClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {

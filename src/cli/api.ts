@@ -1,5 +1,7 @@
-/** `npm run api`: the engine's HTTP API on ENGINE_PORT. */
+/** `npm run api`: the engine's HTTP API on ENGINE_HOST:ENGINE_PORT (loopback unless told otherwise). */
+import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
+import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
@@ -21,17 +23,20 @@ function main(): void {
     config,
     logger,
     codec: createPayloadCodec(config),
+    codecToken: resolveCodecToken(config),
     readiness: {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
   });
-  const server = app.listen(config.ENGINE_PORT, () => {
-    logger.info('api.listening', { url: `http://127.0.0.1:${config.ENGINE_PORT}` });
+  const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
+    // What the socket really bound, not what was asked: a host name may resolve to another interface.
+    const { address, family, port } = server.address() as AddressInfo;
+    logger.info('api.listening', { address, family, port });
   });
   server.on('error', (error) => {
-    logger.error('api.listen_failed', { error, port: config.ENGINE_PORT });
+    logger.error('api.listen_failed', { error, host: config.ENGINE_HOST, port: config.ENGINE_PORT });
     process.exit(1);
   });
   onShutdown(

@@ -8,12 +8,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { ApiRowIssue } from '../api/errors';
-import { externalIdSchema } from '../api/payouts/payout-request';
-import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../batches/batch-api-client';
-import type { BatchSummaryResponse } from '../batches/batch-api-schemas';
-import { formatReais, renderProgress } from '../batches/batch-progress';
+import type { RowIssue } from '../validation/issues';
+import { externalIdSchema } from '../payouts/ids';
+import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from './batch-api-client';
+import type { BatchSummaryResponse } from '../api/batches/batch-schemas';
+import { formatReais, renderFailure, renderProgress } from './batch-progress';
 import { batchRequestBodySchema } from '../batches/batch-request';
+import { printable } from '../validation/plain-text';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -49,11 +50,11 @@ const FAILURE_STATES = ['FAILED', 'NEEDS_REVIEW'] as const;
 class UsageError extends Error {}
 
 /** `row 17 (order-17): amount: must have at most 2 decimal places` (row numbers count from 1). */
-export function formatRowIssue(row: ApiRowIssue): string {
+export function formatRowIssue(row: RowIssue): string {
   // The payout schema's messages often start with the field's name already: do not say it twice.
   const message = row.message.startsWith(`${row.field} `) ? row.message.slice(row.field.length + 1) : row.message;
   const id = row.externalId ? ` (${row.externalId})` : '';
-  return `row ${row.index + 1}${id}: ${row.field}: ${message}`;
+  return printable(`row ${row.index + 1}${id}: ${row.field}: ${message}`);
 }
 
 export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -81,9 +82,9 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
       if (requestedId !== undefined && !externalIdSchema.safeParse(requestedId).success) throw new UsageError('--batch-id must be 1-64 letters, digits, dot, dash, underscore or colon');
       const accepted = await submitFile(client, target, requestedId, io);
       batchId = accepted.batchId;
-      out(`Batch ${accepted.batchId} accepted: ${accepted.total} payouts, ${formatReais(accepted.totalAmount)}.`);
+      out(`Batch ${printable(accepted.batchId)} accepted: ${accepted.total} payouts, ${formatReais(accepted.totalAmount)}.`);
       if (!values.watch) {
-        out(`Follow it with: payouts status ${accepted.batchId} --watch`);
+        out(`Follow it with: payouts status ${printable(accepted.batchId)} --watch`);
         return EXIT.OK;
       }
     } else if (command === 'status') {
@@ -150,17 +151,19 @@ async function printFailures(client: BatchApiClient, batchId: string, out: (line
     for await (const item of client.allItems(batchId, state)) {
       if (count === 0) out('Failures:');
       count += 1;
-      out(`  ${item.status.padEnd(12)} ${item.externalId.padEnd(24)} ${formatReais(item.amount).padStart(16)}  ${item.failureReason ?? ''}`.trimEnd());
+      out(renderFailure(item));
     }
   }
   out(count === 0 ? 'No failures.' : `${count} payout(s) failed or need review.`);
   return count;
 }
 
-function reportError(error: unknown, err: (line: string) => void): number {
+/** Every message printed here may carry text from the server or a file: each goes out through `printable`. */
+function reportError(error: unknown, writeErr: (line: string) => void): number {
+  const err = (line: string): void => writeErr(printable(line));
   if (error instanceof UsageError) {
     err(`payouts: ${error.message}`);
-    err(USAGE);
+    writeErr(USAGE);
   } else if (error instanceof BatchApiError) {
     err(`payouts: the engine refused: ${error.status} ${error.body.code}: ${error.body.message}`);
     for (const issue of error.body.issues ?? []) err(`  ${issue.path}: ${issue.message}`);
@@ -169,7 +172,7 @@ function reportError(error: unknown, err: (line: string) => void): number {
     err(`payouts: ${error.message} (set PAYOUTS_API_URL)`);
   } else if (error instanceof Error && error.name === 'TypeError' && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS')) {
     err(`payouts: ${error.message}`);
-    err(USAGE);
+    writeErr(USAGE);
   } else {
     err(`payouts: ${error instanceof Error ? error.message : String(error)}`);
   }

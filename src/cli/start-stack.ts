@@ -9,7 +9,7 @@ import { createLogger } from '../logging/logger';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
 import { spawnService, stopChild, waitHealthy } from '../stack/child-services';
-import { devServerOptionsFor } from './stack-options';
+import { devServerOptionsFor, engineLocalUrl } from './stack-options';
 
 const SERVICES = ['sandbox', 'worker', 'api'] as const;
 type Service = (typeof SERVICES)[number];
@@ -23,7 +23,7 @@ function banner(config: Config, temporal: DevServerHandle): string {
   return [
     '',
     'Payout engine stack is up:',
-    `  Engine API       http://127.0.0.1:${config.ENGINE_PORT}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
+    `  Engine API       ${engineLocalUrl(config)}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
     `  Sandbox (PSP)    http://127.0.0.1:${config.SANDBOX_PORT}   (OpenAPI: /openapi.json)`,
     `  Temporal         ${temporal.address}   namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}`,
     `  Temporal Web UI  ${temporal.uiUrl ?? '(headless)'}`,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       });
     }
     await waitHealthy(`http://127.0.0.1:${config.SANDBOX_PORT}/healthz`, running[0]!.child, 'sandbox');
-    await waitHealthy(`http://127.0.0.1:${config.ENGINE_PORT}/healthz`, running[2]!.child, 'engine API');
+    await waitHealthy(`${engineLocalUrl(config)}/healthz`, running[2]!.child, 'engine API');
   } catch (error) {
     logger.error('stack.start_failed', { error });
     await stopAll(1);

@@ -4,6 +4,7 @@
  */
 import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
+import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { lazyClient } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
     activities: engineActivities(config, { batchStore, temporal: temporal.client }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
   });
-  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE });
+  await ensureMedSyncSchedule(temporal.client, config);
+  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID });
   await worker.run();
   await connection.close();
   await temporal.close();

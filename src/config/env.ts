@@ -1,17 +1,37 @@
 /**
  * The one place that reads the environment. Every variable is parsed by zod with a local default, so
  * that `npm start` works on a fresh clone, and a bad value stops the process at start-up with a message
- * naming the variable. Demo credentials are refused when NODE_ENV=production.
+ * naming the variable. Demo credentials and weak secrets are refused when NODE_ENV=production.
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { reaisAmountSchema } from '../money/centavos';
 
 const port = z.coerce.number().int().min(1).max(65535);
-const list = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
-  .pipe(z.array(z.string().min(1)).min(1, 'must name at least one value'));
+const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
+const list = commaSeparated.pipe(z.array(z.string().min(1)).min(1, 'must name at least one value'));
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+const origin = z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
+const origins = commaSeparated.pipe(z.array(origin));
+const is32Bytes = (base64: string): boolean => Buffer.from(base64, 'base64').length === 32;
+/** An old payload key kept for decryption only: `id:base64key`. */
+export const PREVIOUS_KEY_PATTERN = /^([\w.-]{1,64}):([A-Za-z0-9+/]+={0,2})$/;
+const previousKeys = commaSeparated.pipe(
+  z.array(
+    z
+      .string()
+      .regex(PREVIOUS_KEY_PATTERN, 'each entry is id:base64key')
+      .refine((entry) => is32Bytes(entry.slice(entry.indexOf(':') + 1)), 'each key must be 32 bytes encoded as base64'),
+  ),
+);
+
+/** Production refuses secrets shorter than this: API keys, webhook secrets, the codec token. */
+const MIN_SECRET_LENGTH = 24;
+/**
+ * 32 random bytes take about 30 distinct values; 16 or fewer (a repeated byte, hex digits or a short
+ * word used as the key) happens by chance in fewer than one key in a billion.
+ */
+const MIN_DISTINCT_KEY_BYTES = 17;
 
 export const DEMO_VALUES = {
   ENGINE_API_KEYS: 'dev-api-key',
@@ -24,6 +44,8 @@ export const DEMO_VALUES = {
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   ENGINE_PORT: port.default(3000),
+  /** Interface the engine API binds: loopback unless told otherwise (containers set 0.0.0.0). */
+  ENGINE_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   /** Base URL the provider uses to reach the engine's callbacks; defaults to the local engine. */
   ENGINE_PUBLIC_URL: url.optional(),
   SANDBOX_PORT: port.default(4010),
@@ -32,21 +54,39 @@ export const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payouts'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  /** Deadline of every call of the engine API to Temporal (start, query, signal, describe, update acceptance). */
+  TEMPORAL_CALL_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** TLS to the Temporal frontend, PEM files: the CA that signed its certificate; this client's certificate and key (mTLS). */
+  TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
+  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address); callbacks, health and codec are not counted. */
+  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
+  /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
+  UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   PAYMENT_API_BASE_URL: url.default('http://127.0.0.1:4010'),
   PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
   PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
+  /** The provider's fee on PIX withdrawals and copy-and-paste payments, to preview a payment: fixed reais + percent of the amount. */
+  PROVIDER_PIX_FEE_FIXED: z.coerce.number().min(0).max(1_000).pipe(reaisAmountSchema).default(0.5),
+  PROVIDER_PIX_FEE_PERCENT: z.coerce.number().min(0).max(100).pipe(reaisAmountSchema).default(3),
   PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
   SANDBOX_ADMIN_TOKEN: z.string().min(1).default(DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
   /** 32 bytes, base64. When unset, a development key is generated under DATA_DIR (refused in production). */
-  PAYLOAD_ENCRYPTION_KEY: z
-    .string()
-    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes encoded as base64')
-    .optional(),
+  PAYLOAD_ENCRYPTION_KEY: z.string().refine(is32Bytes, 'must be 32 bytes encoded as base64').optional(),
   PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
+  /** Keys of before a rotation, comma-separated `id:base64key`: they decrypt what they encrypted, never encrypt. */
+  PAYLOAD_ENCRYPTION_PREVIOUS_KEYS: previousKeys.optional(),
+  /** The Temporal UI's credential for the codec endpoint, carried in its URL; unset: generated under DATA_DIR outside production. */
+  CODEC_TOKEN: z.string().regex(/^[\w-]+$/, 'letters, digits, dash, underscore (it goes into a URL)').optional(),
+  /** Browser origins of the Temporal UI allowed to call the codec endpoint; default: the local dev UI on TEMPORAL_UI_PORT. */
+  CODEC_CORS_ORIGINS: origins.optional(),
   /** Sandbox: where its SQLite state lives (`:memory:` for throwaway runs); default DATA_DIR/sandbox.sqlite. */
   SANDBOX_DB: z.string().min(1).optional(),
   /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
@@ -58,8 +98,14 @@ export const envSchema = z.object({
   SANDBOX_CASH_IN_EXPIRY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** Sandbox: delay before an infraction with a defense is resolved (0: only by the admin call). */
   SANDBOX_INFRACTION_RESOLVE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Sandbox: browser origins allowed to use the security module (CORS, challenge framing); unset: any origin. */
+  SANDBOX_SHIELD_ORIGINS: origins.optional(),
+  /** Sandbox: how long a buyer has to answer a 3DS challenge before it counts as abandoned. */
+  SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   /** Sandbox: lifetime of the JWTs it issues. */
   SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(3_600),
+  /** Sandbox: logins a minute per client_id (POST /api/auth/login). */
+  SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Payout timing: wait for a callback, then poll the check with backoff; past the review deadline, NEEDS_REVIEW. */
   PAYOUT_CALLBACK_WAIT_MS: z.coerce.number().int().min(100).default(60_000),
   PAYOUT_POLL_INITIAL_MS: z.coerce.number().int().min(100).default(5_000),
@@ -73,6 +119,10 @@ export const envSchema = z.object({
   BATCH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** A batch workflow continues as new past this many history events (Temporal warns at 10,000). */
   BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000),
+  /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
+  MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
+  MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */
@@ -82,8 +132,30 @@ export const envSchema = z.object({
 
 export type EnvInput = z.input<typeof envSchema>;
 
-const productionRules = envSchema.superRefine((env, ctx) => {
+const configRules = envSchema.superRefine((env, ctx) => {
+  const previousIds = (env.PAYLOAD_ENCRYPTION_PREVIOUS_KEYS ?? []).map((entry) => entry.slice(0, entry.indexOf(':')));
+  if (new Set([env.PAYLOAD_ENCRYPTION_KEY_ID, ...previousIds]).size !== previousIds.length + 1) {
+    ctx.addIssue({ code: 'custom', path: ['PAYLOAD_ENCRYPTION_PREVIOUS_KEYS'], message: 'every key id must differ from the others and from PAYLOAD_ENCRYPTION_KEY_ID' });
+  }
+  if ((env.TEMPORAL_TLS_CERT === undefined) !== (env.TEMPORAL_TLS_KEY === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
+  }
   if (env.NODE_ENV !== 'production') return;
+  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN', values: readonly string[]): void => {
+    if (values.some((value) => value.length < MIN_SECRET_LENGTH)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `each value must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production` });
+    }
+  };
+  tooShort('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
+  tooShort('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
+  tooShort('CODEC_TOKEN', env.CODEC_TOKEN === undefined ? [] : [env.CODEC_TOKEN]);
+  if (env.PAYLOAD_ENCRYPTION_KEY && new Set(Buffer.from(env.PAYLOAD_ENCRYPTION_KEY, 'base64')).size < MIN_DISTINCT_KEY_BYTES) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYLOAD_ENCRYPTION_KEY'],
+      message: 'is not 32 random bytes (too few distinct byte values): generate one with `openssl rand -base64 32`',
+    });
+  }
   const demo = (name: keyof typeof DEMO_VALUES, values: readonly string[]): void => {
     if (values.includes(DEMO_VALUES[name])) {
       ctx.addIssue({ code: 'custom', path: [name], message: 'the demo value is refused when NODE_ENV=production' });
@@ -111,6 +183,7 @@ function toConfig(env: z.output<typeof envSchema>) {
     ...env,
     DATA_DIR: dataDir,
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+    CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`],
   };
 }
 
@@ -130,7 +203,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       .map((key) => [key, source[key]] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = productionRules.safeParse(present);
+  const parsed = configRules.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })),

@@ -23,12 +23,12 @@ export interface OpenOptions {
 /** A file path, or ':memory:' for a database that lives as long as the connection. */
 export function openSqlite(file: string, options: OpenOptions): Database.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  // The busy timeout from the first statement on: switching a new file to WAL already takes a lock.
+  const db = new Database(file, { timeout: options.busyTimeoutMs });
   // NORMAL is durable across process crashes with WAL.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   if (options.foreignKeys) db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
   return db;
 }
 

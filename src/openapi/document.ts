@@ -1,41 +1,140 @@
-/** Builds an OpenAPI 3.1 document from zod schemas: the schemas that validate are the ones documented. */
+/**
+ * Builds an OpenAPI 3.1 document from zod schemas: the schemas that validate are the ones documented,
+ * path parameters included. The document is held to what the servers answer by `npm run fuzz`.
+ */
 import { z } from 'zod';
 
+/**
+ * An OpenAPI link: how a value of this answer feeds another operation (`$response.body#/batchId`,
+ * `$request.path.batchId`), which is what the fuzzer's stateful phase follows to reach real resources.
+ */
+export interface LinkSpec {
+  operationId: string;
+  parameters?: Record<string, string>;
+  requestBody?: Record<string, string>;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  links?: Record<string, LinkSpec>;
+}
+
 export interface OperationSpec {
+  /** The operationId, for links. */
+  id?: string;
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express style (`/v1/payouts/:externalId`); converted to OpenAPI's `{externalId}`. */
   path: string;
   summary: string;
-  security?: string;
+  description?: string;
+  /** Names of security schemes that must all be present (one requirement). */
+  security?: readonly string[];
+  /** An object schema of the path parameters; every `:name` of the path must be one of its keys. */
+  params?: z.ZodType;
+  /** An object schema of the request headers the operation reads (other than credentials). */
+  headers?: z.ZodType;
   body?: z.ZodType;
+  /** The body may be left out altogether (every field of it then takes its default). */
+  bodyOptional?: boolean;
   query?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, ResponseSpec>;
 }
 
-const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Metadata key for the wire form of a value that its zod schema cannot show: a path segment is text
+ * that the server reads as an integer, for instance. The generator puts this JSON Schema in its place.
+ */
+const WIRE_SCHEMA = 'x-wire-schema';
+
+/** Documents `schema` as `wire` (a JSON Schema), while `schema` still validates. */
+export function documentedAs<T extends z.ZodType>(schema: T, wire: JsonSchema): T {
+  return schema.meta({ [WIRE_SCHEMA]: wire });
+}
+
+/** Metadata key for the examples of a request: zod leaves out `examples` of a schema that transforms (they would describe its output). */
+const REQUEST_EXAMPLES = 'x-request-examples';
+
+/** Documents `examples` of what a client sends to `schema`. */
+export function withRequestExamples<T extends z.ZodType>(schema: T, examples: readonly unknown[]): T {
+  return schema.meta({ [REQUEST_EXAMPLES]: examples });
+}
+
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  return z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: (ctx) => {
+      const target: JsonSchema = ctx.jsonSchema;
+      if (target[REQUEST_EXAMPLES] !== undefined) {
+        target.examples = target[REQUEST_EXAMPLES];
+        delete target[REQUEST_EXAMPLES];
+      }
+      const wire = target[WIRE_SCHEMA];
+      if (wire === undefined) return;
+      for (const key of Object.keys(target)) delete target[key];
+      Object.assign(target, wire);
+    },
+  });
+}
+
+interface ObjectJsonSchema {
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+function parametersOf(op: OperationSpec): JsonSchema[] {
+  const names = [...op.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
+  const pathSchema = op.params ? (toJsonSchema(op.params, 'input') as ObjectJsonSchema) : {};
+  const pathParams = names.map((name) => {
+    const schema = pathSchema.properties?.[name];
+    if (!schema) throw new Error(`${op.method.toUpperCase()} ${op.path}: no schema for the path parameter ${name}`);
+    return { name, in: 'path', required: true, schema };
+  });
+  return [...pathParams, ...objectParameters(op.query, 'query'), ...objectParameters(op.headers, 'header')];
+}
+
+function objectParameters(schema: z.ZodType | undefined, location: 'query' | 'header'): JsonSchema[] {
+  if (!schema) return [];
+  const object = toJsonSchema(schema, 'input') as ObjectJsonSchema;
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: object.required?.includes(name) === true,
+    schema: property,
+  }));
+}
 
 export function openApiDocument(info: { title: string; version: string; description?: string }, securitySchemes: Record<string, object>, operations: OperationSpec[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
-    const pathParams = [...op.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const queryParams = op.query
-      ? Object.entries((toJsonSchema(op.query, 'input') as { properties?: Record<string, object> }).properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema }))
-      : [];
+    const parameters = parametersOf(op);
     paths[path] ??= {};
     paths[path][op.method] = {
+      ...(op.id ? { operationId: op.id } : {}),
       summary: op.summary,
-      ...(op.security ? { security: [{ [op.security]: [] }] } : {}),
-      ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(op.body, 'input') } } } } : {}),
+      ...(op.description ? { description: op.description } : {}),
+      // An empty list says "no credentials", where an absent one would inherit a global requirement.
+      security: op.security ? [Object.fromEntries(op.security.map((name) => [name, []]))] : [],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: toJsonSchema(op.body, 'input') } } } } : {}),
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([status, response]) => [
           status,
-          { description: response.description, ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}) },
+          {
+            description: response.description,
+            ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
+            ...(response.links ? { links: response.links } : {}),
+          },
         ]),
       ),
     };
   }
   return { openapi: '3.1.0', info, components: { securitySchemes }, paths };
 }
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

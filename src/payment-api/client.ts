@@ -4,7 +4,7 @@
  * (credentials, timeouts, typed errors, parsing) live in HttpTransport. Requests are checked against
  * the contract before they leave, so a malformed request fails here, before any money can move.
  */
-import { zodIssues } from '../api/errors';
+import { zodIssues } from '../validation/issues';
 import { InvalidRequestError } from './errors';
 import { HttpTransport, type TransportOptions } from './http-transport';
 import { endpoints, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
@@ -62,8 +62,9 @@ export class PaymentApiClient {
   submitInfractionDefense(infractionId: string, body: EndpointRequest<'submitInfractionDefense'>) {
     return this.call('submitInfractionDefense', { body, params: { infractionId } });
   }
-  checkTransaction(transactionId: string) {
-    return this.call('checkTransaction', { body: { transactionId } });
+  /** Endpoint 9: `id` is the id given at creation (an external_id, a cash-in transactionId) or the one the provider answered. */
+  checkTransaction(id: string) {
+    return this.call('checkTransaction', { body: { transactionId: id } });
   }
   createPixCashIn(body: EndpointRequest<'createPixCashIn'>) {
     return this.call('createPixCashIn', { body });

@@ -4,6 +4,7 @@
  * two cannot drift apart. Paths use Express `:param` style. Every success answers HTTP 200.
  */
 import { z } from 'zod';
+import type { ProviderErrorCode } from './schemas/errors';
 import {
   cardPaymentDetailsResponseSchema,
   cardPaymentPathSchema,
@@ -52,6 +53,11 @@ export interface EndpointDefinition<Name extends string = string> {
   /** Path parameters (`:id`), when the path has any. */
   readonly params?: z.ZodType;
   readonly response: z.ZodType;
+  /**
+   * What the endpoint refuses besides a bad request (400), bad credentials (401) and an outage (503):
+   * the codes of the contract's error table, their HTTP status from PROVIDER_ERROR_STATUS.
+   */
+  readonly refusals: readonly ProviderErrorCode[];
   /** The endpoint this path is an alias of: same handler, same contract. */
   readonly aliasOf?: string;
 }
@@ -61,7 +67,7 @@ function defineEndpoints<const T extends { [K in keyof T]: EndpointDefinition<K 
   return table;
 }
 
-const cryptoStatusPathSchema = z.strictObject({ transactionId: z.string().trim().min(1) });
+const cryptoStatusPathSchema = z.strictObject({ transactionId: z.string().min(1) });
 
 export const endpoints = defineEndpoints({
   login: {
@@ -74,6 +80,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: loginRequestSchema,
     response: loginResponseSchema,
+    refusals: ['UNAUTHORIZED'],
   },
   createCardPayment: {
     name: 'createCardPayment',
@@ -85,6 +92,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: cardPaymentRequestSchema,
     response: cardPaymentResponseSchema,
+    refusals: ['CARD_REFUSED', 'INVALID_PHONE', 'INVALID_AMOUNT', 'INVALID_CARD_TOKEN', 'THREE_DS_REQUIRED', 'THREE_DS_INVALID'],
   },
   getCardPayment: {
     name: 'getCardPayment',
@@ -97,6 +105,7 @@ export const endpoints = defineEndpoints({
     request: undefined,
     params: cardPaymentPathSchema,
     response: cardPaymentDetailsResponseSchema,
+    refusals: ['NOT_FOUND'],
   },
   withdraw: {
     name: 'withdraw',
@@ -108,6 +117,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: withdrawalRequestSchema,
     response: withdrawalResponseSchema,
+    refusals: ['INVALID_PIX_KEY', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT'],
   },
   withdrawAlias: {
     name: 'withdrawAlias',
@@ -119,6 +129,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: withdrawalRequestSchema,
     response: withdrawalResponseSchema,
+    refusals: ['INVALID_PIX_KEY', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT'],
     aliasOf: 'withdraw',
   },
   payPixCopyPaste: {
@@ -131,6 +142,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: pixCopyPasteRequestSchema,
     response: pixCopyPasteResponseSchema,
+    refusals: ['INVALID_QRCODE', 'AMOUNT_MISMATCH', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT'],
   },
   createDeposit: {
     name: 'createDeposit',
@@ -142,6 +154,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: depositRequestSchema,
     response: depositResponseSchema,
+    refusals: ['RECIPIENT_NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
   },
   listInfractions: {
     name: 'listInfractions',
@@ -153,6 +166,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'query',
     request: infractionListQuerySchema,
     response: infractionListResponseSchema,
+    refusals: [],
   },
   submitInfractionDefense: {
     name: 'submitInfractionDefense',
@@ -165,6 +179,7 @@ export const endpoints = defineEndpoints({
     request: infractionDefenseRequestSchema,
     params: infractionPathSchema,
     response: infractionDefenseResponseSchema,
+    refusals: ['NOT_FOUND', 'INFRACTION_NOT_WAITING_PSP'],
   },
   checkTransaction: {
     name: 'checkTransaction',
@@ -176,6 +191,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: transactionCheckRequestSchema,
     response: transactionCheckResponseSchema,
+    refusals: ['NOT_FOUND'],
   },
   createPixCashIn: {
     name: 'createPixCashIn',
@@ -187,6 +203,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: cashInRequestSchema,
     response: cashInResponseSchema,
+    refusals: ['RECIPIENT_NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
   },
   internalTransfer: {
     name: 'internalTransfer',
@@ -198,6 +215,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: internalTransferRequestSchema,
     response: internalTransferResponseSchema,
+    refusals: ['RECIPIENT_NOT_FOUND', 'INSUFFICIENT_BALANCE'],
   },
   internalTransferAlias: {
     name: 'internalTransferAlias',
@@ -209,6 +227,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: internalTransferRequestSchema,
     response: internalTransferResponseSchema,
+    refusals: ['RECIPIENT_NOT_FOUND', 'INSUFFICIENT_BALANCE'],
     aliasOf: 'internalTransfer',
   },
   getCryptoFees: {
@@ -221,6 +240,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'none',
     request: undefined,
     response: cryptoFeesResponseSchema,
+    refusals: [],
   },
   getCryptoStatus: {
     name: 'getCryptoStatus',
@@ -233,6 +253,7 @@ export const endpoints = defineEndpoints({
     request: undefined,
     params: cryptoStatusPathSchema,
     response: cryptoStatusResponseSchema,
+    refusals: ['NOT_FOUND'],
   },
   createCryptoWithdrawal: {
     name: 'createCryptoWithdrawal',
@@ -244,6 +265,7 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: cryptoWithdrawalRequestSchema,
     response: cryptoWithdrawalResponseSchema,
+    refusals: ['CRYPTO_AMOUNT_OUT_OF_RANGE', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_CONFLICT'],
   },
 });
 

@@ -12,12 +12,8 @@ import {
   AmbiguousOutcomeError,
   AuthenticationError,
   BadResponseError,
-  ConflictError,
   ConnectionError,
-  InvalidRequestError,
-  NotFoundError,
-  ProviderFailureError,
-  RateLimitedError,
+  errorForStatus,
   type PaymentApiError,
 } from './errors';
 
@@ -139,7 +135,7 @@ export class HttpTransport {
       }
       return parsed.data;
     }
-    throw this.statusFailure(response.status, readErrorBody(text), details);
+    throw errorForStatus(response.status, readErrorBody(text), details);
   }
 
   private transportFailure(error: unknown, spec: RequestSpec<z.ZodType>, details: { method: string; path: string }): PaymentApiError {
@@ -153,18 +149,6 @@ export class HttpTransport {
       return new AmbiguousOutcomeError(`${spec.method} ${spec.path}: ${what}; the provider may have acted`, details);
     }
     return new ConnectionError(`${spec.method} ${spec.path}: ${what}`, details);
-  }
-
-  private statusFailure(status: number, body: Partial<ProviderError>, base: { method: string; path: string }): PaymentApiError {
-    const details = { ...base, status, ...(body.code ? { providerCode: body.code } : {}), ...(body.message ? { providerMessage: body.message } : {}) };
-    const message = body.message ?? `HTTP ${status}`;
-    if (status === 400 || status === 422) return new InvalidRequestError(message, details, body.issues ?? []);
-    if (status === 401 || status === 403) return new AuthenticationError(message, details);
-    if (status === 404) return new NotFoundError(message, details);
-    if (status === 409) return new ConflictError(message, details);
-    if (status === 429) return new RateLimitedError(message, details);
-    if (status >= 500) return new ProviderFailureError(message, details);
-    return new InvalidRequestError(message, details, body.issues ?? []);
   }
 
   private async bearerToken(forceLogin: boolean): Promise<CachedToken> {

@@ -1,18 +1,25 @@
 /**
  * Starting a payout workflow, the one way both the API (single payouts) and the batch activity do it:
- * the business id as workflow id, never reused, and the request's hash in the memo so that a repeated
- * request can be told from a conflicting one.
+ * the business id as workflow id, never reused, the request's hash in the memo so that a repeated
+ * request can be told from a conflicting one, and the search attributes set by the start request.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { payoutWorkflowId, type PayoutInput } from '../../workflows/payout/messages';
-import type { payoutWorkflow } from '../../workflows/payout/payout-workflow';
+import { payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
+import type { PayoutInput, PayoutTiming } from './payout-input';
+import type { PayoutRequest } from './payout-request';
+import { payoutRequestHash } from './request-hash';
+import { payoutDetails, payoutSummary } from './summary';
+
+export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
+  return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing };
+}
 
 /** 'exists' when a workflow with this payout's id was already started (running or closed). */
 export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string): Promise<'started' | 'exists'> {
   try {
-    await client.workflow.start<typeof payoutWorkflow>('payoutWorkflow', {
+    await client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
       workflowId: payoutWorkflowId(input.externalId),
       taskQueue,
       args: [input],
@@ -20,6 +27,8 @@ export async function startPayoutWorkflow(client: Client, input: PayoutInput, ta
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: { requestHash: input.requestHash },
       typedSearchAttributes: payoutStartAttributes(input),
+      staticSummary: payoutSummary(input),
+      staticDetails: payoutDetails(input),
     });
     return 'started';
   } catch (error) {

@@ -14,7 +14,11 @@ import { createDispatcher } from './callbacks/dispatcher';
 import { createOutbox } from './callbacks/outbox';
 import type { SandboxContext } from './context';
 import { createFaultState, type FaultState } from './faults/fault-state';
+import { endpoints } from '../payment-api/endpoints';
+import { trackAllowedMethods } from '../http/allowed-methods';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { acceptJsonBodies, refuseOtherMethods } from './http/http-refusals';
+import { loginRateLimit } from './http/login-rate-limit';
 import { sandboxOpenApiDocument } from './http/openapi';
 import { providerRouter } from './http/provider-routes';
 import { createScheduler, type JobHandler } from './jobs/scheduler';
@@ -115,7 +119,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const credentials = createCredentialChecks({ users: ctx.users, jwtKey, adminToken: config.SANDBOX_ADMIN_TOKEN, now });
   const app = express();
   app.disable('x-powered-by');
-  app.use(express.json({ limit: '256kb' }));
+  // The browser's routes (the card security module, the 3DS challenge form) read their own bodies.
+  for (const product of registry.products) {
+    const browserRoutes = product.browserRoutes?.(ctx);
+    if (browserRoutes) app.use(browserRoutes);
+  }
+  app.use(acceptJsonBodies, express.json({ limit: '256kb' }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -125,7 +134,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   // The core router checks the admin token first, for its own routes and the products' alike.
   app.use('/sandbox', adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }), ...registry.products.flatMap((product) => product.adminRoutes?.(ctx) ?? []));
+  app.post(endpoints.login.path, loginRateLimit(config.SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE, logger));
   app.use(providerRouter({ ctx, routes: registry.routes, credentials, connections: server }));
+  trackAllowedMethods(app.router);
+  app.use(refuseOtherMethods);
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 

@@ -1,7 +1,7 @@
 /**
  * The stack's parts as child processes: started from their `src/cli` entry points in their own process
  * groups, waited on through their health endpoints, stopped with SIGTERM and a grace period.
- * Used by `npm start` and by the benchmark.
+ * Used by `npm start`, the benchmark and the fuzz run.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,6 +49,23 @@ export async function waitHealthy(url: string, child: ChildProcess, name: string
     },
     { timeoutMs, intervalMs: 200, description: `${name} at ${url}` },
   );
+}
+
+/** Starts a service and resolves once its output shows `marker` (the worker has no health endpoint). */
+export async function spawnWaitingForLog(name: string, env: NodeJS.ProcessEnv, marker: string): Promise<ChildProcess> {
+  const child = spawnService(name, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-10_000);
+  });
+  await pollUntil(
+    () => {
+      if (hasExited(child)) throw new StopPolling(`${name} exited: ${output}`);
+      return output.includes(marker) ? true : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 100, description: `${name} to start` },
+  );
+  return child;
 }
 
 /** Peak resident set size of a live process, in bytes (Linux: VmHWM). */

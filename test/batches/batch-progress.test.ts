@@ -1,5 +1,5 @@
-import { toBatchSummaryResponse, batchSummarySchema, type BatchSummaryResponse } from '../../src/batches/batch-api-schemas';
-import { formatDuration, renderProgress } from '../../src/batches/batch-progress';
+import { toBatchSummaryResponse, batchSummarySchema, type BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
+import { formatDuration, renderProgress } from '../../src/cli/batch-progress';
 import { emptyCounts, type ItemState } from '../../src/batches/batch-store';
 
 const T0 = Date.parse('2025-03-01T12:00:00Z');

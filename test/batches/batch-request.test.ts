@@ -59,8 +59,8 @@ test('a valid batch comes back normalized with its total in centavos', () => {
     ok: true,
     totalAmountCents: 845,
     items: [
-      { externalId: 'a', amountCents: 29, pixKey: VALID_CPF, keyType: 'CPF' },
-      { externalId: 'b', amountCents: 816, pixKey: '+5511987654321', keyType: 'PHONE', description: 'rent' },
+      { method: 'pix_key', externalId: 'a', amountCents: 29, pixKey: VALID_CPF, keyType: 'CPF' },
+      { method: 'pix_key', externalId: 'b', amountCents: 816, pixKey: '+5511987654321', keyType: 'PHONE', description: 'rent' },
     ],
   });
 });
@@ -85,20 +85,20 @@ test('the JSON body: batchId follows the externalId rule, 1 to 100,000 items, no
   expect(batchRequestBodySchema.safeParse({ items: new Array(100_001).fill({}) }).success).toBe(false);
 });
 
-test('10,000 items are validated against a real store, and a re-submission of the same batch is not refused as duplicates of itself', () => {
+test('10,000 items are validated against a real store, and a re-submission of the same batch is not refused as duplicates of itself', async () => {
   const store = new SqliteBatchStore({ file: ':memory:', encryptionKey: TEST_KEY });
   try {
     const items = rawItems(10_000);
     const validation = validateBatch(items, (ids) => store.existingExternalIds(ids));
     if (!validation.ok) throw new Error(JSON.stringify(validation.rows.slice(0, 3)));
     const requestHash = batchRequestHash(validation.items);
-    expect(store.createBatch({ batchId: 'big', items: validation.items, requestHash, createdAt: new Date() }).outcome).toBe('created');
+    expect((await store.createBatch({ batchId: 'big', items: validation.items, requestHash, createdAt: new Date() })).outcome).toBe('created');
     expect(validation.totalAmountCents).toBe(validation.items.reduce((sum, item) => sum + item.amountCents, 0));
 
     expect(validateBatch(items.slice(0, 3), (ids) => store.existingExternalIds(ids)).ok).toBe(false);
     const again = validateBatch(items, (ids) => store.existingExternalIds(ids, { exceptBatchId: 'big' }));
     if (!again.ok) throw new Error('re-submission refused');
-    expect(store.createBatch({ batchId: 'big', items: again.items, requestHash: batchRequestHash(again.items), createdAt: new Date() }).outcome).toBe('exists');
+    expect((await store.createBatch({ batchId: 'big', items: again.items, requestHash: batchRequestHash(again.items), createdAt: new Date() })).outcome).toBe('exists');
   } finally {
     store.close();
   }

@@ -1,12 +1,13 @@
 /** Valid payout requests and raw items for the batch tests. */
 import { randomBytes } from 'node:crypto';
-import type { PayoutRequest } from '../../src/api/payouts/payout-request';
+import type { PixKeyPayout } from '../../src/payouts/rails/pix-key/request';
 
 export const VALID_CPF = '52998224725';
-export const TEST_KEY = randomBytes(32);
+export const TEST_KEY = { id: 'batch-test-key', key: randomBytes(32) };
 
-export function payoutRequests(count: number, prefix = 'item'): PayoutRequest[] {
+export function payoutRequests(count: number, prefix = 'item'): PixKeyPayout[] {
   return Array.from({ length: count }, (_, index) => ({
+    method: 'pix_key' as const,
     externalId: `${prefix}-${index + 1}`,
     amountCents: 1_000 + index,
     pixKey: `payee.${prefix}.${index + 1}@example.com`,

@@ -1,6 +1,7 @@
 /**
  * No Docker engine runs here, so the compose file is checked by what can run: its services use only
- * variables the config module knows, register the engine's search attributes, and wire the UI's codec.
+ * variables the config module knows, register the engine's search attributes, wire the UI's codec with
+ * its token, and publish nothing but the engine API and the UI.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ const serviceSchema = z.looseObject({
   command: z.union([z.string(), z.array(z.string())]).optional(),
   environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   depends_on: z.record(z.string(), z.unknown()).optional(),
+  ports: z.array(z.string()).optional(),
 });
 const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema) });
 
@@ -29,7 +31,7 @@ test('the topology has every part: PostgreSQL, Temporal, its UI, the API, the wo
   expect(ourServices.map(([name]) => name).sort()).toEqual(['api', 'sandbox', 'worker']);
 });
 
-test.each(ourServices)('service %s sets only variables the config module reads, and the config accepts them', (_name, service) => {
+test.each(ourServices)('service %s sets only variables the config module reads', (_name, service) => {
   const environment = service.environment ?? {};
   for (const name of Object.keys(environment)) expect(configNames).toContain(name);
 });
@@ -50,9 +52,20 @@ test('every engine search attribute is registered with its type', () => {
   expect(ENGINE_SEARCH_ATTRIBUTES.length).toBe(searchAttributeCliPairs().length);
 });
 
-test('the Temporal UI decodes payloads through the engine codec endpoint', () => {
+test('the Temporal UI decodes payloads through the engine codec endpoint, with the codec token in its URL', () => {
   const ui = compose.services['temporal-ui']?.environment ?? {};
-  expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('http://localhost:3000/codec');
+  const api = compose.services.api?.environment ?? {};
+  expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('http://localhost:3000/codec/t/${CODEC_TOKEN:?set CODEC_TOKEN}');
+  expect(api.CODEC_TOKEN).toBe('${CODEC_TOKEN:?set CODEC_TOKEN}');
+  // The browser on the UI's published port calls the codec.
+  expect(String(api.CODEC_CORS_ORIGINS).split(',')).toContain('http://localhost:8080');
+});
+
+test('only the engine API and the Temporal UI are published: never Temporal (7233), PostgreSQL or the sandbox', () => {
+  const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
+  expect(published.sort()).toEqual(['api 3000:3000', 'temporal-ui 127.0.0.1:8080:8080']);
+  // In its container the API must listen beyond loopback to be reachable through the published port.
+  expect(compose.services.api?.environment?.ENGINE_HOST).toBe('0.0.0.0');
 });
 
 test('every depends_on names a service of the file', () => {

@@ -24,7 +24,7 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
-test('npm start serves the engine, the sandbox and the Temporal UI, and Ctrl-C leaves no process or port behind', async () => {
+test('npm start serves the engine, the sandbox and the Temporal UI (decoding with its codec token), and Ctrl-C leaves no process or port behind', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'));
   const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort() };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
@@ -57,6 +57,14 @@ test('npm start serves the engine, the sandbox and the Temporal UI, and Ctrl-C l
     expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    // The UI decodes through the engine with its own credential, the codec token in the endpoint's URL.
+    const { codecToken } = JSON.parse(readFileSync(path.join(dataDir, 'codec-token.json'), 'utf8')) as { codecToken: string };
+    const settings = (await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+    expect(settings.Codec.Endpoint).toBe(`http://127.0.0.1:${ports.engine}/codec/t/${codecToken}`);
+    const asTheUi = (endpoint: string) =>
+      fetch(`${endpoint}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: `http://localhost:${ports.ui}` }, body: '{"payloads":[]}' });
+    expect((await asTheUi(settings.Codec.Endpoint)).status).toBe(200);
+    expect((await asTheUi(`http://127.0.0.1:${ports.engine}/codec`)).status).toBe(401);
     const ready = await pollUntil(
       async () => {
         const response = await fetch(`http://127.0.0.1:${ports.engine}/readyz`);

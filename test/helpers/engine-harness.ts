@@ -15,6 +15,7 @@ import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../src/sandbox';
+import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/engine-activities';
@@ -88,6 +89,9 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     PAYOUT_POLL_INITIAL_MS: '300',
     PAYOUT_POLL_MAX_MS: '1000',
     PAYMENT_API_TIMEOUT_MS: '2000',
+    // One Schedule per harness (they share a server); an hour apart, so a test runs the sync when it wants.
+    MED_SYNC_SCHEDULE_ID: `med-sync-${sandboxPort}`,
+    MED_SYNC_INTERVAL_MS: '3600000',
     ...overrides,
   });
   const logger = createLogger({ test: true }, 'error');
@@ -150,6 +154,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     },
     async close() {
       await harness.stopWorker();
+      await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
@@ -158,5 +163,6 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     },
   };
   await harness.startWorker();
+  await ensureMedSyncSchedule(temporal.client, config);
   return harness;
 }

@@ -1,27 +1,15 @@
 /** What payout tests keep asking: a fresh id, a payout's state once it gets there, its debits at the provider. */
 import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
+import type { PayoutResponse } from '../../src/api/payouts/payout-response';
 import type { EngineHarness } from './engine-harness';
-
-export interface PayoutBody {
-  status: string;
-  amount: number;
-  fee?: number;
-  total?: number;
-  failureReason?: string;
-  reviewReason?: string;
-  providerTransactionId?: string;
-  callbacksReceived: number;
-  checksMade: number;
-  transitions: { from: string | null; to: string; cause: string }[];
-}
 
 export const newExternalId = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
 
-export function waitForPayout(stack: EngineHarness, externalId: string, statuses: string[], timeoutMs = 30_000): Promise<PayoutBody> {
+export function waitForPayout(stack: EngineHarness, externalId: string, statuses: string[], timeoutMs = 30_000): Promise<PayoutResponse> {
   return pollUntil(
     async () => {
-      const answer = await stack.api<PayoutBody>('GET', `/v1/payouts/${externalId}`);
+      const answer = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
       return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
     },
     { timeoutMs, intervalMs: 200, description: `payout ${externalId} to reach ${statuses.join('|')}` },

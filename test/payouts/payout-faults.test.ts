@@ -6,7 +6,8 @@ import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from 
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout, type PayoutBody } from '../helpers/payouts';
+import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -22,7 +23,7 @@ afterAll(() => stack?.close());
 
 const externalId = newExternalId;
 const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: 'ana@example.com', keyType: 'EMAIL' });
-const getPayout = async (id: string) => (await stack.api<PayoutBody>('GET', `/v1/payouts/${id}`)).body;
+const getPayout = async (id: string) => (await stack.api<PayoutResponse>('GET', `/v1/payouts/${id}`)).body;
 
 const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 

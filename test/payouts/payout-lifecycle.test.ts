@@ -86,8 +86,9 @@ test('bad input is refused with every field named, and starts nothing', async ()
   expect(answer.status).toBe(400);
   expect(answer.body.code).toBe('VALIDATION_FAILED');
   expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual(['amount']);
-  const badKey = await stack.api<{ issues: { path: string; message: string }[] }>('POST', '/v1/payouts', { externalId: id, amount: 10, pixKey: '52998224724', keyType: 'CPF' });
-  expect(badKey.status).toBe(400);
+  const badKey = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', { externalId: id, amount: 10, pixKey: '52998224724', keyType: 'CPF' });
+  expect(badKey.status).toBe(422);
+  expect(badKey.body.code).toBe('PAYOUT_NOT_PAYABLE');
   expect(badKey.body.issues).toEqual([{ path: 'pixKey', message: expect.stringMatching(/check digit/i) as unknown }]);
   expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
 });
@@ -100,9 +101,43 @@ test('the API refuses requests without a valid key', async () => {
 
 test('a submitted payout cannot be cancelled', async () => {
   const id = externalId('nocancel');
-  await submit(id, 3);
-  await waitForStatus(id, ['SUBMITTED', 'COMPLETED']);
+  // An amount ending in .14 stays PROCESSING at the sandbox: the payout is SUBMITTED, not yet final.
+  await submit(id, 3.14);
+  await waitForStatus(id, ['SUBMITTED']);
   const answer = await stack.api('POST', `/v1/payouts/${id}/cancel`, { reason: 'changed my mind' });
   expect(answer.status).toBe(409);
-  expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_CANCELLABLE' });
+  expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_CANCELLABLE', message: 'the payout was already submitted to the provider' });
+  expect((await waitForStatus(id, ['SUBMITTED'])).transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED']);
+});
+
+test('with no worker running, GET answers within the call deadline from the visibility index', async () => {
+  await stack.stopWorker();
+  try {
+    const id = externalId('noworker');
+    expect((await submit(id, 4)).status).toBe(202);
+    const answer = await stack.api('GET', `/v1/payouts/${id}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ externalId: id, status: 'RECEIVED', amount: 4, source: 'index', transitions: [] });
+  } finally {
+    await stack.startWorker();
+  }
+});
+
+test('a closed payout is read from its result, with its whole history', async () => {
+  const id = externalId('closed');
+  await submit(id, 6);
+  const done = await waitForStatus(id, ['COMPLETED']);
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).describe()).status.name === 'COMPLETED' ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    description: 'the workflow to close',
+  });
+  await stack.stopWorker();
+  try {
+    const answer = await stack.api('GET', `/v1/payouts/${id}`);
+    expect(answer.body).toMatchObject({ status: 'COMPLETED', source: 'workflow' });
+    expect((answer.body as { transitions: unknown[] }).transitions).toEqual(done.transitions);
+  } finally {
+    await stack.startWorker();
+  }
 });

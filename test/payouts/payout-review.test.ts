@@ -3,7 +3,8 @@
  * operator can recheck it, or cancel it when the provider confirms it has no record.
  */
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout, type PayoutBody } from '../helpers/payouts';
+import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import { newExternalId, waitForPayout } from '../helpers/payouts';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -25,12 +26,12 @@ test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck af
   expect(review.reviewReason).toMatch(/review deadline/);
   expect(review.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'NEEDS_REVIEW']);
 
-  const stillStuck = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/recheck`);
+  const stillStuck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
   expect(stillStuck.body.status).toBe('NEEDS_REVIEW');
 
   const forced = await stack.admin('POST', `/sandbox/operations/${review.providerTransactionId}/outcome`, { status: 'COMPLETED' });
   expect(forced.status).toBeLessThan(300);
-  const settled = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/recheck`);
+  const settled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
   expect(settled.status).toBe(200);
   expect(settled.body.status).toBe('COMPLETED');
 });
@@ -46,9 +47,20 @@ test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds on
   expect(refused.status).toBe(409);
 
   await stack.admin('DELETE', '/sandbox/faults');
-  const cancelled = await stack.api<PayoutBody>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider outage' });
+  const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider outage' });
   expect(cancelled.status).toBe(200);
   expect(cancelled.body.status).toBe('CANCELLED');
   const ledger = await stack.admin<{ entries: unknown[] }>('GET', `/sandbox/ledger?externalId=${id}`);
   expect(ledger.body.entries).toEqual([]);
+});
+
+test('a recheck sent while the payout is still RECEIVED answers once the provider refuses it', async () => {
+  const id = externalId('early-recheck');
+  await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1500 });
+  // R$ 1,000,000.00 plus its fee is more than the merchant's balance: the provider refuses it.
+  expect((await submit(id, 1_000_000)).status).toBe(202);
+  const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
+  expect(recheck.status).toBe(200);
+  expect(recheck.body.status).toBe('FAILED');
+  expect(recheck.body.failureReason).toMatch(/Insufficient balance/);
 });

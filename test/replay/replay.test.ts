@@ -14,13 +14,18 @@ import { testConfig } from '../helpers/temporal';
 
 const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
 
-test('recorded histories exist for the payout lifecycles and for batches', () => {
+test('recorded histories exist for the payout lifecycles of every rail and for batches', () => {
   expect(files).toEqual(
     expect.arrayContaining([
       'payout-completed-by-callback.binpb',
       'payout-failed.binpb',
       'payout-completed-by-polling.binpb',
       'payout-of-batch-completed.binpb',
+      'payout-copy-paste-completed.binpb',
+      'payout-internal-completed.binpb',
+      'payout-internal-ambiguous-cancelled.binpb',
+      'payout-crypto-completed.binpb',
+      'infraction-defended-accepted.binpb',
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
     ]),

@@ -32,7 +32,9 @@ test('percentages round half up to the centavo', () => {
 });
 
 test('the request schema turns a positive amount into centavos and says what is wrong otherwise', () => {
-  expect(positiveReaisToCentavosSchema.parse(10.5)).toBe(1050);
-  expect(positiveReaisToCentavosSchema.safeParse(0).error?.issues[0]?.message).toBe('amount must be greater than zero');
-  expect(positiveReaisToCentavosSchema.safeParse(10.555).error?.issues[0]?.message).toBe('amount must have at most 2 decimal places');
+  const schema = positiveReaisToCentavosSchema(1_000);
+  expect(schema.parse(10.5)).toBe(1050);
+  expect(schema.safeParse(0).error?.issues[0]?.message).toBe('amount must be greater than zero');
+  expect(schema.safeParse(10.555).error?.issues[0]?.message).toBe('amount must have at most 2 decimal places');
+  expect(schema.safeParse(1_000.01).error?.issues[0]?.message).toBe('amount must be at most 1000.00');
 });

@@ -1,8 +1,11 @@
 import {
   cardCallbackSchema,
   cardPaymentRequestSchema,
+  cashInCallbackSchema,
   cashInRequestSchema,
+  cryptoWithdrawalCallbackSchema,
   cryptoWithdrawalRequestSchema,
+  pixCopyPasteCallbackSchema,
   errorIssuesFromZod,
   infractionDefenseRequestSchema,
   infractionListQuerySchema,
@@ -94,6 +97,25 @@ describe('withdrawal', () => {
     expect(withdrawalCallbackSchema.parse(callback)).toMatchObject({ status: 'FAILED', reason: 'Invalid key' });
     const { transaction_id, ...rest } = callback;
     expect(withdrawalCallbackSchema.parse({ ...rest, transactionId: transaction_id }).transaction_id).toBe('tx_8f2c1a');
+  });
+});
+
+describe('callbacks need only what identifies the operation and its status', () => {
+  const extra = { gateway_trace: 'x-1', updated_by: 'batch-job' };
+
+  test.each([
+    ['withdrawal', withdrawalCallbackSchema, { external_id: 'payout-001', status: 'COMPLETED' }, ['external_id', 'status']],
+    ['copy-and-paste', pixCopyPasteCallbackSchema, { external_id: 'paste-001', status: 'FAILED' }, ['external_id', 'status']],
+    ['crypto withdrawal', cryptoWithdrawalCallbackSchema, { external_id: 'usdt-001', status: 'COMPLETED' }, ['external_id', 'status']],
+    ['cash-in', cashInCallbackSchema, { transactionId: 'cash-001', status: 'PAID' }, ['transactionId', 'status']],
+    ['card', cardCallbackSchema, { id: 123, status: 'COMPLETED' }, ['id', 'status']],
+  ] as const)('a %s callback with only its id and status parses, unknown fields kept; without them it is refused', (_name, schema, minimal, required) => {
+    expect(schema.parse({ ...minimal, ...extra })).toEqual({ ...minimal, ...extra });
+    expect(refusedPaths(schema, {}).sort()).toEqual([...required].sort());
+  });
+
+  test('a field the engine does not need is still read with its type when present', () => {
+    expect(refusedPaths(withdrawalCallbackSchema, { external_id: 'payout-001', status: 'COMPLETED', updated_at: 'yesterday' })).toEqual(['updated_at']);
   });
 });
 

@@ -1,14 +1,5 @@
-/** What a payout batch workflow hears and says; shared by the workflow, its payouts and the engine API. */
+/** What a payout batch workflow hears and says; shared by the workflow and the engine API. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { PayoutState } from '../payout/states';
-
-/** Where a payout of a batch stands (final, or waiting for review), as it records it in the batch store. No PII. */
-export interface PayoutSettlement {
-  externalId: string;
-  state: PayoutState;
-  feeCents?: number;
-  failureReason?: string;
-}
 
 export interface BatchProgress {
   batchId: string;

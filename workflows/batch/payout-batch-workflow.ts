@@ -5,10 +5,10 @@
  * `window` payouts in flight. Its history therefore grows with time, not with the number of items, and
  * it continues as new before it grows large, carrying only its cursor.
  */
-import { condition, continueAsNew, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../../activities/batch-activities';
-import { BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
-import type { PayoutTiming } from '../payout/messages';
+import type { PayoutTiming } from '../../src/payouts/payout-input';
+import { BatchId, BatchStatus, PayoutFlow } from '../../src/temporal/search-attributes';
 import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from './messages';
 
 const { startBatchPayouts, batchCounts, cancelPendingItems, closeBatch } = proxyActivities<BatchActivities>({
@@ -61,13 +61,13 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   let inFlight = 0;
   const run = carried.runsSoFar + 1;
   const status = (): string => (cancelled ? 'CANCELLED' : paused ? 'PAUSED' : 'RUNNING');
-  upsertSearchAttributes({ [PayoutFlow.name]: ['payout-batch'], [BatchId.name]: [batchId], [PayoutStatus.name]: [status()] });
+  upsertSearchAttributes({ [PayoutFlow.name]: ['payout-batch'], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
 
   let controlChanged = false;
   const control = (change: () => void) => () => {
     change();
     controlChanged = true;
-    upsertSearchAttributes({ [PayoutStatus.name]: [status()] });
+    upsertSearchAttributes({ [BatchStatus.name]: [status()] });
   };
   setHandler(pauseBatchSignal, control(() => (paused = true)));
   setHandler(resumeBatchSignal, control(() => (paused = false)));
@@ -85,10 +85,12 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
     const now = (await batchCounts(batchId)).inFlight;
     if (now !== inFlight) waitMs = settings.pollMs;
     inFlight = now;
+    // Shown on the batch's page in the Temporal UI (not a command: replay-neutral).
+    setCurrentDetails(`**${status()}**: ${cursor} of ${input.total} started, ${inFlight} in flight (run ${run})`);
     return now;
   };
   /** Waits the current poll interval, or less when an operator pauses, resumes or cancels. */
-  const pause = async (): Promise<void> => {
+  const waitPollInterval = async (): Promise<void> => {
     controlChanged = false;
     const interrupted = await condition(() => controlChanged, waitMs);
     waitMs = interrupted ? settings.pollMs : Math.min(waitMs * 2, Math.max(settings.pollMs, MAX_POLL_MS));
@@ -97,7 +99,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   // Start items while the window has room; read the counts back while it has none.
   while (!cancelled && cursor < input.total) {
     if (paused) {
-      await pause();
+      await waitPollInterval();
     } else {
       await readInFlight();
       const room = Math.min(settings.window - inFlight, settings.pageSize, settings.ratePerSecond ?? Number.POSITIVE_INFINITY);
@@ -108,7 +110,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
         inFlight += page.started;
         if (settings.ratePerSecond) await sleep(1_000);
       } else {
-        await pause();
+        await waitPollInterval();
       }
     }
     await continueIfLarge();
@@ -118,10 +120,10 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   // Nothing more starts: wait for the payouts in flight to reach an outcome.
   for (;;) {
     if ((await readInFlight()) === 0) break;
-    await pause();
+    await waitPollInterval();
     await continueIfLarge();
   }
   await closeBatch(batchId);
-  upsertSearchAttributes({ [PayoutStatus.name]: [cancelled ? 'CANCELLED' : 'DONE'] });
+  upsertSearchAttributes({ [BatchStatus.name]: [cancelled ? 'CANCELLED' : 'DONE'] });
   return { batchId, cancelled, runs: run };
 }

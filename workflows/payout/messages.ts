@@ -3,32 +3,11 @@
  * callback router import these, the workflow implements them.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { PayoutInput } from '../../src/payouts/payout-input';
+import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
+import type { PayoutMethod } from '../../src/payouts/rails/methods';
 import type { Transition } from '../shared/lifecycle';
-import type { PixKeyType } from '../../src/pix/keys';
 import type { PayoutState } from './states';
-
-export interface PayoutTiming {
-  /** How long to wait for the provider's callback before polling the transaction check. */
-  callbackWaitMs: number;
-  pollInitialMs: number;
-  pollMaxMs: number;
-  /** From submission: past this without a confirmed outcome the payout goes to NEEDS_REVIEW. */
-  reviewAfterMs: number;
-  /** How long submission may keep failing (provider down) before NEEDS_REVIEW. */
-  submitDeadlineMs: number;
-}
-
-export interface PayoutInput {
-  externalId: string;
-  amountCents: number;
-  pixKey: string;
-  keyType: PixKeyType;
-  description?: string;
-  batchId?: string;
-  /** Fingerprint of the merchant's request, to tell a retry from a conflicting re-use of the id. */
-  requestHash: string;
-  timing: PayoutTiming;
-}
 
 /** What a provider callback tells the workflow: a hint, confirmed by the transaction check. No PII. */
 export interface WithdrawalCallbackHint {
@@ -40,12 +19,15 @@ export interface WithdrawalCallbackHint {
 
 export interface PayoutView {
   externalId: string;
+  method: PayoutMethod;
   state: PayoutState;
   amountCents: number;
   feeCents?: number;
   totalCents?: number;
   providerTransactionId?: string;
   providerState?: string;
+  /** Crypto: the fees applied and the USDT delivered. */
+  quote?: CryptoQuote;
   failureReason?: string;
   reviewReason?: string;
   batchId?: string;
@@ -55,11 +37,24 @@ export interface PayoutView {
   transitions: readonly Transition<PayoutState>[];
 }
 
+/** Where a payout stands (final, or waiting for review), as it reports it to whoever records outcomes (its batch). No PII. */
+export interface PayoutSettlement {
+  externalId: string;
+  state: PayoutState;
+  feeCents?: number;
+  failureReason?: string;
+}
+
 export type CancelOutcome = { cancelled: true; view: PayoutView } | { cancelled: false; reason: string; view: PayoutView };
+
+/** The workflow's signature, for whoever starts it without importing the workflow's code. */
+export type PayoutWorkflow = (input: PayoutInput) => Promise<PayoutView>;
 
 export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('withdrawalCallback');
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
+/** Ask the provider now. Refused (validator) once the payout is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
+/** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');
 
 export function payoutWorkflowId(externalId: string): string {

@@ -16,5 +16,3 @@ export const PAYOUT_TRANSITIONS: TransitionTable<PayoutState> = {
   FAILED: [],
   CANCELLED: [],
 };
-
-export const FINAL_PAYOUT_STATES: readonly PayoutState[] = PAYOUT_STATES.filter((state) => PAYOUT_TRANSITIONS[state].length === 0);

@@ -1,10 +1,10 @@
 /**
  * The status/transition recorder every lifecycle shares: the allowed transitions are data, a move
  * outside them throws (a bug, not a business outcome), every move is recorded with its time and cause,
- * and the PayoutStatus search attribute follows the state so operators can filter on it.
+ * and the lifecycle's own state search attribute follows the state so operators can filter on it.
  */
-import { upsertSearchAttributes } from '@temporalio/workflow';
-import { PayoutStatus } from '../../src/temporal/search-attributes';
+import type { defineSearchAttributeKey } from '@temporalio/common';
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 export interface Transition<S extends string> {
   from: S | null;
@@ -22,19 +22,34 @@ export class IllegalTransitionError extends Error {
   }
 }
 
+type KeywordAttribute = ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>>;
+
+export interface LifecycleOptions<S extends string> {
+  table: TransitionTable<S>;
+  initial: S;
+  cause: string;
+  /** The search attribute that carries this lifecycle's state (PayoutStatus, BatchStatus, ...). */
+  stateAttribute: KeywordAttribute;
+  /** The start request already set the state attribute to the initial state: no upsert for it. */
+  initialIndexed?: boolean;
+  /** A run continued as new carries the transitions of the runs before; `initial` is then the current state. */
+  history?: readonly Transition<S>[];
+}
+
 export class Lifecycle<S extends string> {
   private current: S;
   private readonly log: Transition<S>[] = [];
+  private readonly table: TransitionTable<S>;
+  private readonly stateAttribute: string;
 
-  constructor(
-    private readonly table: TransitionTable<S>,
-    initial: S,
-    cause: string,
-    /** initialIndexed: the start request already set PayoutStatus to the initial state. */
-    options: { initialIndexed?: boolean } = {},
-  ) {
-    this.current = initial;
-    this.record(null, initial, cause, !options.initialIndexed);
+  constructor(options: LifecycleOptions<S>) {
+    this.table = options.table;
+    this.stateAttribute = options.stateAttribute.name;
+    this.current = options.initial;
+    if (options.history) {
+      this.log.push(...options.history);
+      setCurrentDetails(`**${options.initial}** (continued)`);
+    } else this.record(null, options.initial, options.cause, !options.initialIndexed);
   }
 
   get state(): S {
@@ -53,6 +68,11 @@ export class Lifecycle<S extends string> {
     return this.table[this.current].includes(to);
   }
 
+  /** Whether the lifecycle was ever in `state`. */
+  hasBeen(state: S): boolean {
+    return this.log.some((transition) => transition.to === state);
+  }
+
   moveTo(to: S, cause: string): void {
     if (!this.can(to)) throw new IllegalTransitionError(this.current, to);
     const from = this.current;
@@ -61,7 +81,10 @@ export class Lifecycle<S extends string> {
   }
 
   private record(from: S | null, to: S, cause: string, index: boolean): void {
-    this.log.push({ from, to, at: new Date().toISOString(), cause });
-    if (index) upsertSearchAttributes({ [PayoutStatus.name]: [to] });
+    const at = new Date().toISOString();
+    this.log.push({ from, to, at, cause });
+    if (index) upsertSearchAttributes({ [this.stateAttribute]: [to] });
+    // The Temporal UI shows it on the workflow's page: where it stands and why. Not a command: replay-neutral.
+    setCurrentDetails(`**${to}** since ${at}\n${cause}`);
   }
 }

@@ -1,20 +1,25 @@
 /**
  * `/v1/payout-batches`: submit a batch as JSON or CSV, follow it, page its items, cancel, pause, resume.
- * A CSV body is parsed into the same raw items a JSON body carries, so one validation answers both.
+ * A CSV body is parsed into the same raw items a JSON body carries, so one validation answers both, and
+ * the same bounds (1 to MAX_BATCH_ITEMS items) hold for both. Both bodies are read in slices, so the
+ * server goes on answering other requests while it reads a big one.
  */
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { parseBatchCsv } from '../../batches/batch-csv';
+import { parseBatchCsv, type ReadBatchOptions } from '../../batches/batch-csv';
+import { parseBatchJson } from '../../batches/batch-json';
 import {
   batchItemsQuerySchema,
   batchParamsSchema,
   toBatchAccepted,
   toBatchItemsResponse,
   toBatchSummaryResponse,
-} from '../../batches/batch-api-schemas';
-import { batchCsvQuerySchema, batchRequestBodySchema } from '../../batches/batch-request';
+} from './batch-schemas';
+import { batchCsvQuerySchema, batchRequestBodySchema, MAX_BATCH_ITEMS } from '../../batches/batch-request';
 import { requireApiKey } from '../auth';
-import { ApiError, type ApiRowIssue, parseOrThrow } from '../errors';
+import type { RowIssue } from '../../validation/issues';
+import { ApiError, parseOrThrow } from '../errors';
+import { acceptBodies } from '../http-refusals';
 import type { BatchAction, BatchService } from './batch-service';
 
 /** 100,000 items of a few hundred bytes each. */
@@ -23,18 +28,43 @@ export const BATCH_BODY_LIMIT = '40mb';
 interface BatchBody {
   batchId: string | undefined;
   items: unknown[];
-  knownIssues: ApiRowIssue[];
+  knownIssues: RowIssue[];
 }
 
-function readBatchBody(req: Request): BatchBody {
+/** One item more than a batch may hold: enough to tell that it is too big without reading the rest. */
+const READ_LIMIT: ReadBatchOptions = { maxItems: MAX_BATCH_ITEMS + 1 };
+
+function checkBatchSize(count: number, format: 'CSV' | 'JSON'): void {
+  if (count === 0) {
+    const what = format === 'CSV' ? 'the CSV has a header and no rows' : 'items is empty';
+    throw new ApiError(422, 'BATCH_EMPTY', `A batch needs at least one item; ${what}. Nothing was stored`);
+  }
+  if (count > MAX_BATCH_ITEMS) {
+    const what = format === 'CSV' ? 'this CSV has more rows' : 'this one has more items';
+    throw new ApiError(413, 'BATCH_TOO_LARGE', `A batch has at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; ${what}. Split it into several batches. Nothing was stored`);
+  }
+}
+
+async function readBatchBody(req: Request): Promise<BatchBody> {
+  const text = typeof req.body === 'string' ? req.body : '';
   if (req.is('text/csv')) {
     const { batchId } = parseOrThrow(batchCsvQuerySchema, req.query, 'query');
-    const csv = parseBatchCsv(typeof req.body === 'string' ? req.body : '');
+    const csv = await parseBatchCsv(text, READ_LIMIT);
     if (!csv.ok) throw new ApiError(400, 'VALIDATION_FAILED', 'The CSV cannot be read', csv.issues);
+    checkBatchSize(csv.items.length, 'CSV');
     return { batchId, items: csv.items, knownIssues: csv.rowIssues };
   }
   if (!req.is('application/json')) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the batch as application/json or text/csv');
-  const body = parseOrThrow(batchRequestBodySchema, req.body, 'body');
+  let json: unknown;
+  try {
+    json = await parseBatchJson(text, READ_LIMIT);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new ApiError(400, 'MALFORMED_JSON', 'The request body is not valid JSON');
+    throw error;
+  }
+  // Before the schema, which would only say "too big" or "too small" about the array.
+  if (typeof json === 'object' && json !== null && 'items' in json && Array.isArray(json.items)) checkBatchSize(json.items.length, 'JSON');
+  const body = parseOrThrow(batchRequestBodySchema, json, 'body');
   return { batchId: body.batchId, items: body.items, knownIssues: [] };
 }
 
@@ -43,12 +73,13 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
   router.use(
     '/v1/payout-batches',
     requireApiKey(apiKeys),
-    express.json({ limit: BATCH_BODY_LIMIT }),
-    express.text({ type: 'text/csv', limit: BATCH_BODY_LIMIT }),
+    acceptBodies(['application/json', 'text/csv']),
+    // Both as text: parseBatchJson and parseBatchCsv read them in slices.
+    express.text({ type: ['application/json', 'text/csv'], limit: BATCH_BODY_LIMIT }),
   );
 
   router.post('/v1/payout-batches', async (req, res) => {
-    const { batchId, items, knownIssues } = readBatchBody(req);
+    const { batchId, items, knownIssues } = await readBatchBody(req);
     const accepted = await service.submit(items, batchId, knownIssues);
     if (!accepted.created) res.set('Idempotent-Replayed', 'true');
     res.status(202).json(toBatchAccepted(accepted.batchId, accepted.total, accepted.totalAmountCents));

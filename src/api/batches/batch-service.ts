@@ -7,17 +7,19 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import { ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
-import { batchRequestHash, validateBatch } from '../../batches/batch-request';
+import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
+import { batchRequestHashSlices, validateBatchSlices } from '../../batches/batch-request';
+import { runInSlices } from '../../util/slices';
 import { batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from '../../../workflows/batch/messages';
 import type { payoutBatchWorkflow } from '../../../workflows/batch/payout-batch-workflow';
-import { ApiError, type ApiRowIssue } from '../errors';
-import { rethrowAsApiError } from '../temporal-errors';
-import { payoutTiming } from '../payouts/payout-service';
+import type { RowIssue } from '../../validation/issues';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import { payoutTiming } from '../../payouts/payout-input';
 
 type BatchConfig = Pick<
   Config,
-  | 'TEMPORAL_TASK_QUEUE' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS'
+  | 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS'
   | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
 >;
 
@@ -30,23 +32,29 @@ export class BatchService {
 
   /**
    * Validates every item, stores the batch, starts its workflow. `knownIssues` are the problems the
-   * reader of the body already found (CSV rows), so that one answer names every bad row.
+   * reader of the body already found (CSV rows), so that one answer names every bad row. Every step
+   * works in slices: the API keeps answering while it takes a batch of 100,000 items.
    */
   async submit(
     rawItems: readonly unknown[],
     requestedBatchId: string | undefined,
-    knownIssues: readonly ApiRowIssue[] = [],
+    knownIssues: readonly RowIssue[] = [],
   ): Promise<{ batchId: string; total: number; totalAmountCents: number; created: boolean }> {
     const batchId = requestedBatchId ?? randomUUID();
+    // The ids held by a batch whose insert died with its process would otherwise be refused below.
+    await this.store.discardAbandonedBatches();
     // A re-submission of this batch is not refused as duplicates of itself.
     const existing = (ids: string[]) => this.store.existingExternalIds(ids, { exceptBatchId: batchId });
-    const validation = validateBatch(rawItems, existing, { knownIssues });
+    const validation = await runInSlices(validateBatchSlices(rawItems, existing, { knownIssues }));
     if (!validation.ok) throw invalidRows(validation.rows);
-    const requestHash = batchRequestHash(validation.items);
+    const requestHash = await runInSlices(batchRequestHashSlices(validation.items));
     let outcome: CreateBatchOutcome;
     try {
-      ({ outcome } = this.store.createBatch({ batchId, items: validation.items, requestHash, createdAt: new Date() }));
+      ({ outcome } = await this.store.createBatch({ batchId, items: validation.items, requestHash, createdAt: new Date() }));
     } catch (error) {
+      if (error instanceof BatchInsertInterruptedError) {
+        throw new ApiError(503, 'BATCH_INSERT_INTERRUPTED', `Storing batch ${batchId} was interrupted; nothing was stored. Send the same request again`);
+      }
       if (!(error instanceof ExternalIdsTakenError)) throw error;
       const taken = new Set(error.externalIds);
       throw invalidRows(
@@ -63,10 +71,11 @@ export class BatchService {
 
   private async startWorkflow(batchId: string, total: number): Promise<void> {
     try {
-      await this.client.workflow.start<typeof payoutBatchWorkflow>('payoutBatchWorkflow', {
+      await this.temporal(() => this.client.workflow.start<typeof payoutBatchWorkflow>('payoutBatchWorkflow', {
         workflowId: batchWorkflowId(batchId),
         taskQueue: this.config.TEMPORAL_TASK_QUEUE,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        staticSummary: `Batch of ${total} payouts`,
         args: [
           {
             batchId,
@@ -81,10 +90,14 @@ export class BatchService {
             },
           },
         ],
-      });
+      }));
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) rethrowAsApiError(error);
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
+  }
+
+  private temporal<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
   }
 
   summary(batchId: string): BatchSummary {
@@ -99,8 +112,8 @@ export class BatchService {
   }
 
   /**
-   * Cancel, pause or resume. The store's control is written first, so the answer already shows it; the
-   * signal makes the workflow act (cancel: items not started end CANCELLED; started ones go on).
+   * Cancel, pause or resume. The workflow is signalled first (it alone acts: on cancel, items not started
+   * end CANCELLED; started ones go on); then the store's control is written, so the answer already shows it.
    */
   async control(batchId: string, action: BatchAction): Promise<BatchSummary> {
     const before = this.summary(batchId);
@@ -111,10 +124,10 @@ export class BatchService {
     }
     const { signal, control } = CONTROLS[action];
     try {
-      await this.client.workflow.getHandle(batchWorkflowId(batchId)).signal(signal);
+      await this.temporal(() => this.client.workflow.getHandle(batchWorkflowId(batchId)).signal(signal));
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
-      rethrowAsApiError(error);
+      throw error;
     }
     // Only the workflow turns items CANCELLED: it alone knows which ones it has started.
     this.store.setControl(batchId, control);
@@ -130,6 +143,6 @@ const CONTROLS = {
   resume: { signal: resumeBatchSignal, control: 'RUNNING' },
 } as const satisfies Record<BatchAction, { signal: unknown; control: BatchControl }>;
 
-function invalidRows(rows: ApiRowIssue[]): ApiError {
+function invalidRows(rows: RowIssue[]): ApiError {
   return new ApiError(422, 'BATCH_INVALID', `${new Set(rows.map((row) => row.index)).size} row(s) of the batch are invalid; nothing was started`, undefined, rows);
 }

@@ -2,18 +2,20 @@
  * The one place provider callbacks come in. For every route: verify the signature over the raw bytes
  * (before any JSON parsing), parse with the contract's schema, map the payload to its workflow, signal it.
  * 401 on a bad or stale signature; 400 on a bad body; 200 once Temporal took the signal (or the payout
- * is already closed: late callbacks change nothing); 202 for an unknown payout, kept for operators;
- * 503 when Temporal cannot take it, so the provider retries and no callback is lost.
+ * is already closed: late callbacks change nothing); 202 for an unknown payout, kept for operators
+ * with only the fields its schema declares; 503 when Temporal cannot take it, so the provider retries
+ * and no callback is lost. The body's Content-Type is not looked at: the signature decides.
  */
 import express, { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/common';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
-import { ApiError, zodIssues } from '../errors';
-import { isTemporalUnavailable, temporalUnavailable } from '../temporal-errors';
+import { zodIssues } from '../../validation/issues';
+import { ApiError } from '../errors';
+import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
 import type { UnmatchedCallbackStore } from './unmatched-callbacks';
 
 export interface CallbackTarget<H> {
@@ -40,6 +42,22 @@ export interface CallbackRouterDependencies {
 
 const SIGNAL_DEADLINE_MS = 5_000;
 
+/**
+ * The keys an object schema declares, through the wrappers the contract uses (`z.preprocess` of
+ * `acceptSpellings` is a pipe); undefined for any other schema.
+ */
+export function declaredKeys(schema: z.ZodType): readonly string[] | undefined {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) return declaredKeys(schema.out as z.ZodType) ?? declaredKeys(schema.in as z.ZodType);
+  return undefined;
+}
+
+/** What the contract declares of a payload: unknown fields (read for routing, possibly personal data) are not kept. */
+function declaredFields(keys: readonly string[], payload: unknown): Record<string, unknown> {
+  const record = payload as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]));
+}
+
 /** Builds a route; the generic keeps each route's schema and hint types tied together. */
 export function callbackRoute<S extends z.ZodType, H>(route: CallbackRoute<S, H>): CallbackRoute<S, H> {
   return route;
@@ -61,6 +79,8 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
   const router = Router();
   const now = deps.now ?? (() => new Date());
   for (const route of routes) {
+    const keys = declaredKeys(route.schema);
+    if (!keys) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
     router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const receivedAt = now();
@@ -107,8 +127,9 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         res.status(200).json({ received: true, note: 'already final' });
         return;
       }
-      deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: target.reference, payload: parsed.data });
-      log.warn('callback.unmatched', { reference: target.reference });
+      const kept = deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: target.reference, payload: declaredFields(keys, parsed.data) });
+      if (kept) log.warn('callback.unmatched', { reference: target.reference });
+      else log.info('callback.unmatched_again', { reference: target.reference });
       res.status(202).json({ received: true, matched: false });
     });
   }

@@ -1,8 +1,12 @@
 /** What the API answers about a payout: the status query's content with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
+import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
+import { PAYOUT_METHODS } from '../../payouts/rails/methods';
+import type { CopyPastePreview } from '../../payouts/rails/pix-copy-paste/preview';
 import { PAYOUT_STATES } from '../../../workflows/payout/states';
-import { payoutWorkflowId, type PayoutView } from '../../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../../workflows/payout/messages';
+import type { PayoutReading } from './payout-service';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -12,13 +16,35 @@ export const payoutAcceptedSchema = z.object({
   workflowId: z.string(),
 });
 
+/** A crypto payout's price: reais for the fee and total, USDT as a 6-place decimal string. */
+export const cryptoQuoteResponseSchema = z.object({
+  amount: z.number(),
+  fee: z.number(),
+  total: z.number(),
+  usdtAmount: z.string(),
+  usdtRate: z.number(),
+  minAmount: z.number(),
+  maxAmount: z.number(),
+});
+
+export const copyPastePreviewResponseSchema = z.object({
+  payee: z.object({ name: z.string(), city: z.string(), pixKey: z.string().optional(), url: z.string().optional() }),
+  amount: z.number(),
+  txid: z.string().optional(),
+  reusable: z.boolean(),
+  fee: z.number(),
+  total: z.number(),
+});
+
 export const payoutResponseSchema = z.object({
   externalId: z.string(),
   workflowId: z.string(),
+  method: z.enum(PAYOUT_METHODS),
   status: stateSchema,
   amount: z.number(),
   fee: z.number().optional(),
   total: z.number().optional(),
+  quote: cryptoQuoteResponseSchema.optional(),
   providerTransactionId: z.string().optional(),
   providerState: z.string().optional(),
   failureReason: z.string().optional(),
@@ -27,19 +53,46 @@ export const payoutResponseSchema = z.object({
   callbacksReceived: z.number().int(),
   checksMade: z.number().int(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown. */
+  source: z.enum(['workflow', 'index']),
 });
 export type PayoutResponse = z.infer<typeof payoutResponseSchema>;
 
 const optionalReais = (centavos: number | undefined): number | undefined => (centavos === undefined ? undefined : centavosToReais(centavos));
 
-export function payoutResponse(view: PayoutView): PayoutResponse {
+export function cryptoQuoteResponse(quote: CryptoQuote): z.infer<typeof cryptoQuoteResponseSchema> {
+  return {
+    amount: centavosToReais(quote.amountCents),
+    fee: centavosToReais(quote.feeCents),
+    total: centavosToReais(quote.totalCents),
+    usdtAmount: quote.usdtAmount,
+    usdtRate: quote.usdtRate,
+    minAmount: centavosToReais(quote.minCents),
+    maxAmount: centavosToReais(quote.maxCents),
+  };
+}
+
+export function copyPastePreviewResponse(preview: CopyPastePreview): z.infer<typeof copyPastePreviewResponseSchema> {
+  return {
+    payee: preview.payee,
+    amount: centavosToReais(preview.amountCents),
+    ...(preview.txid ? { txid: preview.txid } : {}),
+    reusable: preview.reusable,
+    fee: centavosToReais(preview.feeCents),
+    total: centavosToReais(preview.totalCents),
+  };
+}
+
+export function payoutResponse({ view, source }: PayoutReading): PayoutResponse {
   return {
     externalId: view.externalId,
     workflowId: payoutWorkflowId(view.externalId),
+    method: view.method,
     status: view.state,
     amount: centavosToReais(view.amountCents),
     fee: optionalReais(view.feeCents),
     total: optionalReais(view.totalCents),
+    quote: view.quote ? cryptoQuoteResponse(view.quote) : undefined,
     providerTransactionId: view.providerTransactionId,
     providerState: view.providerState,
     failureReason: view.failureReason,
@@ -48,5 +101,6 @@ export function payoutResponse(view: PayoutView): PayoutResponse {
     callbacksReceived: view.callbacksReceived,
     checksMade: view.checksMade,
     transitions: [...view.transitions],
+    source,
   };
 }

@@ -2,27 +2,51 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { externalIdSchema, payoutRequestSchema } from './payout-request';
-import { payoutResponse } from './payout-response';
+import { acceptJsonBodies } from '../http-refusals';
+import { externalIdSchema } from '../../payouts/ids';
+import { payoutRequestSchema, payoutShapeSchema } from '../../payouts/payout-request';
+import { zodIssues } from '../../validation/issues';
+import { payoutAmountSchema } from '../../payouts/rails/fields';
+import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
+import { copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './payout-response';
 import type { PayoutService } from './payout-service';
 
 export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
 export const cancelPayoutBodySchema = z.object({ reason: z.string().trim().min(1).max(200).default('requested by operator') }).strict();
+/** `amount` in reais, as in a payout request (query text, so coerced). */
+export const payoutQuoteQuerySchema = z.strictObject({
+  method: z.literal('crypto'),
+  // The bounds of a payout amount, stated on the coerced number too so that the document carries them.
+  amount: z.coerce.number().meta({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.01 }).pipe(payoutAmountSchema),
+});
 
 export function payoutRoutes(service: PayoutService, apiKeys: readonly string[]): Router {
   const router = Router();
-  router.use('/v1/payouts', requireApiKey(apiKeys), express.json({ limit: '64kb' }));
+  router.use('/v1/payouts', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/payouts', async (req, res) => {
-    const request = parseBody(payoutRequestSchema, req);
+    parseBody(payoutShapeSchema, req);
+    const checked = payoutRequestSchema.safeParse(req.body);
+    if (!checked.success) throw new ApiError(422, 'PAYOUT_NOT_PAYABLE', 'The payout cannot be made as requested', zodIssues(checked.error));
+    const request = checked.data;
     const submitted = await service.submit(request);
     if (!submitted.created) res.set('Idempotent-Replayed', 'true');
     res.status(202).json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
   });
 
+  router.post('/v1/payouts/preview', (req, res) => {
+    res.json(copyPastePreviewResponse(service.previewCopyPaste(parseBody(copyPastePreviewRequestSchema, req))));
+  });
+
+  // Before /:externalId, which would take "quote" for an id.
+  router.get('/v1/payouts/quote', async (req, res) => {
+    const { amount } = parseOrThrow(payoutQuoteQuerySchema, req.query, 'query');
+    res.json(cryptoQuoteResponse(await service.quoteCrypto(amount)));
+  });
+
   router.get('/v1/payouts/:externalId', async (req, res) => {
     const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
-    res.json(payoutResponse(await service.get(externalId)));
+    res.json(payoutResponse(await service.read(externalId)));
   });
 
   router.post('/v1/payouts/:externalId/recheck', async (req, res) => {
@@ -35,7 +59,7 @@ export function payoutRoutes(service: PayoutService, apiKeys: readonly string[])
     const { reason } = parseOrThrow(cancelPayoutBodySchema, req.body ?? {}, 'body');
     const outcome = await service.cancel(externalId, reason);
     if (!outcome.cancelled) throw new ApiError(409, 'PAYOUT_NOT_CANCELLABLE', outcome.reason);
-    res.json(payoutResponse(outcome.view));
+    res.json(payoutResponse({ source: 'workflow', view: outcome.view }));
   });
 
   return router;

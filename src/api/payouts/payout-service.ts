@@ -1,26 +1,36 @@
 /**
  * Between the HTTP routes and Temporal: starts payout workflows under their business id and talks to
- * them through the shared message definitions. Knows nothing about HTTP beyond the ApiErrors it throws.
+ * them through the shared message definitions, every call within a deadline. Knows nothing about HTTP
+ * beyond the ApiErrors it throws.
  */
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
 import type { Config } from '../../config/env';
-import { PayoutStatus } from '../../temporal/search-attributes';
+import { payoutTiming, type PayoutTimingConfig } from '../../payouts/payout-input';
+import type { z } from 'zod';
+import { reaisToCentavos } from '../../money/centavos';
+import { PaymentApiError } from '../../payment-api/errors';
+import type { CryptoFeesResponse } from '../../payment-api/schemas/crypto';
+import type { PayoutRequest } from '../../payouts/payout-request';
+import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
+import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
+import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
+import { payoutInput, startPayoutWorkflow } from '../../payouts/start-payout';
+import { methodOfFlow } from '../../payouts/rails/methods';
+import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../temporal/search-attributes';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,
   payoutWorkflowId,
   recheckPayoutUpdate,
   type CancelOutcome,
-  type PayoutInput,
-  type PayoutTiming,
   type PayoutView,
+  type PayoutWorkflow,
 } from '../../../workflows/payout/messages';
-import { startPayoutWorkflow } from '../../payouts/start-payout';
+import { PAYOUT_STATES, type PayoutState } from '../../../workflows/payout/states';
 import { ApiError } from '../errors';
-import { rethrowAsApiError } from '../temporal-errors';
-import { payoutRequestHash, type PayoutRequest } from './payout-request';
+import { withinDeadline } from '../temporal-calls';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -29,51 +39,52 @@ export interface SubmittedPayout {
   status: string;
 }
 
-export type TimingConfig = Pick<
-  Config,
-  'TEMPORAL_TASK_QUEUE' | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
->;
+/** Where a view came from: the workflow itself, or (no worker answered in time) the visibility index. */
+export type PayoutReading = { source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView };
 
-export function payoutTiming(config: TimingConfig): PayoutTiming {
-  return {
-    callbackWaitMs: config.PAYOUT_CALLBACK_WAIT_MS,
-    pollInitialMs: config.PAYOUT_POLL_INITIAL_MS,
-    pollMaxMs: config.PAYOUT_POLL_MAX_MS,
-    reviewAfterMs: config.PAYOUT_REVIEW_AFTER_MS,
-    submitDeadlineMs: config.PAYOUT_SUBMIT_DEADLINE_MS,
-  };
-}
+export type PayoutServiceConfig = PayoutTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
 
-export function payoutInput(request: PayoutRequest, config: TimingConfig): PayoutInput {
-  return { ...request, requestHash: payoutRequestHash(request), timing: payoutTiming(config) };
-}
+// An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
+const UPDATE_ANSWER_DEADLINE_MS = 120_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
 }
 
+function isPayoutState(value: string | undefined): value is PayoutState {
+  return (PAYOUT_STATES as readonly string[]).includes(value ?? '');
+}
+
 export class PayoutService {
+  private readonly feeSchedule: PixOutFeeSchedule;
+
   constructor(
     private readonly client: Client,
-    private readonly config: TimingConfig,
+    private readonly config: PayoutServiceConfig,
     private readonly batches: BatchStore,
-  ) {}
+    private readonly cryptoFees: CryptoFeeReader,
+  ) {
+    // Percent with 2 places → basis points: the same exact "× 100 from the digits" as reais → centavos.
+    this.feeSchedule = { fixedCents: reaisToCentavos(config.PROVIDER_PIX_FEE_FIXED), percentBasisPoints: reaisToCentavos(config.PROVIDER_PIX_FEE_PERCENT) };
+  }
 
   async submit(request: PayoutRequest): Promise<SubmittedPayout> {
     // One id, one payout: an item of a batch is paid by its batch, never by a single request too.
-    if (!this.batches.registerPayout(request.externalId)) {
-      const batchId = this.batches.payoutOwner(request.externalId)?.batchId;
-      if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
-    }
-    const input = payoutInput(request, this.config);
-    const started = await startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE).catch(rethrowAsApiError);
+    const batchId = this.batches.payoutOwner(request.externalId)?.batchId;
+    if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
+    // Out of the provider's bounds is refused before anything starts; the workflow checks again when it submits.
+    if (request.method === 'crypto') await this.quoteCrypto(request.amountCents);
+    const input = payoutInput(request, payoutTiming(this.config));
+    const started = await this.call(() => startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
+    // Registered once its workflow exists, so that a start that failed leaves the id free for a batch.
+    this.batches.registerPayout(request.externalId);
     if (started === 'started') return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
     return this.existing(request.externalId, input.requestHash);
   }
 
   private async existing(externalId: string, requestHash: string): Promise<SubmittedPayout> {
     const workflowId = payoutWorkflowId(externalId);
-    const description = await this.client.workflow.getHandle(workflowId).describe().catch(rethrowAsApiError);
+    const description = await this.call(() => this.handle(externalId).describe());
     if (description.memo?.requestHash !== requestHash) {
       throw new ApiError(409, 'PAYOUT_CONFLICT', `A different payout with externalId ${externalId} already exists`);
     }
@@ -81,36 +92,97 @@ export class PayoutService {
     return { created: false, externalId, workflowId, status };
   }
 
-  async get(externalId: string): Promise<PayoutView> {
-    try {
-      return await this.client.workflow.getHandle(payoutWorkflowId(externalId)).query(payoutStatusQuery);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw notFound(externalId);
-      return rethrowAsApiError(error);
-    }
+  /** Without paying: the payee, amount and fee of a copy-and-paste code. */
+  previewCopyPaste(request: z.output<typeof copyPastePreviewRequestSchema>): CopyPastePreview {
+    const read = previewCopyPaste(request, this.feeSchedule);
+    if (!read.ok) throw new ApiError(422, 'PAYOUT_NOT_PAYABLE', 'The code cannot be paid', read.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+    return read.preview;
   }
 
-  async recheck(externalId: string): Promise<PayoutView> {
-    await this.get(externalId);
-    return this.client.workflow
-      .getHandle(payoutWorkflowId(externalId))
-      .executeUpdate(recheckPayoutUpdate)
-      .catch((error: unknown) => this.afterUpdateFailure(externalId, error));
+  /** Without paying: what a crypto payout of this amount costs and delivers at the provider's current fees. */
+  async quoteCrypto(amountCents: number): Promise<CryptoQuote> {
+    let fees: CryptoFeesResponse;
+    try {
+      fees = await this.cryptoFees.read();
+    } catch (error) {
+      if (error instanceof PaymentApiError) throw new ApiError(503, 'PROVIDER_UNAVAILABLE', `The provider's crypto fees could not be read; retry later (${error.message})`);
+      throw error;
+    }
+    const quoted = quoteCrypto(amountCents, fees);
+    if (!quoted.ok) throw new ApiError(422, 'AMOUNT_OUT_OF_RANGE', quoted.reason, [{ path: 'amount', message: quoted.reason }]);
+    return quoted.quote;
+  }
+
+  /**
+   * A closed payout answers from its result (no worker needed); a running one from its status query,
+   * or, when no worker answers within the deadline, from what the index knows (state and amount).
+   */
+  async read(externalId: string): Promise<PayoutReading> {
+    const handle = this.handle(externalId);
+    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? notFound(externalId) : error;
+    });
+    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
+    try {
+      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(payoutStatusQuery)) };
+    } catch {
+      // No worker answered (in time, or at all: a workflow whose first task no worker has run yet can be
+      // refused a query): the index still knows its state.
+    }
+    const state = description.typedSearchAttributes.get(PayoutStatus);
+    const batchId = description.typedSearchAttributes.get(BatchId);
+    const indexed: PayoutView = {
+      externalId,
+      method: methodOfFlow(description.typedSearchAttributes.get(PayoutFlow)) ?? 'pix_key',
+      state: isPayoutState(state) ? state : 'RECEIVED',
+      amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+      requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
+      ...(batchId ? { batchId } : {}),
+      callbacksReceived: 0,
+      checksMade: 0,
+      transitions: [],
+    };
+    return { source: 'index', view: indexed };
+  }
+
+  /** Refused by the workflow once the payout is final: then its final view is the answer. */
+  async recheck(externalId: string): Promise<PayoutReading> {
+    await this.read(externalId);
+    try {
+      return { source: 'workflow', view: await this.update(externalId, (handle) => handle.startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+    } catch (error) {
+      return this.afterRefusal(externalId, error);
+    }
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
-    await this.get(externalId);
+    await this.read(externalId);
     try {
-      return await this.client.workflow.getHandle(payoutWorkflowId(externalId)).executeUpdate(cancelPayoutUpdate, { args: [{ reason }] });
+      return await this.update(externalId, (handle) => handle.startUpdate(cancelPayoutUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     } catch (error) {
-      const view = await this.afterUpdateFailure(externalId, error);
-      return { cancelled: false, reason: `the payout is already ${view.state}`, view };
+      const { view } = await this.afterRefusal(externalId, error);
+      const refusal = error instanceof WorkflowUpdateFailedError ? error.cause?.message : undefined;
+      return { cancelled: false, reason: refusal ?? `the payout is already ${view.state}`, view };
     }
   }
 
-  /** An update to a workflow that just closed fails; its final view is the answer. */
-  private async afterUpdateFailure(externalId: string, error: unknown): Promise<PayoutView> {
-    if (error instanceof WorkflowNotFoundError) return this.get(externalId);
-    return rethrowAsApiError(error);
+  /** Accepted (or refused) within the call deadline; the answer within a longer, still bounded, one. */
+  private async update<R>(externalId: string, start: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<{ result(): Promise<R> }>): Promise<R> {
+    const accepted = await this.call(() => start(this.handle(externalId)));
+    return withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
+  }
+
+  /** A refused update (final payout, validator) or one sent as the workflow closed: the current view answers. */
+  private async afterRefusal(externalId: string, error: unknown): Promise<PayoutReading> {
+    if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) return this.read(externalId);
+    throw error;
+  }
+
+  private handle(externalId: string): WorkflowHandle<PayoutWorkflow> {
+    return this.client.workflow.getHandle<PayoutWorkflow>(payoutWorkflowId(externalId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Every callback the provider sends, routed by its `type` field. The engine's callback routes parse
- * with the schema of their own path; this helper serves a single ingress or tooling that must tell
- * callbacks apart.
+ * with the schema of their own path, where `type` is optional like every field routing does not need;
+ * this helper serves a single ingress or tooling that must tell callbacks apart, so it needs `type`.
  */
 import { z } from 'zod';
 import { cardCallbackSchema } from './card';

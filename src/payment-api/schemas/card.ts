@@ -3,6 +3,8 @@
  * and the PAYMENT_UPDATED callback. Card data never leaves the client's backend except in this request.
  */
 import { z } from 'zod';
+import { reaisToCentavos } from '../../money/centavos';
+import { documentedAs } from '../../openapi/document';
 import {
   callbackUrlSchema,
   descriptionSchema,
@@ -25,7 +27,24 @@ export type CardPaymentStatus = (typeof CARD_PAYMENT_STATUSES)[number];
 /** PAID from the spec; the others are our choice. */
 export const CARD_PROVIDER_STATUSES = ['PENDING', 'PAID', 'DECLINED', 'REFUNDED'] as const;
 export const CARD_EVENT_TYPES = ['PAYMENT_UPDATED'] as const;
-export const CARD_CURRENCIES = ['BRL', 'USD', 'EUR'] as const;
+/**
+ * Our choice (the spec does not list them), with each currency's minor units (ISO 4217): the 3DS
+ * session's amount is in these units, e.g. 10.10 BRL is 1010, 1500 JPY is 1500.
+ */
+export const CARD_CURRENCY_MINOR_UNITS = { BRL: 2, USD: 2, EUR: 2, JPY: 0 } as const;
+export type CardCurrency = keyof typeof CARD_CURRENCY_MINOR_UNITS;
+export const CARD_CURRENCIES = Object.keys(CARD_CURRENCY_MINOR_UNITS) as [CardCurrency, ...CardCurrency[]];
+/** What creditCard.currency means when it is absent. */
+export const DEFAULT_CARD_CURRENCY: CardCurrency = 'BRL';
+
+/**
+ * The amount in the currency's minor units, from integer centavos of the request's decimal amount;
+ * undefined when the amount has more decimals than the currency allows (e.g. 10.50 JPY).
+ */
+export function amountInMinorUnits(amountCentavos: number, currency: CardCurrency): number | undefined {
+  const divisor = 10 ** (2 - CARD_CURRENCY_MINOR_UNITS[currency]);
+  return amountCentavos % divisor === 0 ? amountCentavos / divisor : undefined;
+}
 
 const digits = (pattern: RegExp, message: string) => z.string().regex(pattern, { message });
 
@@ -54,8 +73,11 @@ export const payerSchema = z.strictObject({
   name: requiredTextSchema,
   email: emailSchema,
   document: documentNumberSchema,
-  /** Digits only: area code + number (10 or 11 digits), optionally prefixed by country code 55. */
-  phone: digits(/^(55)?\d{10,11}$/, 'must be 10 or 11 digits (area code + number), optionally prefixed by 55'),
+  /**
+   * E.164 or a Brazilian number with area code, masked or not. Its form is a business rule (422
+   * INVALID_PHONE, `normalizePhone`), as no JSON Schema states it; the field itself is any short text.
+   */
+  phone: z.string().min(1).max(40),
 });
 
 export const cardItemSchema = z.strictObject({
@@ -87,6 +109,15 @@ export const cardPaymentRequestSchema = z.strictObject({
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type CardPaymentRequest = z.input<typeof cardPaymentRequestSchema>;
+
+/**
+ * Why the amount cannot be charged in the card's currency (decimals in a currency without them), or
+ * undefined. A rule across two fields that no JSON Schema states: a business refusal (422), not a 400.
+ */
+export function amountCurrencyProblem(request: z.output<typeof cardPaymentRequestSchema>): string | undefined {
+  const currency = request.creditCard.currency ?? DEFAULT_CARD_CURRENCY;
+  return amountInMinorUnits(reaisToCentavos(request.amount), currency) === undefined ? `must be a whole amount in ${currency}, which has no decimals` : undefined;
+}
 
 const providerReferencesSchema = z.looseObject({
   transactionId: z.string().optional(),
@@ -129,25 +160,28 @@ export type CardPaymentDetailsResponse = z.infer<typeof cardPaymentDetailsRespon
 
 /** Path parameter of endpoint 3: the integer data.id. */
 export const cardPaymentPathSchema = z.strictObject({
-  id: z.string().regex(/^\d+$/, { message: 'must be the integer id of the payment' }),
+  id: documentedAs(z.string().regex(/^\d+$/, { message: 'must be the integer id of the payment' }), { type: 'integer', minimum: 0 }),
 });
 
-/** PAYMENT_UPDATED callback, exactly the spec's table; ids as the spec types them. */
+/**
+ * PAYMENT_UPDATED callback: the spec's table (the sandbox sends all of it), ids as the spec types them.
+ * Required only what routes it: the payment's `id` and its `status`; every other field optional.
+ */
 export const cardCallbackSchema = z.looseObject({
   id: z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number().int()),
-  type: z.literal('Card'),
   status: openEnum(CARD_PAYMENT_STATUSES),
-  amount: responseAmountSchema,
-  netValue: responseAmountSchema,
-  brand: z.string(),
-  last4: z.string(),
-  provider: z.string(),
-  providerTransactionId: providerIdSchema,
-  providerCustomerId: z.string(),
-  providerStatus: openEnum(CARD_PROVIDER_STATUSES),
-  eventType: openEnum(CARD_EVENT_TYPES),
+  type: openEnum(['Card']).optional(),
+  amount: responseAmountSchema.optional(),
+  netValue: responseAmountSchema.optional(),
+  brand: z.string().optional(),
+  last4: z.string().optional(),
+  provider: z.string().optional(),
+  providerTransactionId: providerIdSchema.optional(),
+  providerCustomerId: z.string().optional(),
+  providerStatus: openEnum(CARD_PROVIDER_STATUSES).optional(),
+  eventType: openEnum(CARD_EVENT_TYPES).optional(),
   externalReference: z.string().optional(),
-  updatedAt: timestampSchema,
+  updatedAt: timestampSchema.optional(),
   note: z.string().optional(),
 });
 export type CardCallback = z.infer<typeof cardCallbackSchema>;

@@ -8,27 +8,34 @@
  *   status strings pass) because a real provider may add things and the engine must not crash on them.
  */
 import { z } from 'zod';
-import { reaisAmountSchema } from '../../money/centavos';
+import { positiveReaisSchema, reaisAmountSchema } from '../../money/centavos';
 
 /** Upper bound of one operation, chosen for the sandbox (see docs/assumptions.md). */
 export const MAX_OPERATION_REAIS = 1_000_000;
 
 /** A request amount: reais, at most 2 decimals, at least 0.01, at most MAX_OPERATION_REAIS. */
-export const requestAmountSchema = reaisAmountSchema
-  // A pipe so that a malformed amount reports one problem, not three.
-  .pipe(
-    z
-      .number()
-      .gt(0, { message: 'amount must be greater than zero' })
-      .max(MAX_OPERATION_REAIS, { message: `amount must be at most ${MAX_OPERATION_REAIS.toFixed(2)}` }),
-  )
-  .describe(`Reais as a JSON number with at most 2 decimals, from 0.01 to ${MAX_OPERATION_REAIS.toFixed(2)}`);
+export const requestAmountSchema = positiveReaisSchema(MAX_OPERATION_REAIS).describe(
+  `Reais as a JSON number with at most 2 decimals, from 0.01 to ${MAX_OPERATION_REAIS.toFixed(2)}`,
+);
 
 /** An amount the provider reports: reais with at most 2 decimals, so it converts to centavos exactly. */
 export const responseAmountSchema = reaisAmountSchema;
 
+/**
+ * What String.prototype.trim removes, spelled out: `\s` means a different set in every regex engine,
+ * and the OpenAPI documents' patterns are read by engines other than JavaScript's.
+ */
+const WHITESPACE = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+const NOT_BLANK = new RegExp(`[^${WHITESPACE}]`);
+
+/** Text that is not blank, handed on trimmed; `max` counts the characters as sent. */
+export function nonBlankTextSchema(max?: number) {
+  const text = z.string().regex(NOT_BLANK, { message: 'must not be empty' });
+  return (max === undefined ? text : text.max(max, { message: `must have at most ${max} characters` })).transform((value) => value.trim());
+}
+
 /** A required text field: present and not blank. */
-export const requiredTextSchema = z.string().trim().min(1, { message: 'must not be empty' });
+export const requiredTextSchema = nonBlankTextSchema();
 
 /** An identifier chosen by the client (external_id, cash-in transactionId): printable, bounded. */
 export const clientIdentifierSchema = z
@@ -37,8 +44,26 @@ export const clientIdentifierSchema = z
   .max(100, { message: 'must have at most 100 characters' })
   .regex(/^[A-Za-z0-9._:-]+$/, { message: 'may contain only letters, digits, ".", "_", ":" and "-"' });
 
+/**
+ * An absolute http(s) URL, by a pattern both sides of the OpenAPI document read alike: a host name (its
+ * last label starting with a letter) or a dotted IPv4 address, a port up to 65535, then RFC 3986
+ * characters. The URL parser alone would be looser than `format: uri` in places (`http://a b`) and
+ * stricter in others (`HTTP://`, `http://a.1`), so the pattern decides and the parser confirms.
+ */
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const LABEL = '[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*';
+const HOST = `(?:(?:${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|(?:${OCTET}\\.){3}${OCTET})`;
+const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}|0))?';
+const URL_CHARS = (extra: string) => `(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/${extra}-])*`;
+export const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${HOST}${PORT}(?:/${URL_CHARS('')})?(?:\\?${URL_CHARS('?')})?(?:#${URL_CHARS('?')})?$`);
+
+export const httpUrlSchema = z
+  .string()
+  .regex(HTTP_URL_PATTERN, { message: 'must be an http(s) URL', abort: true })
+  .refine((value) => URL.canParse(value), { message: 'must be an http(s) URL' });
+
 /** Where callbacks go: an absolute http(s) URL (http allowed so the sandbox can call localhost). */
-export const callbackUrlSchema = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+export const callbackUrlSchema = httpUrlSchema;
 
 export const descriptionSchema = z.string().max(255, { message: 'must have at most 255 characters' });
 

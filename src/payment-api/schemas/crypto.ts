@@ -52,7 +52,7 @@ export const cryptoWithdrawalRequestSchema = z
   .strictObject({
     /** In reais; must lie within min_withdrawal..max_withdrawal (else 422 CRYPTO_AMOUNT_OUT_OF_RANGE). */
     amount: requestAmountSchema,
-    wallet: z.string().trim().min(1, { message: 'must not be empty' }),
+    wallet: z.string().min(1, { message: 'must not be empty' }),
     network: z.enum(CRYPTO_NETWORKS, { message: `must be one of ${CRYPTO_NETWORKS.join(', ')}` }),
     external_id: clientIdentifierSchema,
     clientCallbackUrl: callbackUrlSchema,
@@ -62,6 +62,13 @@ export const cryptoWithdrawalRequestSchema = z
     if (!format.pattern.test(request.wallet)) {
       ctx.addIssue({ code: 'custom', path: ['wallet'], message: `is not a ${request.network} address, e.g. ${format.example}` });
     }
+  })
+  // The same rule for the OpenAPI document, which cannot see into the superRefine.
+  .meta({
+    allOf: CRYPTO_NETWORKS.map((network) => ({
+      if: { properties: { network: { const: network } }, required: ['network'] },
+      then: { properties: { wallet: { pattern: WALLET_FORMAT[network].pattern.source } } },
+    })),
   });
 export type CryptoWithdrawalRequest = z.input<typeof cryptoWithdrawalRequestSchema>;
 
@@ -98,23 +105,24 @@ export const cryptoStatusResponseSchema = acceptSpellings(
 );
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
+/** Not in the spec: required only what routes it (`external_id`, `status`); the rest optional, typed when present. */
 export const cryptoWithdrawalCallbackSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.snake,
   z.looseObject({
-    transaction_id: z.string().min(1),
     external_id: z.string().min(1),
     status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
-    amount: responseAmountSchema,
-    fee: responseAmountSchema,
-    total: responseAmountSchema,
-    usdt_amount: usdtAmountSchema,
+    transaction_id: z.string().min(1).optional(),
+    amount: responseAmountSchema.optional(),
+    fee: responseAmountSchema.optional(),
+    total: responseAmountSchema.optional(),
+    usdt_amount: usdtAmountSchema.optional(),
     usdt_rate: rateSchema.positive().optional(),
-    wallet: z.string().min(1),
-    network: openEnum(CRYPTO_NETWORKS),
+    wallet: z.string().min(1).optional(),
+    network: openEnum(CRYPTO_NETWORKS).optional(),
     txHash: z.string().nullable().optional(),
-    type: z.literal('CryptoWithdrawal'),
+    type: openEnum(['CryptoWithdrawal']).optional(),
     reason: z.string().optional(),
-    updated_at: timestampSchema,
+    updated_at: timestampSchema.optional(),
   }),
 );
 export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSchema>;

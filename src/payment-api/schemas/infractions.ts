@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import {
   acceptSpellings,
+  httpUrlSchema,
+  nonBlankTextSchema,
   openEnum,
   providerIdSchema,
   requiredTextSchema,
@@ -49,7 +51,8 @@ export const infractionSchema = acceptSpellings(
     reason: z.string(),
     amount: responseAmountSchema,
     createdAt: timestampSchema,
-    defenseDeadline: timestampSchema,
+    /** Optional to the engine: without it the documented default applies (docs/assumptions.md §8). */
+    defenseDeadline: timestampSchema.optional(),
     analise: openEnum(INFRACTION_ANALYSES).optional(),
     justificativa: z.string().optional(),
     proofs: z.array(z.string()).optional(),
@@ -74,11 +77,9 @@ export const infractionPathSchema = z.strictObject({
 
 export const infractionDefenseRequestSchema = z.strictObject({
   analise: z.enum(INFRACTION_ANALYSES, { message: `must be one of ${INFRACTION_ANALYSES.join(', ')}` }),
-  justificativa: requiredTextSchema.pipe(
-    z.string().max(MAX_JUSTIFICATION_LENGTH, { message: `must have at most ${MAX_JUSTIFICATION_LENGTH} characters` }),
-  ),
+  justificativa: nonBlankTextSchema(MAX_JUSTIFICATION_LENGTH),
   proofs: z
-    .array(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }))
+    .array(httpUrlSchema)
     .max(MAX_PROOFS, { message: `must have at most ${MAX_PROOFS} URLs` })
     .optional(),
 });

@@ -9,6 +9,7 @@ import {
   callbackUrlSchema,
   clientIdentifierSchema,
   descriptionSchema,
+  nonBlankTextSchema,
   requestAmountSchema,
   TRANSACTION_ID_SPELLINGS,
 } from './common';
@@ -22,7 +23,7 @@ const MAX_EMV_LENGTH = 512;
 
 export const pixCopyPasteRequestSchema = z.strictObject({
   /** The EMV copy-and-paste text. Its CRC and fields are checked as a business rule (422 INVALID_QRCODE). */
-  qrcode: z.string().trim().min(1, { message: 'must not be empty' }).max(MAX_EMV_LENGTH, { message: `must have at most ${MAX_EMV_LENGTH} characters` }),
+  qrcode: nonBlankTextSchema(MAX_EMV_LENGTH),
   external_id: clientIdentifierSchema,
   /** Required when the EMV carries no amount; when both exist they must agree (422 AMOUNT_MISMATCH). */
   amount: requestAmountSchema.optional(),

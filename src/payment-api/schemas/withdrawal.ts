@@ -10,6 +10,7 @@ import {
   clientIdentifierSchema,
   descriptionSchema,
   gatewaySchema,
+  nonBlankTextSchema,
   openEnum,
   requestAmountSchema,
   responseAmountSchema,
@@ -29,7 +30,7 @@ export const withdrawalRequestSchema = z.strictObject({
   amount: requestAmountSchema,
   external_id: clientIdentifierSchema,
   // Whether the key fits its key_type is a business check (422 INVALID_PIX_KEY), not a shape check.
-  pix_key: z.string().trim().min(1, { message: 'must not be empty' }).max(77, { message: 'must have at most 77 characters' }),
+  pix_key: nonBlankTextSchema(77),
   key_type: z.enum(PIX_KEY_TYPES, { message: `must be one of ${PIX_KEY_TYPES.join(', ')}` }),
   clientCallbackUrl: callbackUrlSchema,
   description: descriptionSchema.optional(),
@@ -57,24 +58,27 @@ export function pixOutObjectSchema<const T extends string>(type: T) {
 }
 
 /**
- * A PIX payout's final-status callback: its object itself, with `reason` on failure and `updated_at`.
- * `type` is a literal so callbacks can be routed by it.
+ * A PIX payout's final-status callback: its object itself, with `reason` on failure and `updated_at`
+ * (the sandbox sends all of it). The spec never shows this payload, so only what routes it is required:
+ * `external_id` (the payout) and `status`. Every other field is optional, read with its type when
+ * present, and unknown fields pass: a signed callback is never refused for a field the engine does not need.
  */
 export function pixOutCallbackSchema<const T extends string>(type: T) {
   return acceptSpellings(
     TRANSACTION_ID_SPELLINGS.snake,
     z.looseObject({
-      transaction_id: z.string().min(1),
       external_id: z.string().min(1),
       status: openEnum(WITHDRAWAL_FINAL_STATUSES),
-      amount: responseAmountSchema,
-      fee: responseAmountSchema,
-      total: responseAmountSchema,
-      type: z.literal(type),
+      transaction_id: z.string().min(1).optional(),
+      amount: responseAmountSchema.optional(),
+      fee: responseAmountSchema.optional(),
+      total: responseAmountSchema.optional(),
+      /** What `callbackTypeOf` routes by, when a single ingress takes every kind. */
+      type: openEnum([type]).optional(),
       reason: z.string().optional(),
       /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
       end_to_end_id: z.string().optional(),
-      updated_at: timestampSchema,
+      updated_at: timestampSchema.optional(),
     }),
   );
 }

@@ -3,7 +3,7 @@
  * the calling user or throws 401 in the contract's error body.
  */
 import type { Request } from 'express';
-import { bearerToken, isValidApiKey } from '../../api/auth';
+import { bearerToken, matchesSecret } from '../../http/bearer-auth';
 import { providerError, SandboxError } from '../http/errors';
 import type { SandboxUser, UserStore } from '../store/users';
 import { verifyJwt } from './jwt';
@@ -39,7 +39,7 @@ export function createCredentialChecks(deps: { users: UserStore; jwtKey: Buffer;
       return user;
     },
     admin(req) {
-      if (!isValidApiKey([deps.adminToken], bearerToken(req))) {
+      if (!matchesSecret([deps.adminToken], bearerToken(req))) {
         throw new SandboxError(401, 'UNAUTHORIZED', 'Missing or invalid admin token: send Authorization: Bearer <SANDBOX_ADMIN_TOKEN>');
       }
     },

@@ -11,6 +11,7 @@ import {
   type ProviderErrorCode,
 } from '../../payment-api/schemas/errors';
 import type { Logger } from '../../logging/logger';
+import { InsufficientBalanceError } from '../ledger/ledger';
 
 export class SandboxError extends Error {
   constructor(
@@ -58,8 +59,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const parserError = error as BodyParserError;
     let failure: SandboxError;
     if (error instanceof SandboxError) failure = error;
+    else if (error instanceof InsufficientBalanceError) failure = providerError('INSUFFICIENT_BALANCE', error.message);
     else if (parserError.type === 'entity.parse.failed') failure = providerError('MALFORMED_JSON', 'The request body is not valid JSON');
-    else if (parserError.type === 'entity.too.large') failure = providerError('VALIDATION_FAILED', 'The request body is too large');
+    else if (parserError.type === 'entity.too.large') failure = providerError('PAYLOAD_TOO_LARGE', 'The request body is too large');
     else if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       failure = providerError('VALIDATION_FAILED', 'The request could not be read');
     } else {

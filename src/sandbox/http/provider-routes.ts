@@ -60,7 +60,7 @@ function readInput(endpoint: EndpointDefinition, req: Request): unknown {
   const schema: z.ZodType | undefined = endpoint.request;
   if (!schema || endpoint.requestIn === 'none') return undefined;
   if (endpoint.requestIn === 'query') return parseOrRefuse(schema, req.query, 'query');
-  // No JSON body at all (wrong or missing Content-Type) reads as an empty object: zod then names each missing field.
+  // No body at all reads as an empty object: zod then names each missing field (a body of another type is a 415 before this).
   return parseOrRefuse(schema, req.body ?? {}, 'body');
 }
 

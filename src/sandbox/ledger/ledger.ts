@@ -7,7 +7,6 @@
  * Sign convention: a positive line increases the account's balance.
  */
 import type { SandboxDatabase } from '../store/database';
-import { providerError } from '../http/errors';
 
 export const ACCOUNTS = {
   user: (userId: string) => `user:${userId}`,
@@ -45,6 +44,14 @@ export class LedgerInvariantError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'LedgerInvariantError';
+  }
+}
+
+/** A user account would go below zero: the entry (and whatever the caller wrote with it) is rolled back. */
+export class InsufficientBalanceError extends Error {
+  constructor(readonly account: string) {
+    super('Insufficient balance for this operation (amount plus fee)');
+    this.name = 'InsufficientBalanceError';
   }
 }
 
@@ -88,7 +95,7 @@ export function createLedger(db: SandboxDatabase, now: () => number): Ledger {
     for (const line of lines) {
       if (line.amountCents < 0 && line.account.startsWith(USER_PREFIX) && balance(line.account) < 0) {
         // Thrown inside the transaction: SQLite rolls back the entry and whatever the caller wrote with it.
-        throw providerError('INSUFFICIENT_BALANCE', 'Insufficient balance for this operation (amount plus fee)');
+        throw new InsufficientBalanceError(line.account);
       }
     }
     return entryId;

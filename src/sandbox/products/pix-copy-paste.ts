@@ -6,9 +6,8 @@ import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../pix/brcode';
 import { centavosToReais, reaisToCentavos } from '../../money/centavos';
 import { pixCopyPasteCallbackSchema } from '../../payment-api/schemas/pix-copy-paste';
 import { providerError } from '../http/errors';
-import type { Operation } from '../store/operations';
 import { pixOutFeeCents } from './fees';
-import { fingerprintOf, maskPixKey, openPixOut, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
@@ -39,18 +38,6 @@ function amountToPay(code: ParsedBrCode, bodyAmount: number | undefined): number
     throw providerError('AMOUNT_MISMATCH', `amount ${bodyAmount} differs from the code's amount ${centavosToReais(code.amountCentavos)}`);
   }
   return code.amountCentavos;
-}
-
-function paymentObject(operation: Operation) {
-  return {
-    transaction_id: operation.id,
-    external_id: operation.externalId ?? operation.id,
-    status: operation.status,
-    amount: centavosToReais(operation.amountCents),
-    fee: centavosToReais(operation.feeCents),
-    total: centavosToReais(operation.amountCents + operation.feeCents),
-    type: 'PixCopyPaste' as const,
-  };
 }
 
 export const pixCopyPasteProduct: SandboxProduct = {
@@ -93,7 +80,7 @@ export const pixCopyPasteProduct: SandboxProduct = {
           body: {
             message: 'PIX copy-and-paste payment received and is being processed',
             transactionId: operation.id,
-            payment: paymentObject(operation),
+            payment: pixOutObject(operation, 'PixCopyPaste'),
           },
         };
       },

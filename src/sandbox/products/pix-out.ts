@@ -40,12 +40,14 @@ export function maskPixKey(key: string): string {
   return key.length <= 4 ? '*'.repeat(key.length) : `${key.slice(0, 2)}${'*'.repeat(key.length - 4)}${key.slice(-2)}`;
 }
 
+export type PixOutType = 'Withdrawal' | 'PixCopyPaste';
+
 export interface PixOutFamily {
   /** operations.product */
   product: string;
   idPrefix: string;
-  /** The callback's `type` field. */
-  callbackType: string;
+  /** The `type` field of the operation's object and callback. */
+  callbackType: PixOutType;
   callbackSchema: z.ZodType;
   check: Omit<CheckView, 'transactionState'>;
 }
@@ -109,6 +111,19 @@ function endToEndId(at: number): string {
   return `E00000000${stamp}${randomBytes(8).toString('hex').slice(0, 11)}`;
 }
 
+/** The operation as the provider shows it: in the creation answer and, with more fields, in its callback. */
+export function pixOutObject<T extends PixOutType>(operation: Operation, type: T) {
+  return {
+    transaction_id: operation.id,
+    external_id: operation.externalId ?? operation.id,
+    status: operation.status,
+    amount: centavosToReais(operation.amountCents),
+    fee: centavosToReais(operation.feeCents),
+    total: centavosToReais(operation.amountCents + operation.feeCents),
+    type,
+  };
+}
+
 /** Applies the final outcome; a no-op when the operation is no longer PROCESSING. Call inside a transaction. */
 export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operation: Operation, outcome: ForcedOutcome): boolean {
   const reason = outcome.status === 'FAILED' ? (outcome.reason ?? 'Refused by the recipient institution') : undefined;
@@ -135,13 +150,7 @@ export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operatio
   ctx.logger.info('sandbox.operation_settled', { operationId: settled.id, product: family.product, status: settled.status });
   if (settled.callbackUrl) {
     const payload = {
-      transaction_id: settled.id,
-      external_id: settled.externalId ?? settled.id,
-      status: outcome.status,
-      amount: centavosToReais(settled.amountCents),
-      fee: centavosToReais(settled.feeCents),
-      total: centavosToReais(settled.amountCents + settled.feeCents),
-      type: family.callbackType,
+      ...pixOutObject(settled, family.callbackType),
       ...(reason ? { reason } : {}),
       ...(e2e ? { end_to_end_id: e2e } : {}),
       updated_at: new Date(settled.updatedAt).toISOString(),

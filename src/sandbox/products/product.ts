@@ -67,6 +67,8 @@ export interface SandboxProduct {
   operationKinds?: Readonly<Record<string, OperationKind>>;
   /** Admin controls of this product, mounted under /sandbox/ behind the SANDBOX_ADMIN_TOKEN check. */
   adminRoutes?(ctx: SandboxContext): Router;
+  /** Routes outside the provider's endpoint table that browsers call without credentials (the card product's security module). */
+  browserRoutes?(ctx: SandboxContext): Router;
   /** Runs once after migrations and seeding (e.g. to seed product data). */
   onStart?(ctx: SandboxContext): void;
 }

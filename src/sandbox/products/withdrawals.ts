@@ -1,11 +1,10 @@
 /** PIX withdrawals: endpoints 4 and 4a (the alias is served from the endpoint table's aliasOf). */
-import { centavosToReais, reaisToCentavos } from '../../money/centavos';
+import { reaisToCentavos } from '../../money/centavos';
 import { withdrawalCallbackSchema } from '../../payment-api/schemas/withdrawal';
 import { validatePixKey } from '../../pix/keys';
 import { providerError } from '../http/errors';
-import type { Operation } from '../store/operations';
 import { pixOutFeeCents } from './fees';
-import { fingerprintOf, maskPixKey, openPixOut, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const WITHDRAWAL_FAMILY: PixOutFamily = {
@@ -15,18 +14,6 @@ export const WITHDRAWAL_FAMILY: PixOutFamily = {
   callbackSchema: withdrawalCallbackSchema,
   check: { transactionType: 'SAQUE', transactionMethod: 'PIX' },
 };
-
-export function withdrawalObject(operation: Operation) {
-  return {
-    transaction_id: operation.id,
-    external_id: operation.externalId ?? operation.id,
-    status: operation.status,
-    amount: centavosToReais(operation.amountCents),
-    fee: centavosToReais(operation.feeCents),
-    total: centavosToReais(operation.amountCents + operation.feeCents),
-    type: 'Withdrawal' as const,
-  };
-}
 
 export const withdrawalsProduct: SandboxProduct = {
   name: 'withdrawals',
@@ -71,7 +58,7 @@ export const withdrawalsProduct: SandboxProduct = {
           body: {
             message: 'Withdrawal request received and is being processed',
             transactionId: operation.id,
-            withdrawal: withdrawalObject(operation),
+            withdrawal: pixOutObject(operation, 'Withdrawal'),
           },
         };
       },

@@ -1,10 +1,13 @@
-/** Card payments (endpoints 2 and 3) over HTTP: creation, GET, settlement and callback, refusals, and no card data at rest. */
+/** Card payments (endpoints 2 and 3) over HTTP: creation with 3DS, GET, settlement and callback, refusals, test cards, and no card data at rest. */
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cardCallbackSchema } from '../../../src/payment-api/schemas/card';
+import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/shield';
+import { TEST_CARDS } from '../../../src/sandbox/products/card-payments';
 import { pollUntil } from '../../../src/util/poll';
 import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../helpers';
+import { cardToken, environmentKey, openSession, testCard } from '../shield-helpers';
 import { startProductSandbox, type ProductSandbox } from './harness';
 
 const SETTLE_MS = 5_000;
@@ -60,11 +63,8 @@ const paymentBody = (overrides: Record<string, unknown> = {}, card: Record<strin
     expiryMonth: '12',
     expiryYear: nextYear,
     ccv: CCV,
-    sessionId: 'sess-3ds-1',
-    threeDS: { cavv: 'AAABBJkZUQAAAABAAAAAAAAAAAA', eci: '05', version: '2.2.0', referenceId: 'ref-1' },
     ...card,
   },
-  creditCardToken: 'tok_3ds_opaque',
   ...overrides,
 });
 const createPayment = (body: unknown, bearer = token) => sb.call<Body>('POST', '/api/v1/card/payments', { body, auth: { bearer } });
@@ -85,9 +85,15 @@ function withLuhnDigit(prefix: string): string {
 
 describe('a card payment', () => {
   let payment: Data;
+  let session: ThreeDSSessionResponse;
+  let creditCardToken: string;
 
   test('is created PENDING with the spec shape: integer id, brand, last4, net of the 3.99 % fee, null URLs', async () => {
-    const answer = await createPayment(paymentBody());
+    // What the checkout page sends along: the card token and the 3DS result of a session for R$ 100.00 in 3 installments.
+    const card = testCard(CARD_NUMBER, { cvv: CCV });
+    creditCardToken = cardToken(await environmentKey(sb), card);
+    session = (await openSession(sb, { card, amount: 10_000, installments: 3 })).body;
+    const answer = await createPayment(paymentBody({ creditCardToken }, { sessionId: session.sessionId, threeDS: session.threeDS }));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       message: expect.any(String),
@@ -126,12 +132,14 @@ describe('a card payment', () => {
       brand: 'VISA',
       last4: '1111',
       holderName: 'ANA SOUZA',
-      sessionId: 'sess-3ds-1',
-      creditCardToken: 'tok_3ds_opaque',
-      threeDS: { cavv: 'AAABBJkZUQAAAABAAAAAAAAAAAA', eci: '05', version: '2.2.0', referenceId: 'ref-1' },
+      sessionId: session.sessionId,
+      cardTokenVerified: true,
+      threeDS: session.threeDS,
     });
     expect(JSON.stringify(operation)).not.toContain(CARD_NUMBER);
     expect(JSON.stringify(operation)).not.toContain(CCV);
+    // The token opens to the card with the environment's key, which the same database holds: it is not kept either.
+    expect(JSON.stringify(operation)).not.toContain(creditCardToken);
   });
 
   test('settles after SANDBOX_SETTLE_MS to COMPLETED / PAID, credits the net, and sends a signed PAYMENT_UPDATED callback', async () => {
@@ -185,7 +193,7 @@ describe('refusals', () => {
       [{}, { number: '4111111111111112' }, 422, 'CARD_REFUSED', ['creditCard.number']],
       [{}, { expiryMonth: '01', expiryYear: '2020' }, 422, 'CARD_REFUSED', ['creditCard.expiryYear']],
       [{}, { number: withLuhnDigit('999999999999999') }, 422, 'CARD_REFUSED', ['creditCard.number']],
-      [{}, { holderName: 'Refused' }, 422, 'CARD_REFUSED', ['creditCard.holderName']],
+      [{}, { number: TEST_CARDS.insufficientFunds }, 422, 'CARD_REFUSED', ['creditCard.number']],
       [{ payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725' } }, {}, 400, 'VALIDATION_FAILED', ['payer.phone']],
       [{}, { ccv: '12' }, 400, 'VALIDATION_FAILED', ['creditCard.ccv']],
     ];
@@ -198,10 +206,10 @@ describe('refusals', () => {
     expect(sb.balance('merchant')).toBe(before.balance);
   });
 
-  test('the holder name DECLINED is accepted PENDING, then FAILED / DECLINED with a callback, nothing credited', async () => {
-    const created = await createPayment(paymentBody({ amount: 42 }, { holderName: 'declined', number: '5555555555554444' }));
+  test('the declined test card is accepted PENDING, then FAILED / DECLINED with a callback, nothing credited', async () => {
+    const created = await createPayment(paymentBody({ amount: 42 }, { number: TEST_CARDS.declined }));
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ status: 'PENDING', brand: 'MASTERCARD', last4: '4444' });
+    expect(created.body.data).toMatchObject({ status: 'PENDING', brand: 'VISA', last4: '0002' });
     const before = sb.balance('merchant');
     sb.advanceClock(SETTLE_MS + 1);
     const callback = await waitForCallback(created.body.data.id);
@@ -223,6 +231,12 @@ describe('refusals', () => {
   });
 });
 
+/** The base64 lines of the environment's private key, as stored. */
+function privateKeyLines(): string[] {
+  const row = sb.sandbox.ctx.db.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'shield_rsa_private_key'").get();
+  return (row?.value ?? '').split('\n').filter((line) => line.length > 0 && !line.startsWith('-----'));
+}
+
 describe('card data at rest', () => {
   test('the SQLite file holds neither the card number nor the ccv', () => {
     const files = [dbPath, `${dbPath}-wal`].filter((file) => existsSync(file));
@@ -230,11 +244,13 @@ describe('card data at rest', () => {
     const assertClean = (bytes: string): void => {
       expect(bytes.length).toBeGreaterThan(0);
       expect(bytes).not.toContain(CARD_NUMBER);
-      expect(bytes).not.toContain('5555555555554444');
+      expect(bytes).not.toContain(TEST_CARDS.declined);
       expect(bytes).not.toContain('"ccv"');
-      // Random hex ids and the signing key could contain the ccv's four digits by chance: blank them first.
-      const jwtKey = sb.sandbox.ctx.jwtKey.toString('base64');
-      expect(bytes.split(jwtKey).join('').replace(/[0-9a-f]{20,}/g, '')).not.toContain(CCV);
+      expect(bytes).not.toContain('"cvv"');
+      // Random hex ids and the keys could contain the ccv's four digits by chance: blank them first.
+      const keys = [sb.sandbox.ctx.jwtKey.toString('base64'), ...privateKeyLines()];
+      const blanked = keys.reduce((text, key) => text.split(key).join(''), bytes);
+      expect(blanked.replace(/[0-9a-f]{20,}/g, '')).not.toContain(CCV);
     };
     expect(scan()).toContain('1111'); // the last four are there: the scan reads the right file
     assertClean(scan());

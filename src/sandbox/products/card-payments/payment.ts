@@ -1,19 +1,21 @@
 /**
- * A card payment: checked (Luhn, brand, expiry), created PENDING, captured SANDBOX_SETTLE_MS later
- * (COMPLETED / PAID: `card-in` → merchant net, fee → `fees`) or declined (FAILED / DECLINED), each
- * change announced to clientCallbackUrl when given (PAYMENT_UPDATED, cardCallbackSchema).
+ * A card payment: checked (Luhn, brand, expiry, then the browser's token and 3DS result:
+ * ./card-authentication.ts), created PENDING, captured SANDBOX_SETTLE_MS later (COMPLETED / PAID:
+ * `card-in` → merchant net, fee → `fees`) or declined (FAILED / DECLINED), each change announced to
+ * clientCallbackUrl when given (PAYMENT_UPDATED, cardCallbackSchema).
  *
- * Card data at rest: last four digits, brand and holder name only. The full number and the ccv live in
- * the request object of this one call and are never written, logged or echoed in an error.
+ * Card data at rest: last four digits, brand and holder name only. The full number, the ccv and the
+ * card token (which the environment's key opens) live in the request object of this one call and
+ * are never written, logged or echoed in an error.
  *
- * Magic holder names (docs: sandbox outcome rules): "REFUSED" → 422 CARD_REFUSED at once, nothing
- * stored; "DECLINED" → accepted PENDING, then FAILED / providerStatus DECLINED at settlement.
+ * Test cards (./test-cards.ts): insufficient funds → 422 CARD_REFUSED at once, nothing stored;
+ * declined → accepted PENDING, then FAILED / providerStatus DECLINED at settlement.
  */
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { cardBrand, expiryInFuture, last4, luhnValid } from '../../../card/card';
 import { centavosToReais, percentOf, reaisToCentavos, type Centavos } from '../../../money/centavos';
-import { cardCallbackSchema, type cardPaymentRequestSchema, type CardPaymentStatus } from '../../../payment-api/schemas/card';
+import { cardCallbackSchema, DEFAULT_CARD_CURRENCY, type cardPaymentRequestSchema, type CardPaymentStatus } from '../../../payment-api/schemas/card';
 import type { ErrorIssue } from '../../../payment-api/schemas/errors';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
@@ -21,6 +23,9 @@ import { ACCOUNTS } from '../../ledger/ledger';
 import type { Migration } from '../../store/database';
 import { newOperationId, type Operation } from '../../store/operations';
 import type { SandboxUser } from '../../store/users';
+import { checkCardAuthentication } from './card-authentication';
+import { consumeSession, threeDSSessionMigrations } from './shield/sessions';
+import { DECLINED_REASON, INSUFFICIENT_FUNDS_MESSAGE, testCardBehaviour } from './test-cards';
 
 export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
 
@@ -31,10 +36,6 @@ export const CARD_IN_ACCOUNT = 'card-in';
 /** docs/assumptions.md §7: 3.99 % of the amount, any installment count, half-up. */
 export const CARD_FEE_BASIS_POINTS = 399;
 export const CARD_PROVIDER_NAME = 'sandbox-acquirer';
-/** Holder names that force an outcome (compared trimmed, case-insensitive). */
-export const CARD_REFUSED_HOLDER = 'REFUSED';
-export const CARD_DECLINED_HOLDER = 'DECLINED';
-export const CARD_DECLINED_REASON = 'Declined by the issuer (sandbox rule: holder name DECLINED)';
 
 export const cardPaymentMigrations: readonly Migration[] = [
   {
@@ -45,6 +46,7 @@ export const cardPaymentMigrations: readonly Migration[] = [
       operation_id TEXT NOT NULL UNIQUE REFERENCES operations(id)
     );`,
   },
+  ...threeDSSessionMigrations,
 ];
 
 export function cardFeeCents(amountCents: Centavos): Centavos {
@@ -68,7 +70,8 @@ export interface CardDetails {
   global?: boolean;
   externalReference?: string;
   description?: string;
-  creditCardToken?: string;
+  /** A creditCardToken was sent and opened to this very card; the token itself is never kept. */
+  cardTokenVerified?: boolean;
   sessionId?: string;
   threeDS?: CardPaymentInput['creditCard']['threeDS'];
   itemsCount?: number;
@@ -77,8 +80,6 @@ export interface CardDetails {
 export function cardDetails(operation: Operation): CardDetails {
   return operation.details as unknown as CardDetails;
 }
-
-const normalizedHolder = (name: string): string => name.trim().toUpperCase();
 
 /** Business checks of the card (the shape was checked by the schema): 422 CARD_REFUSED with each field. */
 function refuseBadCard(card: CardPaymentInput['creditCard'], now: number): void {
@@ -89,11 +90,6 @@ function refuseBadCard(card: CardPaymentInput['creditCard'], now: number): void 
     issues.push({ path: 'creditCard.expiryYear', message: 'the card expired (expiryMonth/expiryYear is in the past)' });
   }
   if (issues.length > 0) throw providerError('CARD_REFUSED', 'Card refused', issues);
-  if (normalizedHolder(card.holderName) === CARD_REFUSED_HOLDER) {
-    throw providerError('CARD_REFUSED', 'Card refused by the acquirer (sandbox rule: holder name REFUSED)', [
-      { path: 'creditCard.holderName', message: 'refused by the acquirer' },
-    ]);
-  }
 }
 
 const reference = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -103,6 +99,12 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
   const { creditCard } = input;
   refuseBadCard(creditCard, ctx.now());
   const amountCents = reaisToCentavos(input.amount);
+  const sessionId = checkCardAuthentication(ctx, input, amountCents);
+  // The acquirer answers after the issuer authenticated the buyer.
+  const behaviour = testCardBehaviour(creditCard.number);
+  if (behaviour === 'insufficientFunds') {
+    throw providerError('CARD_REFUSED', 'Card refused by the issuer: insufficient funds', [{ path: 'creditCard.number', message: INSUFFICIENT_FUNDS_MESSAGE }]);
+  }
   const base = {
     brand: cardBrand(creditCard.number),
     last4: last4(creditCard.number),
@@ -111,17 +113,17 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
     providerReferences: { transactionId: reference('tr'), customerId: reference('cus'), cardId: reference('card') },
     installmentCount: input.installmentCount,
     dueDate: input.dueDate,
-    currency: creditCard.currency ?? 'BRL',
+    currency: creditCard.currency ?? DEFAULT_CARD_CURRENCY,
     walletCreditEnabled: input.wallet_credit_enabled ?? true,
     ...(input.global !== undefined ? { global: input.global } : {}),
     ...(input.externalReference !== undefined ? { externalReference: input.externalReference } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.creditCardToken !== undefined ? { creditCardToken: input.creditCardToken } : {}),
-    ...(creditCard.sessionId !== undefined ? { sessionId: creditCard.sessionId } : {}),
+    ...(input.creditCardToken !== undefined ? { cardTokenVerified: true } : {}),
+    ...(sessionId !== undefined ? { sessionId } : {}),
     ...(creditCard.threeDS !== undefined ? { threeDS: creditCard.threeDS } : {}),
     ...(input.items !== undefined ? { itemsCount: input.items.length } : {}),
   };
-  const outcome = normalizedHolder(creditCard.holderName) === CARD_DECLINED_HOLDER ? 'FAILED' : 'COMPLETED';
+  const outcome = behaviour === 'declined' ? 'FAILED' : 'COMPLETED';
   return ctx.db.transaction(() => {
     const operationId = newOperationId('cp');
     const operation = ctx.operations.insert({
@@ -136,6 +138,11 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
       callbackUrl: input.clientCallbackUrl ?? null,
       details: {},
     });
+    if (sessionId !== undefined && !consumeSession(ctx, sessionId, operationId)) {
+      throw providerError('THREE_DS_INVALID', 'The 3DS authentication does not fit this payment', [
+        { path: 'creditCard.sessionId', message: 'the 3DS session cannot be used: it was already used by another payment' },
+      ]);
+    }
     const paymentId = Number(ctx.db.prepare('INSERT INTO card_payments (operation_id) VALUES (?)').run(operationId).lastInsertRowid);
     const details: CardDetails = { paymentId, ...base };
     // The integer id exists only once the row is in; a same-status transition records it in the details.
@@ -189,7 +196,7 @@ export function cardPaymentDetailsData(operation: Operation) {
 export function settleCardPayment(ctx: SandboxContext, operation: Operation, status: 'COMPLETED' | 'FAILED'): boolean {
   const details = cardDetails(operation);
   const providerStatus: ProviderStatus = status === 'COMPLETED' ? 'PAID' : 'DECLINED';
-  const reason = status === 'FAILED' ? CARD_DECLINED_REASON : null;
+  const reason = status === 'FAILED' ? DECLINED_REASON : null;
   if (!ctx.operations.transition(operation.id, 'PENDING', status, { failureReason: reason, details: { ...details, providerStatus } })) return false;
   ctx.scheduler.cancelFor(operation.id);
   if (status === 'COMPLETED') {

@@ -4,10 +4,10 @@
  * Amounts are reais (JSON numbers, at most 2 places) on the wire, centavos everywhere inside.
  */
 import { z } from 'zod';
-import { apiErrorBodySchema } from '../api/errors';
-import { externalIdSchema } from '../api/payouts/payout-request';
-import { centavosToReais, reaisAmountSchema } from '../money/centavos';
-import { BATCH_CONTROLS, decodeItemsCursor, ITEM_STATES, type BatchSummary, type ItemsPage } from './batch-store';
+import { externalIdSchema } from '../../payouts/ids';
+import { PAYOUT_METHODS } from '../../payouts/rails/methods';
+import { centavosToReais, reaisAmountSchema } from '../../money/centavos';
+import { BATCH_CONTROLS, ITEM_STATES, ITEMS_CURSOR_PATTERN, type BatchSummary, type ItemsPage } from '../../batches/batch-store';
 
 export const itemStateSchema = z.enum(ITEM_STATES);
 export const batchControlSchema = z.enum(BATCH_CONTROLS);
@@ -43,6 +43,7 @@ export type BatchSummaryResponse = z.infer<typeof batchSummarySchema>;
 export const batchItemSchema = z.object({
   seq: z.number().int().min(1),
   externalId: z.string(),
+  method: z.enum(PAYOUT_METHODS),
   amount: reaisAmountSchema,
   status: itemStateSchema,
   fee: reaisAmountSchema.optional(),
@@ -60,17 +61,10 @@ export const MAX_ITEMS_PAGE = 1_000;
 export const batchItemsQuerySchema = z
   .object({
     status: itemStateSchema.optional(),
-    cursor: z
-      .string()
-      .max(64)
-      .refine((cursor) => decodeItemsCursor(cursor) !== undefined, 'cursor must be the nextCursor of a previous page')
-      .optional(),
+    cursor: z.string().regex(ITEMS_CURSOR_PATTERN, 'cursor must be the nextCursor of a previous page').optional(),
     limit: z.coerce.number().int().min(1).max(MAX_ITEMS_PAGE).default(100),
   })
   .strict();
-
-/** Every error answer, the 422 of a batch included (`rows`): the engine API's one error shape. */
-export const batchErrorBodySchema = apiErrorBodySchema;
 
 export function toBatchAccepted(batchId: string, total: number, totalAmountCents: number): BatchAccepted {
   return { batchId, total, totalAmount: centavosToReais(totalAmountCents) };
@@ -99,6 +93,7 @@ export function toBatchItemsResponse(page: ItemsPage): BatchItemsResponse {
     items: page.items.map((item) => ({
       seq: item.seq,
       externalId: item.externalId,
+      method: item.method,
       amount: centavosToReais(item.amountCents),
       status: item.state,
       ...(item.feeCents === undefined ? {} : { fee: centavosToReais(item.feeCents) }),

@@ -1,10 +1,13 @@
 /**
  * The one-line progress of a batch for people: a bar, done/total, counts by state, amount paid, rate
- * and time left. Pure (time and width come in as arguments) so that it is tested without a terminal.
+ * and time left; and the line of an item that failed. Pure (time and width come in as arguments) so
+ * that it is tested without a terminal. Text that others wrote (a provider's reason) is printed only
+ * through `printable`, so it cannot drive the terminal or reorder the line.
  */
 import { formatCentavos, reaisToCentavos } from '../money/centavos';
-import type { BatchSummaryResponse } from './batch-api-schemas';
-import type { ItemState } from './batch-store';
+import { printable } from '../validation/plain-text';
+import type { BatchItemResponse, BatchSummaryResponse } from '../api/batches/batch-schemas';
+import type { ItemState } from '../batches/batch-store';
 
 export interface ProgressOptions {
   /** Epoch ms of the moment shown. */
@@ -77,4 +80,9 @@ export function renderProgress(summary: BatchSummaryResponse, options: ProgressO
   const barWidth = Math.max(MIN_BAR, Math.min(MAX_BAR, options.width - text.length - 3));
   const line = `${bar(fraction, barWidth)} ${text}`;
   return line.length <= options.width ? line : `${line.slice(0, Math.max(0, options.width - 1))}…`;
+}
+
+/** `  FAILED       order-17                R$ 7.13  Recipient account closed` */
+export function renderFailure(item: BatchItemResponse): string {
+  return `  ${item.status.padEnd(12)} ${printable(item.externalId).padEnd(24)} ${formatReais(item.amount).padStart(16)}  ${printable(item.failureReason ?? '')}`.trimEnd();
 }

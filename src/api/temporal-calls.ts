@@ -1,4 +1,8 @@
-import { isGrpcServiceError, ServiceError } from '@temporalio/client';
+/**
+ * How the API talks to Temporal: every call within a deadline, and an outage (or a call that did not
+ * answer in time) as a 503 the client can retry, never a request left hanging.
+ */
+import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
 import { ApiError } from './errors';
 
 const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
@@ -18,4 +22,9 @@ export function temporalUnavailable(): ApiError {
 export function rethrowAsApiError(error: unknown): never {
   if (isTemporalUnavailable(error)) throw temporalUnavailable();
   throw error;
+}
+
+/** Runs `call` (one or more Temporal calls) within `deadlineMs`; outages and overruns become 503. */
+export function withinDeadline<T>(client: Client, deadlineMs: number, call: () => Promise<T>): Promise<T> {
+  return client.withDeadline(Date.now() + deadlineMs, call).catch(rethrowAsApiError);
 }

@@ -1,0 +1,134 @@
+/**
+ * The MED side of the provider: the sync that reads every page of the infraction list and brings each
+ * infraction's workflow up to date (signal-with-start, only when something changed), the defense (sent
+ * once: a retry first looks for it at the provider), and the link to the engine's charges.
+ */
+import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { AcceptedInfraction, ChargeRefundPort } from '../src/infractions/charge-port';
+import type { Defense } from '../src/infractions/defense';
+import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
+import type { PaymentApiClient } from '../src/payment-api/client';
+import { formatCentavos } from '../src/money/centavos';
+import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
+import { InfractionStatus } from '../src/temporal/search-attributes';
+import { infractionRecordSignal, infractionWorkflowId, type InfractionWorkflow } from '../workflows/infraction/messages';
+import { infractionStartAttributes, INFRACTION_FLOW } from '../workflows/infraction/search-attributes';
+import { DEFENDABLE_STATES, type InfractionState } from '../workflows/infraction/states';
+
+export interface InfractionActivityDependencies {
+  api: Pick<PaymentApiClient, 'listInfractions' | 'submitInfractionDefense'>;
+  temporal: Client;
+  taskQueue: string;
+  charges: ChargeRefundPort;
+}
+
+export interface SyncedPage {
+  totalPages: number;
+  seen: number;
+  /** Infraction workflows started (new infractions). */
+  started: number;
+  /** Running infraction workflows told of a change. */
+  signalled: number;
+}
+
+export type DefenseAnswer = { kind: 'submitted'; record: InfractionRecord } | { kind: 'refused'; reason: string };
+
+/** Whether the provider's record says something the workflow in `state` does not know yet. */
+function hasNews(record: InfractionRecord, state: InfractionState): boolean {
+  if (isFinalProviderStatus(record.providerStatus)) return true;
+  return record.defendedAt !== undefined && DEFENDABLE_STATES.includes(state);
+}
+
+export function createInfractionActivities({ api, temporal, taskQueue, charges }: InfractionActivityDependencies) {
+  /** The states of the running infraction workflows among these ids, from visibility. */
+  async function runningStates(infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
+    const states = new Map<string, InfractionState>();
+    if (infractionIds.length === 0) return states;
+    const ids = infractionIds.map((id) => `'${infractionWorkflowId(id).replace(/'/g, "\\'")}'`).join(', ');
+    const query = `PayoutFlow = '${INFRACTION_FLOW}' AND ExecutionStatus = 'Running' AND WorkflowId IN (${ids})`;
+    for await (const execution of temporal.workflow.list({ query })) {
+      const state = execution.typedSearchAttributes.get(InfractionStatus);
+      if (state) states.set(execution.workflowId, state as InfractionState);
+    }
+    return states;
+  }
+
+  async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
+    const workflowId = infractionWorkflowId(record.infractionId);
+    const state = running.get(workflowId);
+    if (state !== undefined && !hasNews(record, state)) return 'unchanged';
+    try {
+      await temporal.workflow.signalWithStart<InfractionWorkflow, [InfractionRecord]>('infractionWorkflow', {
+        workflowId,
+        taskQueue,
+        args: [{ record }],
+        signal: infractionRecordSignal,
+        signalArgs: [record],
+        // A closed infraction is never started again: its outcome is final.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: infractionStartAttributes(record),
+        staticSummary: `MED infraction R$ ${formatCentavos(record.amountCents)} on ${record.transactionId}: ${record.reason.slice(0, 80)}`,
+        staticDetails: `due ${record.defenseDeadline}`,
+      });
+      return state === undefined ? 'started' : 'signalled';
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return 'unchanged';
+      throw error;
+    }
+  }
+
+  /** The provider's record of one infraction, read through the list (the provider has no GET by id). */
+  async function findRecord(infractionId: string): Promise<InfractionRecord | undefined> {
+    for (let page = 1; ; page += 1) {
+      const list = await api.listInfractions({ page, perPage: 100 });
+      const found = list.data.find((infraction) => infraction.id === infractionId);
+      if (found) return toInfractionRecord(found);
+      if (page >= list.totalPages) return undefined;
+    }
+  }
+
+  return {
+    /** One page of the provider's list; every infraction on it brought up to date. Idempotent. */
+    async syncInfractionPage(page: number, perPage: number): Promise<SyncedPage> {
+      const list = await api.listInfractions({ page, perPage });
+      const records = list.data.map(toInfractionRecord);
+      const running = await runningStates(records.map((record) => record.infractionId));
+      const result: SyncedPage = { totalPages: list.totalPages, seen: records.length, started: 0, signalled: 0 };
+      for (const record of records) {
+        const outcome = await bringUpToDate(record, running);
+        if (outcome !== 'unchanged') result[outcome] += 1;
+      }
+      return result;
+    },
+
+    /** Sent once: an attempt after the first looks for the defense at the provider before sending it again. */
+    async submitDefense(infractionId: string, defense: Defense): Promise<DefenseAnswer> {
+      if (Context.current().info.attempt > 1) {
+        const existing = await findRecord(infractionId);
+        if (existing?.defendedAt) return { kind: 'submitted', record: existing };
+      }
+      try {
+        const { infraction } = await api.submitInfractionDefense(infractionId, {
+          analise: defense.analise,
+          justificativa: defense.justificativa,
+          ...(defense.proofs.length > 0 ? { proofs: defense.proofs } : {}),
+        });
+        return { kind: 'submitted', record: toInfractionRecord(infraction) };
+      } catch (error) {
+        if (error instanceof InvalidRequestError || error instanceof NotFoundError) return { kind: 'refused', reason: error.message };
+        throw error;
+      }
+    },
+
+    findCharge(transactionId: string): Promise<string | null> {
+      return charges.findByProviderTransactionId(transactionId);
+    },
+
+    recordRefundOnCharge(chargeExternalId: string, infraction: AcceptedInfraction): Promise<boolean> {
+      return charges.recordAcceptedInfraction(chargeExternalId, infraction);
+    },
+  };
+}
+
+export type InfractionActivities = ReturnType<typeof createInfractionActivities>;

@@ -1,0 +1,54 @@
+/** `/v1/infractions`: list (visibility), read, defend (a workflow update), sync now. */
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { defenseRequestSchema } from '../../infractions/defense';
+import { centavosToReais } from '../../money/centavos';
+import { INFRACTION_STATES } from '../../../workflows/infraction/states';
+import { requireApiKey } from '../auth';
+import { ApiError, parseBody, parseOrThrow } from '../errors';
+import { acceptJsonBodies } from '../http-refusals';
+import { visibilityCursorSchema } from '../visibility-page';
+import { infractionResponse } from './infraction-response';
+import type { InfractionService } from './infraction-service';
+
+export const infractionParamsSchema = z.object({ infractionId: z.string().regex(/^[\w.:-]{1,100}$/, 'must be an infraction id') });
+export const infractionListQuerySchema = z.strictObject({
+  status: z.enum(INFRACTION_STATES).optional(),
+  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional(),
+  cursor: visibilityCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export function infractionRoutes(service: InfractionService, apiKeys: readonly string[]): Router {
+  const router = Router();
+  router.use('/v1/infractions', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
+
+  router.get('/v1/infractions', async (req, res) => {
+    const query = parseOrThrow(infractionListQuerySchema, req.query, 'query');
+    const page = await service.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(query.dueBefore ? { dueBefore: query.dueBefore } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
+    res.json({
+      data: page.items.map((item) => ({ infractionId: item.infractionId, status: item.status, amount: centavosToReais(item.amountCents), ...(item.deadline ? { deadline: item.deadline } : {}) })),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    });
+  });
+
+  router.post('/v1/infractions/sync', async (_req, res) => {
+    await service.sync();
+    res.status(202).json({ triggered: true });
+  });
+
+  router.get('/v1/infractions/:infractionId', async (req, res) => {
+    const { infractionId } = parseOrThrow(infractionParamsSchema, req.params, 'params');
+    res.json(infractionResponse(await service.read(infractionId)));
+  });
+
+  router.post('/v1/infractions/:infractionId/defense', async (req, res) => {
+    const { infractionId } = parseOrThrow(infractionParamsSchema, req.params, 'params');
+    const defense = parseBody(defenseRequestSchema, req);
+    const outcome = await service.defend(infractionId, defense);
+    if (!outcome.submitted) throw new ApiError(422, 'DEFENSE_REFUSED', outcome.reason);
+    res.json(infractionResponse(outcome.view));
+  });
+
+  return router;
+}

@@ -1,0 +1,114 @@
+/**
+ * Between the HTTP routes and Temporal for MED infractions: lists from visibility, reads the workflow,
+ * sends the merchant's defense as an update (one per infraction: retried requests join the same one),
+ * and runs the sync now. Every call within the call deadline.
+ */
+import { createHash } from 'node:crypto';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../config/env';
+import type { Defense } from '../../infractions/defense';
+import { triggerMedSync } from '../../infractions/med-sync-schedule';
+import { AmountCents, InfractionDueAt, InfractionStatus } from '../../temporal/search-attributes';
+import { defendInfractionUpdate, infractionStatusQuery, infractionWorkflowId, type DefenseOutcome, type InfractionView, type InfractionWorkflow } from '../../../workflows/infraction/messages';
+import { INFRACTION_FLOW } from '../../../workflows/infraction/search-attributes';
+import { DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infraction/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import { visibilityPage } from '../visibility-page';
+
+export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
+
+// The defense waits for the provider's answer (retried for up to 2 minutes): bounded, but longer than a call.
+const DEFENSE_ANSWER_DEADLINE_MS = 150_000;
+
+export interface InfractionListItem {
+  infractionId: string;
+  status: string;
+  amountCents: number;
+  deadline?: string;
+}
+
+function notFound(infractionId: string): ApiError {
+  return new ApiError(404, 'INFRACTION_NOT_FOUND', `No infraction ${infractionId}: it appears after the next MED sync (POST /v1/infractions/sync runs one now)`);
+}
+
+/** Visibility query text: a value from the query string, quoted. */
+const quoted = (value: string): string => `'${value.replace(/'/g, "\\'")}'`;
+
+export class InfractionService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: InfractionServiceConfig,
+  ) {}
+
+  async list(filter: { status?: InfractionState; dueBefore?: Date; cursor?: string; limit: number }): Promise<{ items: InfractionListItem[]; nextCursor?: string }> {
+    const clauses = [`PayoutFlow = ${quoted(INFRACTION_FLOW)}`];
+    if (filter.status) clauses.push(`InfractionStatus = ${quoted(filter.status)}`);
+    if (filter.dueBefore) clauses.push(`InfractionDueAt < ${quoted(filter.dueBefore.toISOString())}`);
+    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
+    return {
+      items: page.workflows.map((workflow) => {
+        const due = workflow.searchAttributes.get(InfractionDueAt);
+        return {
+          infractionId: workflow.workflowId.replace(/^infraction:/, ''),
+          status: workflow.searchAttributes.get(InfractionStatus) ?? 'OPEN',
+          amountCents: workflow.searchAttributes.get(AmountCents) ?? 0,
+          ...(due ? { deadline: due.toISOString() } : {}),
+        };
+      }),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  }
+
+  /** A closed infraction answers from its result; a running one from its status query. */
+  async read(infractionId: string): Promise<InfractionView> {
+    const handle = this.handle(infractionId);
+    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? notFound(infractionId) : error;
+    });
+    if (description.status.name === 'COMPLETED') return this.call(() => handle.result());
+    return this.call(() => handle.query(infractionStatusQuery)).catch((error: unknown) => {
+      if (error instanceof ApiError) throw error;
+      // The workflow runs but no worker answered its query (none polls its task queue, or its first task has not run).
+      throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for infraction ${infractionId}; retry later`);
+    });
+  }
+
+  /**
+   * One defense per infraction. The update id is the infraction's and the defense's, so a retried
+   * request joins the update already under way (or gets its answer) instead of sending a second defense,
+   * while a different defense is refused by the workflow.
+   */
+  async defend(infractionId: string, defense: Defense): Promise<DefenseOutcome> {
+    const current = await this.read(infractionId);
+    if (!DEFENDABLE_STATES.includes(current.state) && !current.defense) {
+      throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', `the infraction is ${current.state}: it can no longer be defended`);
+    }
+    const updateId = `defense:${infractionId}:${createHash('sha256').update(JSON.stringify(defense)).digest('hex').slice(0, 16)}`;
+    let update: { result(): Promise<DefenseOutcome> };
+    try {
+      update = await this.call(() => this.handle(infractionId).startUpdate(defendInfractionUpdate, { args: [defense], updateId, waitForStage: 'ACCEPTED' }));
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
+        const view = await this.read(infractionId);
+        const reason = error instanceof WorkflowUpdateFailedError ? (error.cause?.message ?? `the infraction is ${view.state}`) : `the infraction is ${view.state}`;
+        throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', reason);
+      }
+      throw error;
+    }
+    return withinDeadline(this.client, DEFENSE_ANSWER_DEADLINE_MS, () => update.result());
+  }
+
+  async sync(): Promise<void> {
+    await this.call(() => triggerMedSync(this.client, this.config.MED_SYNC_SCHEDULE_ID));
+  }
+
+  private handle(infractionId: string): WorkflowHandle<InfractionWorkflow> {
+    return this.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(infractionId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

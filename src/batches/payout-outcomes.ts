@@ -1,0 +1,18 @@
+/** The batch store as the place payouts of a batch report to (the payout's outcome port). */
+import type { PayoutOutcomePort } from '../payouts/outcome-port';
+import type { PayoutSettlement } from '../../workflows/payout/messages';
+import type { BatchStore, ItemOutcome } from './batch-store';
+
+/** How a payout's state reads in its batch: RECEIVED and SUBMITTED are both "started". */
+export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
+  return {
+    externalId: settlement.externalId,
+    state: settlement.state === 'RECEIVED' || settlement.state === 'SUBMITTED' ? 'STARTED' : settlement.state,
+    ...(settlement.feeCents === undefined ? {} : { feeCents: settlement.feeCents }),
+    ...(settlement.failureReason ? { failureReason: settlement.failureReason } : {}),
+  };
+}
+
+export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomePort {
+  return { record: (batchId, settlement) => store.recordOutcomes(batchId, [itemOutcome(settlement)]) };
+}

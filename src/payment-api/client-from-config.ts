@@ -1,0 +1,12 @@
+import type { Config } from '../config/env';
+import { PaymentApiClient } from './client';
+
+/** The payment API client as the engine's processes configure it. */
+export function paymentApiClient(config: Pick<Config, 'PAYMENT_API_BASE_URL' | 'PAYMENT_API_CLIENT_ID' | 'PAYMENT_API_CLIENT_SECRET' | 'PAYMENT_API_TIMEOUT_MS'>): PaymentApiClient {
+  return new PaymentApiClient({
+    baseUrl: config.PAYMENT_API_BASE_URL,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: config.PAYMENT_API_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,9 @@
+import type { PayoutSettlement } from '../../workflows/payout/messages';
+
+/**
+ * Where a payout of a batch reports where it stands (final, or waiting for review), so that its batch
+ * can count it without reading every workflow. The batch store implements it; the payout knows no batch.
+ */
+export interface PayoutOutcomePort {
+  record(batchId: string, settlement: PayoutSettlement): void;
+}

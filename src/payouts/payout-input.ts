@@ -1,0 +1,45 @@
+/**
+ * What a payout workflow is started with, built the one way both the API (single payouts) and the batch
+ * activity build it. Pure: workflows import these types.
+ */
+import type { Config } from '../config/env';
+import type { PayoutRequest } from './payout-request';
+import type { PayoutMethod } from './rails/methods';
+
+export interface PayoutTiming {
+  /** How long to wait for the provider's callback before polling the transaction check. */
+  callbackWaitMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+  /** From submission: past this without a confirmed outcome the payout goes to NEEDS_REVIEW. */
+  reviewAfterMs: number;
+  /** How long submission may keep failing (provider down) before NEEDS_REVIEW. */
+  submitDeadlineMs: number;
+}
+
+export type PayoutInput = PayoutRequest & {
+  batchId?: string;
+  /** Fingerprint of the merchant's request, to tell a retry from a conflicting re-use of the id. */
+  requestHash: string;
+  timing: PayoutTiming;
+};
+
+/** Inputs recorded before the rails existed carry no method: they are PIX-key payouts. */
+export function methodOf(input: Pick<PayoutInput, 'method'>): PayoutMethod {
+  return (input as { method?: PayoutMethod }).method ?? 'pix_key';
+}
+
+export type PayoutTimingConfig = Pick<
+  Config,
+  'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
+>;
+
+export function payoutTiming(config: PayoutTimingConfig): PayoutTiming {
+  return {
+    callbackWaitMs: config.PAYOUT_CALLBACK_WAIT_MS,
+    pollInitialMs: config.PAYOUT_POLL_INITIAL_MS,
+    pollMaxMs: config.PAYOUT_POLL_MAX_MS,
+    reviewAfterMs: config.PAYOUT_REVIEW_AFTER_MS,
+    submitDeadlineMs: config.PAYOUT_SUBMIT_DEADLINE_MS,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Crypto (USDT) withdrawal at the provider: the fees are read fresh at every submission (never a cached
+ * reading across a quote and its post), the quote decides before anything is posted, and the status
+ * endpoint (13) says where it stands.
+ */
+import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
+import { NotFoundError } from '../../../payment-api/errors';
+import { cryptoWithdrawalCallbackSchema } from '../../../payment-api/schemas/crypto';
+import { optionalCentavos, reconcileThenPost, type CheckOutcome, type PayoutPaymentApi, type RailProvider } from '../rail-provider';
+import { quoteCrypto } from './quote';
+import type { CryptoPayout } from './request';
+
+async function cryptoStatus(api: PayoutPaymentApi, id: string): Promise<CheckOutcome> {
+  try {
+    const status = await api.getCryptoStatus(id);
+    const feeCents = optionalCentavos(status.fee);
+    const state = status.status === 'COMPLETED' ? 'COMPLETED' : status.status === 'FAILED' ? 'FAILED' : 'PENDING';
+    return {
+      kind: 'found',
+      transactionId: status.transactionId,
+      state,
+      providerState: status.status,
+      ...(feeCents === undefined ? {} : { feeCents }),
+      ...(status.reason ? { reason: status.reason } : {}),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) return { kind: 'not-found' };
+    throw error;
+  }
+}
+
+export const cryptoProvider: RailProvider<CryptoPayout> = {
+  callback: { path: '/callbacks/crypto', schema: cryptoWithdrawalCallbackSchema },
+  submit: (payout, context) =>
+    reconcileThenPost(context, () => cryptoStatus(context.api, payout.externalId), payout.amountCents, async () => {
+      const quoted = quoteCrypto(payout.amountCents, await context.api.getCryptoFees());
+      if (!quoted.ok) return { kind: 'rejected', reason: quoted.reason };
+      const response = await context.api.createCryptoWithdrawal({
+        amount: centavosToReais(payout.amountCents),
+        wallet: payout.wallet,
+        network: payout.network,
+        external_id: payout.externalId,
+        clientCallbackUrl: context.callbackUrl,
+      });
+      const feeCents = reaisToCentavos(response.fee);
+      return {
+        kind: 'accepted',
+        transactionId: response.transactionId,
+        providerStatus: response.status,
+        feeCents,
+        totalCents: payout.amountCents + feeCents,
+        reconciled: false,
+        // What the provider applied: its answer, which the quote predicted.
+        quote: { ...quoted.quote, feeCents, totalCents: payout.amountCents + feeCents, usdtAmount: response.usdt_amount, usdtRate: response.usdt_rate },
+      };
+    }),
+  check: (ref, api) => cryptoStatus(api, ref.providerTransactionId ?? ref.externalId),
+};

@@ -1,0 +1,18 @@
+/**
+ * The payout rails. Pure constants: the workflow imports them (its search attribute per rail), so
+ * nothing with I/O may be added here.
+ */
+export const PAYOUT_METHODS = ['pix_key', 'pix_copy_paste', 'internal', 'crypto'] as const;
+export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
+
+/** The `PayoutFlow` search attribute of each rail, so that operators filter by rail in the Temporal UI. */
+export const PAYOUT_FLOWS: Readonly<Record<PayoutMethod, string>> = {
+  pix_key: 'pix-withdrawal',
+  pix_copy_paste: 'pix-copy-paste',
+  internal: 'internal-transfer',
+  crypto: 'crypto-withdrawal',
+};
+
+export function methodOfFlow(flow: string | undefined): PayoutMethod | undefined {
+  return PAYOUT_METHODS.find((method) => PAYOUT_FLOWS[method] === flow);
+}

@@ -1,0 +1,121 @@
+/**
+ * What every rail does at the provider, written once per rail (./<rail>/provider.ts): submit the payout
+ * exactly once, and say where it stands. Called only from the payout activities, which turn the
+ * payment API's errors into the workflow's outcomes (a refusal, a conflict, or a retry).
+ */
+import type { z } from 'zod';
+import { reaisToCentavos } from '../../money/centavos';
+import type { PaymentApiClient } from '../../payment-api/client';
+import { NotFoundError } from '../../payment-api/errors';
+import type { CryptoQuote } from './crypto/quote';
+
+/** The slice of the payment API the payout rails use; PaymentApiClient implements it. */
+export type PayoutPaymentApi = Pick<
+  PaymentApiClient,
+  'withdraw' | 'payPixCopyPaste' | 'internalTransfer' | 'checkTransaction' | 'getCryptoFees' | 'createCryptoWithdrawal' | 'getCryptoStatus'
+>;
+
+export interface SubmitContext {
+  api: PayoutPaymentApi;
+  /** 1 on the first attempt; later attempts may follow one whose request reached the provider. */
+  attempt: number;
+  /** Where the provider posts this rail's callbacks. */
+  callbackUrl: string;
+}
+
+export type SubmitOutcome =
+  | { kind: 'accepted'; transactionId: string; providerStatus: string; feeCents: number; totalCents: number; reconciled: boolean; quote?: CryptoQuote }
+  | { kind: 'rejected'; reason: string }
+  /** The request may have reached the provider and cannot be looked up or safely sent again: an operator decides. */
+  | { kind: 'unknown'; reason: string };
+
+export type ProviderState = 'PENDING' | 'COMPLETED' | 'FAILED';
+
+export type CheckOutcome =
+  | { kind: 'not-found' }
+  /** The provider cannot be asked about this payout (no id it knows it by). */
+  | { kind: 'unknowable'; reason: string }
+  | { kind: 'found'; transactionId: string; state: ProviderState; providerState: string; feeCents?: number; reason?: string };
+
+/** What a check needs to know of a payout: no destination, no personal data. */
+export interface PayoutRef {
+  externalId: string;
+  /** The provider's id, once it answered one. */
+  providerTransactionId?: string;
+}
+
+/** What every payout callback carries, whatever else its rail adds: enough to route it and hint the workflow. */
+export interface PayoutCallbackFields {
+  external_id: string;
+  status: string;
+  transaction_id?: string;
+  reason?: string;
+}
+
+export interface RailCallback {
+  /** The engine's path where the provider posts this rail's callbacks. */
+  path: string;
+  schema: z.ZodType<PayoutCallbackFields>;
+}
+
+export interface RailProvider<P> {
+  /** None: the rail has no callbacks (the answer to the request is final). */
+  callback?: RailCallback;
+  submit(payout: P, context: SubmitContext): Promise<SubmitOutcome>;
+  check(ref: PayoutRef, api: PayoutPaymentApi): Promise<CheckOutcome>;
+}
+
+/** transactionState → our view; anything unknown is "not final yet, look again". */
+export function classifyTransactionState(state: string): ProviderState {
+  if (state === 'COMPLETO') return 'COMPLETED';
+  if (state === 'FALHA') return 'FAILED';
+  return 'PENDING';
+}
+
+export function optionalCentavos(reais: number | undefined): number | undefined {
+  if (reais === undefined) return undefined;
+  try {
+    return reaisToCentavos(reais);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Endpoint 9 by an id the provider knows (our external_id, or its own id); not-found when it has none. */
+export async function transactionCheck(api: PayoutPaymentApi, id: string): Promise<CheckOutcome> {
+  try {
+    const { transaction } = await api.checkTransaction(id);
+    const feeCents = optionalCentavos(transaction.fee);
+    return {
+      kind: 'found',
+      transactionId: transaction.transactionId,
+      state: classifyTransactionState(transaction.transactionState),
+      providerState: transaction.transactionState,
+      ...(feeCents === undefined ? {} : { feeCents }),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) return { kind: 'not-found' };
+    throw error;
+  }
+}
+
+/**
+ * Exactly once for rails the provider de-duplicates by external_id: any attempt after the first asks
+ * first, because the previous one may have reached the provider before it failed; only when the
+ * provider has no record does it post.
+ */
+export async function reconcileThenPost(
+  context: SubmitContext,
+  lookUp: () => Promise<CheckOutcome>,
+  amountCents: number,
+  post: () => Promise<SubmitOutcome>,
+): Promise<SubmitOutcome> {
+  if (context.attempt > 1) {
+    const existing = await lookUp();
+    if (existing.kind === 'found') {
+      const feeCents = existing.feeCents ?? 0;
+      return { kind: 'accepted', transactionId: existing.transactionId, providerStatus: existing.providerState, feeCents, totalCents: amountCents + feeCents, reconciled: true };
+    }
+  }
+  return post();
+}

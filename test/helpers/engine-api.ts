@@ -1,0 +1,67 @@
+/**
+ * The engine API alone, in-process on a free port: its real routers on the shared Temporal dev server,
+ * no worker and no sandbox. For what the HTTP surface answers before any workflow runs.
+ */
+import type { Server } from 'node:http';
+import { createApp } from '../../src/api/app';
+import { engineRouters } from '../../src/api/engine-routers';
+import { openBatchStore } from '../../src/batches/open-batch-store';
+import type { Config } from '../../src/config/env';
+import { createLogger } from '../../src/logging/logger';
+import { freePort } from '../../src/net/free-port';
+import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import { connectClient, createPayloadCodec } from '../../src/temporal/connection';
+import { testConfig } from './temporal';
+
+export interface EngineApi {
+  config: Config;
+  url: string;
+  /** The first configured API key. */
+  apiKey: string;
+  fetch(path: string, init?: RequestInit & { apiKey?: string | null }): Promise<Response>;
+  /** POSTs `body` to a callback route, signed as the provider signs it. */
+  sendCallback(path: string, body: string, eventId?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startEngineApi(overrides: Record<string, string> = {}): Promise<EngineApi> {
+  const config = testConfig({ LOG_LEVEL: 'error', ...overrides });
+  const logger = createLogger({ test: 'engine-api' }, 'error', () => undefined);
+  const temporal = await connectClient(config);
+  const batchStore = openBatchStore(config);
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
+  const port = await freePort();
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const apiKey = config.ENGINE_API_KEYS[0] ?? '';
+  return {
+    config,
+    url,
+    apiKey,
+    fetch(path, init = {}) {
+      const { apiKey: key = apiKey, headers, ...rest } = init;
+      return fetch(url + path, { ...rest, headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string> | undefined) } });
+    },
+    sendCallback(path, body, eventId) {
+      const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+      return fetch(url + path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
+          [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
+          ...(eventId ? { [WEBHOOK_ID_HEADER]: eventId } : {}),
+        },
+        body,
+      });
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await temporal.close();
+      batchStore.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * MED infractions through the real stack: infractions opened at the sandbox (its admin API) on paid
+ * cash-ins, discovered by the MED sync (a Temporal Schedule, triggered through the engine API), one
+ * workflow per infraction, defended through the engine, followed to the provider's resolution.
+ */
+import { randomUUID } from 'node:crypto';
+import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { pollUntil } from '../../src/util/poll';
+import { INFRACTION_FLOW } from '../../workflows/infraction/search-attributes';
+import { infractionWorkflowId } from '../../workflows/infraction/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness({ MED_SYNC_PAGE_SIZE: '2', SANDBOX_INFRACTION_RESOLVE_MS: '0' });
+});
+afterAll(() => stack?.close());
+
+/** A PIX cash-in paid at the sandbox, not through the engine: the infraction stays unlinked. */
+async function paidCashIn(amount: number): Promise<string> {
+  const api = paymentApiClient(stack.config);
+  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
+  await api.createPixCashIn({ amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
+  return (await api.checkTransaction(transactionId)).transaction.transactionId;
+}
+
+async function openInfraction(amount = 80): Promise<string> {
+  const transactionId = await paidCashIn(amount);
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId, reason: 'fraud' });
+  expect(opened.status).toBe(200);
+  return opened.body.infraction.id;
+}
+
+const sync = async () => expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
+
+function infractionReaches(id: string, statuses: string[]): Promise<InfractionResponse> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
+      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, description: `infraction ${id} to reach ${statuses.join('|')}` },
+  );
+}
+
+const resolveAtSandbox = (id: string, status: string) => stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status });
+
+test('an infraction opened at the provider appears after one sync, OPEN, with its deadline and amount, unlinked', async () => {
+  const id = await openInfraction(80);
+  expect((await stack.api('GET', `/v1/infractions/${id}`)).status).toBe(404);
+  await sync();
+  // The link to an engine charge is looked up once the workflow runs: absent until then.
+  const seen = await pollUntil(
+    async () => {
+      const view = await infractionReaches(id, ['OPEN']);
+      return view.chargeExternalId === undefined ? undefined : view;
+    },
+    { timeoutMs: 20_000, intervalMs: 200, description: 'the charge link to be looked up' },
+  );
+  expect(seen).toMatchObject({ infractionId: id, providerStatus: 'WAITING_PSP', amount: 80, reason: 'fraud', chargeExternalId: null });
+  expect(Date.parse(seen.deadline) - Date.parse(seen.createdAt)).toBe(7 * 24 * 3_600_000);
+
+  // Visibility follows the workflow shortly after: what is due this week lists it.
+  const dueThisWeek = `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 8 * 86_400_000).toISOString())}&limit=500`;
+  const listed = await pollUntil(
+    async () => {
+      const answer = await stack.api<{ data: { infractionId: string; amount: number; deadline: string }[] }>('GET', dueThisWeek);
+      return answer.body.data.find((item) => item.infractionId === id);
+    },
+    { timeoutMs: 10_000, intervalMs: 200, description: 'the infraction in the list of what is due this week' },
+  );
+  expect(listed).toMatchObject({ amount: 80, deadline: seen.deadline });
+  const later = await stack.api<{ data: unknown[] }>('GET', `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}&limit=500`);
+  expect(later.body.data.map((item) => (item as { infractionId: string }).infractionId)).not.toContain(id);
+});
+
+test('a defense goes to the provider once, the provider accepts the claim: ACCEPTED; a defense after that is a 409', async () => {
+  const id = await openInfraction(50);
+  await sync();
+  await infractionReaches(id, ['OPEN']);
+  const defense = { analise: 'ACEITA', justificativa: 'O pagador foi vítima de golpe; devolvemos.', proofs: ['https://example.com/proof.pdf'] };
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'ACEITA', proofs: ['https://example.com/proof.pdf'] } });
+  const atProvider = await stack.admin<{ infraction: { analise?: string; justificativa?: string } }>('GET', `/sandbox/infractions/${id}`);
+  expect(atProvider.body.infraction).toMatchObject({ analise: 'ACEITA', justificativa: defense.justificativa });
+
+  // The same request again joins the same update: still one defense.
+  expect((await stack.api('POST', `/v1/infractions/${id}/defense`, defense)).status).toBe(200);
+
+  await resolveAtSandbox(id, 'ACCEPTED');
+  await sync();
+  const accepted = await infractionReaches(id, ['ACCEPTED']);
+  expect(accepted.transitions.map((t) => t.to)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'ACCEPTED']);
+  await recordHistory(stack.temporal.client, infractionWorkflowId(id), 'infraction-defended-accepted');
+
+  const late = await stack.api('POST', `/v1/infractions/${id}/defense`, { ...defense, analise: 'NEGADA' });
+  expect(late.status).toBe(409);
+});
+
+test('REJECTED and CANCELLED at the provider are followed; a bad defense is a 400 naming its fields', async () => {
+  const rejected = await openInfraction(30);
+  const cancelled = await openInfraction(31);
+  await sync();
+  await infractionReaches(rejected, ['OPEN']);
+  await infractionReaches(cancelled, ['OPEN']);
+
+  const bad = await stack.api('POST', `/v1/infractions/${rejected}/defense`, { analise: 'MAYBE', justificativa: '', proofs: ['http://insecure.example/x'] });
+  expect(bad.status).toBe(400);
+  expect((bad.body as { issues: { path: string }[] }).issues.map((issue) => issue.path).sort()).toEqual(['analise', 'justificativa', 'proofs.0']);
+
+  expect((await stack.api('POST', `/v1/infractions/${rejected}/defense`, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' })).status).toBe(200);
+  await resolveAtSandbox(rejected, 'REJECTED');
+  await resolveAtSandbox(cancelled, 'CANCELLED');
+  await sync();
+  expect((await infractionReaches(rejected, ['REJECTED'])).status).toBe('REJECTED');
+  expect((await infractionReaches(cancelled, ['CANCELLED'])).transitions.map((t) => t.to)).toEqual(['OPEN', 'CANCELLED']);
+});
+
+test('every page is read (more infractions than perPage), and repeated syncs keep one workflow per infraction', async () => {
+  const ids = await Promise.all([1, 2, 3, 4, 5].map((n) => openInfraction(20 + n)));
+  await sync();
+  await sync();
+  for (const id of ids) await infractionReaches(id, ['OPEN']);
+  await sync();
+  for (const id of ids) {
+    let runs = 0;
+    for await (const execution of stack.temporal.client.workflow.list({ query: `WorkflowId = '${infractionWorkflowId(id)}' AND PayoutFlow = '${INFRACTION_FLOW}'` })) {
+      if (execution.workflowId === infractionWorkflowId(id)) runs += 1;
+    }
+    expect(runs).toBe(1);
+  }
+});

@@ -1,0 +1,131 @@
+/**
+ * The infraction workflow alone, on the time-skipping test server with stubbed activities: the deadline
+ * timers over days of skipped time (DUE_SOON a day before, DEADLINE_MISSED when it passes), the defense
+ * update and its refusals, and the refund told to the linked charge when the claim is accepted.
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { DefenseAnswer, InfractionActivities } from '../../activities/infraction-activities';
+import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { InfractionRecord } from '../../src/infractions/infraction-record';
+import { pollUntil } from '../../src/util/poll';
+import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, infractionWorkflowId, type InfractionView, type InfractionWorkflow } from '../../workflows/infraction/messages';
+import type { InfractionState } from '../../workflows/infraction/states';
+import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
+
+const DAY = 24 * 3_600_000;
+let env: TestWorkflowEnvironment;
+beforeAll(async () => {
+  env = await startTimeSkipping();
+});
+afterAll(() => env?.teardown());
+
+/** Created now in the test server's time, which the tests before have moved days ahead. */
+async function record(overrides: Partial<InfractionRecord> = {}): Promise<InfractionRecord> {
+  const createdAt = new Date(await env.currentTimeMs());
+  return {
+    infractionId: `med_${randomUUID().slice(0, 8)}`,
+    transactionId: 'ci_abc',
+    providerStatus: 'WAITING_PSP',
+    reason: 'fraud',
+    amountCents: 8_000,
+    createdAt: createdAt.toISOString(),
+    defenseDeadline: new Date(createdAt.getTime() + 2 * DAY).toISOString(),
+    ...overrides,
+  };
+}
+
+class StubbedProvider {
+  readonly refunds: { chargeExternalId: string; infraction: AcceptedInfraction }[] = [];
+  constructor(
+    private readonly charge: string | null,
+    private readonly defense: (record: InfractionRecord) => DefenseAnswer = (current) => ({ kind: 'submitted', record: { ...current, defendedAt: new Date().toISOString() } }),
+  ) {}
+
+  activities(current: () => InfractionRecord): InfractionActivities {
+    return {
+      syncInfractionPage: () => Promise.reject(new Error('not used')),
+      submitDefense: () => Promise.resolve(this.defense(current())),
+      findCharge: () => Promise.resolve(this.charge),
+      recordRefundOnCharge: (chargeExternalId, infraction) => {
+        this.refunds.push({ chargeExternalId, infraction });
+        return Promise.resolve(true);
+      },
+    };
+  }
+}
+
+async function withInfraction(provider: StubbedProvider, initial: InfractionRecord, body: (handle: WorkflowHandle<InfractionWorkflow>) => Promise<void>): Promise<InfractionView> {
+  const taskQueue = `infraction-${randomUUID()}`;
+  return withWorker(env, taskQueue, provider.activities(() => initial), async () => {
+    const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', { taskQueue, workflowId: infractionWorkflowId(initial.infractionId), args: [{ record: initial }] });
+    await body(handle);
+    return handle.result();
+  });
+}
+
+function reaches(handle: WorkflowHandle<InfractionWorkflow>, state: InfractionState): Promise<InfractionView> {
+  return pollUntil(
+    async () => {
+      const view = await handle.query(infractionStatusQuery);
+      return view.state === state ? view : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 50, description: `the infraction to reach ${state}` },
+  );
+}
+
+const path = (view: InfractionView) => view.transitions.map((transition) => transition.to);
+const defense = { analise: 'NEGADA' as const, justificativa: 'Entrega comprovada', proofs: [] };
+
+test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it passes, then ACCEPTED tells the linked charge', async () => {
+  const provider = new StubbedProvider('order-42');
+  const initial = await record();
+  const view = await withInfraction(provider, initial, async (handle) => {
+    await reaches(handle, 'OPEN');
+    await env.sleep(DAY + 3_600_000);
+    await reaches(handle, 'DUE_SOON');
+    await env.sleep(DAY);
+    const missed = await reaches(handle, 'DEADLINE_MISSED');
+    expect(missed.chargeExternalId).toBe('order-42');
+    const refused = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'ACCEPTED', resolvedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'ACCEPTED']);
+  expect(provider.refunds).toEqual([{ chargeExternalId: 'order-42', infraction: { infractionId: initial.infractionId, amountCents: 8_000 } }]);
+  expect(view.refundRecordedAt).toBeTruthy();
+});
+
+test('a defense is answered once the provider took it; a second one is refused; REJECTED tells no charge', async () => {
+  const provider = new StubbedProvider(null);
+  const initial = await record();
+  const view = await withInfraction(provider, initial, async (handle) => {
+    await reaches(handle, 'OPEN');
+    const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
+    expect(outcome).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } } });
+    const second = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+    expect((second as WorkflowUpdateFailedError).cause?.message).toMatch(/no longer be defended|already sent/);
+    // The deadline no longer matters once a defense is in.
+    await env.sleep(3 * DAY);
+    expect((await handle.query(infractionStatusQuery)).state).toBe('DEFENSE_SUBMITTED');
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'REJECTED', analise: 'NEGADA', resolvedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
+  expect(view.chargeExternalId).toBeNull();
+  expect(provider.refunds).toEqual([]);
+});
+
+test("a defense the provider refuses is answered with its reason and leaves the infraction open; the provider's own record then decides", async () => {
+  const provider = new StubbedProvider(null, () => ({ kind: 'refused', reason: 'Infraction is past its defense deadline' }));
+  const initial = await record();
+  const view = await withInfraction(provider, initial, async (handle) => {
+    await reaches(handle, 'OPEN');
+    const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
+    expect(outcome).toMatchObject({ submitted: false, reason: 'Infraction is past its defense deadline', view: { state: 'OPEN' } });
+    await handle.signal(infractionRecordSignal, { ...initial, defendedAt: new Date().toISOString() });
+    await reaches(handle, 'DEFENSE_SUBMITTED');
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
+  });
+  expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'CANCELLED']);
+});

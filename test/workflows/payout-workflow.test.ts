@@ -1,0 +1,281 @@
+/**
+ * The payout workflow alone, on the time-skipping test server, with a scripted provider in place of the
+ * activities: every transition of the state table, the review deadline of a day in skipped time, and the
+ * answers of concurrent and early updates. What crosses processes is tested end to end in test/payouts.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { CheckOutcome, PayoutActivities, SubmitOutcome } from '../../activities/payout-activities';
+import type { PayoutInput } from '../../src/payouts/payout-input';
+import { pollUntil } from '../../src/util/poll';
+import {
+  cancelPayoutUpdate,
+  payoutStatusQuery,
+  payoutWorkflowId,
+  recheckPayoutUpdate,
+  withdrawalCallbackSignal,
+  type PayoutSettlement,
+  type PayoutView,
+  type PayoutWorkflow,
+} from '../../workflows/payout/messages';
+import { PAYOUT_TRANSITIONS, type PayoutState } from '../../workflows/payout/states';
+import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
+
+/** The production defaults: a day before review, an hour of failed submissions before review. */
+const TIMING = { callbackWaitMs: 60_000, pollInitialMs: 5_000, pollMaxMs: 600_000, reviewAfterMs: 86_400_000, submitDeadlineMs: 3_600_000 };
+
+const ACCEPTED: SubmitOutcome = { kind: 'accepted', transactionId: 'tx-1', providerStatus: 'PROCESSING', feeCents: 125, totalCents: 2625, reconciled: false };
+const found = (state: 'PENDING' | 'COMPLETED' | 'FAILED'): CheckOutcome => ({
+  kind: 'found',
+  transactionId: 'tx-1',
+  state,
+  providerState: { PENDING: 'PROCESSING', COMPLETED: 'COMPLETO', FAILED: 'FALHA' }[state],
+  feeCents: 125,
+});
+
+/** What the provider answers, test by test. */
+class ScriptedProvider {
+  submitted = 0;
+  checked = 0;
+  readonly reports: PayoutSettlement[] = [];
+
+  constructor(
+    private readonly submit: (attempt: number) => SubmitOutcome,
+    private readonly check: () => CheckOutcome = () => ({ kind: 'not-found' }),
+  ) {}
+
+  activities(): PayoutActivities {
+    return {
+      submitWithdrawal: () => {
+        this.submitted += 1;
+        return Promise.resolve().then(() => this.submit(Context.current().info.attempt));
+      },
+      checkWithdrawal: () => {
+        this.checked += 1;
+        return Promise.resolve().then(() => this.check());
+      },
+      recordBatchOutcome: (_batchId, settlement) => {
+        this.reports.push(settlement);
+        return Promise.resolve();
+      },
+    };
+  }
+}
+
+const providerDown = (): never => {
+  throw new Error('provider answered 503');
+};
+
+let env: TestWorkflowEnvironment;
+const walked = new Set<string>();
+
+beforeAll(async () => {
+  env = await startTimeSkipping();
+});
+afterAll(() => env?.teardown());
+
+function payoutInput(overrides: { batchId?: string } = {}): PayoutInput {
+  return { method: 'pix_key', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF', requestHash: 'hash', timing: TIMING, ...overrides };
+}
+
+function internalInput(): PayoutInput {
+  return { method: 'internal', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, email: 'recipient@sandbox.test', requestHash: 'hash', timing: TIMING };
+}
+
+/** Starts a payout with a worker serving the scripted provider, runs `body`, records the transitions walked. */
+async function withPayout(provider: ScriptedProvider, body: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<void>, input = payoutInput()): Promise<PayoutView> {
+  const taskQueue = `wf-${randomUUID()}`;
+  return withWorker(env, taskQueue, provider.activities(), async () => {
+    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', { taskQueue, workflowId: payoutWorkflowId(input.externalId), args: [input] });
+    await body(handle);
+    const view = await handle.result();
+    for (const transition of view.transitions) if (transition.from) walked.add(`${transition.from}->${transition.to}`);
+    return view;
+  });
+}
+
+function reaches(handle: WorkflowHandle<PayoutWorkflow>, state: PayoutState): Promise<PayoutView> {
+  return pollUntil(
+    async () => {
+      const view = await handle.query(payoutStatusQuery);
+      return view.state === state ? view : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 50, description: `the payout to reach ${state}` },
+  );
+}
+
+const path = (view: PayoutView): string[] => view.transitions.map((transition) => transition.to);
+
+test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check decides', async () => {
+  let settled = false;
+  const provider = new ScriptedProvider(() => ACCEPTED, () => found(settled ? 'COMPLETED' : 'PENDING'));
+  const view = await withPayout(provider, async (handle) => {
+    await reaches(handle, 'SUBMITTED');
+    settled = true;
+    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: 'tx-1', receivedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(view).toMatchObject({ feeCents: 125, totalCents: 2625, providerTransactionId: 'tx-1', callbacksReceived: 1 });
+  expect(provider.submitted).toBe(1);
+});
+
+test('RECEIVED -> FAILED: the provider refuses the request, with its reason', async () => {
+  const provider = new ScriptedProvider(() => ({ kind: 'rejected', reason: 'Insufficient balance for this operation (amount plus fee)' }));
+  const view = await withPayout(provider, () => Promise.resolve());
+  expect(path(view)).toEqual(['RECEIVED', 'FAILED']);
+  expect(view.failureReason).toMatch(/Insufficient balance/);
+  expect(provider.checked).toBe(0);
+});
+
+test('SUBMITTED -> FAILED: the check confirms the failure the callback announced', async () => {
+  const provider = new ScriptedProvider(() => ACCEPTED, () => found('FAILED'));
+  const view = await withPayout(provider, async (handle) => {
+    await reaches(handle, 'SUBMITTED');
+    await handle.signal(withdrawalCallbackSignal, { status: 'FAILED', reason: 'recipient account closed', receivedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'FAILED']);
+  expect(view.failureReason).toBe('recipient account closed');
+});
+
+test('RECEIVED -> CANCELLED: two concurrent cancels of a retrying submission both get the answer', async () => {
+  const provider = new ScriptedProvider(providerDown);
+  const answers: unknown[] = [];
+  const view = await withPayout(provider, async (handle) => {
+    await pollUntil(() => (provider.submitted > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'a submission attempt' });
+    answers.push(...(await Promise.all([handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'first' }] }), handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'second' }] })])));
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'CANCELLED']);
+  expect(answers).toEqual([expect.objectContaining({ cancelled: true }), expect.objectContaining({ cancelled: true })]);
+  expect(view.transitions.at(-1)?.cause).toMatch(/^cancelled by operator: (first|second)$/);
+});
+
+test('RECEIVED -> NEEDS_REVIEW -> CANCELLED: submission fails for an hour, then an operator cancels what the provider never got', async () => {
+  const provider = new ScriptedProvider(providerDown);
+  const view = await withPayout(provider, async (handle) => {
+    await env.sleep('61 minutes');
+    const review = await reaches(handle, 'NEEDS_REVIEW');
+    expect(review.reviewReason).toMatch(/submission did not succeed/);
+    const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'merchant gave up' }] });
+    expect(answer.cancelled).toBe(true);
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'CANCELLED']);
+});
+
+test('RECEIVED -> NEEDS_REVIEW -> COMPLETED: a submission that failed on our side but reached the provider is found on recheck', async () => {
+  let answer: CheckOutcome = { kind: 'not-found' };
+  const provider = new ScriptedProvider(providerDown, () => answer);
+  const view = await withPayout(provider, async (handle) => {
+    await env.sleep('61 minutes');
+    await reaches(handle, 'NEEDS_REVIEW');
+    answer = found('COMPLETED');
+    expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('COMPLETED');
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'COMPLETED']);
+});
+
+test('NEEDS_REVIEW -> SUBMITTED: found still settling on recheck, the payout waits for its outcome again', async () => {
+  let answer: CheckOutcome = { kind: 'not-found' };
+  const provider = new ScriptedProvider(providerDown, () => answer);
+  const view = await withPayout(provider, async (handle) => {
+    await env.sleep('61 minutes');
+    await reaches(handle, 'NEEDS_REVIEW');
+    answer = found('PENDING');
+    expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('SUBMITTED');
+    answer = found('COMPLETED');
+    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', receivedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'SUBMITTED', 'COMPLETED']);
+});
+
+test('RECEIVED -> NEEDS_REVIEW: the provider holds a different withdrawal under this external_id', async () => {
+  const provider = new ScriptedProvider(() => {
+    throw ApplicationFailure.nonRetryable('external_id already used with a different body', 'Conflict');
+  });
+  const view = await withPayout(provider, async (handle) => {
+    await reaches(handle, 'NEEDS_REVIEW');
+    await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'duplicate id' }] });
+  });
+  expect(view.transitions[1]).toMatchObject({ to: 'NEEDS_REVIEW', cause: 'provider holds a different withdrawal with this external_id' });
+  expect(provider.submitted).toBe(1);
+});
+
+test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a late callback then settles it FAILED', async () => {
+  let answer = found('PENDING');
+  const provider = new ScriptedProvider(() => ACCEPTED, () => answer);
+  const view = await withPayout(provider, async (handle) => {
+    await env.sleep('25 hours');
+    const review = await reaches(handle, 'NEEDS_REVIEW');
+    expect(review.reviewReason).toBe('no confirmed outcome before the review deadline');
+    // Polled with backoff (5 s doubling to 10 min), not every few seconds for a day.
+    expect(review.checksMade).toBeLessThan(200);
+    answer = found('FAILED');
+    await handle.signal(withdrawalCallbackSignal, { status: 'FAILED', reason: 'returned by the recipient bank', receivedAt: new Date().toISOString() });
+  }, payoutInput({ batchId: 'batch-1' }));
+  expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'NEEDS_REVIEW', 'FAILED']);
+  expect(view.failureReason).toBe('returned by the recipient bank');
+  // The batch hears of the review and of the final outcome.
+  expect(provider.reports.map((report) => report.state)).toEqual(['NEEDS_REVIEW', 'FAILED']);
+});
+
+test('a recheck sent while the payout is RECEIVED is answered when the provider refuses it', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const provider = new ScriptedProvider(() => ({ kind: 'rejected', reason: 'Insufficient balance for this operation (amount plus fee)' }));
+  const activities = provider.activities();
+  const slowSubmit = { ...activities, submitWithdrawal: async (input: PayoutInput) => (await gate, activities.submitWithdrawal(input)) };
+  const taskQueue = `wf-${randomUUID()}`;
+  const input = payoutInput();
+  const view = await withWorker(env, taskQueue, slowSubmit, async () => {
+    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', { taskQueue, workflowId: payoutWorkflowId(input.externalId), args: [input] });
+    await pollUntil(async () => ((await handle.query(payoutStatusQuery)).state === 'RECEIVED' ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the payout to start' });
+    const recheck = await handle.startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED });
+    release();
+    expect((await recheck.result()).state).toBe('FAILED');
+    return handle.result();
+  });
+  expect(path(view)).toEqual(['RECEIVED', 'FAILED']);
+});
+
+test('a cancel once the payout is at the provider is refused by the validator, and nothing is written to its history', async () => {
+  let answer = found('PENDING');
+  const provider = new ScriptedProvider(() => ACCEPTED, () => answer);
+  const view = await withPayout(provider, async (handle) => {
+    await reaches(handle, 'SUBMITTED');
+    const refusal = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'too late' }] }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe('the payout was already submitted to the provider');
+    const history = await handle.fetchHistory();
+    expect(history.events?.some((event) => event.workflowExecutionUpdateAcceptedEventAttributes)).toBe(false);
+    answer = found('COMPLETED');
+    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', receivedAt: new Date().toISOString() });
+  });
+  expect(view.state).toBe('COMPLETED');
+});
+
+test('an internal transfer whose answer was lost waits for an operator, who may cancel it on their own word', async () => {
+  const provider = new ScriptedProvider(
+    () => ({ kind: 'unknown', reason: 'the transfer may have been made: no answer within 10000 ms' }),
+    () => ({ kind: 'unknowable', reason: 'the provider never answered its id for this transfer' }),
+  );
+  const view = await withPayout(
+    provider,
+    async (handle) => {
+      const review = await reaches(handle, 'NEEDS_REVIEW');
+      expect(review.reviewReason).toMatch(/may have been made/);
+      const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'statement shows no transfer' }] });
+      expect(answer.cancelled).toBe(true);
+    },
+    internalInput(),
+  );
+  expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'CANCELLED']);
+  expect(view.transitions.at(-1)?.cause).toMatch(/cannot be asked/);
+  expect(provider.submitted).toBe(1);
+});
+
+test('the tests above walk every transition of the state table', () => {
+  const table = Object.entries(PAYOUT_TRANSITIONS).flatMap(([from, targets]) => targets.map((to) => `${from}->${to}`));
+  expect([...walked].sort()).toEqual(expect.arrayContaining(table.sort()));
+  expect(table.filter((transition) => !walked.has(transition))).toEqual([]);
+});

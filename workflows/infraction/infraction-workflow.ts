@@ -1,0 +1,17 @@
+/**
+ * One MED infraction, id `infraction:<infractionId>`, started (and kept up to date) by the MED sync with
+ * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
+ */
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { Infraction } from './infraction';
+import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, type InfractionInput, type InfractionView } from './messages';
+
+export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
+  const infraction = new Infraction(input);
+  setHandler(infractionStatusQuery, () => infraction.snapshot());
+  setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
+  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (_defense) => infraction.validateDefense() });
+  const view = await infraction.run();
+  await condition(allHandlersFinished);
+  return view;
+}

@@ -1,0 +1,184 @@
+/**
+ * A MED infraction's state machine. The provider's record (signalled by the MED sync) decides the
+ * outcome; the merchant's defense (an update) is submitted once and answered only after the provider
+ * took it (or refused it); the deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it
+ * passes without a defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one.
+ */
+import { ActivityFailure, allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { InfractionActivities } from '../../activities/infraction-activities';
+import type { Defense } from '../../src/infractions/defense';
+import { isFinalProviderStatus, type InfractionRecord } from '../../src/infractions/infraction-record';
+import { InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
+import { Lifecycle } from '../shared/lifecycle';
+import { PendingUpdates } from '../shared/pending-updates';
+import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
+import { DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './states';
+
+const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+// A defense is answered to a waiting merchant: a provider that stays down is reported, not waited for.
+const { submitDefense } = proxyActivities<InfractionActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds' },
+});
+
+const DUE_SOON_BEFORE_MS = 24 * 3_600_000;
+/** The longest wait for the provider's next word: every wait has a timer, and history stays small. */
+const MAX_WAIT_MS = 24 * 3_600_000;
+/** Continue as new before the history grows large (syncs signal changed records only, so this is rare). */
+const MAX_HISTORY_EVENTS = 5_000;
+
+function nowMs(): number {
+  return new Date().getTime();
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Infraction {
+  private readonly lifecycle: Lifecycle<InfractionState>;
+  private view: Omit<InfractionView, 'state' | 'transitions'>;
+  private latest: InfractionRecord | undefined;
+  private pendingDefense: Defense | undefined;
+  private readonly defenses = new PendingUpdates<DefenseOutcome>();
+
+  constructor(input: InfractionInput) {
+    const carried = input.carried;
+    this.lifecycle = new Lifecycle({
+      table: INFRACTION_TRANSITIONS,
+      initial: carried?.state ?? 'OPEN',
+      cause: carried ? 'continued as new' : 'seen in the provider list',
+      stateAttribute: InfractionStatus,
+      // The sync indexes it at start; a run continued as new keeps the attributes of the run before.
+      initialIndexed: true,
+      ...(carried ? { history: carried.transitions } : {}),
+    });
+    this.view = carried
+      ? { infractionId: carried.infractionId, record: carried.record, ...optional(carried) }
+      : { infractionId: input.record.infractionId, record: input.record };
+    if (!carried) this.latest = input.record;
+  }
+
+  snapshot(): InfractionView {
+    return { ...this.view, state: this.lifecycle.state, transitions: this.lifecycle.history };
+  }
+
+  // ---- What the outside world says ----
+
+  onRecord(record: InfractionRecord): void {
+    this.latest = record;
+  }
+
+  validateDefense(): void {
+    if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
+    if (this.pendingDefense || this.view.defense) throw new Error('a defense was already sent for this infraction');
+  }
+
+  defend(defense: Defense): Promise<DefenseOutcome> {
+    this.pendingDefense ??= defense;
+    return this.defenses.wait();
+  }
+
+  // ---- The phases ----
+
+  async run(): Promise<InfractionView> {
+    if (this.view.chargeExternalId === undefined) this.view.chargeExternalId = await findCharge(this.view.record.transactionId);
+    while (!this.lifecycle.isTerminal()) {
+      this.applyRecord();
+      if (this.lifecycle.isTerminal()) break;
+      if (this.pendingDefense) await this.submit(this.pendingDefense);
+      this.followDeadline();
+      if (this.lifecycle.isTerminal()) break;
+      await this.continueAsNewIfLarge();
+      await condition(() => this.latest !== undefined || this.pendingDefense !== undefined, this.nextWaitMs());
+    }
+    if (this.lifecycle.state === 'ACCEPTED') await this.recordRefund();
+    this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}`, view: this.snapshot() });
+    return this.snapshot();
+  }
+
+  /** The provider's latest word: its outcome, or a defense it holds that the engine did not send. */
+  private applyRecord(): void {
+    const record = this.latest;
+    this.latest = undefined;
+    if (!record) return;
+    if (record.defenseDeadline !== this.view.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    this.view.record = record;
+    if (isFinalProviderStatus(record.providerStatus)) {
+      this.lifecycle.moveTo(record.providerStatus, `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`);
+      return;
+    }
+    if (record.defendedAt && DEFENDABLE_STATES.includes(this.lifecycle.state)) {
+      this.lifecycle.moveTo('DEFENSE_SUBMITTED', 'a defense was found at the provider');
+    }
+  }
+
+  private async submit(defense: Defense): Promise<void> {
+    this.pendingDefense = undefined;
+    if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) {
+      this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`, view: this.snapshot() });
+      return;
+    }
+    try {
+      const answer = await submitDefense(this.view.infractionId, defense);
+      if (answer.kind === 'refused') {
+        this.defenses.answerAll({ submitted: false, reason: answer.reason, view: this.snapshot() });
+        return;
+      }
+      this.view.record = answer.record;
+      this.view.defense = { ...defense, submittedAt: answer.record.defendedAt ?? new Date().toISOString() };
+      this.lifecycle.moveTo('DEFENSE_SUBMITTED', `defense ${defense.analise} accepted by the provider`);
+      this.defenses.answerAll({ submitted: true, view: this.snapshot() });
+    } catch (error) {
+      this.defenses.answerAll({ submitted: false, reason: `the provider could not take the defense: ${failureMessage(error)}`, view: this.snapshot() });
+    }
+  }
+
+  /** DUE_SOON a day before the deadline, DEADLINE_MISSED once it passed without a defense. */
+  private followDeadline(): void {
+    const now = nowMs();
+    const deadline = Date.parse(this.view.record.defenseDeadline);
+    if (this.lifecycle.state === 'OPEN' && now >= deadline - DUE_SOON_BEFORE_MS && now < deadline) {
+      this.lifecycle.moveTo('DUE_SOON', 'the defense is due within a day');
+    }
+    if (DEFENDABLE_STATES.includes(this.lifecycle.state) && now >= deadline) {
+      this.lifecycle.moveTo('DEADLINE_MISSED', 'the deadline passed without a defense');
+    }
+  }
+
+  private nextWaitMs(): number {
+    const now = nowMs();
+    const deadline = Date.parse(this.view.record.defenseDeadline);
+    const next = [deadline - DUE_SOON_BEFORE_MS, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
+    return Math.max(1, Math.min(MAX_WAIT_MS, (next ?? now + MAX_WAIT_MS) - now));
+  }
+
+  private async recordRefund(): Promise<void> {
+    const chargeExternalId = this.view.chargeExternalId;
+    if (!chargeExternalId) return;
+    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.view.infractionId, amountCents: this.view.record.amountCents });
+    if (recorded) this.view.refundRecordedAt = new Date().toISOString();
+  }
+
+  /** Only between iterations, and only once no defense is waiting: none is lost across runs. */
+  private async continueAsNewIfLarge(): Promise<void> {
+    if (workflowInfo().historyLength <= MAX_HISTORY_EVENTS && !workflowInfo().continueAsNewSuggested) return;
+    await condition(() => this.pendingDefense !== undefined || allHandlersFinished());
+    if (this.pendingDefense) return;
+    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.view.record, carried: this.snapshot() });
+  }
+}
+
+function optional(view: InfractionView): Partial<Pick<InfractionView, 'chargeExternalId' | 'defense' | 'refundRecordedAt'>> {
+  return {
+    ...(view.chargeExternalId !== undefined ? { chargeExternalId: view.chargeExternalId } : {}),
+    ...(view.defense ? { defense: view.defense } : {}),
+    ...(view.refundRecordedAt ? { refundRecordedAt: view.refundRecordedAt } : {}),
+  };
+}

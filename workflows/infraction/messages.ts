@@ -1,0 +1,42 @@
+/**
+ * Everything the outside world says to an infraction workflow, defined once: the MED sync, the engine
+ * API and the workflow import these.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Defense } from '../../src/infractions/defense';
+import type { InfractionRecord } from '../../src/infractions/infraction-record';
+import type { Transition } from '../shared/lifecycle';
+import type { InfractionState } from './states';
+
+export interface InfractionInput {
+  /** The provider's record as the sync first saw it. */
+  record: InfractionRecord;
+  /** Carried over a continue-as-new. */
+  carried?: InfractionView;
+}
+
+export interface InfractionView {
+  infractionId: string;
+  state: InfractionState;
+  record: InfractionRecord;
+  /** The engine's charge the infracted cash-in belongs to; `null`: not a charge of the engine (unlinked). */
+  chargeExternalId?: string | null;
+  defense?: Defense & { submittedAt: string };
+  /** When a charge was told of the accepted infraction. */
+  refundRecordedAt?: string;
+  transitions: readonly Transition<InfractionState>[];
+}
+
+export type DefenseOutcome = { submitted: true; view: InfractionView } | { submitted: false; reason: string; view: InfractionView };
+
+export type InfractionWorkflow = (input: InfractionInput) => Promise<InfractionView>;
+
+/** The provider's current record, from the MED sync (signal-with-start). */
+export const infractionRecordSignal = defineSignal<[InfractionRecord]>('infractionRecord');
+export const infractionStatusQuery = defineQuery<InfractionView>('status');
+/** Refused (validator) unless the infraction may still be defended and no defense was sent. */
+export const defendInfractionUpdate = defineUpdate<DefenseOutcome, [Defense]>('defend');
+
+export function infractionWorkflowId(infractionId: string): string {
+  return `infraction:${infractionId}`;
+}

@@ -1,0 +1,293 @@
+/**
+ * The payout's state machine: its state, one method per phase, and the answers to the outside world.
+ *
+ *   submit          RECEIVED → SUBMITTED | FAILED | CANCELLED | NEEDS_REVIEW
+ *   awaitOutcome    SUBMITTED → COMPLETED | FAILED (callback hint or timer, then the transaction check)
+ *                   SUBMITTED → NEEDS_REVIEW (no confirmed outcome by the review deadline)
+ *   awaitOperator   NEEDS_REVIEW → COMPLETED | FAILED | SUBMITTED | CANCELLED (recheck, cancel, late callback)
+ *
+ * The phases are the only writers of state; handlers record what was asked and wait in PendingUpdates,
+ * which the phases answer, every one of them, before the payout ends.
+ */
+import { CancellationScope, condition, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
+import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
+import { Lifecycle } from '../shared/lifecycle';
+import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
+import { PendingUpdates } from '../shared/pending-updates';
+import type { CancelOutcome, PayoutView, WithdrawalCallbackHint } from './messages';
+import { checkWithdrawal, failureMessage, failureType, recordBatchOutcome, submitActivities } from './provider-calls';
+import { payoutFlow } from './search-attributes';
+import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
+
+/** What the provider said when asked; `found` is 'unknown' when the check failed, 'unknowable' when it cannot be asked. */
+interface ProviderAnswer {
+  final: boolean;
+  found: boolean | 'unknown' | 'unknowable';
+}
+
+type PayoutDetails = Omit<PayoutView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
+
+export class Payout {
+  private readonly lifecycle: Lifecycle<PayoutState>;
+  private readonly details: PayoutDetails;
+  private callbacksReceived = 0;
+  private checksMade = 0;
+  private hint: WithdrawalCallbackHint | undefined;
+  private hintPending = false;
+  /** Set by an accepted cancel until the phase that can act on it answers. */
+  private cancelReason: string | undefined;
+  private readonly rechecks = new PendingUpdates<PayoutView>();
+  private readonly cancels = new PendingUpdates<CancelOutcome>();
+
+  constructor(private readonly input: PayoutInput) {
+    // Started by the engine, the payout was indexed by its start request; started otherwise (or before the
+    // engine did so), it indexes itself. Read from the start event, so replay takes the same path.
+    const flow = payoutFlow(input);
+    const indexedAtStart = workflowInfo().typedSearchAttributes.get(PayoutFlow) === flow;
+    this.lifecycle = new Lifecycle({
+      table: PAYOUT_TRANSITIONS,
+      initial: 'RECEIVED',
+      cause: 'payout request accepted',
+      stateAttribute: PayoutStatus,
+      initialIndexed: indexedAtStart,
+    });
+    if (!indexedAtStart) {
+      upsertSearchAttributes({
+        [PayoutFlow.name]: [flow],
+        [AmountCents.name]: [input.amountCents],
+        ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}),
+      });
+    }
+    this.details = {
+      externalId: input.externalId,
+      method: methodOf(input),
+      amountCents: input.amountCents,
+      requestHash: input.requestHash,
+      ...(input.batchId ? { batchId: input.batchId } : {}),
+    };
+  }
+
+  view(): PayoutView {
+    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade };
+  }
+
+  // ---- What the outside world says ----
+
+  onCallback(hint: WithdrawalCallbackHint): void {
+    this.callbacksReceived += 1;
+    if (this.lifecycle.isTerminal()) return;
+    this.hint = hint;
+    this.hintPending = true;
+  }
+
+  /** Update validator: a final payout has nothing left to ask. */
+  validateRecheck(): void {
+    if (this.lifecycle.isTerminal()) throw new Error(`the payout is already ${this.lifecycle.state}`);
+  }
+
+  /** Answered after the provider has next been asked (at once in review), or when the payout ends. */
+  recheck(): Promise<PayoutView> {
+    return this.rechecks.wait();
+  }
+
+  /** Update validator: only a payout that may not be at the provider yet can be cancelled. */
+  validateCancel(): void {
+    if (this.lifecycle.isTerminal()) throw new Error(`the payout is already ${this.lifecycle.state}`);
+    if (this.lifecycle.state === 'SUBMITTED') throw new Error('the payout was already submitted to the provider');
+  }
+
+  cancel(request: { reason: string }): Promise<CancelOutcome> {
+    this.cancelReason ??= request.reason;
+    return this.cancels.wait();
+  }
+
+  // ---- The phases ----
+
+  async run(): Promise<PayoutView> {
+    await this.submit();
+    while (!this.lifecycle.isTerminal()) {
+      if (this.lifecycle.state === 'SUBMITTED') await this.awaitOutcome();
+      else await this.awaitOperator();
+    }
+    await this.reportToBatch();
+    this.rechecks.answerAll(this.view());
+    this.refuseCancels();
+    return this.view();
+  }
+
+  private async submit(): Promise<void> {
+    const { submitWithdrawal } = submitActivities(this.input.timing.submitDeadlineMs);
+    const scope = new CancellationScope();
+    const submitted = scope.run(() => submitWithdrawal(this.input));
+    // Cancel can only interrupt a submission that is still retrying; the reconciliation below decides.
+    void condition(() => this.cancelReason !== undefined).then(() => {
+      if (this.lifecycle.state === 'RECEIVED') scope.cancel();
+    });
+    try {
+      const result = await submitted;
+      if (result.kind === 'rejected') {
+        this.details.failureReason = result.reason;
+        this.lifecycle.moveTo('FAILED', 'provider refused the withdrawal request');
+      } else if (result.kind === 'unknown') {
+        this.details.reviewReason = result.reason;
+        this.lifecycle.moveTo('NEEDS_REVIEW', 'the provider may have the payout and cannot be asked for it');
+      } else {
+        Object.assign(this.details, {
+          providerTransactionId: result.transactionId,
+          providerState: result.providerStatus,
+          feeCents: result.feeCents,
+          totalCents: result.totalCents,
+          ...(result.quote ? { quote: result.quote } : {}),
+        });
+        this.lifecycle.moveTo('SUBMITTED', result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`);
+        if (result.providerStatus !== 'PROCESSING') {
+          this.hint = { status: result.providerStatus, receivedAt: new Date().toISOString() };
+          this.hintPending = true;
+        }
+      }
+    } catch (error) {
+      if (isCancellation(error) && this.cancelReason !== undefined) await this.cancelAfterInterruptedSubmission(this.cancelReason);
+      else {
+        this.details.reviewReason = `submission did not succeed: ${failureMessage(error)}`;
+        this.lifecycle.moveTo('NEEDS_REVIEW', failureType(error) === 'Conflict' ? 'provider holds a different withdrawal with this external_id' : 'submission deadline passed');
+      }
+    }
+    // A cancel that raced a successful submission (or a refusal) is answered here.
+    this.refuseCancels();
+  }
+
+  /** The cancelled attempt may have reached the provider: only an absent record makes the cancel true. */
+  private async cancelAfterInterruptedSubmission(reason: string): Promise<void> {
+    const { found, final } = await this.check();
+    if (found === false) {
+      this.lifecycle.moveTo('CANCELLED', `cancelled by operator: ${reason}`);
+      this.answerCancels({ cancelled: true, view: this.view() });
+    } else if (found === 'unknown' || found === 'unknowable') {
+      this.lifecycle.moveTo('NEEDS_REVIEW', 'cancel requested but the provider could not be asked');
+      this.answerCancels({ cancelled: false, reason: 'the provider could not confirm that it has no record of this withdrawal', view: this.view() });
+    } else {
+      if (!final) this.lifecycle.moveTo('SUBMITTED', 'found at the provider while cancelling');
+      this.answerCancels({ cancelled: false, reason: 'the provider already has this withdrawal', view: this.view() });
+    }
+  }
+
+  private async awaitOutcome(): Promise<void> {
+    const waited = await awaitConfirmedOutcome(this.input.timing, {
+      hasNews: () => this.hintPending || this.rechecks.any,
+      takeHint: () => {
+        const hinted = this.hintPending;
+        this.hintPending = false;
+        return hinted;
+      },
+      check: async () => (await this.check()).final,
+      waiting: () => this.lifecycle.state === 'SUBMITTED',
+    });
+    if (waited === 'review') {
+      this.details.reviewReason = 'no confirmed outcome before the review deadline';
+      this.lifecycle.moveTo('NEEDS_REVIEW', 'review deadline passed');
+    }
+  }
+
+  private async awaitOperator(): Promise<void> {
+    await this.reportToBatch();
+    while (this.lifecycle.state === 'NEEDS_REVIEW') {
+      await condition(() => this.hintPending || this.rechecks.any || this.cancelReason !== undefined);
+      this.hintPending = false;
+      const { found, final } = await this.askProvider();
+      if (this.cancelReason !== undefined) this.decideCancelInReview(this.cancelReason, found, final);
+      // A submission that failed on our side but reached the provider goes back to waiting for its outcome.
+      if (!final && found === true && this.lifecycle.state === 'NEEDS_REVIEW' && !this.lifecycle.hasBeen('SUBMITTED')) {
+        this.lifecycle.moveTo('SUBMITTED', 'found at the provider on recheck');
+      }
+      this.rechecks.answerAll(this.view());
+    }
+  }
+
+  private decideCancelInReview(reason: string, found: ProviderAnswer['found'], final: boolean): void {
+    if (found === false && this.lifecycle.can('CANCELLED')) {
+      this.lifecycle.moveTo('CANCELLED', `cancelled by operator: ${reason}`);
+      this.answerCancels({ cancelled: true, view: this.view() });
+      return;
+    }
+    // The provider cannot be asked about it at all (an internal transfer it never named): the operator's word decides.
+    if (found === 'unknowable' && this.lifecycle.can('CANCELLED')) {
+      this.lifecycle.moveTo('CANCELLED', `cancelled by operator: ${reason} (the provider cannot be asked about this payout)`);
+      this.answerCancels({ cancelled: true, view: this.view() });
+      return;
+    }
+    const why = final
+      ? `the payout is already ${this.lifecycle.state}`
+      : found === 'unknown'
+        ? 'the provider could not confirm that it has no record of this withdrawal'
+        : 'the provider already has this withdrawal';
+    this.answerCancels({ cancelled: false, reason: why, view: this.view() });
+  }
+
+  /** Asks the provider, applies a final answer, and answers the rechecks waiting for it. */
+  private async check(): Promise<ProviderAnswer> {
+    const answer = await this.askProvider();
+    this.rechecks.answerAll(this.view());
+    return answer;
+  }
+
+  /** Absence is only ever concluded from the provider saying so, never from a failed check. */
+  private async askProvider(): Promise<ProviderAnswer> {
+    let outcome: Awaited<ReturnType<typeof checkWithdrawal>>;
+    try {
+      outcome = await checkWithdrawal({
+        method: this.details.method,
+        externalId: this.input.externalId,
+        ...(this.details.providerTransactionId ? { providerTransactionId: this.details.providerTransactionId } : {}),
+      });
+    } catch (error) {
+      this.details.reviewReason = `transaction check failed: ${failureMessage(error)}`;
+      return { final: false, found: 'unknown' };
+    } finally {
+      this.checksMade += 1;
+    }
+    if (outcome.kind === 'not-found') return { final: false, found: false };
+    if (outcome.kind === 'unknowable') {
+      this.details.reviewReason = outcome.reason;
+      return { final: false, found: 'unknowable' };
+    }
+    this.details.providerTransactionId = outcome.transactionId;
+    this.details.providerState = outcome.providerState;
+    if (outcome.feeCents !== undefined) {
+      this.details.feeCents = outcome.feeCents;
+      this.details.totalCents = this.input.amountCents + outcome.feeCents;
+    }
+    if (outcome.state === 'COMPLETED') {
+      this.lifecycle.moveTo('COMPLETED', `transaction check: ${outcome.providerState}`);
+      return { final: true, found: true };
+    }
+    if (outcome.state === 'FAILED') {
+      this.details.failureReason = this.hint?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
+      this.lifecycle.moveTo('FAILED', `transaction check: ${outcome.providerState}`);
+      return { final: true, found: true };
+    }
+    return { final: false, found: true };
+  }
+
+  private answerCancels(outcome: CancelOutcome): void {
+    this.cancelReason = undefined;
+    this.cancels.answerAll(outcome);
+  }
+
+  /** Cancels still waiting when the payout can no longer be cancelled. */
+  private refuseCancels(): void {
+    if (this.cancels.any) this.answerCancels({ cancelled: false, reason: `the payout is already ${this.lifecycle.state}`, view: this.view() });
+    this.cancelReason = undefined;
+  }
+
+  /** A payout of a batch records where it stands, which the batch and the API read. */
+  private async reportToBatch(): Promise<void> {
+    if (!this.input.batchId) return;
+    await recordBatchOutcome(this.input.batchId, {
+      externalId: this.input.externalId,
+      state: this.lifecycle.state,
+      ...(this.details.feeCents === undefined ? {} : { feeCents: this.details.feeCents }),
+      ...(this.details.failureReason ? { failureReason: this.details.failureReason } : {}),
+    });
+  }
+}
