@@ -89,7 +89,7 @@ function* csvBatchSlices(text: string, { maxItems }: ReadBatchOptions): Slices<C
       rowIssues.push({ index, field: WHOLE_ROW_FIELD, message: `line ${record.line}: ${record.fields.length} field(s) where the header has ${header.length}` });
       continue;
     }
-    const item: Record<string, unknown> = {};
+    const item: Record<string, string | number> = {};
     header.forEach((column, position) => {
       const value = (record.fields[position] ?? '').trim();
       // An empty cell means "not given", as a missing key in JSON: a mixed batch leaves the other rails' columns empty.
