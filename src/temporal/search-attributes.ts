@@ -20,12 +20,18 @@ export const BatchStatus = defineSearchAttributeKey('BatchStatus', SearchAttribu
 export const InfractionStatus = defineSearchAttributeKey('InfractionStatus', SearchAttributeType.KEYWORD);
 /** When an infraction's defense is due: lists what is due this week. */
 export const InfractionDueAt = defineSearchAttributeKey('InfractionDueAt', SearchAttributeType.DATETIME);
+/** A charge's (PIX cash-in) state: PENDING, PAID, EXPIRED, FAILED, REFUNDED, PARTIALLY_REFUNDED. */
+export const ChargeStatus = defineSearchAttributeKey('ChargeStatus', SearchAttributeType.KEYWORD);
+/** A card payment's state: AWAITING_CARD, AUTHORIZING, PENDING, PAID, FAILED, EXPIRED, NEEDS_REVIEW. */
+export const CardPaymentStatus = defineSearchAttributeKey('CardPaymentStatus', SearchAttributeType.KEYWORD);
+/** The provider's id of the operation (a cash-in's transactionId): how an infraction finds the charge it is about. */
+export const ProviderTransactionId = defineSearchAttributeKey('ProviderTransactionId', SearchAttributeType.KEYWORD);
 /** The batch a payout belongs to, when it came in one. */
 export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, BatchId, AmountCents] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',
