@@ -10,6 +10,11 @@ import { copyPastePreviewRequestSchema } from '../payouts/rails/pix-copy-paste/p
 import { RAIL_PROVIDERS } from '../payouts/rails/providers';
 import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema } from './payouts/payout-response';
 import { defenseRequestSchema } from '../infractions/defense';
+import { chargeShapeSchema } from '../charges/charge-request';
+import { CASH_IN_CALLBACK_PATH } from '../charges/callback-path';
+import { cashInCallbackSchema } from '../payment-api/schemas/cash-in';
+import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema } from './charges/charge-response';
+import { chargeListQuerySchema, chargeParamsSchema } from './charges/charge-routes';
 import { infractionListResponseSchema, infractionResponseSchema } from './infractions/infraction-response';
 import { infractionListQuerySchema, infractionParamsSchema } from './infractions/infraction-routes';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
@@ -47,6 +52,9 @@ const exampleBatch = {
 const payoutBody = withRequestExamples(payoutShapeSchema, [examplePayout]);
 const payoutParams = z.object({ externalId: payoutParamsSchema.shape.externalId.meta({ examples: [examplePayout.externalId] }) });
 const batchBody = withRequestExamples(batchRequestDocument, [exampleBatch]);
+const exampleCharge = { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725', email: 'ana@example.com' }, description: 'Invoice 2001' };
+const chargeBody = withRequestExamples(chargeShapeSchema, [exampleCharge]);
+const chargeParams = z.object({ externalId: chargeParamsSchema.shape.externalId.meta({ examples: [exampleCharge.externalId] }) });
 const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ examples: [exampleBatch.batchId] }) });
 
 const callbackHeaders = z.object({
@@ -82,7 +90,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches and MED infractions as durable Temporal workflows.' },
+    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges and MED infractions as durable Temporal workflows.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     [
       keyed({
@@ -177,6 +185,29 @@ export function engineOpenApi() {
           ...errors({ ...JSON_BODY, 404: 'Unknown infraction', 409: 'No longer defendable, or a different defense was sent', 422: 'The provider refused the defense (its reason)', ...TEMPORAL }),
         },
       }),
+      keyed({
+        id: 'createCharge', method: 'post', path: '/v1/charges', summary: 'Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)', body: chargeBody,
+        responses: {
+          201: { description: 'The charge, created now or by an earlier identical request', schema: chargeCreatedSchema, links: linksTo(['getCharge'], { externalId: '$response.body#/externalId' }) },
+          ...errors({ ...JSON_BODY, 409: 'A different charge has this externalId', 422: "A payer document whose check digits do not match, or the provider refused the charge (its reason)", ...TEMPORAL }),
+        },
+      }),
+      keyed({
+        id: 'listCharges', method: 'get', path: '/v1/charges', summary: 'Charges from visibility, optionally by status', query: chargeListQuerySchema,
+        responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'getCharge', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,
+        responses: { 200: { description: 'The charge', schema: chargeResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }) },
+      }),
+      {
+        method: 'post', path: CASH_IN_CALLBACK_PATH, summary: "The provider's signed cash-in status callbacks (each charge's projectWebhook)", headers: callbackHeaders, body: cashInCallbackSchema,
+        responses: {
+          200: { description: 'Signalled to the charge' },
+          202: { description: 'Unknown charge: kept for operators' },
+          ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
+        },
+      },
       ...Object.values(RAIL_PROVIDERS).flatMap((rail): OperationSpec[] =>
         rail.callback
           ? [{

@@ -1,10 +1,37 @@
-/** The engine's charges as infractions see them (placeholder until the charge lifecycle lands). */
+/**
+ * The engine's charges as infractions see them: found by the provider's id of the PIX that paid them
+ * (the charge indexes it when it is paid), and told of an accepted infraction by a signal.
+ */
 import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ChargeRefundPort } from '../infractions/charge-port';
+import { ProviderTransactionId, PayoutFlow } from '../temporal/search-attributes';
+import { chargeWorkflowId, infractionAcceptedSignal } from '../../workflows/charge/messages';
+import { CHARGE_FLOW } from '../../workflows/charge/search-attributes';
 
-export function chargeRefunds(_temporal: Client): ChargeRefundPort {
+const CHARGE_ID_PREFIX = chargeWorkflowId('');
+/** A provider id goes into a visibility query: only the characters such ids are made of. */
+const PROVIDER_ID = /^[\w.:-]{1,128}$/;
+
+export function chargeRefunds(temporal: Client): ChargeRefundPort {
   return {
-    findByProviderTransactionId: () => Promise.resolve(null),
-    recordAcceptedInfraction: () => Promise.resolve(false),
+    async findByProviderTransactionId(transactionId) {
+      if (!PROVIDER_ID.test(transactionId)) return null;
+      const query = `${PayoutFlow.name} = '${CHARGE_FLOW}' AND ${ProviderTransactionId.name} = '${transactionId}'`;
+      for await (const workflow of temporal.workflow.list({ query, pageSize: 1 })) {
+        return workflow.workflowId.slice(CHARGE_ID_PREFIX.length);
+      }
+      return null;
+    },
+
+    async recordAcceptedInfraction(chargeExternalId, infraction) {
+      try {
+        await temporal.workflow.getHandle(chargeWorkflowId(chargeExternalId)).signal(infractionAcceptedSignal, infraction);
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
   };
 }

@@ -112,6 +112,12 @@ export const envSchema = z.object({
   PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000),
   PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** Cash-in: which provider endpoint creates charges (10 `transactions`, or 6 `deposit` for JWT projects). */
+  CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions'),
+  /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */
+  CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000),
+  /** Cash-in: how long a paid charge listens for accepted MED infractions (claims are opened up to 80 days after a PIX). */
+  CASH_IN_REFUND_WINDOW_MS: z.coerce.number().int().min(1_000).default(90 * 86_400_000),
   /** Batches: payouts in flight per batch, optional starts per second, most starts per activity call, how often a full window is re-read. */
   BATCH_WINDOW: z.coerce.number().int().min(1).max(2_000).default(200),
   BATCH_RATE_PER_SECOND: z.coerce.number().int().min(1).optional(),

@@ -63,6 +63,8 @@ export interface EngineHarness {
   stopWorker(): Promise<void>;
   /** `npm run worker` as its own process, with this harness's configuration; resolves once it polls. */
   spawnWorkerProcess(): Promise<ChildProcess>;
+  /** `npm run api` as its own process on `port`, with this harness's configuration; resolves once it listens. */
+  spawnApiProcess(port: number): Promise<ChildProcess>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,25 @@ function configToEnv(config: Config): Record<string, string> {
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
   }
   return env;
+}
+
+/** One of the engine's CLI entry points as its own process; resolves once its log shows `readyEvent`. */
+async function spawnEngineProcess(config: Config, script: string, readyEvent: string, overrides: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', script)], {
+    env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info', ...overrides },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await pollUntil(
+    () => {
+      if (child.exitCode !== null) throw new StopPolling(`${script} exited: ${output}`);
+      return output.includes(readyEvent) ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 100, description: `${script} to start` },
+  );
+  return child;
 }
 
 export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
@@ -135,23 +156,8 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
       await done;
       await connection.close();
     },
-    async spawnWorkerProcess() {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'worker.ts')], {
-        env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      await pollUntil(
-        () => {
-          if (child.exitCode !== null) throw new StopPolling(`worker process exited: ${output}`);
-          return output.includes('"worker.started"') ? true : undefined;
-        },
-        { timeoutMs: 60_000, intervalMs: 100, description: 'the worker process to start' },
-      );
-      return child;
-    },
+    spawnWorkerProcess: () => spawnEngineProcess(config, 'worker.ts', '"worker.started"', {}),
+    spawnApiProcess: (port) => spawnEngineProcess(config, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
     async close() {
       await harness.stopWorker();
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);

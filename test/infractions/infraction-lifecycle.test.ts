@@ -4,6 +4,7 @@
  * workflow per infraction, defended through the engine, followed to the provider's resolution.
  */
 import { randomUUID } from 'node:crypto';
+import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
@@ -99,6 +100,48 @@ test('a defense goes to the provider once, the provider accepts the claim: ACCEP
 
   const late = await stack.api('POST', `/v1/infractions/${id}/defense`, { ...defense, analise: 'NEGADA' });
   expect(late.status).toBe(409);
+});
+
+test('an infraction against a charge of the engine links to it; accepted, the charge is PARTIALLY_REFUNDED with the amount', async () => {
+  const externalId = `med${randomUUID().slice(0, 8)}`;
+  const created = await stack.api('POST', '/v1/charges', { externalId, amount: 100, payer: { name: 'Ana Souza', document: '52998224725' } });
+  expect(created.status).toBe(201);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, {})).status).toBe(200);
+  // Indexed by the provider's id once paid: that is how the infraction finds it.
+  const paid = await pollUntil(
+    async () => {
+      const list = await stack.api<{ data: { externalId: string }[] }>('GET', '/v1/charges?status=PAID');
+      if (!list.body.data.some((item) => item.externalId === externalId)) return undefined;
+      return (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, description: 'the charge to be PAID and indexed' },
+  );
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: paid.providerTransactionId, reason: 'fraud', amount: 40 });
+  expect(opened.status).toBe(200);
+  const id = opened.body.infraction.id;
+  await sync();
+  const linked = await pollUntil(
+    async () => {
+      const view = (await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`)).body;
+      return view.chargeExternalId === undefined ? undefined : view;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, description: 'the infraction to look up its charge' },
+  );
+  expect(linked.chargeExternalId).toBe(externalId);
+
+  await resolveAtSandbox(id, 'ACCEPTED');
+  await sync();
+  const accepted = await infractionReaches(id, ['ACCEPTED']);
+  expect(accepted.refundRecordedAt).toBeDefined();
+  const refunded = await pollUntil(
+    async () => {
+      const view = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
+      return view.status === 'PARTIALLY_REFUNDED' ? view : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, description: 'the charge to be refunded' },
+  );
+  expect(refunded).toMatchObject({ refundedAmount: 40, refunds: [{ infractionId: id, amount: 40 }] });
+  expect(refunded.transitions.at(-1)?.cause).toContain(id);
 });
 
 test('REJECTED and CANCELLED at the provider are followed; a bad defense is a 400 naming its fields', async () => {

@@ -14,7 +14,7 @@ import { testConfig } from '../helpers/temporal';
 
 const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
 
-test('recorded histories exist for the payout lifecycles of every rail and for batches', () => {
+test('recorded histories exist for the payout lifecycles of every rail, batches, charges and infractions', () => {
   expect(files).toEqual(
     expect.arrayContaining([
       'payout-completed-by-callback.binpb',
@@ -26,6 +26,8 @@ test('recorded histories exist for the payout lifecycles of every rail and for b
       'payout-internal-ambiguous-cancelled.binpb',
       'payout-crypto-completed.binpb',
       'infraction-defended-accepted.binpb',
+      'charge-paid.binpb',
+      'charge-expired-paid-late.binpb',
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
     ]),

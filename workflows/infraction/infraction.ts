@@ -4,11 +4,12 @@
  * took it (or refused it); the deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it
  * passes without a defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one.
  */
-import { ActivityFailure, allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
 import type { Defense } from '../../src/infractions/defense';
 import { isFinalProviderStatus, type InfractionRecord } from '../../src/infractions/infraction-record';
 import { InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
+import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
 import { PendingUpdates } from '../shared/pending-updates';
 import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
@@ -34,11 +35,6 @@ const MAX_HISTORY_EVENTS = 5_000;
 
 function nowMs(): number {
   return new Date().getTime();
-}
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class Infraction {

@@ -16,7 +16,8 @@ import { Lifecycle } from '../shared/lifecycle';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
 import type { CancelOutcome, PayoutView, WithdrawalCallbackHint } from './messages';
-import { checkWithdrawal, failureMessage, failureType, recordBatchOutcome, submitActivities } from './provider-calls';
+import { failureMessage, failureType } from '../shared/activity-failures';
+import { checkWithdrawal, recordBatchOutcome, submitActivities } from './provider-calls';
 import { payoutFlow } from './search-attributes';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
 

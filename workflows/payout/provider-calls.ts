@@ -1,8 +1,6 @@
-/** How the payout workflow calls its activities: their timeouts and retries, and how their failures read. */
+/** How the payout workflow calls its activities: their timeouts and retries. */
 import {
   ActivityCancellationType,
-  ActivityFailure,
-  ApplicationFailure,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
@@ -29,13 +27,4 @@ export function submitActivities(deadlineMs: number) {
     scheduleToCloseTimeout: deadlineMs,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['Conflict'] },
   });
-}
-
-export function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-export function failureType(error: unknown): string | undefined {
-  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
 }

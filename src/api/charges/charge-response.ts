@@ -1,0 +1,78 @@
+/** What the API answers about a charge: the workflow's view with amounts back in reais. */
+import { z } from 'zod';
+import { centavosToReais } from '../../money/centavos';
+import { CHARGE_STATES } from '../../../workflows/charge/states';
+import { chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+
+const stateSchema = z.enum(CHARGE_STATES);
+
+/** `POST /v1/charges`: the charge to show the payer. */
+export const chargeCreatedSchema = z.object({
+  externalId: z.string(),
+  status: stateSchema,
+  qrcode: z.string(),
+  /** The code as a PNG QR picture, ready for an `<img src>`. */
+  qrcodeImage: z.string(),
+  amount: z.number(),
+  expiresAt: z.string(),
+  workflowId: z.string(),
+});
+export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
+
+export const chargeResponseSchema = z.object({
+  externalId: z.string(),
+  workflowId: z.string(),
+  status: stateSchema,
+  amount: z.number(),
+  /** The provider's fee and what is left for the merchant, once paid. */
+  fee: z.number().optional(),
+  netAmount: z.number().optional(),
+  payerName: z.string().optional(),
+  description: z.string().optional(),
+  split: z.object({ email: z.string(), percent: z.number() }).optional(),
+  qrcode: z.string().optional(),
+  expiresAt: z.string().optional(),
+  paidAt: z.string().optional(),
+  providerTransactionId: z.string().optional(),
+  failureReason: z.string().optional(),
+  refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: z.string() })).optional(),
+  refundedAmount: z.number().optional(),
+  callbacksReceived: z.number().optional(),
+  checksMade: z.number().optional(),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** `index`: no worker answered; only what the visibility index knows (state and amount). */
+  source: z.enum(['workflow', 'index']),
+});
+export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
+
+export const chargeListResponseSchema = z.object({
+  data: z.array(z.object({ externalId: z.string(), status: z.string(), amount: z.number() })),
+  nextCursor: z.string().optional(),
+});
+
+export type ChargeReading = { source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> };
+
+export function chargeResponse(reading: ChargeReading): ChargeResponse {
+  const base = { externalId: reading.view.externalId, workflowId: chargeWorkflowId(reading.view.externalId), status: reading.view.state, amount: centavosToReais(reading.view.amountCents) };
+  if (reading.source === 'index') return { ...base, transitions: [], source: 'index' };
+  const view = reading.view;
+  const refunded = view.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);
+  return {
+    ...base,
+    ...(view.feeCents !== undefined ? { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) } : {}),
+    payerName: view.payerName,
+    ...(view.description ? { description: view.description } : {}),
+    ...(view.split ? { split: view.split } : {}),
+    ...(view.qrcode ? { qrcode: view.qrcode } : {}),
+    ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
+    ...(view.paidAt ? { paidAt: view.paidAt } : {}),
+    ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
+    ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+    refunds: view.refunds.map((refund) => ({ infractionId: refund.infractionId, amount: centavosToReais(refund.amountCents), at: refund.at })),
+    refundedAmount: centavosToReais(refunded),
+    callbacksReceived: view.callbacksReceived,
+    checksMade: view.checksMade,
+    transitions: [...view.transitions],
+    source: 'workflow',
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Between the HTTP routes and Temporal for PIX charges. Creating is one update-with-start: the workflow
+ * starts (or is found) and answers the created charge in the same round trip, so an API that dies between
+ * the two leaves nothing half done: the retried request joins the same workflow and gets the same code.
+ */
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../config/env';
+import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
+import type { ChargeRequest } from '../../charges/charge-request';
+import { chargeDetails, chargeSummary } from '../../charges/summary';
+import { AmountCents, ChargeStatus, PayoutFlow } from '../../temporal/search-attributes';
+import { chargeStatusQuery, chargeWorkflowId, createChargeUpdate, type ChargeView, type ChargeWorkflow } from '../../../workflows/charge/messages';
+import { CHARGE_FLOW, chargeStartAttributes } from '../../../workflows/charge/search-attributes';
+import { isChargeState, type ChargeState } from '../../../workflows/charge/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import { visibilityPage } from '../visibility-page';
+import type { ChargeReading } from './charge-response';
+
+export type ChargeServiceConfig = ChargeConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS'>;
+
+function notFound(externalId: string): ApiError {
+  return new ApiError(404, 'CHARGE_NOT_FOUND', `No charge ${externalId}`);
+}
+
+function conflict(externalId: string): ApiError {
+  return new ApiError(409, 'CHARGE_CONFLICT', `A different charge already has the externalId ${externalId}`);
+}
+
+export class ChargeService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: ChargeServiceConfig,
+  ) {}
+
+  /** The created charge (the same one for a repeated request); a different request under its externalId is 409. */
+  async create(request: ChargeRequest): Promise<ChargeView> {
+    const input = chargeInput(request, this.config);
+    const start = new WithStartWorkflowOperation<ChargeWorkflow>('chargeWorkflow', {
+      workflowId: chargeWorkflowId(request.externalId),
+      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      // A closed charge keeps its id: a retry after it closed is answered from its result, never a second charge.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      memo: { requestHash: input.requestHash },
+      typedSearchAttributes: chargeStartAttributes(request),
+      staticSummary: chargeSummary(request),
+      staticDetails: chargeDetails(request),
+    });
+    try {
+      // The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
+      return await this.call(() => this.client.workflow.executeUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start }));
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw conflict(request.externalId);
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        const closed = await this.call(() => this.handle(request.externalId).result());
+        if (closed.requestHash !== input.requestHash) throw conflict(request.externalId);
+        return closed;
+      }
+      throw error;
+    }
+  }
+
+  /** A closed charge answers from its result; a running one from its query, or from the index when no worker answers. */
+  async read(externalId: string): Promise<ChargeReading> {
+    const handle = this.handle(externalId);
+    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? notFound(externalId) : error;
+    });
+    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
+    try {
+      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(chargeStatusQuery)) };
+    } catch {
+      // No worker answered (in time, or at all): the index still knows the state and amount.
+    }
+    const state = description.typedSearchAttributes.get(ChargeStatus);
+    return { source: 'index', view: { externalId, state: isChargeState(state) ? state : 'PENDING', amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0 } };
+  }
+
+  async list(filter: { status?: ChargeState; cursor?: string; limit: number }): Promise<{ items: { externalId: string; status: string; amountCents: number }[]; nextCursor?: string }> {
+    const clauses = [`${PayoutFlow.name} = '${CHARGE_FLOW}'`, ...(filter.status ? [`${ChargeStatus.name} = '${filter.status}'`] : [])];
+    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
+    return {
+      items: page.workflows.map((workflow) => ({
+        externalId: workflow.workflowId.slice(chargeWorkflowId('').length),
+        status: workflow.searchAttributes.get(ChargeStatus) ?? 'PENDING',
+        amountCents: workflow.searchAttributes.get(AmountCents) ?? 0,
+      })),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  }
+
+  private handle(externalId: string): WorkflowHandle<ChargeWorkflow> {
+    return this.client.workflow.getHandle<ChargeWorkflow>(chargeWorkflowId(externalId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

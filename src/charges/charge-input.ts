@@ -1,0 +1,24 @@
+/** What a charge workflow starts with: the request, its hash, and the timing and endpoint from configuration. */
+import type { Config } from '../config/env';
+import type { ChargeInput, ChargeTiming } from '../../workflows/charge/messages';
+import { chargeRequestHash, type ChargeRequest } from './charge-request';
+
+/** Charges wait for callbacks and poll like payouts; their own windows come from the CASH_IN_* settings. */
+export type ChargeConfig = Pick<
+  Config,
+  'CASH_IN_ENDPOINT' | 'CASH_IN_LATE_PAYMENT_WINDOW_MS' | 'CASH_IN_REFUND_WINDOW_MS' | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS'
+>;
+
+export function chargeTiming(config: ChargeConfig): ChargeTiming {
+  return {
+    callbackWaitMs: config.PAYOUT_CALLBACK_WAIT_MS,
+    pollInitialMs: config.PAYOUT_POLL_INITIAL_MS,
+    pollMaxMs: config.PAYOUT_POLL_MAX_MS,
+    latePaymentWindowMs: config.CASH_IN_LATE_PAYMENT_WINDOW_MS,
+    refundWindowMs: config.CASH_IN_REFUND_WINDOW_MS,
+  };
+}
+
+export function chargeInput(request: ChargeRequest, config: ChargeConfig): ChargeInput {
+  return { request, requestHash: chargeRequestHash(request), endpoint: config.CASH_IN_ENDPOINT, timing: chargeTiming(config) };
+}

@@ -1,0 +1,19 @@
+/**
+ * One PIX charge, id `charge:<externalId>`, started by the engine API with update-with-start: the start
+ * and the merchant's wait for the created charge are one round trip. This function only wires the
+ * messages to the state machine (./charge.ts).
+ */
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { Charge } from './charge';
+import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView } from './messages';
+
+export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
+  const charge = new Charge(input);
+  setHandler(chargeStatusQuery, () => charge.snapshot());
+  setHandler(createChargeUpdate, () => charge.answerCreate(), { validator: (requestHash: string) => charge.validateCreate(requestHash) });
+  setHandler(cashInCallbackSignal, (hint) => charge.onCallback(hint));
+  setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
+  const view = await charge.run();
+  await condition(allHandlersFinished);
+  return view;
+}

@@ -1,0 +1,220 @@
+/**
+ * A PIX charge's state machine. Created at the provider once (the creation answers the merchant's
+ * update-with-start); then callbacks are hints and the transaction check is the truth; at expiresAt one
+ * last look decides EXPIRED; a payment confirmed within the late-payment window still wins; a paid
+ * charge listens for accepted MED infractions (refunds) until its refund window closes.
+ */
+import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ChargeActivities, ChargeCheck } from '../../activities/charge-activities';
+import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
+import { failureMessage } from '../shared/activity-failures';
+import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
+import { Lifecycle } from '../shared/lifecycle';
+import type { CashInHint, ChargeInput, ChargeView } from './messages';
+import { CHARGE_TRANSITIONS, type ChargeState } from './states';
+
+// Creating answers a merchant who waits: a provider that stays down fails the charge, not the request forever.
+const { createCharge } = proxyActivities<ChargeActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', nonRetryableErrorTypes: ['Conflict', 'BadChargeCode'] },
+});
+
+// A check that keeps failing is "not known yet": the loops around it have their own timers and deadlines.
+const { checkCharge } = proxyActivities<ChargeActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+function nowMs(): number {
+  return new Date().getTime();
+}
+
+type ChargeDetails = Omit<ChargeView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
+
+export class Charge {
+  private readonly lifecycle: Lifecycle<ChargeState>;
+  private readonly details: ChargeDetails;
+  private callbacksReceived = 0;
+  private checksMade = 0;
+  private hint: CashInHint | undefined;
+  private hintPending = false;
+  private created = false;
+  /** The provider closed the charge (its FALHA): no payment can come any more. */
+  private providerClosed = false;
+  private providerExpiresAtMs = Number.POSITIVE_INFINITY;
+  private readonly acceptedInfractions: AcceptedInfraction[] = [];
+
+  constructor(private readonly input: ChargeInput) {
+    const { request } = input;
+    this.lifecycle = new Lifecycle({
+      table: CHARGE_TRANSITIONS,
+      initial: 'PENDING',
+      cause: 'charge requested',
+      stateAttribute: ChargeStatus,
+      initialIndexed: true,
+    });
+    this.details = {
+      externalId: request.externalId,
+      requestHash: input.requestHash,
+      amountCents: request.amountCents,
+      payerName: request.payer.name,
+      ...(request.description ? { description: request.description } : {}),
+      ...(request.split ? { split: request.split } : {}),
+      refunds: [],
+    };
+  }
+
+  snapshot(): ChargeView {
+    return { ...this.details, state: this.lifecycle.state, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade, transitions: this.lifecycle.history };
+  }
+
+  // ---- What the outside world says ----
+
+  validateCreate(requestHash: string): void {
+    if (requestHash !== this.input.requestHash) throw new Error(`a different charge already has the externalId ${this.input.request.externalId}`);
+  }
+
+  /** The merchant's answer: once the provider created the charge, or it failed. */
+  async answerCreate(): Promise<ChargeView> {
+    await condition(() => this.created || this.lifecycle.state !== 'PENDING');
+    return this.snapshot();
+  }
+
+  onCallback(hint: CashInHint): void {
+    this.callbacksReceived += 1;
+    this.hint = hint;
+    this.hintPending = true;
+  }
+
+  onInfractionAccepted(infraction: AcceptedInfraction): void {
+    this.acceptedInfractions.push(infraction);
+  }
+
+  // ---- Phases ----
+
+  async run(): Promise<ChargeView> {
+    await this.create();
+    if (this.lifecycle.state === 'PENDING') await this.awaitPayment();
+    if (this.lifecycle.state === 'EXPIRED') await this.awaitLatePayment();
+    if (this.lifecycle.state === 'PAID') await this.awaitRefunds();
+    return this.snapshot();
+  }
+
+  private async create(): Promise<void> {
+    let created;
+    try {
+      created = await createCharge(this.input);
+    } catch (error) {
+      this.fail(`the provider did not create the charge: ${failureMessage(error)}`);
+      return;
+    }
+    if (created.kind === 'refused') {
+      this.fail(`the provider refused the charge: ${created.reason}`);
+      return;
+    }
+    this.details.qrcode = created.qrcode;
+    if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
+    // The provider's charge cannot outlive its own expiry: the earlier of the two is the charge's.
+    const expiresAtMs = Math.min(nowMs() + this.input.request.expiresInSeconds * 1_000, this.providerExpiresAtMs);
+    this.details.expiresAt = new Date(expiresAtMs).toISOString();
+    this.created = true;
+  }
+
+  private async awaitPayment(): Promise<void> {
+    const { timing } = this.input;
+    const expiresAtMs = Date.parse(this.details.expiresAt ?? '');
+    const waited = await awaitConfirmedOutcome(
+      { callbackWaitMs: timing.callbackWaitMs, pollInitialMs: timing.pollInitialMs, pollMaxMs: timing.pollMaxMs, reviewAfterMs: expiresAtMs - nowMs() },
+      this.outcomeSource('PENDING'),
+    );
+    if (waited === 'review' && this.lifecycle.state === 'PENDING') {
+      // At expiresAt, one last look: a payment made in its last second still counts.
+      await this.check();
+      if (this.lifecycle.state === 'PENDING') this.lifecycle.moveTo('EXPIRED', `not paid by ${this.details.expiresAt ?? 'its expiry'}`);
+    }
+  }
+
+  private async awaitLatePayment(): Promise<void> {
+    if (this.providerClosed) return;
+    const { timing } = this.input;
+    await awaitConfirmedOutcome(
+      { callbackWaitMs: timing.pollMaxMs, pollInitialMs: timing.pollInitialMs, pollMaxMs: timing.pollMaxMs, reviewAfterMs: timing.latePaymentWindowMs },
+      this.outcomeSource('EXPIRED'),
+    );
+  }
+
+  private async awaitRefunds(): Promise<void> {
+    const closeAt = nowMs() + this.input.timing.refundWindowMs;
+    while (this.lifecycle.state !== 'REFUNDED') {
+      const remaining = closeAt - nowMs();
+      if (remaining <= 0) return;
+      await condition(() => this.acceptedInfractions.length > 0, remaining);
+      for (const infraction of this.acceptedInfractions.splice(0)) this.refund(infraction);
+    }
+  }
+
+  // ---- Steps ----
+
+  private outcomeSource(state: ChargeState) {
+    return {
+      hasNews: () => this.hintPending,
+      takeHint: () => {
+        const hinted = this.hintPending;
+        this.hintPending = false;
+        return hinted;
+      },
+      check: () => this.check(),
+      waiting: () => this.lifecycle.state === state && !this.providerClosed,
+    };
+  }
+
+  /** Asks the provider and applies its answer; true when nothing more will change before the next phase. */
+  private async check(): Promise<boolean> {
+    this.checksMade += 1;
+    let answer: ChargeCheck;
+    try {
+      answer = await checkCharge(this.input.request.externalId);
+    } catch {
+      return false;
+    }
+    if (answer.kind === 'paid') {
+      this.recordPayment(answer);
+      return true;
+    }
+    if (answer.kind === 'failed') {
+      this.providerClosed = true;
+      this.details.providerTransactionId = answer.providerTransactionId;
+      if (this.lifecycle.state === 'PENDING') {
+        if (this.hint?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
+        else this.fail('the provider failed the charge');
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private recordPayment(paid: Extract<ChargeCheck, { kind: 'paid' }>): void {
+    const late = this.lifecycle.state === 'EXPIRED';
+    this.details.feeCents = paid.feeCents;
+    this.details.paidAt = this.hint?.status === 'PAID' && this.hint.paidAt ? this.hint.paidAt : paid.at;
+    this.details.providerTransactionId = paid.providerTransactionId;
+    // Indexed so that a MED infraction, which names the provider's id, finds this charge.
+    upsertSearchAttributes({ [ProviderTransactionId.name]: [paid.providerTransactionId] });
+    this.lifecycle.moveTo('PAID', late ? 'paid after its expiry (late): money arrived, confirmed by the transaction check' : 'confirmed by the transaction check');
+  }
+
+  private refund(infraction: AcceptedInfraction): void {
+    if (this.details.refunds.some((refund) => refund.infractionId === infraction.infractionId)) return;
+    this.details.refunds.push({ ...infraction, at: new Date().toISOString() });
+    const refunded = this.details.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);
+    const cause = `MED infraction ${infraction.infractionId} accepted`;
+    this.lifecycle.moveTo(refunded >= this.details.amountCents ? 'REFUNDED' : 'PARTIALLY_REFUNDED', cause);
+  }
+
+  private fail(reason: string): void {
+    this.details.failureReason = reason;
+    this.lifecycle.moveTo('FAILED', reason);
+  }
+}

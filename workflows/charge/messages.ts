@@ -1,0 +1,81 @@
+/**
+ * Everything the outside world says to a charge workflow, defined once: the engine API, the callback
+ * router, the infraction lifecycle and the workflow import these.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ChargeRequest } from '../../src/charges/charge-request';
+import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { Transition } from '../shared/lifecycle';
+import type { ChargeState } from './states';
+
+export type CashInEndpoint = 'transactions' | 'deposit';
+
+export interface ChargeTiming {
+  /** How long to wait for the provider's callback before asking its check. */
+  callbackWaitMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+  /** After EXPIRED, how long a payment the provider confirms still makes the charge PAID. */
+  latePaymentWindowMs: number;
+  /** After PAID, how long the charge listens for accepted MED infractions before it closes. */
+  refundWindowMs: number;
+}
+
+export interface ChargeInput {
+  request: ChargeRequest;
+  requestHash: string;
+  /** Which provider endpoint creates it (CASH_IN_ENDPOINT). */
+  endpoint: CashInEndpoint;
+  timing: ChargeTiming;
+}
+
+export interface ChargeRefund {
+  infractionId: string;
+  amountCents: number;
+  at: string;
+}
+
+export interface ChargeView {
+  externalId: string;
+  state: ChargeState;
+  requestHash: string;
+  amountCents: number;
+  payerName: string;
+  description?: string;
+  split?: { email: string; percent: number };
+  /** The provider's copy-and-paste code, checked (CRC16, amount) before it is handed out. */
+  qrcode?: string;
+  expiresAt?: string;
+  feeCents?: number;
+  paidAt?: string;
+  /** The provider's id of the PIX that paid it: what MED infractions refer to. */
+  providerTransactionId?: string;
+  failureReason?: string;
+  refunds: ChargeRefund[];
+  callbacksReceived: number;
+  checksMade: number;
+  transitions: readonly Transition<ChargeState>[];
+}
+
+/** What a cash-in callback says: a hint, confirmed by the transaction check. */
+export interface CashInHint {
+  status: string;
+  paidAt?: string;
+  receivedAt: string;
+}
+
+export type ChargeWorkflow = (input: ChargeInput) => Promise<ChargeView>;
+
+/**
+ * Sent with the start (update-with-start): answered once the provider created the charge (or refused
+ * it). Its argument is the request's hash: a different request under the same externalId is refused.
+ */
+export const createChargeUpdate = defineUpdate<ChargeView, [string]>('createCharge');
+export const chargeStatusQuery = defineQuery<ChargeView>('status');
+export const cashInCallbackSignal = defineSignal<[CashInHint]>('cashInCallback');
+/** From the infraction lifecycle: a MED claim against this charge was accepted. */
+export const infractionAcceptedSignal = defineSignal<[AcceptedInfraction]>('infractionAccepted');
+
+export function chargeWorkflowId(externalId: string): string {
+  return `charge:${externalId}`;
+}
