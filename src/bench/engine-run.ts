@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { BatchApiClient } from '../cli/batch-api-client';
 import { pollUntil } from '../util/poll';
+import { percentile } from './percentile';
 
 export interface EngineRunResult {
   payouts: number;
@@ -37,10 +38,6 @@ async function timedSubmit(api: BatchApiClient, body: { batchId: string; items: 
   return performance.now() - started;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 export async function measureEngine(options: { api: BatchApiClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
   const batchId = `bench-${randomUUID().slice(0, 8)}`;

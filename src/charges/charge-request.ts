@@ -16,7 +16,7 @@ export const MAX_EXPIRES_IN_SECONDS = 3_600;
 export const DEFAULT_EXPIRES_IN_SECONDS = 3_600;
 
 const emailSchema = z.email('must be an e-mail address').max(254).transform((email) => email.toLowerCase());
-const nameSchema = plainTextSchema.max(120).refine((name) => name.trim().length > 0, 'must not be blank');
+const nameSchema = plainTextSchema.min(1).max(120);
 
 export const chargeShapeSchema = z.strictObject({
   externalId: externalIdSchema,
@@ -49,6 +49,7 @@ export interface ChargeRequest {
 
 export const chargeRequestSchema = chargeShapeSchema.transform((shape, ctx): ChargeRequest => {
   const description = shape.description?.trim();
+  if (shape.payer.name.trim() === '') ctx.addIssue({ code: 'custom', path: ['payer', 'name'], message: 'must not be blank' });
   return {
     externalId: shape.externalId,
     amountCents: shape.amount,

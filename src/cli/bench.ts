@@ -6,7 +6,7 @@
  * /healthz answer meanwhile, the peak RSS of the worker and the API, and the CPU each process used. Prints
  * one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
  * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (60, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW),
- * BENCH_ACCEPT_ITEMS (100000, the most a batch may hold).
+ * BENCH_ACCEPT_ITEMS (100000, the most a batch may hold), BENCH_CHARGES (100 PIX charges created one after another, stack idle).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { measureBareLimit } from '../bench/bare-limit';
 import { BatchApiClient } from './batch-api-client';
+import { measureChargeCreation } from '../bench/charge-latency';
 import { measureAcceptance, type AcceptanceFormat, type AcceptanceResult } from '../bench/acceptance';
 import { measureEngine } from '../bench/engine-run';
 import { MAX_BATCH_ITEMS } from '../batches/batch-request';
@@ -32,6 +33,7 @@ const benchEnvSchema = z.object({
   BENCH_WARMUP_SECONDS: z.coerce.number().int().min(0).default(5),
   BENCH_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   BENCH_ACCEPT_ITEMS: z.coerce.number().int().min(1).max(MAX_BATCH_ITEMS).default(MAX_BATCH_ITEMS),
+  BENCH_CHARGES: z.coerce.number().int().min(1).default(100),
 });
 
 const mb = (bytes: number | undefined): number | null => (bytes === undefined ? null : Math.round(bytes / 1024 / 1024));
@@ -103,6 +105,8 @@ async function main(): Promise<void> {
     const engine = await measureEngine({ api: engineApi, client: temporalClient.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: 3_600_000 });
     const engineCpuSeconds = engineCpu();
     const workerRss = peakRssBytes(worker.pid ?? -1);
+    process.stderr.write(`bench: ${sizes.BENCH_CHARGES} PIX charges, one after another\n`);
+    const charges = await measureChargeCreation({ baseUrl: `http://127.0.0.1:${ports.engine}`, apiKey: config.ENGINE_API_KEYS[0] ?? '', charges: sizes.BENCH_CHARGES });
     // Acceptances, measured after the run so that they do not slow it; each accepted batch is stopped at
     // once, so that its payouts do not run under the next measurement.
     const accept = async (items: number, format: AcceptanceFormat): Promise<AcceptanceResult> => {
@@ -127,12 +131,14 @@ async function main(): Promise<void> {
       payoutLatencyMs: engine.payoutLatencyMs,
       completed: engine.completed,
       engineSeconds: Number(engine.seconds.toFixed(1)),
+      chargeCreation: charges,
       accept10kMs: Math.round(accept10k.acceptMs),
       acceptance: { items: sizes.BENCH_ACCEPT_ITEMS, csv: acceptanceFigures(acceptCsv), json: acceptanceFigures(acceptJson) },
       peakRssMb: { worker: mb(workerRss), api: mb(apiRss) },
       cpuSeconds: { bare: bareCpuSeconds, engine: engineCpuSeconds },
       targets: {
         accept10kUnder2s: accept10k.acceptMs < 2_000,
+        chargeCreationP99Under2s: charges.latencyMs.p99 < 2_000,
         healthzUnder100msWhileAccepting: Math.max(acceptCsv.healthz.maxMs, acceptJson.healthz.maxMs) < 100,
         ratioAtLeast0_7: engine.perSecond / bare.perSecond >= 0.7,
         workerRssUnder500Mb: workerRss !== undefined && workerRss < 500 * 1024 * 1024,

@@ -9,20 +9,23 @@ export interface EmvReading {
   txid?: string;
 }
 
-function tlv(text: string): Map<string, string> {
+/** Top-level TLV fields (ID 2 digits, length 2 digits, value); throws on a field that runs past the end. */
+export function tlv(text: string): Map<string, string> {
   const fields = new Map<string, string>();
   let at = 0;
   while (at < text.length) {
     const id = text.slice(at, at + 2);
     const length = Number(text.slice(at + 2, at + 4));
     if (!/^\d{2}$/.test(id) || !Number.isInteger(length)) throw new Error(`bad TLV at ${at}`);
+    if (at + 4 + length > text.length) throw new Error(`field ${id} at ${at} runs past the end`);
     fields.set(id, text.slice(at + 4, at + 4 + length));
     at += 4 + length;
   }
   return fields;
 }
 
-function crc16(text: string): string {
+/** CRC16-CCITT-FALSE over the UTF-8 bytes, as 4 upper-case hex digits. */
+export function crc16(text: string): string {
   let crc = 0xffff;
   for (const byte of Buffer.from(text, 'utf8')) {
     crc ^= byte << 8;

@@ -4,7 +4,7 @@
  * the two leaves nothing half done: the retried request joins the same workflow and gets the same code.
  */
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../../config/env';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
@@ -16,6 +16,7 @@ import { isChargeState, type ChargeState } from '../../../workflows/charge/state
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { visibilityPage } from '../visibility-page';
+import { readWorkflow } from '../workflow-reading';
 import type { ChargeReading } from './charge-response';
 
 export type ChargeServiceConfig = ChargeConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS'>;
@@ -64,19 +65,16 @@ export class ChargeService {
   }
 
   /** A closed charge answers from its result; a running one from its query, or from the index when no worker answers. */
-  async read(externalId: string): Promise<ChargeReading> {
-    const handle = this.handle(externalId);
-    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
-      throw error instanceof WorkflowNotFoundError ? notFound(externalId) : error;
+  read(externalId: string): Promise<ChargeReading> {
+    return readWorkflow(this.client, this.handle(externalId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: chargeStatusQuery,
+      notFound: () => notFound(externalId),
+      fromIndex: (description) => {
+        const state = description.typedSearchAttributes.get(ChargeStatus);
+        return { externalId, state: isChargeState(state) ? state : 'PENDING', amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0 };
+      },
     });
-    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
-    try {
-      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(chargeStatusQuery)) };
-    } catch {
-      // No worker answered (in time, or at all): the index still knows the state and amount.
-    }
-    const state = description.typedSearchAttributes.get(ChargeStatus);
-    return { source: 'index', view: { externalId, state: isChargeState(state) ? state : 'PENDING', amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0 } };
   }
 
   async list(filter: { status?: ChargeState; cursor?: string; limit: number }): Promise<{ items: { externalId: string; status: string; amountCents: number }[]; nextCursor?: string }> {

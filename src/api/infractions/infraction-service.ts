@@ -16,6 +16,7 @@ import { DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infr
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { visibilityPage } from '../visibility-page';
+import { readWorkflow } from '../workflow-reading';
 
 export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
 
@@ -61,18 +62,17 @@ export class InfractionService {
     };
   }
 
-  /** A closed infraction answers from its result; a running one from its status query. */
+  /** A closed infraction answers from its result; a running one from its status query (the index alone cannot show it). */
   async read(infractionId: string): Promise<InfractionView> {
-    const handle = this.handle(infractionId);
-    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
-      throw error instanceof WorkflowNotFoundError ? notFound(infractionId) : error;
+    const reading = await readWorkflow(this.client, this.handle(infractionId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: infractionStatusQuery,
+      notFound: () => notFound(infractionId),
+      fromIndex: (): never => {
+        throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for infraction ${infractionId}; retry later`);
+      },
     });
-    if (description.status.name === 'COMPLETED') return this.call(() => handle.result());
-    return this.call(() => handle.query(infractionStatusQuery)).catch((error: unknown) => {
-      if (error instanceof ApiError) throw error;
-      // The workflow runs but no worker answered its query (none polls its task queue, or its first task has not run).
-      throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for infraction ${infractionId}; retry later`);
-    });
+    return reading.view;
   }
 
   /**

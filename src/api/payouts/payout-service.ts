@@ -30,6 +30,7 @@ import {
 } from '../../../workflows/payout/messages';
 import { PAYOUT_STATES, type PayoutState } from '../../../workflows/payout/states';
 import { ApiError } from '../errors';
+import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
 
 export interface SubmittedPayout {
@@ -113,36 +114,28 @@ export class PayoutService {
     return quoted.quote;
   }
 
-  /**
-   * A closed payout answers from its result (no worker needed); a running one from its status query,
-   * or, when no worker answers within the deadline, from what the index knows (state and amount).
-   */
+  /** A closed payout answers from its result; a running one from its query, or from the index (state, amount, batch) when no worker answers. */
   async read(externalId: string): Promise<PayoutReading> {
-    const handle = this.handle(externalId);
-    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
-      throw error instanceof WorkflowNotFoundError ? notFound(externalId) : error;
+    return readWorkflow(this.client, this.handle(externalId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: payoutStatusQuery,
+      notFound: () => notFound(externalId),
+      fromIndex: (description): PayoutView => {
+        const state = description.typedSearchAttributes.get(PayoutStatus);
+        const batchId = description.typedSearchAttributes.get(BatchId);
+        return {
+          externalId,
+          method: methodOfFlow(description.typedSearchAttributes.get(PayoutFlow)) ?? 'pix_key',
+          state: isPayoutState(state) ? state : 'RECEIVED',
+          amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+          requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
+          ...(batchId ? { batchId } : {}),
+          callbacksReceived: 0,
+          checksMade: 0,
+          transitions: [],
+        };
+      },
     });
-    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
-    try {
-      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(payoutStatusQuery)) };
-    } catch {
-      // No worker answered (in time, or at all: a workflow whose first task no worker has run yet can be
-      // refused a query): the index still knows its state.
-    }
-    const state = description.typedSearchAttributes.get(PayoutStatus);
-    const batchId = description.typedSearchAttributes.get(BatchId);
-    const indexed: PayoutView = {
-      externalId,
-      method: methodOfFlow(description.typedSearchAttributes.get(PayoutFlow)) ?? 'pix_key',
-      state: isPayoutState(state) ? state : 'RECEIVED',
-      amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
-      requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
-      ...(batchId ? { batchId } : {}),
-      callbacksReceived: 0,
-      checksMade: 0,
-      transitions: [],
-    };
-    return { source: 'index', view: indexed };
   }
 
   /** Refused by the workflow once the payout is final: then its final view is the answer. */

@@ -1,5 +1,6 @@
 /** PIX cash-in (endpoint 10) and deposit (endpoint 6) over HTTP: the QR code, the payer, expiry, split, idempotency, credentials. */
 import { randomBytes } from 'node:crypto';
+import { crc16, tlv } from '../../helpers/emv-reader';
 import { cashInCallbackSchema } from '../../../src/payment-api/schemas/cash-in';
 import { parseBrCode } from '../../../src/pix/brcode';
 import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../src/sandbox/products/cash-in';
@@ -50,32 +51,6 @@ const check = (id: string, auth = merchantHeaders) => sb.call<Body>('POST', '/ap
 const callbacksFor = (id: string) => receiver.received.filter((callback) => callback.payload.transactionId === id);
 const waitForCallbacks = (id: string, count: number) =>
   pollUntil(() => (callbacksFor(id).length >= count ? callbacksFor(id) : undefined), { timeoutMs: 10_000, intervalMs: 20, description: `${count} callback(s) of ${id}` });
-
-/** Independent of src/pix: CRC16-CCITT-FALSE bit by bit over ASCII. */
-function crc16(ascii: string): string {
-  let crc = 0xffff;
-  for (const char of ascii) {
-    crc ^= char.charCodeAt(0) << 8;
-    for (let bit = 0; bit < 8; bit += 1) crc = (crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
-}
-
-/** Independent of src/pix: a minimal TLV reader (ID 2 digits, length 2 digits, value). */
-function tlv(text: string): Map<string, string> {
-  const fields = new Map<string, string>();
-  let at = 0;
-  while (at < text.length) {
-    const id = text.slice(at, at + 2);
-    const length = Number(text.slice(at + 2, at + 4));
-    expect(id).toMatch(/^\d{2}$/);
-    expect(Number.isInteger(length)).toBe(true);
-    fields.set(id, text.slice(at + 4, at + 4 + length));
-    at += 4 + length;
-  }
-  expect(at).toBe(text.length);
-  return fields;
-}
 
 describe('creating a charge', () => {
   test('answers PENDING with a BR Code that carries the amount, txid, merchant name and city, and a valid CRC', async () => {
