@@ -125,6 +125,8 @@ export const envSchema = z.object({
   BATCH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** A batch workflow continues as new past this many history events (Temporal warns at 10,000). */
   BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000),
+  /** A batch activity failing this long (a corrupt sealed row, a full disk) makes the batch STALLED with its problem shown; tried again with backoff. */
+  BATCH_PROBLEM_AFTER_MS: z.coerce.number().int().min(1_000).default(300_000),
   /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
   MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),

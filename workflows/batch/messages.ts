@@ -1,6 +1,13 @@
 /** What a payout batch workflow hears and says; shared by the workflow and the engine API. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
+/** An activity of the batch that kept failing past the bounded time: shown until a later attempt succeeds. */
+export interface BatchProblem {
+  activity: string;
+  message: string;
+  since: string;
+}
+
 export interface BatchProgress {
   batchId: string;
   /** Highest item sequence handed to a payout workflow: items 1..cursor have been started. */
@@ -9,6 +16,7 @@ export interface BatchProgress {
   paused: boolean;
   cancelled: boolean;
   runsSoFar: number;
+  problem?: BatchProblem;
 }
 
 export const pauseBatchSignal = defineSignal('pauseBatch');

@@ -5,20 +5,18 @@
  * `window` payouts in flight. Its history therefore grows with time, not with the number of items, and
  * it continues as new before it grows large, carrying only its cursor.
  */
-import { condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../../activities/batch-activities';
 import type { PayoutTiming } from '../../src/payouts/payout-input';
 import { BatchId, BatchStatus, PayoutFlow } from '../../src/temporal/search-attributes';
-import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from './messages';
-
-const { startBatchPayouts, batchCounts, cancelPendingItems, closeBatch } = proxyActivities<BatchActivities>({
-  // Short: a worker that dies mid-call is noticed quickly (starting a page of payouts takes seconds).
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+import { failureMessage } from '../shared/activity-failures';
+import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from './messages';
 
 /** The longest wait between two readings of the counts. */
 const MAX_POLL_MS = 30_000;
+/** The longest wait between two tries of an activity that keeps failing (a corrupt row, a full disk). */
+const MAX_PROBLEM_RETRY_MS = 600_000;
+const DEFAULT_PROBLEM_AFTER_MS = 300_000;
 
 export interface BatchSettings {
   /** Payouts in flight at most. */
@@ -31,6 +29,8 @@ export interface BatchSettings {
   pollMs: number;
   /** Continue as new past this many history events. */
   maxHistoryEvents: number;
+  /** An activity failing this long is shown as the batch's problem (status STALLED), then tried again with backoff. */
+  problemAfterMs?: number;
 }
 
 interface CarriedState {
@@ -59,8 +59,16 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   const carried = input.carried ?? { cursor: 0, paused: false, cancelled: false, runsSoFar: 0 };
   let { cursor, paused, cancelled } = carried;
   let inFlight = 0;
+  let problem: BatchProblem | undefined;
   const run = carried.runsSoFar + 1;
-  const status = (): string => (cancelled ? 'CANCELLED' : paused ? 'PAUSED' : 'RUNNING');
+  const status = (): string => (problem ? 'STALLED' : cancelled ? 'CANCELLED' : paused ? 'PAUSED' : 'RUNNING');
+  // Every try of an activity is bounded: one that keeps failing is reported, not retried silently forever.
+  const activities = proxyActivities<BatchActivities>({
+    // Short: a worker that dies mid-call is noticed quickly (starting a page of payouts takes seconds).
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: settings.problemAfterMs ?? DEFAULT_PROBLEM_AFTER_MS,
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
   upsertSearchAttributes({ [PayoutFlow.name]: ['payout-batch'], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
 
   let controlChanged = false;
@@ -72,7 +80,33 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
   setHandler(pauseBatchSignal, control(() => (paused = true)));
   setHandler(resumeBatchSignal, control(() => (paused = false)));
   setHandler(cancelBatchSignal, control(() => (cancelled = true)));
-  setHandler(batchProgressQuery, () => ({ batchId, cursor, inFlight, paused, cancelled, runsSoFar: run }));
+  setHandler(batchProgressQuery, () => ({ batchId, cursor, inFlight, paused, cancelled, runsSoFar: run, ...(problem ? { problem } : {}) }));
+
+  /** Runs an activity until it succeeds; while it fails past its bounded time, the batch shows why. */
+  const persist = async <T>(activity: string, call: () => Promise<T>): Promise<T> => {
+    let retryMs = settings.pollMs;
+    for (;;) {
+      try {
+        const result = await call();
+        if (problem) {
+          problem = undefined;
+          upsertSearchAttributes({ [BatchStatus.name]: [status()] });
+        }
+        return result;
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        problem = { activity, message: failureMessage(error), since: problem?.since ?? new Date().toISOString() };
+        upsertSearchAttributes({ [BatchStatus.name]: [status()] });
+        setCurrentDetails(`**STALLED** since ${problem.since}: ${activity} keeps failing: ${problem.message}`);
+        await sleep(retryMs);
+        retryMs = Math.min(retryMs * 2, MAX_PROBLEM_RETRY_MS);
+      }
+    }
+  };
+  const startBatchPayouts = (...args: Parameters<BatchActivities['startBatchPayouts']>) => persist('startBatchPayouts', () => activities.startBatchPayouts(...args));
+  const batchCounts = (id: string) => persist('batchCounts', () => activities.batchCounts(id));
+  const cancelPendingItems = (id: string) => persist('cancelPendingItems', () => activities.cancelPendingItems(id));
+  const closeBatch = (id: string) => persist('closeBatch', () => activities.closeBatch(id));
 
   const continueIfLarge = async (): Promise<void> => {
     if (workflowInfo().historyLength < settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested) return;

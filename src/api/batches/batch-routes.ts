@@ -85,9 +85,11 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
     res.status(202).json(toBatchAccepted(accepted.batchId, accepted.total, accepted.totalAmountCents));
   });
 
-  router.get('/v1/payout-batches/:batchId', (req, res) => {
+  router.get('/v1/payout-batches/:batchId', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
-    res.json(toBatchSummaryResponse(service.summary(batchId)));
+    const summary = toBatchSummaryResponse(service.summary(batchId));
+    const problem = summary.done ? undefined : await service.problem(batchId);
+    res.json(problem ? { ...summary, problem } : summary);
   });
 
   router.get('/v1/payout-batches/:batchId/items', (req, res) => {

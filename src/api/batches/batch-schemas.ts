@@ -37,6 +37,8 @@ export const batchSummarySchema = z.object({
   counts: z.record(itemStateSchema, stateTotalsSchema),
   /** Sum of the COMPLETED items' amounts. */
   paidAmount: reaisAmountSchema,
+  /** Present while the batch is STALLED: the activity that keeps failing, its error, since when. */
+  problem: z.object({ activity: z.string(), message: z.string(), since: z.string() }).optional(),
 });
 export type BatchSummaryResponse = z.infer<typeof batchSummarySchema>;
 

@@ -10,7 +10,8 @@ import type { Config } from '../../config/env';
 import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
 import { batchRequestHashSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
-import { batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from '../../../workflows/batch/messages';
+import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from '../../../workflows/batch/messages';
+import { BatchStatus } from '../../temporal/search-attributes';
 import type { payoutBatchWorkflow } from '../../../workflows/batch/payout-batch-workflow';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
@@ -19,7 +20,7 @@ import { payoutTiming } from '../../payouts/payout-input';
 
 type BatchConfig = Pick<
   Config,
-  | 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS'
+  | 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS' | 'BATCH_PROBLEM_AFTER_MS'
   | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
 >;
 
@@ -87,6 +88,7 @@ export class BatchService {
               pageSize: this.config.BATCH_PAGE_SIZE,
               pollMs: this.config.BATCH_POLL_MS,
               maxHistoryEvents: this.config.BATCH_MAX_HISTORY_EVENTS,
+              problemAfterMs: this.config.BATCH_PROBLEM_AFTER_MS,
             },
           },
         ],
@@ -104,6 +106,21 @@ export class BatchService {
     const summary = this.store.summary(batchId);
     if (!summary) throw new ApiError(404, 'BATCH_NOT_FOUND', `No batch with batchId ${batchId}`);
     return summary;
+  }
+
+  /**
+   * Why a batch does not move, when its workflow says so (status STALLED in the index): the details come
+   * from its query; without a worker to answer, the index's word alone.
+   */
+  async problem(batchId: string): Promise<BatchProblem | undefined> {
+    const handle = this.client.workflow.getHandle(batchWorkflowId(batchId));
+    const description = await this.temporal(() => handle.describe()).catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    });
+    if (description?.typedSearchAttributes.get(BatchStatus) !== 'STALLED') return undefined;
+    const progress = await this.temporal(() => handle.query(batchProgressQuery)).catch(() => undefined);
+    return progress?.problem ?? { activity: 'unknown', message: 'the batch workflow reports a problem; no worker answered for its details', since: description.startTime.toISOString() };
   }
 
   items(batchId: string, options: ListItemsOptions): ItemsPage {
