@@ -76,7 +76,12 @@ function configToEnv(config: Config): Record<string, string> {
   return env;
 }
 
-export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
+export interface HarnessOptions {
+  /** false: no worker in the test process; the test runs its own (spawnWorkerProcess, startWorker). */
+  inProcessWorker?: boolean;
+}
+
+export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
@@ -99,7 +104,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
-  const batchStore = openBatchStore(config);
+  const batchStore = await openBatchStore(config);
   const app = createApp({
     config,
     logger,
@@ -111,7 +116,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
   });
 
-  const workflowBundle = await engineBundle();
+  const spawned: ChildProcess[] = [];
   let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
 
   const harness: EngineHarness = {
@@ -124,7 +129,12 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config, { batchStore, temporal: temporal.client }), workflows: { workflowBundle } });
+      const worker = await createEngineWorker({
+        config,
+        connection,
+        activities: engineActivities(config, { batchStore, temporal: temporal.client }),
+        workflows: { workflowBundle: await engineBundle() },
+      });
       running = { worker, connection, done: worker.run() };
     },
     async stopWorker() {
@@ -140,6 +150,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
         env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      spawned.push(child);
       let output = '';
       child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -154,15 +165,21 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     },
     async close() {
       await harness.stopWorker();
+      // Worker processes the test left running end with the harness.
+      await Promise.all(
+        spawned
+          .filter((child) => child.exitCode === null && child.signalCode === null)
+          .map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))),
+      );
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
       await sandbox.stop();
-      batchStore.close();
+      await batchStore.close();
     },
   };
-  await harness.startWorker();
+  if (options.inProcessWorker !== false) await harness.startWorker();
   await ensureMedSyncSchedule(temporal.client, config);
   return harness;
 }

@@ -85,15 +85,15 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
     res.status(202).json(toBatchAccepted(accepted.batchId, accepted.total, accepted.totalAmountCents));
   });
 
-  router.get('/v1/payout-batches/:batchId', (req, res) => {
+  router.get('/v1/payout-batches/:batchId', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
-    res.json(toBatchSummaryResponse(service.summary(batchId)));
+    res.json(toBatchSummaryResponse(await service.summary(batchId)));
   });
 
-  router.get('/v1/payout-batches/:batchId/items', (req, res) => {
+  router.get('/v1/payout-batches/:batchId/items', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
     const query = parseOrThrow(batchItemsQuerySchema, req.query, 'query');
-    const page = service.items(batchId, {
+    const page = await service.items(batchId, {
       limit: query.limit,
       ...(query.status ? { status: query.status } : {}),
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
