@@ -143,7 +143,7 @@ export class PgBatchStore implements BatchStore {
   }
 
   private beginInsert(batch: NewBatch): Promise<InsertStart> {
-    return inTransaction(this.pool, async (client): Promise<InsertStart> => {
+    return retryingConflicts(() => inTransaction(this.pool, async (client): Promise<InsertStart> => {
       const totalAmountCents = batch.items.reduce((sum, item) => sum + item.amountCents, 0);
       const inserted = await client.query(
         `INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at, insert_state, insert_progress_at)
@@ -164,11 +164,16 @@ export class PgBatchStore implements BatchStore {
       // Another batch under this id, never completed: in the way only if its insert was abandoned.
       if (await this.markDiscardingIfAbandoned(client, batch.batchId)) return { kind: 'discard-first' };
       return { kind: 'answer', outcome: 'conflict' };
-    });
+    }));
   }
 
   /** One short transaction: registers the chunk's externalIds and stores its items; throws ExternalIdsTakenError (rolled back) when some belong to another payout. */
   private insertChunk(batch: NewBatch, from: number, chunk: readonly NewBatch['items'][number][], sealed: readonly Buffer[]): Promise<'inserted' | 'completed-by-twin'> {
+    // Rolled back whole when PostgreSQL picks it as a deadlock's victim, so running it again is safe.
+    return retryingConflicts(() => this.insertChunkOnce(batch, from, chunk, sealed));
+  }
+
+  private insertChunkOnce(batch: NewBatch, from: number, chunk: readonly NewBatch['items'][number][], sealed: readonly Buffer[]): Promise<'inserted' | 'completed-by-twin'> {
     return inTransaction(this.pool, async (client) => {
       // The batch's row lock: a twin request's chunk or a discard of this batch waits for this one.
       const stored = await lockBatch(client, batch.batchId);
@@ -176,7 +181,8 @@ export class PgBatchStore implements BatchStore {
       if (stored?.insert_state !== 'INSERTING' || stored.request_hash !== batch.requestHash) throw new BatchInsertInterruptedError(batch.batchId);
       await client.query('UPDATE batches SET insert_progress_at = now() WHERE batch_id = $1', [batch.batchId]);
       const ids = chunk.map((item) => item.externalId);
-      await client.query('INSERT INTO payout_ids (external_id, batch_id) SELECT id, $2 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING', [ids, batch.batchId]);
+      // In id order: two batches claiming overlapping ids lock them in the same order, which leaves no room for a deadlock.
+      await client.query('INSERT INTO payout_ids (external_id, batch_id) SELECT id, $2 FROM unnest($1::text[]) AS id ORDER BY id ON CONFLICT DO NOTHING', [ids, batch.batchId]);
       const taken = await client.query<{ external_id: string }>(
         'SELECT external_id FROM payout_ids WHERE external_id = ANY($1::text[]) AND batch_id IS DISTINCT FROM $2',
         [ids, batch.batchId],
