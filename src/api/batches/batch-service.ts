@@ -43,7 +43,7 @@ export class BatchService {
     const batchId = requestedBatchId ?? randomUUID();
     // The ids held by a batch whose insert died with its process would otherwise be refused below.
     await this.store.discardAbandonedBatches();
-    // Asked of the store before validation (a round trip per thousand ids, not per row); a
+    // Asked of the store before validation (a round trip per 5,000 ids, not per row); a
     // re-submission of this batch is not refused as duplicates of itself.
     const taken = await this.takenExternalIds(rawItems, batchId);
     const existing = (ids: string[]) => new Set(ids.filter((id) => taken.has(id)));
