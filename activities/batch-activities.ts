@@ -33,26 +33,25 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue }
      * workflow is this item's payout and counts as started.
      */
     async startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
-      const items = store.readPage(batchId, afterSeq, limit);
+      const items = await store.readPage(batchId, afterSeq, limit);
       await Promise.all(items.map(({ seq: _seq, ...request }) => startPayoutWorkflow(temporal, payoutInput(request, timing, batchId), taskQueue)));
-      store.markStarted(batchId, items.map((item) => item.seq));
+      await store.markStarted(batchId, items.map((item) => item.seq));
       return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
     },
 
-    batchCounts(batchId: string): Promise<BatchCounts> {
-      const summary = store.summary(batchId);
+    async batchCounts(batchId: string): Promise<BatchCounts> {
+      const summary = await store.summary(batchId);
       if (!summary) throw new Error(`batch ${batchId} is not in the batch store`);
-      return Promise.resolve({ inFlight: summary.countsByState.STARTED.count });
+      return { inFlight: summary.countsByState.STARTED.count };
     },
 
     /** Items never started end CANCELLED; the workflow calls it once it has stopped starting them. */
     cancelPendingItems(batchId: string): Promise<{ cancelled: number }> {
-      return Promise.resolve(store.cancelPending(batchId));
+      return store.cancelPending(batchId);
     },
 
     closeBatch(batchId: string): Promise<void> {
-      store.markFinished(batchId);
-      return Promise.resolve();
+      return store.markFinished(batchId);
     },
   };
 }

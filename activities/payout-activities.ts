@@ -44,8 +44,7 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: Payou
 
   /** A payout of a batch records where it stands (run as a local activity by the payout workflow). */
   function recordBatchOutcome(batchId: string, settlement: PayoutSettlement): Promise<void> {
-    outcomes.record(batchId, settlement);
-    return Promise.resolve();
+    return outcomes.record(batchId, settlement);
   }
 
   return { submitWithdrawal, checkWithdrawal, recordBatchOutcome };

@@ -135,6 +135,17 @@ export function* validateBatchSlices(
   return { ok: true, items, totalAmountCents };
 }
 
+/** The distinct externalIds of the rows that carry a well-formed one, for one question to the store before validation. */
+export function* readableExternalIdsSlices(rawItems: readonly unknown[]): Slices<string[]> {
+  const ids = new Set<string>();
+  for (const [index, raw] of rawItems.entries()) {
+    if (index > 0 && index % VALIDATION_SLICE === 0) yield;
+    const externalId = readableExternalId(raw);
+    if (externalId !== undefined) ids.add(externalId);
+  }
+  return [...ids];
+}
+
 /**
  * Same items in the same order ⇔ same hash: a re-submission of a batch is recognized, a different
  * batch under the same batchId is a conflict. Built from the validated (normalized) requests.

@@ -2,7 +2,9 @@
  * Where a validated batch lives between the API that accepts it and the workflow that pays it. The
  * items never travel through Temporal in one payload: the API stores them here, the batch workflow
  * reads them page by page through an activity and writes progress back, and the API reads progress
- * from here without asking Temporal. Every write is idempotent so that activity retries change nothing.
+ * from here without asking Temporal. Every write is idempotent so that activity retries change nothing,
+ * and every method returns a promise: the store may be a file on this machine (SQLite) or a server that
+ * workers on several machines share (PostgreSQL).
  */
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { PayoutMethod } from '../payouts/rails/methods';
@@ -113,27 +115,27 @@ export interface BatchStore {
    * `exceptBatchId` leaves out the items of that batch, so that re-submitting a batch is not refused
    * as duplicates of itself before createBatch can answer 'exists'.
    */
-  existingExternalIds(ids: readonly string[], options?: { exceptBatchId?: string }): Set<string>;
+  existingExternalIds(ids: readonly string[], options?: { exceptBatchId?: string }): Promise<Set<string>>;
   /** Who holds this externalId: a batch (batchId), a single payout (null), or nobody (undefined). */
-  payoutOwner(externalId: string): { batchId: string | null } | undefined;
+  payoutOwner(externalId: string): Promise<{ batchId: string | null } | undefined>;
   /** Registers a single payout's externalId; true when it was not known before. */
-  registerPayout(externalId: string): boolean;
+  registerPayout(externalId: string): Promise<boolean>;
   /** Items with seq > afterSeq, in seq order (seqs are 1..total), PIX keys decrypted. */
-  readPage(batchId: string, afterSeq: number, limit: number): BatchItem[];
+  readPage(batchId: string, afterSeq: number, limit: number): Promise<BatchItem[]>;
   /** PENDING items with these seqs become STARTED; the batch's startedAt is set on the first call. */
-  markStarted(batchId: string, seqs: readonly number[], at?: Date): void;
+  markStarted(batchId: string, seqs: readonly number[], at?: Date): Promise<void>;
   /** Applies each outcome unless the item is already at that rank or beyond (see ITEM_STATE_RANK). Returns how many items changed. */
-  recordOutcomes(batchId: string, outcomes: readonly ItemOutcome[]): { changed: number };
+  recordOutcomes(batchId: string, outcomes: readonly ItemOutcome[]): Promise<{ changed: number }>;
   /** Every PENDING item becomes CANCELLED, and the batch's control CANCELLED. */
-  cancelPending(batchId: string): { cancelled: number };
-  setControl(batchId: string, control: BatchControl): void;
+  cancelPending(batchId: string): Promise<{ cancelled: number }>;
+  setControl(batchId: string, control: BatchControl): Promise<void>;
   /** Sets finishedAt once; later calls keep the first time. */
-  markFinished(batchId: string, at?: Date): void;
+  markFinished(batchId: string, at?: Date): Promise<void>;
   /** Undefined for an unknown batch and for one not yet completely stored. */
-  summary(batchId: string): BatchSummary | undefined;
+  summary(batchId: string): Promise<BatchSummary | undefined>;
   /** Keyset pagination by seq, optionally only the items in one state. */
-  listItems(batchId: string, options: ListItemsOptions): ItemsPage;
-  close(): void;
+  listItems(batchId: string, options: ListItemsOptions): Promise<ItemsPage>;
+  close(): Promise<void>;
 }
 
 /** A concurrent request registered some of the batch's externalIds first; nothing was stored. */
@@ -167,6 +169,52 @@ export function encodeItemsCursor(afterSeq: number): string {
 export function decodeItemsCursor(cursor: string): number | undefined {
   const digits = ITEMS_CURSOR_PATTERN.exec(cursor)?.[1];
   return digits === undefined ? undefined : Number(digits);
+}
+
+/** Page sizes readPage and listItems accept. */
+export const MAX_PAGE = 10_000;
+
+export function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}`);
+  return limit;
+}
+
+/** The seq to list after, from an optional cursor; RangeError when the cursor is not one of ours. */
+export function afterSeqOf(cursor: string | undefined): number {
+  const afterSeq = cursor === undefined ? 0 : decodeItemsCursor(cursor);
+  if (afterSeq === undefined) throw new RangeError('cursor is not valid');
+  return afterSeq;
+}
+
+/** A page from rows fetched with one row more than `limit` (which tells whether another page follows). */
+export function itemsPage(rows: readonly BatchItemView[], limit: number): ItemsPage {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return rows.length > limit && last ? { items, nextCursor: encodeItemsCursor(last.seq) } : { items };
+}
+
+/** A summary from the batch's columns and its totals by state. */
+export function summaryOf(
+  batch: Pick<BatchSummary, 'batchId' | 'total' | 'totalAmountCents' | 'control' | 'createdAt' | 'startedAt' | 'finishedAt'>,
+  totals: readonly { state: ItemState; count: number; amountCents: number }[],
+): BatchSummary {
+  const countsByState = emptyCounts();
+  for (const row of totals) countsByState[row.state] = { count: row.count, amountCents: row.amountCents };
+  return {
+    ...batch,
+    countsByState,
+    done: countsByState.PENDING.count === 0 && countsByState.STARTED.count === 0,
+    paidAmountCents: countsByState.COMPLETED.amountCents,
+  };
+}
+
+/** A synchronous implementation's answer as a promise: a throw becomes a rejection. */
+export function settled<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 export function emptyCounts(): Record<ItemState, StateTotals> {

@@ -14,5 +14,9 @@ export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
 }
 
 export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomePort {
-  return { record: (batchId, settlement) => store.recordOutcomes(batchId, [itemOutcome(settlement)]) };
+  return {
+    async record(batchId, settlement) {
+      await store.recordOutcomes(batchId, [itemOutcome(settlement)]);
+    },
+  };
 }

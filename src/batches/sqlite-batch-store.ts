@@ -3,23 +3,24 @@
  * may open the same file from two processes on one machine: WAL lets readers go on while one writer
  * writes, writes take the lock up front (BEGIN IMMEDIATE) and wait up to busy_timeout for it, and no
  * write holds it for long: a batch of 100,000 items goes in as a hundred short transactions, invisible
- * until the last one marks it COMPLETE. Workers on several machines need a networked implementation of
- * BatchStore instead (see the README).
+ * until the last one marks it COMPLETE. Workers on several machines use PgBatchStore instead (see the README).
+ * The work is synchronous (better-sqlite3); the methods answer with promises, as the interface asks.
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { applyMigrations, openSqlite } from '../db/sqlite';
 import { BATCH_MIGRATIONS } from './sqlite-batch-schema';
 import {
-  decodeItemsCursor,
-  emptyCounts,
-  encodeItemsCursor,
+  afterSeqOf,
+  checkLimit,
+  itemsPage,
+  settled,
+  summaryOf,
   BatchInsertInterruptedError,
   ExternalIdsTakenError,
   ITEM_STATE_RANK,
   type BatchControl,
   type BatchItem,
-  type BatchItemView,
   type BatchStore,
   type BatchSummary,
   type CreateBatchOutcome,
@@ -27,6 +28,7 @@ import {
   type ItemState,
   type ItemsPage,
   type ListItemsOptions,
+  type BatchItemView,
   type NewBatch,
 } from './batch-store';
 import { ItemSealer } from './item-sealer';
@@ -99,8 +101,6 @@ interface StateTotalsRow {
 const RANK_OF_STATE = `CASE state ${Object.entries(ITEM_STATE_RANK)
   .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
   .join(' ')} END`;
-
-const MAX_PAGE = 10_000;
 
 /**
  * Items per write transaction of createBatch: a few tens of milliseconds under the lock, the longest
@@ -309,7 +309,11 @@ export class SqliteBatchStore implements BatchStore {
     return { discarded };
   }
 
-  existingExternalIds(ids: readonly string[], options: { exceptBatchId?: string } = {}): Set<string> {
+  existingExternalIds(ids: readonly string[], options: { exceptBatchId?: string } = {}): Promise<Set<string>> {
+    return settled(() => this.existingExternalIdsNow(ids, options));
+  }
+
+  private existingExternalIdsNow(ids: readonly string[], options: { exceptBatchId?: string }): Set<string> {
     if (ids.length === 0) return new Set();
     // One statement with the ids as a JSON array: no limit on bound parameters, one round through the index.
     const json = JSON.stringify(ids);
@@ -318,32 +322,42 @@ export class SqliteBatchStore implements BatchStore {
     return new Set(rows.map((row) => row.external_id));
   }
 
-  payoutOwner(externalId: string): { batchId: string | null } | undefined {
-    const row = this.statements.owner.get(externalId);
-    return row ? { batchId: row.batch_id } : undefined;
-  }
-
-  registerPayout(externalId: string): boolean {
-    return this.statements.registerId.run(externalId, null).changes === 1;
-  }
-
-  readPage(batchId: string, afterSeq: number, limit: number): BatchItem[] {
-    return this.statements.page.all(batchId, afterSeq, checkLimit(limit)).map((row) => {
-      const columns = { externalId: row.external_id, amountCents: row.amount_cents, method: row.method, keyType: row.key_type };
-      return { seq: row.seq, ...itemFromRow(columns, this.sealer.open(row.external_id, row.sealed, row.key_id)) };
+  payoutOwner(externalId: string): Promise<{ batchId: string | null } | undefined> {
+    return settled(() => {
+      const row = this.statements.owner.get(externalId);
+      return row ? { batchId: row.batch_id } : undefined;
     });
   }
 
-  markStarted(batchId: string, seqs: readonly number[], at: Date = new Date()): void {
-    this.db
-      .transaction(() => {
-        for (const seq of seqs) this.statements.start.run(batchId, seq);
-        this.statements.setStartedAt.run(at.getTime(), batchId);
-      })
-      .immediate();
+  registerPayout(externalId: string): Promise<boolean> {
+    return settled(() => this.statements.registerId.run(externalId, null).changes === 1);
   }
 
-  recordOutcomes(batchId: string, outcomes: readonly ItemOutcome[]): { changed: number } {
+  readPage(batchId: string, afterSeq: number, limit: number): Promise<BatchItem[]> {
+    return settled(() =>
+      this.statements.page.all(batchId, afterSeq, checkLimit(limit)).map((row) => {
+        const columns = { externalId: row.external_id, amountCents: row.amount_cents, method: row.method, keyType: row.key_type };
+        return { seq: row.seq, ...itemFromRow(columns, this.sealer.open(row.external_id, row.sealed, row.key_id)) };
+      }),
+    );
+  }
+
+  markStarted(batchId: string, seqs: readonly number[], at: Date = new Date()): Promise<void> {
+    return settled(() =>
+      this.db
+        .transaction(() => {
+          for (const seq of seqs) this.statements.start.run(batchId, seq);
+          this.statements.setStartedAt.run(at.getTime(), batchId);
+        })
+        .immediate(),
+    );
+  }
+
+  recordOutcomes(batchId: string, outcomes: readonly ItemOutcome[]): Promise<{ changed: number }> {
+    return settled(() => this.recordOutcomesNow(batchId, outcomes));
+  }
+
+  private recordOutcomesNow(batchId: string, outcomes: readonly ItemOutcome[]): { changed: number } {
     return this.db
       .transaction(() => {
         let changed = 0;
@@ -362,68 +376,67 @@ export class SqliteBatchStore implements BatchStore {
       .immediate();
   }
 
-  cancelPending(batchId: string): { cancelled: number } {
-    return this.db
-      .transaction(() => {
-        this.statements.setControl.run('CANCELLED', batchId);
-        return { cancelled: this.statements.cancelPending.run(batchId).changes };
-      })
-      .immediate();
+  cancelPending(batchId: string): Promise<{ cancelled: number }> {
+    return settled(() =>
+      this.db
+        .transaction(() => {
+          this.statements.setControl.run('CANCELLED', batchId);
+          return { cancelled: this.statements.cancelPending.run(batchId).changes };
+        })
+        .immediate(),
+    );
   }
 
-  setControl(batchId: string, control: BatchControl): void {
-    this.statements.setControl.run(control, batchId);
+  setControl(batchId: string, control: BatchControl): Promise<void> {
+    return settled(() => void this.statements.setControl.run(control, batchId));
   }
 
-  markFinished(batchId: string, at: Date = new Date()): void {
-    this.statements.setFinishedAt.run(at.getTime(), batchId);
+  markFinished(batchId: string, at: Date = new Date()): Promise<void> {
+    return settled(() => void this.statements.setFinishedAt.run(at.getTime(), batchId));
   }
 
-  summary(batchId: string): BatchSummary | undefined {
+  summary(batchId: string): Promise<BatchSummary | undefined> {
     // One read transaction: the batch row and the counts come from the same snapshot.
-    return this.db.transaction(() => {
-      const batch = this.statements.batch.get(batchId);
-      // A batch still being stored is not there yet: not shown, not controllable.
-      if (batch?.insert_state !== 'COMPLETE') return undefined;
-      const countsByState = emptyCounts();
-      for (const row of this.statements.totalsByState.all(batchId)) countsByState[row.state] = { count: row.count, amountCents: row.amount_cents };
-      return {
-        batchId,
-        total: batch.total,
-        totalAmountCents: batch.total_amount_cents,
-        control: batch.control,
-        createdAt: new Date(batch.created_at),
-        ...(batch.started_at === null ? {} : { startedAt: new Date(batch.started_at) }),
-        ...(batch.finished_at === null ? {} : { finishedAt: new Date(batch.finished_at) }),
-        countsByState,
-        done: countsByState.PENDING.count === 0 && countsByState.STARTED.count === 0,
-        paidAmountCents: countsByState.COMPLETED.amountCents,
-      };
-    })();
+    return settled(() =>
+      this.db.transaction(() => {
+        const batch = this.statements.batch.get(batchId);
+        // A batch still being stored is not there yet: not shown, not controllable.
+        if (batch?.insert_state !== 'COMPLETE') return undefined;
+        const totals = this.statements.totalsByState.all(batchId).map((row) => ({ state: row.state, count: row.count, amountCents: row.amount_cents }));
+        return summaryOf(
+          {
+            batchId,
+            total: batch.total,
+            totalAmountCents: batch.total_amount_cents,
+            control: batch.control,
+            createdAt: new Date(batch.created_at),
+            ...(batch.started_at === null ? {} : { startedAt: new Date(batch.started_at) }),
+            ...(batch.finished_at === null ? {} : { finishedAt: new Date(batch.finished_at) }),
+          },
+          totals,
+        );
+      })(),
+    );
   }
 
-  listItems(batchId: string, options: ListItemsOptions): ItemsPage {
-    const limit = checkLimit(options.limit);
-    const afterSeq = options.cursor === undefined ? 0 : decodeItemsCursor(options.cursor);
-    if (afterSeq === undefined) throw new RangeError('cursor is not valid');
-    // One row more than asked tells whether another page follows without a COUNT.
-    const rows =
-      options.status === undefined
-        ? this.statements.items.all(batchId, afterSeq, limit + 1)
-        : this.statements.itemsInState.all(batchId, options.status, afterSeq, limit + 1);
-    const items = rows.slice(0, limit).map(toView);
-    const last = items[items.length - 1];
-    return rows.length > limit && last ? { items, nextCursor: encodeItemsCursor(last.seq) } : { items };
+  listItems(batchId: string, options: ListItemsOptions): Promise<ItemsPage> {
+    return settled(() => {
+      const limit = checkLimit(options.limit);
+      const afterSeq = afterSeqOf(options.cursor);
+      // One row more than asked tells whether another page follows without a COUNT.
+      const rows =
+        options.status === undefined
+          ? this.statements.items.all(batchId, afterSeq, limit + 1)
+          : this.statements.itemsInState.all(batchId, options.status, afterSeq, limit + 1);
+      return itemsPage(rows.map(toView), limit);
+    });
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  close(): Promise<void> {
+    return settled(() => {
+      if (this.db.open) this.db.close();
+    });
   }
-}
-
-function checkLimit(limit: number): number {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}`);
-  return limit;
 }
 
 function toView(row: ViewRow): BatchItemView {

@@ -14,11 +14,11 @@ async function checkReachable(url: string): Promise<void> {
   await fetch(url, { method: 'GET', signal: AbortSignal.timeout(2_000) });
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
   const temporal = lazyClient(config);
-  const batchStore = openBatchStore(config);
+  const batchStore = await openBatchStore(config);
   const app = createApp({
     config,
     logger,
@@ -43,10 +43,13 @@ function main(): void {
     async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.close();
-      batchStore.close();
+      await batchStore.close();
     },
     (event, fields) => logger.info(event, fields),
   );
 }
 
-main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
   installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO');
   const connection = await connectWorker(config);
-  const batchStore = openBatchStore(config);
+  const batchStore = await openBatchStore(config);
   const temporal = lazyClient(config);
   const worker = await createEngineWorker({
     config,
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await worker.run();
   await connection.close();
   await temporal.close();
-  batchStore.close();
+  await batchStore.close();
   logger.info('worker.stopped');
 }
 

@@ -63,6 +63,8 @@ export const envSchema = z.object({
   /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** The batch store: unset, SQLite under DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines). */
+  BATCH_STORE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
   /** Requests a minute per API key on /v1 (unauthenticated ones: per client address); callbacks, health and codec are not counted. */
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),

@@ -5,5 +5,5 @@ import type { PayoutSettlement } from '../../workflows/payout/messages';
  * can count it without reading every workflow. The batch store implements it; the payout knows no batch.
  */
 export interface PayoutOutcomePort {
-  record(batchId: string, settlement: PayoutSettlement): void;
+  record(batchId: string, settlement: PayoutSettlement): Promise<void>;
 }

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import type { BatchStore } from '../../src/batches/batch-store';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
@@ -15,14 +16,14 @@ import { testConfig } from '../helpers/temporal';
 
 let server: Server;
 let url: string;
-let batchStore: ReturnType<typeof openBatchStore>;
+let batchStore: BatchStore;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
   const config = testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_CALL_DEADLINE_MS: String(DEADLINE_MS) }); // nothing listens there
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
-  batchStore = openBatchStore(config);
+  batchStore = await openBatchStore(config);
   const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
@@ -53,7 +54,7 @@ test.each([
 
 test('a payout refused with 503 leaves its externalId free: a batch may take it later', async () => {
   expect((await api('POST', '/v1/payouts', { externalId: 'down-2', amount: 10, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(503);
-  expect(batchStore.payoutOwner('down-2')).toBeUndefined();
+  expect(await batchStore.payoutOwner('down-2')).toBeUndefined();
 });
 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {

@@ -89,17 +89,23 @@ test('10,000 items are validated against a real store, and a re-submission of th
   const store = new SqliteBatchStore({ file: ':memory:', encryptionKey: TEST_KEY });
   try {
     const items = rawItems(10_000);
-    const validation = validateBatch(items, (ids) => store.existingExternalIds(ids));
+    const ids = items.map((item) => String(item.externalId));
+    // As the API asks: every id of the body at once, before validation.
+    const lookup = async (options?: { exceptBatchId: string }) => {
+      const taken = await store.existingExternalIds(ids, options);
+      return (slice: string[]) => new Set(slice.filter((id) => taken.has(id)));
+    };
+    const validation = validateBatch(items, await lookup());
     if (!validation.ok) throw new Error(JSON.stringify(validation.rows.slice(0, 3)));
     const requestHash = batchRequestHash(validation.items);
     expect((await store.createBatch({ batchId: 'big', items: validation.items, requestHash, createdAt: new Date() })).outcome).toBe('created');
     expect(validation.totalAmountCents).toBe(validation.items.reduce((sum, item) => sum + item.amountCents, 0));
 
-    expect(validateBatch(items.slice(0, 3), (ids) => store.existingExternalIds(ids)).ok).toBe(false);
-    const again = validateBatch(items, (ids) => store.existingExternalIds(ids, { exceptBatchId: 'big' }));
+    expect(validateBatch(items.slice(0, 3), await lookup()).ok).toBe(false);
+    const again = validateBatch(items, await lookup({ exceptBatchId: 'big' }));
     if (!again.ok) throw new Error('re-submission refused');
     expect((await store.createBatch({ batchId: 'big', items: again.items, requestHash: batchRequestHash(again.items), createdAt: new Date() })).outcome).toBe('exists');
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -1,6 +1,6 @@
 /**
- * Another process on the batch store's file, as the worker (or a second API process) is in production.
- * Run with `node --import tsx`, configured by the environment:
+ * Another process on the batch store (SQLite: STORE_FILE; PostgreSQL: STORE_URL), as the worker (or a
+ * second API process) is in production. Run with `node --import tsx`, configured by the environment:
  * - `writer`: records starts and outcomes of BATCH_ID's items in a loop, as the worker does; prints `ok`
  *   after each write, `error <code> <message>` and ends on the first failure;
  * - `inserter`: stores a batch of ITEMS items under BATCH_ID (externalIds `<BATCH_ID>-<n>`), prints `done <outcome>`.
@@ -8,12 +8,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { batchRequestHash } from '../../src/batches/batch-request';
+import type { BatchStore } from '../../src/batches/batch-store';
+import { PgBatchStore } from '../../src/batches/pg-batch-store';
 import { SqliteBatchStore } from '../../src/batches/sqlite-batch-store';
 import { payoutRequests } from './fixtures';
 
 const envSchema = z.object({
   ROLE: z.enum(['writer', 'inserter']),
-  STORE_FILE: z.string().min(1),
+  STORE_FILE: z.string().min(1).optional(),
+  STORE_URL: z.string().min(1).optional(),
   STORE_KEY_HEX: z.string().regex(/^[0-9a-f]{64}$/),
   BATCH_ID: z.string().min(1),
   ITEMS: z.coerce.number().int().min(1),
@@ -23,31 +26,34 @@ const envSchema = z.object({
 
 async function main(): Promise<void> {
   const env = envSchema.parse(process.env);
-  const store = new SqliteBatchStore({
-    file: env.STORE_FILE,
-    encryptionKey: { id: env.STORE_KEY_ID, key: Buffer.from(env.STORE_KEY_HEX, 'hex') },
-    ...(env.BUSY_TIMEOUT_MS === undefined ? {} : { busyTimeoutMs: env.BUSY_TIMEOUT_MS }),
-  });
+  const encryptionKey = { id: env.STORE_KEY_ID, key: Buffer.from(env.STORE_KEY_HEX, 'hex') };
+  const store: BatchStore = env.STORE_URL
+    ? await PgBatchStore.open({ connectionString: env.STORE_URL, encryptionKey })
+    : new SqliteBatchStore({
+        file: env.STORE_FILE ?? '',
+        encryptionKey,
+        ...(env.BUSY_TIMEOUT_MS === undefined ? {} : { busyTimeoutMs: env.BUSY_TIMEOUT_MS }),
+      });
   if (env.ROLE === 'inserter') {
     const items = payoutRequests(env.ITEMS, env.BATCH_ID);
     const { outcome } = await store.createBatch({ batchId: env.BATCH_ID, items, requestHash: batchRequestHash(items), createdAt: new Date() });
     process.stdout.write(`done ${outcome}\n`);
-    store.close();
+    await store.close();
     return;
   }
   for (let round = 0; ; round += 1) {
     const seq = (round % env.ITEMS) + 1;
     try {
-      store.markStarted(env.BATCH_ID, [seq]);
+      await store.markStarted(env.BATCH_ID, [seq]);
       process.stdout.write('ok\n');
-      store.recordOutcomes(env.BATCH_ID, [{ externalId: `${env.BATCH_ID}-${seq}`, state: 'NEEDS_REVIEW', failureReason: `round ${round}` }]);
+      await store.recordOutcomes(env.BATCH_ID, [{ externalId: `${env.BATCH_ID}-${seq}`, state: 'NEEDS_REVIEW', failureReason: `round ${round}` }]);
       process.stdout.write('ok\n');
     } catch (error) {
       const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
       process.stdout.write(`error ${code} ${error instanceof Error ? error.message : String(error)}\n`);
       // Not process.exit: it could drop the line still being written to the pipe.
       process.exitCode = 1;
-      store.close();
+      await store.close();
       return;
     }
     // About the pace of a worker recording outcomes, without hogging the lock.

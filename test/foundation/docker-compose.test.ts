@@ -17,6 +17,7 @@ const serviceSchema = z.looseObject({
   environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   depends_on: z.record(z.string(), z.unknown()).optional(),
   ports: z.array(z.string()).optional(),
+  deploy: z.looseObject({ replicas: z.number().int().optional() }).optional(),
 });
 const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema) });
 
@@ -71,5 +72,25 @@ test('only the engine API and the Temporal UI are published: never Temporal (723
 test('every depends_on names a service of the file', () => {
   for (const service of Object.values(compose.services)) {
     for (const dependency of Object.keys(service.depends_on ?? {})) expect(Object.keys(compose.services)).toContain(dependency);
+  }
+});
+
+test('the API and two worker replicas share the batch store in PostgreSQL: the server of Temporal, its own database, created before they start', () => {
+  const api = compose.services.api?.environment ?? {};
+  const worker = compose.services.worker?.environment ?? {};
+  expect(compose.services.worker?.deploy?.replicas).toBe(2);
+  const storeUrl = envSchema.shape.BATCH_STORE_URL.parse(api.BATCH_STORE_URL);
+  expect(worker.BATCH_STORE_URL).toBe(storeUrl);
+  const url = new URL(storeUrl ?? '');
+  expect(url.hostname).toBe('postgresql');
+  const database = url.pathname.slice(1);
+  // Not Temporal's own databases.
+  expect(['temporal', 'temporal_visibility', 'postgres']).not.toContain(database);
+
+  const init = compose.services['batch-store-database'];
+  expect(JSON.stringify(init?.command)).toContain(`CREATE DATABASE ${database}`);
+  expect(init?.depends_on).toHaveProperty('postgresql');
+  for (const name of ['api', 'worker']) {
+    expect(compose.services[name]?.depends_on?.['batch-store-database']).toEqual({ condition: 'service_completed_successfully' });
   }
 });

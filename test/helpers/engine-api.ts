@@ -28,7 +28,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
   const config = testConfig({ LOG_LEVEL: 'error', ...overrides });
   const logger = createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
-  const batchStore = openBatchStore(config);
+  const batchStore = await openBatchStore(config);
   const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
@@ -61,7 +61,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
-      batchStore.close();
+      await batchStore.close();
     },
   };
 }

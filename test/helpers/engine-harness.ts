@@ -79,11 +79,12 @@ function configToEnv(config: Config): Record<string, string> {
 }
 
 /** One of the engine's CLI entry points as its own process; resolves once its log shows `readyEvent`. */
-async function spawnEngineProcess(config: Config, script: string, readyEvent: string, overrides: Record<string, string>): Promise<ChildProcess> {
+async function spawnEngineProcess(config: Config, spawned: ChildProcess[], script: string, readyEvent: string, overrides: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', script)], {
     env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info', ...overrides },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -97,7 +98,12 @@ async function spawnEngineProcess(config: Config, script: string, readyEvent: st
   return child;
 }
 
-export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
+export interface HarnessOptions {
+  /** false: no worker in the test process; the test runs its own (spawnWorkerProcess, startWorker). */
+  inProcessWorker?: boolean;
+}
+
+export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
@@ -120,7 +126,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
-  const batchStore = openBatchStore(config);
+  const batchStore = await openBatchStore(config);
   const app = createApp({
     config,
     logger,
@@ -132,7 +138,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
   });
 
-  const workflowBundle = await engineBundle();
+  const spawned: ChildProcess[] = [];
   let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
 
   const harness: EngineHarness = {
@@ -145,7 +151,12 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config, { batchStore, temporal: temporal.client }), workflows: { workflowBundle } });
+      const worker = await createEngineWorker({
+        config,
+        connection,
+        activities: engineActivities(config, { batchStore, temporal: temporal.client }),
+        workflows: { workflowBundle: await engineBundle() },
+      });
       running = { worker, connection, done: worker.run() };
     },
     async stopWorker() {
@@ -156,19 +167,25 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
       await done;
       await connection.close();
     },
-    spawnWorkerProcess: () => spawnEngineProcess(config, 'worker.ts', '"worker.started"', {}),
-    spawnApiProcess: (port) => spawnEngineProcess(config, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
+    spawnWorkerProcess: () => spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', {}),
+    spawnApiProcess: (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
     async close() {
       await harness.stopWorker();
+      // Processes the test left running end with the harness.
+      await Promise.all(
+        spawned
+          .filter((child) => child.exitCode === null && child.signalCode === null)
+          .map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))),
+      );
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
       await sandbox.stop();
-      batchStore.close();
+      await batchStore.close();
     },
   };
-  await harness.startWorker();
+  if (options.inProcessWorker !== false) await harness.startWorker();
   await ensureMedSyncSchedule(temporal.client, config);
   return harness;
 }

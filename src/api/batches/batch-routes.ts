@@ -87,15 +87,15 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
 
   router.get('/v1/payout-batches/:batchId', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
-    const summary = toBatchSummaryResponse(service.summary(batchId));
+    const summary = toBatchSummaryResponse(await service.summary(batchId));
     const problem = summary.done ? undefined : await service.problem(batchId);
     res.json(problem ? { ...summary, problem } : summary);
   });
 
-  router.get('/v1/payout-batches/:batchId/items', (req, res) => {
+  router.get('/v1/payout-batches/:batchId/items', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
     const query = parseOrThrow(batchItemsQuerySchema, req.query, 'query');
-    const page = service.items(batchId, {
+    const page = await service.items(batchId, {
       limit: query.limit,
       ...(query.status ? { status: query.status } : {}),
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),

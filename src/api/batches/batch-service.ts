@@ -8,7 +8,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNo
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
-import { batchRequestHashSlices, validateBatchSlices } from '../../batches/batch-request';
+import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
 import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from '../../../workflows/batch/messages';
 import { BatchStatus } from '../../temporal/search-attributes';
@@ -44,8 +44,10 @@ export class BatchService {
     const batchId = requestedBatchId ?? randomUUID();
     // The ids held by a batch whose insert died with its process would otherwise be refused below.
     await this.store.discardAbandonedBatches();
-    // A re-submission of this batch is not refused as duplicates of itself.
-    const existing = (ids: string[]) => this.store.existingExternalIds(ids, { exceptBatchId: batchId });
+    // Asked of the store before validation (a round trip per 5,000 ids, not per row); a
+    // re-submission of this batch is not refused as duplicates of itself.
+    const taken = await this.takenExternalIds(rawItems, batchId);
+    const existing = (ids: string[]) => new Set(ids.filter((id) => taken.has(id)));
     const validation = await runInSlices(validateBatchSlices(rawItems, existing, { knownIssues }));
     if (!validation.ok) throw invalidRows(validation.rows);
     const requestHash = await runInSlices(batchRequestHashSlices(validation.items));
@@ -68,6 +70,15 @@ export class BatchService {
     // Also on 'exists': a crash between storing and starting leaves a stored batch whose workflow must still start.
     await this.startWorkflow(batchId, validation.items.length);
     return { batchId, total: validation.items.length, totalAmountCents: validation.totalAmountCents, created: outcome === 'created' };
+  }
+
+  private async takenExternalIds(rawItems: readonly unknown[], batchId: string): Promise<Set<string>> {
+    const ids = await runInSlices(readableExternalIdsSlices(rawItems));
+    const taken = new Set<string>();
+    for (let from = 0; from < ids.length; from += EXISTING_IDS_CHUNK) {
+      for (const id of await this.store.existingExternalIds(ids.slice(from, from + EXISTING_IDS_CHUNK), { exceptBatchId: batchId })) taken.add(id);
+    }
+    return taken;
   }
 
   private async startWorkflow(batchId: string, total: number): Promise<void> {
@@ -102,8 +113,8 @@ export class BatchService {
     return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
   }
 
-  summary(batchId: string): BatchSummary {
-    const summary = this.store.summary(batchId);
+  async summary(batchId: string): Promise<BatchSummary> {
+    const summary = await this.store.summary(batchId);
     if (!summary) throw new ApiError(404, 'BATCH_NOT_FOUND', `No batch with batchId ${batchId}`);
     return summary;
   }
@@ -123,8 +134,8 @@ export class BatchService {
     return progress?.problem ?? { activity: 'unknown', message: 'the batch workflow reports a problem; no worker answered for its details', since: description.startTime.toISOString() };
   }
 
-  items(batchId: string, options: ListItemsOptions): ItemsPage {
-    this.summary(batchId);
+  async items(batchId: string, options: ListItemsOptions): Promise<ItemsPage> {
+    await this.summary(batchId);
     return this.store.listItems(batchId, options);
   }
 
@@ -133,7 +144,7 @@ export class BatchService {
    * end CANCELLED; started ones go on); then the store's control is written, so the answer already shows it.
    */
   async control(batchId: string, action: BatchAction): Promise<BatchSummary> {
-    const before = this.summary(batchId);
+    const before = await this.summary(batchId);
     if (before.finishedAt) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
     if (before.control === 'CANCELLED') {
       if (action === 'cancel') return before;
@@ -147,10 +158,13 @@ export class BatchService {
       throw error;
     }
     // Only the workflow turns items CANCELLED: it alone knows which ones it has started.
-    this.store.setControl(batchId, control);
+    await this.store.setControl(batchId, control);
     return this.summary(batchId);
   }
 }
+
+/** Ids per question to the store: one statement each, short enough for the other writers. */
+const EXISTING_IDS_CHUNK = 5_000;
 
 export type BatchAction = 'cancel' | 'pause' | 'resume';
 

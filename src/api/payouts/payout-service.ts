@@ -71,14 +71,14 @@ export class PayoutService {
 
   async submit(request: PayoutRequest): Promise<SubmittedPayout> {
     // One id, one payout: an item of a batch is paid by its batch, never by a single request too.
-    const batchId = this.batches.payoutOwner(request.externalId)?.batchId;
+    const batchId = (await this.batches.payoutOwner(request.externalId))?.batchId;
     if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
     // Out of the provider's bounds is refused before anything starts; the workflow checks again when it submits.
     if (request.method === 'crypto') await this.quoteCrypto(request.amountCents);
     const input = payoutInput(request, payoutTiming(this.config));
     const started = await this.call(() => startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
     // Registered once its workflow exists, so that a start that failed leaves the id free for a batch.
-    this.batches.registerPayout(request.externalId);
+    await this.batches.registerPayout(request.externalId);
     if (started === 'started') return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
     return this.existing(request.externalId, input.requestHash);
   }

@@ -1,0 +1,57 @@
+/**
+ * The batch store's tables in PostgreSQL: the same rows as the SQLite schema (sqlite-batch-schema.ts),
+ * in PostgreSQL's types. Migrations are named, applied once each, in this order; a change of schema is
+ * a new entry here, never an edit of one already released.
+ */
+import type { Migration } from '../db/sqlite';
+
+export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 'batches/001-initial',
+    sql: `
+      -- insert_state: a big batch is stored in many short transactions; until the last one it is
+      -- INSERTING (invisible to readers, resumable by the same request), and DISCARDING then gone once
+      -- its insert stopped moving for long (the process storing it died).
+      CREATE TABLE batches (
+        batch_id TEXT PRIMARY KEY,
+        request_hash TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        total_amount_cents BIGINT NOT NULL,
+        control TEXT NOT NULL CHECK (control IN ('RUNNING', 'PAUSED', 'CANCELLED')),
+        created_at TIMESTAMPTZ NOT NULL,
+        started_at TIMESTAMPTZ,
+        finished_at TIMESTAMPTZ,
+        insert_state TEXT NOT NULL CHECK (insert_state IN ('INSERTING', 'COMPLETE', 'DISCARDING')),
+        -- When the insert last moved forward, by the database's clock (machines' clocks differ); NULL once COMPLETE.
+        insert_progress_at TIMESTAMPTZ
+      );
+      CREATE INDEX batches_not_complete ON batches (insert_state) WHERE insert_state <> 'COMPLETE';
+
+      -- Every payout id the engine has accepted, from a batch or alone: one id, one payout, ever.
+      CREATE TABLE payout_ids (
+        external_id TEXT PRIMARY KEY,
+        batch_id TEXT
+      );
+
+      -- sealed: AES-256-GCM of the destination and description (key_id: the key that sealed it); amounts in integer centavos.
+      CREATE TABLE batch_items (
+        batch_id TEXT NOT NULL REFERENCES batches (batch_id),
+        seq INTEGER NOT NULL,
+        external_id TEXT NOT NULL,
+        amount_cents BIGINT NOT NULL CHECK (amount_cents > 0),
+        method TEXT NOT NULL CHECK (method IN ('pix_key', 'pix_copy_paste', 'internal', 'crypto')),
+        key_type TEXT NOT NULL,
+        sealed BYTEA NOT NULL,
+        key_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'PENDING'
+          CHECK (state IN ('PENDING', 'STARTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW')),
+        fee_cents BIGINT,
+        failure_reason TEXT,
+        PRIMARY KEY (batch_id, seq)
+      );
+      CREATE UNIQUE INDEX batch_items_by_external_id ON batch_items (batch_id, external_id);
+      -- Serves the items list by state in seq order, and the summary's totals from the index alone.
+      CREATE INDEX batch_items_by_state ON batch_items (batch_id, state, seq) INCLUDE (amount_cents);
+    `,
+  },
+];

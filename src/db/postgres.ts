@@ -1,0 +1,63 @@
+/**
+ * PostgreSQL databases of this repository (the batch store when it is shared by several machines):
+ * versioned by the same named migrations as the SQLite files (src/db/sqlite.ts), recorded in
+ * schema_migrations. Every process opening the database runs them at start-up; an advisory lock makes
+ * the API and workers starting together apply each migration once.
+ */
+import type { Pool, PoolClient } from 'pg';
+import type { Migration } from './sqlite';
+
+/** Any number, fixed forever: the advisory lock the migration runners of this repository take. */
+const MIGRATION_LOCK = 7_316_016;
+
+/** Applies the migrations not yet applied, each in its own transaction; returns the ids it applied. */
+export async function applyPgMigrations(pool: Pool, migrations: readonly Migration[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    const done = await inTransaction(pool, async (client) => {
+      // Taken before the table exists: CREATE TABLE IF NOT EXISTS races with itself in PostgreSQL.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+      const found = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
+      if (found.rowCount !== 0) return false;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, now())', [migration.id]);
+      return true;
+    });
+    if (done) applied.push(migration.id);
+  }
+  return applied;
+}
+
+/** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is not given back to the pool.
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** deadlock_detected, serialization_failure: PostgreSQL undid the statement; running it again is safe. */
+const RETRYABLE_CODES = new Set(['40P01', '40001']);
+
+/** Runs `work` again (a few times) when PostgreSQL chose it as the victim of a deadlock. */
+export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+      if (attempt >= attempts || typeof code !== 'string' || !RETRYABLE_CODES.has(code)) throw error;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Beyond one machine: the engine API and two worker processes share the batch store on a real
+ * PostgreSQL server (BATCH_STORE_URL), as docker-compose runs them. Both workers pay items of the same
+ * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { pollUntil } from '../../src/util/poll';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
+
+let postgres: TestPostgres;
+let stack: EngineHarness;
+let workers: ChildProcess[];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  const storeUrl = await postgres.createDatabase('batches');
+  stack = await startEngineHarness(
+    { BATCH_STORE_URL: storeUrl, SANDBOX_SETTLE_MS: '50', BATCH_WINDOW: '40', BATCH_PAGE_SIZE: '25', BATCH_POLL_MS: '200', BATCH_MAX_HISTORY_EVENTS: '100' },
+    { inProcessWorker: false },
+  );
+  workers = await Promise.all([stack.spawnWorkerProcess(), stack.spawnWorkerProcess()]);
+}, 180_000);
+afterAll(async () => {
+  await stack?.close();
+  await postgres?.stop();
+});
+
+interface Summary {
+  done: boolean;
+  finishedAt?: string;
+  counts: Record<string, { count: number; amount: number }>;
+}
+
+function items(label: string, count: number): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
+  const prefix = `${label}-${randomUUID().slice(0, 6)}`;
+  return Array.from({ length: count }, (_, index) => {
+    // Never ending in .13 or .14 (the sandbox's failure rules).
+    let cents = 1_000 + index * 7;
+    if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
+    return { externalId: `${prefix}-${index}`, amount: cents / 100, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' as const };
+  });
+}
+
+const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
+const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
+const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string, timeoutMs = 60_000) =>
+  pollUntil(async () => {
+    const current = await summary(batchId);
+    return test(current) ? current : undefined;
+  }, { timeoutMs, intervalMs: 200, description });
+const waitDone = (batchId: string) => waitUntil(batchId, (current) => current.done && current.finishedAt !== undefined, `batch ${batchId} to finish`, 150_000);
+
+/** Debits of each external_id at the provider, from the sandbox's own ledger. */
+async function debitsByExternalId(): Promise<Map<string, number>> {
+  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
+  const debits = new Map<string, number>();
+  for (const entry of ledger.body.entries) {
+    if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
+      debits.set(entry.externalId, (debits.get(entry.externalId) ?? 0) + 1);
+    }
+  }
+  return debits;
+}
+
+/** The workers (by their Temporal identity) that completed workflow tasks of these payouts. */
+async function workerIdentities(externalIds: readonly string[]): Promise<Set<string>> {
+  const identities = new Set<string>();
+  for (const externalId of externalIds) {
+    const history = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(externalId)).fetchHistory();
+    for (const event of history.events ?? []) {
+      const identity = event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
+      if (identity) identities.add(identity);
+    }
+  }
+  return identities;
+}
+
+test('two worker processes on the PostgreSQL store pay a batch of 400 together, each item debited once', async () => {
+  const list = items('two', 400);
+  const accepted = await stack.api<{ batchId: string; total: number }>('POST', '/v1/payout-batches', { items: list });
+  expect(accepted.status).toBe(202);
+
+  const done = await waitDone(accepted.body.batchId);
+  expect(done.counts.COMPLETED).toEqual({ count: 400, amount: totalCents(list) / 100 });
+  const debits = await debitsByExternalId();
+  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
+  // Both processes took part (a sample of the payouts is enough to see both identities).
+  expect((await workerIdentities(list.filter((_, index) => index % 10 === 0).map((item) => item.externalId))).size).toBeGreaterThanOrEqual(2);
+}, 200_000);
+
+test('one of the two workers is killed mid-batch: the other finishes it, each item debited once', async () => {
+  const list = items('killed', 300);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 30, 'some items to complete');
+  const [doomed] = workers;
+  const exited = new Promise((resolve) => doomed?.once('exit', resolve));
+  doomed?.kill('SIGKILL');
+  await exited;
+
+  const done = await waitDone(body.batchId);
+  expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW']) expect(done.counts[state]?.count).toBe(0);
+  const debits = await debitsByExternalId();
+  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
+}, 200_000);
