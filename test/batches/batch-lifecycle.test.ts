@@ -10,6 +10,9 @@ import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
+import Database from 'better-sqlite3';
+import { batchStorePath } from '../../src/batches/sqlite-batch-store';
+import { BatchStatus } from '../../src/temporal/search-attributes';
 import { buildBrCode } from '../../src/pix/brcode';
 
 let stack: EngineHarness;
@@ -21,6 +24,7 @@ beforeAll(async () => {
     BATCH_PAGE_SIZE: '25',
     BATCH_POLL_MS: '200',
     BATCH_MAX_HISTORY_EVENTS: '100',
+    BATCH_PROBLEM_AFTER_MS: '2000',
   });
 }, 120_000);
 afterAll(() => stack?.close());
@@ -31,6 +35,7 @@ interface Totals {
   amount: number;
 }
 interface Summary {
+  problem?: { activity: string; message: string; since: string };
   batchId: string;
   total: number;
   totalAmount: number;
@@ -317,6 +322,32 @@ test('pause holds new starts until resume, then the batch completes', async () =
   expect(done.counts.COMPLETED?.count).toBe(120);
   await handle.result();
   await recordHistory(stack.temporal.client, batchWorkflowId(body.batchId), 'batch-paused-resumed-last-run');
+}, 180_000);
+
+test('a row that cannot be opened stalls the batch with its problem shown (summary and search attribute); once repaired, the batch completes', async () => {
+  const list = items('stall', 120);
+  const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
+  await stack.api('POST', `/v1/payout-batches/${body.batchId}/pause`);
+  await waitUntil(body.batchId, (current) => (current.counts.STARTED?.count ?? 0) === 0, 'the items in flight to settle');
+  const last = list.at(-1)!.externalId;
+  const db = new Database(batchStorePath(stack.config.DATA_DIR));
+  const original = db.prepare<[string], { sealed: Buffer }>('SELECT sealed FROM batch_items WHERE external_id = ?').get(last)!.sealed;
+  const corrupted = Buffer.from(original);
+  corrupted[corrupted.length - 1] = (corrupted[corrupted.length - 1] ?? 0) ^ 0xff;
+  db.prepare('UPDATE batch_items SET sealed = ? WHERE external_id = ?').run(corrupted, last);
+
+  await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`);
+  const stalled = await waitUntil(body.batchId, (current) => current.problem !== undefined, 'the batch to show its problem');
+  expect(stalled.problem).toMatchObject({ activity: 'startBatchPayouts', message: expect.any(String) as unknown });
+  const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
+  expect((await handle.describe()).typedSearchAttributes.get(BatchStatus)).toBe('STALLED');
+
+  db.prepare('UPDATE batch_items SET sealed = ? WHERE external_id = ?').run(original, last);
+  db.close();
+  const done = await waitDone(body.batchId);
+  expect(done.counts.COMPLETED?.count).toBe(120);
+  expect(done.problem).toBeUndefined();
+  expect((await handle.describe()).typedSearchAttributes.get(BatchStatus)).toBe('DONE');
 }, 180_000);
 
 test('the worker process is killed mid-batch; a new worker finishes it, each item paid exactly once', async () => {
