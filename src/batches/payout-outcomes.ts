@@ -1,4 +1,5 @@
 /** The batch store as the place payouts of a batch report to (the payout's outcome port). */
+import { batchItemOutcomes } from '../metrics/engine-metrics';
 import type { PayoutOutcomePort } from '../payouts/outcome-port';
 import type { PayoutSettlement } from '../../workflows/payout/messages';
 import type { BatchStore, ItemOutcome } from './batch-store';
@@ -14,5 +15,11 @@ export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
 }
 
 export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomePort {
-  return { record: (batchId, settlement) => store.recordOutcomes(batchId, [itemOutcome(settlement)]) };
+  return {
+    record: (batchId, settlement) => {
+      const outcome = itemOutcome(settlement);
+      store.recordOutcomes(batchId, [outcome]);
+      batchItemOutcomes.inc({ state: outcome.state });
+    },
+  };
 }

@@ -19,14 +19,14 @@ import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/engine-activities';
-import { WORKFLOWS_PATH } from '../../src/worker/workflow-source';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
   return bundle;
 }
 
@@ -76,7 +76,12 @@ function configToEnv(config: Config): Record<string, string> {
   return env;
 }
 
-export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
+export interface HarnessOptions {
+  /** Every log line of the API, the in-process worker and the sandbox, at debug level (default: errors on stdout). */
+  logs?: (line: string) => void;
+}
+
+export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
@@ -94,8 +99,10 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     MED_SYNC_INTERVAL_MS: '3600000',
     ...overrides,
   });
-  const logger = createLogger({ test: true }, 'error');
-  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({ service: 'sandbox' }, 'error') });
+  const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
+  const logger = logFor('engine-api');
+  const workerLogger = logFor('worker');
+  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: logFor('sandbox') });
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
@@ -124,7 +131,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config, { batchStore, temporal: temporal.client }), workflows: { workflowBundle } });
+      const worker = await createEngineWorker({ config, connection, activities: engineActivities(config, { batchStore, temporal: temporal.client }), workflows: { workflowBundle }, logger: workerLogger });
       running = { worker, connection, done: worker.run() };
     },
     async stopWorker() {

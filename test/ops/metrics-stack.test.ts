@@ -1,0 +1,69 @@
+/**
+ * `/metrics` through the real stack: the engine API in this process, the worker as its own process
+ * (`npm run worker`, with the Temporal SDK's exporter behind its /metrics). Both parse as Prometheus text,
+ * and a payout moves the counters: provider calls and operations on the worker, callbacks on the API.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { countReviewQueue } from '../../src/metrics/review-queue';
+import { freePort } from '../../src/net/free-port';
+import { pollUntil } from '../../src/util/poll';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { opsMetricNames } from '../helpers/ops-files';
+import { exportedNames, sampleSum, scrape } from '../helpers/prometheus-text';
+
+let stack: EngineHarness;
+let worker: ChildProcess | undefined;
+let workerMetrics: string;
+
+beforeAll(async () => {
+  const [metricsPort, sdkPort] = [await freePort(), await freePort()];
+  stack = await startEngineHarness({ WORKER_METRICS_PORT: String(metricsPort), WORKER_SDK_METRICS_PORT: String(sdkPort) });
+  workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  await stack.stopWorker();
+  worker = await stack.spawnWorkerProcess();
+});
+
+afterAll(async () => {
+  if (worker && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker?.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
+  }
+  await stack?.close();
+});
+
+test('the API and the worker export Prometheus text, and a payout moves their counters', async () => {
+  const apiMetrics = `${stack.apiUrl}/metrics`;
+  const callbacksBefore = sampleSum(await scrape(apiMetrics), 'payout_engine_callbacks_received_total', { verification: 'verified' });
+
+  const externalId = newExternalId('metrics');
+  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  await waitForPayout(stack, externalId, ['COMPLETED']);
+
+  const fromWorker = await pollUntil(
+    async () => {
+      const exposition = await scrape(workerMetrics);
+      return sampleSum(exposition, 'payout_engine_operations_finished_total', { flow: 'payout', state: 'COMPLETED' }) >= 1 ? exposition : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, description: 'the worker to count the finished payout' },
+  );
+  expect(sampleSum(fromWorker, 'payout_engine_operations_started_total', { flow: 'payout' })).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(fromWorker, 'payout_engine_operation_duration_seconds_count', { flow: 'payout', state: 'COMPLETED' })).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(fromWorker, 'payout_engine_provider_calls_total', { endpoint: 'withdraw', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(fromWorker, 'payout_engine_provider_calls_total', { endpoint: 'checkTransaction', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(fromWorker, 'payout_engine_provider_call_duration_seconds_count', { endpoint: 'withdraw' })).toBeGreaterThanOrEqual(1);
+  // The Temporal SDK's runtime metrics come through the same endpoint.
+  expect([...exportedNames(fromWorker)].filter((name) => name.startsWith('temporal_')).length).toBeGreaterThan(5);
+  expect(sampleSum(fromWorker, 'temporal_num_pollers', { poller_type: 'workflow_task' })).toBeGreaterThanOrEqual(1);
+
+  const fromApi = await scrape(apiMetrics);
+  expect(sampleSum(fromApi, 'payout_engine_callbacks_received_total', { verification: 'verified' })).toBeGreaterThan(callbacksBefore);
+
+  await countReviewQueue(stack.temporal.client);
+  expect(exportedNames(await scrape(apiMetrics))).toContain('payout_engine_payouts_needs_review');
+
+  // Every metric the dashboard and the alerts read is exported by one of the two (ops/, ops-files.test.ts).
+  const exported = new Set([...exportedNames(fromApi), ...exportedNames(fromWorker)]);
+  expect(opsMetricNames().filter((name) => !exported.has(name))).toEqual([]);
+});
