@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import { pinoOf, type Logger } from '../logging/logger';
+import { scrub } from '../logging/redaction';
 import { REQUEST_ID_PATTERN, requestContext } from '../logging/request-context';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -25,6 +26,8 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     ...(base ? { logger: base } : {}),
     genReqId: requestIdOf,
     customProps: () => ({ event: 'http.request' }),
+    // After pino-http's own serializers: every header whose name says secret (any signature or credential header) is censored.
+    serializers: { req: (req: unknown) => scrub(req), res: (res: unknown) => scrub(res) },
     autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   });

@@ -12,7 +12,7 @@ const SECRET_KEY =
   /(secret|token|passw|authorization|cookie|signature|api_?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder_?name|holder|credit_?card|card_?number|^number$|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
 
 const REDACTED_KEYS = [
-  'authorization', 'cookie', '"set-cookie"', '"x-api-key"', '"x-webhook-signature"', 'ci', 'cs', 'token', 'accessToken', 'access_token',
+  'authorization', 'cookie', '"set-cookie"', '"x-api-key"', '"x-webhook-signature"', '"x-service-webhook-signature"', 'ci', 'cs', 'token', 'accessToken', 'access_token',
   'secret', 'clientSecret', 'client_secret', 'client_id', 'clientId', 'password', 'apiKey', 'api_key',
   'pixKey', 'pix_key', 'key', 'document', 'cpf', 'cnpj', 'email', 'creditCard', 'number', 'cvv', 'ccv', 'holderName', 'signature',
 ] as const;
