@@ -83,6 +83,8 @@ export interface HarnessOptions {
 
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
+  const [workerMetricsPort, workerSdkMetricsPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
@@ -97,6 +99,8 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     // One Schedule per harness (they share a server); an hour apart, so a test runs the sync when it wants.
     MED_SYNC_SCHEDULE_ID: `med-sync-${sandboxPort}`,
     MED_SYNC_INTERVAL_MS: '3600000',
+    WORKER_METRICS_PORT: String(workerMetricsPort),
+    WORKER_SDK_METRICS_PORT: String(workerSdkMetricsPort),
     ...overrides,
   });
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));

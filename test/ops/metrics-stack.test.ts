@@ -5,7 +5,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { countReviewQueue } from '../../src/metrics/review-queue';
-import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
@@ -17,9 +16,9 @@ let worker: ChildProcess | undefined;
 let workerMetrics: string;
 
 beforeAll(async () => {
-  const [metricsPort, sdkPort] = [await freePort(), await freePort()];
-  stack = await startEngineHarness({ WORKER_METRICS_PORT: String(metricsPort), WORKER_SDK_METRICS_PORT: String(sdkPort) });
-  workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  // The harness gives the spawned worker metrics ports of its own.
+  stack = await startEngineHarness();
+  workerMetrics = `http://127.0.0.1:${stack.config.WORKER_METRICS_PORT}/metrics`;
   await stack.stopWorker();
   worker = await stack.spawnWorkerProcess();
 });

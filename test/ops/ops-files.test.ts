@@ -1,6 +1,7 @@
 /**
  * The monitoring files (ops/): Prometheus' config and alert rules through `promtool` when it is installed
- * (Debian's `prometheus` package carries it), and always through their schema and a PromQL sanity check;
+ * (Debian's `prometheus` package carries it; rule unit tests in ops/prometheus/alerts.test.yml), and always
+ * through their schema and a PromQL sanity check;
  * the Grafana dashboard and its provisioning. That every metric they name is exported is checked
  * through the real stack, in metrics-stack.test.ts.
  */
@@ -21,6 +22,10 @@ const withPromtool = promtool ? test : test.skip;
 withPromtool('promtool accepts the alert rules and the Prometheus config', () => {
   expect(execFileSync(promtool as string, ['check', 'rules', ALERTS_PATH], { encoding: 'utf8' })).toMatch(/SUCCESS: 4 rules found/);
   expect(execFileSync(promtool as string, ['check', 'config', PROMETHEUS_PATH], { encoding: 'utf8' })).toMatch(/is valid prometheus config file syntax/);
+});
+
+withPromtool("each alert fires on its situation and stays quiet on a healthy one (promtool's rule unit tests)", () => {
+  expect(execFileSync(promtool as string, ['test', 'rules', path.join(OPS_DIR, 'prometheus', 'alerts.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
 });
 
 test('the alerts cover the review queue, provider errors, worker polling and callback verification', () => {
