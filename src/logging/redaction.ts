@@ -9,7 +9,7 @@ export const REDACTED = '[redacted]';
 
 /** Field names whose value is a secret or personal data, whatever object they sit in. */
 const SECRET_KEY =
-  /(secret|token|passw|authorization|cookie|signature|api_?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder_?name|holder|credit_?card|card_?number|^number$|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
+  /(secret|token|passw|authorization|cookie|signature|api_?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder|credit_?card|number|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
 
 const REDACTED_KEYS = [
   'authorization', 'cookie', '"set-cookie"', '"x-api-key"', '"x-webhook-signature"', '"x-service-webhook-signature"', 'ci', 'cs', 'token', 'accessToken', 'access_token',

@@ -17,11 +17,16 @@ export function flowOf(workflowType: string): string {
   return workflowType.replace(/Workflow$/, '');
 }
 
-/** A lifecycle's view carries its final `state`; a batch says whether it was cancelled; anything else just ended. */
+const STATE_NAME = /^[A-Z][A-Z_]{0,31}$/;
+
+/**
+ * A lifecycle's view carries its final `state`; a batch says whether it was cancelled; anything else just
+ * ended. Only a state's name becomes a label: anything else would grow the metric without bound.
+ */
 export function finalStateOf(result: unknown): string {
   if (typeof result !== 'object' || result === null) return 'DONE';
   const { state, cancelled } = result as { state?: unknown; cancelled?: unknown };
-  if (typeof state === 'string') return state;
+  if (typeof state === 'string' && STATE_NAME.test(state)) return state;
   return cancelled === true ? 'CANCELLED' : 'DONE';
 }
 
