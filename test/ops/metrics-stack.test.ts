@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { countReviewQueue } from '../../src/metrics/review-queue';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
@@ -58,6 +59,18 @@ test('the API and the worker export Prometheus text, and a payout moves their co
 
   const fromApi = await scrape(apiMetrics);
   expect(sampleSum(fromApi, 'payout_engine_callbacks_received_total', { verification: 'verified' })).toBeGreaterThan(callbacksBefore);
+
+  // A forged callback and a signed one for no payout move their own counters.
+  const body = JSON.stringify({ external_id: newExternalId('nobody'), status: 'FAILED' });
+  const callback = (signature: string, timestamp: string) =>
+    fetch(`${stack.apiUrl}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: timestamp, [WEBHOOK_SIGNATURE_HEADER]: signature }, body });
+  const now = Math.floor(Date.now() / 1000);
+  expect((await callback(`v1=${'0'.repeat(64)}`, String(now))).status).toBe(401);
+  const signed = signWebhook(stack.config.WEBHOOK_SECRET, body, now);
+  expect((await callback(signed.signature, signed.timestamp)).status).toBe(202);
+  const afterCallbacks = await scrape(apiMetrics);
+  expect(sampleSum(afterCallbacks, 'payout_engine_callbacks_received_total', { route: '/callbacks/withdrawals', verification: 'rejected' })).toBeGreaterThanOrEqual(1);
+  expect(sampleSum(afterCallbacks, 'payout_engine_callbacks_unmatched_total', { route: '/callbacks/withdrawals' })).toBeGreaterThanOrEqual(1);
 
   await countReviewQueue(stack.temporal.client);
   expect(exportedNames(await scrape(apiMetrics))).toContain('payout_engine_payouts_needs_review');
