@@ -79,3 +79,19 @@ test('the API and the worker export Prometheus text, and a payout moves their co
   const exported = new Set([...exportedNames(fromApi), ...exportedNames(fromWorker)]);
   expect(opsMetricNames().filter((name) => !exported.has(name))).toEqual([]);
 });
+
+test("a batch's items and the batch itself show on the worker's metrics", async () => {
+  const prefix = newExternalId('metrics-batch');
+  const items = [0, 1].map((index) => ({ externalId: `${prefix}-${index}`, amount: 10 + index, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' }));
+  const completedBefore = sampleSum(await scrape(workerMetrics), 'payout_engine_batch_item_outcomes_total', { state: 'COMPLETED' });
+  const accepted = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items });
+  expect(accepted.status).toBe(202);
+  await pollUntil(
+    async () => {
+      const exposition = await scrape(workerMetrics);
+      const itemsDone = sampleSum(exposition, 'payout_engine_batch_item_outcomes_total', { state: 'COMPLETED' }) >= completedBefore + 2;
+      return itemsDone && sampleSum(exposition, 'payout_engine_operations_finished_total', { flow: 'payoutBatch', state: 'DONE' }) >= 1 ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250, description: 'the batch and its items on the worker metrics' },
+  );
+});
