@@ -1,7 +1,8 @@
 /**
  * The engine's HTTP surface. Routes are mounted from their own modules; this file only wires them,
  * in an order that matters: callbacks need the raw body (signatures), so they mount before any JSON parser;
- * the rate limit covers `/v1` only; 405 and 404 come after every route.
+ * the rate limit covers `/v1` only; 405 and 404 come after every route. Request logs and the request id come first,
+ * so every later line carries the id.
  */
 import express, { type Express, type Router } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
@@ -13,6 +14,8 @@ import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { engineOpenApi } from './engine-openapi';
 import { refuseOtherMethods } from './http-refusals';
 import { apiRateLimit } from './rate-limit';
+import { requestLogging } from './request-logging';
+import { metricsRoutes } from '../metrics/metrics-http';
 import { trackAllowedMethods } from '../http/allowed-methods';
 
 export interface AppDependencies {
@@ -30,7 +33,9 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
+  app.use(metricsRoutes());
   const openApi = engineOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);

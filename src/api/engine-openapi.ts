@@ -222,6 +222,7 @@ export function engineOpenApi() {
       ),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
+      { method: 'get', path: '/metrics', summary: "This process's metrics in Prometheus text (README, Operating it)", responses: { 200: { description: 'Prometheus text exposition' } } },
     ],
   );
 }

@@ -8,6 +8,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '../logging/logger';
 import { clientIpKey, hashedKey, perMinuteLimit } from '../http/rate-limit';
 import { bearerToken, matchesSecret } from '../http/bearer-auth';
+import { rateLimitedRequests } from '../metrics/engine-metrics';
 import { ApiError } from './errors';
 
 export function apiRateLimit(options: { apiKeys: readonly string[]; perMinute: number; logger: Logger }): RequestHandler {
@@ -17,7 +18,10 @@ export function apiRateLimit(options: { apiKeys: readonly string[]; perMinute: n
       const presented = bearerToken(req);
       return presented !== undefined && matchesSecret(options.apiKeys, presented) ? hashedKey('api-key', presented) : clientIpKey(req);
     },
-    refuse: (limit) => new ApiError(429, 'RATE_LIMITED', `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`),
+    refuse: (limit) => {
+      rateLimitedRequests.inc();
+      return new ApiError(429, 'RATE_LIMITED', `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`);
+    },
     logger: options.logger,
   });
 }

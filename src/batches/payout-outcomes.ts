@@ -1,4 +1,5 @@
 /** The batch store as the place payouts of a batch report to (the payout's outcome port). */
+import { batchItemOutcomes } from '../metrics/engine-metrics';
 import type { PayoutOutcomePort } from '../payouts/outcome-port';
 import type { PayoutSettlement } from '../../workflows/payout/messages';
 import type { BatchStore, ItemOutcome } from './batch-store';
@@ -16,7 +17,9 @@ export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
 export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomePort {
   return {
     async record(batchId, settlement) {
-      await store.recordOutcomes(batchId, [itemOutcome(settlement)]);
+      const outcome = itemOutcome(settlement);
+      await store.recordOutcomes(batchId, [outcome]);
+      batchItemOutcomes.inc({ state: outcome.state });
     },
   };
 }

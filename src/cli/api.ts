@@ -5,6 +5,7 @@ import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
+import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     },
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
   });
+  const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
   const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
     // What the socket really bound, not what was asked: a host name may resolve to another interface.
     const { address, family, port } = server.address() as AddressInfo;
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   });
   onShutdown(
     async () => {
+      stopReviewCount();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.close();
       await batchStore.close();

@@ -60,7 +60,7 @@ async function runToExit(name: string, args: readonly string[], env: NodeJS.Proc
 async function main(): Promise<void> {
   const sizes = benchEnvSchema.parse(process.env);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-bench-'));
-  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort() };
+  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
     ENGINE_PORT: String(ports.engine),
     SANDBOX_PORT: String(ports.sandbox),
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
+    WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
     PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
     SANDBOX_SETTLE_MS: '0',

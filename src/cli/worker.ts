@@ -6,6 +6,7 @@ import { openBatchStore } from '../batches/open-batch-store';
 import { loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
 import { createLogger } from '../logging/logger';
+import { startWorkerMetricsServer } from '../metrics/metrics-http';
 import { lazyClient } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
@@ -15,7 +16,9 @@ import { workflowSource } from '../worker/workflow-source';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
-  installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO');
+  const sdkMetrics = `127.0.0.1:${config.WORKER_SDK_METRICS_PORT}`;
+  installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', { prometheusBindAddress: sdkMetrics });
+  const metrics = await startWorkerMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
   const connection = await connectWorker(config);
   const batchStore = await openBatchStore(config);
   const temporal = lazyClient(config);
@@ -24,13 +27,15 @@ async function main(): Promise<void> {
     connection,
     activities: engineActivities(config, { batchStore, temporal: temporal.client }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
+    logger,
   });
   await ensureMedSyncSchedule(temporal.client, config);
-  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID });
+  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID, metricsPort: metrics.port });
   await worker.run();
   await connection.close();
   await temporal.close();
   await batchStore.close();
+  await metrics.close();
   logger.info('worker.stopped');
 }
 

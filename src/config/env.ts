@@ -138,6 +138,12 @@ export const envSchema = z.object({
   /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(1_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** The worker's `/metrics` (engine metrics plus the Temporal SDK's), and the loopback port of the SDK's own exporter it reads. */
+  WORKER_METRICS_PORT: port.default(9464),
+  WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
+  WORKER_SDK_METRICS_PORT: port.default(9465),
+  /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
+  METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
 
 export type EnvInput = z.input<typeof envSchema>;

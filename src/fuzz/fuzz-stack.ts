@@ -59,7 +59,7 @@ function logTo(logDir: string, service: string): number {
 export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzStack> {
   mkdirSync(options.logDir, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-fuzz-'));
-  const ports = { engine: await freePort(), sandbox: await freePort() };
+  const ports = { engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
   let temporal: DevServerHandle | undefined;
   const children: ChildProcess[] = [];
   const logFiles: number[] = [];
@@ -86,6 +86,8 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
       TEMPORAL_TASK_QUEUE: `fuzz-${randomUUID()}`,
       ENGINE_PORT: String(ports.engine),
       SANDBOX_PORT: String(ports.sandbox),
+      WORKER_METRICS_PORT: String(ports.workerMetrics),
+      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
       PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
       ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
       SANDBOX_SETTLE_MS: '0',

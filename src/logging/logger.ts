@@ -1,11 +1,15 @@
 /**
- * One JSON line per event on stdout. Callers pass identifiers and states, never card data, PIX keys,
- * documents or secrets: `redact` below is the safety net, not the policy.
+ * One JSON line per event (pino), each with an `event` name, the process's bindings (`service`), the
+ * request id of the work in progress (request-context.ts) and the caller's fields. Callers pass
+ * identifiers and states, never card data, PIX keys, documents or secrets: redaction.ts is the safety
+ * net, not the policy.
  */
+import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { REDACT_PATHS, REDACTED, scrub } from './redaction';
+import { currentRequestId } from './request-context';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
-
-const SECRET_FIELD = /(secret|token|password|authorization|number|ccv|cvv|pix_?key|document|cpf|signature)/i;
 
 export interface Logger {
   debug(event: string, fields?: LogFields): void;
@@ -15,32 +19,54 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-function redact(fields: LogFields): LogFields {
-  const out: LogFields = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (SECRET_FIELD.test(key)) out[key] = '[redacted]';
-    else if (value instanceof Error) out[key] = { name: value.name, message: value.message };
-    else out[key] = value;
-  }
-  return out;
+const pinoLoggers = new WeakMap<Logger, PinoLogger>();
+
+/** The pino logger under one of ours (pino-http logs through it); undefined for a logger made elsewhere. */
+export function pinoOf(logger: Logger): PinoLogger | undefined {
+  return pinoLoggers.get(logger);
 }
 
-const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+function wrap(base: PinoLogger): Logger {
+  const emit =
+    (level: LogLevel) =>
+    (event: string, fields: LogFields = {}): void => {
+      if (base.isLevelEnabled(level)) base[level]({ event, ...fields });
+    };
+  const logger: Logger = {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    // Bindings skip pino's formatters and redaction: scrubbed here.
+    child: (fields) => wrap(base.child(scrub(fields) as LogFields)),
+  };
+  pinoLoggers.set(logger, base);
+  return logger;
+}
 
 export function createLogger(
   bindings: LogFields = {},
   minLevel: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info',
-  write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+  write?: (line: string) => void,
 ): Logger {
-  const emit = (level: LogLevel, event: string, fields: LogFields = {}): void => {
-    if (LEVELS[level] < (LEVELS[minLevel] ?? LEVELS.info)) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, event, ...redact({ ...bindings, ...fields }) }));
-  };
-  return {
-    debug: (event, fields) => emit('debug', event, fields),
-    info: (event, fields) => emit('info', event, fields),
-    warn: (event, fields) => emit('warn', event, fields),
-    error: (event, fields) => emit('error', event, fields),
-    child: (fields) => createLogger({ ...bindings, ...fields }, minLevel, write),
-  };
+  // Synchronous stdout: a line written just before the process exits is not lost.
+  const destination: DestinationStream = write ? { write: (line) => write(line.replace(/\n$/, '')) } : pino.destination({ dest: 1, sync: true });
+  const base = pino(
+    {
+      level: minLevel,
+      base: null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => scrub(object) as Record<string, unknown>,
+      },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { requestId };
+      },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+    },
+    destination,
+  );
+  return wrap(base.child(scrub(bindings) as LogFields));
 }

@@ -104,6 +104,7 @@ export class PaymentApiClient {
       ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
       response: endpoint.response,
       movesMoney: MOVES_MONEY.has(name),
+      endpoint: name,
     })) as EndpointResponse<N>;
   }
 }

@@ -6,6 +6,7 @@
  * after a fresh login, because the provider refused it before acting.
  */
 import type { z } from 'zod';
+import { providerCallDuration, providerCalls } from '../metrics/engine-metrics';
 import { loginResponseSchema } from './schemas/auth';
 import { providerErrorSchema, type ProviderError } from './schemas/errors';
 import {
@@ -28,6 +29,16 @@ export interface RequestSpec<S extends z.ZodType> {
   response: S;
   /** A POST that can create money movement: a lost answer is ambiguous, never silently retried. */
   movesMoney: boolean;
+  /** The endpoint's name in the table (`withdraw`, `checkTransaction`): the metrics' label, never the filled path. */
+  endpoint?: string;
+}
+
+type CallOutcome = 'ok' | 'client_error' | 'server_error' | 'timeout' | 'connection' | 'bad_response';
+
+function observeCall(spec: { endpoint?: string }, outcome: CallOutcome, startedAt: number): void {
+  const labels = { endpoint: spec.endpoint ?? 'other', outcome };
+  providerCalls.inc(labels);
+  providerCallDuration.observe(labels, (performance.now() - startedAt) / 1000);
 }
 
 export interface TransportOptions {
@@ -110,6 +121,7 @@ export class HttpTransport {
     const details = { method: spec.method, path: spec.path };
     let response: Response;
     let text: string;
+    const startedAt = performance.now();
     try {
       response = await fetch(url, {
         method: spec.method,
@@ -119,6 +131,7 @@ export class HttpTransport {
       });
       text = await response.text();
     } catch (error) {
+      observeCall(spec, error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'connection', startedAt);
       throw this.transportFailure(error, spec, details);
     }
     if (response.status >= 200 && response.status < 300) {
@@ -126,15 +139,19 @@ export class HttpTransport {
       try {
         json = text.length > 0 ? JSON.parse(text) : {};
       } catch {
+        observeCall(spec, 'bad_response', startedAt);
         throw new BadResponseError(`${spec.method} ${spec.path}: response is not JSON`, { ...details, status: response.status });
       }
       const parsed = spec.response.safeParse(json);
       if (!parsed.success) {
+        observeCall(spec, 'bad_response', startedAt);
         const where = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
         throw new BadResponseError(`${spec.method} ${spec.path}: response does not match the contract (${where})`, { ...details, status: response.status });
       }
+      observeCall(spec, 'ok', startedAt);
       return parsed.data;
     }
+    observeCall(spec, response.status >= 500 ? 'server_error' : 'client_error', startedAt);
     throw errorForStatus(response.status, readErrorBody(text), details);
   }
 
@@ -177,6 +194,7 @@ export class HttpTransport {
         body: { client_id: this.options.clientId, client_secret: this.options.clientSecret },
         response: loginResponseSchema,
         movesMoney: false,
+        endpoint: 'login',
       },
       false,
     );

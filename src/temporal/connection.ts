@@ -8,6 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config/env';
 import { resolvePayloadKeys } from './encryption-key';
 import { AesGcmPayloadCodec } from './payload-codec';
+import { requestIdClientInterceptor } from './request-id-interceptor';
 
 export type TemporalConfig = Pick<
   Config,
@@ -62,6 +63,7 @@ function clientOn(connection: Connection, config: TemporalConfig): TemporalClien
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     dataConverter: createDataConverter(config),
+    interceptors: { workflow: [requestIdClientInterceptor()] },
   });
   return { client, connection, close: () => connection.close() };
 }

@@ -4,6 +4,10 @@
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config/env';
+import type { Logger } from '../logging/logger';
+import { activityInterceptors } from './activity-interceptors';
+import { operationSinks } from './operation-sinks';
+import { WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
 import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
@@ -14,6 +18,8 @@ export interface EngineWorkerOptions {
   workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
   taskQueue?: string;
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
+  /** Where activities log how they ended (with the request id of the API call behind them). */
+  logger?: Logger;
 }
 
 export function connectWorker(config: TemporalEndpointConfig): Promise<NativeConnection> {
@@ -27,6 +33,12 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
     ...options.workflows,
+    // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
+    interceptors: {
+      activity: [activityInterceptors(options.logger)],
+      ...('workflowsPath' in options.workflows ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}),
+    },
+    sinks: operationSinks(),
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.
     shutdownGraceTime: '30 seconds',

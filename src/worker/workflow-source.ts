@@ -9,13 +9,15 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../temporal/binaries';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+/** Bundled with every workflow code: request id propagation and operation metrics. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows', 'shared', 'engine-interceptors.ts')];
 
 export function workflowSource(bundlePath: string | undefined): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
   return bundlePath ? { workflowBundle: { codePath: path.resolve(bundlePath) } } : { workflowsPath: WORKFLOWS_PATH };
 }
 
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES });
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, code);
 }

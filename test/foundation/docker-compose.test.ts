@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { existsSync } from 'node:fs';
 import { envSchema } from '../../src/config/env';
 import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
 
 const serviceSchema = z.looseObject({
+  volumes: z.array(z.string()).optional(),
   image: z.string().optional(),
   build: z.unknown().optional(),
   command: z.union([z.string(), z.array(z.string())]).optional(),
@@ -62,9 +64,9 @@ test('the Temporal UI decodes payloads through the engine codec endpoint, with t
   expect(String(api.CODEC_CORS_ORIGINS).split(',')).toContain('http://localhost:8080');
 });
 
-test('only the engine API and the Temporal UI are published: never Temporal (7233), PostgreSQL or the sandbox', () => {
+test('only the engine API is published to all; the Temporal UI, Prometheus and Grafana on loopback; never Temporal (7233), PostgreSQL or the sandbox', () => {
   const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
-  expect(published.sort()).toEqual(['api 3000:3000', 'temporal-ui 127.0.0.1:8080:8080']);
+  expect(published.sort()).toEqual(['api 3000:3000', 'grafana 127.0.0.1:3001:3000', 'prometheus 127.0.0.1:9090:9090', 'temporal-ui 127.0.0.1:8080:8080']);
   // In its container the API must listen beyond loopback to be reachable through the published port.
   expect(compose.services.api?.environment?.ENGINE_HOST).toBe('0.0.0.0');
 });
@@ -93,4 +95,22 @@ test('the API and two worker replicas share the batch store in PostgreSQL: the s
   for (const name of ['api', 'worker']) {
     expect(compose.services[name]?.depends_on?.['batch-store-database']).toEqual({ condition: 'service_completed_successfully' });
   }
+});
+
+test('Prometheus loads ops/prometheus and scrapes the worker on the port its /metrics listens on, beyond loopback', () => {
+  const prometheus = compose.services.prometheus;
+  expect(prometheus?.volumes).toContain('./ops/prometheus:/etc/prometheus:ro');
+  expect(prometheus?.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
+  expect(readFileSync(path.join(__dirname, '../../ops/prometheus/prometheus.yml'), 'utf8')).toContain(`worker:${envSchema.shape.WORKER_METRICS_PORT.parse(undefined)}`);
+  expect(compose.services.worker?.environment?.WORKER_METRICS_HOST).toBe('0.0.0.0');
+});
+
+test('Grafana provisions its data source and the payouts dashboard from ops/grafana, with an admin password from the environment', () => {
+  const grafana = compose.services.grafana;
+  for (const volume of grafana?.volumes ?? []) {
+    const source = volume.split(':')[0] ?? '';
+    if (source.startsWith('./')) expect(existsSync(path.join(__dirname, '../..', source))).toBe(true);
+  }
+  expect(grafana?.volumes).toEqual(expect.arrayContaining(['./ops/grafana/provisioning:/etc/grafana/provisioning:ro', './ops/grafana/payouts.json:/var/lib/grafana/dashboards/payouts.json:ro']));
+  expect(String(grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD)).toMatch(/^\$\{GRAFANA_ADMIN_PASSWORD:\?/);
 });

@@ -26,7 +26,7 @@ function portOpen(port: number): Promise<boolean> {
 
 test('npm start serves the engine, the sandbox and the Temporal UI (decoding with its codec token), and Ctrl-C leaves no process or port behind', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'));
-  const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort() };
+  const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
     cwd: root,
     env: {
@@ -36,6 +36,8 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       SANDBOX_PORT: String(ports.sandbox),
       TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
       TEMPORAL_UI_PORT: String(ports.ui),
+      WORKER_METRICS_PORT: String(ports.workerMetrics),
+      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
       PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
       LOG_LEVEL: 'warn',
     },
@@ -73,6 +75,16 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       { timeoutMs: 30_000, description: 'the engine to be ready' },
     );
     expect(ready).toBe(200);
+    // Both processes of the engine answer Prometheus text; the worker's carries the Temporal SDK's metrics too.
+    expect((await fetch(`http://127.0.0.1:${ports.engine}/metrics`)).status).toBe(200);
+    const workerMetrics = await pollUntil(
+      async () => {
+        const text = await fetch(`http://127.0.0.1:${ports.workerMetrics}/metrics`).then((response) => response.text(), () => '');
+        return text.includes('temporal_') ? text : undefined;
+      },
+      { timeoutMs: 30_000, description: "the worker's metrics" },
+    );
+    expect(workerMetrics).toContain('payout_engine_operations_started_total');
   } finally {
     child.kill('SIGINT');
     expect(await exited).toBe(0);

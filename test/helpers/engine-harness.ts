@@ -19,14 +19,14 @@ import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/engine-activities';
-import { WORKFLOWS_PATH } from '../../src/worker/workflow-source';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
   return bundle;
 }
 
@@ -101,10 +101,14 @@ async function spawnEngineProcess(config: Config, spawned: ChildProcess[], scrip
 export interface HarnessOptions {
   /** false: no worker in the test process; the test runs its own (spawnWorkerProcess, startWorker). */
   inProcessWorker?: boolean;
+  /** Every log line of the API, the in-process worker and the sandbox, at debug level (default: errors on stdout). */
+  logs?: (line: string) => void;
 }
 
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
+  const [workerMetricsPort, workerSdkMetricsPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
@@ -119,10 +123,14 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     // One Schedule per harness (they share a server); an hour apart, so a test runs the sync when it wants.
     MED_SYNC_SCHEDULE_ID: `med-sync-${sandboxPort}`,
     MED_SYNC_INTERVAL_MS: '3600000',
+    WORKER_METRICS_PORT: String(workerMetricsPort),
+    WORKER_SDK_METRICS_PORT: String(workerSdkMetricsPort),
     ...overrides,
   });
-  const logger = createLogger({ test: true }, 'error');
-  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({ service: 'sandbox' }, 'error') });
+  const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
+  const logger = logFor('engine-api');
+  const workerLogger = logFor('worker');
+  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: logFor('sandbox') });
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);
@@ -156,6 +164,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         connection,
         activities: engineActivities(config, { batchStore, temporal: temporal.client }),
         workflows: { workflowBundle: await engineBundle() },
+        logger: workerLogger,
       });
       running = { worker, connection, done: worker.run() };
     },

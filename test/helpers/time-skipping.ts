@@ -10,6 +10,7 @@ import { SearchAttributeType } from '@temporalio/common';
 import { temporalTestServerPath } from '../../src/temporal/binaries';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 import { engineBundle } from './engine-harness';
+import { operationSinks } from '../../src/worker/operation-sinks';
 
 const INDEXED_TYPE = {
   [SearchAttributeType.KEYWORD]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
@@ -32,6 +33,6 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
 
 /** Runs `body` with a worker of the engine's workflows and the given (stubbed) activities. */
 export async function withWorker<T>(env: TestWorkflowEnvironment, taskQueue: string, activities: object, body: () => Promise<T>): Promise<T> {
-  const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, workflowBundle: await engineBundle(), activities });
+  const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, workflowBundle: await engineBundle(), activities, sinks: operationSinks() });
   return worker.runUntil(body);
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { createDataConverter } from '../../src/temporal/connection';
+import { operationSinks } from '../../src/worker/operation-sinks';
 import { engineBundle } from '../helpers/engine-harness';
 import { HISTORIES_DIR } from '../helpers/record-history';
 import { testConfig } from '../helpers/temporal';
@@ -41,7 +42,7 @@ test('every recorded history replays on the current workflow code', async () => 
   }));
   const failures: string[] = [];
   for await (const result of Worker.runReplayHistories(
-    { workflowBundle: await engineBundle(), dataConverter: createDataConverter(testConfig()) },
+    { workflowBundle: await engineBundle(), dataConverter: createDataConverter(testConfig()), sinks: operationSinks() },
     histories,
   )) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);

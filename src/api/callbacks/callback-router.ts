@@ -13,6 +13,7 @@ import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
+import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
@@ -93,6 +94,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         signatureHeader: req.get(WEBHOOK_SIGNATURE_HEADER),
         nowSeconds: Math.floor(receivedAt.getTime() / 1000),
       });
+      callbacksReceived.inc({ route: route.path, verification: verification.ok ? 'verified' : 'rejected' });
       if (!verification.ok) {
         log.warn('callback.rejected', { reason: verification.reason });
         throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${verification.reason}`);
@@ -128,6 +130,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         return;
       }
       const kept = deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: target.reference, payload: declaredFields(keys, parsed.data) });
+      callbacksUnmatched.inc({ route: route.path });
       if (kept) log.warn('callback.unmatched', { reference: target.reference });
       else log.info('callback.unmatched_again', { reference: target.reference });
       res.status(202).json({ received: true, matched: false });

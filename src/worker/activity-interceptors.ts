@@ -1,0 +1,45 @@
+/**
+ * Every activity runs inside the request context its workflow was started with (the header the workflow
+ * interceptor carries), and leaves one log line saying how it ended and how long it took. Its arguments
+ * are never logged: they hold the payout's personal data.
+ */
+import { defaultPayloadConverter, type Headers } from '@temporalio/common';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import type { Logger } from '../logging/logger';
+import { REQUEST_ID_PATTERN, requestContext } from '../logging/request-context';
+import { REQUEST_ID_HEADER } from '../../workflows/shared/propagation';
+
+function requestIdOf(headers: Headers): string | undefined {
+  const header = headers[REQUEST_ID_HEADER];
+  if (header === undefined) return undefined;
+  try {
+    const value = defaultPayloadConverter.fromPayload(header);
+    return typeof value === 'string' && REQUEST_ID_PATTERN.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function activityInterceptors(logger: Logger | undefined): ActivityInterceptorsFactory {
+  return (context) => ({
+    inbound: {
+      async execute(input, next) {
+        const { activityType, attempt, workflowExecution } = context.info;
+        const run = async (): Promise<unknown> => {
+          const startedAt = performance.now();
+          const log = logger?.child({ activityType, attempt, workflowId: workflowExecution?.workflowId });
+          try {
+            const result = await next(input);
+            log?.info('activity.completed', { durationMs: Math.round(performance.now() - startedAt) });
+            return result;
+          } catch (error) {
+            log?.warn('activity.failed', { durationMs: Math.round(performance.now() - startedAt), error: error instanceof Error ? error : String(error) });
+            throw error;
+          }
+        };
+        const requestId = requestIdOf(input.headers);
+        return requestId === undefined ? run() : requestContext.run({ requestId }, run);
+      },
+    },
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * What crosses from the API to the worker beside a workflow's input: the request id of the API call
+ * that started it, as a Temporal header (headers are not encrypted: the id is opaque), and the sink the
+ * workflow interceptor reports an operation's start and end to. Imported by workflow code: no I/O here.
+ */
+import type { Sinks } from '@temporalio/workflow';
+
+export const REQUEST_ID_HEADER = 'payout-engine-request-id';
+
+export interface OperationSinks extends Sinks {
+  operations: {
+    started(flow: string): void;
+    /** The worker measures the time since the workflow's start itself (workflow code keeps off the clock). */
+    finished(flow: string, state: string): void;
+  };
+}
