@@ -3,3 +3,4 @@ export { payoutWorkflow } from './payout/payout-workflow';
 export { payoutBatchWorkflow } from './batch/payout-batch-workflow';
 export { infractionWorkflow } from './infraction/infraction-workflow';
 export { medSyncWorkflow } from './infraction/med-sync-workflow';
+export { cardPaymentWorkflow } from './card-payment/card-payment-workflow';

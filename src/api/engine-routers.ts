@@ -8,6 +8,8 @@ import { batchRoutes } from './batches/batch-routes';
 import { BatchService } from './batches/batch-service';
 import { callbackRouter } from './callbacks/callback-router';
 import { payoutCallbackRoutes } from './callbacks/payout-callbacks';
+import { cardCallbackRoute } from './callbacks/card-callbacks';
+import { cardPaymentRouters } from './card-payments/card-payment-routers';
 import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
 import { payoutRoutes } from './payouts/payout-routes';
 import { PayoutService } from './payouts/payout-service';
@@ -31,10 +33,11 @@ export function engineRouters({ config, logger, temporal, batchStore }: EngineRo
     res.json(unmatched.list());
   });
   return [
-    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, payoutCallbackRoutes),
+    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [...payoutCallbackRoutes, cardCallbackRoute]),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config))), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
+    ...cardPaymentRouters({ config, logger, temporal }),
     operations,
   ];
 }

@@ -76,7 +76,12 @@ function configToEnv(config: Config): Record<string, string> {
   return env;
 }
 
-export async function startEngineHarness(overrides: Record<string, string> = {}): Promise<EngineHarness> {
+export interface EngineHarnessOptions {
+  /** Every log line of the engine API and the sandbox, at debug level (tests that read what was logged). */
+  logSink?: (line: string) => void;
+}
+
+export async function startEngineHarness(overrides: Record<string, string> = {}, options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
@@ -94,8 +99,9 @@ export async function startEngineHarness(overrides: Record<string, string> = {})
     MED_SYNC_INTERVAL_MS: '3600000',
     ...overrides,
   });
-  const logger = createLogger({ test: true }, 'error');
-  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({ service: 'sandbox' }, 'error') });
+  const logger = options.logSink ? createLogger({ test: true }, 'debug', options.logSink) : createLogger({ test: true }, 'error');
+  const sandboxLogger = options.logSink ? createLogger({ service: 'sandbox' }, 'debug', options.logSink) : createLogger({ service: 'sandbox' }, 'error');
+  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: sandboxLogger });
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);

@@ -1,0 +1,31 @@
+/** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { cardOrder, cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
+import { externalIdSchema } from '../../payouts/ids';
+import { requireApiKey } from '../auth';
+import { parseBody, parseOrThrow } from '../errors';
+import { acceptJsonBodies } from '../http-refusals';
+import { cardPaymentResponse } from './card-payment-response';
+import type { CardPaymentService } from './card-payment-service';
+
+export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+
+export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly string[]): Router {
+  const router = Router();
+  router.use('/v1/card-payments', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
+
+  router.post('/v1/card-payments', async (req, res) => {
+    const order = cardOrder(parseBody(cardPaymentRequestSchema, req));
+    const { created, ...answer } = await service.create(order);
+    if (!created) res.set('Idempotent-Replayed', 'true');
+    res.status(201).json(answer);
+  });
+
+  router.get('/v1/card-payments/:externalId', async (req, res) => {
+    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    res.json(cardPaymentResponse(await service.read(externalId)));
+  });
+
+  return router;
+}

@@ -1,0 +1,94 @@
+/**
+ * Between the card payment routes and Temporal: starts the workflow under its business id, reads it,
+ * and builds the checkout link. Every call within a deadline; knows nothing about HTTP beyond ApiErrors.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../config/env';
+import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig } from '../../card-payments/card-payment-input';
+import type { CardOrder } from '../../card-payments/card-payment-request';
+import { checkoutToken } from '../../card-payments/checkout-token';
+import { cardOrderHash } from '../../card-payments/request-hash';
+import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../card-payments/start-card-payment';
+import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
+import { cardPaymentStatusQuery, cardPaymentWorkflowId, type CardPaymentView, type CardPaymentWorkflow } from '../../../workflows/card-payment/messages';
+import { CARD_PAYMENT_STATES, type CardPaymentState } from '../../../workflows/card-payment/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
+
+export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL'>;
+
+export function cardPaymentNotFound(externalId: string): ApiError {
+  return new ApiError(404, 'CARD_PAYMENT_NOT_FOUND', `No card payment with externalId ${externalId}`);
+}
+
+function isCardPaymentState(value: string | undefined): value is CardPaymentState {
+  return (CARD_PAYMENT_STATES as readonly string[]).includes(value ?? '');
+}
+
+export class CardPaymentService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: CardPaymentServiceConfig,
+    private readonly tokenKey: Buffer,
+  ) {}
+
+  async create(order: CardOrder): Promise<CardPaymentCreated & { created: boolean }> {
+    const input: CardPaymentInput = {
+      order,
+      expiresAt: new Date(Date.now() + this.config.CARD_CHECKOUT_TTL_MS).toISOString(),
+      requestHash: cardOrderHash(order),
+      timing: cardPaymentTiming(this.config),
+    };
+    const started = await this.call(() => startCardPaymentWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
+    if (started === 'started') return { created: true, ...this.created(order.externalId, 'AWAITING_CARD', input.expiresAt) };
+    const description = await this.call(() => this.handle(order.externalId).describe());
+    const memo = readCardPaymentMemo(description.memo);
+    if (memo?.requestHash !== input.requestHash) throw new ApiError(409, 'CARD_PAYMENT_CONFLICT', `A different card payment with externalId ${order.externalId} already exists`);
+    const status = description.typedSearchAttributes.get(CardPaymentStatus);
+    return { created: false, ...this.created(order.externalId, isCardPaymentState(status) ? status : 'AWAITING_CARD', memo.expiresAt) };
+  }
+
+  /** A closed payment answers from its result; a running one from its query, or from the index when no worker answers in time. */
+  async read(externalId: string): Promise<CardPaymentReading> {
+    const handle = this.handle(externalId);
+    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? cardPaymentNotFound(externalId) : error;
+    });
+    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
+    try {
+      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(cardPaymentStatusQuery)) };
+    } catch {
+      // No worker answered (in time, or at all): the index and the memo still know its state and amount.
+    }
+    const state = description.typedSearchAttributes.get(CardPaymentStatus);
+    const memo = readCardPaymentMemo(description.memo);
+    const indexed: CardPaymentView = {
+      externalId,
+      state: isCardPaymentState(state) ? state : 'AWAITING_CARD',
+      amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+      installmentCount: memo?.installmentCount ?? 1,
+      expiresAt: memo?.expiresAt ?? '',
+      requestHash: memo?.requestHash ?? '',
+      callbacksReceived: 0,
+      checksMade: 0,
+      transitions: [],
+    };
+    return { source: 'index', view: indexed };
+  }
+
+  private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {
+    const token = checkoutToken(this.tokenKey, externalId, Date.parse(expiresAt));
+    const checkoutUrl = `${this.config.ENGINE_PUBLIC_URL}/checkout/${encodeURIComponent(externalId)}?token=${encodeURIComponent(token)}`;
+    return { externalId, status, checkoutUrl, expiresAt, workflowId: cardPaymentWorkflowId(externalId) };
+  }
+
+  private handle(externalId: string): WorkflowHandle<CardPaymentWorkflow> {
+    return this.client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

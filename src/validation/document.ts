@@ -1,0 +1,39 @@
+/**
+ * Brazilian taxpayer documents: CPF (people, 11 digits) and CNPJ (companies, 14 digits), masked or not,
+ * each with its two mod-11 check digits. Pure: workflow code may import it.
+ */
+import { z } from 'zod';
+import { isValidCpf } from '../pix/keys';
+
+const CNPJ_FIRST_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
+const CNPJ_SECOND_WEIGHTS = [6, ...CNPJ_FIRST_WEIGHTS] as const;
+
+function cnpjCheckDigit(digits: readonly number[], weights: readonly number[]): number {
+  const sum = digits.reduce((total, digit, index) => total + digit * (weights[index] ?? 0), 0);
+  const remainder = sum % 11;
+  return remainder < 2 ? 0 : 11 - remainder;
+}
+
+/** True for 14 digits (no mask) whose two check digits match and that are not all the same digit. */
+export function isValidCnpj(digits: string): boolean {
+  if (!/^\d{14}$/.test(digits) || /^(\d)\1{13}$/.test(digits)) return false;
+  const numbers = Array.from(digits, Number);
+  return numbers[12] === cnpjCheckDigit(numbers.slice(0, 12), CNPJ_FIRST_WEIGHTS) && numbers[13] === cnpjCheckDigit(numbers.slice(0, 13), CNPJ_SECOND_WEIGHTS);
+}
+
+/** A CPF or CNPJ, masked or not, handed on as its digits. */
+export const taxDocumentSchema = z
+  .string()
+  .regex(/^(\d{11}|\d{14}|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/, {
+    message: 'must be a CPF (11 digits, or 123.456.789-09) or a CNPJ (14 digits, or 12.345.678/0001-95)',
+    abort: true,
+  })
+  .transform((text, ctx) => {
+    const digits = text.replace(/\D/g, '');
+    const valid = digits.length === 11 ? isValidCpf(digits) : isValidCnpj(digits);
+    if (!valid) {
+      ctx.addIssue({ code: 'custom', message: `${digits.length === 11 ? 'CPF' : 'CNPJ'} check digits do not match` });
+      return z.NEVER;
+    }
+    return digits;
+  });
