@@ -28,6 +28,7 @@ test('recorded histories exist for the payout lifecycles of every rail and for b
       'infraction-defended-accepted.binpb',
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
+      'card-payment-paid.binpb',
     ]),
   );
 });

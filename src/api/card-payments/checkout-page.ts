@@ -29,7 +29,7 @@ legend{font-weight:600;margin-bottom:.75rem}
 label{display:block;font-size:.875rem;font-weight:600;margin:.75rem 0 .25rem}
 input{box-sizing:border-box;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #aab1bf;border-radius:6px}
 input:focus{outline:3px solid #8ab4f8;border-color:#2f6fde}
-.row{display:flex;gap:.75rem}.row>div{flex:1}
+.row{display:flex;gap:.75rem;align-items:flex-end}.row>div{flex:1}
 button{margin-top:1.25rem;width:100%;font:inherit;font-weight:700;padding:.75rem;border:0;border-radius:6px;background:#2f6fde;color:#fff;cursor:pointer}
 button:disabled{background:#8c99b3;cursor:progress}
 [role=status]{margin-top:1rem;min-height:1.5rem}
