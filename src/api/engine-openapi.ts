@@ -13,6 +13,13 @@ import { defenseRequestSchema } from '../infractions/defense';
 import { infractionListResponseSchema, infractionResponseSchema } from './infractions/infraction-response';
 import { infractionListQuerySchema, infractionParamsSchema } from './infractions/infraction-routes';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
+import { cardPaymentShapeSchema } from '../card-payments/card-payment-request';
+import { checkoutFailureSchema, checkoutPaymentSchema } from '../card-payments/checkout-payment';
+import { cardCallbackSchema } from '../payment-api/schemas/card';
+import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema } from './card-payments/card-payment-response';
+import { cardPaymentParamsSchema } from './card-payments/card-payment-routes';
+import { checkoutQuerySchema } from './card-payments/checkout-routes';
+import { CARD_CALLBACK_PATH } from './card-payments/checkout-service';
 import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../openapi/document';
 
 type Errors = Record<number, string>;
@@ -60,6 +67,13 @@ function linksTo(operationIds: readonly string[], values: Record<string, string>
   return Object.fromEntries(operationIds.map((operationId) => [operationId, { operationId, parameters: values }]));
 }
 
+const exampleCardPayment = { externalId: 'order-2001', amount: 100.1, installmentCount: 3, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' }, description: 'Order 2001' };
+const cardPaymentBody = withRequestExamples(cardPaymentShapeSchema, [exampleCardPayment]);
+const cardPaymentParams = z.object({ externalId: cardPaymentParamsSchema.shape.externalId.meta({ examples: [exampleCardPayment.externalId] }) });
+/** The checkout's refusals as the buyer's browser gets them: a page. */
+const checkoutPageErrors = { 401: 'The link is not valid', 404: 'Unknown card payment', 410: 'The link has expired' };
+const checkoutCallErrors: Errors = { ...JSON_BODY, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...TEMPORAL };
+
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
 
@@ -82,7 +96,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches and MED infractions as durable Temporal workflows.' },
+    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, card payments and MED infractions as durable Temporal workflows.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     [
       keyed({
@@ -189,6 +203,50 @@ export function engineOpenApi() {
             }]
           : [],
       ),
+      keyed({
+        id: 'createCardPayment', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
+        summary: 'Create a card payment (idempotent by externalId) and its checkout link; no card data',
+        responses: {
+          201: {
+            description: 'Created AWAITING_CARD, or the existing payment for a repeated identical request (same checkout link)',
+            schema: cardPaymentCreatedSchema,
+            links: linksTo(['getCardPayment'], { externalId: '$response.body#/externalId' }),
+          },
+          ...errors({ ...JSON_BODY, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...TEMPORAL }),
+        },
+      }),
+      keyed({
+        id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
+        responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }) },
+      }),
+      {
+        method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
+        responses: {
+          200: { description: 'The page (the form, or where the payment stands)', contentType: 'text/html' },
+          ...Object.fromEntries(Object.entries(checkoutPageErrors).map(([status, description]) => [status, { description, contentType: 'text/html' }])),
+          ...errors({ 400: 'Invalid externalId or no token', 503: "Temporal or the provider's security module unavailable: retry" }),
+        },
+      },
+      { method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
+      {
+        method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
+        responses: {
+          200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
+          ...errors({ ...checkoutCallErrors, 422: 'A card number that fails its check digit, an expired card, a blank name' }),
+        },
+      },
+      {
+        method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
+        responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
+      },
+      {
+        method: 'post', path: CARD_CALLBACK_PATH, summary: "The provider's signed PAYMENT_UPDATED callbacks of card payments", headers: callbackHeaders, body: cardCallbackSchema,
+        responses: {
+          200: { description: 'Signalled to the card payment' },
+          202: { description: 'Unknown card payment: kept for operators' },
+          ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
+        },
+      },
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
     ],

@@ -5,25 +5,29 @@
  */
 import { z } from 'zod';
 import { threeDSSchema } from '../payment-api/schemas/card';
-import { nonBlankTextSchema } from '../payment-api/schemas/common';
+import type { FieldIssue } from '../validation/issues';
 import { plainTextSchema } from '../validation/plain-text';
 import { expiryInFuture, luhnValid } from '../card/card';
 
 const tokenField = z.string().min(1).max(200);
 
-export const checkoutCardSchema = z
-  .strictObject({
-    holderName: plainTextSchema.pipe(nonBlankTextSchema(100)),
-    number: z.string().regex(/^\d{12,19}$/, { message: 'must be 12 to 19 digits' }),
-    expiryMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, { message: 'must be two digits, 01 to 12' }),
-    expiryYear: z.string().regex(/^\d{4}$/, { message: 'must be four digits' }),
-    cvv: z.string().regex(/^\d{3,4}$/, { message: 'must be 3 or 4 digits' }),
-  })
-  .superRefine((card, ctx) => {
-    if (!luhnValid(card.number)) ctx.addIssue({ code: 'custom', path: ['number'], message: 'is not a valid card number (check digit)' });
-    if (!expiryInFuture(card.expiryMonth, card.expiryYear, new Date())) ctx.addIssue({ code: 'custom', path: ['expiryYear'], message: 'the card has expired' });
-  });
+export const checkoutCardSchema = z.strictObject({
+  holderName: plainTextSchema.min(1).max(100),
+  number: z.string().regex(/^\d{12,19}$/, { message: 'must be 12 to 19 digits' }),
+  expiryMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, { message: 'must be two digits, 01 to 12' }),
+  expiryYear: z.string().regex(/^\d{4}$/, { message: 'must be four digits' }),
+  cvv: z.string().regex(/^\d{3,4}$/, { message: 'must be 3 or 4 digits' }),
+});
 export type CheckoutCard = z.output<typeof checkoutCardSchema>;
+
+/** What no JSON Schema states about a card (refused with 422): its check digit, its expiry, a blank name. */
+export function cardProblems(card: CheckoutCard, now: Date): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (card.holderName.trim() === '') issues.push({ path: 'card.holderName', message: 'must not be blank' });
+  if (!luhnValid(card.number)) issues.push({ path: 'card.number', message: 'is not a valid card number (check digit)' });
+  if (!expiryInFuture(card.expiryMonth, card.expiryYear, now)) issues.push({ path: 'card.expiryYear', message: 'the card has expired' });
+  return issues;
+}
 
 export const checkoutPaymentSchema = z.strictObject({
   token: tokenField,

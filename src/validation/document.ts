@@ -2,7 +2,6 @@
  * Brazilian taxpayer documents: CPF (people, 11 digits) and CNPJ (companies, 14 digits), masked or not,
  * each with its two mod-11 check digits. Pure: workflow code may import it.
  */
-import { z } from 'zod';
 import { isValidCpf } from '../pix/keys';
 
 const CNPJ_FIRST_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
@@ -21,19 +20,15 @@ export function isValidCnpj(digits: string): boolean {
   return numbers[12] === cnpjCheckDigit(numbers.slice(0, 12), CNPJ_FIRST_WEIGHTS) && numbers[13] === cnpjCheckDigit(numbers.slice(0, 13), CNPJ_SECOND_WEIGHTS);
 }
 
-/** A CPF or CNPJ, masked or not, handed on as its digits. */
-export const taxDocumentSchema = z
-  .string()
-  .regex(/^(\d{11}|\d{14}|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/, {
-    message: 'must be a CPF (11 digits, or 123.456.789-09) or a CNPJ (14 digits, or 12.345.678/0001-95)',
-    abort: true,
-  })
-  .transform((text, ctx) => {
-    const digits = text.replace(/\D/g, '');
-    const valid = digits.length === 11 ? isValidCpf(digits) : isValidCnpj(digits);
-    if (!valid) {
-      ctx.addIssue({ code: 'custom', message: `${digits.length === 11 ? 'CPF' : 'CNPJ'} check digits do not match` });
-      return z.NEVER;
-    }
-    return digits;
-  });
+/** How a CPF or CNPJ may be written: digits only, or with its usual mask. */
+export const TAX_DOCUMENT_PATTERN = /^(\d{11}|\d{14}|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/;
+export const TAX_DOCUMENT_FORMS = 'a CPF (11 digits, or 123.456.789-09) or a CNPJ (14 digits, or 12.345.678/0001-95)';
+
+/** The digits of a document written in one of TAX_DOCUMENT_PATTERN's forms, or why it is not a valid one. */
+export function validateTaxDocument(text: string): { ok: true; digits: string } | { ok: false; message: string } {
+  if (!TAX_DOCUMENT_PATTERN.test(text)) return { ok: false, message: `must be ${TAX_DOCUMENT_FORMS}` };
+  const digits = text.replace(/\D/g, '');
+  const cpf = digits.length === 11;
+  if (cpf ? isValidCpf(digits) : isValidCnpj(digits)) return { ok: true, digits };
+  return { ok: false, message: `${cpf ? 'CPF' : 'CNPJ'} check digits do not match` };
+}

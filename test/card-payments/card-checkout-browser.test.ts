@@ -132,14 +132,14 @@ test('the same request again answers the same checkout; a different one under th
 });
 
 test('bad requests and bad links start nothing and say why', async () => {
-  const refused = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', {
-    externalId: 'bad-doc',
-    amount: 10.001,
-    installmentCount: 13,
-    payer: { ...PAYER, document: '529.982.247-26', phone: '123' },
-  });
-  expect(refused.status).toBe(400);
-  expect(refused.body.issues.map((issue) => issue.path).sort()).toEqual(['amount', 'installmentCount', 'payer.document', 'payer.phone']);
+  const request = { externalId: 'bad-request', amount: 10, installmentCount: 1, payer: PAYER };
+  const badShape = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, amount: 10.001, installmentCount: 13 });
+  expect(badShape.status).toBe(400);
+  expect(badShape.body.issues.map((issue) => issue.path).sort()).toEqual(['amount', 'installmentCount']);
+  const badRules = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, payer: { ...PAYER, document: '529.982.247-26', phone: '123' } });
+  expect(badRules.status).toBe(422);
+  expect(badRules.body.issues.map((issue) => issue.path).sort()).toEqual(['payer.document', 'payer.phone']);
+  expect((await stack.api('GET', '/v1/card-payments/bad-request')).status).toBe(404);
 
   const created = await newPayment('card-bad-link');
   const forged = created.checkoutUrl.replace(/token=\d+\./, 'token=1999999999999.');
@@ -151,7 +151,7 @@ test('bad requests and bad links start nothing and say why', async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ token: new URL(created.checkoutUrl).searchParams.get('token'), card: { holderName: 'A', number: '4000000000001001', expiryMonth: '12', expiryYear: '2099', cvv: TEST_CVV }, cardToken: 'x', sessionId: 's', threeDS: { cavv: 'c', eci: '05', version: '2.2.0' } }),
   });
-  expect(wrongCard.status).toBe(400);
+  expect(wrongCard.status).toBe(422);
   const text = await wrongCard.text();
   expect(text).toContain('card.number');
   expect(text).not.toContain('4000000000001001');

@@ -37,6 +37,15 @@ export const cardPaymentResponseSchema = z.object({
 });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
+/** What the checkout page's calls answer: the state the payment went to, and why when it failed. */
+export const checkoutResultSchema = z.object({
+  status: stateSchema,
+  brand: z.string().optional(),
+  last4: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+
 export type CardPaymentReading = { source: 'workflow' | 'index'; view: CardPaymentView };
 
 export function cardPaymentResponse({ view, source }: CardPaymentReading): CardPaymentResponse {

@@ -1,10 +1,11 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { cardOrder, cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
+import { cardPaymentRequestSchema, cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { externalIdSchema } from '../../payouts/ids';
 import { requireApiKey } from '../auth';
-import { parseBody, parseOrThrow } from '../errors';
+import { zodIssues } from '../../validation/issues';
+import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { cardPaymentResponse } from './card-payment-response';
 import type { CardPaymentService } from './card-payment-service';
@@ -16,7 +17,10 @@ export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly
   router.use('/v1/card-payments', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/card-payments', async (req, res) => {
-    const order = cardOrder(parseBody(cardPaymentRequestSchema, req));
+    parseBody(cardPaymentShapeSchema, req);
+    const checked = cardPaymentRequestSchema.safeParse(req.body);
+    if (!checked.success) throw new ApiError(422, 'CARD_PAYMENT_INVALID', 'The card payment cannot be made as requested', zodIssues(checked.error));
+    const order = checked.data;
     const { created, ...answer } = await service.create(order);
     if (!created) res.set('Idempotent-Replayed', 'true');
     res.status(201).json(answer);

@@ -46,7 +46,7 @@ export const CHECKOUT_SCRIPT = `(function () {
     if (!response.ok) {
       var issues = answer && answer.issues ? ': ' + answer.issues.map(function (issue) { return issue.path.replace(/^card\\./, '') + ' ' + issue.message; }).join('; ') : '';
       var failure = new Error(((answer && answer.message) || 'HTTP ' + response.status) + issues);
-      failure.retryable = response.status === 400;
+      failure.retryable = response.status === 400 || response.status === 422;
       throw failure;
     }
     return answer;

@@ -10,7 +10,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
 import { readCardPaymentMemo } from '../../card-payments/start-card-payment';
-import { threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
+import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
 import { verifyCheckoutToken } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
 import type { Logger } from '../../logging/logger';
@@ -29,6 +29,7 @@ import {
 import type { CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import type { CheckoutResult } from './card-payment-response';
 import { cardPaymentNotFound } from './card-payment-service';
 
 export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
@@ -45,13 +46,6 @@ export interface CheckoutOrder {
   expiresAt: string;
 }
 
-/** What the page shows after paying: the state the payment went to, and why when it failed. */
-export interface CheckoutResult {
-  status: CardPaymentState;
-  brand?: string;
-  last4?: string;
-  reason?: string;
-}
 
 function resultOf(answer: AuthorizationAnswer, card: { brand: string; last4: string }): CheckoutResult {
   if (answer.kind === 'accepted') return { status: 'PENDING', brand: answer.brand, last4: answer.last4 };
@@ -94,6 +88,8 @@ export class CheckoutService {
 
   async pay(externalId: string, payment: CheckoutPayment): Promise<CheckoutResult> {
     this.verify(externalId, payment.token);
+    const problems = cardProblems(payment.card, new Date());
+    if (problems.length > 0) throw new ApiError(422, 'CARD_INVALID', 'Check the card details', problems);
     const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
     const order = await this.checkoutUpdate(externalId, (handle) => handle.executeUpdate(startAuthorizationUpdate, { args: [card] }));
     const answer = await this.authorize(order, payment);
@@ -127,7 +123,7 @@ export class CheckoutService {
         clientCallbackUrl: `${this.config.ENGINE_PUBLIC_URL}${CARD_CALLBACK_PATH}`,
         payer: { name: order.payer.name, email: order.payer.email, document: order.payer.document, phone: `+${order.payer.phone}` },
         creditCard: {
-          holderName: card.holderName,
+          holderName: card.holderName.trim(),
           number: card.number,
           expiryMonth: card.expiryMonth,
           expiryYear: card.expiryYear,
