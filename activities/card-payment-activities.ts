@@ -13,7 +13,7 @@ export interface CardPaymentActivityDependencies {
 }
 
 export type CardPaymentCheck =
-  | { kind: 'found'; status: string; providerStatus?: string; brand: string; last4: string; netValueCents: number }
+  | { kind: 'found'; status: string; providerStatus?: string; brand: string; last4: string; netValueCents: number; externalReference?: string }
   | { kind: 'not-found' };
 
 export function createCardPaymentActivities({ api }: CardPaymentActivityDependencies) {
@@ -27,6 +27,7 @@ export function createCardPaymentActivities({ api }: CardPaymentActivityDependen
         brand: data.brand,
         last4: data.last4,
         netValueCents: reaisToCentavos(data.netValue),
+        ...(data.externalReference ? { externalReference: data.externalReference } : {}),
       };
     } catch (error) {
       if (error instanceof NotFoundError) return { kind: 'not-found' };

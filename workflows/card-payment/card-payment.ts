@@ -198,6 +198,12 @@ export class CardPayment {
       this.checksMade += 1;
     }
     if (outcome.kind === 'not-found') return false;
+    // A payment id from a callback must be this order's: the provider echoes our externalId.
+    if (outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId) {
+      this.details.reviewReason = `payment ${paymentId} at the provider belongs to another order`;
+      delete this.details.providerPaymentId;
+      return false;
+    }
     Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });
     if (outcome.status === 'COMPLETED') {
       this.lifecycle.moveTo('PAID', `payment check: COMPLETED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
