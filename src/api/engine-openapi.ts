@@ -17,7 +17,7 @@ import { cardPaymentShapeSchema } from '../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../card-payments/checkout-payment';
 import { cardCallbackSchema } from '../payment-api/schemas/card';
 import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema } from './card-payments/card-payment-response';
-import { cardPaymentParamsSchema } from './card-payments/card-payment-routes';
+import { cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './card-payments/card-payment-routes';
 import { checkoutQuerySchema } from './card-payments/checkout-routes';
 import { CARD_CALLBACK_PATH } from './card-payments/checkout-service';
 import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../openapi/document';
@@ -210,7 +210,7 @@ export function engineOpenApi() {
           201: {
             description: 'Created AWAITING_CARD, or the existing payment for a repeated identical request (same checkout link)',
             schema: cardPaymentCreatedSchema,
-            links: linksTo(['getCardPayment'], { externalId: '$response.body#/externalId' }),
+            links: linksTo(['getCardPayment', 'recheckCardPayment', 'closeCardPayment'], { externalId: '$response.body#/externalId' }),
           },
           ...errors({ ...JSON_BODY, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...TEMPORAL }),
         },
@@ -218,6 +218,22 @@ export function engineOpenApi() {
       keyed({
         id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
         responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }) },
+      }),
+      keyed({
+        id: 'recheckCardPayment', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
+        summary: 'Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it',
+        responses: {
+          200: { description: 'The card payment after the check', schema: cardPaymentResponseSchema },
+          ...errors({ ...JSON_BODY, 404: 'Unknown card payment', 409: 'Not PENDING or NEEDS_REVIEW, or another payment id is known', ...TEMPORAL }),
+        },
+      }),
+      keyed({
+        id: 'closeCardPayment', method: 'post', path: '/v1/card-payments/:externalId/close', params: cardPaymentParams, body: closeCardPaymentBodySchema,
+        summary: 'Close a card payment in review that the provider does not have (operators): FAILED',
+        responses: {
+          200: { description: 'FAILED', schema: cardPaymentResponseSchema },
+          ...errors({ ...JSON_BODY, 404: 'Unknown card payment', 409: 'Not NEEDS_REVIEW, or the provider has a payment for it', ...TEMPORAL }),
+        },
       }),
       {
         method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,

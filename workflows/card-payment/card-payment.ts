@@ -6,7 +6,8 @@
  *   awaitAuthorization AUTHORIZING → PENDING | FAILED (the API reports endpoint 2's answer: a signal)
  *                      AUTHORIZING → NEEDS_REVIEW (no answer by the deadline, or an unknown one)
  *   awaitOutcome       PENDING → PAID | FAILED (callback hint or timer, then endpoint 3), NEEDS_REVIEW past the review deadline
- *   awaitNews          NEEDS_REVIEW → PENDING | PAID | FAILED once the payment id is known (late answer or callback)
+ *   awaitNews          NEEDS_REVIEW → PENDING | PAID | FAILED once the payment id is known (late answer, callback,
+ *                      or an operator's recheck naming it); NEEDS_REVIEW → FAILED when an operator closes it
  *
  * The provider's payment id may come from the API's answer or from the PAYMENT_UPDATED callback, which
  * names it: a crash between endpoint 2's answer and the signal leaves a visible NEEDS_REVIEW, settled
@@ -19,6 +20,7 @@ import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, PayoutFlow } from '../../src/temporal/search-attributes';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
+import { PendingUpdates } from '../shared/pending-updates';
 import type { AuthorizationAnswer, CardCallbackHint, CardPaymentView, SubmittedCard } from './messages';
 import { CARD_PAYMENT_FLOW } from './search-attributes';
 import { CARD_PAYMENT_TRANSITIONS, type CardPaymentState } from './states';
@@ -47,6 +49,7 @@ export class CardPayment {
   private checksMade = 0;
   private answer: AuthorizationAnswer | undefined;
   private hintPending = false;
+  private readonly rechecks = new PendingUpdates<CardPaymentView>();
 
   constructor(private readonly input: CardPaymentInput) {
     // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
@@ -108,6 +111,30 @@ export class CardPayment {
     this.hintPending = true;
   }
 
+  validateRecheck({ providerPaymentId }: { providerPaymentId?: number }): void {
+    if (this.lifecycle.state !== 'PENDING' && this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: nothing to ask the provider`);
+    const known = this.details.providerPaymentId;
+    if (providerPaymentId !== undefined && known !== undefined && known !== providerPaymentId) throw new Error(`the card payment is provider payment ${known}`);
+  }
+
+  /** Answered after the provider has next been asked, or when the payment ends. */
+  recheck({ providerPaymentId }: { providerPaymentId?: number }): Promise<CardPaymentView> {
+    this.details.providerPaymentId ??= providerPaymentId;
+    return this.rechecks.wait();
+  }
+
+  validateClose(): void {
+    if (this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: only a payment in review can be closed`);
+    const known = this.details.providerPaymentId;
+    if (known !== undefined) throw new Error(`the provider has payment ${known} for it: recheck it instead`);
+  }
+
+  close({ reason }: { reason: string }): CardPaymentView {
+    this.details.failureReason = `closed by an operator: ${reason}`;
+    this.lifecycle.moveTo('FAILED', `closed by an operator (no charge at the provider): ${reason}`);
+    return this.view();
+  }
+
   // ---- The phases ----
 
   async run(): Promise<CardPaymentView> {
@@ -117,6 +144,7 @@ export class CardPayment {
       else if (this.lifecycle.state === 'PENDING') await this.awaitOutcome();
       else await this.awaitNews();
     }
+    this.rechecks.answerAll(this.view());
     return this.view();
   }
 
@@ -138,14 +166,18 @@ export class CardPayment {
 
   private async awaitOutcome(): Promise<void> {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
-      hasNews: () => this.hintPending || this.answer !== undefined,
+      hasNews: () => this.hintPending || this.answer !== undefined || this.rechecks.any,
       takeHint: () => {
         const hinted = this.hintPending || this.answer !== undefined;
         this.hintPending = false;
         this.answer = undefined;
         return hinted;
       },
-      check: () => this.check(),
+      check: async () => {
+        const found = await this.check();
+        this.rechecks.answerAll(this.view());
+        return found === 'final';
+      },
       waiting: () => this.lifecycle.state === 'PENDING',
     });
     if (waited === 'review') {
@@ -154,14 +186,21 @@ export class CardPayment {
     }
   }
 
-  /** In review, only the payment id can settle it: a late answer or a callback brings it. */
+  /** In review, only the payment id can settle it: a late answer, a callback or an operator brings it. */
   private async awaitNews(): Promise<void> {
-    await condition(() => this.answer !== undefined || this.hintPending);
+    await condition(() => this.answer !== undefined || this.hintPending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
     this.applyNews();
-    if (this.lifecycle.state !== 'NEEDS_REVIEW' || this.details.providerPaymentId === undefined) return;
+    if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
+    if (this.details.providerPaymentId === undefined) {
+      this.hintPending = false;
+      this.rechecks.answerAll(this.view());
+      return;
+    }
     this.hintPending = false;
-    const final = await this.check();
-    if (!final && this.lifecycle.state === 'NEEDS_REVIEW') this.lifecycle.moveTo('PENDING', `payment ${this.details.providerPaymentId} found at the provider, not final yet`);
+    if ((await this.check()) === 'open' && this.lifecycle.state === 'NEEDS_REVIEW') {
+      this.lifecycle.moveTo('PENDING', `payment ${this.details.providerPaymentId} found at the provider, not final yet`);
+    }
+    this.rechecks.answerAll(this.view());
   }
 
   /** Applies the API's answer, or a callback's payment id when the answer was lost (the hint stays for the check). */
@@ -184,36 +223,36 @@ export class CardPayment {
     }
   }
 
-  /** Asks endpoint 3 and applies a final answer; true when the outcome is final. */
-  private async check(): Promise<boolean> {
+  /** Asks endpoint 3 and applies a final answer: 'final', 'open' (at the provider, not final), or 'unknown'. */
+  private async check(): Promise<'final' | 'open' | 'unknown'> {
     const paymentId = this.details.providerPaymentId;
-    if (paymentId === undefined) return false;
+    if (paymentId === undefined) return 'unknown';
     let outcome: Awaited<ReturnType<typeof checkCardPayment>>;
     try {
       outcome = await checkCardPayment(paymentId);
     } catch (error) {
       this.details.reviewReason = `payment check failed: ${failureMessage(error)}`;
-      return false;
+      return 'unknown';
     } finally {
       this.checksMade += 1;
     }
-    if (outcome.kind === 'not-found') return false;
-    // A payment id from a callback must be this order's: the provider echoes our externalId.
-    if (outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId) {
-      this.details.reviewReason = `payment ${paymentId} at the provider belongs to another order`;
-      delete this.details.providerPaymentId;
-      return false;
+    // A payment id from a callback or an operator must be this order's: the provider echoes our externalId.
+    const foreign = outcome.kind === 'found' && outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId;
+    if (outcome.kind === 'not-found' || foreign) {
+      this.details.reviewReason = `payment ${paymentId} ${foreign ? 'at the provider belongs to another order' : 'is not at the provider'}`;
+      if (this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
+      return 'unknown';
     }
     Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });
     if (outcome.status === 'COMPLETED') {
       this.lifecycle.moveTo('PAID', `payment check: COMPLETED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
-      return true;
+      return 'final';
     }
     if (outcome.status === 'FAILED') {
       this.details.failureReason = outcome.providerStatus === 'DECLINED' ? 'declined by the card issuer' : `the provider reported ${outcome.providerStatus ?? outcome.status}`;
       this.lifecycle.moveTo('FAILED', `payment check: FAILED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
-      return true;
+      return 'final';
     }
-    return false;
+    return 'open';
   }
 }

@@ -55,6 +55,10 @@ export const cardPaymentStatusQuery = defineQuery<CardPaymentView>('status');
 export const startAuthorizationUpdate = defineUpdate<CardOrder, [SubmittedCard]>('startAuthorization');
 /** The buyer could not authenticate (3DS denied or abandoned): AWAITING_CARD → FAILED. Refused (validator) unless awaiting a card. */
 export const failCheckoutUpdate = defineUpdate<CardPaymentView, [{ reason: string }]>('failCheckout');
+/** Ask the provider now (operators), naming the payment when the workflow never learned it. Refused (validator) unless PENDING or NEEDS_REVIEW. */
+export const recheckCardPaymentUpdate = defineUpdate<CardPaymentView, [{ providerPaymentId?: number }]>('recheck');
+/** An operator found no charge at the provider: NEEDS_REVIEW → FAILED. Refused (validator) once a payment id is known. */
+export const closeCardPaymentUpdate = defineUpdate<CardPaymentView, [{ reason: string }]>('close');
 export const authorizationAnswerSignal = defineSignal<[AuthorizationAnswer]>('authorizationAnswer');
 export const cardCallbackSignal = defineSignal<[CardCallbackHint]>('cardCallback');
 

@@ -5,12 +5,15 @@ import { cardPaymentRequestSchema, cardPaymentShapeSchema } from '../../card-pay
 import { externalIdSchema } from '../../payouts/ids';
 import { requireApiKey } from '../auth';
 import { zodIssues } from '../../validation/issues';
+import { plainTextSchema } from '../../validation/plain-text';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { cardPaymentResponse } from './card-payment-response';
 import type { CardPaymentService } from './card-payment-service';
 
 export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+export const closeCardPaymentBodySchema = z.strictObject({ reason: plainTextSchema.min(1).max(200) });
 
 export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly string[]): Router {
   const router = Router();
@@ -29,6 +32,18 @@ export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly
   router.get('/v1/card-payments/:externalId', async (req, res) => {
     const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
     res.json(cardPaymentResponse(await service.read(externalId)));
+  });
+
+  router.post('/v1/card-payments/:externalId/recheck', async (req, res) => {
+    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const request = parseOrThrow(recheckCardPaymentBodySchema, req.body ?? {}, 'body');
+    res.json(cardPaymentResponse(await service.recheck(externalId, request.providerPaymentId === undefined ? {} : { providerPaymentId: request.providerPaymentId })));
+  });
+
+  router.post('/v1/card-payments/:externalId/close', async (req, res) => {
+    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { reason } = parseBody(closeCardPaymentBodySchema, req);
+    res.json(cardPaymentResponse(await service.close(externalId, reason.trim() || 'no reason given')));
   });
 
   return router;

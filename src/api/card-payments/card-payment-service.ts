@@ -2,7 +2,7 @@
  * Between the card payment routes and Temporal: starts the workflow under its business id, reads it,
  * and builds the checkout link. Every call within a deadline; knows nothing about HTTP beyond ApiErrors.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../../config/env';
 import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig } from '../../card-payments/card-payment-input';
@@ -11,13 +11,23 @@ import { checkoutToken } from '../../card-payments/checkout-token';
 import { cardOrderHash } from '../../card-payments/request-hash';
 import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../card-payments/start-card-payment';
 import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
-import { cardPaymentStatusQuery, cardPaymentWorkflowId, type CardPaymentView, type CardPaymentWorkflow } from '../../../workflows/card-payment/messages';
+import {
+  cardPaymentStatusQuery,
+  cardPaymentWorkflowId,
+  closeCardPaymentUpdate,
+  recheckCardPaymentUpdate,
+  type CardPaymentView,
+  type CardPaymentWorkflow,
+} from '../../../workflows/card-payment/messages';
 import { CARD_PAYMENT_STATES, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
 
 export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL'>;
+
+// A recheck's answer waits for endpoint 3 (30 s, retried): bounded, but longer than a plain call.
+const UPDATE_ANSWER_DEADLINE_MS = 120_000;
 
 export function cardPaymentNotFound(externalId: string): ApiError {
   return new ApiError(404, 'CARD_PAYMENT_NOT_FOUND', `No card payment with externalId ${externalId}`);
@@ -76,6 +86,29 @@ export class CardPaymentService {
       transitions: [],
     };
     return { source: 'index', view: indexed };
+  }
+
+  /** Operators: ask the provider now, naming the payment when the workflow never learned its id. 409 unless PENDING or NEEDS_REVIEW. */
+  async recheck(externalId: string, request: { providerPaymentId?: number }): Promise<CardPaymentReading> {
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(recheckCardPaymentUpdate, { args: [request], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+  }
+
+  /** Operators: a payment in review that the provider does not have ends FAILED. 409 otherwise. */
+  async close(externalId: string, reason: string): Promise<CardPaymentReading> {
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(closeCardPaymentUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+  }
+
+  private async operatorUpdate(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<{ result(): Promise<CardPaymentView> }>): Promise<CardPaymentView> {
+    const { view } = await this.read(externalId);
+    let accepted: { result(): Promise<CardPaymentView> };
+    try {
+      accepted = await this.call(() => start(this.handle(externalId)));
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', error.cause?.message ?? `the card payment is ${view.state}`);
+      if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', `the card payment is ${view.state}`);
+      throw error;
+    }
+    return withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
   }
 
   private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {
