@@ -9,6 +9,10 @@ import type { TransitionTable } from '../shared/lifecycle';
 export const CARD_PAYMENT_STATES = ['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID', 'FAILED', 'EXPIRED', 'NEEDS_REVIEW'] as const;
 export type CardPaymentState = (typeof CARD_PAYMENT_STATES)[number];
 
+export function isCardPaymentState(value: string | undefined): value is CardPaymentState {
+  return (CARD_PAYMENT_STATES as readonly string[]).includes(value ?? '');
+}
+
 export const CARD_PAYMENT_TRANSITIONS: TransitionTable<CardPaymentState> = {
   AWAITING_CARD: ['AUTHORIZING', 'FAILED', 'EXPIRED'],
   AUTHORIZING: ['PENDING', 'FAILED', 'NEEDS_REVIEW'],

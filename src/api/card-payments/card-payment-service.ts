@@ -19,7 +19,7 @@ import {
   type CardPaymentView,
   type CardPaymentWorkflow,
 } from '../../../workflows/card-payment/messages';
-import { CARD_PAYMENT_STATES, type CardPaymentState } from '../../../workflows/card-payment/states';
+import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
@@ -31,10 +31,6 @@ const UPDATE_ANSWER_DEADLINE_MS = 120_000;
 
 export function cardPaymentNotFound(externalId: string): ApiError {
   return new ApiError(404, 'CARD_PAYMENT_NOT_FOUND', `No card payment with externalId ${externalId}`);
-}
-
-function isCardPaymentState(value: string | undefined): value is CardPaymentState {
-  return (CARD_PAYMENT_STATES as readonly string[]).includes(value ?? '');
 }
 
 export class CardPaymentService {
@@ -98,17 +94,17 @@ export class CardPaymentService {
     return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(closeCardPaymentUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
   }
 
+  /** A refusal (validator) surfaces from the start or from the result, as the server reports it: 409 either way. */
   private async operatorUpdate(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<{ result(): Promise<CardPaymentView> }>): Promise<CardPaymentView> {
     const { view } = await this.read(externalId);
-    let accepted: { result(): Promise<CardPaymentView> };
     try {
-      accepted = await this.call(() => start(this.handle(externalId)));
+      const accepted = await this.call(() => start(this.handle(externalId)));
+      return await withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', error.cause?.message ?? `the card payment is ${view.state}`);
       if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', `the card payment is ${view.state}`);
       throw error;
     }
-    return withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
   }
 
   private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {

@@ -26,7 +26,7 @@ import {
   type AuthorizationAnswer,
   type CardPaymentWorkflow,
 } from '../../../workflows/card-payment/messages';
-import type { CardPaymentState } from '../../../workflows/card-payment/states';
+import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import type { CheckoutResult } from './card-payment-response';
@@ -77,9 +77,10 @@ export class CheckoutService {
     });
     const memo = readCardPaymentMemo(description.memo);
     if (!memo) throw cardPaymentNotFound(externalId);
+    const state = description.typedSearchAttributes.get(CardPaymentStatus);
     return {
       externalId,
-      state: description.typedSearchAttributes.get(CardPaymentStatus) as CardPaymentState | undefined,
+      state: isCardPaymentState(state) ? state : undefined,
       amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
       installmentCount: memo.installmentCount,
       expiresAt: memo.expiresAt,
