@@ -240,7 +240,8 @@ export class CardPayment {
     const foreign = outcome.kind === 'found' && outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId;
     if (outcome.kind === 'not-found' || foreign) {
       this.details.reviewReason = `payment ${paymentId} ${foreign ? 'at the provider belongs to another order' : 'is not at the provider'}`;
-      if (this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
+      // Not this order's (whatever the state), or absent while in review: forget it, so the right id can come.
+      if (foreign || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
       return 'unknown';
     }
     Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });
