@@ -202,7 +202,7 @@ test('no card number or security code is in the decoded Temporal histories, the 
   expect(histories.join('\n')).toContain('"last4":"1000"');
   expect(found(histories.join('\n'))).toEqual([]);
 
-  expect(logLines.some((line) => line.includes('checkout.authorized'))).toBe(true);
+  expect(logLines.some((line) => line.includes('checkout.provider_answered'))).toBe(true);
   expect(found(logLines.join('\n'))).toEqual([]);
 
   const files = filesUnder(stack.config.DATA_DIR);

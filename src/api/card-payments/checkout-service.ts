@@ -97,7 +97,7 @@ export class CheckoutService {
     const log = this.logger.child({ externalId, outcome: answer.kind, ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}) });
     try {
       await this.call(() => this.handle(externalId).signal(authorizationAnswerSignal, answer));
-      log.info('checkout.authorized');
+      log.info('checkout.provider_answered');
     } catch {
       // The workflow goes to NEEDS_REVIEW by its deadline; the provider's callback names the payment and settles it.
       log.error('checkout.answer_not_delivered');
