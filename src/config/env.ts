@@ -134,6 +134,8 @@ export const envSchema = z.object({
   CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
   /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
   PAYMENT_BROWSER_BASE_URL: url.optional(),
+  /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
+  CHECKOUT_PUBLIC_URL: url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

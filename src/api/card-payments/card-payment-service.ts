@@ -24,7 +24,7 @@ import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
 
-export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL'>;
+export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL' | 'CHECKOUT_PUBLIC_URL'>;
 
 // A recheck's answer waits for endpoint 3 (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
@@ -109,7 +109,7 @@ export class CardPaymentService {
 
   private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {
     const token = checkoutToken(this.tokenKey, externalId, Date.parse(expiresAt));
-    const checkoutUrl = `${this.config.ENGINE_PUBLIC_URL}/checkout/${encodeURIComponent(externalId)}?token=${encodeURIComponent(token)}`;
+    const checkoutUrl = `${this.config.CHECKOUT_PUBLIC_URL ?? this.config.ENGINE_PUBLIC_URL}/checkout/${encodeURIComponent(externalId)}?token=${encodeURIComponent(token)}`;
     return { externalId, status, checkoutUrl, expiresAt, workflowId: cardPaymentWorkflowId(externalId) };
   }
 
