@@ -4,3 +4,4 @@ export { payoutBatchWorkflow } from './batch/payout-batch-workflow';
 export { infractionWorkflow } from './infraction/infraction-workflow';
 export { medSyncWorkflow } from './infraction/med-sync-workflow';
 export { chargeWorkflow } from './charge/charge-workflow';
+export { cardPaymentWorkflow } from './card-payment/card-payment-workflow';

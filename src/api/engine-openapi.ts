@@ -18,6 +18,7 @@ import { chargeListQuerySchema, chargeParamsSchema } from './charges/charge-rout
 import { infractionListResponseSchema, infractionResponseSchema } from './infractions/infraction-response';
 import { infractionListQuerySchema, infractionParamsSchema } from './infractions/infraction-routes';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
+import { cardPaymentOperations } from './card-payments/card-payment-openapi';
 import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../openapi/document';
 
 type Errors = Record<number, string>;
@@ -90,7 +91,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges and MED infractions as durable Temporal workflows.' },
+    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     [
       keyed({
@@ -220,6 +221,7 @@ export function engineOpenApi() {
             }]
           : [],
       ),
+      ...cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders, jsonBody: JSON_BODY, temporal: TEMPORAL }),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
       { method: 'get', path: '/metrics', summary: "This process's metrics in Prometheus text (README, Operating it)", responses: { 200: { description: 'Prometheus text exposition' } } },

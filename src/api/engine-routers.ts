@@ -11,6 +11,8 @@ import { payoutCallbackRoutes } from './callbacks/payout-callbacks';
 import { chargeCallbackRoute } from './callbacks/charge-callbacks';
 import { chargeRoutes } from './charges/charge-routes';
 import { ChargeService } from './charges/charge-service';
+import { cardCallbackRoute } from './callbacks/card-callbacks';
+import { cardPaymentRouters } from './card-payments/card-payment-routers';
 import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
 import { payoutRoutes } from './payouts/payout-routes';
 import { PayoutService } from './payouts/payout-service';
@@ -34,11 +36,12 @@ export function engineRouters({ config, logger, temporal, batchStore }: EngineRo
     res.json(unmatched.list());
   });
   return [
-    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [...payoutCallbackRoutes, chargeCallbackRoute]),
+    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, logger: logger.child({ component: 'callbacks' }) }, [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute]),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config))), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
     chargeRoutes(new ChargeService(temporal, config), config.ENGINE_API_KEYS),
+    ...cardPaymentRouters({ config, logger, temporal }),
     operations,
   ];
 }

@@ -137,6 +137,15 @@ export const envSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(1_000),
+  /** Card payments: how long a checkout link takes a card; how long the workflow waits to hear endpoint 2's answer before NEEDS_REVIEW. */
+  CARD_CHECKOUT_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(1_800_000),
+  CARD_AUTHORIZE_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000),
+  /** Signs checkout links (HMAC-SHA256); unset: derived from the first ENGINE_API_KEYS entry. */
+  CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
+  /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
+  PAYMENT_BROWSER_BASE_URL: url.optional(),
+  /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
+  CHECKOUT_PUBLIC_URL: url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** The worker's `/metrics` (engine metrics plus the Temporal SDK's), and the loopback port of the SDK's own exporter it reads. */
   WORKER_METRICS_PORT: port.default(9464),

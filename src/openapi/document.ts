@@ -17,6 +17,8 @@ export interface LinkSpec {
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** The media type of the body, when not JSON (a page, a script). */
+  contentType?: string;
   links?: Record<string, LinkSpec>;
 }
 
@@ -127,7 +129,9 @@ export function openApiDocument(info: { title: string; version: string; descript
           status,
           {
             description: response.description,
-            ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
+            ...(response.schema || response.contentType
+              ? { content: { [response.contentType ?? 'application/json']: response.schema ? { schema: toJsonSchema(response.schema, 'output') } : {} } }
+              : {}),
             ...(response.links ? { links: response.links } : {}),
           },
         ]),

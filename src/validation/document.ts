@@ -1,15 +1,16 @@
 /**
- * A Brazilian person's or company's document, CPF (11 digits) or CNPJ (14 digits), with or without its
- * mask, checked by its check digits; normalized to digits only, as the provider takes it.
+ * Brazilian taxpayer documents: CPF (people, 11 digits) and CNPJ (companies, 14 digits), masked or not,
+ * each with its two mod-11 check digits; normalized to digits only, as the provider takes them. Pure:
+ * workflow code may import it.
  */
 import { z } from 'zod';
 import { isValidCpf } from '../pix/keys';
 
-const CNPJ_FIRST_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-const CNPJ_SECOND_WEIGHTS = [6, ...CNPJ_FIRST_WEIGHTS];
+const CNPJ_FIRST_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
+const CNPJ_SECOND_WEIGHTS = [6, ...CNPJ_FIRST_WEIGHTS] as const;
 
 function cnpjCheckDigit(digits: readonly number[], weights: readonly number[]): number {
-  const sum = weights.reduce((total, weight, index) => total + weight * (digits[index] ?? 0), 0);
+  const sum = digits.reduce((total, digit, index) => total + digit * (weights[index] ?? 0), 0);
   const remainder = sum % 11;
   return remainder < 2 ? 0 : 11 - remainder;
 }
@@ -18,23 +19,31 @@ function cnpjCheckDigit(digits: readonly number[], weights: readonly number[]): 
 export function isValidCnpj(digits: string): boolean {
   if (!/^\d{14}$/.test(digits) || /^(\d)\1{13}$/.test(digits)) return false;
   const numbers = Array.from(digits, Number);
-  return numbers[12] === cnpjCheckDigit(numbers, CNPJ_FIRST_WEIGHTS) && numbers[13] === cnpjCheckDigit(numbers, CNPJ_SECOND_WEIGHTS);
+  return numbers[12] === cnpjCheckDigit(numbers.slice(0, 12), CNPJ_FIRST_WEIGHTS) && numbers[13] === cnpjCheckDigit(numbers.slice(0, 13), CNPJ_SECOND_WEIGHTS);
 }
 
-/**
- * The document's form (stated in the OpenAPI document, refused with 400): 11 or 14 digits, or the
- * masks 123.456.789-09 and 12.345.678/0001-95.
- */
-export const documentFormSchema = z
-  .string()
-  .regex(/^(\d{11}|\d{14}|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/, 'must be a CPF (11 digits) or a CNPJ (14 digits), digits only or with its mask');
+/** How a CPF or CNPJ may be written: digits only, or with its usual mask. */
+export const TAX_DOCUMENT_PATTERN = /^(\d{11}|\d{14}|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/;
+export const TAX_DOCUMENT_FORMS = 'a CPF (11 digits, or 123.456.789-09) or a CNPJ (14 digits, or 12.345.678/0001-95)';
 
-/** The digits of a document of the right form whose check digits match (a rule no JSON Schema states). */
-export function documentDigits(text: string, ctx: z.RefinementCtx, path: (string | number)[]): string {
+/** The digits of a document written in one of TAX_DOCUMENT_PATTERN's forms, or why it is not a valid one. */
+export function validateTaxDocument(text: string): { ok: true; digits: string } | { ok: false; message: string } {
+  if (!TAX_DOCUMENT_PATTERN.test(text)) return { ok: false, message: `must be ${TAX_DOCUMENT_FORMS}` };
   const digits = text.replace(/\D/g, '');
-  if ((digits.length === 11 && isValidCpf(digits)) || (digits.length === 14 && isValidCnpj(digits))) return digits;
-  ctx.addIssue({ code: 'custom', path, message: `is not a valid ${digits.length === 11 ? 'CPF' : 'CNPJ'}: its check digits do not match` });
-  return digits;
+  const cpf = digits.length === 11;
+  if (cpf ? isValidCpf(digits) : isValidCnpj(digits)) return { ok: true, digits };
+  return { ok: false, message: `${cpf ? 'CPF' : 'CNPJ'} check digits do not match` };
+}
+
+/** The document's form, stated in the OpenAPI documents (refused with 400). */
+export const documentFormSchema = z.string().regex(TAX_DOCUMENT_PATTERN, `must be ${TAX_DOCUMENT_FORMS}`);
+
+/** The digits of a document of the right form; check digits that do not match are an issue at `path` (422: no JSON Schema states them). */
+export function documentDigits(text: string, ctx: z.RefinementCtx, path: (string | number)[]): string {
+  const checked = validateTaxDocument(text);
+  if (checked.ok) return checked.digits;
+  ctx.addIssue({ code: 'custom', path, message: checked.message });
+  return text.replace(/\D/g, '');
 }
 
 // 123.***.***-09 and 12.***.***/0001-95: enough for an operator to tell documents apart.

@@ -31,6 +31,7 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'charge-expired-paid-late.binpb',
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
+      'card-payment-paid.binpb',
     ]),
   );
 });

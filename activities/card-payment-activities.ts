@@ -1,0 +1,41 @@
+/**
+ * The card payment workflow's only contact with the provider: endpoint 3, the truth a PAYMENT_UPDATED
+ * callback only hints at. Endpoint 2 is called by the API process, which alone ever holds the card.
+ */
+import { reaisToCentavos } from '../src/money/centavos';
+import { NotFoundError } from '../src/payment-api/errors';
+import type { PaymentApiClient } from '../src/payment-api/client';
+
+export type CardPaymentApi = Pick<PaymentApiClient, 'getCardPayment'>;
+
+export interface CardPaymentActivityDependencies {
+  api: CardPaymentApi;
+}
+
+export type CardPaymentCheck =
+  | { kind: 'found'; status: string; providerStatus?: string; brand: string; last4: string; netValueCents: number; externalReference?: string }
+  | { kind: 'not-found' };
+
+export function createCardPaymentActivities({ api }: CardPaymentActivityDependencies) {
+  async function checkCardPayment(paymentId: number): Promise<CardPaymentCheck> {
+    try {
+      const { data } = await api.getCardPayment(paymentId);
+      return {
+        kind: 'found',
+        status: data.status,
+        ...(data.providerStatus ? { providerStatus: data.providerStatus } : {}),
+        brand: data.brand,
+        last4: data.last4,
+        netValueCents: reaisToCentavos(data.netValue),
+        ...(data.externalReference ? { externalReference: data.externalReference } : {}),
+      };
+    } catch (error) {
+      if (error instanceof NotFoundError) return { kind: 'not-found' };
+      throw error;
+    }
+  }
+
+  return { checkCardPayment };
+}
+
+export type CardPaymentActivities = ReturnType<typeof createCardPaymentActivities>;

@@ -1,0 +1,97 @@
+/**
+ * The card payment operations of the engine's OpenAPI document: the merchant's API, the buyer's checkout
+ * (pages and the script with their media types, token refusals as pages) and the provider's callbacks.
+ * Built with the engine document's own helpers, so every operation answers in its shape.
+ */
+import { z } from 'zod';
+import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
+import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
+import { withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../../openapi/document';
+import { cardCallbackSchema } from '../../payment-api/schemas/card';
+import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema } from './card-payment-response';
+import { cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './card-payment-routes';
+import { checkoutQuerySchema } from './checkout-routes';
+import { CARD_CALLBACK_PATH } from './checkout-service';
+
+type Errors = Record<number, string>;
+
+export interface OpenApiHelpers {
+  errors: (descriptions: Errors) => Record<number, ResponseSpec>;
+  keyed: (op: Omit<OperationSpec, 'security'>) => OperationSpec;
+  linksTo: (operationIds: readonly string[], values: Record<string, string>) => Record<string, LinkSpec>;
+  callbackHeaders: z.ZodType;
+  jsonBody: Errors;
+  temporal: Errors;
+}
+
+const exampleCardPayment = { externalId: 'order-2001', amount: 100.1, installmentCount: 3, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' }, description: 'Order 2001' };
+const cardPaymentBody = withRequestExamples(cardPaymentShapeSchema, [exampleCardPayment]);
+const cardPaymentParams = z.object({ externalId: cardPaymentParamsSchema.shape.externalId.meta({ examples: [exampleCardPayment.externalId] }) });
+/** The checkout's refusals as the buyer's browser gets them: a page. */
+const checkoutPageErrors = { 401: 'The link is not valid', 404: 'Unknown card payment', 410: 'The link has expired' };
+
+export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders, jsonBody, temporal }: OpenApiHelpers): OperationSpec[] {
+  const checkoutCallErrors: Errors = { ...jsonBody, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...temporal };
+  return [
+    keyed({
+      id: 'createCardPayment', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
+      summary: 'Create a card payment (idempotent by externalId) and its checkout link; no card data',
+      responses: {
+        201: {
+          description: 'Created AWAITING_CARD, or the existing payment for a repeated identical request (same checkout link)',
+          schema: cardPaymentCreatedSchema,
+          links: linksTo(['getCardPayment', 'recheckCardPayment', 'closeCardPayment'], { externalId: '$response.body#/externalId' }),
+        },
+        ...errors({ ...jsonBody, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...temporal }),
+      },
+    }),
+    keyed({
+      id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
+      responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...temporal }) },
+    }),
+    keyed({
+      id: 'recheckCardPayment', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
+      summary: 'Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it',
+      responses: {
+        200: { description: 'The card payment after the check', schema: cardPaymentResponseSchema },
+        ...errors({ ...jsonBody, 404: 'Unknown card payment', 409: 'Not PENDING or NEEDS_REVIEW, or another payment id is known', ...temporal }),
+      },
+    }),
+    keyed({
+      id: 'closeCardPayment', method: 'post', path: '/v1/card-payments/:externalId/close', params: cardPaymentParams, body: closeCardPaymentBodySchema,
+      summary: 'Close a card payment in review that the provider does not have (operators): FAILED',
+      responses: {
+        200: { description: 'FAILED', schema: cardPaymentResponseSchema },
+        ...errors({ ...jsonBody, 404: 'Unknown card payment', 409: 'Not NEEDS_REVIEW, or the provider has a payment for it', ...temporal }),
+      },
+    }),
+    {
+      method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
+      responses: {
+        200: { description: 'The page (the form, or where the payment stands)', contentType: 'text/html' },
+        ...Object.fromEntries(Object.entries(checkoutPageErrors).map(([status, description]) => [status, { description, contentType: 'text/html' }])),
+        ...errors({ 400: 'Invalid externalId or no token', 503: "Temporal or the provider's security module unavailable: retry" }),
+      },
+    },
+    { method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
+    {
+      method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
+      responses: {
+        200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
+        ...errors({ ...checkoutCallErrors, 422: 'A card number that fails its check digit, an expired card, a blank name' }),
+      },
+    },
+    {
+      method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
+      responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
+    },
+    {
+      method: 'post', path: CARD_CALLBACK_PATH, summary: "The provider's signed PAYMENT_UPDATED callbacks of card payments", headers: callbackHeaders, body: cardCallbackSchema,
+      responses: {
+        200: { description: 'Signalled to the card payment' },
+        202: { description: 'Unknown card payment: kept for operators' },
+        ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...temporal }),
+      },
+    },
+  ];
+}

@@ -1,0 +1,71 @@
+/** What the API answers about a card payment: the workflow's view with amounts back in reais. No card data but brand and last four. */
+import { z } from 'zod';
+import { centavosToReais } from '../../money/centavos';
+import { CARD_PAYMENT_STATES } from '../../../workflows/card-payment/states';
+import { cardPaymentWorkflowId, type CardPaymentView } from '../../../workflows/card-payment/messages';
+
+const stateSchema = z.enum(CARD_PAYMENT_STATES);
+
+export const cardPaymentCreatedSchema = z.object({
+  externalId: z.string(),
+  status: stateSchema,
+  checkoutUrl: z.string(),
+  expiresAt: z.string(),
+  workflowId: z.string(),
+});
+export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
+
+export const cardPaymentResponseSchema = z.object({
+  externalId: z.string(),
+  workflowId: z.string(),
+  status: stateSchema,
+  amount: z.number(),
+  installmentCount: z.number().int(),
+  expiresAt: z.string(),
+  brand: z.string().optional(),
+  last4: z.string().optional(),
+  providerPaymentId: z.number().int().optional(),
+  providerStatus: z.string().optional(),
+  netValue: z.number().optional(),
+  failureReason: z.string().optional(),
+  reviewReason: z.string().optional(),
+  callbacksReceived: z.number().int(),
+  checksMade: z.number().int(),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
+  source: z.enum(['workflow', 'index']),
+});
+export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
+
+/** What the checkout page's calls answer: the state the payment went to, and why when it failed. */
+export const checkoutResultSchema = z.object({
+  status: stateSchema,
+  brand: z.string().optional(),
+  last4: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+
+export type CardPaymentReading = { source: 'workflow' | 'index'; view: CardPaymentView };
+
+export function cardPaymentResponse({ view, source }: CardPaymentReading): CardPaymentResponse {
+  return {
+    externalId: view.externalId,
+    workflowId: cardPaymentWorkflowId(view.externalId),
+    status: view.state,
+    amount: centavosToReais(view.amountCents),
+    installmentCount: view.installmentCount,
+    expiresAt: view.expiresAt,
+    brand: view.brand,
+    last4: view.last4,
+    providerPaymentId: view.providerPaymentId,
+    providerStatus: view.providerStatus,
+    netValue: view.netValueCents === undefined ? undefined : centavosToReais(view.netValueCents),
+    failureReason: view.failureReason,
+    reviewReason: view.reviewReason,
+    callbacksReceived: view.callbacksReceived,
+    checksMade: view.checksMade,
+    transitions: [...view.transitions],
+    source,
+  };
+}

@@ -1,0 +1,22 @@
+/** The card payment routes as the engine mounts them: the merchant's API and the buyer's checkout, sharing the checkout token's key. */
+import type { Router } from 'express';
+import type { Client } from '@temporalio/client';
+import { checkoutTokenKey } from '../../card-payments/checkout-token';
+import type { Config } from '../../config/env';
+import type { Logger } from '../../logging/logger';
+import { paymentApiClient } from '../../payment-api/client-from-config';
+import { cardPaymentRoutes } from './card-payment-routes';
+import { CardPaymentService } from './card-payment-service';
+import { checkoutRoutes } from './checkout-routes';
+import { CheckoutService } from './checkout-service';
+import { ShieldPublicKey } from './shield-public-key';
+
+export function cardPaymentRouters({ config, logger, temporal }: { config: Config; logger: Logger; temporal: Client }): Router[] {
+  const tokenKey = checkoutTokenKey(config);
+  const shieldBaseUrl = config.PAYMENT_BROWSER_BASE_URL ?? config.PAYMENT_API_BASE_URL;
+  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), logger.child({ component: 'checkout' }));
+  return [
+    cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey), config.ENGINE_API_KEYS),
+    checkoutRoutes(checkout, new ShieldPublicKey(config.PAYMENT_API_BASE_URL, config.PAYMENT_API_TIMEOUT_MS), shieldBaseUrl),
+  ];
+}

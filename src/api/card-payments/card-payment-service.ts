@@ -1,0 +1,123 @@
+/**
+ * Between the card payment routes and Temporal: starts the workflow under its business id, reads it,
+ * and builds the checkout link. Every call within a deadline; knows nothing about HTTP beyond ApiErrors.
+ */
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../config/env';
+import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig } from '../../card-payments/card-payment-input';
+import type { CardOrder } from '../../card-payments/card-payment-request';
+import { checkoutToken } from '../../card-payments/checkout-token';
+import { cardOrderHash } from '../../card-payments/request-hash';
+import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../card-payments/start-card-payment';
+import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
+import {
+  cardPaymentStatusQuery,
+  cardPaymentWorkflowId,
+  closeCardPaymentUpdate,
+  recheckCardPaymentUpdate,
+  type CardPaymentView,
+  type CardPaymentWorkflow,
+} from '../../../workflows/card-payment/messages';
+import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
+
+export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL' | 'CHECKOUT_PUBLIC_URL'>;
+
+// A recheck's answer waits for endpoint 3 (30 s, retried): bounded, but longer than a plain call.
+const UPDATE_ANSWER_DEADLINE_MS = 120_000;
+
+export function cardPaymentNotFound(externalId: string): ApiError {
+  return new ApiError(404, 'CARD_PAYMENT_NOT_FOUND', `No card payment with externalId ${externalId}`);
+}
+
+export class CardPaymentService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: CardPaymentServiceConfig,
+    private readonly tokenKey: Buffer,
+  ) {}
+
+  async create(order: CardOrder): Promise<CardPaymentCreated & { created: boolean }> {
+    const input: CardPaymentInput = {
+      order,
+      expiresAt: new Date(Date.now() + this.config.CARD_CHECKOUT_TTL_MS).toISOString(),
+      requestHash: cardOrderHash(order),
+      timing: cardPaymentTiming(this.config),
+    };
+    const started = await this.call(() => startCardPaymentWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
+    if (started === 'started') return { created: true, ...this.created(order.externalId, 'AWAITING_CARD', input.expiresAt) };
+    const description = await this.call(() => this.handle(order.externalId).describe());
+    const memo = readCardPaymentMemo(description.memo);
+    if (memo?.requestHash !== input.requestHash) throw new ApiError(409, 'CARD_PAYMENT_CONFLICT', `A different card payment with externalId ${order.externalId} already exists`);
+    const status = description.typedSearchAttributes.get(CardPaymentStatus);
+    return { created: false, ...this.created(order.externalId, isCardPaymentState(status) ? status : 'AWAITING_CARD', memo.expiresAt) };
+  }
+
+  /** A closed payment answers from its result; a running one from its query, or from the index when no worker answers in time. */
+  async read(externalId: string): Promise<CardPaymentReading> {
+    const handle = this.handle(externalId);
+    const description = await this.call(() => handle.describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? cardPaymentNotFound(externalId) : error;
+    });
+    if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await this.call(() => handle.result()) };
+    try {
+      return { source: 'workflow', view: await this.client.withDeadline(Date.now() + this.config.TEMPORAL_CALL_DEADLINE_MS, () => handle.query(cardPaymentStatusQuery)) };
+    } catch {
+      // No worker answered (in time, or at all): the index and the memo still know its state and amount.
+    }
+    const state = description.typedSearchAttributes.get(CardPaymentStatus);
+    const memo = readCardPaymentMemo(description.memo);
+    const indexed: CardPaymentView = {
+      externalId,
+      state: isCardPaymentState(state) ? state : 'AWAITING_CARD',
+      amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+      installmentCount: memo?.installmentCount ?? 1,
+      expiresAt: memo?.expiresAt ?? '',
+      requestHash: memo?.requestHash ?? '',
+      callbacksReceived: 0,
+      checksMade: 0,
+      transitions: [],
+    };
+    return { source: 'index', view: indexed };
+  }
+
+  /** Operators: ask the provider now, naming the payment when the workflow never learned its id. 409 unless PENDING or NEEDS_REVIEW. */
+  async recheck(externalId: string, request: { providerPaymentId?: number }): Promise<CardPaymentReading> {
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(recheckCardPaymentUpdate, { args: [request], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+  }
+
+  /** Operators: a payment in review that the provider does not have ends FAILED. 409 otherwise. */
+  async close(externalId: string, reason: string): Promise<CardPaymentReading> {
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(closeCardPaymentUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+  }
+
+  /** A refusal (validator) surfaces from the start or from the result, as the server reports it: 409 either way. */
+  private async operatorUpdate(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<{ result(): Promise<CardPaymentView> }>): Promise<CardPaymentView> {
+    const { view } = await this.read(externalId);
+    try {
+      const accepted = await this.call(() => start(this.handle(externalId)));
+      return await withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', error.cause?.message ?? `the card payment is ${view.state}`);
+      if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', `the card payment is ${view.state}`);
+      throw error;
+    }
+  }
+
+  private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {
+    const token = checkoutToken(this.tokenKey, externalId, Date.parse(expiresAt));
+    const checkoutUrl = `${this.config.CHECKOUT_PUBLIC_URL ?? this.config.ENGINE_PUBLIC_URL}/checkout/${encodeURIComponent(externalId)}?token=${encodeURIComponent(token)}`;
+    return { externalId, status, checkoutUrl, expiresAt, workflowId: cardPaymentWorkflowId(externalId) };
+  }
+
+  private handle(externalId: string): WorkflowHandle<CardPaymentWorkflow> {
+    return this.client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The checkout's side of a card payment, in the API process: checks the link's token, tells the
+ * workflow a card was submitted (an update that answers with the order), calls endpoint 2 with the card,
+ * and signals the provider's answer. The card lives in this one request: never logged, stored or sent
+ * to Temporal (brand and last four only). A crash between endpoint 2 and the signal leaves the workflow
+ * AUTHORIZING, which it turns into NEEDS_REVIEW, and the provider's callback still settles it.
+ */
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { cardBrand, last4 } from '../../card/card';
+import type { CardOrder } from '../../card-payments/card-payment-request';
+import { readCardPaymentMemo } from '../../card-payments/start-card-payment';
+import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
+import { verifyCheckoutToken } from '../../card-payments/checkout-token';
+import type { Config } from '../../config/env';
+import type { Logger } from '../../logging/logger';
+import { centavosToReais, reaisToCentavos } from '../../money/centavos';
+import type { PaymentApiClient } from '../../payment-api/client';
+import { AuthenticationError, ConnectionError, InvalidRequestError } from '../../payment-api/errors';
+import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
+import {
+  authorizationAnswerSignal,
+  cardPaymentWorkflowId,
+  failCheckoutUpdate,
+  startAuthorizationUpdate,
+  type AuthorizationAnswer,
+  type CardPaymentWorkflow,
+} from '../../../workflows/card-payment/messages';
+import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import type { CheckoutResult } from './card-payment-response';
+import { cardPaymentNotFound } from './card-payment-service';
+
+export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
+export type CheckoutServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'ENGINE_PUBLIC_URL'>;
+
+/** The card's callbacks come here (the one callback router). */
+export const CARD_CALLBACK_PATH = '/callbacks/card';
+
+export interface CheckoutOrder {
+  externalId: string;
+  state: CardPaymentState | undefined;
+  amountCents: number;
+  installmentCount: number;
+  expiresAt: string;
+}
+
+
+function resultOf(answer: AuthorizationAnswer, card: { brand: string; last4: string }): CheckoutResult {
+  if (answer.kind === 'accepted') return { status: 'PENDING', brand: answer.brand, last4: answer.last4 };
+  if (answer.kind === 'refused') return { status: 'FAILED', ...card, reason: answer.reason };
+  return { status: 'NEEDS_REVIEW', ...card, reason: 'the payment could not be confirmed yet; it is being checked' };
+}
+
+export class CheckoutService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: CheckoutServiceConfig,
+    private readonly tokenKey: Buffer,
+    private readonly provider: CardCharger,
+    private readonly logger: Logger,
+  ) {}
+
+  /** 401 for a token that is not this payment's, 410 for one past its expiry. */
+  verify(externalId: string, token: string): void {
+    const check = verifyCheckoutToken(this.tokenKey, externalId, token, Date.now());
+    if (check.ok) return;
+    if (check.reason === 'expired') throw new ApiError(410, 'CHECKOUT_EXPIRED', 'This checkout link has expired');
+    throw new ApiError(401, 'INVALID_CHECKOUT_TOKEN', 'This checkout link is not valid');
+  }
+
+  /** What the page shows, from the index and the memo: no worker needed. */
+  async order(externalId: string): Promise<CheckoutOrder> {
+    const description = await this.call(() => this.handle(externalId).describe()).catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError ? cardPaymentNotFound(externalId) : error;
+    });
+    const memo = readCardPaymentMemo(description.memo);
+    if (!memo) throw cardPaymentNotFound(externalId);
+    const state = description.typedSearchAttributes.get(CardPaymentStatus);
+    return {
+      externalId,
+      state: isCardPaymentState(state) ? state : undefined,
+      amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+      installmentCount: memo.installmentCount,
+      expiresAt: memo.expiresAt,
+    };
+  }
+
+  async pay(externalId: string, payment: CheckoutPayment): Promise<CheckoutResult> {
+    this.verify(externalId, payment.token);
+    const problems = cardProblems(payment.card, new Date());
+    if (problems.length > 0) throw new ApiError(422, 'CARD_INVALID', 'Check the card details', problems);
+    const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
+    const order = await this.checkoutUpdate(externalId, (handle) => handle.executeUpdate(startAuthorizationUpdate, { args: [card] }));
+    const answer = await this.authorize(order, payment);
+    const log = this.logger.child({ externalId, outcome: answer.kind, ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}) });
+    try {
+      await this.call(() => this.handle(externalId).signal(authorizationAnswerSignal, answer));
+      log.info('checkout.provider_answered');
+    } catch {
+      // The workflow goes to NEEDS_REVIEW by its deadline; the provider's callback names the payment and settles it.
+      log.error('checkout.answer_not_delivered');
+    }
+    return resultOf(answer, card);
+  }
+
+  async fail(externalId: string, token: string, code: string): Promise<CheckoutResult> {
+    this.verify(externalId, token);
+    const view = await this.checkoutUpdate(externalId, (handle) => handle.executeUpdate(failCheckoutUpdate, { args: [{ reason: threeDSFailureReason(code) }] }));
+    return { status: view.state, ...(view.failureReason ? { reason: view.failureReason } : {}) };
+  }
+
+  /** Endpoint 2. Only a definite refusal is FAILED; an answer that may hide a charge is "unknown". */
+  private async authorize(order: CardOrder, payment: CheckoutPayment): Promise<AuthorizationAnswer> {
+    const { card } = payment;
+    try {
+      const { data } = await this.provider.createCardPayment({
+        amount: centavosToReais(order.amountCents),
+        ...(order.description ? { description: order.description } : {}),
+        externalReference: order.externalId,
+        installmentCount: order.installmentCount,
+        dueDate: new Date().toISOString().slice(0, 10),
+        clientCallbackUrl: `${this.config.ENGINE_PUBLIC_URL}${CARD_CALLBACK_PATH}`,
+        payer: { name: order.payer.name, email: order.payer.email, document: order.payer.document, phone: `+${order.payer.phone}` },
+        creditCard: {
+          holderName: card.holderName.trim(),
+          number: card.number,
+          expiryMonth: card.expiryMonth,
+          expiryYear: card.expiryYear,
+          ccv: card.cvv,
+          currency: 'BRL',
+          sessionId: payment.sessionId,
+          threeDS: payment.threeDS,
+        },
+        creditCardToken: payment.cardToken,
+        ...(order.items
+          ? {
+              items: order.items.map(({ amountCents, title, quantity, tangible, externalRef }) => ({
+                title,
+                quantity,
+                amount: centavosToReais(amountCents),
+                ...(tangible !== undefined ? { tangible } : {}),
+                ...(externalRef !== undefined ? { externalRef } : {}),
+              })),
+            }
+          : {}),
+      });
+      return { kind: 'accepted', paymentId: data.id, brand: data.brand, last4: data.last4, providerStatus: data.status, netValueCents: reaisToCentavos(data.netValue) };
+    } catch (error) {
+      // The provider refused before acting (or was never reached): nothing was charged.
+      if (error instanceof InvalidRequestError || error instanceof AuthenticationError || error instanceof ConnectionError) return { kind: 'refused', reason: error.message };
+      return { kind: 'unknown', reason: `the provider's answer was lost (${error instanceof Error ? error.name : 'error'})` };
+    }
+  }
+
+  /** 409 when the workflow refuses (no longer awaiting a card), 404 when it does not exist. */
+  private async checkoutUpdate<R>(externalId: string, update: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<R>): Promise<R> {
+    try {
+      return await this.call(() => update(this.handle(externalId)));
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CHECKOUT_CLOSED', error.cause?.message ?? 'This checkout takes no card now');
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+    // A closed workflow takes no update: it exists (409) or never did (404, from order()).
+    const { state } = await this.order(externalId);
+    throw new ApiError(409, 'CHECKOUT_CLOSED', `the card payment is ${state ?? 'closed'}: its checkout takes no card`);
+  }
+
+  private handle(externalId: string): WorkflowHandle<CardPaymentWorkflow> {
+    return this.client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Card payments through the real stack, in a real browser: a payment created with POST /v1/card-payments,
+ * its checkout page opened in Chromium (playwright-core; CHROMIUM_PATH or /usr/bin/chromium), a card
+ * typed into it, the sandbox's shield.js and 3DS (frictionless or its challenge iframe), endpoint 2 called
+ * by the engine's API, the workflow confirming the outcome with endpoint 3. Then nothing of the cards'
+ * numbers or security codes may be found in Temporal's decoded histories, the logs or the engine's files.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Payload } from '@temporalio/common';
+import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
+import { createPayloadCodec } from '../../src/temporal/connection';
+import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
+import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
+import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+
+const logLines: string[] = [];
+const paymentIds: string[] = [];
+let stack: EngineHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startEngineHarness({}, { logs: (line) => logLines.push(line) });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+afterEach(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+async function newPayment(label: string, fields: Record<string, unknown> = {}) {
+  const created = await createCardPayment(stack, label, fields);
+  paymentIds.push(created.externalId);
+  return created;
+}
+
+test('a frictionless card: created through the API, paid on the checkout page, PAID once the provider confirms', async () => {
+  const created = await newPayment('card-frictionless', { installmentCount: 3 });
+  expect(created).toEqual({
+    externalId: created.externalId,
+    status: 'AWAITING_CARD',
+    checkoutUrl: expect.stringMatching(new RegExp(`^${stack.apiUrl}/checkout/${created.externalId}\\?token=`)) as unknown,
+    expiresAt: expect.any(String) as unknown,
+    workflowId: `card-payment:${created.externalId}`,
+  });
+
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await expect(page.locator('#amount').textContent()).resolves.toBe('R$ 100,10 in 3 installments');
+  for (const [label, autocomplete] of [['Name on card', 'cc-name'], ['Card number', 'cc-number'], ['Expiry month (MM)', 'cc-exp-month'], ['Expiry year (YYYY)', 'cc-exp-year'], ['Security code', 'cc-csc']]) {
+    await expect(page.getByLabel(label ?? '').getAttribute('autocomplete')).resolves.toBe(autocomplete);
+  }
+  await typeCard(page, TEST_CARDS.frictionless);
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'checkout.png') });
+  await pay(page);
+  expect(await pageOutcome(page)).toEqual({ status: 'PENDING', text: expect.stringContaining('VISA ending in 1000') as unknown });
+  await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
+
+  const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
+  expect(paid).toMatchObject({ status: 'PAID', amount: 100.1, installmentCount: 3, brand: 'VISA', last4: '1000', netValue: 96.11, providerStatus: 'PAID' });
+  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID']);
+
+  // The link is single-purpose: the paid order's page only says so, and paying again is refused.
+  await page.goto(created.checkoutUrl);
+  await expect(page.getByRole('status').textContent()).resolves.toBe('This order is paid. Thank you!');
+  await page.close();
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-paid');
+});
+
+test('the challenge card: the buyer approves in the issuer iframe, and the payment is PAID', async () => {
+  const created = await newPayment('card-challenge-approved');
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, TEST_CARDS.challenge);
+  await pay(page);
+  await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
+  expect((await pageOutcome(page)).status).toBe('PENDING');
+  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: '3220' });
+  await page.close();
+});
+
+test('the challenge card: the buyer denies, nothing reaches the provider, and the payment is FAILED', async () => {
+  const created = await newPayment('card-challenge-denied');
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, TEST_CARDS.challenge);
+  await pay(page);
+  await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
+  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: 'Payment failed: the buyer denied the 3DS challenge' });
+  const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
+  expect(failed).toMatchObject({ failureReason: 'the buyer denied the 3DS challenge' });
+  expect(failed.providerPaymentId).toBeUndefined();
+  expect(failed.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'FAILED']);
+  await page.close();
+});
+
+test('a card the issuer declines: accepted PENDING by the provider, then FAILED with the reason', async () => {
+  const created = await newPayment('card-declined');
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, TEST_CARDS.declined);
+  await pay(page);
+  expect((await pageOutcome(page)).status).toBe('PENDING');
+  const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
+  expect(failed).toMatchObject({ failureReason: 'declined by the card issuer', providerStatus: 'DECLINED', last4: '0002' });
+  expect(failed.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'FAILED']);
+  await page.close();
+});
+
+test('a card refused at once (insufficient funds): FAILED with the provider reason, shown on the page', async () => {
+  const created = await newPayment('card-insufficient');
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, TEST_CARDS.insufficientFunds);
+  await pay(page);
+  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: expect.stringContaining('insufficient funds') as unknown });
+  expect(await waitForCardPayment(stack, created.externalId, ['FAILED'])).toMatchObject({ failureReason: expect.stringContaining('insufficient funds') as unknown });
+  await page.close();
+});
+
+test('the same request again answers the same checkout; a different one under the same externalId is 409', async () => {
+  const body = { externalId: `card-idem-${Date.now()}`, amount: 10, installmentCount: 1, payer: PAYER };
+  const first = await stack.api('POST', '/v1/card-payments', body);
+  const again = await stack.api('POST', '/v1/card-payments', body);
+  expect(again.status).toBe(201);
+  expect(again.body).toEqual(first.body);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect((await stack.api('POST', '/v1/card-payments', { ...body, amount: 11 })).status).toBe(409);
+  paymentIds.push(body.externalId);
+});
+
+test('bad requests and bad links start nothing and say why', async () => {
+  const request = { externalId: 'bad-request', amount: 10, installmentCount: 1, payer: PAYER };
+  const badShape = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, amount: 10.001, installmentCount: 13 });
+  expect(badShape.status).toBe(400);
+  expect(badShape.body.issues.map((issue) => issue.path).sort()).toEqual(['amount', 'installmentCount']);
+  const badRules = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, payer: { ...PAYER, document: '529.982.247-26', phone: '123' } });
+  expect(badRules.status).toBe(422);
+  expect(badRules.body.issues.map((issue) => issue.path).sort()).toEqual(['payer.document', 'payer.phone']);
+  expect((await stack.api('GET', '/v1/card-payments/bad-request')).status).toBe(404);
+
+  const created = await newPayment('card-bad-link');
+  const forged = created.checkoutUrl.replace(/token=\d+\./, 'token=1999999999999.');
+  expect((await fetch(forged)).status).toBe(401);
+  const otherPayment = created.checkoutUrl.replace(created.externalId, 'someone-else');
+  expect((await fetch(otherPayment)).status).toBe(401);
+  const wrongCard = await fetch(`${stack.apiUrl}/checkout/${created.externalId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: new URL(created.checkoutUrl).searchParams.get('token'), card: { holderName: 'A', number: '4000000000001001', expiryMonth: '12', expiryYear: '2099', cvv: TEST_CVV }, cardToken: 'x', sessionId: 's', threeDS: { cavv: 'c', eci: '05', version: '2.2.0' } }),
+  });
+  expect(wrongCard.status).toBe(422);
+  const text = await wrongCard.text();
+  expect(text).toContain('card.number');
+  expect(text).not.toContain('4000000000001001');
+  expect(text).not.toContain(TEST_CVV);
+});
+
+/** Every payload of the workflow's history, decrypted by the engine's codec, as text. */
+async function decodedHistory(workflowId: string): Promise<string> {
+  const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+  const codec = createPayloadCodec(stack.config);
+  const texts: string[] = [];
+  const visit = async (value: unknown): Promise<void> => {
+    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return;
+    const record = value as Record<string, unknown>;
+    if (record.data instanceof Uint8Array && record.metadata !== null && typeof record.metadata === 'object') {
+      // Search attributes are stored in clear (they carry no personal data); everything else is decrypted.
+      const payload = record as Payload;
+      const [decoded] = payloadEncoding(payload) === ENCRYPTED_ENCODING ? await codec.decode([payload]) : [payload];
+      texts.push(Buffer.from(decoded?.data ?? new Uint8Array()).toString('utf8'));
+      return;
+    }
+    for (const child of Array.isArray(value) ? (value as unknown[]) : Object.values(record)) await visit(child);
+  };
+  await visit(history);
+  return texts.join('\n');
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+const CARD_NUMBERS = Object.values(TEST_CARDS);
+/** A number (also as typed, in groups of four) or the code, as a token of its own (not inside a longer run of digits). */
+const alone = (secret: string, text: string): boolean => new RegExp(`(?<!\\d)${secret}(?!\\d)`).test(text);
+const found = (text: string): string[] => [
+  ...CARD_NUMBERS.filter((number) => alone(number, text) || text.includes(number.replace(/(\d{4})(?=\d)/g, '$1 '))),
+  ...(alone(TEST_CVV, text) ? [TEST_CVV] : []),
+];
+
+test('no card number or security code is in the decoded Temporal histories, the logs, or any file of the engine', async () => {
+  expect(paymentIds.length).toBeGreaterThanOrEqual(5);
+  const histories = await Promise.all(paymentIds.map((id) => decodedHistory(cardPaymentWorkflowId(id))));
+  // The decoding works: the payer's e-mail (personal data, encrypted at rest) is there in clear.
+  expect(histories.join('\n')).toContain(PAYER.email);
+  expect(histories.join('\n')).toContain('"last4":"1000"');
+  expect(found(histories.join('\n'))).toEqual([]);
+
+  expect(logLines.some((line) => line.includes('checkout.provider_answered'))).toBe(true);
+  expect(found(logLines.join('\n'))).toEqual([]);
+
+  const files = filesUnder(stack.config.DATA_DIR);
+  expect(files.some((file) => /\.(sqlite|db)$/.test(file))).toBe(true);
+  for (const file of files) expect({ file, found: found(readFileSync(file).toString('latin1')) }).toEqual({ file, found: [] });
+});

@@ -1,0 +1,86 @@
+/** What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its checkout page. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { CardPaymentCreated, CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import { pollUntil } from '../../src/util/poll';
+import type { EngineHarness } from '../helpers/engine-harness';
+import { newExternalId } from '../helpers/payouts';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** One security code for every test card: the secrets test looks for it. */
+export const TEST_CVV = '4821';
+export const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 2);
+export const PAYER = { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' };
+
+export interface Browser {
+  context: BrowserContext;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'checkout-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  return {
+    context,
+    pageErrors: [],
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createCardPayment(stack: EngineHarness, label: string, fields: Record<string, unknown> = {}): Promise<CardPaymentCreated> {
+  const answer = await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
+    externalId: newExternalId(label),
+    amount: 100.1,
+    installmentCount: 1,
+    payer: PAYER,
+    description: 'Order 1001',
+    items: [{ title: 'Blue mug', quantity: 2, amount: 50.05 }],
+    ...fields,
+  });
+  if (answer.status !== 201) throw new Error(`card payment not created: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+export async function openCheckout(browser: Browser, checkoutUrl: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => browser.pageErrors.push(error.message));
+  await page.goto(checkoutUrl);
+  return page;
+}
+
+export async function typeCard(page: Page, number: string): Promise<void> {
+  await page.getByLabel('Name on card').fill('ANA SOUZA');
+  await page.getByLabel('Card number').fill(number.replace(/(\d{4})(?=\d)/g, '$1 '));
+  await page.getByLabel('Expiry month (MM)').fill('12');
+  await page.getByLabel('Expiry year (YYYY)').fill(EXPIRY_YEAR);
+  await page.getByLabel('Security code').fill(TEST_CVV);
+}
+
+export const pay = (page: Page) => page.getByRole('button', { name: /^Pay/ }).click();
+export const challengeFrame = (page: Page) => page.frameLocator('iframe[title="3-D Secure challenge"]');
+
+/** The state the page reports once the engine answered (PENDING, FAILED, ...). */
+export async function pageOutcome(page: Page): Promise<{ status: string; text: string }> {
+  const status = page.locator('#checkout-status[data-status]');
+  await status.waitFor({ timeout: 30_000 });
+  return { status: (await status.getAttribute('data-status')) ?? '', text: (await status.textContent()) ?? '' };
+}
+
+export function waitForCardPayment(stack: EngineHarness, externalId: string, statuses: string[], timeoutMs = 30_000): Promise<CardPaymentResponse> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
+      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description: `card payment ${externalId} to reach ${statuses.join('|')}` },
+  );
+}

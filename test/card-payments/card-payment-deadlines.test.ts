@@ -1,0 +1,99 @@
+/**
+ * A card payment's deadlines through the real stack: a checkout nobody pays in time is EXPIRED (and its
+ * page, still open in Chromium, can no longer pay); a payment whose answer from endpoint 2 never reached
+ * the workflow (the API crashed in between) is NEEDS_REVIEW, then settled by the provider's callback,
+ * which names the payment, or by an operator who names it (recheck) or finds none (close).
+ */
+import type { Page } from 'playwright-core';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
+import type { CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+
+const CHECKOUT_TTL_MS = 4_000;
+let stack: EngineHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startEngineHarness({ CARD_CHECKOUT_TTL_MS: String(CHECKOUT_TTL_MS), CARD_AUTHORIZE_DEADLINE_MS: '1000' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const statusText = (page: Page) => page.locator('#checkout-status').textContent();
+
+test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open can no longer pay', async () => {
+  const created = await createCardPayment(stack, 'card-expired');
+  expect(Date.parse(created.expiresAt) - Date.now()).toBeLessThanOrEqual(CHECKOUT_TTL_MS);
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, TEST_CARDS.frictionless);
+
+  const expired = await waitForCardPayment(stack, created.externalId, ['EXPIRED'], 20_000);
+  expect(expired.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'EXPIRED']);
+
+  await pay(page);
+  await expect(page.locator('#checkout-status[data-kind=error]').waitFor()).resolves.toBeUndefined();
+  await expect(statusText(page)).resolves.toBe('This checkout link has expired');
+  const reopened = await fetch(created.checkoutUrl);
+  expect(reopened.status).toBe(410);
+  await expect(reopened.text()).resolves.toContain('This checkout link has expired');
+  await page.close();
+  expect(browser.pageErrors).toEqual([]);
+});
+
+/** The API's first step at the checkout, then a "crash": the workflow never hears from the provider. */
+async function authorizingThenLost(amount: number): Promise<string> {
+  const created = await createCardPayment(stack, 'card-review', { amount });
+  const order = await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  expect(order).toMatchObject({ externalId: created.externalId, amountCents: Math.round(amount * 100) });
+  const review = await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
+  expect(review.reviewReason).toMatch(/did not reach the payment in time/);
+  return created.externalId;
+}
+
+/** Endpoint 2 as the lost call made it. */
+function chargeAtProvider(externalId: string, amount: number, withCallback: boolean) {
+  return paymentApiClient(stack.config).createCardPayment({
+    amount,
+    installmentCount: 1,
+    dueDate: new Date().toISOString().slice(0, 10),
+    externalReference: externalId,
+    ...(withCallback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
+    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
+    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
+  });
+}
+
+test("an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED", async () => {
+  const found = await authorizingThenLost(30);
+  const charged = await chargeAtProvider(found, 30, false);
+  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, { providerPaymentId: charged.data.id });
+  expect(rechecked.status).toBe(200);
+  expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
+  expect(await waitForCardPayment(stack, found, ['PAID'])).toMatchObject({ providerPaymentId: charged.data.id, callbacksReceived: 0 });
+  // Final: nothing left to ask, nothing to close.
+  expect((await stack.api('POST', `/v1/card-payments/${found}/recheck`, {})).status).toBe(409);
+  expect((await stack.api('POST', `/v1/card-payments/${found}/close`, { reason: 'late' })).status).toBe(409);
+
+  const none = await authorizingThenLost(31);
+  const closed = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${none}/close`, { reason: 'no charge at the provider' });
+  expect(closed.status).toBe(200);
+  expect(closed.body).toMatchObject({ status: 'FAILED', failureReason: 'closed by an operator: no charge at the provider' });
+  expect(closed.body.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'FAILED']);
+});
+
+test("endpoint 2's answer lost between the provider and the workflow: NEEDS_REVIEW, then PAID by the provider's callback", async () => {
+  const externalId = await authorizingThenLost(42);
+  const charged = await chargeAtProvider(externalId, 42, true);
+
+  const paid = await waitForCardPayment(stack, externalId, ['PAID']);
+  expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
+  expect(paid.callbacksReceived).toBeGreaterThanOrEqual(1);
+  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
+});

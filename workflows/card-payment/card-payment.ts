@@ -1,0 +1,259 @@
+/**
+ * The card payment's state machine: its state, one method per phase, and the answers to the outside world.
+ *
+ *   awaitCard          AWAITING_CARD → AUTHORIZING (the checkout took a card: an update) | FAILED (3DS
+ *                      failed at the checkout: an update) | EXPIRED (nobody paid before expiresAt)
+ *   awaitAuthorization AUTHORIZING → PENDING | FAILED (the API reports endpoint 2's answer: a signal)
+ *                      AUTHORIZING → NEEDS_REVIEW (no answer by the deadline, or an unknown one)
+ *   awaitOutcome       PENDING → PAID | FAILED (callback hint or timer, then endpoint 3), NEEDS_REVIEW past the review deadline
+ *   awaitNews          NEEDS_REVIEW → PENDING | PAID | FAILED once the payment id is known (late answer, callback,
+ *                      or an operator's recheck naming it); NEEDS_REVIEW → FAILED when an operator closes it
+ *
+ * The provider's payment id may come from the API's answer or from the PAYMENT_UPDATED callback, which
+ * names it: a crash between endpoint 2's answer and the signal leaves a visible NEEDS_REVIEW, settled
+ * as soon as the callback arrives.
+ */
+import { ActivityFailure, condition, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { CardPaymentActivities } from '../../activities/card-payment-activities';
+import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
+import type { CardOrder } from '../../src/card-payments/card-payment-request';
+import { AmountCents, CardPaymentStatus, PayoutFlow } from '../../src/temporal/search-attributes';
+import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
+import { Lifecycle } from '../shared/lifecycle';
+import { PendingUpdates } from '../shared/pending-updates';
+import type { AuthorizationAnswer, CardCallbackHint, CardPaymentView, SubmittedCard } from './messages';
+import { CARD_PAYMENT_FLOW } from './search-attributes';
+import { CARD_PAYMENT_TRANSITIONS, type CardPaymentState } from './states';
+
+// A check that keeps failing returns "unknown" quickly: the outcome loop has its own timers and deadline.
+const { checkCardPayment } = proxyActivities<CardPaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+type Details = Omit<CardPaymentView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
+
+function nowMs(): number {
+  return new Date().getTime();
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class CardPayment {
+  private readonly lifecycle: Lifecycle<CardPaymentState>;
+  private readonly details: Details;
+  private callbacksReceived = 0;
+  private checksMade = 0;
+  private answer: AuthorizationAnswer | undefined;
+  private hintPending = false;
+  private readonly rechecks = new PendingUpdates<CardPaymentView>();
+
+  constructor(private readonly input: CardPaymentInput) {
+    // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
+    // itself. Read from the start event, so replay takes the same path.
+    const indexedAtStart = workflowInfo().typedSearchAttributes.get(PayoutFlow) === CARD_PAYMENT_FLOW;
+    this.lifecycle = new Lifecycle({
+      table: CARD_PAYMENT_TRANSITIONS,
+      initial: 'AWAITING_CARD',
+      cause: 'card payment created; checkout open',
+      stateAttribute: CardPaymentStatus,
+      initialIndexed: indexedAtStart,
+    });
+    if (!indexedAtStart) upsertSearchAttributes({ [PayoutFlow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
+    this.details = {
+      externalId: input.order.externalId,
+      amountCents: input.order.amountCents,
+      installmentCount: input.order.installmentCount,
+      expiresAt: input.expiresAt,
+      requestHash: input.requestHash,
+    };
+  }
+
+  view(): CardPaymentView {
+    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade };
+  }
+
+  // ---- What the outside world says ----
+
+  /** Update validator of the checkout's two calls: only while a card is awaited and the checkout is open. */
+  validateCheckout(): void {
+    if (this.lifecycle.state !== 'AWAITING_CARD') throw new Error(`the card payment is ${this.lifecycle.state}: its checkout takes no card`);
+    if (nowMs() >= Date.parse(this.input.expiresAt)) throw new Error('the checkout has expired');
+  }
+
+  /** Moves at once, so a second submission of the checkout is refused by the validator. */
+  startAuthorization(card: SubmittedCard): CardOrder {
+    this.details.brand = card.brand;
+    this.details.last4 = card.last4;
+    this.lifecycle.moveTo('AUTHORIZING', `card ${card.brand} ending in ${card.last4} submitted at the checkout`);
+    return this.input.order;
+  }
+
+  failCheckout({ reason }: { reason: string }): CardPaymentView {
+    this.details.failureReason = reason;
+    this.lifecycle.moveTo('FAILED', `the checkout failed: ${reason}`);
+    return this.view();
+  }
+
+  /** The first answer counts: the API reports once per authorization. */
+  onAnswer(answer: AuthorizationAnswer): void {
+    if (this.lifecycle.isTerminal()) return;
+    this.answer ??= answer;
+  }
+
+  onCallback(hint: CardCallbackHint): void {
+    this.callbacksReceived += 1;
+    if (this.lifecycle.isTerminal()) return;
+    this.details.providerPaymentId ??= hint.paymentId;
+    this.hintPending = true;
+  }
+
+  validateRecheck({ providerPaymentId }: { providerPaymentId?: number }): void {
+    if (this.lifecycle.state !== 'PENDING' && this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: nothing to ask the provider`);
+    const known = this.details.providerPaymentId;
+    if (providerPaymentId !== undefined && known !== undefined && known !== providerPaymentId) throw new Error(`the card payment is provider payment ${known}`);
+  }
+
+  /** Answered after the provider has next been asked, or when the payment ends. */
+  recheck({ providerPaymentId }: { providerPaymentId?: number }): Promise<CardPaymentView> {
+    this.details.providerPaymentId ??= providerPaymentId;
+    return this.rechecks.wait();
+  }
+
+  validateClose(): void {
+    if (this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: only a payment in review can be closed`);
+    const known = this.details.providerPaymentId;
+    if (known !== undefined) throw new Error(`the provider has payment ${known} for it: recheck it instead`);
+  }
+
+  close({ reason }: { reason: string }): CardPaymentView {
+    this.details.failureReason = `closed by an operator: ${reason}`;
+    this.lifecycle.moveTo('FAILED', `closed by an operator (no charge at the provider): ${reason}`);
+    return this.view();
+  }
+
+  // ---- The phases ----
+
+  async run(): Promise<CardPaymentView> {
+    await this.awaitCard();
+    while (!this.lifecycle.isTerminal()) {
+      if (this.lifecycle.state === 'AUTHORIZING') await this.awaitAuthorization();
+      else if (this.lifecycle.state === 'PENDING') await this.awaitOutcome();
+      else await this.awaitNews();
+    }
+    this.rechecks.answerAll(this.view());
+    return this.view();
+  }
+
+  private async awaitCard(): Promise<void> {
+    const remaining = Date.parse(this.input.expiresAt) - nowMs();
+    if (remaining > 0) await condition(() => this.lifecycle.state !== 'AWAITING_CARD', remaining);
+    if (this.lifecycle.state === 'AWAITING_CARD') this.lifecycle.moveTo('EXPIRED', 'nobody paid before the checkout expired');
+  }
+
+  private async awaitAuthorization(): Promise<void> {
+    const heard = await condition(() => this.answer !== undefined || this.hintPending, this.input.timing.authorizeDeadlineMs);
+    if (!heard) {
+      this.details.reviewReason = "the provider's answer did not reach the payment in time: the card may have been charged";
+      this.lifecycle.moveTo('NEEDS_REVIEW', 'authorization deadline passed');
+      return;
+    }
+    this.applyNews();
+  }
+
+  private async awaitOutcome(): Promise<void> {
+    const waited = await awaitConfirmedOutcome(this.input.timing, {
+      hasNews: () => this.hintPending || this.answer !== undefined || this.rechecks.any,
+      takeHint: () => {
+        const hinted = this.hintPending || this.answer !== undefined;
+        this.hintPending = false;
+        this.answer = undefined;
+        return hinted;
+      },
+      check: async () => {
+        const found = await this.check();
+        this.rechecks.answerAll(this.view());
+        return found === 'final';
+      },
+      waiting: () => this.lifecycle.state === 'PENDING',
+    });
+    if (waited === 'review') {
+      this.details.reviewReason = 'no confirmed outcome before the review deadline';
+      this.lifecycle.moveTo('NEEDS_REVIEW', 'review deadline passed');
+    }
+  }
+
+  /** In review, only the payment id can settle it: a late answer, a callback or an operator brings it. */
+  private async awaitNews(): Promise<void> {
+    await condition(() => this.answer !== undefined || this.hintPending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
+    this.applyNews();
+    if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
+    if (this.details.providerPaymentId === undefined) {
+      this.hintPending = false;
+      this.rechecks.answerAll(this.view());
+      return;
+    }
+    this.hintPending = false;
+    if ((await this.check()) === 'open' && this.lifecycle.state === 'NEEDS_REVIEW') {
+      this.lifecycle.moveTo('PENDING', `payment ${this.details.providerPaymentId} found at the provider, not final yet`);
+    }
+    this.rechecks.answerAll(this.view());
+  }
+
+  /** Applies the API's answer, or a callback's payment id when the answer was lost (the hint stays for the check). */
+  private applyNews(): void {
+    const answer = this.answer;
+    this.answer = undefined;
+    if (answer?.kind === 'accepted') {
+      Object.assign(this.details, { providerPaymentId: answer.paymentId, brand: answer.brand, last4: answer.last4, providerStatus: answer.providerStatus, netValueCents: answer.netValueCents });
+      if (this.lifecycle.can('PENDING')) this.lifecycle.moveTo('PENDING', `provider accepted payment ${answer.paymentId} (${answer.providerStatus})`);
+      // The provider's immediate status is a hint too: look at once.
+      this.hintPending = true;
+    } else if (answer?.kind === 'refused') {
+      this.details.failureReason = answer.reason;
+      this.lifecycle.moveTo('FAILED', 'provider refused the card payment');
+    } else if (answer?.kind === 'unknown') {
+      this.details.reviewReason = answer.reason;
+      if (this.lifecycle.state === 'AUTHORIZING') this.lifecycle.moveTo('NEEDS_REVIEW', "the provider's answer was lost");
+    } else if (this.hintPending && this.details.providerPaymentId !== undefined && this.lifecycle.state === 'AUTHORIZING') {
+      this.lifecycle.moveTo('PENDING', `the provider's callback named payment ${this.details.providerPaymentId}`);
+    }
+  }
+
+  /** Asks endpoint 3 and applies a final answer: 'final', 'open' (at the provider, not final), or 'unknown'. */
+  private async check(): Promise<'final' | 'open' | 'unknown'> {
+    const paymentId = this.details.providerPaymentId;
+    if (paymentId === undefined) return 'unknown';
+    let outcome: Awaited<ReturnType<typeof checkCardPayment>>;
+    try {
+      outcome = await checkCardPayment(paymentId);
+    } catch (error) {
+      this.details.reviewReason = `payment check failed: ${failureMessage(error)}`;
+      return 'unknown';
+    } finally {
+      this.checksMade += 1;
+    }
+    // A payment id from a callback or an operator must be this order's: the provider echoes our externalId.
+    const foreign = outcome.kind === 'found' && outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId;
+    if (outcome.kind === 'not-found' || foreign) {
+      this.details.reviewReason = `payment ${paymentId} ${foreign ? 'at the provider belongs to another order' : 'is not at the provider'}`;
+      // Not this order's (whatever the state), or absent while in review: forget it, so the right id can come.
+      if (foreign || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
+      return 'unknown';
+    }
+    Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });
+    if (outcome.status === 'COMPLETED') {
+      this.lifecycle.moveTo('PAID', `payment check: COMPLETED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
+      return 'final';
+    }
+    if (outcome.status === 'FAILED') {
+      this.details.failureReason = outcome.providerStatus === 'DECLINED' ? 'declined by the card issuer' : `the provider reported ${outcome.providerStatus ?? outcome.status}`;
+      this.lifecycle.moveTo('FAILED', `payment check: FAILED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
+      return 'final';
+    }
+    return 'open';
+  }
+}

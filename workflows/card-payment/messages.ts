@@ -1,0 +1,67 @@
+/**
+ * Everything the outside world says to a card payment workflow, defined once: the engine API (checkout
+ * and merchant routes), the callback router and the workflow import these. Nothing here carries card
+ * data: brand, last four digits and the provider's payment id only.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
+import type { CardOrder } from '../../src/card-payments/card-payment-request';
+import type { Transition } from '../shared/lifecycle';
+import type { CardPaymentState } from './states';
+
+export interface CardPaymentView {
+  externalId: string;
+  state: CardPaymentState;
+  amountCents: number;
+  installmentCount: number;
+  expiresAt: string;
+  brand?: string;
+  last4?: string;
+  providerPaymentId?: number;
+  providerStatus?: string;
+  netValueCents?: number;
+  failureReason?: string;
+  reviewReason?: string;
+  requestHash: string;
+  callbacksReceived: number;
+  checksMade: number;
+  transitions: readonly Transition<CardPaymentState>[];
+}
+
+/** The card the buyer submitted, as much of it as the engine keeps. */
+export interface SubmittedCard {
+  brand: string;
+  last4: string;
+}
+
+/** What endpoint 2 said, as the API reports it once it called the provider. */
+export type AuthorizationAnswer =
+  | { kind: 'accepted'; paymentId: number; brand: string; last4: string; providerStatus: string; netValueCents: number }
+  | { kind: 'refused'; reason: string }
+  /** The request may have reached the provider and no answer came back: only the payment id can settle it. */
+  | { kind: 'unknown'; reason: string };
+
+/** A PAYMENT_UPDATED callback: a hint, confirmed by endpoint 3. It names the payment, so it can settle a payment whose answer was lost. */
+export interface CardCallbackHint {
+  paymentId: number;
+  status: string;
+  receivedAt: string;
+}
+
+export type CardPaymentWorkflow = (input: CardPaymentInput) => Promise<CardPaymentView>;
+
+export const cardPaymentStatusQuery = defineQuery<CardPaymentView>('status');
+/** The checkout took a card: AWAITING_CARD → AUTHORIZING, answered with the order to send to the provider. Refused (validator) unless awaiting a card. */
+export const startAuthorizationUpdate = defineUpdate<CardOrder, [SubmittedCard]>('startAuthorization');
+/** The buyer could not authenticate (3DS denied or abandoned): AWAITING_CARD → FAILED. Refused (validator) unless awaiting a card. */
+export const failCheckoutUpdate = defineUpdate<CardPaymentView, [{ reason: string }]>('failCheckout');
+/** Ask the provider now (operators), naming the payment when the workflow never learned it. Refused (validator) unless PENDING or NEEDS_REVIEW. */
+export const recheckCardPaymentUpdate = defineUpdate<CardPaymentView, [{ providerPaymentId?: number }]>('recheck');
+/** An operator found no charge at the provider: NEEDS_REVIEW → FAILED. Refused (validator) once a payment id is known. */
+export const closeCardPaymentUpdate = defineUpdate<CardPaymentView, [{ reason: string }]>('close');
+export const authorizationAnswerSignal = defineSignal<[AuthorizationAnswer]>('authorizationAnswer');
+export const cardCallbackSignal = defineSignal<[CardCallbackHint]>('cardCallback');
+
+export function cardPaymentWorkflowId(externalId: string): string {
+  return `card-payment:${externalId}`;
+}
