@@ -176,7 +176,13 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await done;
       await connection.close();
     },
-    spawnWorkerProcess: () => spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', {}),
+    async spawnWorkerProcess() {
+      // The first worker process serves metrics on the configured ports (tests read them there); others on free ones.
+      const ports: Record<string, string> = spawned.some((child) => child.spawnargs.some((arg) => arg.endsWith('worker.ts')))
+        ? { WORKER_METRICS_PORT: String(await freePort()), WORKER_SDK_METRICS_PORT: String(await freePort()) }
+        : {};
+      return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
+    },
     spawnApiProcess: (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
     async close() {
       await harness.stopWorker();
