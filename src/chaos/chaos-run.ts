@@ -61,7 +61,7 @@ async function buildWorkflowBundle(out: string, logFile: string): Promise<void> 
   if (code !== 0) throw new Error(`building the workflow bundle exited with ${code} (see ${logFile})`);
 }
 
-const zeroCounts = (): Counts => ({ payouts: 0, completed: 0, failed: 0, cancelled: 0, needsReview: 0, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0 });
+const zeroCounts = (): Counts => ({ payouts: 0, completed: 0, failed: 0, cancelled: 0, needsReview: 0, needsReviewNeverSettled: 0, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0 });
 const zeroPerPart = (): Record<ComponentName, number> => ({ worker: 0, api: 0, sandbox: 0, temporal: 0 });
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
@@ -117,6 +117,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     failed: counts.failed,
     cancelled: counts.cancelled,
     needsReview: counts.needsReview,
+    needsReviewNeverSettled: counts.needsReviewNeverSettled,
     doubleDebits: counts.doubleDebits,
     lost: counts.lost,
     stuckWithoutReason: counts.stuckWithoutReason,

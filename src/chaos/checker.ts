@@ -30,6 +30,8 @@ export interface TrialEvidence {
   ledger: readonly LedgerEntryView[];
   /** Read for every listed item that is neither COMPLETED, FAILED nor CANCELLED. */
   payouts: ReadonlyMap<string, PayoutReading>;
+  /** Items the provider never settles (the sandbox's rule for centavos .14): review is their right end. */
+  neverSettling: ReadonlySet<string>;
 }
 
 export interface TrialVerdict {
@@ -39,6 +41,8 @@ export interface TrialVerdict {
   cancelled: number;
   /** NEEDS_REVIEW with a reason the engine shows: stuck, but visibly. */
   needsReview: number;
+  /** Of needsReview: the items the provider never settles, as opposed to ones the chaos delayed past their deadline. */
+  needsReviewNeverSettled: number;
   /** More than one debit of the merchant's account at the provider for one externalId. */
   doubleDebits: number;
   /** Accepted but absent: not in the batch's list, or listed as started yet unknown to the engine. */
@@ -82,6 +86,7 @@ export function checkTrial(evidence: TrialEvidence): TrialVerdict {
     failed: 0,
     cancelled: 0,
     needsReview: 0,
+    needsReviewNeverSettled: 0,
     doubleDebits: 0,
     lost: 0,
     stuckWithoutReason: 0,
@@ -134,6 +139,7 @@ export function checkTrial(evidence: TrialEvidence): TrialVerdict {
           problem(externalId, `${status} in its batch but unknown to the engine`);
         } else if (status === 'NEEDS_REVIEW' && payout?.reviewReason) {
           verdict.needsReview += 1;
+          if (evidence.neverSettling.has(externalId)) verdict.needsReviewNeverSettled += 1;
           const kind = payout.reviewReason.split(':')[0] ?? payout.reviewReason;
           verdict.reviewReasons[kind] = (verdict.reviewReasons[kind] ?? 0) + 1;
         } else {

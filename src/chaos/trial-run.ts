@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../cli/batch-api-client';
 import type { BatchItemResponse } from '../api/batches/batch-schemas';
+import { reaisToCentavos } from '../money/centavos';
+import { outcomeForAmount } from '../sandbox';
 import { pollUntil } from '../util/poll';
 import type { ChaosStack, ComponentName } from './chaos-stack';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from './checker';
@@ -115,6 +117,11 @@ async function readPayout(stack: ChaosStack, externalId: string): Promise<Payout
 const patiently = <T>(read: () => Promise<T>, description: string): Promise<T> =>
   pollUntil(async () => ({ value: await read() }), { timeoutMs: 60_000, intervalMs: 1_000, description }).then(({ value }) => value);
 
+/** The sandbox's rule (outcomeForAmount): these stay PROCESSING at the provider forever. */
+function neverSettlingItems(plan: TrialPlan): Set<string> {
+  return new Set(plan.items.filter((item) => outcomeForAmount(reaisToCentavos(item.amount)).status === 'NEVER').map((item) => item.externalId));
+}
+
 export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number): Promise<TrialResult> {
   const startedAt = Date.now();
   const kills: Record<ComponentName, number> = { worker: 0, api: 0, sandbox: 0, temporal: 0 };
@@ -147,6 +154,6 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
     if (!FINAL_STATES.has(item.status)) payouts.set(item.externalId, await patiently(() => readPayout(stack, item.externalId), `payout ${item.externalId}`));
   }
   const ledger = await patiently(() => sandboxLedger(stack), 'the sandbox ledger');
-  const verdict = checkTrial({ submitted: plan.items.map((item) => item.externalId), items, ledger, payouts });
+  const verdict = checkTrial({ submitted: plan.items.map((item) => item.externalId), items, ledger, payouts, neverSettling: neverSettlingItems(plan) });
   return { verdict, kills, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
 }

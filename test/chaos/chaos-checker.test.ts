@@ -27,7 +27,7 @@ const refund = (externalId: string): LedgerEntryView => ({
 const seed: LedgerEntryView = { externalId: null, lines: [{ account: 'equity:seed', amountCents: -100 }, { account: 'user:merchant', amountCents: 100 }] };
 
 function check(items: ListedItem[] | undefined, ledger: LedgerEntryView[], payouts: Record<string, PayoutReading> = {}, submitted = items?.map((item) => item.externalId) ?? []) {
-  return checkTrial({ submitted, items, ledger: [seed, ...ledger], payouts: new Map(Object.entries(payouts)) });
+  return checkTrial({ submitted, items, ledger: [seed, ...ledger], payouts: new Map(Object.entries(payouts)), neverSettling: new Set(['review']) });
 }
 
 test('a clean trial: paid once, failed and refunded, refused before any debit, in review with a reason', () => {
@@ -48,6 +48,7 @@ test('a clean trial: paid once, failed and refunded, refused before any debit, i
     failed: 2,
     cancelled: 1,
     needsReview: 1,
+    needsReviewNeverSettled: 1,
     doubleDebits: 0,
     lost: 0,
     stuckWithoutReason: 0,
