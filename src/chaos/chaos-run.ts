@@ -31,6 +31,8 @@ export type ChaosReport = {
   kills: Record<ComponentName, number>;
   /** Exits the monkey did not cause (a worker whose Temporal went away), each followed by a restart. */
   crashes: Record<ComponentName, number>;
+  /** Batch requests sent again because the API was down or answered 5xx (503 while Temporal was down). */
+  resubmissions: number;
   /** What the NEEDS_REVIEW payouts say, by kind of reason. */
   reviewReasons: Record<string, number>;
 } & Counts & {
@@ -44,12 +46,13 @@ export function failedCounts(report: Pick<Counts, 'doubleDebits' | 'lost' | 'stu
   return report.doubleDebits + report.lost + report.stuckWithoutReason + report.ledgerMismatches;
 }
 
-/** The per-trial chaos plan's defaults: a few kills in a window of 8 to 15 s, each part down for up to 3 s. */
+/** The per-trial chaos plan's defaults: a few kills in a window of 8 to 15 s, each part down for up to 3 s, the batch sent within the first 6 s. */
 export const DEFAULT_PLAN = {
+  submitAfterMs: [0, 6_000],
   chaosWindowMs: [8_000, 15_000],
   killGapMs: [1_500, 5_000],
   downMs: [200, 3_000],
-} as const satisfies Pick<PlanSettings, 'chaosWindowMs' | 'killGapMs' | 'downMs'>;
+} as const satisfies Omit<PlanSettings, 'seed' | 'batchSize'>;
 
 export const DEFAULT_TIMEOUTS: TrialTimeouts = { submitMs: 180_000, settleMs: 240_000 };
 
@@ -71,6 +74,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const counts = zeroCounts();
   const kills = zeroPerPart();
   const reviewReasons: Record<string, number> = {};
+  let resubmissions = 0;
   let trials = 0;
   let error: string | undefined;
   let stack: ChaosStack | undefined;
@@ -87,13 +91,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         options.log(`chaos: time is up after ${trials} trials`);
         break;
       }
-      const plan = planTrial(rng, trials + 1, { seed: options.seed, batchSize: options.batchSize, chaosWindowMs: options.chaosWindowMs, killGapMs: options.killGapMs, downMs: options.downMs });
+      const plan = planTrial(rng, trials + 1, options);
       const result = await runTrial(stack, plan, options, options.log, startedAt);
       for (const name of COMPONENTS) kills[name] += result.kills[name];
+      resubmissions += result.resubmissions;
       const { problems, reviewReasons: trialReasons, ...trialCounts } = result.verdict;
       for (const key of Object.keys(counts) as (keyof Counts)[]) counts[key] += trialCounts[key];
       for (const [kind, count] of Object.entries(trialReasons)) reviewReasons[kind] = (reviewReasons[kind] ?? 0) + count;
-      options.log(`chaos: trial ${plan.trial} (started at ${result.seconds} s): ${JSON.stringify({ ...trialCounts, reviewReasons: trialReasons, kills: result.kills })}`);
+      options.log(`chaos: trial ${plan.trial} (started at ${result.seconds} s): ${JSON.stringify({ ...trialCounts, reviewReasons: trialReasons, kills: result.kills, resubmissions: result.resubmissions })}`);
       for (const line of problems.slice(0, 20)) options.log(`chaos: trial ${plan.trial}: ${line}`);
     }
   } catch (caught) {
@@ -122,6 +127,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     lost: counts.lost,
     stuckWithoutReason: counts.stuckWithoutReason,
     ledgerMismatches: counts.ledgerMismatches,
+    resubmissions,
     reviewReasons,
     crashes,
     ...(keep ? { keptDataDir: dataDir } : {}),

@@ -29,11 +29,15 @@ export interface TrialPlan {
   items: PlannedItem[];
   faults: Faults;
   kills: PlannedKill[];
+  /** When the batch is sent, from the trial's start: kills may come before, so the request meets a dead API or Temporal. */
+  submitAfterMs: number;
 }
 
 export interface PlanSettings {
   seed: number;
   batchSize: number;
+  /** When the batch is sent within the trial: drawn in this range. */
+  submitAfterMs: readonly [number, number];
   /** How long the killing goes on: drawn in this range per trial. */
   chaosWindowMs: readonly [number, number];
   killGapMs: readonly [number, number];
@@ -80,5 +84,5 @@ export function planTrial(rng: Prng, trial: number, settings: PlanSettings): Tri
     pixKey: `seller${index}@example.com`,
     keyType: 'EMAIL' as const,
   }));
-  return { trial, batchId: prefix, items, faults: planFaults(rng), kills: planKills(rng, settings) };
+  return { trial, batchId: prefix, items, faults: planFaults(rng), kills: planKills(rng, settings), submitAfterMs: rng.int(...settings.submitAfterMs) };
 }

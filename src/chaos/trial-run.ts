@@ -23,6 +23,7 @@ export interface TrialTimeouts {
 export interface TrialResult {
   verdict: TrialVerdict;
   kills: Record<ComponentName, number>;
+  resubmissions: number;
   /** When the trial began, ms since the run began: where to look in the services' logs. */
   seconds: number;
 }
@@ -40,19 +41,22 @@ function isTransient(error: unknown): boolean {
   return error instanceof BatchApiUnreachableError || (error instanceof BatchApiError && (error.status >= 500 || error.status === 429));
 }
 
-async function submitUntilAccepted(api: BatchApiClient, plan: TrialPlan, timeoutMs: number, log: (line: string) => void): Promise<boolean> {
+/** Sends the same request, at the plan's moment, until it is accepted or the deadline passes; counts the repeats. */
+async function submitUntilAccepted(api: BatchApiClient, plan: TrialPlan, timeoutMs: number, log: (line: string) => void): Promise<{ accepted: boolean; resubmissions: number }> {
+  await sleep(plan.submitAfterMs);
   const body = JSON.stringify({ batchId: plan.batchId, items: plan.items });
   const deadline = Date.now() + timeoutMs;
-  for (let attempt = 1; ; attempt += 1) {
+  for (let resubmissions = 0; ; resubmissions += 1) {
     try {
       await api.submitJson(body);
-      if (attempt > 1) log(`trial ${plan.trial}: batch accepted on attempt ${attempt}`);
-      return true;
+      if (resubmissions > 0) log(`trial ${plan.trial}: batch accepted after ${resubmissions} resubmissions`);
+      return { accepted: true, resubmissions };
     } catch (error) {
       if (!isTransient(error)) throw error;
+      if (resubmissions === 0) log(`trial ${plan.trial}: batch request answered ${error instanceof Error ? error.message : String(error)}; sending it again`);
       if (Date.now() >= deadline) {
         log(`trial ${plan.trial}: batch not accepted within ${timeoutMs} ms (${error instanceof Error ? error.message : String(error)})`);
-        return false;
+        return { accepted: false, resubmissions };
       }
       await sleep(500);
     }
@@ -130,8 +134,9 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
   await stack.setFaults(plan.faults);
   const killing = killOnSchedule(stack, plan, kills, log);
   let accepted: boolean;
+  let resubmissions: number;
   try {
-    accepted = await submitUntilAccepted(api, plan, timeouts.submitMs, log);
+    ({ accepted, resubmissions } = await submitUntilAccepted(api, plan, timeouts.submitMs, log));
   } finally {
     await killing;
   }
@@ -155,5 +160,5 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
   }
   const ledger = await patiently(() => sandboxLedger(stack), 'the sandbox ledger');
   const verdict = checkTrial({ submitted: plan.items.map((item) => item.externalId), items, ledger, payouts, neverSettling: neverSettlingItems(plan) });
-  return { verdict, kills, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
+  return { verdict, kills, resubmissions, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
 }
