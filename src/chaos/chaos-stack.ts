@@ -5,7 +5,7 @@
  * shortened (callback wait, polling, review deadline, sandbox settlement) so that a trial of a few hundred
  * payouts ends within a minute and review deadlines elapse within it.
  */
-import { type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/env';
