@@ -109,7 +109,7 @@ async function launchService(name: string, env: NodeJS.ProcessEnv, logFile: stri
 export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
   const logDir = path.join(options.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort() };
+  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
   const engineUrl = `http://127.0.0.1:${ports.engine}`;
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const env: NodeJS.ProcessEnv = {
@@ -120,6 +120,9 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
     ENGINE_PORT: String(ports.engine),
     SANDBOX_PORT: String(ports.sandbox),
+    // Free ports, so that a chaos run beside a running stack (or the tests) does not meet a taken 9464.
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
+    WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
     PAYMENT_API_BASE_URL: sandboxUrl,
     ENGINE_PUBLIC_URL: engineUrl,
     ENGINE_RATE_LIMIT_PER_MINUTE: '1000000',
