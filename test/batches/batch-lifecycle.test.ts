@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BatchResult } from '../../workflows/batch/payout-batch-workflow';
+import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
 import { batchWorkflowId } from '../../workflows/batch/messages';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { pollUntil } from '../../src/util/poll';
@@ -30,26 +31,9 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
-interface Totals {
-  count: number;
-  amount: number;
-}
-interface Summary {
-  problem?: { activity: string; message: string; since: string };
-  batchId: string;
-  total: number;
-  totalAmount: number;
-  done: boolean;
-  control: string;
-  startedAt?: string;
-  finishedAt?: string;
-  counts: Record<string, Totals>;
-  paidAmount: number;
-}
-interface Items {
-  items: { seq: number; externalId: string; method: string; amount: number; status: string; fee?: number }[];
-  nextCursor?: string;
-}
+// The answers' types come from the API's own schemas.
+type Summary = BatchSummaryResponse;
+type Items = BatchItemsResponse;
 
 /** Amounts in centavos that never end in .13 or .14 (the sandbox's failure rules), all different. */
 function items(label: string, count: number, firstCents = 1_000): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
@@ -107,7 +91,7 @@ test('a batch of 300 completes with exact counts and amounts, over several runs,
 
   const done = await waitDone(accepted.body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
-  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW']) expect(done.counts[state]?.count).toBe(0);
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const) expect(done.counts[state].count).toBe(0);
   expect(done.paidAmount).toBe(totalCents(list) / 100);
   expect(Date.parse(done.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(done.startedAt ?? ''));
 
@@ -309,7 +293,7 @@ test('pause holds new starts until resume, then the batch completes', async () =
   expect(paused.body.control).toBe('PAUSED');
   // Once what was in flight settles, nothing more starts while the workflow goes on reading its counts.
   const settled = await waitUntil(body.batchId, (current) => (current.counts.STARTED?.count ?? 0) === 0, 'the items in flight to settle');
-  expect(settled.counts.PENDING!.count).toBeGreaterThan(0);
+  expect(settled.counts.PENDING.count).toBeGreaterThan(0);
   const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
   const eventsThen = (await handle.describe()).historyLength;
   await pollUntil(async () => ((await handle.describe()).historyLength >= eventsThen + 6 ? true : undefined), {

@@ -3,6 +3,7 @@
  * PostgreSQL server (BATCH_STORE_URL), as docker-compose runs them. Both workers pay items of the same
  * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
  */
+import type { BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { pollUntil } from '../../src/util/poll';
@@ -28,11 +29,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-interface Summary {
-  done: boolean;
-  finishedAt?: string;
-  counts: Record<string, { count: number; amount: number }>;
-}
+type Summary = BatchSummaryResponse;
 
 function items(label: string, count: number): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
   const prefix = `${label}-${randomUUID().slice(0, 6)}`;
@@ -102,7 +99,7 @@ test('one of the two workers is killed mid-batch: the other finishes it, each it
 
   const done = await waitDone(body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
-  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW']) expect(done.counts[state]?.count).toBe(0);
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const) expect(done.counts[state].count).toBe(0);
   const debits = await debitsByExternalId();
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 }, 200_000);

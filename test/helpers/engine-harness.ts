@@ -21,6 +21,7 @@ import { connectWorker, createEngineWorker } from '../../src/worker/create-worke
 import { engineActivities } from '../../src/worker/engine-activities';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
+import { httpCall, type HttpAnswer } from './http';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
@@ -30,24 +31,11 @@ export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundle;
 }
 
-export interface HttpAnswer<T = unknown> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+export type { HttpAnswer } from './http';
 
-async function call<T>(url: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer<T>> {
-  const response = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...init.headers,
-    },
-    ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+/** A call to the engine or the sandbox with a bearer token (the API key or the sandbox's admin token). */
+function call<T>(url: string, init: { method: string; token: string; body?: unknown }): Promise<HttpAnswer<T>> {
+  return httpCall<T>(url, { method: init.method, headers: { authorization: `Bearer ${init.token}` }, ...(init.body === undefined ? {} : { body: init.body }) });
 }
 
 export interface EngineHarness {
@@ -154,7 +142,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     apiUrl: `http://127.0.0.1:${apiPort}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     temporal,
-    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] }),
+    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
     admin: (method, path, body) => call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }),
     async startWorker() {
       if (running) return;

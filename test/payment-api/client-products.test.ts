@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { PaymentApiClient } from '../../src/payment-api/client';
 import { AuthenticationError, InvalidRequestError, NotFoundError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
-import { ADMIN_TOKEN, MERCHANT, startTestSandbox, type TestSandbox } from '../sandbox/helpers';
+import { ADMIN_TOKEN, MERCHANT, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
 const CALLBACK_URL = 'http://127.0.0.1:9/callbacks';
 let sb: TestSandbox;

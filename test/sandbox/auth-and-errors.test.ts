@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { providerErrorSchema } from '../../src/payment-api/schemas/errors';
 import { endpoints, ENDPOINT_NAMES } from '../../src/payment-api/endpoints';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type TestSandbox } from './helpers';
+import { MERCHANT, RECIPIENT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type TestSandbox } from '../helpers/sandbox';
 
 let clock = Date.now();
 let sandbox: TestSandbox;
@@ -105,7 +105,7 @@ describe('errors, health and the OpenAPI document', () => {
   });
 
   test('GET /healthz answers ok', async () => {
-    expect(await sandbox.call('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await sandbox.call('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
 
   test('GET /openapi.json documents every path and alias of the endpoint table with its credential scheme', async () => {

@@ -1,6 +1,6 @@
 /** Fault injection and the admin controls: what a client of a misbehaving provider would see. */
 import { pollUntil } from '../../src/util/poll';
-import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from './helpers';
+import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 let receiver: CallbackReceiver;

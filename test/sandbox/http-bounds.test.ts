@@ -4,7 +4,7 @@
  * and more logins a minute for one client_id than SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE (429 with Retry-After).
  */
 import { providerErrorSchema } from '../../src/payment-api/schemas/errors';
-import { ADMIN_TOKEN, MERCHANT, RECIPIENT, startTestSandbox, type TestSandbox } from './helpers';
+import { ADMIN_TOKEN, MERCHANT, RECIPIENT, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * balance, no user may be negative, and the money must all still be there.
  */
 import fc from 'fast-check';
-import { MERCHANT, RECIPIENT, SEEDED_TOTAL_CENTS, startCallbackReceiver, startTestSandbox, type CallbackReceiver, type TestSandbox } from './helpers';
+import { MERCHANT, RECIPIENT, SEEDED_TOTAL_CENTS, startCallbackReceiver, startTestSandbox, type CallbackReceiver, type TestSandbox } from '../helpers/sandbox';
 
 const SETTLE_MS = 1_000;
 let clock = Date.now();

@@ -4,7 +4,7 @@ import { withdrawalCallbackSchema } from '../../src/payment-api/schemas/withdraw
 import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, startTestSandbox, uniqueId, WEBHOOK_SECRETS, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from './helpers';
+import { MERCHANT, RECIPIENT, startCallbackReceiver, startTestSandbox, uniqueId, WEBHOOK_SECRETS, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 let receiver: CallbackReceiver;

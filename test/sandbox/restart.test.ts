@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver } from './helpers';
+import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver } from '../helpers/sandbox';
 
 let receiver: CallbackReceiver;
 beforeAll(async () => {

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { CardTokenPayload } from '../../src/payment-api/schemas/shield';
 import { TEST_CARDS } from '../../src/sandbox/products/card-payments';
-import type { Answer } from './helpers';
+import type { Answer } from '../helpers/sandbox';
 import { creditCardOf, environmentKey, testCard } from './shield-helpers';
-import { startProductSandbox, type ProductSandbox } from './products/harness';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -83,8 +83,8 @@ function checkoutPage(sandboxUrl: string, publicKey: string): string {
 </html>`;
 }
 
-let sb: ProductSandbox;
-let shortSb: ProductSandbox;
+let sb: TestSandbox;
+let shortSb: TestSandbox;
 let pageServer: http.Server;
 let shopUrl: string;
 let context: BrowserContext;
@@ -96,8 +96,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   }
-  sb = await startProductSandbox();
-  shortSb = await startProductSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(SHORT_CHALLENGE_MS) } });
+  sb = await startTestSandbox();
+  shortSb = await startTestSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(SHORT_CHALLENGE_MS) } });
   bearer = await sb.login();
   const pages = new Map([
     ['/checkout', checkoutPage(sb.url, await environmentKey(sb))],

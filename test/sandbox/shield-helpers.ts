@@ -5,7 +5,7 @@
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import type { CardTokenPayload, ThreeDSSessionResponse } from '../../src/payment-api/schemas/shield';
-import type { Answer, TestSandbox } from './helpers';
+import type { Answer, TestSandbox } from '../helpers/sandbox';
 
 export const nextYear = new Date().getUTCFullYear() + 1;
 

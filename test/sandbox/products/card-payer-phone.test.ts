@@ -4,12 +4,12 @@
  * a 422 INVALID_PHONE naming payer.phone (its form is a business rule, not the field's shape).
  */
 import { normalizePhone } from '../../../src/validation/phone';
-import { startProductSandbox, type ProductSandbox } from './harness';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let token: string;
 beforeAll(async () => {
-  sb = await startProductSandbox();
+  sb = await startTestSandbox();
   token = await sb.login();
 });
 afterAll(() => sb?.stop());

@@ -6,15 +6,15 @@ import { cardCallbackSchema } from '../../../src/payment-api/schemas/card';
 import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/shield';
 import { TEST_CARDS } from '../../../src/sandbox/products/card-payments';
 import { pollUntil } from '../../../src/util/poll';
-import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../helpers';
+import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../../helpers/sandbox';
 import { cardToken, environmentKey, openSession, testCard } from '../shield-helpers';
-import { startProductSandbox, type ProductSandbox } from './harness';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
 const CARD_NUMBER = '4111111111111111';
 const CCV = '8642';
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let receiver: CallbackReceiver;
 let token: string;
 let dbDir: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   dbDir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-card-'));
   dbPath = path.join(dbDir, 'sandbox.sqlite');
   // A long settle delay moved by the test clock: every PENDING read below is deterministic.
-  sb = await startProductSandbox({ dbPath, overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
+  sb = await startTestSandbox({ dbPath, overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
   receiver = await startCallbackReceiver();
   token = await sb.login();
 });

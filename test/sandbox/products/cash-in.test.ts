@@ -5,16 +5,16 @@ import { cashInCallbackSchema } from '../../../src/payment-api/schemas/cash-in';
 import { parseBrCode } from '../../../src/pix/brcode';
 import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../src/sandbox/products/cash-in';
 import { pollUntil } from '../../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver, type Credentials } from '../helpers';
-import { merchantHeaders, startProductSandbox, type ProductSandbox } from './harness';
+import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver, type Credentials } from '../../helpers/sandbox';
+import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const EXPIRY_MS = 60_000;
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let receiver: CallbackReceiver;
 let token: string;
 beforeAll(async () => {
-  sb = await startProductSandbox({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
+  sb = await startTestSandbox({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
   receiver = await startCallbackReceiver();
   token = await sb.login();
 });

@@ -3,18 +3,18 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { cryptoFeesResponseSchema, cryptoStatusResponseSchema, cryptoWithdrawalCallbackSchema, usdtAmountForReais } from '../../../src/payment-api/schemas/crypto';
 import { pollUntil } from '../../../src/util/poll';
-import { RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../helpers';
-import { merchantHeaders, startProductSandbox, type ProductSandbox } from './harness';
+import { RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../../helpers/sandbox';
+import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const EVM_WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let receiver: CallbackReceiver;
 let token: string;
 beforeAll(async () => {
-  sb = await startProductSandbox({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
+  sb = await startTestSandbox({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
   receiver = await startCallbackReceiver();
   token = await sb.login();
 });

@@ -3,17 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { infractionListResponseSchema, infractionSchema } from '../../../src/payment-api/schemas/infractions';
 import { INFRACTION_DEFENSE_WINDOW_MS, MED_REFUNDS_ACCOUNT } from '../../../src/sandbox/products/infractions';
 import { pollUntil } from '../../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../helpers';
-import { merchantHeaders, startProductSandbox, type ProductSandbox } from './harness';
+import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../../helpers/sandbox';
+import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const RESOLVE_MS = 3_000;
 const recipientHeaders = { ci: RECIPIENT.clientId, cs: RECIPIENT.clientSecret };
 type Headers = typeof merchantHeaders;
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let receiver: CallbackReceiver;
 beforeAll(async () => {
-  sb = await startProductSandbox({ overrides: { SANDBOX_INFRACTION_RESOLVE_MS: String(RESOLVE_MS) } });
+  sb = await startTestSandbox({ overrides: { SANDBOX_INFRACTION_RESOLVE_MS: String(RESOLVE_MS) } });
   receiver = await startCallbackReceiver();
 });
 afterAll(async () => {

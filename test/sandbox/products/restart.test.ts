@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from '../../../src/util/poll';
-import { startCallbackReceiver, uniqueId, type CallbackReceiver } from '../helpers';
-import { merchantHeaders, startProductSandbox, type ProductSandbox } from './harness';
+import { startCallbackReceiver, uniqueId, type CallbackReceiver } from '../../helpers/sandbox';
+import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const overrides = { SANDBOX_SETTLE_MS: '2000', SANDBOX_INFRACTION_RESOLVE_MS: '2000' };
 
 let dir: string;
 let receiver: CallbackReceiver;
-let sb: ProductSandbox | undefined;
+let sb: TestSandbox | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-products-restart-'));
   receiver = await startCallbackReceiver();
@@ -30,7 +30,7 @@ interface Body {
 
 test('a pending card payment, a crypto withdrawal in flight, fee settings and a defended infraction all resume after a restart', async () => {
   const dbPath = path.join(dir, 'sandbox.sqlite');
-  sb = await startProductSandbox({ dbPath, overrides });
+  sb = await startTestSandbox({ dbPath, overrides });
   let token = await sb.login();
   const cardBody = {
     amount: 10,
@@ -59,7 +59,7 @@ test('a pending card payment, a crypto withdrawal in flight, fee settings and a 
   expect((await sb.call('POST', `/api/meds/infractions/${infraction.id}/defense`, { auth: merchantHeaders, body: { analise: 'NEGADA', justificativa: 'Delivered.' } })).status).toBe(200);
   await sb.stop();
 
-  sb = await startProductSandbox({ dbPath, overrides });
+  sb = await startTestSandbox({ dbPath, overrides });
   token = await sb.login();
   expect((await sb.call('GET', '/api/crypto/fees', { auth: { bearer: token } })).body).toMatchObject({ usdt_rate: 6 });
   sb.advanceClock(2_001);

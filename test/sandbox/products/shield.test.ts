@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TEST_CARDS } from '../../../src/sandbox/products/card-payments';
-import type { Answer } from '../helpers';
+import type { Answer } from '../../helpers/sandbox';
 import { answerChallenge, cardToken, creditCardOf, environmentKey, openSession, testCard } from '../shield-helpers';
-import { startProductSandbox, type ProductSandbox } from './harness';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const CHALLENGE_TIMEOUT_MS = 60_000;
 
@@ -22,10 +22,10 @@ interface Body {
   [field: string]: unknown;
 }
 
-let sb: ProductSandbox;
+let sb: TestSandbox;
 let token: string;
 beforeAll(async () => {
-  sb = await startProductSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(CHALLENGE_TIMEOUT_MS) } });
+  sb = await startTestSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(CHALLENGE_TIMEOUT_MS) } });
   token = await sb.login();
 });
 afterAll(async () => {
@@ -221,7 +221,7 @@ describe('test cards at endpoint 2', () => {
 describe('allowed origins (SANDBOX_SHIELD_ORIGINS)', () => {
   test('only a listed origin gets CORS and may frame the challenge', async () => {
     const shop = 'https://shop.example';
-    const limited = await startProductSandbox({ overrides: { SANDBOX_SHIELD_ORIGINS: shop } });
+    const limited = await startTestSandbox({ overrides: { SANDBOX_SHIELD_ORIGINS: shop } });
     try {
       const fromShop = await fetch(`${limited.url}/shield/public-key`, { headers: { origin: shop } });
       expect(fromShop.headers.get('access-control-allow-origin')).toBe(shop);
@@ -244,14 +244,14 @@ test('the key pair and the sessions survive a restart', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-shield-'));
   const dbPath = path.join(dir, 'sandbox.sqlite');
   try {
-    let first: ProductSandbox | undefined = await startProductSandbox({ dbPath });
+    let first: TestSandbox | undefined = await startTestSandbox({ dbPath });
     const publicKey = await environmentKey(first);
     const card = testCard('4111111111111111');
     const session = (await openSession(first, { card, amount: 990 })).body;
     await first.stop();
     first = undefined;
 
-    const second = await startProductSandbox({ dbPath });
+    const second = await startTestSandbox({ dbPath });
     try {
       expect(await environmentKey(second)).toBe(publicKey);
       const bearer = await second.login();

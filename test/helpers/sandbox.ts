@@ -1,4 +1,8 @@
-/** A sandbox on a free port, typed HTTP calls with each credential scheme, and a callback receiver. */
+/**
+ * A sandbox on a free port with a movable clock (for the rules that run on time: cash-in expiry,
+ * infraction deadlines), typed HTTP calls with each credential scheme, a ledger-wide balance check,
+ * and a callback receiver.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
@@ -6,6 +10,7 @@ import { createLogger } from '../../src/logging/logger';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 import { pollUntil } from '../../src/util/poll';
+import { httpCall, type HttpAnswer } from './http';
 
 export const MERCHANT = { clientId: 'merchant-client', clientSecret: 'merchant-secret' };
 export const RECIPIENT = { clientId: 'recipient-client', clientSecret: 'recipient-secret' };
@@ -28,10 +33,9 @@ export function sandboxConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-export interface Answer<T = Record<string, unknown>> {
-  status: number;
-  body: T;
-}
+export type Answer<T = Record<string, unknown>> = HttpAnswer<T>;
+
+export const merchantHeaders = { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret };
 
 export type Credentials = { bearer: string } | { ci: string; cs: string } | { admin: string } | Record<string, never>;
 
@@ -45,33 +49,34 @@ export interface TestSandbox {
   balance(userId: string): number;
   /** Waits until no settlement job is due and no callback is waiting, so faults set next apply to new work only. */
   quiesce(): Promise<void>;
+  /** Moves the sandbox clock forward and runs what became due. */
+  advanceClock(ms: number): void;
+  /** Every ledger entry balances and all accounts together sum to zero. */
+  ledgerBalances(): boolean;
   stop(): Promise<void>;
 }
 
 export async function startTestSandbox(options: { overrides?: Record<string, string>; dbPath?: string; now?: () => number; sandbox?: Partial<SandboxOptions> } = {}): Promise<TestSandbox> {
   const config = sandboxConfig(options.overrides);
+  let offsetMs = 0;
+  const clock = options.now ?? Date.now;
   const sandbox = createSandbox({
     config,
     dbPath: options.dbPath ?? ':memory:',
     logger: createLogger({ test: 'sandbox' }, 'error'),
-    ...(options.now ? { now: options.now } : {}),
+    now: () => clock() + offsetMs,
+    // Jobs come due to the clock: a short tick lets a moved clock take effect at once.
+    tickMs: 20,
     ...options.sandbox,
   });
   const { url } = await sandbox.start(0, '127.0.0.1');
-  const call: TestSandbox['call'] = async (method, path, init = {}) => {
+  const call: TestSandbox['call'] = (method, path, init = {}) => {
     const auth = init.auth ?? {};
     const headers: Record<string, string> = { ...init.headers };
-    if (init.body !== undefined || init.rawBody !== undefined) headers['content-type'] ??= 'application/json';
     if ('bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`;
     if ('admin' in auth) headers.authorization = `Bearer ${auth.admin}`;
     if ('ci' in auth) Object.assign(headers, { ci: auth.ci, cs: auth.cs });
-    const response = await fetch(url + path, {
-      method,
-      headers,
-      ...(init.rawBody !== undefined ? { body: init.rawBody } : init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as never };
+    return httpCall(url + path, { method, headers, ...(init.rawBody !== undefined ? { rawBody: init.rawBody } : init.body !== undefined ? { body: init.body } : {}) });
   };
   return {
     sandbox,
@@ -90,6 +95,16 @@ export async function startTestSandbox(options: { overrides?: Record<string, str
         "SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'pending') + (SELECT COUNT(*) FROM callbacks WHERE status IN ('pending', 'held')) AS n",
       );
       await pollUntil(() => (busy.get()?.n === 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the sandbox to be idle' });
+    },
+    advanceClock(ms) {
+      offsetMs += ms;
+      sandbox.tick();
+    },
+    ledgerBalances() {
+      const entries = sandbox.ledger.entries({});
+      const each = entries.every((entry) => entry.lines.reduce((sum, line) => sum + line.amountCents, 0) === 0);
+      const total = sandbox.ledger.balances().reduce((sum, row) => sum + row.balanceCents, 0);
+      return each && total === 0 && entries.length > 0;
     },
     stop: () => sandbox.stop(),
   };
