@@ -109,6 +109,8 @@ export const cardPaymentRequestSchema = z.strictObject({
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type CardPaymentRequest = z.input<typeof cardPaymentRequestSchema>;
+/** The request as its schema reads it (what the sandbox acts on). */
+export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
 
 /**
  * Why the amount cannot be charged in the card's currency (decimals in a currency without them), or

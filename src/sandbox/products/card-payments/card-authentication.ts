@@ -7,12 +7,11 @@
  * - a card whose issuer demands 3DS (the challenge test card) is refused without them.
  * Every failure is a 422 naming each field; no message carries card data.
  */
-import { amountInMinorUnits, DEFAULT_CARD_CURRENCY } from '../../../payment-api/schemas/card';
+import { amountInMinorUnits, DEFAULT_CARD_CURRENCY, type CardPaymentInput } from '../../../payment-api/schemas/card';
 import type { ErrorIssue } from '../../../payment-api/schemas/errors';
 import type { CardTokenPayload } from '../../../payment-api/schemas/shield';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
-import type { CardPaymentInput } from './payment';
 import { openCardToken, shieldKeys } from './shield/card-token';
 import { findSession, type ThreeDSSession } from './shield/sessions';
 import { requiresChallenge } from './test-cards';

@@ -12,10 +12,9 @@
  * declined → accepted PENDING, then FAILED / providerStatus DECLINED at settlement.
  */
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
 import { cardBrand, expiryInFuture, last4, luhnValid } from '../../../card/card';
 import { centavosToReais, percentOf, reaisToCentavos, type Centavos } from '../../../money/centavos';
-import { cardCallbackSchema, DEFAULT_CARD_CURRENCY, type cardPaymentRequestSchema, type CardPaymentStatus } from '../../../payment-api/schemas/card';
+import { cardCallbackSchema, DEFAULT_CARD_CURRENCY, type CardPaymentInput, type CardPaymentStatus } from '../../../payment-api/schemas/card';
 import type { ErrorIssue } from '../../../payment-api/schemas/errors';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
@@ -27,7 +26,6 @@ import { checkCardAuthentication } from './card-authentication';
 import { consumeSession, threeDSSessionMigrations } from './shield/sessions';
 import { DECLINED_REASON, INSUFFICIENT_FUNDS_MESSAGE, testCardBehaviour } from './test-cards';
 
-export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
 
 export const CARD_PAYMENT_PRODUCT = 'card-payment';
 export const CARD_SETTLE_JOB = 'card-payment.settle';
