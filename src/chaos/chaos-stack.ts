@@ -10,6 +10,7 @@ import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/env';
 import { freePort } from '../net/free-port';
+import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { hasExited, spawnService, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer } from '../temporal/dev-server';
@@ -109,22 +110,14 @@ async function launchService(name: string, env: NodeJS.ProcessEnv, logFile: stri
 export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
   const logDir = path.join(options.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
+  const ports = { temporal: await freePort(), ...(await freeStackPorts()) };
   const engineUrl = `http://127.0.0.1:${ports.engine}`;
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: options.dataDir,
+    // Free ports for everything, the worker's metrics too: a chaos run beside a running stack (or the tests) meets no taken port.
+    ...localStackEnv({ dataDir: options.dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
     SANDBOX_DB: path.join(options.dataDir, 'sandbox.sqlite'),
-    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-    ENGINE_PORT: String(ports.engine),
-    SANDBOX_PORT: String(ports.sandbox),
-    // Free ports, so that a chaos run beside a running stack (or the tests) does not meet a taken 9464.
-    WORKER_METRICS_PORT: String(ports.workerMetrics),
-    WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-    PAYMENT_API_BASE_URL: sandboxUrl,
-    ENGINE_PUBLIC_URL: engineUrl,
     ENGINE_RATE_LIMIT_PER_MINUTE: '1000000',
     // The MED sync has nothing to do with payouts: out of the way.
     MED_SYNC_INTERVAL_MS: '86400000',

@@ -21,6 +21,7 @@ import { measureEngine } from '../bench/engine-run';
 import { MAX_BATCH_ITEMS } from '../batches/batch-request';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
+import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { cpuSeconds, peakRssBytes, spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient } from '../temporal/connection';
@@ -60,18 +61,10 @@ async function runToExit(name: string, args: readonly string[], env: NodeJS.Proc
 async function main(): Promise<void> {
   const sizes = benchEnvSchema.parse(process.env);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-bench-'));
-  const ports = { temporal: await freePort(), engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
+  const ports = { temporal: await freePort(), ...(await freeStackPorts()) };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-    ENGINE_PORT: String(ports.engine),
-    SANDBOX_PORT: String(ports.sandbox),
-    WORKER_METRICS_PORT: String(ports.workerMetrics),
-    WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-    PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
-    ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
+    ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
     SANDBOX_SETTLE_MS: '0',
     LOG_LEVEL: 'warn',
   };

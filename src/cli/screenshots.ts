@@ -12,6 +12,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
+import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer } from '../temporal/dev-server';
@@ -23,17 +24,11 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-screenshots-'));
-  const ports = { temporal: await freePort(), ui: await freePort(), engine: await freePort(), sandbox: await freePort() };
+  const ports = { temporal: await freePort(), ui: await freePort(), ...(await freeStackPorts()) };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
     TEMPORAL_UI_PORT: String(ports.ui),
-    ENGINE_PORT: String(ports.engine),
-    SANDBOX_PORT: String(ports.sandbox),
-    PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
-    ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
     SANDBOX_SETTLE_MS: '300',
     LOG_LEVEL: 'warn',
   };

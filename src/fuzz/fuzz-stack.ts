@@ -11,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig, type Config } from '../config/env';
 import { freePort } from '../net/free-port';
+import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
@@ -59,7 +60,7 @@ function logTo(logDir: string, service: string): number {
 export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzStack> {
   mkdirSync(options.logDir, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-fuzz-'));
-  const ports = { engine: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
+  const ports = await freeStackPorts();
   let temporal: DevServerHandle | undefined;
   const children: ChildProcess[] = [];
   const logFiles: number[] = [];
@@ -80,16 +81,8 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
     }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      TEMPORAL_ADDRESS: temporalAddress,
+      ...localStackEnv({ dataDir, temporalAddress, ports }),
       TEMPORAL_TASK_QUEUE: `fuzz-${randomUUID()}`,
-      ENGINE_PORT: String(ports.engine),
-      SANDBOX_PORT: String(ports.sandbox),
-      WORKER_METRICS_PORT: String(ports.workerMetrics),
-      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-      PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
-      ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
       SANDBOX_SETTLE_MS: '0',
       ENGINE_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'warn',

@@ -3,6 +3,7 @@
  * Small pages, windows and history limits so that a few hundred items exercise paging, the window and
  * continue-as-new; every test ends by checking the provider's ledger: one debit per paid item, no more.
  */
+import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import type { BatchResult } from '../../workflows/batch/payout-batch-workflow';
 import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
@@ -58,17 +59,6 @@ const waitUntil = (batchId: string, test: (current: Summary) => boolean, descrip
     return test(current) ? current : undefined;
   }, { timeoutMs: 60_000, intervalMs: 100, description });
 
-/** Debits of each external_id at the provider, from the sandbox's own ledger. */
-async function debitsByExternalId(): Promise<Map<string, number>> {
-  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
-  const debits = new Map<string, number>();
-  for (const entry of ledger.body.entries) {
-    if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
-      debits.set(entry.externalId, (debits.get(entry.externalId) ?? 0) + 1);
-    }
-  }
-  return debits;
-}
 
 async function allItems(batchId: string, status?: string): Promise<Items['items']> {
   const all: Items['items'] = [];
@@ -99,7 +89,7 @@ test('a batch of 300 completes with exact counts and amounts, over several runs,
   expect(listed.map((item) => item.externalId)).toEqual(list.map((item) => item.externalId));
   expect(listed.every((item) => item.status === 'COMPLETED' && item.fee !== undefined)).toBe(true);
 
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 
   // Continue-as-new happened (small history limit) and no item was started twice or skipped.
@@ -140,7 +130,7 @@ test('one CSV mixing every rail: each item paid once on its own rail, the item l
   expect(JSON.stringify(listed)).not.toMatch(/ana@example|52998224725|recipient@|TQn9Y2/i);
 
   // Withdrawals, BR Codes and crypto carry the externalId to the provider; internal transfers have only the provider's id.
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   for (const id of ['pix', 'pix2', 'emv', 'emv2', 'usdt']) expect([id, debits.get(`${batchId}-${id}`) ?? 0]).toEqual([id, 1]);
   for (const id of ['int', 'int2']) {
     const payout = await stack.api<{ method: string; providerTransactionId?: string }>('GET', `/v1/payouts/${batchId}-${id}`);
@@ -162,7 +152,7 @@ test('the same batch again answers the existing batch; another batch under its i
   const alone = await stack.api('POST', '/v1/payouts', list[0]);
   expect(alone.status).toBe(409);
   await waitDone(batchId);
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual([1, 1, 1]);
 });
 
@@ -260,7 +250,7 @@ test('a CSV with bad rows is refused 422 naming each row, field and message, and
   expect(body.rows.every((row) => row.message.length > 0)).toBe(true);
 
   expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(debits.has(`${batchId}-ok`)).toBe(false);
 });
 
@@ -281,7 +271,7 @@ test('cancelling mid-batch: items not started end CANCELLED, started ones finish
   expect(completed + cancelledCount).toBe(200);
 
   const statusOf = new Map((await allItems(body.batchId)).map((item) => [item.externalId, item.status]));
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   for (const item of list) expect([item.externalId, debits.get(item.externalId) ?? 0]).toEqual([item.externalId, statusOf.get(item.externalId) === 'COMPLETED' ? 1 : 0]);
   expect((await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`)).status).toBe(409);
 }, 180_000);
@@ -345,7 +335,7 @@ test('the worker process is killed mid-batch; a new worker finishes it, each ite
 
   const done = await waitDone(body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 150, amount: totalCents(list) / 100 });
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 }, 180_000);
 

@@ -3,6 +3,7 @@
  * PostgreSQL server (BATCH_STORE_URL), as docker-compose runs them. Both workers pay items of the same
  * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
  */
+import { debitsByExternalId } from '../helpers/payouts';
 import type { BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
@@ -50,17 +51,6 @@ const waitUntil = (batchId: string, test: (current: Summary) => boolean, descrip
   }, { timeoutMs, intervalMs: 200, description });
 const waitDone = (batchId: string) => waitUntil(batchId, (current) => current.done && current.finishedAt !== undefined, `batch ${batchId} to finish`, 150_000);
 
-/** Debits of each external_id at the provider, from the sandbox's own ledger. */
-async function debitsByExternalId(): Promise<Map<string, number>> {
-  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
-  const debits = new Map<string, number>();
-  for (const entry of ledger.body.entries) {
-    if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
-      debits.set(entry.externalId, (debits.get(entry.externalId) ?? 0) + 1);
-    }
-  }
-  return debits;
-}
 
 /** The workers (by their Temporal identity) that completed workflow tasks of these payouts. */
 async function workerIdentities(externalIds: readonly string[]): Promise<Set<string>> {
@@ -82,7 +72,7 @@ test('two worker processes on the PostgreSQL store pay a batch of 400 together, 
 
   const done = await waitDone(accepted.body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 400, amount: totalCents(list) / 100 });
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
   // Both processes took part (a sample of the payouts is enough to see both identities).
   expect((await workerIdentities(list.filter((_, index) => index % 10 === 0).map((item) => item.externalId))).size).toBeGreaterThanOrEqual(2);
@@ -100,6 +90,6 @@ test('one of the two workers is killed mid-batch: the other finishes it, each it
   const done = await waitDone(body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
   for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const) expect(done.counts[state].count).toBe(0);
-  const debits = await debitsByExternalId();
+  const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 }, 200_000);

@@ -24,3 +24,15 @@ export async function providerDebits(stack: EngineHarness, externalId: string): 
   );
   return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
 }
+
+/** Debits of every external_id at the provider, from the sandbox's own ledger. */
+export async function debitsByExternalId(stack: EngineHarness): Promise<Map<string, number>> {
+  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
+  const debits = new Map<string, number>();
+  for (const entry of ledger.body.entries) {
+    if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
+      debits.set(entry.externalId, (debits.get(entry.externalId) ?? 0) + 1);
+    }
+  }
+  return debits;
+}
