@@ -58,6 +58,10 @@ interface SecretRow {
 
 const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.created_at, e.secret_rotated_at';
 
+/** Read on every final state: a search of the subscriptions' primary key, then of the endpoints', never the secrets (exported for its query-plan test). */
+export const SUBSCRIBED_TO_SQL = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint_events s JOIN webhook_endpoints e ON e.id = s.endpoint_id
+  WHERE s.event_type = ? ORDER BY e.created_at, e.id`;
+
 export class SqliteWebhookEndpointStore implements WebhookEndpointStore {
   private readonly db: Database.Database;
   private readonly sealer: ItemSealer;
@@ -87,10 +91,7 @@ export class SqliteWebhookEndpointStore implements WebhookEndpointStore {
          WHERE endpoint_id = ?`,
       ),
       setRotatedAt: db.prepare<[number, string]>('UPDATE webhook_endpoints SET secret_rotated_at = ? WHERE id = ?'),
-      subscribedTo: db.prepare<[string], EndpointRow>(
-        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint_events s JOIN webhook_endpoints e ON e.id = s.endpoint_id
-         WHERE s.event_type = ? ORDER BY e.created_at, e.id`,
-      ),
+      subscribedTo: db.prepare<[string], EndpointRow>(SUBSCRIBED_TO_SQL),
       secrets: db.prepare<[string], SecretRow>(
         'SELECT sealed, key_id, previous_sealed, previous_key_id, previous_valid_until FROM webhook_endpoint_secrets WHERE endpoint_id = ?',
       ),

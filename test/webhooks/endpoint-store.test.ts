@@ -7,12 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Client } from 'pg';
+import { PgBatchStore } from '../../src/batches/pg-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
-import { webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
+import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
@@ -29,6 +31,8 @@ interface StoreKind {
   config(location: string): { DATA_DIR: string; BATCH_STORE_URL?: string };
   /** Every byte the store keeps, as an attacker reading the storage would see them. */
   storedBytes(location: string): Promise<Buffer>;
+  /** Runs SQL (`?` for the one parameter) on the storage beside the store, as an attacker who can write it would. */
+  execute(location: string, sql: string, parameter: string): Promise<void>;
 }
 
 const tempDirs: string[] = [];
@@ -47,6 +51,15 @@ const sqlite: StoreKind = {
     const file = webhookEndpointStorePath(dataDir);
     return Promise.resolve(Buffer.concat([file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name))));
   },
+  execute(dataDir, sql, parameter) {
+    const db = new Database(webhookEndpointStorePath(dataDir));
+    try {
+      db.prepare(sql).run(parameter);
+      return Promise.resolve();
+    } finally {
+      db.close();
+    }
+  },
 };
 
 let server: TestPostgres | undefined;
@@ -55,6 +68,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
+async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 const postgres: StoreKind = {
   name: 'PostgreSQL',
   fresh() {
@@ -62,17 +85,16 @@ const postgres: StoreKind = {
     return server.createDatabase();
   },
   config: (url) => ({ DATA_DIR: tempDir(), BATCH_STORE_URL: url }),
-  async storedBytes(url) {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      const tables = ['webhook_endpoints', 'webhook_endpoint_events', 'webhook_endpoint_secrets'];
-      const rows = await Promise.all(tables.map(async (table) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t`)).rows));
-      return Buffer.concat(rows.flat().map((row) => Buffer.from(row.row)));
-    } finally {
-      await client.end();
-    }
-  },
+  storedBytes: (url) =>
+    onDatabase(url, async (client) => {
+      const rows: string[] = [];
+      // One query at a time: a client runs its queries in turn.
+      for (const table of ['webhook_endpoints', 'webhook_endpoint_events', 'webhook_endpoint_secrets']) {
+        rows.push(...(await client.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t`)).rows.map((row) => row.row));
+      }
+      return Buffer.from(rows.join('\n'));
+    }),
+  execute: (url, sql, parameter) => onDatabase(url, async (client) => void (await client.query(sql.replace('?', '$1'), [parameter]))),
 };
 
 const asConfigKey = (key: EncryptionKey) => `${key.id}:${key.key.toString('base64')}`;
@@ -249,5 +271,57 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await create(await openStore(), 1, { secret: 'whsec_one' });
     const otherKey = await openStore({ active: { id: KEY.id, key: randomBytes(32) } });
     await expect(otherKey.secretsOf(endpointId(1), T0)).rejects.toThrow();
+  });
+
+  test('a sealed secret copied onto another endpoint does not open: it is sealed under its endpoint id', async () => {
+    const store = await openStore();
+    await create(store, 1, { secret: 'whsec_one' });
+    await create(store, 2, { secret: 'whsec_two' });
+    await kind.execute(
+      location,
+      `UPDATE webhook_endpoint_secrets SET sealed = (SELECT sealed FROM webhook_endpoint_secrets WHERE endpoint_id = '${endpointId(1)}') WHERE endpoint_id = ?`,
+      endpointId(2),
+    );
+    expect(await store.secretsOf(endpointId(1), T0)).toEqual({ current: 'whsec_one' });
+    await expect(store.secretsOf(endpointId(2), T0)).rejects.toThrow();
+  });
+});
+
+describe('SQLite webhook endpoint store file', () => {
+  test('finding the endpoints subscribed to a type is an index search that reads no secret', async () => {
+    const dataDir = tempDir();
+    await new SqliteWebhookEndpointStore({ file: webhookEndpointStorePath(dataDir), encryptionKey: KEY }).close();
+    const db = new Database(webhookEndpointStorePath(dataDir), { readonly: true });
+    try {
+      const plan = db
+        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${SUBSCRIBED_TO_SQL}`)
+        .all('payout.completed')
+        .map((row) => row.detail);
+      expect(plan.join('\n')).toMatch(/SEARCH s USING PRIMARY KEY \(event_type=\?\)/);
+      expect(plan.join('\n')).toMatch(/SEARCH e USING PRIMARY KEY \(id=\?\)/);
+      expect(plan.join('\n')).not.toMatch(/webhook_endpoint_secrets/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('PostgreSQL webhook endpoint store beside the batch store', () => {
+  test('both open on one database (BATCH_STORE_URL), each with its own tables and migrations', async () => {
+    if (!server) throw new Error('the PostgreSQL server did not start');
+    const url = await server.createDatabase();
+    const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
+    const config = { DATA_DIR: tempDir(), BATCH_STORE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
+    const endpoints = await openWebhookEndpointStore(config);
+    try {
+      expect(await endpoints.list()).toEqual([]);
+      expect(await batches.summary('none')).toBeUndefined();
+      const applied = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
+      expect(applied).toEqual(['batches/001-initial', 'webhooks/001-endpoints']);
+      // Opening again (the other process) applies nothing twice.
+      await (await openWebhookEndpointStore(config)).close();
+    } finally {
+      await Promise.all([batches.close(), endpoints.close()]);
+    }
   });
 });
