@@ -4,14 +4,18 @@
  * (their outcome port), and the batch workflow reads back only counts. Every call is idempotent.
  */
 import type { Client } from '@temporalio/client';
+import { batchAnnouncement } from '../src/batches/batch-event';
 import type { BatchStore } from '../src/batches/batch-store';
 import type { PayoutTiming } from '../src/payouts/payout-input';
 import { payoutInput, startPayoutWorkflow } from '../src/payouts/start-payout';
+import type { Announce } from '../src/webhooks/announce';
+import { batchWorkflowId } from '../workflows/batch/messages';
 
 export interface BatchActivityDependencies {
   batchStore: BatchStore;
   temporal: Client;
   taskQueue: string;
+  announce: Announce;
 }
 
 export interface StartedPage {
@@ -25,7 +29,7 @@ export interface BatchCounts {
   inFlight: number;
 }
 
-export function createBatchActivities({ batchStore: store, temporal, taskQueue }: BatchActivityDependencies) {
+export function createBatchActivities({ batchStore: store, temporal, taskQueue, announce }: BatchActivityDependencies) {
   return {
     /**
      * Starts the payouts of the next `limit` items after `afterSeq`. A retry after a crash finds some
@@ -50,8 +54,11 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue }
       return store.cancelPending(batchId);
     },
 
-    closeBatch(batchId: string): Promise<void> {
-      return store.markFinished(batchId);
+    /** The batch's last step: finished in the store, then announced to the merchant's endpoints (both idempotent). */
+    async closeBatch(batchId: string): Promise<void> {
+      await store.markFinished(batchId);
+      const summary = await store.summary(batchId);
+      if (summary) await announce(batchAnnouncement(batchWorkflowId(batchId), summary, new Date()));
     },
   };
 }

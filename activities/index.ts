@@ -3,19 +3,28 @@ import { createBatchActivities, type BatchActivityDependencies } from './batch-a
 import { createChargeActivities, type ChargePaymentApi } from './charge-activities';
 import { createCardPaymentActivities, type CardPaymentActivityDependencies } from './card-payment-activities';
 import { createInfractionActivities, type InfractionActivityDependencies } from './infraction-activities';
+import { createMerchantEventActivities } from './merchant-event-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
+import { eventAnnouncer } from '../src/webhooks/announce';
+import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
+import type { DeliveryTiming } from '../workflows/merchant-event/messages';
 
 export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api'> &
-  BatchActivityDependencies &
+  Omit<BatchActivityDependencies, 'announce'> & {
+    endpoints: WebhookEndpointStore;
+    webhooks: { timing: DeliveryTiming; timeoutMs: number };
+  } &
   Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] & ChargePaymentApi & CardPaymentActivityDependencies['api'] };
 
-/** Every activity the worker registers, built from its dependencies; payouts report to the batch store. */
+/** Every activity the worker registers, built from its dependencies; payouts report to the batch store; final states are announced to the merchant's endpoints. */
 export function createActivities(deps: ActivityDependencies) {
+  const announce = eventAnnouncer({ endpoints: deps.endpoints, temporal: deps.temporal, taskQueue: deps.taskQueue, timing: deps.webhooks.timing });
   return {
     ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore) }),
-    ...createBatchActivities(deps),
+    ...createBatchActivities({ ...deps, announce }),
     ...createInfractionActivities(deps),
     ...createChargeActivities(deps),
     ...createCardPaymentActivities(deps),
+    ...createMerchantEventActivities({ endpoints: deps.endpoints, announce, webhookTimeoutMs: deps.webhooks.timeoutMs }),
   };
 }

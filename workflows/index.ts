@@ -5,3 +5,4 @@ export { infractionWorkflow } from './infraction/infraction-workflow';
 export { medSyncWorkflow } from './infraction/med-sync-workflow';
 export { chargeWorkflow } from './charge/charge-workflow';
 export { cardPaymentWorkflow } from './card-payment/card-payment-workflow';
+export { merchantEventWorkflow } from './merchant-event/merchant-event-workflow';

@@ -19,6 +19,7 @@ import { infractionListResponseSchema, infractionResponseSchema } from './infrac
 import { infractionListQuerySchema, infractionParamsSchema } from './infractions/infraction-routes';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
 import { cardPaymentOperations } from './card-payments/card-payment-openapi';
+import { webhookOperations } from './webhooks/webhook-openapi';
 import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../openapi/document';
 
 type Errors = Record<number, string>;
@@ -91,7 +92,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows.' },
+    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     [
       keyed({
@@ -222,6 +223,7 @@ export function engineOpenApi() {
           : [],
       ),
       ...cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders, jsonBody: JSON_BODY, temporal: TEMPORAL }),
+      ...webhookOperations({ errors, keyed, linksTo, jsonBody: JSON_BODY, temporal: TEMPORAL }),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
       { method: 'get', path: '/metrics', summary: "This process's metrics in Prometheus text (README, Operating it)", responses: { 200: { description: 'Prometheus text exposition' } } },

@@ -20,16 +20,21 @@ import { infractionRoutes } from './infractions/infraction-routes';
 import { InfractionService } from './infractions/infraction-service';
 import { paymentApiClient } from '../payment-api/client-from-config';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
+import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import { eventRoutes } from './webhooks/event-routes';
+import { EventService } from './webhooks/event-service';
+import { webhookEndpointRoutes } from './webhooks/webhook-endpoint-routes';
 
 export interface EngineRouterDependencies {
   config: Config;
   logger: Logger;
   temporal: Client;
   batchStore: BatchStore;
+  endpoints: WebhookEndpointStore;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal, batchStore }: EngineRouterDependencies): Router[] {
+export function engineRouters({ config, logger, temporal, batchStore, endpoints }: EngineRouterDependencies): Router[] {
   const unmatched = new UnmatchedCallbackStore(config.DATA_DIR, config.UNMATCHED_CALLBACKS_MAX);
   const operations = Router();
   operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), (_req, res) => {
@@ -42,6 +47,8 @@ export function engineRouters({ config, logger, temporal, batchStore }: EngineRo
     infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
     chargeRoutes(new ChargeService(temporal, config), config.ENGINE_API_KEYS),
     ...cardPaymentRouters({ config, logger, temporal }),
+    webhookEndpointRoutes(endpoints, config),
+    eventRoutes(new EventService(temporal, config), config.ENGINE_API_KEYS),
     operations,
   ];
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
+import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { watchReviewQueue } from '../metrics/review-queue';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
   const temporal = lazyClient(config);
   const batchStore = await openBatchStore(config);
+  const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
     config,
     logger,
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
   const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await temporal.close();
       await batchStore.close();
+      await endpoints.close();
     },
     (event, fields) => logger.info(event, fields),
   );

@@ -146,6 +146,14 @@ export const envSchema = z.object({
   PAYMENT_BROWSER_BASE_URL: url.optional(),
   /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
   CHECKOUT_PUBLIC_URL: url.optional(),
+  /** Merchant webhooks: the first wait after a failed delivery, doubling up to the longest wait, for this long before the delivery is FAILED (at least 24 h in production). */
+  MERCHANT_WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(30_000),
+  MERCHANT_WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(100).default(3_600_000),
+  MERCHANT_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
+  /** Merchant webhooks: how long one delivery waits for the endpoint's answer. */
+  MERCHANT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Merchant webhooks: after a secret rotation, how long the old secret keeps signing next to the new one. */
+  MERCHANT_WEBHOOK_SECRET_OVERLAP_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(86_400_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** The worker's `/metrics` (engine metrics plus the Temporal SDK's), and the loopback port of the SDK's own exporter it reads. */
   WORKER_METRICS_PORT: port.default(9464),
@@ -166,6 +174,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
   }
   if (env.NODE_ENV !== 'production') return;
+  if (env.MERCHANT_WEBHOOK_RETRY_FOR_MS < 86_400_000) {
+    ctx.addIssue({ code: 'custom', path: ['MERCHANT_WEBHOOK_RETRY_FOR_MS'], message: 'merchants are promised at least 24 h of retries when NODE_ENV=production' });
+  }
   const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN', values: readonly string[]): void => {
     if (values.some((value) => value.length < MIN_SECRET_LENGTH)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `each value must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production` });

@@ -28,10 +28,18 @@ export const CardPaymentStatus = defineSearchAttributeKey('CardPaymentStatus', S
 export const ProviderTransactionId = defineSearchAttributeKey('ProviderTransactionId', SearchAttributeType.KEYWORD);
 /** The batch a payout belongs to, when it came in one. */
 export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
+/** A merchant event's type (payout.completed, ...): `GET /v1/events?type=` filters on it. */
+export const WebhookEventType = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
+/** Where a merchant event's delivery stands: PENDING, DELIVERED, FAILED, CANCELLED. */
+export const WebhookDeliveryStatus = defineSearchAttributeKey('WebhookDeliveryStatus', SearchAttributeType.KEYWORD);
+/** When the operation reached the state a merchant event announces. */
+export const WebhookEventAt = defineSearchAttributeKey('WebhookEventAt', SearchAttributeType.DATETIME);
+/** Delivery attempts a merchant event has made, over all its endpoints. */
+export const WebhookAttempts = defineSearchAttributeKey('WebhookAttempts', SearchAttributeType.INT);
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',

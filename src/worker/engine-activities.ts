@@ -1,6 +1,7 @@
 /**
  * The activities as the engine runs them: the HTTP client of the payment API configured from the
- * environment, the batch store, and a Temporal client (batch activities start payout workflows).
+ * environment, the batch store, the webhook endpoints, and a Temporal client (batch activities start
+ * payout workflows, announcements start event deliveries).
  */
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
@@ -8,13 +9,16 @@ import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
 import { chargeRefunds } from '../charges/charge-refunds';
 import { paymentApiClient } from '../payment-api/client-from-config';
+import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import { deliveryTiming } from '../webhooks/start-event-delivery';
 
-export function engineActivities(config: Config, resources: { batchStore: BatchStore; temporal: Client }) {
+export function engineActivities(config: Config, resources: { batchStore: BatchStore; endpoints: WebhookEndpointStore; temporal: Client }) {
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
     charges: chargeRefunds(resources.temporal),
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS },
   });
 }

@@ -7,6 +7,8 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
+import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { BatchStore } from '../../src/batches/batch-store';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
@@ -17,6 +19,7 @@ import { testConfig } from '../helpers/temporal';
 let server: Server;
 let url: string;
 let batchStore: BatchStore;
+let endpoints: WebhookEndpointStore;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
@@ -24,14 +27,18 @@ beforeAll(async () => {
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
   batchStore = await openBatchStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
+  endpoints = await openWebhookEndpointStore(config);
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
   });
   url = `http://127.0.0.1:${port}`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await endpoints.close();
+});
 
 const api = (method: string, path: string, body?: unknown) =>
   fetch(`${url}${path}`, { method, headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

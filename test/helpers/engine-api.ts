@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
@@ -29,7 +30,8 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
   const logger = createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }) });
+  const endpoints = await openWebhookEndpointStore(config);
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }) });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -62,6 +64,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
       server.closeAllConnections();
       await temporal.close();
       await batchStore.close();
+      await endpoints.close();
     },
   };
 }

@@ -11,6 +11,7 @@ import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBu
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
@@ -123,12 +124,13 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
 
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
+  const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
     config,
     logger,
     codec: createPayloadCodec(config),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -150,7 +152,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, temporal: temporal.client }),
+        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client }),
         workflows: { workflowBundle: await engineBundle() },
         logger: workerLogger,
       });
@@ -186,6 +188,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await temporal.close();
       await sandbox.stop();
       await batchStore.close();
+      await endpoints.close();
     },
   };
   if (options.inProcessWorker !== false) await harness.startWorker();

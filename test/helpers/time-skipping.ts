@@ -3,6 +3,7 @@
  * activities: a day of timers runs in a second. The engine's search attributes are registered on it,
  * as the dev server has them.
  */
+import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
@@ -31,8 +32,18 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
-/** Runs `body` with a worker of the engine's workflows and the given (stubbed) activities. */
+/** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/webhooks/announce.ts). */
+const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> = { announceEvent: () => Promise.resolve({}) };
+
+/** Runs `body` with a worker of the engine's workflows and the given (stubbed) activities; no merchant endpoint is registered. */
 export async function withWorker<T>(env: TestWorkflowEnvironment, taskQueue: string, activities: object, body: () => Promise<T>): Promise<T> {
-  const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, workflowBundle: await engineBundle(), activities, sinks: operationSinks() });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: await engineBundle(),
+    activities: { ...noEndpoints, ...activities },
+    sinks: operationSinks(),
+  });
   return worker.runUntil(body);
 }

@@ -26,6 +26,7 @@ export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<Card
   setHandler(authorizationAnswerSignal, (answer) => payment.onAnswer(answer));
   setHandler(cardCallbackSignal, (hint) => payment.onCallback(hint));
   const view = await payment.run();
+  await payment.events.drained();
   await condition(allHandlersFinished);
   return view;
 }

@@ -20,6 +20,8 @@ import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, PayoutFlow } from '../../src/temporal/search-attributes';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
+import { MerchantEventOutbox } from '../shared/merchant-events';
+import { CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import type { AuthorizationAnswer, CardCallbackHint, CardPaymentView, SubmittedCard } from './messages';
 import { CARD_PAYMENT_FLOW } from './search-attributes';
@@ -44,6 +46,7 @@ function failureMessage(error: unknown): string {
 
 export class CardPayment {
   private readonly lifecycle: Lifecycle<CardPaymentState>;
+  readonly events = new MerchantEventOutbox();
   private readonly details: Details;
   private callbacksReceived = 0;
   private checksMade = 0;
@@ -70,6 +73,7 @@ export class CardPayment {
       expiresAt: input.expiresAt,
       requestHash: input.requestHash,
     };
+    this.events.watch(this.lifecycle, CARD_PAYMENT_EVENT_TYPES, (state) => cardPaymentEventData(this.view(), state));
   }
 
   view(): CardPaymentView {

@@ -14,6 +14,7 @@ export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   setHandler(cashInCallbackSignal, (hint) => charge.onCallback(hint));
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
   const view = await charge.run();
+  await charge.events.drained();
   await condition(allHandlersFinished);
   return view;
 }

@@ -11,6 +11,8 @@ import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-a
 import { failureMessage } from '../shared/activity-failures';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
+import { MerchantEventOutbox } from '../shared/merchant-events';
+import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
 import type { CashInHint, ChargeInput, ChargeView } from './messages';
 import { CHARGE_TRANSITIONS, type ChargeState } from './states';
 
@@ -35,6 +37,7 @@ type ChargeDetails = Omit<ChargeView, 'state' | 'transitions' | 'callbacksReceiv
 
 export class Charge {
   private readonly lifecycle: Lifecycle<ChargeState>;
+  readonly events = new MerchantEventOutbox();
   private readonly details: ChargeDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
@@ -64,6 +67,7 @@ export class Charge {
       ...(request.split ? { split: request.split } : {}),
       refunds: [],
     };
+    this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.snapshot(), state));
   }
 
   snapshot(): ChargeView {

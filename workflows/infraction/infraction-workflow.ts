@@ -12,6 +12,7 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
   setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (_defense) => infraction.validateDefense() });
   const view = await infraction.run();
+  await infraction.events.drained();
   await condition(allHandlersFinished);
   return view;
 }

@@ -11,6 +11,8 @@ import { isFinalProviderStatus, type InfractionRecord } from '../../src/infracti
 import { InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
+import { MerchantEventOutbox } from '../shared/merchant-events';
+import { INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
 import { DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './states';
@@ -39,6 +41,7 @@ function nowMs(): number {
 
 export class Infraction {
   private readonly lifecycle: Lifecycle<InfractionState>;
+  readonly events = new MerchantEventOutbox();
   private view: Omit<InfractionView, 'state' | 'transitions'>;
   private latest: InfractionRecord | undefined;
   private pendingDefense: Defense | undefined;
@@ -59,6 +62,7 @@ export class Infraction {
       ? { infractionId: carried.infractionId, record: carried.record, ...optional(carried) }
       : { infractionId: input.record.infractionId, record: input.record };
     if (!carried) this.latest = input.record;
+    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.snapshot(), state));
   }
 
   snapshot(): InfractionView {

@@ -41,6 +41,7 @@ export class Lifecycle<S extends string> {
   private readonly log: Transition<S>[] = [];
   private readonly table: TransitionTable<S>;
   private readonly stateAttribute: string;
+  private readonly listeners: ((transition: Transition<S>, index: number) => void)[] = [];
 
   constructor(options: LifecycleOptions<S>) {
     this.table = options.table;
@@ -73,18 +74,26 @@ export class Lifecycle<S extends string> {
     return this.log.some((transition) => transition.to === state);
   }
 
+  /** Called after each move from now on, with the move and its index in the history (stable across runs). */
+  onMove(listener: (transition: Transition<S>, index: number) => void): void {
+    this.listeners.push(listener);
+  }
+
   moveTo(to: S, cause: string): void {
     if (!this.can(to)) throw new IllegalTransitionError(this.current, to);
     const from = this.current;
     this.current = to;
-    this.record(from, to, cause, true);
+    const transition = this.record(from, to, cause, true);
+    for (const listener of this.listeners) listener(transition, this.log.length - 1);
   }
 
-  private record(from: S | null, to: S, cause: string, index: boolean): void {
+  private record(from: S | null, to: S, cause: string, index: boolean): Transition<S> {
     const at = new Date().toISOString();
-    this.log.push({ from, to, at, cause });
+    const transition = { from, to, at, cause };
+    this.log.push(transition);
     if (index) upsertSearchAttributes({ [this.stateAttribute]: [to] });
     // The Temporal UI shows it on the workflow's page: where it stands and why. Not a command: replay-neutral.
     setCurrentDetails(`**${to}** since ${at}\n${cause}`);
+    return transition;
   }
 }

@@ -1,0 +1,95 @@
+/**
+ * Between the HTTP routes and Temporal for merchant events: lists them from visibility, reads one
+ * from its delivery workflow, and redelivers (an update of a running delivery, a new run of a closed one).
+ */
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Config } from '../../config/env';
+import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
+import type { MerchantEventType } from '../../webhooks/merchant-event';
+import { deliveryTiming, MERCHANT_EVENT_FLOW, startEventDelivery, type DeliveryTimingConfig } from '../../webhooks/start-event-delivery';
+import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView } from '../../../workflows/merchant-event/messages';
+import type { merchantEventWorkflow } from '../../../workflows/merchant-event/merchant-event-workflow';
+import { isEventDeliveryState } from '../../../workflows/merchant-event/states';
+import { ApiError } from '../errors';
+import { withinDeadline } from '../temporal-calls';
+import { visibilityPage } from '../visibility-page';
+import { readWorkflow } from '../workflow-reading';
+
+export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> & DeliveryTimingConfig;
+
+export interface EventListItem {
+  id: string;
+  type: string;
+  createdAt: string;
+  status: string;
+  attempts: number;
+}
+
+function notFound(eventId: string): ApiError {
+  return new ApiError(404, 'EVENT_NOT_FOUND', `No event ${eventId} (events are kept as long as Temporal keeps closed workflows)`);
+}
+
+export class EventService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: EventServiceConfig,
+  ) {}
+
+  async list(filter: { type?: MerchantEventType; cursor?: string; limit: number }): Promise<{ items: EventListItem[]; nextCursor?: string }> {
+    const clauses = [`PayoutFlow = '${MERCHANT_EVENT_FLOW}'`, ...(filter.type ? [`WebhookEventType = '${filter.type}'`] : [])];
+    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
+    return {
+      items: page.workflows
+        .filter((workflow) => workflow.searchAttributes.get(PayoutFlow) === MERCHANT_EVENT_FLOW)
+        .map((workflow) => {
+          const status = workflow.searchAttributes.get(WebhookDeliveryStatus);
+          return {
+            id: workflow.workflowId.replace(/^event:/, ''),
+            type: workflow.searchAttributes.get(WebhookEventType) ?? '',
+            createdAt: workflow.searchAttributes.get(WebhookEventAt)?.toISOString() ?? '',
+            status: isEventDeliveryState(status) ? status : 'PENDING',
+            attempts: workflow.searchAttributes.get(WebhookAttempts) ?? 0,
+          };
+        }),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  }
+
+  async read(eventId: string): Promise<MerchantEventView> {
+    const reading = await readWorkflow(this.client, this.handle(eventId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: merchantEventQuery,
+      notFound: () => notFound(eventId),
+      fromIndex: (): never => {
+        throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for event ${eventId}; retry later`);
+      },
+    });
+    return reading.view;
+  }
+
+  /** Every endpoint of the event is tried again now, with a fresh retry period; attempts so far are kept. */
+  async redeliver(eventId: string): Promise<MerchantEventView> {
+    const current = await this.read(eventId);
+    const description = await this.call(() => this.handle(eventId).describe());
+    if (description.status.name !== 'RUNNING') {
+      const earlier = current.deliveries;
+      const input = { event: current.event, endpointIds: earlier.map((delivery) => delivery.endpointId), timing: deliveryTiming(this.config), earlier };
+      const started = await this.call(() => startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true));
+      if (started === 'started') return { ...current, state: 'PENDING', deliveries: earlier.map((delivery) => (delivery.state === 'ENDPOINT_DELETED' ? delivery : { ...delivery, state: 'PENDING' })) };
+    }
+    try {
+      return await this.call(() => this.handle(eventId).executeUpdate(redeliverEventUpdate));
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'EVENT_CLOSING', `Event ${eventId} is closing its delivery: retry in a moment`);
+      throw error;
+    }
+  }
+
+  private handle(eventId: string): WorkflowHandle<typeof merchantEventWorkflow> {
+    return this.client.workflow.getHandle<typeof merchantEventWorkflow>(merchantEventWorkflowId(eventId));
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return withinDeadline(this.client, this.config.TEMPORAL_CALL_DEADLINE_MS, call);
+  }
+}

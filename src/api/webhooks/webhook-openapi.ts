@@ -1,0 +1,71 @@
+/**
+ * The merchant webhook operations of the engine's OpenAPI document: endpoints (create, list, read,
+ * delete, rotate the secret) and the events with their deliveries (list, read, redeliver).
+ */
+import { z } from 'zod';
+import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { endpointRequestSchema } from '../../webhooks/endpoint-request';
+import type { OpenApiHelpers } from '../card-payments/card-payment-openapi';
+import {
+  endpointListResponseSchema,
+  endpointParamsSchema,
+  endpointResponseSchema,
+  endpointWithSecretSchema,
+  eventListQuerySchema,
+  eventListResponseSchema,
+  eventParamsSchema,
+  eventResponseSchema,
+} from './webhook-schemas';
+
+const exampleEndpoint = { url: 'https://merchant.example.com/webhooks/payouts', events: ['payout.completed', 'payout.failed', 'payout_batch.completed'] };
+const endpointBody = withRequestExamples(endpointRequestSchema, [exampleEndpoint]);
+const endpointParams = z.object({ endpointId: endpointParamsSchema.shape.endpointId });
+
+export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }: Omit<OpenApiHelpers, 'callbackHeaders'>): OperationSpec[] {
+  const unknownEndpoint = { 400: 'Invalid endpointId', 404: 'Unknown endpoint' };
+  return [
+    keyed({
+      id: 'createWebhookEndpoint', method: 'post', path: '/v1/webhook-endpoints', body: endpointBody,
+      summary: 'Register an endpoint for event types; the signing secret is in this answer only',
+      responses: {
+        201: { description: 'Registered', schema: endpointWithSecretSchema, links: linksTo(['getWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'], { endpointId: '$response.body#/id' }) },
+        ...errors({ ...jsonBody, 422: 'A URL with credentials or a #fragment, http in production, or too many endpoints' }),
+      },
+    }),
+    keyed({
+      id: 'listWebhookEndpoints', method: 'get', path: '/v1/webhook-endpoints', summary: 'Every registered endpoint, oldest first (no secrets)',
+      responses: { 200: { description: 'The endpoints', schema: endpointListResponseSchema } },
+    }),
+    keyed({
+      id: 'getWebhookEndpoint', method: 'get', path: '/v1/webhook-endpoints/:endpointId', params: endpointParams, summary: 'One endpoint (no secret)',
+      responses: { 200: { description: 'The endpoint', schema: endpointResponseSchema }, ...errors(unknownEndpoint) },
+    }),
+    keyed({
+      id: 'deleteWebhookEndpoint', method: 'delete', path: '/v1/webhook-endpoints/:endpointId', params: endpointParams,
+      summary: 'Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED)',
+      responses: { 204: { description: 'Deleted' }, ...errors(unknownEndpoint) },
+    }),
+    keyed({
+      id: 'rotateWebhookEndpointSecret', method: 'post', path: '/v1/webhook-endpoints/:endpointId/rotate-secret', params: endpointParams,
+      summary: 'A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt',
+      responses: { 200: { description: 'Rotated', schema: endpointWithSecretSchema }, ...errors(unknownEndpoint) },
+    }),
+    keyed({
+      id: 'listEvents', method: 'get', path: '/v1/events', query: eventListQuerySchema,
+      summary: 'Events announced to the endpoints, newest first, with their delivery status and attempts',
+      responses: { 200: { description: 'A page of events', schema: eventListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...temporal }) },
+    }),
+    keyed({
+      id: 'getEvent', method: 'get', path: '/v1/events/:eventId', params: eventParamsSchema, summary: 'An event, its data and every delivery attempt per endpoint',
+      responses: { 200: { description: 'The event', schema: eventResponseSchema }, ...errors({ 400: 'Invalid eventId', 404: 'Unknown event (or past the retention)', ...temporal }) },
+    }),
+    keyed({
+      id: 'redeliverEvent', method: 'post', path: '/v1/events/:eventId/redeliver', params: eventParamsSchema,
+      summary: 'Send the event again to each of its endpoints now, with a fresh retry period',
+      responses: {
+        202: { description: 'Redelivery under way', schema: eventResponseSchema },
+        ...errors({ 400: 'Invalid eventId', 404: 'Unknown event', 409: 'The delivery is closing: retry in a moment', ...temporal }),
+      },
+    }),
+  ];
+}

@@ -1,0 +1,66 @@
+/** The answers of `/v1/webhook-endpoints` and `/v1/events`, one schema each. */
+import { z } from 'zod';
+import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
+import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../../workflows/merchant-event/states';
+import { visibilityCursorSchema } from '../visibility-page';
+
+export const endpointIdSchema = z.string().regex(/^we_[0-9a-f]{24}$/, 'must be an endpoint id (we_ and 24 hex digits)');
+export const endpointParamsSchema = z.object({ endpointId: endpointIdSchema });
+export const eventParamsSchema = z.object({ eventId: merchantEventIdSchema });
+export const eventListQuerySchema = z.strictObject({
+  type: merchantEventTypeSchema.optional(),
+  cursor: visibilityCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const endpointResponseSchema = z.object({
+  id: endpointIdSchema,
+  url: z.string(),
+  events: z.array(merchantEventTypeSchema),
+  createdAt: z.string(),
+  secretRotatedAt: z.string().optional(),
+});
+
+/** Create and rotate: the only answers that carry the secret. */
+export const endpointWithSecretSchema = endpointResponseSchema.extend({
+  secret: z.string().describe('whsec_…: shown once; verify X-Webhook-Signature with it'),
+  previousSecretExpiresAt: z.string().optional().describe('After a rotation: the old secret signs too until then'),
+});
+
+export const endpointListResponseSchema = z.object({ data: z.array(endpointResponseSchema) });
+
+const attemptSchema = z.object({
+  number: z.number().int(),
+  at: z.string(),
+  outcome: z.enum(['delivered', 'failed']),
+  httpStatus: z.number().int().optional(),
+  error: z.string().optional(),
+  durationMs: z.number().int(),
+});
+
+export const eventResponseSchema = merchantEventSchema.extend({
+  status: z.enum(EVENT_DELIVERY_STATES),
+  deliveries: z.array(
+    z.object({
+      endpointId: z.string(),
+      status: z.enum(ENDPOINT_DELIVERY_STATES),
+      attempts: z.array(attemptSchema),
+      nextAttemptAt: z.string().optional(),
+    }),
+  ),
+});
+export type EventResponse = z.infer<typeof eventResponseSchema>;
+
+export const eventListResponseSchema = z.object({
+  data: z.array(
+    z.object({
+      id: merchantEventIdSchema,
+      type: merchantEventTypeSchema,
+      createdAt: z.string(),
+      status: z.enum(EVENT_DELIVERY_STATES),
+      /** Delivery attempts so far, over all endpoints. */
+      attempts: z.number().int(),
+    }),
+  ),
+  nextCursor: z.string().optional(),
+});

@@ -1,0 +1,54 @@
+/**
+ * Starting a merchant event's delivery workflow, the one way both the announcing activity and the
+ * API's redelivery do it: id `event:<eventId>`, indexed by type, time and status from its start.
+ */
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config/env';
+import { merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput } from '../../workflows/merchant-event/messages';
+import type { merchantEventWorkflow } from '../../workflows/merchant-event/merchant-event-workflow';
+import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
+
+export const MERCHANT_EVENT_FLOW = 'merchant-event';
+
+export type DeliveryTimingConfig = Pick<Config, 'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'>;
+
+export function deliveryTiming(config: DeliveryTimingConfig): DeliveryTiming {
+  return {
+    initialIntervalMs: config.MERCHANT_WEBHOOK_RETRY_INITIAL_MS,
+    maximumIntervalMs: config.MERCHANT_WEBHOOK_RETRY_MAX_MS,
+    retryForMs: config.MERCHANT_WEBHOOK_RETRY_FOR_MS,
+  };
+}
+
+function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
+  const attempts = (input.earlier ?? []).reduce((sum, delivery) => sum + delivery.attempts.length, 0);
+  return [
+    { key: PayoutFlow, value: MERCHANT_EVENT_FLOW },
+    { key: WebhookEventType, value: input.event.type },
+    { key: WebhookEventAt, value: new Date(input.event.createdAt) },
+    { key: WebhookDeliveryStatus, value: 'PENDING' },
+    { key: WebhookAttempts, value: attempts },
+  ];
+}
+
+/**
+ * 'exists' when the event's workflow was already started (running or, for a first delivery, closed).
+ * `redelivery`: a new run of a closed event's workflow, carrying its deliveries so far.
+ */
+export async function startEventDelivery(client: Client, input: MerchantEventInput, taskQueue: string, redelivery = false): Promise<'started' | 'exists'> {
+  try {
+    await client.workflow.start<typeof merchantEventWorkflow>('merchantEventWorkflow', {
+      workflowId: merchantEventWorkflowId(input.event.id),
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: redelivery ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: startAttributes(input),
+      staticSummary: `${input.event.type} to ${input.endpointIds.length === 1 ? '1 endpoint' : `${input.endpointIds.length} endpoints`}`,
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
+    throw error;
+  }
+}

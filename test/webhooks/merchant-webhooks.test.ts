@@ -1,0 +1,211 @@
+/**
+ * Events to the merchant through the real stack (engine API → workflows → announcing local activity →
+ * event delivery workflow → signed POST to a receiver over HTTP): endpoints and their secrets, events
+ * verified with the merchant's helper, retries until a 2xx, a receiver that never answers, redelivery,
+ * secret rotation, and operations that go on whatever the receiver does.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChargeResponse } from '../../src/api/charges/charge-response';
+import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
+import { freePort } from '../../src/net/free-port';
+import { pollUntil } from '../../src/util/poll';
+import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: string;
+  secret?: string;
+  previousSecretExpiresAt?: string;
+}
+interface EventList {
+  data: { id: string; type: string; createdAt: string; status: string; attempts: number }[];
+  nextCursor?: string;
+}
+
+let stack: EngineHarness;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  stack = await startEngineHarness({ MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600', MERCHANT_WEBHOOK_TIMEOUT_MS: '2000' });
+  receiver = await startWebhookReceiver();
+});
+afterEach(async () => {
+  const { body } = await stack.api<{ data: Endpoint[] }>('GET', '/v1/webhook-endpoints');
+  await Promise.all(body.data.map((endpoint) => stack.api('DELETE', `/v1/webhook-endpoints/${endpoint.id}`)));
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.close();
+});
+
+const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
+
+async function register(url: string, events: string[]): Promise<Endpoint & { secret: string }> {
+  const answer = await stack.api<Endpoint & { secret: string }>('POST', '/v1/webhook-endpoints', { url, events });
+  expect(answer.status).toBe(201);
+  return answer.body;
+}
+
+async function paidCharge(label: string): Promise<string> {
+  const externalId = newChargeId(label);
+  const created = await stack.api('POST', '/v1/charges', { externalId, amount: 80.5, payer: { name: 'Ana Souza', document: '52998224725' } });
+  expect(created.status).toBe(201);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  return externalId;
+}
+
+function deliveriesOf(externalId: string, count = 1): Promise<ReceivedWebhook[]> {
+  return pollUntil(
+    () => {
+      const found = receiver.received.filter((request) => request.event.data.externalId === externalId);
+      return found.length >= count ? found : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 100, description: `${count} deliveries about ${externalId}` },
+  );
+}
+
+function eventWhere(eventId: string, done: (event: EventResponse) => boolean, description: string): Promise<EventResponse> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<EventResponse>('GET', `/v1/events/${eventId}`);
+      return answer.status === 200 && done(answer.body) ? answer.body : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, description },
+  );
+}
+
+test('an endpoint shows its secret once; list, read, rotate and delete; bad registrations are refused and named', async () => {
+  const created = await register('https://merchant.example.com/hooks', ['payout.completed', 'payout.completed', 'charge.paid']);
+  expect(created.secret).toMatch(/^whsec_[\w-]{43}$/);
+  expect(created.id).toMatch(/^we_[0-9a-f]{24}$/);
+  expect(created.events).toEqual(['payout.completed', 'charge.paid']);
+
+  const listed = await stack.api<{ data: Endpoint[] }>('GET', '/v1/webhook-endpoints');
+  expect(listed.body.data).toEqual([{ id: created.id, url: created.url, events: created.events, createdAt: created.createdAt }]);
+  expect(JSON.stringify(listed.body)).not.toContain(created.secret);
+  const read = await stack.api<Endpoint>('GET', `/v1/webhook-endpoints/${created.id}`);
+  expect(read.body).not.toHaveProperty('secret');
+
+  const rotated = await stack.api<Endpoint & { secret: string; previousSecretExpiresAt: string; secretRotatedAt: string }>('POST', `/v1/webhook-endpoints/${created.id}/rotate-secret`);
+  expect(rotated.status).toBe(200);
+  expect(rotated.body.secret).not.toBe(created.secret);
+  expect(Date.parse(rotated.body.previousSecretExpiresAt) - Date.parse(rotated.body.secretRotatedAt)).toBe(86_400_000);
+
+  const refused = await stack.api<{ code: string; issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://merchant.example.com/hooks', events: ['payout.done'] });
+  expect(refused.status).toBe(400);
+  expect(refused.body.issues.map((issue) => issue.path)).toEqual(['events.0']);
+  const withCredentials = await stack.api<{ code: string; issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://user:pw@merchant.example.com/', events: ['charge.paid'] });
+  expect(withCredentials.status).toBe(422);
+  expect(withCredentials.body.code).toBe('ENDPOINT_NOT_ACCEPTABLE');
+  expect((await stack.api('POST', '/v1/webhook-endpoints', { url: 'ftp://merchant.example.com/', events: ['charge.paid'] })).status).toBe(400);
+
+  expect((await stack.api('DELETE', `/v1/webhook-endpoints/${created.id}`)).status).toBe(204);
+  expect((await stack.api('GET', `/v1/webhook-endpoints/${created.id}`)).status).toBe(404);
+  expect((await stack.api('DELETE', `/v1/webhook-endpoints/${created.id}`)).status).toBe(404);
+});
+
+test('a paid charge reaches the endpoint signed; the merchant helper verifies it; the event is listed with its attempt', async () => {
+  const endpoint = await register(receiver.url, ['charge.paid']);
+  const externalId = await paidCharge('signed');
+  const [delivery] = await deliveriesOf(externalId);
+  if (!delivery) throw new Error('no delivery');
+
+  expect(delivery.event).toMatchObject({ type: 'charge.paid', data: { object: 'charge', externalId, status: 'PAID', amount: 80.5, fee: expect.any(Number) } });
+  expect(delivery.headers['x-webhook-id']).toBe(delivery.event.id);
+  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: true });
+  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: `${endpoint.secret}x` })).toEqual({ ok: false, reason: 'bad-signature' });
+  const tampered = Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"'));
+  expect(verifyMerchantWebhook({ rawBody: tampered, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: false, reason: 'bad-signature' });
+
+  const event = await eventWhere(delivery.event.id, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
+  expect(event.data).toEqual(delivery.event.data);
+  expect(event.deliveries).toEqual([{ endpointId: endpoint.id, status: 'DELIVERED', attempts: [expect.objectContaining({ number: 1, outcome: 'delivered', httpStatus: 200 })] }]);
+  const listed = await pollUntil(
+    async () => {
+      const page = await stack.api<EventList>('GET', '/v1/events?type=charge.paid');
+      return page.body.data.find((item) => item.id === delivery.event.id && item.status === 'DELIVERED');
+    },
+    { timeoutMs: 10_000, intervalMs: 200, description: 'the event listed DELIVERED' },
+  );
+  expect(listed).toEqual({ id: delivery.event.id, type: 'charge.paid', createdAt: delivery.event.createdAt, status: 'DELIVERED', attempts: 1 });
+  expect((await stack.api<EventList>('GET', '/v1/events?type=charge.expired')).body.data).toEqual([]);
+  expect((await stack.api('GET', '/v1/events?type=charge.nope')).status).toBe(400);
+  expect((await stack.api('GET', '/v1/events/evt_000000000000000000000000')).status).toBe(404);
+});
+
+test('a receiver answering 500 twice then 200 gets the event on the third attempt, the same event each time', async () => {
+  await register(receiver.url, ['charge.paid']);
+  receiver.answerNext([500, 500]);
+  const externalId = await paidCharge('retried');
+  const deliveries = await deliveriesOf(externalId, 3);
+  expect(new Set(deliveries.map((delivery) => delivery.rawBody.toString('utf8'))).size).toBe(1);
+  const eventId = deliveries[0]?.event.id ?? '';
+  const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
+  expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.number, attempt.outcome, attempt.httpStatus])).toEqual([
+    [1, 'failed', 500],
+    [2, 'failed', 500],
+    [3, 'delivered', 200],
+  ]);
+});
+
+test('a receiver down for the whole test: the event is listed with its failed attempts and the charge is PAID regardless', async () => {
+  const down = await register(`http://127.0.0.1:${await freePort()}/hooks`, ['charge.paid']);
+  const externalId = await paidCharge('down');
+  const charge = await pollUntil(
+    async () => {
+      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
+      return answer.body.status === 'PAID' ? answer.body : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, description: 'the charge PAID' },
+  );
+  expect(charge.transitions.map((transition) => transition.to)).toEqual(['PENDING', 'PAID']);
+
+  const listed = await pollUntil(
+    async () => {
+      const page = await stack.api<EventList>('GET', '/v1/events?type=charge.paid');
+      const events = await Promise.all(page.body.data.map(async (item) => (await stack.api<EventResponse>('GET', `/v1/events/${item.id}`)).body));
+      const ours = events.find((event) => event.data.externalId === externalId);
+      const item = page.body.data.find((entry) => entry.id === ours?.id);
+      return item && item.attempts >= 3 ? item : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 300, description: 'the event listed with 3 attempts' },
+  );
+  expect(listed.status).toBe('PENDING');
+  const event = (await stack.api<EventResponse>('GET', `/v1/events/${listed.id}`)).body;
+  const [delivery] = event.deliveries;
+  expect(delivery?.status).toBe('PENDING');
+  expect(delivery?.attempts.filter((attempt) => attempt.outcome !== 'failed' || attempt.error !== 'ECONNREFUSED')).toEqual([]);
+  expect(Date.parse(delivery?.nextAttemptAt ?? '')).not.toBeNaN();
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PAID');
+
+  // Deleting the endpoint stops its delivery.
+  await stack.api('DELETE', `/v1/webhook-endpoints/${down.id}`);
+  const stopped = await eventWhere(listed.id, (found) => found.status === 'CANCELLED', 'the event CANCELLED');
+  expect(stopped.deliveries[0]?.status).toBe('ENDPOINT_DELETED');
+});
+
+test('redelivery sends a delivered event again with the same id; after a rotation both secrets sign', async () => {
+  const endpoint = await register(receiver.url, ['charge.paid']);
+  const externalId = await paidCharge('again');
+  const [first] = await deliveriesOf(externalId);
+  const eventId = first?.event.id ?? '';
+  await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
+
+  const rotated = await stack.api<{ secret: string }>('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`);
+  const redelivered = await stack.api<EventResponse>('POST', `/v1/events/${eventId}/redeliver`);
+  expect(redelivered.status).toBe(202);
+  expect(redelivered.body.status).toBe('PENDING');
+  const [, second] = await deliveriesOf(externalId, 2);
+  if (!second) throw new Error('no second delivery');
+  expect(second.event.id).toBe(eventId);
+  expect(second.rawBody.equals(first?.rawBody ?? Buffer.alloc(0))).toBe(true);
+  expect(String(second.headers['x-webhook-signature']).split(' ')).toHaveLength(2);
+  expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: rotated.body.secret })).toEqual({ ok: true });
+  expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: endpoint.secret })).toEqual({ ok: true });
+
+  const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2, 'the redelivery recorded');
+  expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
+});

@@ -1,0 +1,26 @@
+/** What a card payment tells the merchant's endpoints: its final states, amounts in reais, no card data but brand and last4. */
+import { centavosToReais } from '../../src/money/centavos';
+import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { CardPaymentView } from './messages';
+import type { CardPaymentState } from './states';
+
+export const CARD_PAYMENT_EVENT_TYPES: Partial<Record<CardPaymentState, MerchantEventType>> = {
+  PAID: 'card_payment.paid',
+  FAILED: 'card_payment.failed',
+  EXPIRED: 'card_payment.expired',
+};
+
+export function cardPaymentEventData(view: CardPaymentView, state: CardPaymentState): Record<string, unknown> {
+  return {
+    object: 'card_payment',
+    externalId: view.externalId,
+    status: state,
+    amount: centavosToReais(view.amountCents),
+    installmentCount: view.installmentCount,
+    ...(view.brand ? { brand: view.brand } : {}),
+    ...(view.last4 ? { last4: view.last4 } : {}),
+    ...(view.netValueCents === undefined ? {} : { netValue: centavosToReais(view.netValueCents) }),
+    ...(view.providerPaymentId === undefined ? {} : { providerPaymentId: view.providerPaymentId }),
+    ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+  };
+}

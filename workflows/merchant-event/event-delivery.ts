@@ -1,0 +1,140 @@
+/**
+ * A merchant event's delivery: every subscribed endpoint gets the same signed POST until it answers
+ * 2xx, with doubling waits (durable timers) for the whole retry period; every attempt is recorded. One
+ * attempt is one activity that is not retried by Temporal: the workflow owns the schedule, so each
+ * attempt's answer is kept and a redelivery can cut a wait short.
+ */
+import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
+import { WebhookAttempts, WebhookDeliveryStatus } from '../../src/temporal/search-attributes';
+import { failureMessage } from '../shared/activity-failures';
+import { Lifecycle } from '../shared/lifecycle';
+import type { DeliveryAttempt, EndpointDelivery, MerchantEventInput, MerchantEventView } from './messages';
+import { EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './states';
+
+// The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.
+const { deliverEvent } = proxyActivities<MerchantEventActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 1 },
+});
+
+function nowMs(): number {
+  return new Date().getTime();
+}
+
+export class EventDelivery {
+  private readonly lifecycle: Lifecycle<EventDeliveryState>;
+  private readonly deliveries: EndpointDelivery[];
+  private readonly running = new Set<string>();
+  private attemptsMade: number;
+  /** Bumped by each redelivery: a delivery waiting out its backoff tries again at once. */
+  private redeliveries = 0;
+  private closing = false;
+
+  constructor(private readonly input: MerchantEventInput) {
+    this.lifecycle = new Lifecycle({
+      table: EVENT_DELIVERY_TRANSITIONS,
+      initial: 'PENDING',
+      cause: input.earlier ? 'redelivery asked by the merchant' : `${input.event.type} announced`,
+      stateAttribute: WebhookDeliveryStatus,
+      initialIndexed: true,
+    });
+    this.deliveries = input.earlier
+      ? input.earlier.map(({ endpointId, attempts, state }) => ({ endpointId, attempts, state: state === 'ENDPOINT_DELETED' ? state : 'PENDING' }))
+      : input.endpointIds.map((endpointId) => ({ endpointId, state: 'PENDING', attempts: [] }));
+    this.attemptsMade = this.deliveries.reduce((sum, delivery) => sum + delivery.attempts.length, 0);
+  }
+
+  view(): MerchantEventView {
+    return { event: this.input.event, state: this.lifecycle.state, deliveries: this.deliveries, transitions: this.lifecycle.history };
+  }
+
+  /** Update validator: a delivery that has decided its outcome and is closing cannot take a redelivery; a new run will. */
+  validateRedeliver(): void {
+    if (this.closing) throw new Error('the delivery is closing: ask again in a moment');
+  }
+
+  redeliver(): MerchantEventView {
+    this.redeliveries += 1;
+    if (this.lifecycle.state !== 'PENDING') this.lifecycle.moveTo('PENDING', 'redelivery asked by the merchant');
+    for (const delivery of this.deliveries) {
+      if (delivery.state === 'ENDPOINT_DELETED' || this.running.has(delivery.endpointId)) continue;
+      delivery.state = 'PENDING';
+      this.start(delivery);
+    }
+    return this.view();
+  }
+
+  async run(): Promise<MerchantEventView> {
+    for (const delivery of this.deliveries) if (delivery.state === 'PENDING') this.start(delivery);
+    await condition(() => this.running.size === 0);
+    this.settle();
+    this.closing = true;
+    return this.view();
+  }
+
+  private start(delivery: EndpointDelivery): void {
+    this.running.add(delivery.endpointId);
+    void this.deliverTo(delivery).finally(() => this.running.delete(delivery.endpointId));
+  }
+
+  private async deliverTo(delivery: EndpointDelivery): Promise<void> {
+    const { initialIntervalMs, maximumIntervalMs, retryForMs } = this.input.timing;
+    let giveUpAt = nowMs() + retryForMs;
+    let wait = initialIntervalMs;
+    for (;;) {
+      const asked = this.redeliveries;
+      const { attempt, endpointDeleted } = await this.attempt(delivery);
+      if (attempt.outcome === 'delivered') {
+        delivery.state = 'DELIVERED';
+        return;
+      }
+      if (endpointDeleted) {
+        delivery.state = 'ENDPOINT_DELETED';
+        return;
+      }
+      if (this.redeliveries !== asked) {
+        giveUpAt = nowMs() + retryForMs;
+        wait = initialIntervalMs;
+        continue;
+      }
+      if (nowMs() + wait > giveUpAt) {
+        delivery.state = 'FAILED';
+        return;
+      }
+      delivery.nextAttemptAt = new Date(nowMs() + wait).toISOString();
+      const redelivered = await condition(() => this.redeliveries !== asked, wait);
+      delete delivery.nextAttemptAt;
+      if (redelivered) {
+        giveUpAt = nowMs() + retryForMs;
+        wait = initialIntervalMs;
+      } else wait = Math.min(wait * 2, maximumIntervalMs);
+    }
+  }
+
+  private async attempt(delivery: EndpointDelivery): Promise<{ attempt: DeliveryAttempt; endpointDeleted: boolean }> {
+    const number = delivery.attempts.length + 1;
+    const startedAt = nowMs();
+    let result: { attempt: DeliveryAttempt; endpointDeleted: boolean };
+    try {
+      result = await deliverEvent({ event: this.input.event, endpointId: delivery.endpointId, number });
+    } catch (error) {
+      // The attempt did not report (a lost worker, a timeout): it counts as failed; the receiver de-duplicates by id.
+      const attempt: DeliveryAttempt = { number, at: new Date(startedAt).toISOString(), outcome: 'failed', error: failureMessage(error), durationMs: nowMs() - startedAt };
+      result = { attempt, endpointDeleted: false };
+    }
+    delivery.attempts.push(result.attempt);
+    this.attemptsMade += 1;
+    upsertSearchAttributes({ [WebhookAttempts.name]: [this.attemptsMade] });
+    return result;
+  }
+
+  private settle(): void {
+    const states = this.deliveries.map((delivery) => delivery.state);
+    if (states.includes('FAILED')) {
+      this.lifecycle.moveTo('FAILED', 'an endpoint gave no 2xx answer for the whole retry period');
+    } else if (states.every((state) => state === 'ENDPOINT_DELETED')) {
+      this.lifecycle.moveTo('CANCELLED', 'every endpoint it was for was deleted');
+    } else this.lifecycle.moveTo('DELIVERED', 'every endpoint answered 2xx');
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * One merchant event's delivery, id `event:<eventId>`, started when an operation reaches a final
+ * state that an endpoint subscribes to. This function only wires the messages to ./event-delivery.ts.
+ */
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { EventDelivery } from './event-delivery';
+import { merchantEventQuery, redeliverEventUpdate, type MerchantEventInput, type MerchantEventView } from './messages';
+
+export async function merchantEventWorkflow(input: MerchantEventInput): Promise<MerchantEventView> {
+  const delivery = new EventDelivery(input);
+  setHandler(merchantEventQuery, () => delivery.view());
+  setHandler(redeliverEventUpdate, () => delivery.redeliver(), { validator: () => delivery.validateRedeliver() });
+  const view = await delivery.run();
+  await condition(allHandlersFinished);
+  return view;
+}

@@ -1,0 +1,59 @@
+/**
+ * Everything the outside world says to a merchant event's delivery workflow, defined once: the
+ * activity that announces events, the engine API and the workflow import these.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { MerchantEvent } from '../../src/webhooks/merchant-event';
+import type { Transition } from '../shared/lifecycle';
+import type { EndpointDeliveryState, EventDeliveryState } from './states';
+
+export interface DeliveryTiming {
+  /** The wait after the first failed attempt; each next wait doubles, up to maximumIntervalMs. */
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  /** From the first attempt: past this, an endpoint that never answered 2xx is FAILED. */
+  retryForMs: number;
+}
+
+/** One POST to one endpoint, as the receiver answered it (no body is kept). */
+export interface DeliveryAttempt {
+  number: number;
+  at: string;
+  /** `delivered`: a 2xx answer; `failed`: another status, no answer in time, or no connection. */
+  outcome: 'delivered' | 'failed';
+  httpStatus?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface EndpointDelivery {
+  endpointId: string;
+  state: EndpointDeliveryState;
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due, while PENDING. */
+  nextAttemptAt?: string;
+}
+
+export interface MerchantEventInput {
+  event: MerchantEvent;
+  /** The endpoints subscribed to the event's type when it happened. */
+  endpointIds: string[];
+  timing: DeliveryTiming;
+  /** A redelivery of an event whose workflow had closed: the deliveries so far, attempts kept. */
+  earlier?: EndpointDelivery[];
+}
+
+export interface MerchantEventView {
+  event: MerchantEvent;
+  state: EventDeliveryState;
+  deliveries: EndpointDelivery[];
+  transitions: readonly Transition<EventDeliveryState>[];
+}
+
+export const merchantEventQuery = defineQuery<MerchantEventView>('status');
+/** The merchant's redelivery: every endpoint is tried again now, with a fresh retry period. */
+export const redeliverEventUpdate = defineUpdate<MerchantEventView>('redeliver');
+
+export function merchantEventWorkflowId(eventId: string): string {
+  return `event:${eventId}`;
+}
