@@ -15,7 +15,7 @@ import { testConfig } from '../helpers/temporal';
 
 const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
 
-test('recorded histories exist for the payout lifecycles of every rail, batches, charges and infractions', () => {
+test('recorded histories exist for the payout lifecycles of every rail, batches, charges, infractions and merchant events', () => {
   expect(files).toEqual(
     expect.arrayContaining([
       'payout-completed-by-callback.binpb',
@@ -32,6 +32,9 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
       'card-payment-paid.binpb',
+      'charge-paid-announced.binpb',
+      'merchant-event-delivered-third-attempt.binpb',
+      'merchant-event-redelivered.binpb',
     ]),
   );
 });

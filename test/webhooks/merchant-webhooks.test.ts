@@ -10,7 +10,10 @@ import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
 import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
+import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { merchantEventWorkflowId } from '../../workflows/merchant-event/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 interface Endpoint {
@@ -132,6 +135,7 @@ test('a paid charge reaches the endpoint signed; the merchant helper verifies it
   );
   expect(listed).toEqual({ id: delivery.event.id, type: 'charge.paid', createdAt: delivery.event.createdAt, status: 'DELIVERED', attempts: 1 });
   expect((await stack.api<EventList>('GET', '/v1/events?type=charge.expired')).body.data).toEqual([]);
+  await recordHistory(stack.temporal.client, chargeWorkflowId(externalId), 'charge-paid-announced');
   expect((await stack.api('GET', '/v1/events?type=charge.nope')).status).toBe(400);
   expect((await stack.api('GET', '/v1/events/evt_000000000000000000000000')).status).toBe(404);
 });
@@ -149,6 +153,7 @@ test('a receiver answering 500 twice then 200 gets the event on the third attemp
     [2, 'failed', 500],
     [3, 'delivered', 200],
   ]);
+  await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-delivered-third-attempt');
 });
 
 test('a receiver down for the whole test: the event is listed with its failed attempts and the charge is PAID regardless', async () => {
@@ -208,4 +213,5 @@ test('redelivery sends a delivered event again with the same id; after a rotatio
 
   const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2, 'the redelivery recorded');
   expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
+  await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-redelivered');
 });
