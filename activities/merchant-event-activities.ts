@@ -3,6 +3,7 @@
  * event's delivery workflow when an endpoint subscribes to its type) and one delivery attempt to one
  * endpoint (a signed POST; the answer's status is kept, never its body).
  */
+import { webhookDeliveries } from '../src/metrics/engine-metrics';
 import type { Announce, Announcement } from '../src/webhooks/announce';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { MerchantEvent } from '../src/webhooks/merchant-event';
@@ -36,7 +37,10 @@ export function createMerchantEventActivities({ endpoints, announce, webhookTime
     const at = new Date();
     const [endpoint, secrets] = await Promise.all([endpoints.get(endpointId), endpoints.secretsOf(endpointId, at)]);
     const base = { number, at: at.toISOString() };
-    if (!endpoint || !secrets) return { attempt: { ...base, outcome: 'failed', error: 'the endpoint was deleted', durationMs: 0 }, endpointDeleted: true };
+    if (!endpoint || !secrets) {
+      webhookDeliveries.inc({ outcome: 'endpoint_deleted' });
+      return { attempt: { ...base, outcome: 'failed', error: 'the endpoint was deleted', durationMs: 0 }, endpointDeleted: true };
+    }
     const body = JSON.stringify(event);
     const signing = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])];
     const started = performance.now();
@@ -53,8 +57,10 @@ export function createMerchantEventActivities({ endpoints, announce, webhookTime
       // The body is not kept; reading it frees the connection.
       await response.arrayBuffer().catch(() => undefined);
       const delivered = response.status >= 200 && response.status < 300;
+      webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'http_error' });
       return { attempt: { ...base, outcome: delivered ? 'delivered' : 'failed', httpStatus: response.status, durationMs: elapsed() }, endpointDeleted: false };
     } catch (error) {
+      webhookDeliveries.inc({ outcome: 'no_answer' });
       return { attempt: { ...base, outcome: 'failed', error: attemptError(error), durationMs: elapsed() }, endpointDeleted: false };
     }
   }

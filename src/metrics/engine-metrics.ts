@@ -73,6 +73,13 @@ export const batchItemOutcomes = new Counter({
   registers: [engineRegistry],
 });
 
+export const webhookDeliveries = new Counter({
+  name: `${METRIC_PREFIX}webhook_deliveries_total`,
+  help: 'Delivery attempts of merchant events, by outcome (delivered, http_error, no_answer, endpoint_deleted)',
+  labelNames: ['outcome'] as const,
+  registers: [engineRegistry],
+});
+
 export const rateLimitedRequests = new Counter({
   name: `${METRIC_PREFIX}rate_limited_requests_total`,
   help: 'Requests to the engine API refused with 429',

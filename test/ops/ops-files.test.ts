@@ -20,7 +20,7 @@ const promtool = promtoolPath();
 const withPromtool = promtool ? test : test.skip;
 
 withPromtool('promtool accepts the alert rules and the Prometheus config', () => {
-  expect(execFileSync(promtool as string, ['check', 'rules', ALERTS_PATH], { encoding: 'utf8' })).toMatch(/SUCCESS: 4 rules found/);
+  expect(execFileSync(promtool as string, ['check', 'rules', ALERTS_PATH], { encoding: 'utf8' })).toMatch(/SUCCESS: 5 rules found/);
   expect(execFileSync(promtool as string, ['check', 'config', PROMETHEUS_PATH], { encoding: 'utf8' })).toMatch(/is valid prometheus config file syntax/);
 });
 
@@ -28,9 +28,9 @@ withPromtool("each alert fires on its situation and stays quiet on a healthy one
   expect(execFileSync(promtool as string, ['test', 'rules', path.join(OPS_DIR, 'prometheus', 'alerts.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
 });
 
-test('the alerts cover the review queue, provider errors, worker polling and callback verification', () => {
+test('the alerts cover the review queue, provider errors, worker polling, callback verification and merchant webhooks', () => {
   const rules = alertRules().groups.flatMap((group) => group.rules);
-  expect(rules.map((rule) => rule.alert).sort()).toEqual(['CallbacksFailingVerification', 'NoWorkerPolling', 'PayoutReviewQueueGrowing', 'ProviderErrorRateHigh']);
+  expect(rules.map((rule) => rule.alert).sort()).toEqual(['CallbacksFailingVerification', 'MerchantWebhooksFailing', 'NoWorkerPolling', 'PayoutReviewQueueGrowing', 'ProviderErrorRateHigh']);
   for (const rule of rules) {
     expect(rule.labels?.severity).toMatch(/^(warning|critical)$/);
     expect(rule.annotations?.summary).toBeDefined();
