@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { ExternalIdsTakenError, settled, type BatchItem, type BatchStore } from '../../src/batches/batch-store';
 import { ItemSealer } from '../../src/batches/item-sealer';
 import { PgBatchStore } from '../../src/batches/pg-batch-store';
@@ -21,7 +20,7 @@ import { batchRequestHash } from '../../src/batches/batch-request';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { PixKeyPayout } from '../../src/payouts/rails/pix-key/request';
 import { pollUntil } from '../../src/util/poll';
-import { startPostgres, type TestPostgres } from '../helpers/postgres';
+import { onDatabase, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { payoutRequests, TEST_KEY } from './fixtures';
 
 interface OpenOptions {
@@ -72,16 +71,6 @@ beforeAll(async () => {
   server = await startPostgres();
 }, 60_000);
 afterAll(() => server?.stop());
-
-async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 const postgres: StoreKind = {
   name: 'PostgreSQL',

@@ -77,3 +77,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/** Runs `work` on one connection to the database at `url`, closed afterwards: what a test reads or writes behind a store's back. */
+export async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

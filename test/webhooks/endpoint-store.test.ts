@@ -8,14 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { PgBatchStore } from '../../src/batches/pg-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
-import { startPostgres, type TestPostgres } from '../helpers/postgres';
+import { onDatabase, startPostgres, type TestPostgres } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
 
@@ -67,16 +66,6 @@ beforeAll(async () => {
   server = await startPostgres();
 }, 60_000);
 afterAll(() => server?.stop());
-
-async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 const postgres: StoreKind = {
   name: 'PostgreSQL',

@@ -215,3 +215,25 @@ test('redelivery sends a delivered event again with the same id; after a rotatio
   expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
   await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-redelivered');
 });
+
+test('a finished batch announces payout_batch.completed with its counts, and each of its payouts payout.completed', async () => {
+  await register(receiver.url, ['payout.completed', 'payout_batch.completed']);
+  const batchId = `hooks-${randomBytes(4).toString('hex')}`;
+  const items = [1, 2, 3].map((n) => ({ externalId: `${batchId}-${n}`, amount: 10 + n, pixKey: '52998224725', keyType: 'CPF' }));
+  expect((await stack.api('POST', '/v1/payout-batches', { batchId, items })).status).toBe(202);
+
+  const [batchEvent] = await pollUntil(
+    () => {
+      const found = receiver.received.filter((request) => request.event.type === 'payout_batch.completed' && request.event.data.batchId === batchId);
+      return found.length > 0 ? found : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200, description: `payout_batch.completed for ${batchId}` },
+  );
+  expect(batchEvent?.event.data).toEqual({ object: 'payout_batch', batchId, status: 'DONE', total: 3, completed: 3, failed: 0, cancelled: 0, needsReview: 0, totalAmount: 36, paidAmount: 36 });
+
+  for (const item of items) {
+    const [payoutEvent] = await deliveriesOf(item.externalId);
+    expect(payoutEvent?.event).toMatchObject({ type: 'payout.completed', data: { object: 'payout', externalId: item.externalId, method: 'pix_key', status: 'COMPLETED', amount: item.amount, batchId } });
+    expect(JSON.stringify(payoutEvent?.event)).not.toContain('52998224725');
+  }
+}, 90_000);
