@@ -11,7 +11,7 @@ import type { PayoutOutcomePort } from '../src/payouts/outcome-port';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
-import type { PayoutSettlement } from '../workflows/payout/messages';
+import { settlementOf, type PayoutSettlement, type PayoutView } from '../workflows/payout/messages';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -23,11 +23,12 @@ export interface PayoutActivityDependencies {
 }
 
 export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: PayoutActivityDependencies) {
-  async function submitWithdrawal(input: PayoutInput): Promise<SubmitOutcome> {
+  /** `attemptsBefore`: attempts already made elsewhere (the workflow's local first one), so that this one reconciles first. */
+  async function submitWithdrawal(input: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> {
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
     const rail = railProviderOf(payout);
     try {
-      return await rail.submit(payout, { api, attempt: Context.current().info.attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
+      return await rail.submit(payout, { api, attempt: attemptsBefore + Context.current().info.attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
     } catch (error) {
       if (error instanceof InvalidRequestError) return { kind: 'rejected', reason: error.message };
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
@@ -47,7 +48,12 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: Payou
     return outcomes.record(batchId, settlement);
   }
 
-  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome };
+  /** A payout's final state, once, for every payout (local activity): a batch's payout records its outcome. */
+  async function settlePayout(view: PayoutView): Promise<void> {
+    if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
+  }
+
+  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout };
 }
 
 export type PayoutActivities = ReturnType<typeof createPayoutActivities>;

@@ -22,7 +22,19 @@ export type PayoutInput = PayoutRequest & {
   /** Fingerprint of the merchant's request, to tell a retry from a conflicting re-use of the id. */
   requestHash: string;
   timing: PayoutTiming;
+  /**
+   * Which path of the payout workflow runs, chosen by whoever starts it (payoutInput sets the current one).
+   * Absent on inputs started before it existed: those replay the remote-activity path they were recorded on.
+   * Carried in the input rather than the SDK's `patched()`, which writes a marker and a TemporalChangeVersion
+   * upsert into every payout's history: two of the 16 events a payout may cost. The price: workers that know
+   * a version must be deployed before the starters (API, batch activity) that set it.
+   */
+  workflowVersion?: PayoutWorkflowVersion;
 };
+
+/** 2: provider calls and the settlement as local activities, one settlement call for every payout. */
+export const PAYOUT_WORKFLOW_VERSION = 2;
+export type PayoutWorkflowVersion = typeof PAYOUT_WORKFLOW_VERSION;
 
 /** Inputs recorded before the rails existed carry no method: they are PIX-key payouts. */
 export function methodOf(input: Pick<PayoutInput, 'method'>): PayoutMethod {

@@ -7,13 +7,13 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import type { Client } from '@temporalio/client';
 import { payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
-import type { PayoutInput, PayoutTiming } from './payout-input';
+import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from './payout-input';
 import type { PayoutRequest } from './payout-request';
 import { payoutRequestHash } from './request-hash';
 import { payoutDetails, payoutSummary } from './summary';
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
-  return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing };
+  return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };
 }
 
 /** 'exists' when a workflow with this payout's id was already started (running or closed). */

@@ -6,20 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { CheckOutcome, PayoutActivities, SubmitOutcome } from '../../activities/payout-activities';
-import type { PayoutInput } from '../../src/payouts/payout-input';
+import { PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,
   payoutWorkflowId,
   recheckPayoutUpdate,
+  settlementOf,
   withdrawalCallbackSignal,
   type PayoutSettlement,
   type PayoutView,
   type PayoutWorkflow,
 } from '../../workflows/payout/messages';
+import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
 import { PAYOUT_TRANSITIONS, type PayoutState } from '../../workflows/payout/states';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
@@ -40,6 +43,7 @@ class ScriptedProvider {
   submitted = 0;
   checked = 0;
   readonly reports: PayoutSettlement[] = [];
+  readonly settled: PayoutView[] = [];
 
   constructor(
     private readonly submit: (attempt: number) => SubmitOutcome,
@@ -60,6 +64,11 @@ class ScriptedProvider {
         this.reports.push(settlement);
         return Promise.resolve();
       },
+      settlePayout: (view) => {
+        this.settled.push(view);
+        if (view.batchId) this.reports.push(settlementOf(view));
+        return Promise.resolve();
+      },
     };
   }
 }
@@ -77,18 +86,24 @@ beforeAll(async () => {
 afterAll(() => env?.teardown());
 
 function payoutInput(overrides: { batchId?: string } = {}): PayoutInput {
-  return { method: 'pix_key', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF', requestHash: 'hash', timing: TIMING, ...overrides };
+  return { method: 'pix_key', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF', requestHash: 'hash', timing: TIMING, workflowVersion: PAYOUT_WORKFLOW_VERSION, ...overrides };
 }
 
 function internalInput(): PayoutInput {
-  return { method: 'internal', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, email: 'recipient@sandbox.test', requestHash: 'hash', timing: TIMING };
+  return { method: 'internal', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, email: 'recipient@sandbox.test', requestHash: 'hash', timing: TIMING, workflowVersion: PAYOUT_WORKFLOW_VERSION };
 }
 
 /** Starts a payout with a worker serving the scripted provider, runs `body`, records the transitions walked. */
-async function withPayout(provider: ScriptedProvider, body: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<void>, input = payoutInput()): Promise<PayoutView> {
+/** `indexed`: started as the engine starts it, with its search attributes in the start request. */
+async function withPayout(provider: ScriptedProvider, body: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<void>, input = payoutInput(), indexed = false): Promise<PayoutView> {
   const taskQueue = `wf-${randomUUID()}`;
   return withWorker(env, taskQueue, provider.activities(), async () => {
-    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', { taskQueue, workflowId: payoutWorkflowId(input.externalId), args: [input] });
+    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
+      taskQueue,
+      workflowId: payoutWorkflowId(input.externalId),
+      args: [input],
+      ...(indexed ? { typedSearchAttributes: payoutStartAttributes(input) } : {}),
+    });
     await body(handle);
     const view = await handle.result();
     for (const transition of view.transitions) if (transition.from) walked.add(`${transition.from}->${transition.to}`);
@@ -119,6 +134,53 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(view).toMatchObject({ feeCents: 125, totalCents: 2625, providerTransactionId: 'tx-1', callbacksReceived: 1 });
   expect(provider.submitted).toBe(1);
+  // A payout without a batch is settled too, once, with its final view.
+  expect(provider.settled).toEqual([view]);
+});
+
+/** The event types of a history, without the EVENT_TYPE_ prefix. */
+async function eventTypes(handle: WorkflowHandle<PayoutWorkflow>): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, ''));
+}
+
+test('a payout completed by callback costs 16 events and 2 workflow tasks: provider calls are local activities', async () => {
+  let settled = false;
+  const provider = new ScriptedProvider(() => ACCEPTED, () => found(settled ? 'COMPLETED' : 'PENDING'));
+  let events: string[] = [];
+  await withPayout(provider, async (handle) => {
+    // Read from the history, not by a query: the test server answers a query with a workflow task of its own.
+    await pollUntil(async () => ((await eventTypes(handle)).includes('TIMER_STARTED') ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, description: 'the callback wait' });
+    settled = true;
+    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: 'tx-1', receivedAt: new Date().toISOString() });
+    await handle.result();
+    events = await eventTypes(handle);
+  }, payoutInput(), true);
+  expect(events).toEqual([
+    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+    'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'TIMER_STARTED',
+    'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+    'TIMER_CANCELED', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'WORKFLOW_EXECUTION_COMPLETED',
+  ]);
+});
+
+test('an input without a version (started before version 2) keeps the remote-activity path it was recorded on', async () => {
+  const provider = new ScriptedProvider(() => ({ ...ACCEPTED, providerStatus: 'COMPLETO' }), () => found('COMPLETED'));
+  const { workflowVersion: _version, ...before } = payoutInput({ batchId: 'batch-1' });
+  let events: string[] = [];
+  const view = await withPayout(
+    provider,
+    async (handle) => {
+      await handle.result();
+      events = await eventTypes(handle);
+    },
+    before,
+  );
+  expect(view.state).toBe('COMPLETED');
+  expect(events.filter((type) => type === 'ACTIVITY_TASK_SCHEDULED')).toHaveLength(2);
+  // The batch hears of it through recordBatchOutcome; settlePayout is version 2's.
+  expect(provider.reports.map((report) => report.state)).toEqual(['COMPLETED']);
+  expect(provider.settled).toEqual([]);
 });
 
 test('RECEIVED -> FAILED: the provider refuses the request, with its reason', async () => {

@@ -45,6 +45,15 @@ export interface PayoutSettlement {
   failureReason?: string;
 }
 
+export function settlementOf(view: PayoutView): PayoutSettlement {
+  return {
+    externalId: view.externalId,
+    state: view.state,
+    ...(view.feeCents === undefined ? {} : { feeCents: view.feeCents }),
+    ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+  };
+}
+
 export type CancelOutcome = { cancelled: true; view: PayoutView } | { cancelled: false; reason: string; view: PayoutView };
 
 /** The workflow's signature, for whoever starts it without importing the workflow's code. */

@@ -15,9 +15,9 @@ import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../src/tempor
 import { Lifecycle } from '../shared/lifecycle';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
-import type { CancelOutcome, PayoutView, WithdrawalCallbackHint } from './messages';
+import { settlementOf, type CancelOutcome, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage, failureType } from '../shared/activity-failures';
-import { checkWithdrawal, recordBatchOutcome, submitActivities } from './provider-calls';
+import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
 import { payoutFlow } from './search-attributes';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
 
@@ -40,8 +40,10 @@ export class Payout {
   private cancelReason: string | undefined;
   private readonly rechecks = new PendingUpdates<PayoutView>();
   private readonly cancels = new PendingUpdates<CancelOutcome>();
+  private readonly calls: ProviderCalls;
 
   constructor(private readonly input: PayoutInput) {
+    this.calls = providerCalls(input);
     // Started by the engine, the payout was indexed by its start request; started otherwise (or before the
     // engine did so), it indexes itself. Read from the start event, so replay takes the same path.
     const flow = payoutFlow(input);
@@ -111,16 +113,15 @@ export class Payout {
       if (this.lifecycle.state === 'SUBMITTED') await this.awaitOutcome();
       else await this.awaitOperator();
     }
-    await this.reportToBatch();
+    await this.settle();
     this.rechecks.answerAll(this.view());
     this.refuseCancels();
     return this.view();
   }
 
   private async submit(): Promise<void> {
-    const { submitWithdrawal } = submitActivities(this.input.timing.submitDeadlineMs);
     const scope = new CancellationScope();
-    const submitted = scope.run(() => submitWithdrawal(this.input));
+    const submitted = scope.run(() => this.calls.submitWithdrawal(this.input));
     // Cancel can only interrupt a submission that is still retrying; the reconciliation below decides.
     void condition(() => this.cancelReason !== undefined).then(() => {
       if (this.lifecycle.state === 'RECEIVED') scope.cancel();
@@ -234,9 +235,9 @@ export class Payout {
 
   /** Absence is only ever concluded from the provider saying so, never from a failed check. */
   private async askProvider(): Promise<ProviderAnswer> {
-    let outcome: Awaited<ReturnType<typeof checkWithdrawal>>;
+    let outcome: Awaited<ReturnType<ProviderCalls['checkWithdrawal']>>;
     try {
-      outcome = await checkWithdrawal({
+      outcome = await this.calls.checkWithdrawal({
         method: this.details.method,
         externalId: this.input.externalId,
         ...(this.details.providerTransactionId ? { providerTransactionId: this.details.providerTransactionId } : {}),
@@ -284,11 +285,15 @@ export class Payout {
   /** A payout of a batch records where it stands, which the batch and the API read. */
   private async reportToBatch(): Promise<void> {
     if (!this.input.batchId) return;
-    await recordBatchOutcome(this.input.batchId, {
-      externalId: this.input.externalId,
-      state: this.lifecycle.state,
-      ...(this.details.feeCents === undefined ? {} : { feeCents: this.details.feeCents }),
-      ...(this.details.failureReason ? { failureReason: this.details.failureReason } : {}),
-    });
+    await recordBatchOutcome(this.input.batchId, settlementOf(this.view()));
+  }
+
+  /**
+   * The final state, once: every payout of version 2 hands its final view to settlePayout (which records
+   * a batch's outcome, and whatever else the end of a payout means outside it); older ones report to their batch.
+   */
+  private async settle(): Promise<void> {
+    if (this.calls.settlesEveryPayout) await settlePayout(this.view());
+    else await this.reportToBatch();
   }
 }

@@ -1,30 +1,86 @@
-/** How the payout workflow calls its activities: their timeouts and retries. */
+/**
+ * How the payout workflow calls its activities: their timeouts and retries, per path of the workflow.
+ *
+ * Version 2 runs the provider calls as local activities: a call is one marker in the history instead of
+ * scheduled/started/completed plus a workflow task to read the result, so a payout completed by callback
+ * costs two workflow tasks (submit and wait; check and settle) and 16 events instead of four and 26.
+ * Inputs without a version replay the remote-activity path they were recorded on.
+ *
+ * Only the submission's first attempt is local: a provider that is down is retried by the server, as
+ * before, not by local retries that hold a workflow task open (heartbeated) for as long as the deadline.
+ */
 import {
   ActivityCancellationType,
   proxyActivities,
   proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../../activities/payout-activities';
+import { PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
+import { retryableFailure } from '../shared/activity-failures';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
-export const { checkWithdrawal } = proxyActivities<PayoutActivities>({
+const CHECK: ActivityOptions & LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+};
 
-// A local write on the worker's machine: no extra workflow task per payout, retried until it lands.
-export const { recordBatchOutcome } = proxyLocalActivities<PayoutActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
-});
-
-export function submitActivities(deadlineMs: number) {
-  return proxyActivities<PayoutActivities>({
+function submitOptions(deadlineMs: number): ActivityOptions & LocalActivityOptions {
+  return {
     startToCloseTimeout: '30 seconds',
     // A cancel must not race a POST in flight: wait until the running attempt has ended, so that the
-    // reconciliation that follows sees what that attempt did.
+    // reconciliation that follows sees what that attempt did (local activities honour this type too).
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     scheduleToCloseTimeout: deadlineMs,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['Conflict'] },
-  });
+  };
+}
+
+// A local write on the worker's machine: no extra workflow task per payout, retried until it lands.
+const SETTLE: LocalActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+};
+
+export const { recordBatchOutcome, settlePayout } = proxyLocalActivities<PayoutActivities>(SETTLE);
+
+export interface ProviderCalls {
+  submitWithdrawal(input: PayoutInput): ReturnType<PayoutActivities['submitWithdrawal']>;
+  checkWithdrawal: PayoutActivities['checkWithdrawal'];
+  /** Version 2: every payout ends with one settlePayout(view); before it, only a batch's payout reported its end. */
+  settlesEveryPayout: boolean;
+}
+
+export function providerCalls(input: PayoutInput): ProviderCalls {
+  const submit = submitOptions(input.timing.submitDeadlineMs);
+  if (input.workflowVersion === PAYOUT_WORKFLOW_VERSION) {
+    return {
+      submitWithdrawal: (payout) => submitLocallyFirst(payout, submit),
+      checkWithdrawal: proxyLocalActivities<PayoutActivities>(CHECK).checkWithdrawal,
+      settlesEveryPayout: true,
+    };
+  }
+  return {
+    submitWithdrawal: (payout) => proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
+    checkWithdrawal: proxyActivities<PayoutActivities>(CHECK).checkWithdrawal,
+    settlesEveryPayout: false,
+  };
+}
+
+/**
+ * One local attempt, then the same submission as a remote activity retried by the server until what
+ * is left of the deadline. Its attempts count after the local one, so that each asks the provider
+ * (reconciles) before it posts again: exactly once holds across the two.
+ */
+async function submitLocallyFirst(input: PayoutInput, options: ActivityOptions & LocalActivityOptions): ReturnType<PayoutActivities['submitWithdrawal']> {
+  const startedAt = new Date().getTime();
+  try {
+    return await proxyLocalActivities<PayoutActivities>({ ...options, retry: { ...options.retry, maximumAttempts: 1 } }).submitWithdrawal(input);
+  } catch (error) {
+    if (!retryableFailure(error)) throw error;
+    const left = input.timing.submitDeadlineMs - (new Date().getTime() - startedAt);
+    if (left <= 0) throw error;
+    return proxyActivities<PayoutActivities>({ ...options, scheduleToCloseTimeout: left }).submitWithdrawal(input, 1);
+  }
 }

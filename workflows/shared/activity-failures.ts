@@ -1,5 +1,12 @@
-/** How a failed activity reads in a workflow: the provider's or the engine's own words, and the failure's type. */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+/**
+ * How a failed activity reads in a workflow: the provider's or the engine's own words, and the failure's type.
+ * A remote activity's failure arrives wrapped in an ActivityFailure; a local activity's arrives as it was thrown.
+ */
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+
+function unwrapped(error: unknown): unknown {
+  return error instanceof ActivityFailure ? error.cause : error;
+}
 
 export function failureMessage(error: unknown): string {
   if (error instanceof ActivityFailure && error.cause) return error.cause.message;
@@ -7,5 +14,13 @@ export function failureMessage(error: unknown): string {
 }
 
 export function failureType(error: unknown): string | undefined {
-  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
+  const failure = unwrapped(error);
+  return failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined;
+}
+
+/** Another attempt may cure it: neither a cancellation nor a failure its activity marked final (a Conflict, say). */
+export function retryableFailure(error: unknown): boolean {
+  if (isCancellation(error)) return false;
+  const failure = unwrapped(error);
+  return !(failure instanceof ApplicationFailure && failure.nonRetryable);
 }
