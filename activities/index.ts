@@ -9,7 +9,7 @@ import { eventAnnouncer } from '../src/webhooks/announce';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { DeliveryTiming } from '../workflows/merchant-event/messages';
 
-export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api'> &
+export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce'> &
   Omit<BatchActivityDependencies, 'announce'> & {
     endpoints: WebhookEndpointStore;
     webhooks: { timing: DeliveryTiming; timeoutMs: number };
@@ -20,7 +20,7 @@ export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' |
 export function createActivities(deps: ActivityDependencies) {
   const announce = eventAnnouncer({ endpoints: deps.endpoints, temporal: deps.temporal, taskQueue: deps.taskQueue, timing: deps.webhooks.timing });
   return {
-    ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore) }),
+    ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore), announce }),
     ...createBatchActivities({ ...deps, announce }),
     ...createInfractionActivities(deps),
     ...createChargeActivities(deps),

@@ -11,7 +11,9 @@ import type { PayoutOutcomePort } from '../src/payouts/outcome-port';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
+import type { Announce } from '../src/webhooks/announce';
 import { settlementOf, type PayoutSettlement, type PayoutView } from '../workflows/payout/messages';
+import { payoutAnnouncement } from '../workflows/payout/merchant-events';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -20,9 +22,11 @@ export interface PayoutActivityDependencies {
   /** The engine's public base URL; each rail's callbacks come to its path under it. */
   callbackBaseUrl: string;
   outcomes: PayoutOutcomePort;
+  /** Tells the merchant's endpoints of a final payout. */
+  announce: Announce;
 }
 
-export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: PayoutActivityDependencies) {
+export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce }: PayoutActivityDependencies) {
   /** `attemptsBefore`: attempts already made elsewhere (the workflow's local first one), so that this one reconciles first. */
   async function submitWithdrawal(input: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> {
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
@@ -48,9 +52,14 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes }: Payou
     return outcomes.record(batchId, settlement);
   }
 
-  /** A payout's final state, once, for every payout (local activity): a batch's payout records its outcome. */
+  /**
+   * A payout's final state, once, for every payout (local activity): a batch's payout records its outcome,
+   * then the merchant's endpoints are told (both idempotent: a retry records and announces the same).
+   */
   async function settlePayout(view: PayoutView): Promise<void> {
     if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
+    const announcement = payoutAnnouncement(view);
+    if (announcement) await announce(announcement);
   }
 
   return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout };

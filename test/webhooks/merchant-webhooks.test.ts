@@ -2,10 +2,9 @@
  * Events to the merchant through the real stack (engine API → workflows → announcing local activity →
  * event delivery workflow → signed POST to a receiver over HTTP): endpoints and their secrets, events
  * verified with the merchant's helper, retries until a 2xx, a receiver that never answers, redelivery,
- * secret rotation, and operations that go on whatever the receiver does.
+ * secret rotation, and a payout that goes on whatever the receiver does.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
@@ -13,6 +12,7 @@ import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signa
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { merchantEventWorkflowId } from '../../workflows/merchant-event/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -156,21 +156,18 @@ test('a receiver answering 500 twice then 200 gets the event on the third attemp
   await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-delivered-third-attempt');
 });
 
-test('a receiver down for the whole test: the event is listed with its failed attempts and the charge is PAID regardless', async () => {
-  const down = await register(`http://127.0.0.1:${await freePort()}/hooks`, ['charge.paid']);
-  const externalId = await paidCharge('down');
-  const charge = await pollUntil(
-    async () => {
-      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
-      return answer.body.status === 'PAID' ? answer.body : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 200, description: 'the charge PAID' },
-  );
-  expect(charge.transitions.map((transition) => transition.to)).toEqual(['PENDING', 'PAID']);
+test('a receiver down for the whole test: the event is listed with its failed attempts and the payout completes as ever, debited once', async () => {
+  const down = await register(`http://127.0.0.1:${await freePort()}/hooks`, ['payout.completed']);
+  const externalId = newExternalId('down');
+  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  const payout = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW']);
+  expect(payout.status).toBe('COMPLETED');
+  expect(payout.transitions.map((transition) => transition.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(await providerDebits(stack, externalId)).toBe(1);
 
   const listed = await pollUntil(
     async () => {
-      const page = await stack.api<EventList>('GET', '/v1/events?type=charge.paid');
+      const page = await stack.api<EventList>('GET', '/v1/events?type=payout.completed');
       const events = await Promise.all(page.body.data.map(async (item) => (await stack.api<EventResponse>('GET', `/v1/events/${item.id}`)).body));
       const ours = events.find((event) => event.data.externalId === externalId);
       const item = page.body.data.find((entry) => entry.id === ours?.id);
@@ -184,7 +181,7 @@ test('a receiver down for the whole test: the event is listed with its failed at
   expect(delivery?.status).toBe('PENDING');
   expect(delivery?.attempts.filter((attempt) => attempt.outcome !== 'failed' || attempt.error !== 'ECONNREFUSED')).toEqual([]);
   expect(Date.parse(delivery?.nextAttemptAt ?? '')).not.toBeNaN();
-  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PAID');
+  expect((await stack.api<{ status: string }>('GET', `/v1/payouts/${externalId}`)).body.status).toBe('COMPLETED');
 
   // Deleting the endpoint stops its delivery.
   await stack.api('DELETE', `/v1/webhook-endpoints/${down.id}`);
