@@ -20,6 +20,8 @@ import {
   type CardPaymentWorkflow,
 } from '../../workflows/card-payment/messages';
 import type { CardPaymentState } from '../../workflows/card-payment/states';
+import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
+import type { Announcement } from '../../src/webhooks/announce';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const MINUTE = 60_000;
@@ -33,14 +35,22 @@ afterAll(() => env?.teardown());
 /** Endpoint 3 as the tests set it: what each payment id answers now. */
 class StubbedProvider {
   readonly payments = new Map<number, CardPaymentCheck>();
+  /** What the workflow announced to the merchant's endpoints. */
+  readonly announced: Announcement[] = [];
 
   set(paymentId: number, status: string, externalReference?: string): void {
     const providerStatus = status === 'COMPLETED' ? 'PAID' : status === 'FAILED' ? 'DECLINED' : 'PENDING';
     this.payments.set(paymentId, { kind: 'found', status, providerStatus, brand: 'VISA', last4: '1111', netValueCents: 9_601, ...(externalReference ? { externalReference } : {}) });
   }
 
-  activities(): CardPaymentActivities {
-    return { checkCardPayment: (paymentId) => Promise.resolve(this.payments.get(paymentId) ?? { kind: 'not-found' }) };
+  activities(): CardPaymentActivities & Pick<MerchantEventActivities, 'announceEvent'> {
+    return {
+      checkCardPayment: (paymentId) => Promise.resolve(this.payments.get(paymentId) ?? { kind: 'not-found' }),
+      announceEvent: (announcement) => {
+        this.announced.push(announcement);
+        return Promise.resolve({});
+      },
+    };
   }
 }
 
@@ -77,9 +87,19 @@ const path = (view: CardPaymentView) => view.transitions.map((transition) => tra
 const accepted = (paymentId: number) => ({ kind: 'accepted' as const, paymentId, brand: 'VISA', last4: '1111', providerStatus: 'PENDING', netValueCents: 9_601 });
 const authorize = (handle: WorkflowHandle<CardPaymentWorkflow>) => handle.executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
 
-test('nobody pays within the checkout lifetime: EXPIRED', async () => {
-  const view = await withPayment(new StubbedProvider(), () => Promise.resolve());
+test('nobody pays within the checkout lifetime: EXPIRED, announced to the merchant', async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, () => Promise.resolve());
   expect(path(view)).toEqual(['AWAITING_CARD', 'EXPIRED']);
+  expect(provider.announced).toEqual([
+    {
+      sourceId: cardPaymentWorkflowId(view.externalId),
+      seq: 1,
+      type: 'card_payment.expired',
+      occurredAt: view.transitions[1]?.at,
+      data: { object: 'card_payment', externalId: view.externalId, status: 'EXPIRED', amount: 100, installmentCount: 1 },
+    },
+  ]);
 });
 
 test('no word from the checkout after the card was submitted: NEEDS_REVIEW; the late answer settles it by the check', async () => {
@@ -109,6 +129,10 @@ test('a payment the provider leaves PENDING past the review deadline: NEEDS_REVI
   });
   expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'NEEDS_REVIEW', 'PAID']);
   expect(view.checksMade).toBeGreaterThan(3);
+  // Only the final state is announced, with the card as far as the engine keeps it.
+  expect(provider.announced.map((announcement) => [announcement.type, announcement.data])).toEqual([
+    ['card_payment.paid', { object: 'card_payment', externalId: view.externalId, status: 'PAID', amount: 100, installmentCount: 1, brand: 'VISA', last4: '1111', netValue: 96.01, providerPaymentId: 42 }],
+  ]);
 });
 
 test("a callback naming another order's payment settles nothing: the payment stays in review", async () => {

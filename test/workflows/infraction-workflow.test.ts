@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DefenseAnswer, InfractionActivities } from '../../activities/infraction-activities';
+import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { Announcement } from '../../src/webhooks/announce';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { pollUntil } from '../../src/util/poll';
 import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, infractionWorkflowId, type InfractionView, type InfractionWorkflow } from '../../workflows/infraction/messages';
@@ -38,13 +40,19 @@ async function record(overrides: Partial<InfractionRecord> = {}): Promise<Infrac
 
 class StubbedProvider {
   readonly refunds: { chargeExternalId: string; infraction: AcceptedInfraction }[] = [];
+  /** What the workflow announced to the merchant's endpoints. */
+  readonly announced: Announcement[] = [];
   constructor(
     private readonly charge: string | null,
     private readonly defense: (record: InfractionRecord) => DefenseAnswer = (current) => ({ kind: 'submitted', record: { ...current, defendedAt: new Date().toISOString() } }),
   ) {}
 
-  activities(current: () => InfractionRecord): InfractionActivities {
+  activities(current: () => InfractionRecord): InfractionActivities & Pick<MerchantEventActivities, 'announceEvent'> {
     return {
+      announceEvent: (announcement) => {
+        this.announced.push(announcement);
+        return Promise.resolve({});
+      },
       syncInfractionPage: () => Promise.reject(new Error('not used')),
       submitDefense: () => Promise.resolve(this.defense(current())),
       findCharge: () => Promise.resolve(this.charge),
@@ -95,6 +103,15 @@ test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it pa
   expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'ACCEPTED']);
   expect(provider.refunds).toEqual([{ chargeExternalId: 'order-42', infraction: { infractionId: initial.infractionId, amountCents: 8_000 } }]);
   expect(view.refundRecordedAt).toBeTruthy();
+  expect(provider.announced).toEqual([
+    {
+      sourceId: infractionWorkflowId(initial.infractionId),
+      seq: 3,
+      type: 'infraction.accepted',
+      occurredAt: view.transitions[3]?.at,
+      data: { object: 'infraction', infractionId: initial.infractionId, status: 'ACCEPTED', amount: 80, providerTransactionId: 'ci_abc', chargeExternalId: 'order-42' },
+    },
+  ]);
 });
 
 test('a defense is answered once the provider took it; a second one is refused; REJECTED tells no charge', async () => {
