@@ -52,7 +52,7 @@ export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }
     }),
     keyed({
       id: 'listEvents', method: 'get', path: '/v1/events', query: eventListQuerySchema,
-      summary: 'Events announced to the endpoints, newest first, with their delivery status and attempts',
+      summary: 'Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts',
       responses: { 200: { description: 'A page of events', schema: eventListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...temporal }) },
     }),
     keyed({
