@@ -5,8 +5,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
-import { merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput } from '../../workflows/merchant-event/messages';
-import type { merchantEventWorkflow } from '../../workflows/merchant-event/merchant-event-workflow';
+import { merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
 import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
 
 export const MERCHANT_EVENT_FLOW = 'merchant-event';
@@ -38,7 +37,7 @@ function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
  */
 export async function startEventDelivery(client: Client, input: MerchantEventInput, taskQueue: string, redelivery = false): Promise<'started' | 'exists'> {
   try {
-    await client.workflow.start<typeof merchantEventWorkflow>('merchantEventWorkflow', {
+    await client.workflow.start<MerchantEventWorkflow>('merchantEventWorkflow', {
       workflowId: merchantEventWorkflowId(input.event.id),
       taskQueue,
       args: [input],

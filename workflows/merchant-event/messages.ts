@@ -50,6 +50,8 @@ export interface MerchantEventView {
   transitions: readonly Transition<EventDeliveryState>[];
 }
 
+export type MerchantEventWorkflow = (input: MerchantEventInput) => Promise<MerchantEventView>;
+
 export const merchantEventQuery = defineQuery<MerchantEventView>('status');
 /** The merchant's redelivery: every endpoint is tried again now, with a fresh retry period. */
 export const redeliverEventUpdate = defineUpdate<MerchantEventView>('redeliver');

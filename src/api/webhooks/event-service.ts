@@ -7,8 +7,7 @@ import type { Config } from '../../config/env';
 import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
 import { deliveryTiming, MERCHANT_EVENT_FLOW, startEventDelivery, type DeliveryTimingConfig } from '../../webhooks/start-event-delivery';
-import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView } from '../../../workflows/merchant-event/messages';
-import type { merchantEventWorkflow } from '../../../workflows/merchant-event/merchant-event-workflow';
+import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow } from '../../../workflows/merchant-event/messages';
 import { isEventDeliveryState } from '../../../workflows/merchant-event/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
@@ -85,8 +84,8 @@ export class EventService {
     }
   }
 
-  private handle(eventId: string): WorkflowHandle<typeof merchantEventWorkflow> {
-    return this.client.workflow.getHandle<typeof merchantEventWorkflow>(merchantEventWorkflowId(eventId));
+  private handle(eventId: string): WorkflowHandle<MerchantEventWorkflow> {
+    return this.client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {
