@@ -8,7 +8,7 @@
  * form, text that is only blanks), refused with 422 by `cardPaymentRequestSchema`.
  */
 import { z } from 'zod';
-import { positiveReaisToCentavosSchema } from '../money/centavos';
+import { positiveReaisToCentavosSchema } from '../money/reais-schemas';
 import { MAX_INSTALLMENTS } from '../payment-api/schemas/card';
 import { emailSchema, MAX_OPERATION_REAIS } from '../payment-api/schemas/common';
 import { externalIdSchema } from '../payouts/ids';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { positiveReaisToCentavosSchema } from '../money/centavos';
+import { positiveReaisToCentavosSchema } from '../money/reais-schemas';
 import { externalIdSchema } from '../payouts/ids';
 import { documentDigits, documentFormSchema } from '../validation/document';
 import { plainTextSchema } from '../validation/plain-text';

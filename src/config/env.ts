@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { reaisAmountSchema } from '../money/centavos';
+import { reaisAmountSchema } from '../money/reais-schemas';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));

@@ -3,7 +3,6 @@
  * inside as integer centavos. The conversion goes through the number's shortest string form so that
  * `8.165` or `1.005` can never be silently rounded by a float multiplication.
  */
-import { z } from 'zod';
 
 export type Centavos = number;
 
@@ -62,40 +61,3 @@ export function percentOf(amount: Centavos, basisPoints: number): Centavos {
 
 /** The largest amount in reais whose centavos are still a safe integer. */
 export const MAX_SAFE_REAIS = Number.MAX_SAFE_INTEGER / 100;
-
-/**
- * The JSON Schema keywords of a wire amount, for the OpenAPI documents. `multipleOf: 0.01` states "at
- * most 2 places" only for validators that compare the number's decimal spelling, as reaisToCentavos
- * does (jsonschema-rs and schemathesis do; one that divides binary floats would refuse 0.07). The pinned
- * fuzzer holds the documents to this reading (docs/assumptions.md).
- */
-const TWO_PLACES = { multipleOf: 0.01 } as const;
-
-/** A wire amount in reais: a number with at most 2 places (validated, still in reais). */
-export const reaisAmountSchema = z
-  .number()
-  .superRefine((value, ctx) => {
-    try {
-      reaisToCentavos(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `amount ${(error as Error).message}` });
-    }
-  })
-  .meta({ minimum: 0, maximum: MAX_SAFE_REAIS, ...TWO_PLACES });
-
-/** A positive amount in reais of at most `maxReais`; a malformed amount reports one problem, not three. */
-export function positiveReaisSchema(maxReais: number) {
-  return reaisAmountSchema
-    .pipe(
-      z
-        .number()
-        .gt(0, { message: 'amount must be greater than zero' })
-        .max(maxReais, { message: `amount must be at most ${maxReais.toFixed(2)}` }),
-    )
-    .meta({ exclusiveMinimum: 0, maximum: maxReais });
-}
-
-/** A positive amount in reais of at most `maxReais`, turned into centavos at the boundary. */
-export function positiveReaisToCentavosSchema(maxReais: number) {
-  return positiveReaisSchema(maxReais).transform((value) => reaisToCentavos(value));
-}

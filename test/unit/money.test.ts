@@ -1,4 +1,5 @@
-import { centavosToReais, formatCentavos, percentOf, positiveReaisToCentavosSchema, reaisToCentavos } from '../../src/money/centavos';
+import { centavosToReais, formatCentavos, percentOf, reaisToCentavos } from '../../src/money/centavos';
+import { positiveReaisToCentavosSchema } from '../../src/money/reais-schemas';
 
 test('reais convert to centavos exactly, from the digits, never by a float multiplication', () => {
   expect(reaisToCentavos(26.26)).toBe(2626);

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { externalIdSchema } from '../../payouts/ids';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
-import { centavosToReais, reaisAmountSchema } from '../../money/centavos';
+import { centavosToReais } from '../../money/centavos';
+import { reaisAmountSchema } from '../../money/reais-schemas';
 import { BATCH_CONTROLS, ITEM_STATES, ITEMS_CURSOR_PATTERN, type BatchSummary, type ItemsPage } from '../../batches/batch-store';
 
 export const itemStateSchema = z.enum(ITEM_STATES);

@@ -8,7 +8,7 @@
  *   status strings pass) because a real provider may add things and the engine must not crash on them.
  */
 import { z } from 'zod';
-import { positiveReaisSchema, reaisAmountSchema } from '../../money/centavos';
+import { positiveReaisSchema, reaisAmountSchema } from '../../money/reais-schemas';
 
 /** Upper bound of one operation, chosen for the sandbox (see docs/assumptions.md). */
 export const MAX_OPERATION_REAIS = 1_000_000;

@@ -1,5 +1,5 @@
 /** Request fields every rail shares, validated the same way everywhere. */
-import { positiveReaisToCentavosSchema } from '../../money/centavos';
+import { positiveReaisToCentavosSchema } from '../../money/reais-schemas';
 import { plainTextSchema } from '../../validation/plain-text';
 
 const MAX_PAYOUT_REAIS = 1_000_000; // per payout, the provider's documented bound
