@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { BatchApiClient } from '../cli/batch-api-client';
 import { pollUntil } from '../util/poll';
 import { percentile } from './percentile';
@@ -19,6 +20,34 @@ export interface EngineRunResult {
   latencyMs: { p50: number; p99: number };
   /** From each payout workflow's start to its COMPLETED: the payout itself, without the wait for the window. */
   payoutLatencyMs: { p50: number; p99: number };
+  /** What a payout completed by callback cost Temporal, read from sampled histories. */
+  perPayout: PayoutHistoryCost;
+}
+
+export interface PayoutHistoryCost {
+  /** Payouts completed by callback among those sampled; the figures are the most any of them cost. */
+  sampled: number;
+  events: number;
+  workflowTasks: number;
+  /** The event types of one of them, in order. */
+  eventTypes: string[];
+}
+
+const SAMPLED_HISTORIES = 20;
+
+/** Events and workflow tasks (WorkflowTaskCompleted) of the first payouts' histories that a callback woke. */
+async function payoutHistoryCost(client: Client, workflowIds: readonly string[]): Promise<PayoutHistoryCost> {
+  const cost: PayoutHistoryCost = { sampled: 0, events: 0, workflowTasks: 0, eventTypes: [] };
+  for (const workflowId of workflowIds.slice(0, SAMPLED_HISTORIES)) {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const types = (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''));
+    if (!types.includes('WORKFLOW_EXECUTION_SIGNALED')) continue;
+    cost.sampled += 1;
+    cost.events = Math.max(cost.events, types.length);
+    cost.workflowTasks = Math.max(cost.workflowTasks, types.filter((type) => type === 'WORKFLOW_TASK_COMPLETED').length);
+    if (cost.eventTypes.length === 0) cost.eventTypes = types;
+  }
+  return cost;
 }
 
 export function benchItems(count: number, run: string) {
@@ -51,8 +80,10 @@ export async function measureEngine(options: { api: BatchApiClient; client: Clie
 
   const latencies: number[] = [];
   const payoutLatencies: number[] = [];
+  const workflowIds: string[] = [];
   for await (const execution of options.client.workflow.list({ query: `BatchId = '${batchId}' AND PayoutFlow = 'pix-withdrawal' AND PayoutStatus = 'COMPLETED'` })) {
     if (!execution.closeTime) continue;
+    workflowIds.push(execution.workflowId);
     latencies.push(execution.closeTime.getTime() - submittedAt);
     payoutLatencies.push(execution.closeTime.getTime() - execution.startTime.getTime());
   }
@@ -67,5 +98,6 @@ export async function measureEngine(options: { api: BatchApiClient; client: Clie
     completed: summary.counts.COMPLETED?.count ?? 0,
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     payoutLatencyMs: { p50: percentile(payoutLatencies, 50), p99: percentile(payoutLatencies, 99) },
+    perPayout: await payoutHistoryCost(options.client, workflowIds),
   };
 }
