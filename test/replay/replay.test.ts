@@ -47,6 +47,11 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
   );
 });
 
+// Every module of the bundle is evaluated again for each new workflow: zod's schema classes cost each payout CPU.
+test('the workflow bundle holds no zod', async () => {
+  expect((await engineBundle()).code).not.toMatch(/node_modules\/zod\//);
+});
+
 test('every recorded history replays on the current workflow code', async () => {
   const histories = files.map((file) => ({
     workflowId: file.replace(/\.binpb$/, ''),
