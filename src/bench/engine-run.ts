@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { BatchApiClient } from '../cli/batch-api-client';
 import { pollUntil } from '../util/poll';
 import { percentile } from './percentile';
@@ -19,6 +20,44 @@ export interface EngineRunResult {
   latencyMs: { p50: number; p99: number };
   /** From each payout workflow's start to its COMPLETED: the payout itself, without the wait for the window. */
   payoutLatencyMs: { p50: number; p99: number };
+  /** What a payout completed by callback cost Temporal, read from sampled histories. */
+  perPayout: PayoutHistoryCost;
+}
+
+export interface PayoutHistoryCost {
+  /** Payouts completed by callback among those sampled. */
+  sampled: number;
+  /** What a payout completed by callback costs: the median of the sample (most of them cost exactly this). */
+  events: number;
+  workflowTasks: number;
+  /** The most one of them cost: more when a workflow task timed out on the saturated machine and ran again. */
+  maxEvents: number;
+  timedOutWorkflowTasks: number;
+  /** The event types of one that cost the median, in order. */
+  eventTypes: string[];
+}
+
+const SAMPLED_HISTORIES = 20;
+
+/** Events and workflow tasks (WorkflowTaskCompleted) of the first payouts' histories that a callback woke. */
+async function payoutHistoryCost(client: Client, workflowIds: readonly string[]): Promise<PayoutHistoryCost> {
+  const histories: string[][] = [];
+  for (const workflowId of workflowIds.slice(0, SAMPLED_HISTORIES)) {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const types = (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''));
+    if (types.includes('WORKFLOW_EXECUTION_SIGNALED')) histories.push(types);
+  }
+  const count = (types: string[], type: string) => types.filter((each) => each === type).length;
+  histories.sort((a, b) => a.length - b.length);
+  const median = histories[Math.floor((histories.length - 1) / 2)] ?? [];
+  return {
+    sampled: histories.length,
+    events: median.length,
+    workflowTasks: count(median, 'WORKFLOW_TASK_COMPLETED'),
+    maxEvents: histories.at(-1)?.length ?? 0,
+    timedOutWorkflowTasks: histories.reduce((sum, types) => sum + count(types, 'WORKFLOW_TASK_TIMED_OUT'), 0),
+    eventTypes: median,
+  };
 }
 
 export function benchItems(count: number, run: string) {
@@ -51,8 +90,10 @@ export async function measureEngine(options: { api: BatchApiClient; client: Clie
 
   const latencies: number[] = [];
   const payoutLatencies: number[] = [];
+  const workflowIds: string[] = [];
   for await (const execution of options.client.workflow.list({ query: `BatchId = '${batchId}' AND PayoutFlow = 'pix-withdrawal' AND PayoutStatus = 'COMPLETED'` })) {
     if (!execution.closeTime) continue;
+    workflowIds.push(execution.workflowId);
     latencies.push(execution.closeTime.getTime() - submittedAt);
     payoutLatencies.push(execution.closeTime.getTime() - execution.startTime.getTime());
   }
@@ -67,5 +108,6 @@ export async function measureEngine(options: { api: BatchApiClient; client: Clie
     completed: summary.counts.COMPLETED?.count ?? 0,
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     payoutLatencyMs: { p50: percentile(payoutLatencies, 50), p99: percentile(payoutLatencies, 99) },
+    perPayout: await payoutHistoryCost(options.client, workflowIds),
   };
 }

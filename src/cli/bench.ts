@@ -3,7 +3,8 @@
  * at once, worker, engine API, each in its own process, in a temporary data folder) and measures, in
  * one run: the bare limit of this server and worker settings, the engine end to end, the time to accept
  * a 10,000-item batch, the time to accept a BENCH_ACCEPT_ITEMS batch as CSV and as JSON with the longest
- * /healthz answer meanwhile, the peak RSS of the worker and the API, and the CPU each process used. Prints
+ * /healthz answer meanwhile, the events and workflow tasks of a payout completed by callback (from sampled
+ * histories), the peak RSS of the worker and the API, and the CPU each process used. Prints
  * one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
  * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (60, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW),
  * BENCH_ACCEPT_ITEMS (100000, the most a batch may hold), BENCH_CHARGES (100 PIX charges created one after another, stack idle).
@@ -124,6 +125,7 @@ async function main(): Promise<void> {
       ratio: Number((engine.perSecond / bare.perSecond).toFixed(2)),
       latencyMs: engine.latencyMs,
       payoutLatencyMs: engine.payoutLatencyMs,
+      perPayout: engine.perPayout,
       completed: engine.completed,
       engineSeconds: Number(engine.seconds.toFixed(1)),
       chargeCreation: charges,
@@ -135,8 +137,11 @@ async function main(): Promise<void> {
         accept10kUnder2s: accept10k.acceptMs < 2_000,
         chargeCreationP99Under2s: charges.latencyMs.p99 < 2_000,
         healthzUnder100msWhileAccepting: Math.max(acceptCsv.healthz.maxMs, acceptJson.healthz.maxMs) < 100,
-        ratioAtLeast0_7: engine.perSecond / bare.perSecond >= 0.7,
-        workerRssUnder500Mb: workerRss !== undefined && workerRss < 500 * 1024 * 1024,
+        ratioAtLeast0_9: engine.perSecond / bare.perSecond >= 0.9,
+        callbackPayoutAtMost16Events: engine.perPayout.sampled > 0 && engine.perPayout.events <= 16,
+        callbackPayoutAtMost2WorkflowTasks: engine.perPayout.sampled > 0 && engine.perPayout.workflowTasks <= 2,
+        workerRssUnder400Mb: workerRss !== undefined && workerRss < 400 * 1024 * 1024,
+        [`accept${sizes.BENCH_ACCEPT_ITEMS}ItemsUnder5s`]: Math.max(acceptCsv.acceptMs, acceptJson.acceptMs) < 5_000,
       },
     };
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');

@@ -25,12 +25,7 @@ export interface InfractionRecord {
 /** When the provider's record carries no deadline (docs/assumptions.md §8: MED gives 7 days). */
 export const DEFAULT_DEFENSE_WINDOW_MS = 7 * 24 * 3_600_000;
 
-export const FINAL_PROVIDER_STATUSES = ['ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
-export type FinalProviderStatus = (typeof FINAL_PROVIDER_STATUSES)[number];
-
-export function isFinalProviderStatus(status: string): status is FinalProviderStatus {
-  return (FINAL_PROVIDER_STATUSES as readonly string[]).includes(status);
-}
+export { FINAL_PROVIDER_STATUSES, isFinalProviderStatus, type FinalProviderStatus } from './provider-status';
 
 export function toInfractionRecord(infraction: Infraction): InfractionRecord {
   const createdAt = new Date(infraction.createdAt).toISOString();

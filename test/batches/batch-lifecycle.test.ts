@@ -96,7 +96,7 @@ test('a batch of 300 completes with exact counts and amounts, over several runs,
   const result = (await stack.temporal.client.workflow.getHandle(batchWorkflowId(accepted.body.batchId)).result()) as BatchResult;
   expect(result.runs).toBeGreaterThan(1);
   await recordHistory(stack.temporal.client, batchWorkflowId(accepted.body.batchId), 'batch-completed-last-run');
-  await recordHistory(stack.temporal.client, payoutWorkflowId(list[0]!.externalId), 'payout-of-batch-completed');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(list[0]!.externalId), 'payout-v2-of-batch-completed');
 }, 180_000);
 
 test('one CSV mixing every rail: each item paid once on its own rail, the item list names its method and never its destination', async () => {

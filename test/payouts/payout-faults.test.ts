@@ -41,7 +41,7 @@ test('with the callback dropped, the payout still completes by polling the check
   const payout = await waitForStatus(id, ['COMPLETED']);
   expect(payout.callbacksReceived).toBe(0);
   expect(payout.checksMade).toBeGreaterThanOrEqual(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-completed-by-polling');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-completed-by-polling');
 });
 
 test('duplicated and reordered callbacks give the same result and change nothing after the end', async () => {

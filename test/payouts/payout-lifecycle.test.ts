@@ -49,7 +49,7 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(await visibleWithStatus(id, 'COMPLETED')).toBe(true);
   expect(await debitsFor(id)).toBe(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-completed-by-callback');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-completed-by-callback');
 });
 
 test("a payout the provider fails ends FAILED with the provider's reason", async () => {
@@ -58,7 +58,7 @@ test("a payout the provider fails ends FAILED with the provider's reason", async
   const payout = await waitForStatus(id, ['FAILED']);
   expect(payout.failureReason).toMatch(/Recipient account closed/);
   expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-failed');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-failed');
 });
 
 test('the same request again answers with the existing payout; a different body under the same id is a 409', async () => {

@@ -37,7 +37,7 @@ describe('PIX copy-and-paste', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'pix_copy_paste', amount: 19.9, fee: 1.1, total: 21 });
     expect(await providerDebits(stack, id)).toBe(1);
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-copy-paste-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-copy-paste-completed');
   });
 
   test('a code without an amount is paid the amount given; the provider failing it ends FAILED with its reason', async () => {
@@ -94,7 +94,7 @@ describe('internal transfer', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'internal', amount: 12.5, fee: 0, total: 12.5 });
     expect(done.providerTransactionId).toBeTruthy();
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-internal-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-internal-completed');
   });
 
   test('a transfer to an unknown e-mail is refused by the provider: FAILED with its reason', async () => {
@@ -123,7 +123,7 @@ describe('internal transfer', () => {
     const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'recipient statement checked by the operator' });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('CANCELLED');
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-internal-ambiguous-cancelled');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-internal-ambiguous-cancelled');
   });
 });
 
@@ -144,7 +144,7 @@ describe('crypto', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'crypto', amount: 123.45, fee: 3.47, total: 126.92, quote: { usdtAmount: usdtFor(12345), usdtRate: 5.4 } });
     expect(await providerDebits(stack, id)).toBe(1);
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-crypto-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-crypto-completed');
   });
 
   test('below the minimum or above the maximum: 422 naming both bounds, and nothing reaches the provider', async () => {

@@ -1,7 +1,9 @@
 /**
  * Replays recorded payout and batch histories against the current workflow code. A change that would make a
  * running payout take a different path on replay (non-determinism) fails here, before it reaches a
- * worker in production. Histories are recorded by the end-to-end tests with RECORD_HISTORIES=1.
+ * worker in production. Histories are recorded by the end-to-end tests with RECORD_HISTORIES=1. Payout histories
+ * without `v2` were recorded by payouts started before version 2 (src/payouts/payout-input.ts), which still replay
+ * the remote-activity path; re-recording writes only the `payout-v2-*` files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,15 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-internal-completed.binpb',
       'payout-internal-ambiguous-cancelled.binpb',
       'payout-crypto-completed.binpb',
+      // Version 2 (local activities, settlePayout): the path payouts started now take.
+      'payout-v2-completed-by-callback.binpb',
+      'payout-v2-failed.binpb',
+      'payout-v2-completed-by-polling.binpb',
+      'payout-v2-of-batch-completed.binpb',
+      'payout-v2-copy-paste-completed.binpb',
+      'payout-v2-internal-completed.binpb',
+      'payout-v2-internal-ambiguous-cancelled.binpb',
+      'payout-v2-crypto-completed.binpb',
       'infraction-defended-accepted.binpb',
       'charge-paid.binpb',
       'charge-expired-paid-late.binpb',
@@ -37,6 +48,11 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'merchant-event-redelivered.binpb',
     ]),
   );
+});
+
+// Every module of the bundle is evaluated again for each new workflow: zod's schema classes cost each payout CPU.
+test('the workflow bundle holds no zod', async () => {
+  expect((await engineBundle()).code).not.toMatch(/node_modules\/zod\//);
 });
 
 test('every recorded history replays on the current workflow code', async () => {

@@ -328,6 +328,8 @@ test('an internal transfer whose answer was lost waits for an operator, who may 
       expect(review.reviewReason).toMatch(/may have been made/);
       const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'statement shows no transfer' }] });
       expect(answer.cancelled).toBe(true);
+      // Not resendable (the provider cannot be asked for it by our id): submitted by a server-counted activity, never locally.
+      expect(await eventTypes(handle)).toContain('ACTIVITY_TASK_SCHEDULED');
     },
     internalInput(),
   );

@@ -7,7 +7,8 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
 import type { Defense } from '../../src/infractions/defense';
-import { isFinalProviderStatus, type InfractionRecord } from '../../src/infractions/infraction-record';
+import type { InfractionRecord } from '../../src/infractions/infraction-record';
+import { isFinalProviderStatus } from '../../src/infractions/provider-status';
 import { InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';

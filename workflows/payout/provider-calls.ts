@@ -8,6 +8,8 @@
  *
  * Only the submission's first attempt is local: a provider that is down is retried by the server, as
  * before, not by local retries that hold a workflow task open (heartbeated) for as long as the deadline.
+ * A local activity runs again, as attempt 1, when its workflow task is lost (timed out under load, worker
+ * gone): only rails whose provider de-duplicates by external_id submit locally, the others as before.
  */
 import {
   ActivityCancellationType,
@@ -17,7 +19,8 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../../activities/payout-activities';
-import { PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
+import { methodOf, PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
+import { RESENDABLE_METHODS } from '../../src/payouts/rails/methods';
 import { retryableFailure } from '../shared/activity-failures';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
@@ -56,7 +59,8 @@ export function providerCalls(input: PayoutInput): ProviderCalls {
   const submit = submitOptions(input.timing.submitDeadlineMs);
   if (input.workflowVersion === PAYOUT_WORKFLOW_VERSION) {
     return {
-      submitWithdrawal: (payout) => submitLocallyFirst(payout, submit),
+      submitWithdrawal: (payout) =>
+        RESENDABLE_METHODS.has(methodOf(payout)) ? submitLocallyFirst(payout, submit) : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
       checkWithdrawal: proxyLocalActivities<PayoutActivities>(CHECK).checkWithdrawal,
       settlesEveryPayout: true,
     };
