@@ -20,7 +20,7 @@ import { batchRequestHash } from '../../src/batches/batch-request';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { PixKeyPayout } from '../../src/payouts/rails/pix-key/request';
 import { pollUntil } from '../../src/util/poll';
-import { onDatabase, startPostgres, type TestPostgres } from '../helpers/postgres';
+import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 import { payoutRequests, TEST_KEY } from './fixtures';
 
 interface OpenOptions {
@@ -66,18 +66,11 @@ const sqlite: StoreKind = {
 };
 
 // One server for the file, a database per test.
-let server: TestPostgres | undefined;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server?.stop());
+const freshDatabase = postgresForThisFile();
 
 const postgres: StoreKind = {
   name: 'PostgreSQL',
-  fresh() {
-    if (!server) throw new Error('the PostgreSQL server did not start');
-    return server.createDatabase();
-  },
+  fresh: freshDatabase,
   open: (connectionString, options = {}) => PgBatchStore.open({ connectionString, encryptionKey: TEST_KEY, ...options }),
   storedItemCount: (url, batchId) =>
     onDatabase(url, async (client) => (await client.query<{ count: number }>('SELECT COUNT(*)::int AS count FROM batch_items WHERE batch_id = $1', [batchId])).rows[0]?.count ?? 0),

@@ -88,3 +88,16 @@ export async function onDatabase<T>(url: string, work: (client: Client) => Promi
     await client.end();
   }
 }
+
+/** One PostgreSQL server for the test file, started before its tests and stopped after them: call the answer for a fresh database. */
+export function postgresForThisFile(): () => Promise<string> {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+  return () => {
+    if (!server) throw new Error('the PostgreSQL server did not start');
+    return server.createDatabase();
+  };
+}

@@ -14,7 +14,7 @@ import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
-import { onDatabase, startPostgres, type TestPostgres } from '../helpers/postgres';
+import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
 
@@ -61,18 +61,11 @@ const sqlite: StoreKind = {
   },
 };
 
-let server: TestPostgres | undefined;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server?.stop());
+const freshDatabase = postgresForThisFile();
 
 const postgres: StoreKind = {
   name: 'PostgreSQL',
-  fresh() {
-    if (!server) throw new Error('the PostgreSQL server did not start');
-    return server.createDatabase();
-  },
+  fresh: freshDatabase,
   config: (url) => ({ DATA_DIR: tempDir(), BATCH_STORE_URL: url }),
   storedBytes: (url) =>
     onDatabase(url, async (client) => {
@@ -297,8 +290,7 @@ describe('SQLite webhook endpoint store file', () => {
 
 describe('PostgreSQL webhook endpoint store beside the batch store', () => {
   test('both open on one database (BATCH_STORE_URL), each with its own tables and migrations', async () => {
-    if (!server) throw new Error('the PostgreSQL server did not start');
-    const url = await server.createDatabase();
+    const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
     const config = { DATA_DIR: tempDir(), BATCH_STORE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
     const endpoints = await openWebhookEndpointStore(config);
