@@ -1,9 +1,10 @@
 /**
  * A payout's destination (PIX keys, BR Codes, e-mails, wallets, and the free-text description, which
- * merchants fill with names) is personal data: the batch store keeps it sealed with AES-256-GCM. The item's externalId is the associated data, so a
- * sealed value copied onto another row fails to open instead of paying the wrong person. Each row
- * records the id of the key that sealed it, so rows sealed before a key rotation still open with the
- * previous key.
+ * merchants fill with names) is personal data: the batch store keeps it sealed with AES-256-GCM (and the
+ * webhook endpoint store its signing secrets, under the endpoint's id). The item's externalId is the
+ * associated data, so a sealed value copied onto another row fails to open instead of paying the wrong
+ * person. Each row records the id of the key that sealed it, so rows sealed before a key rotation still
+ * open with the previous key.
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ export class ItemSealer {
   /** `active` seals; `active` and every `previous` key open. */
   constructor(active: EncryptionKey, previous: readonly EncryptionKey[] = []) {
     for (const { id, key } of [active, ...previous]) {
-      if (key.length !== 32) throw new Error(`the batch store encryption key ${id} must be 32 bytes`);
+      if (key.length !== 32) throw new Error(`the payload encryption key ${id} must be 32 bytes`);
     }
     this.keyId = active.id;
     this.key = createSecretKey(active.key);
