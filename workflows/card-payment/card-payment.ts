@@ -13,7 +13,7 @@
  * names it: a crash between endpoint 2's answer and the signal leaves a visible NEEDS_REVIEW, settled
  * as soon as the callback arrives.
  */
-import { ActivityFailure, condition, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CardPaymentActivities } from '../../activities/card-payment-activities';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
@@ -26,6 +26,8 @@ import { PendingUpdates } from '../shared/pending-updates';
 import type { AuthorizationAnswer, CardCallbackHint, CardPaymentView, SubmittedCard } from './messages';
 import { CARD_PAYMENT_FLOW } from './search-attributes';
 import { CARD_PAYMENT_TRANSITIONS, type CardPaymentState } from './states';
+import { nowMs } from '../shared/clock';
+import { failureMessage } from '../shared/activity-failures';
 
 // A check that keeps failing returns "unknown" quickly: the outcome loop has its own timers and deadline.
 const { checkCardPayment } = proxyActivities<CardPaymentActivities>({
@@ -34,15 +36,6 @@ const { checkCardPayment } = proxyActivities<CardPaymentActivities>({
 });
 
 type Details = Omit<CardPaymentView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
-
-function nowMs(): number {
-  return new Date().getTime();
-}
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class CardPayment {
   private readonly lifecycle: Lifecycle<CardPaymentState>;

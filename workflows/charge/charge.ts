@@ -15,6 +15,7 @@ import { MerchantEventOutbox } from '../shared/merchant-events';
 import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
 import type { CashInHint, ChargeInput, ChargeView } from './messages';
 import { CHARGE_TRANSITIONS, type ChargeState } from './states';
+import { nowMs } from '../shared/clock';
 
 // Creating answers a merchant who waits: a provider that stays down fails the charge, not the request forever.
 const { createCharge } = proxyActivities<ChargeActivities>({
@@ -28,10 +29,6 @@ const { checkCharge } = proxyActivities<ChargeActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
-
-function nowMs(): number {
-  return new Date().getTime();
-}
 
 type ChargeDetails = Omit<ChargeView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
 

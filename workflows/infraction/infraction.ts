@@ -17,6 +17,7 @@ import { INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
 import { DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './states';
+import { nowMs } from '../shared/clock';
 
 const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({
   startToCloseTimeout: '30 seconds',
@@ -35,10 +36,6 @@ const DUE_SOON_BEFORE_MS = 24 * 3_600_000;
 const MAX_WAIT_MS = 24 * 3_600_000;
 /** Continue as new before the history grows large (syncs signal changed records only, so this is rare). */
 const MAX_HISTORY_EVENTS = 5_000;
-
-function nowMs(): number {
-  return new Date().getTime();
-}
 
 export class Infraction {
   private readonly lifecycle: Lifecycle<InfractionState>;

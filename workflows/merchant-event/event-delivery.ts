@@ -11,16 +11,13 @@ import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
 import type { DeliveryAttempt, EndpointDelivery, MerchantEventInput, MerchantEventView } from './messages';
 import { EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './states';
+import { nowMs } from '../shared/clock';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.
 const { deliverEvent } = proxyActivities<MerchantEventActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 1 },
 });
-
-function nowMs(): number {
-  return new Date().getTime();
-}
 
 export class EventDelivery {
   private readonly lifecycle: Lifecycle<EventDeliveryState>;

@@ -5,6 +5,7 @@
  * Every wait has a timer; a hint already there costs no timer at all.
  */
 import { condition } from '@temporalio/workflow';
+import { nowMs } from './clock';
 
 export interface OutcomeTiming {
   /** How long to wait for the first callback before asking the provider. */
@@ -24,10 +25,6 @@ export interface OutcomeSource {
   check(): Promise<boolean>;
   /** Still in the state this wait belongs to (a check may have moved it). */
   waiting(): boolean;
-}
-
-function nowMs(): number {
-  return new Date().getTime();
 }
 
 /** 'settled': a check gave the final outcome (or the state moved on); 'review': the deadline passed first. */
