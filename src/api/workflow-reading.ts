@@ -5,10 +5,11 @@
  */
 import type { Client, QueryDefinition, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError, type Workflow, type WorkflowResultType } from '@temporalio/common';
-import type { ApiError } from './errors';
+import { ApiError } from './errors';
 import { withinDeadline } from './temporal-calls';
 
-export type WorkflowReading<V, I> = { source: 'workflow'; view: V } | { source: 'index'; view: I };
+/** `running`: the workflow had not closed when it was read (what Temporal's describe said). */
+export type WorkflowReading<V, I> = ({ source: 'workflow'; view: V } | { source: 'index'; view: I }) & { running: boolean };
 
 export interface ReadOptions<V, I> {
   deadlineMs: number;
@@ -28,11 +29,19 @@ export async function readWorkflow<W extends Workflow, I>(
   const description = await call(() => handle.describe()).catch((error: unknown) => {
     throw error instanceof WorkflowNotFoundError ? options.notFound() : error;
   });
-  if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await call(() => handle.result()) };
+  const running = description.status.name === 'RUNNING';
+  if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await call(() => handle.result()), running };
   try {
-    return { source: 'workflow', view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)) };
+    return { source: 'workflow', view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)), running };
   } catch {
     // No worker answered: the index still knows what the start request and the transitions indexed.
   }
-  return { source: 'index', view: options.fromIndex(description) };
+  return { source: 'index', view: options.fromIndex(description), running };
+}
+
+/** `fromIndex` of a lifecycle whose index cannot stand in for its view: no worker answered, retry later. */
+export function workerUnavailable(what: string): () => never {
+  return () => {
+    throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for ${what}; retry later`);
+  };
 }

@@ -16,7 +16,7 @@ import { DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infr
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { visibilityPage } from '../visibility-page';
-import { readWorkflow } from '../workflow-reading';
+import { readWorkflow, workerUnavailable } from '../workflow-reading';
 
 export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
 
@@ -68,9 +68,7 @@ export class InfractionService {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: infractionStatusQuery,
       notFound: () => notFound(infractionId),
-      fromIndex: (): never => {
-        throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for infraction ${infractionId}; retry later`);
-      },
+      fromIndex: workerUnavailable(`infraction ${infractionId}`),
     });
     return reading.view;
   }

@@ -4,7 +4,7 @@
  */
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
+import { WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
 import { deliveryTiming, MERCHANT_EVENT_FLOW, startEventDelivery, type DeliveryTimingConfig } from '../../webhooks/start-event-delivery';
 import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow } from '../../../workflows/merchant-event/messages';
@@ -12,7 +12,7 @@ import { isEventDeliveryState } from '../../../workflows/merchant-event/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { visibilityPage } from '../visibility-page';
-import { readWorkflow } from '../workflow-reading';
+import { readWorkflow, workerUnavailable, type WorkflowReading } from '../workflow-reading';
 
 export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> & DeliveryTimingConfig;
 
@@ -38,39 +38,37 @@ export class EventService {
     const clauses = [`PayoutFlow = '${MERCHANT_EVENT_FLOW}'`, ...(filter.type ? [`WebhookEventType = '${filter.type}'`] : [])];
     const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
     return {
-      items: page.workflows
-        .filter((workflow) => workflow.searchAttributes.get(PayoutFlow) === MERCHANT_EVENT_FLOW)
-        .map((workflow) => {
-          const status = workflow.searchAttributes.get(WebhookDeliveryStatus);
-          return {
-            id: workflow.workflowId.replace(/^event:/, ''),
-            type: workflow.searchAttributes.get(WebhookEventType) ?? '',
-            createdAt: workflow.searchAttributes.get(WebhookEventAt)?.toISOString() ?? '',
-            status: isEventDeliveryState(status) ? status : 'PENDING',
-            attempts: workflow.searchAttributes.get(WebhookAttempts) ?? 0,
-          };
-        }),
+      items: page.workflows.map((workflow) => {
+        const status = workflow.searchAttributes.get(WebhookDeliveryStatus);
+        return {
+          id: workflow.workflowId.replace(/^event:/, ''),
+          type: workflow.searchAttributes.get(WebhookEventType) ?? '',
+          createdAt: workflow.searchAttributes.get(WebhookEventAt)?.toISOString() ?? '',
+          status: isEventDeliveryState(status) ? status : 'PENDING',
+          attempts: workflow.searchAttributes.get(WebhookAttempts) ?? 0,
+        };
+      }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     };
   }
 
   async read(eventId: string): Promise<MerchantEventView> {
-    const reading = await readWorkflow(this.client, this.handle(eventId), {
+    return (await this.reading(eventId)).view;
+  }
+
+  private reading(eventId: string): Promise<WorkflowReading<MerchantEventView, never>> {
+    return readWorkflow(this.client, this.handle(eventId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: merchantEventQuery,
       notFound: () => notFound(eventId),
-      fromIndex: (): never => {
-        throw new ApiError(503, 'WORKER_UNAVAILABLE', `No worker answered for event ${eventId}; retry later`);
-      },
+      fromIndex: workerUnavailable(`event ${eventId}`),
     });
-    return reading.view;
   }
 
   /** Every endpoint of the event is tried again now, with a fresh retry period; attempts so far are kept. */
   async redeliver(eventId: string): Promise<MerchantEventView> {
-    const current = await this.read(eventId);
-    const description = await this.call(() => this.handle(eventId).describe());
-    if (description.status.name !== 'RUNNING') {
+    const { view: current, running } = await this.reading(eventId);
+    if (!running) {
       const earlier = current.deliveries;
       const input = { event: current.event, endpointIds: earlier.map((delivery) => delivery.endpointId), timing: deliveryTiming(this.config), earlier };
       const started = await this.call(() => startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true));
