@@ -5,7 +5,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
-import { merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
+import { attemptsOf, merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
 import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
 
 export const MERCHANT_EVENT_FLOW = 'merchant-event';
@@ -21,13 +21,12 @@ export function deliveryTiming(config: DeliveryTimingConfig): DeliveryTiming {
 }
 
 function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
-  const attempts = (input.earlier ?? []).reduce((sum, delivery) => sum + delivery.attempts.length, 0);
   return [
     { key: PayoutFlow, value: MERCHANT_EVENT_FLOW },
     { key: WebhookEventType, value: input.event.type },
     { key: WebhookEventAt, value: new Date(input.event.createdAt) },
     { key: WebhookDeliveryStatus, value: 'PENDING' },
-    { key: WebhookAttempts, value: attempts },
+    { key: WebhookAttempts, value: attemptsOf(input.earlier ?? []) },
   ];
 }
 

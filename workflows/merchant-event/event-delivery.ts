@@ -9,7 +9,7 @@ import type { MerchantEventActivities } from '../../activities/merchant-event-ac
 import { WebhookAttempts, WebhookDeliveryStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
-import type { DeliveryAttempt, EndpointDelivery, MerchantEventInput, MerchantEventView } from './messages';
+import { attemptsOf, type DeliveryAttempt, type EndpointDelivery, type MerchantEventInput, type MerchantEventView } from './messages';
 import { EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './states';
 import { nowMs } from '../shared/clock';
 
@@ -39,7 +39,7 @@ export class EventDelivery {
     this.deliveries = input.earlier
       ? input.earlier.map(({ endpointId, attempts, state }) => ({ endpointId, attempts, state: state === 'ENDPOINT_DELETED' ? state : 'PENDING' }))
       : input.endpointIds.map((endpointId) => ({ endpointId, state: 'PENDING', attempts: [] }));
-    this.attemptsMade = this.deliveries.reduce((sum, delivery) => sum + delivery.attempts.length, 0);
+    this.attemptsMade = attemptsOf(this.deliveries);
   }
 
   view(): MerchantEventView {

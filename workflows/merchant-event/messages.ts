@@ -34,6 +34,11 @@ export interface EndpointDelivery {
   nextAttemptAt?: string;
 }
 
+/** Attempts made so far, over all endpoints. */
+export function attemptsOf(deliveries: readonly EndpointDelivery[]): number {
+  return deliveries.reduce((sum, delivery) => sum + delivery.attempts.length, 0);
+}
+
 export interface MerchantEventInput {
   event: MerchantEvent;
   /** The endpoints subscribed to the event's type when it happened. */

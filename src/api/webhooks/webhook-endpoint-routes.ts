@@ -1,13 +1,14 @@
 /** `/v1/webhook-endpoints`: where the engine sends events, and with which secret it signs them. */
 import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
+import type { z } from 'zod';
 import type { Config } from '../../config/env';
 import type { WebhookEndpoint, WebhookEndpointStore } from '../../webhooks/endpoint-store';
 import { endpointRequestSchema, endpointRuleProblems, MAX_WEBHOOK_ENDPOINTS } from '../../webhooks/endpoint-request';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { endpointParamsSchema } from './webhook-schemas';
+import { endpointParamsSchema, endpointResponseSchema } from './webhook-schemas';
 
 export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS'>;
 
@@ -17,9 +18,9 @@ function notFound(endpointId: string): ApiError {
   return new ApiError(404, 'ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
 }
 
-/** What the merchant sees of an endpoint: never its secret but when it is created or rotated. */
-function shown(endpoint: WebhookEndpoint): WebhookEndpoint {
-  return { id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: endpoint.createdAt, ...(endpoint.secretRotatedAt ? { secretRotatedAt: endpoint.secretRotatedAt } : {}) };
+/** What the merchant sees of an endpoint, the answer's schema keeping only its fields: never its secret but when it is created or rotated. */
+function shown(endpoint: WebhookEndpoint): z.infer<typeof endpointResponseSchema> {
+  return endpointResponseSchema.parse(endpoint);
 }
 
 export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: EndpointRouteConfig): Router {

@@ -1,11 +1,11 @@
 /** The answers of `/v1/webhook-endpoints` and `/v1/events`, one schema each. */
 import { z } from 'zod';
+import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../webhooks/endpoint-store';
 import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
 import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../../workflows/merchant-event/states';
 import { visibilityCursorSchema } from '../visibility-page';
 
-export const endpointIdSchema = z.string().regex(/^we_[0-9a-f]{24}$/, 'must be an endpoint id (we_ and 24 hex digits)');
-export const endpointParamsSchema = z.object({ endpointId: endpointIdSchema });
+export const endpointParamsSchema = z.object({ endpointId: webhookEndpointIdSchema });
 export const eventParamsSchema = z.object({ eventId: merchantEventIdSchema });
 export const eventListQuerySchema = z.strictObject({
   type: merchantEventTypeSchema.optional(),
@@ -13,13 +13,8 @@ export const eventListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export const endpointResponseSchema = z.object({
-  id: endpointIdSchema,
-  url: z.string(),
-  events: z.array(merchantEventTypeSchema),
-  createdAt: z.string(),
-  secretRotatedAt: z.string().optional(),
-});
+/** The store's endpoint as answered: its events as stored (the store's schema normalises them on the way in). */
+export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema) });
 
 /** Create and rotate: the only answers that carry the secret. */
 export const endpointWithSecretSchema = endpointResponseSchema.extend({
