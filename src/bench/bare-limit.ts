@@ -9,6 +9,8 @@ import { bareSignal, type bareWorkflow } from '../../workflows/bench/bare-workfl
 
 export interface BareLimitResult {
   completed: number;
+  /** Completed in all, the warm-up's included: what the phase's resource use divides by. */
+  completedWithWarmup: number;
   seconds: number;
   perSecond: number;
 }
@@ -20,15 +22,17 @@ export async function measureBareLimit(client: Client, options: { taskQueue: str
   const deadline = countFrom + options.seconds * 1_000;
   let sequence = 0;
   let completed = 0;
+  let completedWithWarmup = 0;
   const lane = async (): Promise<void> => {
     while (Date.now() < deadline) {
       const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { taskQueue: options.taskQueue, workflowId: `bare:${run}:${sequence++}` });
       await handle.signal(bareSignal);
       await handle.result();
+      completedWithWarmup += 1;
       if (Date.now() >= countFrom) completed += 1;
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
   const seconds = (Date.now() - countFrom) / 1_000;
-  return { completed, seconds, perSecond: completed / seconds };
+  return { completed, completedWithWarmup, seconds, perSecond: completed / seconds };
 }

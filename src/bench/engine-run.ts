@@ -35,28 +35,70 @@ export interface PayoutHistoryCost {
   timedOutWorkflowTasks: number;
   /** The event types of one that cost the median, in order. */
   eventTypes: string[];
+  /** Where a payout's time went (medians of the sample, from its history's event times): where the queue forms. */
+  waitsMs: PayoutWaits;
+}
+
+export interface PayoutWaits {
+  /** Its first workflow task scheduled → taken by a worker: the wait in Temporal's task queue. */
+  firstTaskQueued: number;
+  /** The first task taken → completed (the submission runs inside it, as a local activity). */
+  firstTaskRun: number;
+  /** The task the callback woke, taken → completed (the check and the settlement inside it). */
+  callbackTaskRun: number;
+  /** The workflow's start → its close. */
+  startToClose: number;
 }
 
 const SAMPLED_HISTORIES = 20;
 
-/** Events and workflow tasks (WorkflowTaskCompleted) of the first payouts' histories that a callback woke. */
+interface SampledHistory {
+  types: string[];
+  waits: PayoutWaits;
+}
+
+function sampledHistory(history: temporal.api.history.v1.IHistory): SampledHistory {
+  const events = (history.events ?? []).map((event) => ({
+    type: (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''),
+    ms: Number(event.eventTime?.seconds ?? 0) * 1_000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6),
+  }));
+  const at = (type: string, nth: number) => events.filter((event) => event.type === type)[nth]?.ms ?? Number.NaN;
+  return {
+    types: events.map((event) => event.type),
+    waits: {
+      firstTaskQueued: at('WORKFLOW_TASK_STARTED', 0) - at('WORKFLOW_TASK_SCHEDULED', 0),
+      firstTaskRun: at('WORKFLOW_TASK_COMPLETED', 0) - at('WORKFLOW_TASK_STARTED', 0),
+      callbackTaskRun: at('WORKFLOW_TASK_COMPLETED', 1) - at('WORKFLOW_TASK_STARTED', 1),
+      startToClose: (events.at(-1)?.ms ?? 0) - (events[0]?.ms ?? 0),
+    },
+  };
+}
+
+/** Every nth id, so that the sample spans the whole run (its start, its saturated middle, its end). */
+function spread<T>(items: readonly T[], count: number): T[] {
+  const step = Math.max(1, Math.floor(items.length / count));
+  return items.filter((_, index) => index % step === 0).slice(0, count);
+}
+
+/** Events, workflow tasks (WorkflowTaskCompleted) and waits of sampled payouts that a callback woke. */
 async function payoutHistoryCost(client: Client, workflowIds: readonly string[]): Promise<PayoutHistoryCost> {
-  const histories: string[][] = [];
-  for (const workflowId of workflowIds.slice(0, SAMPLED_HISTORIES)) {
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    const types = (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''));
-    if (types.includes('WORKFLOW_EXECUTION_SIGNALED')) histories.push(types);
+  const histories: SampledHistory[] = [];
+  for (const workflowId of spread(workflowIds, SAMPLED_HISTORIES)) {
+    const sampled = sampledHistory(await client.workflow.getHandle(workflowId).fetchHistory());
+    if (sampled.types.includes('WORKFLOW_EXECUTION_SIGNALED')) histories.push(sampled);
   }
   const count = (types: string[], type: string) => types.filter((each) => each === type).length;
-  histories.sort((a, b) => a.length - b.length);
-  const median = histories[Math.floor((histories.length - 1) / 2)] ?? [];
+  histories.sort((a, b) => a.types.length - b.types.length);
+  const median = histories[Math.floor((histories.length - 1) / 2)]?.types ?? [];
+  const medianOf = (wait: keyof PayoutWaits) => percentile(histories.map((each) => each.waits[wait]).filter(Number.isFinite).sort((a, b) => a - b), 50);
   return {
     sampled: histories.length,
     events: median.length,
     workflowTasks: count(median, 'WORKFLOW_TASK_COMPLETED'),
-    maxEvents: histories.at(-1)?.length ?? 0,
-    timedOutWorkflowTasks: histories.reduce((sum, types) => sum + count(types, 'WORKFLOW_TASK_TIMED_OUT'), 0),
+    maxEvents: histories.at(-1)?.types.length ?? 0,
+    timedOutWorkflowTasks: histories.reduce((sum, { types }) => sum + count(types, 'WORKFLOW_TASK_TIMED_OUT'), 0),
     eventTypes: median,
+    waitsMs: { firstTaskQueued: medianOf('firstTaskQueued'), firstTaskRun: medianOf('firstTaskRun'), callbackTaskRun: medianOf('callbackTaskRun'), startToClose: medianOf('startToClose') },
   };
 }
 

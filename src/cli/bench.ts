@@ -4,8 +4,9 @@
  * one run: the bare limit of this server and worker settings, the engine end to end, the time to accept
  * a 10,000-item batch, the time to accept a BENCH_ACCEPT_ITEMS batch as CSV and as JSON with the longest
  * /healthz answer meanwhile, the events and workflow tasks of a payout completed by callback (from sampled
- * histories), the peak RSS of the worker and the API, and the CPU each process used. Prints
- * one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
+ * histories, with the medians of where its time went), the peak RSS of the worker and the API, the CPU each
+ * process used, and what the Temporal server's store did per workflow of each phase (its operations and
+ * their time, from the server's own metrics). Prints one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
  * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (60, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW),
  * BENCH_ACCEPT_ITEMS (100000, the most a batch may hold), BENCH_CHARGES (100 PIX charges created one after another, stack idle).
  */
@@ -19,6 +20,7 @@ import { BatchApiClient } from './batch-api-client';
 import { measureChargeCreation } from '../bench/charge-latency';
 import { measureAcceptance, type AcceptanceFormat, type AcceptanceResult } from '../bench/acceptance';
 import { measureEngine } from '../bench/engine-run';
+import { persistencePerWorkflow, readPersistenceCounters } from '../bench/server-persistence';
 import { MAX_BATCH_ITEMS } from '../batches/batch-request';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
@@ -62,7 +64,7 @@ async function runToExit(name: string, args: readonly string[], env: NodeJS.Proc
 async function main(): Promise<void> {
   const sizes = benchEnvSchema.parse(process.env);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-bench-'));
-  const ports = { temporal: await freePort(), ...(await freeStackPorts()) };
+  const ports = { temporal: await freePort(), temporalMetrics: await freePort(), ...(await freeStackPorts()) };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
@@ -71,15 +73,18 @@ async function main(): Promise<void> {
   };
   const config = loadConfig(env);
   const concurrency = sizes.BENCH_CONCURRENCY ?? config.BATCH_WINDOW;
-  const temporal = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, dbFile: path.join(dataDir, 'temporal.sqlite'), stdio: 'ignore' });
+  const temporal = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, dbFile: path.join(dataDir, 'temporal.sqlite'), metricsPort: ports.temporalMetrics, stdio: 'ignore' });
+  const serverStore = () => readPersistenceCounters(`http://127.0.0.1:${ports.temporalMetrics}/metrics`);
   const children: ChildProcess[] = [];
   const temporalClient = await connectClient(config);
   try {
     process.stderr.write(`bench: bare limit for ${sizes.BENCH_LIMIT_SECONDS} s at concurrency ${concurrency}\n`);
     const bareWorker = await spawnWaitingForLog('bench-worker', { ...env, TEMPORAL_TASK_QUEUE: 'bench-bare', LOG_LEVEL: 'info' }, '"worker.started"');
     const bareCpu = cpuUse({ temporal: temporal.pid, worker: bareWorker.pid });
+    const beforeBare = await serverStore();
     const bare = await measureBareLimit(temporalClient.client, { taskQueue: 'bench-bare', seconds: sizes.BENCH_LIMIT_SECONDS, warmupSeconds: sizes.BENCH_WARMUP_SECONDS, concurrency });
     const bareCpuSeconds = bareCpu();
+    const afterBare = await serverStore();
     await stopChild(bareWorker, 30_000);
 
     const bundle = path.join(dataDir, 'workflow-bundle.js');
@@ -98,8 +103,10 @@ async function main(): Promise<void> {
 
     const engineApi = new BatchApiClient({ baseUrl: `http://127.0.0.1:${ports.engine}`, apiKey: config.ENGINE_API_KEYS[0] ?? '' });
     const engineCpu = cpuUse({ temporal: temporal.pid, worker: worker.pid, api: api.pid, sandbox: sandbox.pid });
+    const beforeEngine = await serverStore();
     const engine = await measureEngine({ api: engineApi, client: temporalClient.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: 3_600_000 });
     const engineCpuSeconds = engineCpu();
+    const afterEngine = await serverStore();
     const workerRss = peakRssBytes(worker.pid ?? -1);
     process.stderr.write(`bench: ${sizes.BENCH_CHARGES} PIX charges, one after another\n`);
     const charges = await measureChargeCreation({ baseUrl: `http://127.0.0.1:${ports.engine}`, apiKey: config.ENGINE_API_KEYS[0] ?? '', charges: sizes.BENCH_CHARGES });
@@ -133,6 +140,7 @@ async function main(): Promise<void> {
       acceptance: { items: sizes.BENCH_ACCEPT_ITEMS, csv: acceptanceFigures(acceptCsv), json: acceptanceFigures(acceptJson) },
       peakRssMb: { worker: mb(workerRss), api: mb(apiRss) },
       cpuSeconds: { bare: bareCpuSeconds, engine: engineCpuSeconds },
+      serverStorePerWorkflow: { bare: persistencePerWorkflow(beforeBare, afterBare, bare.completedWithWarmup), engine: persistencePerWorkflow(beforeEngine, afterEngine, engine.completed) },
       targets: {
         accept10kUnder2s: accept10k.acceptMs < 2_000,
         chargeCreationP99Under2s: charges.latencyMs.p99 < 2_000,

@@ -24,6 +24,8 @@ export interface DevServerOptions {
   startupTimeoutMs?: number;
   /** Own process group: a terminal's Ctrl-C reaches the parent only, which then stops this in order. */
   detached?: boolean;
+  /** Serves the server's Prometheus metrics (`/metrics`) on this port; omitted: none. */
+  metricsPort?: number;
   /** Where the server's own output goes; default: inherited. */
   stdio?: 'inherit' | 'ignore' | 'pipe';
 }
@@ -46,6 +48,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   // One SQLite connection serves the whole server: WAL and no fsync per commit keep it from stalling.
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   args.push('--log-level', options.logLevel ?? 'warn');
+  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   return args;
 }
 
