@@ -6,7 +6,8 @@
  * /healthz answer meanwhile, the events and workflow tasks of a payout completed by callback (from sampled
  * histories, with the medians of where its time went), the peak RSS of the worker and the API, the CPU each
  * process used, and what the Temporal server's store did per workflow of each phase (its operations and
- * their time, from the server's own metrics). Prints one JSON document. The engine worker runs a prebuilt workflow bundle, as production images do.
+ * their time, from the server's own metrics). Prints one JSON document. The engine worker runs a prebuilt
+ * workflow bundle, as production images do.
  * Sizes: BENCH_PAYOUTS (10000), BENCH_LIMIT_SECONDS (60, after BENCH_WARMUP_SECONDS, 5), BENCH_CONCURRENCY (BATCH_WINDOW),
  * BENCH_ACCEPT_ITEMS (100000, the most a batch may hold), BENCH_CHARGES (100 PIX charges created one after another, stack idle).
  */
