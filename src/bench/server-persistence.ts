@@ -26,6 +26,8 @@ export interface PersistencePerWorkflow {
   visibilityMs: number;
   /** The five operations that took the most time, in ms per workflow. */
   slowest: Record<string, number>;
+  /** How many times each of those five ran per workflow. */
+  slowestCounts: Record<string, number>;
 }
 
 const SAMPLE = /^(persistence_requests|persistence_latency_sum|visibility_persistence_requests|visibility_persistence_latency_sum)\{([^}]*)\}\s+(\S+)$/;
@@ -79,5 +81,6 @@ export function persistencePerWorkflow(before: PersistenceCounters, after: Persi
     visibilityOperations: per(total(growth(before.visibilityRequests, after.visibilityRequests)), 2),
     visibilityMs: per(total(growth(before.visibilitySeconds, after.visibilitySeconds)) * 1_000, 1),
     slowest: Object.fromEntries(slowest.map(([operation, value]) => [operation, per(value * 1_000, 2)])),
+    slowestCounts: Object.fromEntries(slowest.map(([operation]) => [operation, per(requests[operation] ?? 0, 2)])),
   };
 }

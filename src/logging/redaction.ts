@@ -1,29 +1,24 @@
 /**
  * What never reaches a log line, at any depth: credentials (authorization headers, API keys, client
  * secrets, tokens, signatures), PIX keys, documents (CPF/CNPJ), e-mails and card fields. Two nets:
- * pino's `redact` paths for the shapes we know (pino-http's request headers, bodies a provider echoes),
- * and `scrub`, which walks plain objects by key name and masks values that look like personal data or
- * tokens wherever they appear in text (an error message quoting a key, say).
+ * `scrub`, which walks plain objects by key name at any depth and masks values that look like personal
+ * data or tokens wherever they appear in text (an error message quoting a key, say), and pino's `redact`
+ * for the credential headers of the request and response shapes pino-http serializes.
+ *
+ * The pino paths are exact: wildcard paths (a key at every depth) cost about 160 µs a line against 5 µs,
+ * paid by every request the API answers and every activity the worker runs, and `scrub` already finds a
+ * key at any depth.
  */
 export const REDACTED = '[redacted]';
 
 /** Field names whose value is a secret or personal data, whatever object they sit in. */
 const SECRET_KEY =
-  /(secret|token|passw|authorization|cookie|signature|api_?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder|credit_?card|number|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
+  /(secret|token|passw|authorization|cookie|signature|api[_-]?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder|credit_?card|number|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
 
-const REDACTED_KEYS = [
-  'authorization', 'cookie', '"set-cookie"', '"x-api-key"', '"x-webhook-signature"', '"x-service-webhook-signature"', 'ci', 'cs', 'token', 'accessToken', 'access_token',
-  'secret', 'clientSecret', 'client_secret', 'client_id', 'clientId', 'password', 'apiKey', 'api_key',
-  'pixKey', 'pix_key', 'key', 'document', 'cpf', 'cnpj', 'email', 'creditCard', 'number', 'cvv', 'ccv', 'holderName', 'signature',
-] as const;
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-webhook-signature', 'x-service-webhook-signature', 'ci', 'cs'] as const;
 
-const KEY_PATH = (key: string): string => (key.startsWith('"') ? `[${key}]` : `.${key}`);
-
-/** pino `redact` paths: every key above at the top and up to four levels down. */
-export const REDACT_PATHS: string[] = REDACTED_KEYS.flatMap((key) => {
-  const tail = KEY_PATH(key);
-  return [tail.startsWith('.') ? tail.slice(1) : tail, `*${tail}`, `*.*${tail}`, `*.*.*${tail}`, `*.*.*.*${tail}`];
-}).filter((path) => !path.startsWith('['));
+/** pino `redact` paths: the credential headers of a serialized request or response. */
+export const REDACT_PATHS: string[] = ['req', 'res'].flatMap((shape) => CREDENTIAL_HEADERS.map((header) => `${shape}.headers["${header}"]`));
 
 /** Text that carries personal data or credentials whatever its field: e-mails, CPF/CNPJ, bearer tokens, JWTs, signatures. */
 const SECRET_TEXT: readonly [RegExp, string][] = [

@@ -17,8 +17,17 @@ const CLI_DIR = path.join(__dirname, '..', 'cli');
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = { worker: ['--max-old-space-size=256'] };
 
+/**
+ * With SERVICE_CPU_PROFILE_DIR set, each service writes V8 CPU profiles of its threads into
+ * `<dir>/<service>/` when it exits (how docs/benchmarks.md finds where a payout's CPU goes).
+ */
+function profilingFlags(name: string): string[] {
+  const dir = process.env.SERVICE_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${path.join(dir, name)}`] : [];
+}
+
 export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {}): ChildProcess {
-  return spawn(process.execPath, [...(SERVICE_NODE_FLAGS[name] ?? []), '--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
+  return spawn(process.execPath, [...(SERVICE_NODE_FLAGS[name] ?? []), ...profilingFlags(name), '--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
     stdio: options.stdio ?? 'inherit',
     env: options.env ?? process.env,
     detached: true,

@@ -28,7 +28,7 @@ test('secrets, keys, documents, e-mails and card fields are censored at any dept
   const out = capture();
   const logger = createLogger({ service: 'test' }, 'debug', out.write).child({ clientSecret: 'binding-secret-1', nested: { token: 'binding-token-2' } });
   logger.info('everything.at.once', {
-    headers: { authorization: 'Bearer abc.def.ghi', cookie: 'sid=cookie-3', 'x-service-webhook-signature': 'v1=' + 'cd'.repeat(32) },
+    headers: { authorization: 'Bearer abc.def.ghi', cookie: 'sid=cookie-3', 'x-service-webhook-signature': 'v1=' + 'cd'.repeat(32), 'x-api-key': 'api-9' },
     payout: { pixKey: 'ana@example.org', keyType: 'EMAIL', recipient: { document: '52998224725', name: 'Ana' } },
     deep: { a: { b: { c: { d: { creditCard: { number: '4111111111111111', cvv: '123', holderName: 'ANA SOUZA', expirationMonth: '12' } } } } } },
     credentials: { client_id: 'client-4', client_secret: 'secret-5', apiKey: 'api-6', password: 'pw-7' },
@@ -37,7 +37,7 @@ test('secrets, keys, documents, e-mails and card fields are censored at any dept
     list: [{ secret: 'in-array-8' }],
   });
   const text = out.text();
-  for (const value of ['binding-secret-1', 'binding-token-2', 'abc.def.ghi', 'cookie-3', 'cdcd', 'ana@example.org', '52998224725', '4111111111111111', '"123"', 'ANA SOUZA', 'client-4', 'secret-5', 'api-6', 'pw-7', '529.982.247-25', 'eyJhbGci', '11.222.333/0001-81', 'bruno@example.net', 'in-array-8']) {
+  for (const value of ['binding-secret-1', 'binding-token-2', 'abc.def.ghi', 'cookie-3', 'cdcd', 'ana@example.org', '52998224725', '4111111111111111', '"123"', 'ANA SOUZA', 'client-4', 'secret-5', 'api-6', 'pw-7', '529.982.247-25', 'eyJhbGci', '11.222.333/0001-81', 'bruno@example.net', 'in-array-8', 'api-9']) {
     expect(text).not.toContain(value);
   }
   const line = JSON.parse(text) as { payout: { keyType: string; recipient: { name: string } }; error: { name: string; message: string } };

@@ -35,6 +35,7 @@ test('the bench reports what the server store did per workflow of a phase: opera
     visibilityOperations: 3,
     visibilityMs: 15,
     slowest: { UpdateWorkflowExecution: 20, GetWorkflowExecution: 15, CreateTasks: 2 },
+    slowestCounts: { UpdateWorkflowExecution: 4.08, GetWorkflowExecution: 1, CreateTasks: 1 },
   });
 });
 

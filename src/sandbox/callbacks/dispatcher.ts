@@ -3,6 +3,7 @@
  * attempt, exponential backoff with jitter, every attempt recorded. At-least-once: a delivery cut
  * short by a stop is not recorded and goes out again after the restart.
  */
+import { request } from 'undici';
 import type { Logger } from '../../logging/logger';
 import {
   signWebhook,
@@ -42,9 +43,11 @@ export function backoffMs(baseMs: number, attempt: number, random: () => number)
 
 class StoppedError extends Error {}
 
-/** undici hides the useful part (ECONNREFUSED, ...) in `cause`, sometimes inside an AggregateError. */
+/** The useful part (ECONNREFUSED, ...) is the error's code, or its cause's, sometimes inside an AggregateError. */
 function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause;
+  const own = (error as { code?: unknown }).code;
+  if (typeof own === 'string') return own;
+  const cause = error instanceof AggregateError ? (error.errors[0] as unknown) : (error as { cause?: unknown }).cause;
   const inner = cause instanceof AggregateError ? (cause.errors[0] as unknown) : cause;
   const code = (inner as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') return code;
@@ -63,9 +66,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const signed = signWebhook(options.secrets, record.body, Math.floor(at / 1000));
     const started = Date.now();
     try {
-      const response = await fetch(record.url, {
+      // undici's request rather than fetch: no redirects followed, a third of the CPU per delivery.
+      const response = await request(record.url, {
         method: 'POST',
-        redirect: 'manual',
         headers: {
           'content-type': 'application/json',
           [WEBHOOK_ID_HEADER]: record.id,
@@ -75,9 +78,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         body: record.body,
         signal: AbortSignal.any([AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS), stopping.signal]),
       });
-      await response.arrayBuffer().catch(() => undefined);
-      const ok = response.status >= 200 && response.status < 300;
-      return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: Date.now() - started, at };
+      await response.body.dump().catch(() => undefined);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, durationMs: Date.now() - started, at };
     } catch (error) {
       if (stopping.signal.aborted) throw new StoppedError();
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
