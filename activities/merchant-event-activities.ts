@@ -3,6 +3,7 @@
  * event's delivery workflow when an endpoint subscribes to its type) and one delivery attempt to one
  * endpoint (a signed POST; the answer's status is kept, never its body).
  */
+import { networkErrorCode } from '../src/net/network-error-code';
 import { webhookDeliveries } from '../src/metrics/engine-metrics';
 import type { Announce, Announcement } from '../src/webhooks/announce';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
@@ -21,10 +22,9 @@ const USER_AGENT = 'payout-engine-webhooks/1';
 
 /** The reason in a word or two (ECONNREFUSED, ENOTFOUND, ...). Read by shape: fetch's errors may come from another realm (a test runner's). */
 function attemptError(error: unknown): string {
-  const { name, message, cause } = typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown; cause?: unknown }) : {};
+  const { name, message } = typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
   if (name === 'TimeoutError') return 'no answer in time';
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-  return code ?? (typeof message === 'string' ? message : String(error));
+  return networkErrorCode(error) ?? (typeof message === 'string' ? message : String(error));
 }
 
 export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs }: MerchantEventActivityDependencies) {

@@ -8,6 +8,7 @@
 import { request } from 'undici';
 import type { z } from 'zod';
 import { providerCallDuration, providerCalls } from '../metrics/engine-metrics';
+import { networkErrorCode } from '../net/network-error-code';
 import { loginResponseSchema } from './schemas/auth';
 import { providerErrorSchema, type ProviderError } from './schemas/errors';
 import {
@@ -58,12 +59,6 @@ interface CachedToken {
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function errorCode(error: unknown): string | undefined {
-  const failure = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = failure?.code ?? failure?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** Reads `exp` from a JWT without verifying it: the provider verifies; we only need to know when to refresh. */
 export function jwtExpiry(token: string): number | undefined {
@@ -160,7 +155,7 @@ export class HttpTransport {
   }
 
   private transportFailure(error: unknown, spec: RequestSpec<z.ZodType>, details: { method: string; path: string }): PaymentApiError {
-    const code = errorCode(error);
+    const code = networkErrorCode(error);
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     if (code && NOT_SENT_CODES.has(code)) {
       return new ConnectionError(`${spec.method} ${spec.path}: could not connect (${code})`, details);

@@ -5,6 +5,7 @@
  */
 import { request } from 'undici';
 import type { Logger } from '../../logging/logger';
+import { networkErrorCode } from '../../net/network-error-code';
 import {
   signWebhook,
   WEBHOOK_ID_HEADER,
@@ -43,16 +44,9 @@ export function backoffMs(baseMs: number, attempt: number, random: () => number)
 
 class StoppedError extends Error {}
 
-/** The useful part (ECONNREFUSED, ...) is the error's code, or its cause's, sometimes inside an AggregateError. */
+/** The system code when there is one (ECONNREFUSED, ...), the error's message otherwise. */
 function describeNetworkError(error: unknown): string {
-  const own = (error as { code?: unknown }).code;
-  if (typeof own === 'string') return own;
-  const cause = error instanceof AggregateError ? (error.errors[0] as unknown) : (error as { cause?: unknown }).cause;
-  const inner = cause instanceof AggregateError ? (cause.errors[0] as unknown) : cause;
-  const code = (inner as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string') return code;
-  if (inner instanceof Error) return inner.message;
-  return error instanceof Error ? error.message : String(error);
+  return networkErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
