@@ -89,7 +89,7 @@ async function launchService(name: string, env: NodeJS.ProcessEnv, logFile: stri
     if (!hasExited(child) && child.pid) process.kill(-child.pid, 'SIGKILL');
   };
   try {
-    if ('healthUrl' in ready) await waitHealthy(ready.healthUrl, child, name, 60_000);
+    if ('healthUrl' in ready) await waitHealthy(ready.healthUrl, child, name);
     else {
       await pollUntil(
         () => {

@@ -26,7 +26,7 @@ import { MAX_BATCH_ITEMS } from '../batches/batch-request';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
-import { cpuSeconds, peakRssBytes, spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
+import { cpuSeconds, peakRssBytes, spawnKeepingTail, spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient } from '../temporal/connection';
 import { startDevServer } from '../temporal/dev-server';
@@ -93,17 +93,17 @@ async function main(): Promise<void> {
     env.WORKFLOW_BUNDLE_PATH = bundle;
 
     process.stderr.write(`bench: engine stack, ${sizes.BENCH_PAYOUTS} payouts\n`);
-    const sandbox = spawnService('sandbox', { env, stdio: 'ignore' });
-    children.push(sandbox);
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox, 'sandbox');
+    const sandbox = spawnKeepingTail('sandbox', env);
+    children.push(sandbox.child);
+    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
     const worker = await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"');
     children.push(worker);
-    const api = spawnService('api', { env, stdio: 'ignore' });
-    children.push(api);
-    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api, 'engine API');
+    const api = spawnKeepingTail('api', env);
+    children.push(api.child);
+    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { tail: api.tail });
 
     const engineApi = new BatchApiClient({ baseUrl: `http://127.0.0.1:${ports.engine}`, apiKey: config.ENGINE_API_KEYS[0] ?? '' });
-    const engineCpu = cpuUse({ temporal: temporal.pid, worker: worker.pid, api: api.pid, sandbox: sandbox.pid });
+    const engineCpu = cpuUse({ temporal: temporal.pid, worker: worker.pid, api: api.child.pid, sandbox: sandbox.child.pid });
     const beforeEngine = await serverStore();
     const engine = await measureEngine({ api: engineApi, client: temporalClient.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: 3_600_000 });
     const engineCpuSeconds = engineCpu();
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     const accept10k = await accept(10_000, 'json');
     const acceptCsv = await accept(sizes.BENCH_ACCEPT_ITEMS, 'csv');
     const acceptJson = await accept(sizes.BENCH_ACCEPT_ITEMS, 'json');
-    const apiRss = peakRssBytes(api.pid ?? -1);
+    const apiRss = peakRssBytes(api.child.pid ?? -1);
     const acceptanceFigures = (result: AcceptanceResult) => ({ acceptMs: Math.round(result.acceptMs), healthzMaxMs: result.healthz.maxMs, healthzAnswers: result.healthz.answers });
 
     const report = {

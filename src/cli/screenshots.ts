@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
-import { spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
+import { spawnKeepingTail, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer } from '../temporal/dev-server';
 import { pollUntil } from '../util/poll';
@@ -36,13 +36,13 @@ async function main(): Promise<void> {
   const temporal = await startDevServer({ ...devServerOptionsFor(config, temporalCliPath()), stdio: 'ignore' });
   const children: ChildProcess[] = [];
   try {
-    const sandbox = spawnService('sandbox', { env, stdio: 'ignore' });
-    children.push(sandbox);
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox, 'sandbox');
+    const sandbox = spawnKeepingTail('sandbox', env);
+    children.push(sandbox.child);
+    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
     children.push(await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"'));
-    const api = spawnService('api', { env, stdio: 'ignore' });
-    children.push(api);
-    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api, 'engine API');
+    const api = spawnKeepingTail('api', env);
+    children.push(api.child);
+    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { tail: api.tail });
 
     const engine = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
       const response = await fetch(`http://127.0.0.1:${ports.engine}${route}`, {

@@ -49,28 +49,38 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
   clearTimeout(timer);
 }
 
-export async function waitHealthy(url: string, child: ChildProcess, name: string, timeoutMs = 60_000): Promise<void> {
-  await pollUntil(
-    async () => {
-      if (hasExited(child)) throw new StopPolling(`${name} exited during start-up`);
-      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-      return response.ok ? true : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `${name} at ${url}` },
-  );
-}
-
-/** Starts a service and resolves once its output shows `marker` (the worker has no health endpoint). */
-export async function spawnWaitingForLog(name: string, env: NodeJS.ProcessEnv, marker: string): Promise<ChildProcess> {
+/**
+ * A service whose output is not shown: its stdout is drained and the last 10 KB kept, so that a service
+ * that exits (a taken port, a bad setting: its last log lines say which) can be explained.
+ */
+export function spawnKeepingTail(name: string, env: NodeJS.ProcessEnv): { child: ChildProcess; tail: () => string } {
   const child = spawnService(name, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-10_000);
   });
+  return { child, tail: () => output };
+}
+
+/** Resolves once `url` answers 2xx; a service that exits first fails it, with its last output when `tail` has it. */
+export async function waitHealthy(url: string, child: ChildProcess, name: string, options: { timeoutMs?: number; tail?: () => string } = {}): Promise<void> {
+  await pollUntil(
+    async () => {
+      if (hasExited(child)) throw new StopPolling(`${name} exited during start-up${options.tail ? `: ${options.tail()}` : ''}`);
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      return response.ok ? true : undefined;
+    },
+    { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 200, description: `${name} at ${url}` },
+  );
+}
+
+/** Starts a service and resolves once its output shows `marker` (the worker has no health endpoint). */
+export async function spawnWaitingForLog(name: string, env: NodeJS.ProcessEnv, marker: string): Promise<ChildProcess> {
+  const { child, tail } = spawnKeepingTail(name, env);
   await pollUntil(
     () => {
-      if (hasExited(child)) throw new StopPolling(`${name} exited: ${output}`);
-      return output.includes(marker) ? true : undefined;
+      if (hasExited(child)) throw new StopPolling(`${name} exited: ${tail()}`);
+      return tail().includes(marker) ? true : undefined;
     },
     { timeoutMs: 120_000, intervalMs: 100, description: `${name} to start` },
   );
