@@ -91,6 +91,11 @@ export const envSchema = z.object({
   CODEC_CORS_ORIGINS: origins.optional(),
   /** Sandbox: where its SQLite state lives (`:memory:` for throwaway runs); default DATA_DIR/sandbox.sqlite. */
   SANDBOX_DB: z.string().min(1).optional(),
+  /**
+   * Sandbox: a repeated external_id (withdrawal, copy-and-paste, crypto) answers the operation it made (true), or
+   * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
+   */
+  SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
   /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000),
   /** Sandbox: callback delivery attempts (exponential backoff from SANDBOX_CALLBACK_RETRY_BASE_MS). */

@@ -63,18 +63,26 @@ export interface PixOutRequest {
 }
 
 /**
+ * The operation this caller already made with this external_id, for a replay of the same request; a
+ * different request under it → 409. None when the sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false).
+ */
+export function replayedOperation(ctx: SandboxContext, request: { userId: string; externalId: string; product: string; fingerprint: string }): Operation | undefined {
+  if (!ctx.config.SANDBOX_DEDUPLICATE) return undefined;
+  const existing = ctx.operations.byExternalId(request.userId, request.externalId);
+  if (existing && (existing.product !== request.product || existing.fingerprint !== request.fingerprint)) {
+    throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${request.externalId} was already used for a different request`);
+  }
+  return existing;
+}
+
+/**
  * Creates the operation and its debit in one transaction, or returns the existing one for a replay of
  * the same request. Same external_id with different money-relevant fields → 409.
  */
 export function openPixOut(ctx: SandboxContext, family: PixOutFamily, request: PixOutRequest): { operation: Operation; replayed: boolean } {
   return ctx.db.transaction(() => {
-    const existing = ctx.operations.byExternalId(request.user.id, request.externalId);
-    if (existing) {
-      if (existing.product !== family.product || existing.fingerprint !== request.fingerprint) {
-        throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${request.externalId} was already used for a different request`);
-      }
-      return { operation: existing, replayed: true };
-    }
+    const existing = replayedOperation(ctx, { userId: request.user.id, externalId: request.externalId, product: family.product, fingerprint: request.fingerprint });
+    if (existing) return { operation: existing, replayed: true };
     const operation = ctx.operations.insert({
       id: newOperationId(family.idPrefix),
       userId: request.user.id,

@@ -24,7 +24,7 @@ export const coreMigrations: readonly Migration[] = [
         id TEXT PRIMARY KEY,                 -- the provider's transaction id (wd_..., pp_..., it_...)
         user_id TEXT NOT NULL REFERENCES users(id),
         product TEXT NOT NULL,               -- withdrawal, pix-copy-paste, internal-transfer, ...
-        external_id TEXT,                    -- the client's own id, unique per client
+        external_id TEXT,                    -- the client's own id (unique per client unless SANDBOX_DEDUPLICATE=false)
         status TEXT NOT NULL,                -- the product's own status (PROCESSING, COMPLETED, ...)
         amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
         fee_cents INTEGER NOT NULL DEFAULT 0 CHECK (fee_cents >= 0),
@@ -97,6 +97,16 @@ export const coreMigrations: readonly Migration[] = [
         duration_ms INTEGER NOT NULL
       );
       CREATE INDEX callback_attempts_callback ON callback_attempts (callback_id);
+    `,
+  },
+  {
+    // The client's id is looked up, no longer unique: with SANDBOX_DEDUPLICATE=false a repeated external_id
+    // is a second operation. De-duplication (the default) is the products' own check, inside the
+    // transaction that inserts, as before.
+    id: 'core/002-external-id-not-unique',
+    sql: `
+      DROP INDEX operations_client_external_id;
+      CREATE INDEX operations_client_external_id ON operations (user_id, external_id) WHERE external_id IS NOT NULL;
     `,
   },
 ];

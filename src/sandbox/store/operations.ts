@@ -65,7 +65,7 @@ export function newOperationId(prefix: string): string {
 export interface OperationStore {
   insert(operation: NewOperation): Operation;
   byId(id: string): Operation | undefined;
-  /** The caller's operation with this client id. */
+  /** The caller's first operation with this client id (there are several only with SANDBOX_DEDUPLICATE=false). */
   byExternalId(userId: string, externalId: string): Operation | undefined;
   /** The caller's operation by provider id first, then by the client's own id (check endpoint rule 2). */
   findForUser(userId: string, reference: string): Operation | undefined;
@@ -79,7 +79,7 @@ export function createOperationStore(db: SandboxDatabase, now: () => number): Op
     (id, user_id, product, external_id, status, amount_cents, fee_cents, fingerprint, callback_url, failure_reason, details, created_at, updated_at)
     VALUES (@id, @user_id, @product, @external_id, @status, @amount_cents, @fee_cents, @fingerprint, @callback_url, @failure_reason, @details, @created_at, @updated_at)`);
   const byId = db.prepare<[string], OperationRow>('SELECT * FROM operations WHERE id = ?');
-  const byExternal = db.prepare<[string, string], OperationRow>('SELECT * FROM operations WHERE user_id = ? AND external_id = ?');
+  const byExternal = db.prepare<[string, string], OperationRow>('SELECT * FROM operations WHERE user_id = ? AND external_id = ? ORDER BY created_at, rowid LIMIT 1');
   const byIdForUser = db.prepare<[string, string], OperationRow>('SELECT * FROM operations WHERE user_id = ? AND id = ?');
   const transition = db.prepare(`UPDATE operations SET status = @to, updated_at = @now,
       failure_reason = COALESCE(@failure_reason, failure_reason), details = COALESCE(@details, details)

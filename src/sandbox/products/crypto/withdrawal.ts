@@ -20,7 +20,7 @@ import { providerError } from '../../http/errors';
 import { ACCOUNTS } from '../../ledger/ledger';
 import { newOperationId, type Operation } from '../../store/operations';
 import type { SandboxUser } from '../../store/users';
-import { fingerprintOf, outcomeForAmount } from '../pix-out';
+import { fingerprintOf, outcomeForAmount, replayedOperation } from '../pix-out';
 import type { ForcedOutcome } from '../product';
 import { cryptoFeeCents, readCryptoFees } from './fees';
 
@@ -81,13 +81,8 @@ export function openCryptoWithdrawal(ctx: SandboxContext, caller: SandboxUser, i
   const amountCents = reaisToCentavos(input.amount);
   const fingerprint = fingerprintOf([CRYPTO_PRODUCT, amountCents, input.wallet, input.network, input.clientCallbackUrl]);
   return ctx.db.transaction(() => {
-    const existing = ctx.operations.byExternalId(caller.id, input.external_id);
-    if (existing) {
-      if (existing.product !== CRYPTO_PRODUCT || existing.fingerprint !== fingerprint) {
-        throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${input.external_id} was already used for a different request`);
-      }
-      return { operation: existing, replayed: true };
-    }
+    const existing = replayedOperation(ctx, { userId: caller.id, externalId: input.external_id, product: CRYPTO_PRODUCT, fingerprint });
+    if (existing) return { operation: existing, replayed: true };
     const fees = readCryptoFees(ctx);
     const min = reaisToCentavos(fees.min_withdrawal);
     const max = reaisToCentavos(fees.max_withdrawal);

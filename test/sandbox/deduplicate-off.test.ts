@@ -1,0 +1,47 @@
+/**
+ * SANDBOX_DEDUPLICATE=false: the spec promises no de-duplication by external_id, so the sandbox can be
+ * a provider that makes a second operation for a repeated request. The engine's exactly-once tests run
+ * against it; here, that it really debits twice and that its check still answers one operation.
+ */
+import { buildBrCode } from '../../src/pix/brcode';
+import { merchantHeaders, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
+
+let sandbox: TestSandbox;
+let receiver: CallbackReceiver;
+let token: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ overrides: { SANDBOX_DEDUPLICATE: 'false' } });
+  receiver = await startCallbackReceiver();
+  token = await sandbox.login();
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  await receiver?.close();
+});
+
+const post = (path: string, body: unknown) => sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
+const debitsOf = (externalId: string) =>
+  sandbox.sandbox.ledger.entries({ externalId }).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+
+test('a repeated withdrawal is a second operation with a second debit; the check by external_id answers the first', async () => {
+  const id = uniqueId('twice');
+  const first = await post('/api/withdrawals/withdraw', withdrawalBody(id, receiver.url));
+  const second = await post('/api/withdrawals/withdraw', withdrawalBody(id, receiver.url));
+  expect([first.status, second.status]).toEqual([200, 200]);
+  expect(second.body.transactionId).not.toBe(first.body.transactionId);
+  expect(debitsOf(id)).toBe(2);
+  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
+  expect(check.body.transaction.transactionId).toBe(first.body.transactionId);
+});
+
+test('a repeated copy-and-paste payment and crypto withdrawal are second operations too', async () => {
+  const qrcode = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', txid: 'PEDIDO42', amountCentavos: 1000 });
+  const pixId = uniqueId('pp-twice');
+  for (let i = 0; i < 2; i += 1) expect((await post('/api/payments/pix-copy-paste/pay', { qrcode, external_id: pixId, clientCallbackUrl: receiver.url })).status).toBe(200);
+  expect(debitsOf(pixId)).toBe(2);
+
+  const cryptoId = uniqueId('cw-twice');
+  const crypto = { amount: 100, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', network: 'TRC20', external_id: cryptoId, clientCallbackUrl: receiver.url };
+  for (let i = 0; i < 2; i += 1) expect((await post('/api/crypto/withdraw', crypto)).status).toBe(200);
+  expect(debitsOf(cryptoId)).toBe(2);
+});
