@@ -23,6 +23,7 @@ import { engineActivities } from '../../src/worker/engine-activities';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
+import { startProviderProxy, type ProviderProxy } from './provider-proxy';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
@@ -44,6 +45,8 @@ export interface EngineHarness {
   apiUrl: string;
   sandboxUrl: string;
   temporal: TemporalClientHandle;
+  /** With `providerProxy`: every request the engine (any of its processes) sent the provider. */
+  provider?: ProviderProxy;
   /** Engine API call with the API key. */
   api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
   /** Sandbox admin call with the admin token. */
@@ -92,16 +95,19 @@ export interface HarnessOptions {
   inProcessWorker?: boolean;
   /** Every log line of the API, the in-process worker and the sandbox, at debug level (default: errors on stdout). */
   logs?: (line: string) => void;
+  /** The engine reaches the sandbox through a proxy that records each request (`harness.provider`). */
+  providerProxy?: boolean;
 }
 
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
   const [workerMetricsPort, workerSdkMetricsPort] = [await freePort(), await freePort()];
+  const provider = options.providerProxy ? await startProviderProxy(`http://127.0.0.1:${sandboxPort}`) : undefined;
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
-    PAYMENT_API_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+    PAYMENT_API_BASE_URL: provider?.url ?? `http://127.0.0.1:${sandboxPort}`,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',
@@ -144,6 +150,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     apiUrl: `http://127.0.0.1:${apiPort}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     temporal,
+    ...(provider ? { provider } : {}),
     api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
     admin: (method, path, body) => call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }),
     async startWorker() {
@@ -186,6 +193,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
+      await provider?.close();
       await sandbox.stop();
       await batchStore.close();
       await endpoints.close();

@@ -1,6 +1,8 @@
 /**
  * The payout under the faults it exists for: lost, duplicated and reordered callbacks; a provider that
- * commits and then times out; a worker killed mid-payout; forged and stale callbacks.
+ * commits and then times out; a worker killed mid-payout, before and after the provider answered; forged
+ * and stale callbacks. The sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false) and the engine
+ * reaches it through a recording proxy: exactly once is what the engine sent, not what the provider kept.
  */
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
@@ -10,9 +12,12 @@ import type { PayoutResponse } from '../../src/api/payouts/payout-response';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 
+const WITHDRAW = '/api/withdrawals/withdraw';
+const CHECK = '/api/transactions/check';
+
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness();
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false' }, { providerProxy: true });
 });
 afterEach(async () => {
   await stack.admin('DELETE', '/sandbox/faults');
@@ -28,6 +33,14 @@ const getPayout = async (id: string) => (await stack.api<PayoutResponse>('GET', 
 const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 
 const debitsFor = (id: string) => providerDebits(stack, id);
+const provider = () => {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider;
+};
+/** POSTs of this payout's withdrawal that the engine sent (the proxy sees every one; ids are per test, the proxy's counts per file). */
+const postsSince = (before: number) => provider().count('POST', WITHDRAW) - before;
+const faultsLeft = async () => (await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults;
+const causeOf = (payout: PayoutResponse, state: string) => payout.transitions.find((t) => t.to === state)?.cause;
 
 async function setFaults(faults: Record<string, unknown>): Promise<void> {
   const answer = await stack.admin('PUT', '/sandbox/faults', faults);
@@ -46,6 +59,7 @@ test('with the callback dropped, the payout still completes by polling the check
 
 test('duplicated and reordered callbacks give the same result and change nothing after the end', async () => {
   await setFaults({ callbacks: { duplicate: { count: 2 }, reorder: true } });
+  const before = provider().count('POST', WITHDRAW);
   const first = externalId('dup-a');
   const second = externalId('dup-b');
   await submit(first, 5);
@@ -56,29 +70,46 @@ test('duplicated and reordered callbacks give the same result and change nothing
   await pollUntil(async () => ((await getPayout(first)).callbacksReceived >= 2 ? true : undefined), { timeoutMs: 15_000, description: 'the duplicate callback' });
   expect((await getPayout(first)).status).toBe('COMPLETED');
   expect(await debitsFor(first)).toBe(1);
+  expect(postsSince(before)).toBe(2);
 });
 
-test('a provider that commits and then times out debits exactly once', async () => {
-  await setFaults({ timeoutAfterCommit: { count: 1, mode: 'reset' } });
-  const id = externalId('ambiguous');
-  await submit(id, 40);
+test.each(['reset', 'hang'] as const)('a provider that commits and then fails the answer (%s): the engine asks before it posts again, one POST, one debit', async (mode) => {
+  const before = provider().count('POST', WITHDRAW);
+  await setFaults({ timeoutAfterCommit: { count: 1, mode, paths: [WITHDRAW] } });
+  const id = externalId(`ambiguous-${mode}`);
+  await submit(id, mode === 'reset' ? 40 : 41);
   const payout = await waitForStatus(id, ['COMPLETED']);
-  expect(payout.transitions.find((t) => t.to === 'SUBMITTED')).toBeDefined();
+  // The fault fired (its one count is consumed), the engine did not post again, and it learned of the withdrawal by asking.
+  expect(await faultsLeft()).toEqual({});
+  expect(postsSince(before)).toBe(1);
+  expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
   expect(await debitsFor(id)).toBe(1);
 });
 
-test('a provider that hangs after committing: the timeout is ambiguous, reconciliation finds it, one debit', async () => {
-  await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang' } });
-  const id = externalId('hang');
-  await submit(id, 41);
-  await waitForStatus(id, ['COMPLETED']);
+test('killing the worker process (SIGKILL) while the provider holds the answer: the re-run submission asks first, one POST, one debit', async () => {
+  await stack.stopWorker();
+  const doomed = await stack.spawnWorkerProcess();
+  const before = { posts: provider().count('POST', WITHDRAW), checks: provider().count('POST', CHECK) };
+  await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang', paths: [WITHDRAW] } });
+  const id = externalId('lost-task');
+  await submit(id, 16);
+  // The withdrawal is committed and its answer withheld: the local submission is in flight, nothing of it in history yet.
+  await pollUntil(async () => ((await debitsFor(id)) === 1 ? true : undefined), { timeoutMs: 15_000, description: 'the withdrawal to be committed' });
+  doomed.kill('SIGKILL');
+  await stack.startWorker();
+  // The lost workflow task times out and the next one runs the submission again, as attempt 1.
+  const payout = await waitForStatus(id, ['COMPLETED'], 60_000);
+  expect(postsSince(before.posts)).toBe(1);
+  expect(provider().count('POST', CHECK) - before.checks).toBeGreaterThanOrEqual(1);
+  expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
   expect(await debitsFor(id)).toBe(1);
-});
+}, 90_000);
 
-test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one debit', async () => {
+test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one POST and one debit', async () => {
   await stack.stopWorker();
   const doomed = await stack.spawnWorkerProcess();
   await setFaults({ callbacks: { delayMs: 3_000 } });
+  const before = provider().count('POST', WITHDRAW);
   const id = externalId('killed');
   await submit(id, 15);
   await waitForStatus(id, ['SUBMITTED']);
@@ -86,6 +117,7 @@ test('killing the worker process (SIGKILL) mid-payout and starting a new one fin
   await stack.startWorker();
   const payout = await waitForStatus(id, ['COMPLETED'], 60_000);
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(postsSince(before)).toBe(1);
   expect(await debitsFor(id)).toBe(1);
 });
 

@@ -1,10 +1,8 @@
 /**
  * The submit activity against the sandbox behind a gateway that answers a status the contract does not
  * explain (451): that is no refusal of the withdrawal, so the attempt fails and is retried, and the retry
- * reconciles before it posts. One debit at the provider.
+ * reconciles before it posts. The sandbox does not de-duplicate: one debit proves the engine posted once.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createPayoutActivities, type SubmitOutcome } from '../../activities/payout-activities';
 import { createLogger } from '../../src/logging/logger';
@@ -13,42 +11,28 @@ import { UnexpectedStatusError } from '../../src/payment-api/errors';
 import { payoutInput } from '../../src/payouts/start-payout';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { createSandbox } from '../../src/sandbox';
+import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';
 
-const config = testConfig({ SANDBOX_CALLBACK_MAX_ATTEMPTS: '1' });
+const config = testConfig({ SANDBOX_CALLBACK_MAX_ATTEMPTS: '1', SANDBOX_DEDUPLICATE: 'false' });
 const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({}, 'error') });
-let gateway: http.Server;
-let gatewayUrl: string;
-let refuseNextWithdrawal = false;
+let gateway: ProviderProxy;
 
 beforeAll(async () => {
   const { url } = await sandbox.start(0, '127.0.0.1');
-  gateway = http.createServer((req, res) => {
-    if (refuseNextWithdrawal && req.url === '/api/withdrawals/withdraw') {
-      refuseNextWithdrawal = false;
-      res.writeHead(451, { 'content-type': 'text/html' }).end('<h1>Unavailable For Legal Reasons</h1>');
-      return;
-    }
-    const upstream = http.request(url + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', () => resolve()));
-  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+  gateway = await startProviderProxy(url);
 });
 afterAll(async () => {
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway.close();
   await sandbox.stop();
 });
 
 test("a gateway's 451 on the withdrawal is retried after reconciliation, never taken as a refusal", async () => {
-  const api = new PaymentApiClient({ baseUrl: gatewayUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
+  const api = new PaymentApiClient({ baseUrl: gateway.url, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
   const { submitWithdrawal } = createPayoutActivities({ api, callbackBaseUrl: 'http://127.0.0.1:9', outcomes: { record: () => Promise.resolve() }, announce: () => Promise.resolve({}) });
   const input = payoutInput({ method: 'pix_key', externalId: `gw-${Date.now()}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(config));
 
-  refuseNextWithdrawal = true;
+  gateway.answerNext('/api/withdrawals/withdraw', { status: 451, contentType: 'text/html', body: '<h1>Unavailable For Legal Reasons</h1>' });
   const first = await new MockActivityEnvironment({ attempt: 1 }).run(submitWithdrawal, input).catch((error: unknown) => error);
   expect(first).toBeInstanceOf(UnexpectedStatusError);
 
@@ -58,4 +42,6 @@ test("a gateway's 451 on the withdrawal is retried after reconciliation, never t
   expect(third).toMatchObject({ kind: 'accepted', reconciled: true, transactionId: second.kind === 'accepted' ? second.transactionId : '' });
   const debits = sandbox.ledger.entries({ externalId: input.externalId }).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0));
   expect(debits).toHaveLength(1);
+  // The 451 and the one POST that reached the provider; the third attempt only asked.
+  expect(gateway.count('POST', '/api/withdrawals/withdraw')).toBe(2);
 });

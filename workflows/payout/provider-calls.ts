@@ -9,18 +9,20 @@
  * Only the submission's first attempt is local: a provider that is down is retried by the server, as
  * before, not by local retries that hold a workflow task open (heartbeated) for as long as the deadline.
  * A local activity runs again, as attempt 1, when its workflow task is lost (timed out under load, worker
- * gone): only rails whose provider de-duplicates by external_id submit locally, the others as before.
+ * gone), and nothing in history says that it ran: only rails that can be looked up by external_id submit
+ * locally, and one scheduled by any task but the workflow's first looks its payout up before it posts.
  */
 import {
   ActivityCancellationType,
   proxyActivities,
   proxyLocalActivities,
+  workflowInfo,
   type ActivityOptions,
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../../activities/payout-activities';
 import { methodOf, PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
-import { RESENDABLE_METHODS } from '../../src/payouts/rails/methods';
+import { METHODS_CHECKED_BY_EXTERNAL_ID } from '../../src/payouts/rails/methods';
 import { retryableFailure } from '../shared/activity-failures';
 
 // A check that keeps failing returns "unknown" quickly: the callers have their own loops and deadlines.
@@ -60,7 +62,7 @@ export function providerCalls(input: PayoutInput): ProviderCalls {
   if (input.workflowVersion === PAYOUT_WORKFLOW_VERSION) {
     return {
       submitWithdrawal: (payout) =>
-        RESENDABLE_METHODS.has(methodOf(payout)) ? submitLocallyFirst(payout, submit) : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
+        METHODS_CHECKED_BY_EXTERNAL_ID.has(methodOf(payout)) ? submitLocallyFirst(payout, submit) : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
       checkWithdrawal: proxyLocalActivities<PayoutActivities>(CHECK).checkWithdrawal,
       settlesEveryPayout: true,
     };
@@ -72,15 +74,28 @@ export function providerCalls(input: PayoutInput): ProviderCalls {
   };
 }
 
+/** Events of a workflow's history when its first task starts: started, task scheduled, task started. */
+const FIRST_TASK_HISTORY_LENGTH = 3;
+
+/**
+ * Whether an earlier workflow task may have run this local submission already: any task but the first
+ * follows one (a task that timed out or failed, with the provider's answer lost with it). A signal that came
+ * before the first task makes it look like a later one too; that costs a look-up, never a second post.
+ */
+function mayFollowLostTask(): boolean {
+  return workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
+}
+
 /**
  * One local attempt, then the same submission as a remote activity retried by the server until what
  * is left of the deadline. Its attempts count after the local one, so that each asks the provider
- * (reconciles) before it posts again: exactly once holds across the two.
+ * (reconciles) before it posts again: exactly once holds across the two, and across a lost workflow task.
  */
 async function submitLocallyFirst(input: PayoutInput, options: ActivityOptions & LocalActivityOptions): ReturnType<PayoutActivities['submitWithdrawal']> {
   const startedAt = new Date().getTime();
   try {
-    return await proxyLocalActivities<PayoutActivities>({ ...options, retry: { ...options.retry, maximumAttempts: 1 } }).submitWithdrawal(input);
+    const local = proxyLocalActivities<PayoutActivities>({ ...options, retry: { ...options.retry, maximumAttempts: 1 } });
+    return await local.submitWithdrawal(input, mayFollowLostTask() ? 1 : 0);
   } catch (error) {
     if (!retryableFailure(error)) throw error;
     const left = input.timing.submitDeadlineMs - (new Date().getTime() - startedAt);

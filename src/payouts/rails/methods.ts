@@ -14,12 +14,11 @@ export const PAYOUT_FLOWS: Readonly<Record<PayoutMethod, string>> = {
 };
 
 /**
- * Rails whose provider de-duplicates by external_id (the same request again answers the withdrawal it
- * made): a submission may be sent again without asking first, as a local activity re-run after a lost
- * workflow task does. An internal transfer cannot be asked for by our id, so only a server-counted
- * attempt may send it.
+ * Rails the provider can be asked about by our external_id: a submission may run as a local activity,
+ * whose re-run after a lost workflow task asks first (workflows/payout/provider-calls.ts). An internal
+ * transfer cannot be asked for by our id, so only a server-counted attempt may send it.
  */
-export const RESENDABLE_METHODS: ReadonlySet<PayoutMethod> = new Set(['pix_key', 'pix_copy_paste', 'crypto']);
+export const METHODS_CHECKED_BY_EXTERNAL_ID: ReadonlySet<PayoutMethod> = new Set(['pix_key', 'pix_copy_paste', 'crypto']);
 
 export function methodOfFlow(flow: string | undefined): PayoutMethod | undefined {
   return PAYOUT_METHODS.find((method) => PAYOUT_FLOWS[method] === flow);

@@ -100,9 +100,9 @@ export async function transactionCheck(api: PayoutPaymentApi, id: string): Promi
 }
 
 /**
- * Exactly once for rails the provider de-duplicates by external_id: any attempt after the first asks
- * first, because the previous one may have reached the provider before it failed; only when the
- * provider has no record does it post.
+ * Exactly once for rails the provider can be asked about by external_id: any attempt after the first
+ * asks first, because the previous one may have reached the provider before it failed; only when the
+ * provider has no record does it post. Nothing here relies on the provider de-duplicating.
  */
 export async function reconcileThenPost(
   context: SubmitContext,

@@ -1,0 +1,69 @@
+/**
+ * A plain HTTP proxy in front of the sandbox that records every request the engine sends the provider,
+ * so that a test asserts on what the engine did (how many POSTs) rather than on what the provider kept.
+ * A connection the sandbox drops or resets is dropped towards the engine too; a test may answer a
+ * request itself instead of forwarding it (a gateway's odd status).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProviderRequest {
+  method: string;
+  /** Without the query string. */
+  path: string;
+}
+
+export interface CannedAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface ProviderProxy {
+  url: string;
+  requests: readonly ProviderRequest[];
+  /** Requests with this method and path (exact) so far. */
+  count(method: string, path: string): number;
+  /** The next request to `path` is answered with `answer` and never reaches the provider. */
+  answerNext(path: string, answer: CannedAnswer): void;
+  close(): Promise<void>;
+}
+
+export async function startProviderProxy(targetUrl: string): Promise<ProviderProxy> {
+  const requests: ProviderRequest[] = [];
+  const canned = new Map<string, CannedAnswer>();
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push({ method: req.method ?? 'GET', path });
+    const answer = canned.get(path);
+    if (answer) {
+      canned.delete(path);
+      req.resume();
+      res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+      return;
+    }
+    const upstream = http.request(targetUrl + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answered) => {
+      res.writeHead(answered.statusCode ?? 502, answered.headers);
+      answered.pipe(res);
+    });
+    // The provider reset or dropped the connection: so does the proxy, and the engine sees what it would have.
+    upstream.on('error', () => res.socket?.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    count: (method, path) => requests.filter((request) => request.method === method && request.path === path).length,
+    answerNext: (path, answer) => {
+      canned.set(path, answer);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
