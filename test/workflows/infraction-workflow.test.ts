@@ -40,6 +40,10 @@ async function record(overrides: Partial<InfractionRecord> = {}): Promise<Infrac
 
 class StubbedProvider {
   readonly refunds: { chargeExternalId: string; infraction: AcceptedInfraction }[] = [];
+  /** Every defense the workflow sent. */
+  readonly defensesSent: unknown[] = [];
+  /** While set, a defense sent waits for it: the provider's answer is in flight. */
+  hold: Promise<void> | undefined;
   /** What the workflow announced to the merchant's endpoints. */
   readonly announced: Announcement[] = [];
   constructor(
@@ -54,7 +58,11 @@ class StubbedProvider {
         return Promise.resolve({});
       },
       syncInfractionPage: () => Promise.reject(new Error('not used')),
-      submitDefense: () => Promise.resolve(this.defense(current())),
+      submitDefense: async (_infractionId, sent) => {
+        this.defensesSent.push(sent);
+        await this.hold;
+        return this.defense(current());
+      },
       findCharge: () => Promise.resolve(this.charge),
       recordRefundOnCharge: (chargeExternalId, infraction) => {
         this.refunds.push({ chargeExternalId, infraction });
@@ -145,4 +153,53 @@ test("a defense the provider refuses is answered with its reason and leaves the 
     await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
   });
   expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'CANCELLED']);
+});
+
+test('while the first defense is with the provider, a different one is refused and the same one waits for its answer; neither is sent', async () => {
+  const provider = new StubbedProvider(null);
+  let answer = (): void => undefined;
+  provider.hold = new Promise((resolve) => (answer = resolve));
+  const initial = await record();
+  const view = await withInfraction(provider, initial, async (handle) => {
+    await reaches(handle, 'OPEN');
+    const first = await handle.startUpdate(defendInfractionUpdate, { args: [defense], waitForStage: 'ACCEPTED' });
+    await pollUntil(() => (provider.defensesSent.length === 1 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the first defense to be with the provider' });
+
+    const different = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+    expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((different as WorkflowUpdateFailedError).cause?.message).toBe('a different defense was already sent for this infraction');
+    const same = await handle.startUpdate(defendInfractionUpdate, { args: [defense], waitForStage: 'ACCEPTED' });
+
+    answer();
+    const [firstOutcome, sameOutcome] = await Promise.all([first.result(), same.result()]);
+    expect(firstOutcome).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } } });
+    expect(sameOutcome).toEqual(firstOutcome);
+
+    // After the answer: the same defense gets it again, a different one is still refused.
+    expect(await handle.executeUpdate(defendInfractionUpdate, { args: [defense] })).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED' } });
+    const late = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, justificativa: 'outra' }] }).catch((error: unknown) => error);
+    expect((late as WorkflowUpdateFailedError).cause?.message).toBe('the infraction is DEFENSE_SUBMITTED: it can no longer be defended');
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'REJECTED', analise: 'NEGADA', resolvedAt: new Date().toISOString() });
+  });
+  expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
+  expect(provider.defensesSent).toEqual([defense]);
+});
+
+test('two different defenses in the same moment: one is sent, the other refused', async () => {
+  const provider = new StubbedProvider(null);
+  const initial = await record();
+  await withInfraction(provider, initial, async (handle) => {
+    await reaches(handle, 'OPEN');
+    const outcomes = await Promise.allSettled([
+      handle.executeUpdate(defendInfractionUpdate, { args: [defense] }),
+      handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] }),
+    ]);
+    const sent = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ value: { submitted: true } });
+    expect(refused.map((outcome) => (outcome.reason as WorkflowUpdateFailedError).cause?.message)).toEqual(['a different defense was already sent for this infraction']);
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
+  });
+  expect(provider.defensesSent).toHaveLength(1);
 });

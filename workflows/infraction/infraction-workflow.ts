@@ -10,7 +10,7 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   const infraction = new Infraction(input);
   setHandler(infractionStatusQuery, () => infraction.snapshot());
   setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
-  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (_defense) => infraction.validateDefense() });
+  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense) => infraction.validateDefense(defense) });
   const view = await infraction.run();
   await infraction.events.drained();
   await condition(allHandlersFinished);

@@ -1,8 +1,10 @@
 /**
  * A MED infraction's state machine. The provider's record (signalled by the MED sync) decides the
  * outcome; the merchant's defense (an update) is submitted once and answered only after the provider
- * took it (or refused it); the deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it
- * passes without a defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one.
+ * took it (or refused it): the same defense again, while it is sent or after, gets that answer; a
+ * different one is refused by the validator from the moment the first is taken until the provider refuses
+ * it. The deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it passes without a
+ * defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one.
  */
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
@@ -42,7 +44,10 @@ export class Infraction {
   readonly events = new MerchantEventOutbox();
   private view: Omit<InfractionView, 'state' | 'transitions'>;
   private latest: InfractionRecord | undefined;
+  /** Taken by the update, waiting for the run loop to send it. */
   private pendingDefense: Defense | undefined;
+  /** Being sent: the provider's answer has not come yet. */
+  private sendingDefense: Defense | undefined;
   private readonly defenses = new PendingUpdates<DefenseOutcome>();
 
   constructor(input: InfractionInput) {
@@ -73,13 +78,18 @@ export class Infraction {
     this.latest = record;
   }
 
-  validateDefense(): void {
+  /** A defense is refused when it cannot be sent, or differs from the one taken, being sent or sent. */
+  validateDefense(defense: Defense): void {
+    if (this.view.defense && sameDefense(this.view.defense, defense)) return;
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
-    if (this.pendingDefense || this.view.defense) throw new Error('a defense was already sent for this infraction');
+    const first = this.pendingDefense ?? this.sendingDefense ?? this.view.defense;
+    if (first && !sameDefense(first, defense)) throw new Error('a different defense was already sent for this infraction');
   }
 
+  /** The first defense is sent; the same one again waits for (or gets) that defense's answer, never sends. */
   defend(defense: Defense): Promise<DefenseOutcome> {
-    this.pendingDefense ??= defense;
+    if (this.view.defense && !this.pendingDefense && !this.sendingDefense) return Promise.resolve({ submitted: true, view: this.snapshot() });
+    if (!this.sendingDefense) this.pendingDefense ??= defense;
     return this.defenses.wait();
   }
 
@@ -123,6 +133,15 @@ export class Infraction {
       this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`, view: this.snapshot() });
       return;
     }
+    this.sendingDefense = defense;
+    try {
+      await this.send(defense);
+    } finally {
+      this.sendingDefense = undefined;
+    }
+  }
+
+  private async send(defense: Defense): Promise<void> {
     try {
       const answer = await submitDefense(this.view.infractionId, defense);
       if (answer.kind === 'refused') {
@@ -171,6 +190,10 @@ export class Infraction {
     if (this.pendingDefense) return;
     await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.view.record, carried: this.snapshot() });
   }
+}
+
+function sameDefense(a: Defense, b: Defense): boolean {
+  return a.analise === b.analise && a.justificativa === b.justificativa && a.proofs.length === b.proofs.length && a.proofs.every((proof, i) => proof === b.proofs[i]);
 }
 
 function optional(view: InfractionView): Partial<Pick<InfractionView, 'chargeExternalId' | 'defense' | 'refundRecordedAt'>> {

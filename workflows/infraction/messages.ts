@@ -34,7 +34,7 @@ export type InfractionWorkflow = (input: InfractionInput) => Promise<InfractionV
 /** The provider's current record, from the MED sync (signal-with-start). */
 export const infractionRecordSignal = defineSignal<[InfractionRecord]>('infractionRecord');
 export const infractionStatusQuery = defineQuery<InfractionView>('status');
-/** Refused (validator) unless the infraction may still be defended and no defense was sent. */
+/** The first defense is sent; the same one again gets its answer; refused (validator) when it can no longer be defended or another defense was taken. */
 export const defendInfractionUpdate = defineUpdate<DefenseOutcome, [Defense]>('defend');
 
 export function infractionWorkflowId(infractionId: string): string {
