@@ -1,23 +1,35 @@
 /**
  * MED infractions through the real stack: infractions opened at the sandbox (its admin API) on paid
  * cash-ins, discovered by the MED sync (a Temporal Schedule, triggered through the engine API), one
- * workflow per infraction, defended through the engine, followed to the provider's resolution.
+ * workflow per infraction, defended through the engine, followed to the provider's resolution. The engine
+ * reaches the sandbox through a recording proxy: the defenses counted are those the engine sent.
  */
 import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../workflows/infraction/search-attributes';
-import { infractionWorkflowId } from '../../workflows/infraction/messages';
+import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ MED_SYNC_PAGE_SIZE: '2', SANDBOX_INFRACTION_RESOLVE_MS: '0' });
+  stack = await startEngineHarness({ MED_SYNC_PAGE_SIZE: '2', SANDBOX_INFRACTION_RESOLVE_MS: '0' }, { providerProxy: true });
+});
+afterEach(async () => {
+  await stack.admin('DELETE', '/sandbox/faults');
 });
 afterAll(() => stack?.close());
+
+const defensePath = (id: string) => `/api/meds/infractions/${id}/defense`;
+/** Defenses of this infraction the engine sent the provider. */
+const defensesSent = (id: string) => {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider.count('POST', defensePath(id));
+};
 
 /** A PIX cash-in paid at the sandbox, not through the engine: the infraction stays unlinked. */
 async function paidCashIn(amount: number): Promise<string> {
@@ -91,6 +103,7 @@ test('a defense goes to the provider once, the provider accepts the claim: ACCEP
 
   // The same request again joins the same update: still one defense.
   expect((await stack.api('POST', `/v1/infractions/${id}/defense`, defense)).status).toBe(200);
+  expect(defensesSent(id)).toBe(1);
 
   await resolveAtSandbox(id, 'ACCEPTED');
   await sync();
@@ -176,4 +189,43 @@ test('every page is read (more infractions than perPage), and repeated syncs kee
     }
     expect(runs).toBe(1);
   }
+});
+
+test('while the first defense is with the provider, a different one is refused and the same one gets its answer: one defense sent', async () => {
+  const id = await openInfraction(60);
+  await sync();
+  await infractionReaches(id, ['OPEN']);
+  const first = { analise: 'NEGADA', justificativa: 'Entrega comprovada.', proofs: [] };
+  // The provider is slow to answer: the first defense is still in flight when the others come.
+  expect((await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1_500 })).status).toBe(200);
+  const firstAnswer = stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, first);
+  await pollUntil(() => (defensesSent(id) === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 20, description: 'the first defense to reach the provider' });
+
+  // Straight to the workflow: what the API answers for each update outcome is its own test.
+  const handle = stack.temporal.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(id));
+  const different = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...first, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+  expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
+  expect((different as WorkflowUpdateFailedError).cause?.message).toBe('a different defense was already sent for this infraction');
+  const [answered, again] = await Promise.all([firstAnswer, stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, first)]);
+  expect(answered.status).toBe(200);
+  expect(answered.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } });
+  expect(again.status).toBe(200);
+  expect(again.body.defense).toEqual(answered.body.defense);
+
+  expect(defensesSent(id)).toBe(1);
+  const atProvider = await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`);
+  expect(atProvider.body.infraction.analise).toBe('NEGADA');
+});
+
+test('a defense the provider takes and whose answer is lost: the retry finds it at the provider instead of sending it again', async () => {
+  const id = await openInfraction(61);
+  await sync();
+  await infractionReaches(id, ['OPEN']);
+  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: [defensePath(id)] } })).status).toBe(200);
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, { analise: 'ACEITA', justificativa: 'Devolvemos ao pagador.', proofs: [] });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'ACEITA' } });
+  // The fault fired (its count is consumed) and the defense went out once.
+  expect((await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults).toEqual({});
+  expect(defensesSent(id)).toBe(1);
 });

@@ -15,12 +15,12 @@ export const faultsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(120_000).optional(),
   /** Share of provider endpoint calls answered 503 before doing anything. */
   errorRate: z.number().min(0).max(1).optional(),
-  /** The next `count` matching money-moving requests commit and are then never answered. */
+  /** The next `count` matching requests commit and are then never answered. */
   timeoutAfterCommit: z
     .strictObject({
       count: z.number().int().min(1).max(1_000),
       mode: z.enum(['hang', 'reset']),
-      /** Request paths to match (exact); default: every money-moving endpoint. */
+      /** Request paths to match (exact), of any endpoint that commits state (an infraction's defense too); default: every money-moving endpoint. */
       paths: z.array(z.string().startsWith('/')).min(1).optional(),
     })
     .optional(),
@@ -59,7 +59,7 @@ export interface FaultState {
   shouldFailRequest(): boolean;
   latencyMs(): number;
   /** Consumes one `timeoutAfterCommit` count when this committed request matches. */
-  takeTimeoutAfterCommit(path: string): 'hang' | 'reset' | undefined;
+  takeTimeoutAfterCommit(request: { path: string; movesMoney: boolean }): 'hang' | 'reset' | undefined;
   /** Consumes the callback counts for one newly created callback. */
   decideCallback(): CallbackFaultDecision;
   reorderWindowMs(): number;
@@ -91,9 +91,9 @@ export function createFaultState(random: () => number = Math.random): FaultState
     },
     shouldFailRequest: () => (faults.errorRate ?? 0) > 0 && random() < (faults.errorRate ?? 0),
     latencyMs: () => faults.latencyMs ?? 0,
-    takeTimeoutAfterCommit(path) {
+    takeTimeoutAfterCommit({ path, movesMoney }) {
       const rule = faults.timeoutAfterCommit;
-      if (!rule || (rule.paths && !rule.paths.includes(path))) return undefined;
+      if (!rule || !(rule.paths ? rule.paths.includes(path) : movesMoney)) return undefined;
       const { timeoutAfterCommit: _consumed, ...rest } = faults;
       faults = rule.count > 1 ? { ...rest, timeoutAfterCommit: { ...rule, count: rule.count - 1 } } : rest;
       return rule.mode;

@@ -86,8 +86,8 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
         throw providerError('INTERNAL_ERROR', `Sandbox response of ${endpoint.name} does not match the contract`);
       }
       const status = result.status ?? 200;
-      if (route.movesMoney && status < 300) {
-        const mode = ctx.faults.takeTimeoutAfterCommit(req.path);
+      if (status < 300) {
+        const mode = ctx.faults.takeTimeoutAfterCommit({ path: req.path, movesMoney: route.movesMoney === true });
         if (mode) {
           ctx.logger.info('sandbox.fault_timeout_after_commit', { endpoint: endpoint.name, mode });
           if (mode === 'reset') connections.reset(req.socket);
