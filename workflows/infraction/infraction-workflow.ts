@@ -3,6 +3,7 @@
  * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
  */
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
 import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, type InfractionInput, type InfractionView } from './messages';
 
@@ -10,7 +11,7 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   const infraction = new Infraction(input);
   setHandler(infractionStatusQuery, () => infraction.snapshot());
   setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
-  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense) => infraction.validateDefense(defense) });
+  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense: Defense) => infraction.validateDefense(defense) });
   const view = await infraction.run();
   await infraction.events.drained();
   await condition(allHandlersFinished);
