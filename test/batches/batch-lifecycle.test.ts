@@ -247,8 +247,9 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
       const { result, healthAnswers, longestSilence } = await healthDuring(upload);
       if (result.status === 202) await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
       expect([format, result.status, result.body]).toEqual([format, 202, expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 })]);
-      // Answered throughout, not only before and after: no stretch of half the acceptance went without an answer.
-      expect({ format, answered: healthAnswers > 0, longestSilenceUnderHalf: longestSilence < 0.5 }).toEqual({ format, answered: true, longestSilenceUnderHalf: true });
+      // Answered throughout, not only before and after: no stretch of a quarter of the acceptance went without an answer
+      // (here about 2 %; one phase done in one go, the items' validation, made it a third).
+      expect({ format, answered: healthAnswers > 0, longestSilenceUnderAQuarter: longestSilence < 0.25 }).toEqual({ format, answered: true, longestSilenceUnderAQuarter: true });
       const listed = await listedItems(batchId);
       expect(listed.map((item) => item.externalId)).toEqual(list.map((item) => item.externalId));
     }
