@@ -202,7 +202,10 @@ test('no card number or security code is in the decoded Temporal histories, the 
   expect(histories.join('\n')).toContain('"last4":"1000"');
   expect(found(histories.join('\n'))).toEqual([]);
 
-  expect(logLines.some((line) => line.includes('checkout.provider_answered'))).toBe(true);
+  // Every log line of the real payments, at debug level, from each service that saw the card: the API that took it, the sandbox that charged it.
+  const events = logLines.map((line) => JSON.parse(line) as { service?: string; event?: string });
+  expect(events.some((line) => line.service === 'engine-api' && line.event === 'checkout.provider_answered')).toBe(true);
+  expect(events.some((line) => line.service === 'sandbox' && line.event === 'sandbox.card_payment_created')).toBe(true);
   expect(found(logLines.join('\n'))).toEqual([]);
 
   const files = filesUnder(stack.config.DATA_DIR);
