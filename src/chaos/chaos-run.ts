@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PAYOUT_METHODS, type PayoutMethod } from '../payouts/rails/methods';
 import { COMPONENTS, startChaosStack, type ChaosStack, type ComponentName } from './chaos-stack';
 import type { TrialVerdict } from './checker';
 import { Prng } from './prng';
@@ -17,6 +18,8 @@ import { runTrial, type TrialTimeouts } from './trial-run';
 export interface ChaosOptions extends Omit<PlanSettings, 'seed'>, TrialTimeouts {
   seed: number;
   trials: number;
+  /** Whether the sandbox de-duplicates by external_id (SANDBOX_DEDUPLICATE); false proves exactly once on the engine alone. */
+  deduplicate: boolean;
   /** No trial starts when it would likely end past this. */
   seconds: number;
   log: (line: string) => void;
@@ -27,12 +30,15 @@ type Counts = Omit<TrialVerdict, 'problems' | 'reviewReasons'>;
 export type ChaosReport = {
   trials: number;
   seed: number;
+  sandboxDeduplicates: boolean;
   seconds: number;
   kills: Record<ComponentName, number>;
   /** Exits the monkey did not cause (a worker whose Temporal went away), each followed by a restart. */
   crashes: Record<ComponentName, number>;
   /** Batch requests sent again because the API was down or answered 5xx (503 while Temporal was down). */
   resubmissions: number;
+  /** The batches' items by rail. */
+  methods: Record<PayoutMethod, number>;
   /** What the NEEDS_REVIEW payouts say, by kind of reason. */
   reviewReasons: Record<string, number>;
 } & Counts & {
@@ -74,6 +80,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const counts = zeroCounts();
   const kills = zeroPerPart();
   const reviewReasons: Record<string, number> = {};
+  const methods = Object.fromEntries(PAYOUT_METHODS.map((method) => [method, 0])) as Record<PayoutMethod, number>;
   let resubmissions = 0;
   let trials = 0;
   let error: string | undefined;
@@ -82,7 +89,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     options.log(`chaos: building the workflow bundle and starting the stack in ${dataDir}`);
     const workflowBundle = path.join(dataDir, 'workflow-bundle.js');
     await buildWorkflowBundle(workflowBundle, path.join(dataDir, 'build-workflows.log'));
-    stack = await startChaosStack({ dataDir, workflowBundle, log: options.log });
+    stack = await startChaosStack({ dataDir, workflowBundle, deduplicate: options.deduplicate, log: options.log });
     const trialsStartedAt = Date.now();
     for (; trials < options.trials; trials += 1) {
       const elapsed = Date.now() - startedAt;
@@ -92,6 +99,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         break;
       }
       const plan = planTrial(rng, trials + 1, options);
+      for (const item of plan.items) methods[item.method] += 1;
       const result = await runTrial(stack, plan, options, options.log, startedAt);
       for (const name of COMPONENTS) kills[name] += result.kills[name];
       resubmissions += result.resubmissions;
@@ -115,6 +123,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   return {
     trials,
     seed: options.seed,
+    sandboxDeduplicates: options.deduplicate,
     seconds: Math.round((Date.now() - startedAt) / 1_000),
     kills,
     payouts: counts.payouts,
@@ -128,6 +137,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     stuckWithoutReason: counts.stuckWithoutReason,
     ledgerMismatches: counts.ledgerMismatches,
     resubmissions,
+    methods,
     reviewReasons,
     crashes,
     ...(keep ? { keptDataDir: dataDir } : {}),

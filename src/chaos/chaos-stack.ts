@@ -50,6 +50,8 @@ export interface ChaosStack {
 
 export interface ChaosStackOptions {
   dataDir: string;
+  /** false: the sandbox makes a second operation for a repeated external_id, so a second POST is a second debit. */
+  deduplicate: boolean;
   /** A prebuilt workflow bundle: a restarted worker polls within seconds instead of bundling again. */
   workflowBundle: string;
   log: (line: string) => void;
@@ -124,6 +126,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     WORKFLOW_BUNDLE_PATH: options.workflowBundle,
     LOG_LEVEL: 'warn',
     ...CHAOS_TIMING,
+    SANDBOX_DEDUPLICATE: String(options.deduplicate),
   };
   const config = loadConfig(env);
   const binary = temporalCliPath();

@@ -1,13 +1,16 @@
 /**
  * The verdict of one chaos trial, from what the provider and the engine show once everything is up
  * again: the sandbox's ledger (the money), the batch's item list (the engine's account of each payout)
- * and, for items not final, the payout itself (its review reason). Pure, so that it can be tested on
- * made-up ledgers and items.
+ * and, for items not final, the payout itself (its review reason). Money is the merchant's account only
+ * (an internal transfer also credits its recipient); an internal transfer's entries carry no external_id,
+ * so they are attributed through the description the item gave its transfer. Pure, so that it can be
+ * tested on made-up ledgers and items.
  */
 import type { ItemState } from '../batches/batch-store';
 
 export interface LedgerEntryView {
   externalId: string | null;
+  operationId?: string | null;
   lines: readonly { account: string; amountCents: number }[];
 }
 
@@ -28,6 +31,10 @@ export interface TrialEvidence {
   /** The batch's item list; undefined when the engine does not know the batch. */
   items: readonly ListedItem[] | undefined;
   ledger: readonly LedgerEntryView[];
+  /** The ledger account of the merchant whose payouts these are (`user:<id>`). */
+  merchantAccount: string;
+  /** The provider's operation id of each internal transfer → the externalId its description names. */
+  transfers: ReadonlyMap<string, string>;
   /** Read for every listed item that is neither COMPLETED, FAILED nor CANCELLED. */
   payouts: ReadonlyMap<string, PayoutReading>;
   /** Items the provider never settles (the sandbox's rule for centavos .14): review is their right end. */
@@ -57,24 +64,23 @@ export interface TrialVerdict {
   problems: string[];
 }
 
-const USER_ACCOUNT_PREFIX = 'user:';
-
 interface Money {
   debits: number;
   refunds: number;
 }
 
-/** Per externalId: entries taking money from a user account (debits) and entries giving it back (refunds). */
-export function moneyByExternalId(ledger: readonly LedgerEntryView[]): Map<string, Money> {
+/** Per externalId: entries taking money from the merchant's account (debits) and entries giving it back (refunds). */
+export function moneyByExternalId(ledger: readonly LedgerEntryView[], merchantAccount: string, transfers: ReadonlyMap<string, string>): Map<string, Money> {
   const money = new Map<string, Money>();
   for (const entry of ledger) {
-    if (!entry.externalId) continue;
-    const userLines = entry.lines.filter((line) => line.account.startsWith(USER_ACCOUNT_PREFIX));
-    const debit = userLines.some((line) => line.amountCents < 0);
-    const refund = userLines.some((line) => line.amountCents > 0);
+    const externalId = entry.externalId ?? (entry.operationId ? transfers.get(entry.operationId) : undefined);
+    if (!externalId) continue;
+    const merchantLines = entry.lines.filter((line) => line.account === merchantAccount);
+    const debit = merchantLines.some((line) => line.amountCents < 0);
+    const refund = merchantLines.some((line) => line.amountCents > 0);
     if (!debit && !refund) continue;
-    const current = money.get(entry.externalId) ?? { debits: 0, refunds: 0 };
-    money.set(entry.externalId, { debits: current.debits + (debit ? 1 : 0), refunds: current.refunds + (refund ? 1 : 0) });
+    const current = money.get(externalId) ?? { debits: 0, refunds: 0 };
+    money.set(externalId, { debits: current.debits + (debit ? 1 : 0), refunds: current.refunds + (refund ? 1 : 0) });
   }
   return money;
 }
@@ -94,7 +100,7 @@ export function checkTrial(evidence: TrialEvidence): TrialVerdict {
     reviewReasons: {},
     problems: [],
   };
-  const money = moneyByExternalId(evidence.ledger);
+  const money = moneyByExternalId(evidence.ledger, evidence.merchantAccount, evidence.transfers);
   const listed = new Map((evidence.items ?? []).map((item) => [item.externalId, item.status]));
   const problem = (externalId: string, what: string): void => {
     verdict.problems.push(`${externalId}: ${what}`);

@@ -4,16 +4,25 @@
  * (timings on a loaded machine) is not replayable, the plan is.
  */
 import { centavosToReais } from '../money/centavos';
+import { PAYOUT_METHODS, type PayoutMethod } from '../payouts/rails/methods';
+import { buildBrCode } from '../pix/brcode';
 import type { Faults } from '../sandbox/faults/fault-state';
+import { SEEDED_USERS } from '../sandbox/store/users';
 import { COMPONENTS, type ComponentName } from './chaos-stack';
 import type { Prng } from './prng';
 
-export interface PlannedItem {
-  externalId: string;
-  amount: number;
-  pixKey: string;
-  keyType: 'EMAIL';
-}
+/** One item of the batch request, of any rail; `amount` on each, so that the checker knows the provider's rule for it. */
+export type PlannedItem = { externalId: string; amount: number } & (
+  | { method: 'pix_key'; pixKey: string; keyType: 'EMAIL' }
+  | { method: 'pix_copy_paste'; emv: string }
+  /** The provider knows an internal transfer by its own id only: the description names the item, for the checker. */
+  | { method: 'internal'; email: string; description: string }
+  | { method: 'crypto'; wallet: string }
+);
+
+const CRYPTO_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+/** The sandbox's default crypto bounds are R$ 50 to R$ 50,000. */
+const CRYPTO_MIN_REAIS = 50;
 
 export interface PlannedKill {
   /** Wait before this kill, from the previous one (the first: from the trial's start). */
@@ -48,8 +57,8 @@ export interface PlanSettings {
 const FAILING_SHARE = 0.05;
 const NEVER_SETTLING_SHARE = 0.03;
 
-function itemCents(rng: Prng): number {
-  const reais = rng.int(1, 500) * 100;
+function itemCents(rng: Prng, minReais: number): number {
+  const reais = rng.int(minReais, 500) * 100;
   if (rng.chance(FAILING_SHARE)) return reais + 13;
   if (rng.chance(NEVER_SETTLING_SHARE)) return reais + 14;
   const centavos = rng.int(0, 99);
@@ -76,13 +85,24 @@ function planKills(rng: Prng, settings: PlanSettings): PlannedKill[] {
   }
 }
 
+function planItem(rng: Prng, externalId: string, index: number): PlannedItem {
+  const method: PayoutMethod = rng.pick(PAYOUT_METHODS);
+  const cents = itemCents(rng, method === 'crypto' ? CRYPTO_MIN_REAIS : 1);
+  const amount = centavosToReais(cents);
+  switch (method) {
+    case 'pix_key':
+      return { externalId, method, amount, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' };
+    case 'pix_copy_paste':
+      return { externalId, method, amount, emv: buildBrCode({ pixKey: `shop${index}@example.com`, merchantName: 'Loja Caos', merchantCity: 'SAO PAULO', txid: `CAOS${index}`, amountCentavos: cents }) };
+    case 'internal':
+      return { externalId, method, amount, email: SEEDED_USERS.recipient.email, description: externalId };
+    case 'crypto':
+      return { externalId, method, amount, wallet: CRYPTO_WALLET };
+  }
+}
+
 export function planTrial(rng: Prng, trial: number, settings: PlanSettings): TrialPlan {
   const prefix = `chaos-${settings.seed}-${trial}`;
-  const items = Array.from({ length: settings.batchSize }, (_, index) => ({
-    externalId: `${prefix}-${index}`,
-    amount: centavosToReais(itemCents(rng)),
-    pixKey: `seller${index}@example.com`,
-    keyType: 'EMAIL' as const,
-  }));
+  const items = Array.from({ length: settings.batchSize }, (_, index) => planItem(rng, `${prefix}-${index}`, index));
   return { trial, batchId: prefix, items, faults: planFaults(rng), kills: planKills(rng, settings), submitAfterMs: rng.int(...settings.submitAfterMs) };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../cli/batch-api-client';
 import type { BatchItemResponse } from '../api/batches/batch-schemas';
 import { reaisToCentavos } from '../money/centavos';
-import { outcomeForAmount } from '../sandbox';
+import { outcomeForAmount, SEEDED_USERS } from '../sandbox';
 import { pollUntil } from '../util/poll';
 import type { ChaosStack, ComponentName } from './chaos-stack';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from './checker';
@@ -32,8 +32,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FINAL_STATES = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 const ledgerSchema = z.object({
-  entries: z.array(z.object({ externalId: z.string().nullable(), lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })) })),
+  entries: z.array(
+    z.object({ externalId: z.string().nullable(), operationId: z.string().nullable(), lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })) }),
+  ),
 });
+const transfersSchema = z.object({ operations: z.array(z.object({ transactionId: z.string(), details: z.object({ description: z.string().optional() }) })) });
+const MERCHANT_ACCOUNT = `user:${SEEDED_USERS.merchant.id}`;
 const payoutReadingSchema = z.object({ status: z.string(), reviewReason: z.string().optional() });
 
 /** Retries what a dead or Temporal-less API answers (no answer, 5xx, 429); anything else is a real refusal. */
@@ -81,13 +85,21 @@ async function killOnSchedule(stack: ChaosStack, plan: TrialPlan, kills: Record<
   await Promise.all(restarts);
 }
 
-async function sandboxLedger(stack: ChaosStack): Promise<LedgerEntryView[]> {
-  const response = await fetch(`${stack.sandboxUrl}/sandbox/ledger`, {
+async function sandboxAdminGet(stack: ChaosStack, path: string): Promise<unknown> {
+  const response = await fetch(`${stack.sandboxUrl}${path}`, {
     headers: { authorization: `Bearer ${stack.config.SANDBOX_ADMIN_TOKEN}` },
     signal: AbortSignal.timeout(30_000),
   });
-  if (!response.ok) throw new Error(`sandbox ledger answered ${response.status}`);
-  return ledgerSchema.parse(await response.json()).entries;
+  if (!response.ok) throw new Error(`sandbox ${path} answered ${response.status}`);
+  return response.json();
+}
+
+const sandboxLedger = async (stack: ChaosStack): Promise<LedgerEntryView[]> => ledgerSchema.parse(await sandboxAdminGet(stack, '/sandbox/ledger')).entries;
+
+/** Every internal transfer at the provider, by its id → the item its description names (a chaos item's description is its externalId). */
+async function sandboxTransfers(stack: ChaosStack): Promise<Map<string, string>> {
+  const { operations } = transfersSchema.parse(await sandboxAdminGet(stack, '/sandbox/operations?product=internal-transfer&limit=100000'));
+  return new Map(operations.flatMap((operation) => (operation.details.description ? [[operation.transactionId, operation.details.description] as const] : [])));
 }
 
 async function batchItems(api: BatchApiClient, batchId: string): Promise<BatchItemResponse[] | undefined> {
@@ -121,9 +133,9 @@ async function readPayout(stack: ChaosStack, externalId: string): Promise<Payout
 const patiently = <T>(read: () => Promise<T>, description: string): Promise<T> =>
   pollUntil(async () => ({ value: await read() }), { timeoutMs: 60_000, intervalMs: 1_000, description }).then(({ value }) => value);
 
-/** The sandbox's rule (outcomeForAmount): these stay PROCESSING at the provider forever. */
+/** The sandbox's rule (outcomeForAmount): these stay PROCESSING at the provider forever (an internal transfer is done at once). */
 function neverSettlingItems(plan: TrialPlan): Set<string> {
-  return new Set(plan.items.filter((item) => outcomeForAmount(reaisToCentavos(item.amount)).status === 'NEVER').map((item) => item.externalId));
+  return new Set(plan.items.filter((item) => item.method !== 'internal' && outcomeForAmount(reaisToCentavos(item.amount)).status === 'NEVER').map((item) => item.externalId));
 }
 
 export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number): Promise<TrialResult> {
@@ -159,6 +171,15 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
     if (!FINAL_STATES.has(item.status)) payouts.set(item.externalId, await patiently(() => readPayout(stack, item.externalId), `payout ${item.externalId}`));
   }
   const ledger = await patiently(() => sandboxLedger(stack), 'the sandbox ledger');
-  const verdict = checkTrial({ submitted: plan.items.map((item) => item.externalId), items, ledger, payouts, neverSettling: neverSettlingItems(plan) });
+  const transfers = await patiently(() => sandboxTransfers(stack), 'the sandbox internal transfers');
+  const verdict = checkTrial({
+    submitted: plan.items.map((item) => item.externalId),
+    items,
+    ledger,
+    merchantAccount: MERCHANT_ACCOUNT,
+    transfers,
+    payouts,
+    neverSettling: neverSettlingItems(plan),
+  });
   return { verdict, kills, resubmissions, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
 }

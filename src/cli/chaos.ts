@@ -3,7 +3,8 @@
  * process) and runs trials of a batch of payouts under the sandbox's faults while parts are killed with
  * SIGKILL and started again; then checks every payout against the provider's ledger (docs/reliability.md).
  * Prints one JSON line; exits 1 on any double debit, lost payout, payout stuck without a reason or
- * ledger mismatch. CHAOS_SECONDS (600), CHAOS_TRIALS (20), CHAOS_BATCH_SIZE (200), CHAOS_SEED (random, printed).
+ * ledger mismatch. CHAOS_SECONDS (600), CHAOS_TRIALS (20), CHAOS_BATCH_SIZE (200), CHAOS_SEED (random, printed),
+ * SANDBOX_DEDUPLICATE (true; false: a second POST of a payout is a second debit at the sandbox).
  */
 import { z } from 'zod';
 import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../chaos/chaos-run';
@@ -14,6 +15,7 @@ const chaosEnvSchema = z.object({
   CHAOS_TRIALS: z.coerce.number().int().min(1).default(20),
   CHAOS_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(200),
   CHAOS_SEED: z.coerce.number().int().min(1).max(4_294_967_295).optional(),
+  SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true'),
 });
 
 async function main(): Promise<void> {
@@ -25,10 +27,15 @@ async function main(): Promise<void> {
   const settings = parsed.data;
   const seed = settings.CHAOS_SEED ?? freshSeed();
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  log(`chaos: seed ${seed} (CHAOS_SEED=${seed} replays this plan), ${settings.CHAOS_TRIALS} trials of ${settings.CHAOS_BATCH_SIZE} payouts within ${settings.CHAOS_SECONDS} s`);
+  const deduplicate = settings.SANDBOX_DEDUPLICATE === 'true';
+  log(
+    `chaos: seed ${seed} (CHAOS_SEED=${seed} replays this plan), ${settings.CHAOS_TRIALS} trials of ${settings.CHAOS_BATCH_SIZE} payouts within ${settings.CHAOS_SECONDS} s, ` +
+      `the sandbox ${deduplicate ? 'de-duplicating' : 'not de-duplicating'} by external_id`,
+  );
   const report = await runChaos({
     seed,
     trials: settings.CHAOS_TRIALS,
+    deduplicate,
     batchSize: settings.CHAOS_BATCH_SIZE,
     seconds: settings.CHAOS_SECONDS,
     ...DEFAULT_PLAN,

@@ -27,7 +27,15 @@ const refund = (externalId: string): LedgerEntryView => ({
 const seed: LedgerEntryView = { externalId: null, lines: [{ account: 'equity:seed', amountCents: -100 }, { account: 'user:merchant', amountCents: 100 }] };
 
 function check(items: ListedItem[] | undefined, ledger: LedgerEntryView[], payouts: Record<string, PayoutReading> = {}, submitted = items?.map((item) => item.externalId) ?? []) {
-  return checkTrial({ submitted, items, ledger: [seed, ...ledger], payouts: new Map(Object.entries(payouts)), neverSettling: new Set(['review']) });
+  return checkTrial({
+    submitted,
+    items,
+    ledger: [seed, ...ledger],
+    merchantAccount: 'user:merchant',
+    transfers: new Map([['it_1', 'moved'], ['it_2', 'moved-twice'], ['it_3', 'moved-twice']]),
+    payouts: new Map(Object.entries(payouts)),
+    neverSettling: new Set(['review']),
+  });
 }
 
 test('a clean trial: paid once, failed and refunded, refused before any debit, in review with a reason', () => {
@@ -115,4 +123,25 @@ test('a final state that contradicts the money is a ledger mismatch', () => {
     'kept: FAILED with 1 net debits at the provider',
     'taken: CANCELLED with 1 net debits at the provider',
   ]);
+});
+
+/** An internal transfer: no external_id at the provider, the merchant's account debited and the recipient's credited at once. */
+const transfer = (operationId: string): LedgerEntryView => ({
+  externalId: null,
+  operationId,
+  lines: [
+    { account: 'user:merchant', amountCents: -1_000 },
+    { account: 'user:recipient', amountCents: 1_000 },
+  ],
+});
+
+test("internal transfers count by the item their description names, on the merchant's account only: once is paid, twice is a double debit", () => {
+  const verdict = check(
+    [
+      { externalId: 'moved', status: 'COMPLETED' },
+      { externalId: 'moved-twice', status: 'COMPLETED' },
+    ],
+    [transfer('it_1'), transfer('it_2'), transfer('it_3'), transfer('it_unknown')],
+  );
+  expect(verdict).toMatchObject({ completed: 2, doubleDebits: 1, ledgerMismatches: 1, problems: ['moved-twice: 2 debits at the provider', 'moved-twice: COMPLETED with 2 net debits at the provider'] });
 });

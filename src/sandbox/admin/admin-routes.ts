@@ -19,6 +19,8 @@ const operationsQuerySchema = z.strictObject({
   transactionId: z.string().min(1).optional(),
   product: z.string().min(1).optional(),
   status: z.string().min(1).optional(),
+  /** Newest first; 500 unless told. */
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 const ledgerQuerySchema = z.strictObject({
   externalId: z.string().min(1).optional(),
