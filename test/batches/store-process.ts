@@ -1,8 +1,9 @@
 /**
  * Another process on the batch store (SQLite: STORE_FILE; PostgreSQL: STORE_URL), as the worker (or a
  * second API process) is in production. Run with `node --import tsx`, configured by the environment:
- * - `writer`: records starts and outcomes of BATCH_ID's items in a loop, as the worker does; prints `ok`
- *   after each write, `error <code> <message>` and ends on the first failure;
+ * - `writer`: records starts and outcomes of BATCH_ID's items in a loop, as the worker does; prints `ok <ms>`
+ *   after each write (how long it took, waiting for the lock included), `error <code> <message>` and ends
+ *   on the first failure;
  * - `inserter`: stores a batch of ITEMS items under BATCH_ID (externalIds `<BATCH_ID>-<n>`), prints `done <outcome>`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +22,6 @@ const envSchema = z.object({
   BATCH_ID: z.string().min(1),
   ITEMS: z.coerce.number().int().min(1),
   STORE_KEY_ID: z.string().min(1),
-  BUSY_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
 });
 
 async function main(): Promise<void> {
@@ -29,11 +29,7 @@ async function main(): Promise<void> {
   const encryptionKey = { id: env.STORE_KEY_ID, key: Buffer.from(env.STORE_KEY_HEX, 'hex') };
   const store: BatchStore = env.STORE_URL
     ? await PgBatchStore.open({ connectionString: env.STORE_URL, encryptionKey })
-    : new SqliteBatchStore({
-        file: env.STORE_FILE ?? '',
-        encryptionKey,
-        ...(env.BUSY_TIMEOUT_MS === undefined ? {} : { busyTimeoutMs: env.BUSY_TIMEOUT_MS }),
-      });
+    : new SqliteBatchStore({ file: env.STORE_FILE ?? '', encryptionKey });
   if (env.ROLE === 'inserter') {
     const items = payoutRequests(env.ITEMS, env.BATCH_ID);
     const { outcome } = await store.createBatch({ batchId: env.BATCH_ID, items, requestHash: batchRequestHash(items), createdAt: new Date() });
@@ -44,10 +40,12 @@ async function main(): Promise<void> {
   for (let round = 0; ; round += 1) {
     const seq = (round % env.ITEMS) + 1;
     try {
+      let startedAt = performance.now();
       await store.markStarted(env.BATCH_ID, [seq]);
-      process.stdout.write('ok\n');
+      process.stdout.write(`ok ${Math.round(performance.now() - startedAt)}\n`);
+      startedAt = performance.now();
       await store.recordOutcomes(env.BATCH_ID, [{ externalId: `${env.BATCH_ID}-${seq}`, state: 'NEEDS_REVIEW', failureReason: `round ${round}` }]);
-      process.stdout.write('ok\n');
+      process.stdout.write(`ok ${Math.round(performance.now() - startedAt)}\n`);
     } catch (error) {
       const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
       process.stdout.write(`error ${code} ${error instanceof Error ? error.message : String(error)}\n`);
