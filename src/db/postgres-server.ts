@@ -6,7 +6,7 @@
  * and the store tests (durability off: their data is thrown away, which makes it start and write fast).
  */
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -33,6 +33,8 @@ export interface PostgresServer {
   url(database: string): string;
   /** Creates the database unless it exists; its URL. */
   ensureDatabase(name: string): Promise<string>;
+  /** The postmaster's process id (its backends are its children). */
+  pid(): number | undefined;
   /** A clean shutdown (`immediate`: no checkpoint, crash recovery at the next start). */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
 }
@@ -93,6 +95,13 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
         await admin.end();
       }
       return url(name);
+    },
+    pid() {
+      try {
+        return Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      } catch {
+        return undefined;
+      }
     },
     async stop(mode = 'fast') {
       await pgCtl(['-m', mode, '-w', 'stop']);
