@@ -162,12 +162,14 @@ export async function runClusterCheck(cluster: Cluster, options: { payouts: numb
     await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
     log(`cluster check: batch ${batchId} of ${items.length} payouts accepted`);
 
+    const summary = () => client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema);
     const progress = async (): Promise<number> => {
-      const summary = await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema);
-      const final = ['COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'].reduce((sum, state) => sum + (summary.counts[state as keyof typeof summary.counts]?.count ?? 0), 0);
-      return summary.done ? 1 : final / items.length;
+      const { counts } = await summary();
+      return (['COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const).reduce((sum, state) => sum + counts[state].count, 0) / items.length;
     };
     const whenDone = (fraction: number) => pollUntil(async () => ((await progress()) >= fraction ? true : undefined), { timeoutMs: 600_000, intervalMs: 250, description: `${fraction * 100} % of the batch` });
+    // Done is the batch workflow's word (it closed the batch), not only every item final.
+    const batchClosed = () => pollUntil(async () => ((await summary()).done ? true : undefined), { timeoutMs: 600_000, intervalMs: 500, description: `batch ${batchId} to be done` });
 
     const chargeId = `cc${run}`;
     const cardPaymentId = `card${run}`;
@@ -181,7 +183,7 @@ export async function runClusterCheck(cluster: Cluster, options: { payouts: numb
       await crash(part, downMs, log);
     };
     const chaos = Promise.all([crashAt(0.25, cluster.parts.workers[0] as Supervisor, 2_000), crashAt(0.5, cluster.parts.temporal, 3_000)]);
-    const batch = await outcome(chaos.then(() => whenDone(1)));
+    const batch = await outcome(chaos.then(batchClosed));
     log(`cluster check: batch ${batch === 'ok' ? 'done' : batch}`);
     const [chargeResult, cardPaymentResult, infractionResult] = await lifecycles;
     log(`cluster check: charge ${chargeResult}, card payment ${cardPaymentResult}, infraction ${infractionResult}`);

@@ -29,10 +29,10 @@ async function untilReady(child: ChildProcess, name: string, ready: Readiness, t
   if ('healthUrl' in ready) return waitHealthy(ready.healthUrl, child, name, { timeoutMs, tail });
   let seen = false;
   if ('marker' in ready && child.stdout) {
-    let tail = '';
+    let recent = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-4_096);
-      seen ||= tail.includes(ready.marker);
+      recent = (recent + chunk.toString()).slice(-4_096);
+      seen ||= recent.includes(ready.marker);
     });
   }
   await pollUntil(
