@@ -46,6 +46,8 @@ export interface PhaseFigures {
   store: PersistencePerWorkflow;
   /** Per item, by database of the cluster's PostgreSQL: transactions (reads included: each query outside a transaction is one) and rows written (pg_stat_database). */
   database: Record<string, { transactions: number; rowsWritten: number }>;
+  /** Requests the Temporal frontend answered per item (the engine's namespace), all and the most frequent: what its per-instance rate limit (`frontend.namespaceRPS`, 2,400) is counted in. */
+  frontendRequests: { total: number; byOperation: Record<string, number> };
   /** State transitions of sampled workflows of the phase: median and most. */
   stateTransitions?: { median: number; max: number; sampled: number };
 }
@@ -109,6 +111,27 @@ async function databaseCounters(cluster: Cluster): Promise<Map<string, { commits
   }
 }
 
+const FRONTEND_REQUESTS = /^service_requests\{([^}]*)\}\s+(\S+)$/;
+
+/** The frontend's request counters for the namespace, by operation (the server's Prometheus text). */
+async function frontendRequests(metricsUrl: string, namespace: string): Promise<Map<string, number>> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const [, labels = '', value] = FRONTEND_REQUESTS.exec(line.trim()) ?? [];
+    if (!value || !labels.includes('service_name="frontend"') || !labels.includes(`namespace="${namespace}"`)) continue;
+    const operation = /operation="([^"]*)"/.exec(labels)?.[1] ?? 'unknown';
+    counts.set(operation, (counts.get(operation) ?? 0) + Number(value));
+  }
+  return counts;
+}
+
+function requestsPerItem(before: Map<string, number>, after: Map<string, number>, items: number): PhaseFigures['frontendRequests'] {
+  const growth = [...after].map(([operation, count]) => [operation, (count - (before.get(operation) ?? 0)) / items] as const).filter(([, count]) => count > 0);
+  growth.sort(([, a], [, b]) => b - a);
+  return { total: round(growth.reduce((sum, [, count]) => sum + count, 0), 2), byOperation: Object.fromEntries(growth.slice(0, 6).map(([operation, count]) => [operation, round(count, 2)])) };
+}
+
 /**
  * Measures one phase: its time, the CPU of every part (and of `extraPids`), the server's store counters
  * and PostgreSQL's, around `work`, which answers how many items it did.
@@ -119,12 +142,14 @@ async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: R
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpu(pid, name === 'postgres')]));
   const storeBefore = await readPersistenceCounters(cluster.serverMetricsUrl);
   const databaseBefore = await databaseCounters(cluster);
+  const requestsBefore = await frontendRequests(cluster.serverMetricsUrl, cluster.config.TEMPORAL_NAMESPACE);
   const loadBefore = load();
   const started = performance.now();
   const items = await work();
   const seconds = (performance.now() - started) / 1_000;
   const storeAfter = await readPersistenceCounters(cluster.serverMetricsUrl);
   const databaseAfter = await databaseCounters(cluster);
+  const requestsAfter = await frontendRequests(cluster.serverMetricsUrl, cluster.config.TEMPORAL_NAMESPACE);
   const database = Object.fromEntries(
     DATABASES.map((name) => {
       const before = databaseBefore.get(name) ?? { commits: 0, rows: 0 };
@@ -141,7 +166,7 @@ async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: R
       return [name, before === undefined || after === undefined || restarted ? null : round(((after - before) * 1_000) / items)];
     }),
   );
-  return { items, seconds: round(seconds), perSecond: round(items / seconds), load: [loadBefore, load()], cpuMsPerItem, store: persistencePerWorkflow(storeBefore, storeAfter, items), database };
+  return { items, seconds: round(seconds), perSecond: round(items / seconds), load: [loadBefore, load()], cpuMsPerItem, store: persistencePerWorkflow(storeBefore, storeAfter, items), database, frontendRequests: requestsPerItem(requestsBefore, requestsAfter, items) };
 }
 
 export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log: (line: string) => void): Promise<ClusterMeasurement> {
