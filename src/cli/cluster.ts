@@ -11,7 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkPassed, CLUSTER_CHECK_ENV, runClusterCheck, type ClusterCheckReport } from '../cluster/cluster-check';
 import { measureCluster } from '../cluster/cluster-measure';
-import { startCluster, type Cluster, type ClusterOptions } from '../cluster/cluster-stack';
+import { ClusterStopped, startCluster, type Cluster, type ClusterOptions } from '../cluster/cluster-stack';
 import { TEMPORAL_SERVER_VERSION } from '../cluster/server-build';
 import { loadConfigOrExit } from '../config/env';
 import { onShutdown } from './shutdown';
@@ -130,6 +130,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Stopped by Ctrl-C while starting: everything started is stopped already, nothing to explain.
+  if (error instanceof ClusterStopped) process.exit(130);
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -67,7 +67,7 @@ async function workerMetricsPorts(options: ClusterOptions, workerIndex: number, 
   return { metrics: configured.WORKER_METRICS_PORT, sdkMetrics: configured.WORKER_SDK_METRICS_PORT };
 }
 
-class ClusterStopped extends Error {
+export class ClusterStopped extends Error {
   constructor() {
     super('the cluster was stopped while it started');
     this.name = 'ClusterStopped';
@@ -86,8 +86,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const temporalAddress = `127.0.0.1:${frontendPort}`;
 
   const stopped: (() => Promise<void>)[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const stop of stopped.splice(0).reverse()) await stop().catch((error: unknown) => options.log(`cluster: ${error instanceof Error ? error.message : String(error)}`));
+  // Each call waits for the previous one, then stops what was started since: an abort while a part is
+  // starting stops the others, and the start's own failure path stops that part once it is up.
+  let stopping = Promise.resolve();
+  const stopAll = (): Promise<void> => {
+    stopping = stopping.then(async () => {
+      for (let stop = stopped.pop(); stop; stop = stopped.pop()) await stop().catch((error: unknown) => options.log(`cluster: ${error instanceof Error ? error.message : String(error)}`));
+    });
+    return stopping;
   };
   // Stopping the supervisors ends their start loops; each step after an await then gives up.
   options.signal?.addEventListener('abort', () => void stopAll(), { once: true });
