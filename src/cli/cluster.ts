@@ -75,10 +75,20 @@ function throwawayDir(label: string): string {
   return dataDir;
 }
 
+/** A cluster in a throwaway folder, which goes too when Ctrl-C stops it before it is up (a failed start keeps it, with its logs). */
+async function startThrowaway(dataDir: string, options: Omit<ClusterOptions, 'log' | 'signal'>): Promise<Cluster> {
+  try {
+    return await startStoppable(options);
+  } catch (error) {
+    if (error instanceof ClusterStopped) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 async function check(workers: number, payouts: number): Promise<number> {
   const dataDir = throwawayDir('check');
   log(`cluster check: ${payouts} payouts, ${workers} workers, in ${dataDir}`);
-  const cluster = await startStoppable({ dataDir, workers, ports: 'free', env: CLUSTER_CHECK_ENV });
+  const cluster = await startThrowaway(dataDir, { dataDir, workers, ports: 'free', env: CLUSTER_CHECK_ENV });
   let report: ClusterCheckReport | undefined;
   try {
     report = await runClusterCheck(cluster, { payouts, log });
@@ -98,7 +108,7 @@ async function measure(settings: ClusterSettings): Promise<number> {
   const dataDir = throwawayDir('measure');
   const workers = settings.CLUSTER_WORKERS;
   log(`cluster measure: ${workers} workers, ${settings.CLUSTER_SHARDS ?? 'the configured'} shards, in ${dataDir}`);
-  const cluster = await startStoppable({ dataDir, workers, ports: 'free', env: CLUSTER_MEASURE_ENV, ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}) });
+  const cluster = await startThrowaway(dataDir, { dataDir, workers, ports: 'free', env: CLUSTER_MEASURE_ENV, ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}) });
   try {
     const figures = await measureCluster(
       cluster,
