@@ -26,7 +26,7 @@ import { MAX_BATCH_ITEMS } from '../batches/batch-request';
 import { loadConfig } from '../config/env';
 import { freePort } from '../net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
-import { cpuSeconds, peakRssBytes, spawnKeepingTail, spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
+import { cpuSeconds, peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient } from '../temporal/connection';
 import { startDevServer } from '../temporal/dev-server';
@@ -54,12 +54,6 @@ function cpuUse(pids: Record<string, number | undefined>): () => Record<string, 
         return [name, start === undefined || end === undefined ? null : Number((end - start).toFixed(1))];
       }),
     );
-}
-
-async function runToExit(name: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const child = spawnService(name, { env, args, stdio: ['ignore', 'ignore', 'inherit'] });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`${name} exited with ${code}`);
 }
 
 async function main(): Promise<void> {

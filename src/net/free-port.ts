@@ -15,3 +15,22 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     });
   });
 }
+
+/**
+ * A free TCP port on loopback within [min, max]: for servers that cannot take any port the OS hands out
+ * (the Temporal server keeps its membership ports in a PostgreSQL smallint, so below 32768, where Linux's
+ * ephemeral range begins).
+ */
+export async function freePortBetween(min: number, max: number, host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const candidate = min + Math.floor(Math.random() * (max - min + 1));
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.unref();
+      server.once('error', () => resolve(false));
+      server.listen(candidate, host, () => server.close(() => resolve(true)));
+    });
+    if (free) return candidate;
+  }
+  throw new Error(`no free port between ${min} and ${max} on ${host}`);
+}

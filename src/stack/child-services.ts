@@ -1,10 +1,10 @@
 /**
  * The stack's parts as child processes: started from their `src/cli` entry points in their own process
  * groups, waited on through their health endpoints, stopped with SIGTERM and a grace period.
- * Used by `npm start`, the benchmark and the fuzz run.
+ * Used by `npm start`, the benchmark, the fuzz run and `npm run cluster`.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pollUntil, StopPolling } from '../util/poll';
 
@@ -32,6 +32,15 @@ export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; s
     env: options.env ?? process.env,
     detached: true,
   });
+}
+
+/** Runs an entry point to its end (`build-workflows`); rejects unless it exits 0. Its errors go to this process's stderr, or all its output to `logFile`. */
+export async function runToExit(name: string, args: readonly string[], env: NodeJS.ProcessEnv, logFile?: string): Promise<void> {
+  const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
+  const child = spawnService(name, { env, args, stdio: fd === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', fd, fd] });
+  if (fd !== undefined) closeSync(fd);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${name} exited with ${code}${logFile ? ` (see ${logFile})` : ''}`);
 }
 
 export function hasExited(child: ChildProcess): boolean {
@@ -97,16 +106,39 @@ export function peakRssBytes(pid: number): number | undefined {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in seconds; undefined once it is gone. */
-export function cpuSeconds(pid: number): number | undefined {
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once it is gone. */
+function statFields(pid: number): string[] | undefined {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
   } catch {
     return undefined;
   }
+}
+
+const ticksToSeconds = (ticks: number): number | undefined => (Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined);
+
+/** CPU time (user + system) a process has used so far, in seconds; undefined once it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  const fields = statFields(pid);
+  // utime and stime are the 12th and 13th of those fields.
+  return fields ? ticksToSeconds(Number(fields[11]) + Number(fields[12])) : undefined;
+}
+
+/**
+ * CPU time of a server that works through child processes (PostgreSQL's backends): its own, its children's
+ * that have exited (cutime, cstime), and its live children's; undefined once it is gone.
+ */
+export function treeCpuSeconds(pid: number): number | undefined {
+  const fields = statFields(pid);
+  if (!fields) return undefined;
+  const own = ticksToSeconds(Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) ?? 0;
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // No children file (an older kernel): the exited children's time is still counted.
+  }
+  return children.reduce((sum, child) => sum + (treeCpuSeconds(Number(child)) ?? 0), own);
 }
 
 // USER_HZ: 100 on every Linux the engine targets.

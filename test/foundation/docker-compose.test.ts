@@ -50,7 +50,7 @@ test('the engine services run in production mode with no demo secret baked in', 
 });
 
 test('every engine search attribute is registered with its type', () => {
-  const command = JSON.stringify(compose.services['temporal-search-attributes']?.command ?? '');
+  const command = JSON.stringify(compose.services['temporal-namespace']?.command ?? '');
   for (const pair of searchAttributeCliPairs()) expect(command).toContain(pair);
   expect(ENGINE_SEARCH_ATTRIBUTES.length).toBe(searchAttributeCliPairs().length);
 });

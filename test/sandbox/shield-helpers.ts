@@ -3,7 +3,7 @@
  * result but not a browser: the token as module.encrypt makes it (RSA-OAEP SHA-256), a 3DS session as
  * prepareThreeDS opens it, and the buyer's answer to a challenge.
  */
-import { constants, publicEncrypt } from 'node:crypto';
+import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import type { CardTokenPayload, ThreeDSSessionResponse } from '../../src/payment-api/schemas/shield';
 import type { Answer, TestSandbox } from '../helpers/sandbox';
 
@@ -24,9 +24,7 @@ export async function environmentKey(sb: TestSandbox): Promise<string> {
   return answer.body.publicKey;
 }
 
-export function cardToken(publicKeyPem: string, card: CardTokenPayload): string {
-  return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(JSON.stringify(card))).toString('base64');
-}
+export const cardToken = encryptCardToken;
 
 export async function openSession(
   sb: TestSandbox,

@@ -1,7 +1,7 @@
-/** A merchant's webhook receiver for tests: records every request as received (raw bytes), answers as told. */
+/** A merchant's webhook receiver (tests, `npm run cluster`'s check): records every request as received (raw bytes), answers as told. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { merchantEventSchema, type MerchantEvent } from '../../src/webhooks/merchant-event';
+import { merchantEventSchema, type MerchantEvent } from '../webhooks/merchant-event';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
