@@ -15,6 +15,7 @@ import { benchItems } from '../bench/engine-run';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from '../chaos/checker';
 import type { Supervisor } from '../chaos/supervisor';
 import { startWebhookReceiver, type WebhookReceiver } from '../stack/webhook-receiver';
+import { SEEDED_USERS } from '../sandbox';
 import { pollUntil } from '../util/poll';
 import { verifyMerchantWebhook } from '../webhooks/merchant-webhook-signature';
 import type { MerchantEventType } from '../webhooks/merchant-event';
@@ -105,7 +106,8 @@ async function payoutVerdict(client: StackClient, batchId: string, submitted: re
     payouts.set(item.externalId, payout ? { known: true, ...(payout.reviewReason ? { reviewReason: payout.reviewReason } : {}) } : { known: false });
   }
   const ledger: LedgerEntryView[] = (await client.admin('GET', '/sandbox/ledger', ledgerSchema)).entries;
-  return checkTrial({ submitted, items, ledger, payouts, neverSettling: new Set() });
+  // The batch holds PIX-key payouts only: no internal transfer to find by its provider id.
+  return checkTrial({ submitted, items, ledger, merchantAccount: `user:${SEEDED_USERS.merchant.id}`, transfers: new Map(), payouts, neverSettling: new Set() });
 }
 
 function payoutResult(verdict: TrialVerdict): string {
