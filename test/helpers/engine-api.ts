@@ -25,9 +25,10 @@ export interface EngineApi {
   close(): Promise<void>;
 }
 
-export async function startEngineApi(overrides: Record<string, string> = {}): Promise<EngineApi> {
+/** `logs`: every line the API writes, at debug level (default: none kept). */
+export async function startEngineApi(overrides: Record<string, string> = {}, options: { logs?: (line: string) => void } = {}): Promise<EngineApi> {
   const config = testConfig({ LOG_LEVEL: 'error', ...overrides });
-  const logger = createLogger({ test: 'engine-api' }, 'error', () => undefined);
+  const logger = options.logs ? createLogger({ service: 'engine-api' }, 'debug', options.logs) : createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
   const endpoints = await openWebhookEndpointStore(config);

@@ -12,6 +12,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
+import { plainId } from '../../logging/request-context';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
 import { zodIssues } from '../../validation/issues';
@@ -85,7 +86,8 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
     router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const receivedAt = now();
-      const eventId = req.get(WEBHOOK_ID_HEADER);
+      // Read before the signature is checked: only a plain token may reach the logger (or, later, the store).
+      const eventId = plainId(req.get(WEBHOOK_ID_HEADER));
       const log = deps.logger.child({ route: route.path, eventId });
       const verification = verifyWebhook({
         secrets: [...deps.secrets],
