@@ -129,6 +129,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     config,
     logger,
     codec: createPayloadCodec(config),
+    ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
   });
