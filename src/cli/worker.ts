@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client }),
+    activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
     logger,
   });

@@ -152,6 +152,8 @@ export const envSchema = z.object({
   MERCHANT_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
   /** Merchant webhooks: how long one delivery waits for the endpoint's answer. */
   MERCHANT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Merchant webhooks: endpoints on this machine (loopback) may be registered and called; refused in production. */
+  WEBHOOK_ALLOW_LOOPBACK: z.stringbool().default(false),
   /** Merchant webhooks: after a secret rotation, how long the old secret keeps signing next to the new one. */
   MERCHANT_WEBHOOK_SECRET_OVERLAP_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(86_400_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -174,6 +176,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
   }
   if (env.NODE_ENV !== 'production') return;
+  if (env.WEBHOOK_ALLOW_LOOPBACK) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook endpoints are refused when NODE_ENV=production' });
+  }
   if (env.MERCHANT_WEBHOOK_RETRY_FOR_MS < 86_400_000) {
     ctx.addIssue({ code: 'custom', path: ['MERCHANT_WEBHOOK_RETRY_FOR_MS'], message: 'merchants are promised at least 24 h of retries when NODE_ENV=production' });
   }

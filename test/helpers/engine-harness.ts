@@ -153,7 +153,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client }),
+        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger: workerLogger }),
         workflows: { workflowBundle: await engineBundle() },
         logger: workerLogger,
       });
