@@ -15,7 +15,6 @@ import { engineOpenApi } from './engine-openapi';
 import { refuseOtherMethods } from './http-refusals';
 import { apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
-import { metricsRoutes } from '../metrics/metrics-http';
 import { trackAllowedMethods } from '../http/allowed-methods';
 
 export interface AppDependencies {
@@ -35,7 +34,6 @@ export function createApp(deps: AppDependencies): Express {
   app.set('trust proxy', false);
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
-  app.use(metricsRoutes());
   const openApi = engineOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);

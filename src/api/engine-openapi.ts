@@ -226,7 +226,6 @@ export function engineOpenApi() {
       ...webhookOperations({ errors, keyed, linksTo, jsonBody: JSON_BODY, temporal: TEMPORAL }),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
-      { method: 'get', path: '/metrics', summary: "This process's metrics in Prometheus text (README, Operating it)", responses: { 200: { description: 'Prometheus text exposition' } } },
     ],
   );
 }

@@ -3,6 +3,7 @@
  * that `npm start` works on a fresh clone, and a bad value stops the process at start-up with a message
  * naming the variable. Demo credentials and weak secrets are refused when NODE_ENV=production.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
@@ -25,7 +26,7 @@ const previousKeys = commaSeparated.pipe(
   ),
 );
 
-/** Production refuses secrets shorter than this: API keys, webhook secrets, the codec token. */
+/** Production refuses secrets shorter than this: API keys, webhook secrets, the codec token, the checkout token secret, the sandbox's admin token. */
 const MIN_SECRET_LENGTH = 24;
 /**
  * 32 random bytes take about 30 distinct values; 16 or fewer (a repeated byte, hex digits or a short
@@ -70,7 +71,8 @@ export const envSchema = z.object({
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
   /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
   UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  PAYMENT_API_BASE_URL: url.default('http://127.0.0.1:4010'),
+  /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT's default. */
+  PAYMENT_API_BASE_URL: url.optional(),
   PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
   PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
   /** The provider's fee on PIX withdrawals and copy-and-paste payments, to preview a payment: fixed reais + percent of the amount. */
@@ -79,7 +81,8 @@ export const envSchema = z.object({
   PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
-  SANDBOX_ADMIN_TOKEN: z.string().min(1).default(DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
+  /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
+  SANDBOX_ADMIN_TOKEN: z.string().min(1).optional(),
   /** 32 bytes, base64. When unset, a development key is generated under DATA_DIR (refused in production). */
   PAYLOAD_ENCRYPTION_KEY: z.string().refine(is32Bytes, 'must be 32 bytes encoded as base64').optional(),
   PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
@@ -140,7 +143,7 @@ export const envSchema = z.object({
   /** Card payments: how long a checkout link takes a card; how long the workflow waits to hear endpoint 2's answer before NEEDS_REVIEW. */
   CARD_CHECKOUT_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(1_800_000),
   CARD_AUTHORIZE_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000),
-  /** Signs checkout links (HMAC-SHA256); unset: derived from the first ENGINE_API_KEYS entry. */
+  /** Signs checkout links (HMAC-SHA256); required in production; unset outside it: derived from the first ENGINE_API_KEYS entry. */
   CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
   /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
   PAYMENT_BROWSER_BASE_URL: url.optional(),
@@ -161,6 +164,9 @@ export const envSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   WORKER_SDK_METRICS_PORT: port.default(9465),
+  /** The engine API's `/metrics`: on a port of its own, never the API's; loopback unless told otherwise (containers set 0.0.0.0). */
+  METRICS_PORT: port.default(9463),
+  METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
@@ -182,7 +188,7 @@ const configRules = envSchema.superRefine((env, ctx) => {
   if (env.MERCHANT_WEBHOOK_RETRY_FOR_MS < 86_400_000) {
     ctx.addIssue({ code: 'custom', path: ['MERCHANT_WEBHOOK_RETRY_FOR_MS'], message: 'merchants are promised at least 24 h of retries when NODE_ENV=production' });
   }
-  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN', values: readonly string[]): void => {
+  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN' | 'CHECKOUT_TOKEN_SECRET' | 'SANDBOX_ADMIN_TOKEN', values: readonly string[]): void => {
     if (values.some((value) => value.length < MIN_SECRET_LENGTH)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `each value must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production` });
     }
@@ -190,6 +196,16 @@ const configRules = envSchema.superRefine((env, ctx) => {
   tooShort('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
   tooShort('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
   tooShort('CODEC_TOKEN', env.CODEC_TOKEN === undefined ? [] : [env.CODEC_TOKEN]);
+  tooShort('CHECKOUT_TOKEN_SECRET', env.CHECKOUT_TOKEN_SECRET === undefined ? [] : [env.CHECKOUT_TOKEN_SECRET]);
+  tooShort('SANDBOX_ADMIN_TOKEN', env.SANDBOX_ADMIN_TOKEN === undefined ? [] : [env.SANDBOX_ADMIN_TOKEN]);
+  // No local default where a real deployment must say: the provider, where it calls back, the checkout links' key.
+  for (const name of ['PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL', 'CHECKOUT_TOKEN_SECRET'] as const) {
+    if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
+  }
+  // Whatever crosses a network in production does it over TLS: calls to the provider, the provider's callbacks, the buyer's browser.
+  for (const name of ['PAYMENT_API_BASE_URL', 'PAYMENT_BROWSER_BASE_URL', 'CHECKOUT_PUBLIC_URL', 'ENGINE_PUBLIC_URL'] as const) {
+    if (env[name]?.startsWith('http:')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be https when NODE_ENV=production' });
+  }
   if (env.PAYLOAD_ENCRYPTION_KEY && new Set(Buffer.from(env.PAYLOAD_ENCRYPTION_KEY, 'base64')).size < MIN_DISTINCT_KEY_BYTES) {
     ctx.addIssue({
       code: 'custom',
@@ -206,7 +222,7 @@ const configRules = envSchema.superRefine((env, ctx) => {
   demo('PAYMENT_API_CLIENT_ID', [env.PAYMENT_API_CLIENT_ID]);
   demo('PAYMENT_API_CLIENT_SECRET', [env.PAYMENT_API_CLIENT_SECRET]);
   demo('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
-  demo('SANDBOX_ADMIN_TOKEN', [env.SANDBOX_ADMIN_TOKEN]);
+  demo('SANDBOX_ADMIN_TOKEN', env.SANDBOX_ADMIN_TOKEN === undefined ? [] : [env.SANDBOX_ADMIN_TOKEN]);
   if (!env.PAYLOAD_ENCRYPTION_KEY || !env.PAYLOAD_ENCRYPTION_KEY_ID) {
     ctx.addIssue({
       code: 'custom',
@@ -220,10 +236,15 @@ export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: z.output<typeof envSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
+  const production = env.NODE_ENV === 'production';
   return {
     ...env,
     DATA_DIR: dataDir,
+    // Production has both (the rules above); the defaults are the local stack's.
+    PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? 'http://127.0.0.1:4010',
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+    // In production an unset token is one nobody knows: the sandbox's admin API stays closed.
+    SANDBOX_ADMIN_TOKEN: env.SANDBOX_ADMIN_TOKEN ?? (production ? randomBytes(32).toString('base64url') : DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
     CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`],
   };
 }

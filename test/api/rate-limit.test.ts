@@ -27,7 +27,7 @@ test('past the limit one API key is answered 429 RATE_LIMITED with Retry-After; 
 
   expect((await api.fetch('/v1/callbacks/unmatched', { apiKey: 'key-b' })).status).toBe(200);
   // Operators see the refusals in the API's metrics.
-  expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/^payout_engine_rate_limited_requests_total [1-9]/m);
+  expect(await (await fetch(api.metricsUrl)).text()).toMatch(/^payout_engine_rate_limited_requests_total [1-9]/m);
 });
 
 test('requests without a valid key are counted by address, whatever key they make up', async () => {

@@ -9,6 +9,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { connectClient, createPayloadCodec } from '../../src/temporal/connection';
@@ -17,6 +18,8 @@ import { testConfig } from './temporal';
 export interface EngineApi {
   config: Config;
   url: string;
+  /** The API's `/metrics`, on a port of its own. */
+  metricsUrl: string;
   /** The first configured API key. */
   apiKey: string;
   fetch(path: string, init?: RequestInit & { apiKey?: string | null }): Promise<Response>;
@@ -38,10 +41,12 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
   });
   const url = `http://127.0.0.1:${port}`;
+  const metrics = await startMetricsServer({ host: '127.0.0.1', port: 0 });
   const apiKey = config.ENGINE_API_KEYS[0] ?? '';
   return {
     config,
     url,
+    metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     apiKey,
     fetch(path, init = {}) {
       const { apiKey: key = apiKey, headers, ...rest } = init;
@@ -63,6 +68,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await metrics.close();
       await temporal.close();
       await batchStore.close();
       await endpoints.close();

@@ -14,6 +14,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../src/sandbox';
 import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
@@ -42,6 +43,8 @@ function call<T>(url: string, init: { method: string; token: string; body?: unkn
 export interface EngineHarness {
   config: Config;
   apiUrl: string;
+  /** The in-process API's `/metrics`, on METRICS_PORT (never on the API's port). */
+  metricsUrl: string;
   sandboxUrl: string;
   temporal: TemporalClientHandle;
   /** Engine API call with the API key. */
@@ -97,7 +100,7 @@ export interface HarnessOptions {
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
-  const [workerMetricsPort, workerSdkMetricsPort] = [await freePort(), await freePort()];
+  const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
@@ -114,6 +117,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     MED_SYNC_INTERVAL_MS: '3600000',
     WORKER_METRICS_PORT: String(workerMetricsPort),
     WORKER_SDK_METRICS_PORT: String(workerSdkMetricsPort),
+    METRICS_PORT: String(apiMetricsPort),
     ...overrides,
   });
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
@@ -136,6 +140,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
   });
+  const metrics = await startMetricsServer({ host: '127.0.0.1', port: config.METRICS_PORT });
 
   const spawned: ChildProcess[] = [];
   let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
@@ -143,6 +148,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const harness: EngineHarness = {
     config,
     apiUrl: `http://127.0.0.1:${apiPort}`,
+    metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     temporal,
     api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
@@ -174,7 +180,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         : {};
       return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
     },
-    spawnApiProcess: (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
+    spawnApiProcess: async (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port), METRICS_PORT: String(await freePort()) }),
     async close() {
       await harness.stopWorker();
       // Processes the test left running end with the harness.
@@ -186,6 +192,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await metrics.close();
       await temporal.close();
       await sandbox.stop();
       await batchStore.close();
