@@ -4,6 +4,7 @@
  * naming the variable. Demo credentials and weak secrets are refused when NODE_ENV=production.
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
@@ -15,6 +16,14 @@ const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/
 const origin = z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
 const origins = commaSeparated.pipe(z.array(origin));
 const is32Bytes = (base64: string): boolean => Buffer.from(base64, 'base64').length === 32;
+/** A proxy Express can trust by name or address; never "everyone", which would let any client name its own address. */
+function isTrustedProxy(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) > 0 && Number(bits) <= (family === 4 ? 32 : 128));
+}
 /** An old payload key kept for decryption only: `id:base64key`. */
 export const PREVIOUS_KEY_PATTERN = /^([\w.-]{1,64}):([A-Za-z0-9+/]+={0,2})$/;
 const previousKeys = commaSeparated.pipe(
@@ -67,8 +76,17 @@ export const envSchema = z.object({
   /** The batch store: unset, SQLite under DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines). */
   BATCH_STORE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
-  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address); callbacks, health and codec are not counted. */
-  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
+  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
+  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  /** Requests a minute per client address on the routes reached without an API key: provider callbacks, the buyers' checkout, the codec. */
+  CALLBACK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  CODEC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
+  /**
+   * The load balancers whose X-Forwarded-For names the client (Express's `trust proxy`): addresses,
+   * subnets, or `loopback`, `linklocal`, `uniquelocal`; unset, the socket's address is the client.
+   */
+  TRUST_PROXY: commaSeparated.pipe(z.array(z.string().refine(isTrustedProxy, 'each entry is an IP address, a subnet (address/bits), loopback, linklocal or uniquelocal'))).optional(),
   /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
   UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT's default. */

@@ -5,6 +5,8 @@
  */
 import { freePort } from '../net/free-port';
 
+const UNLIMITED = 10_000_000;
+
 export interface LocalStackPorts {
   engine: number;
   apiMetrics: number;
@@ -30,5 +32,10 @@ export function localStackEnv(options: { dataDir: string; temporalAddress: strin
     WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
     PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
+    // A throwaway stack measures or exercises the engine, all from one address with one key: not its limits.
+    ENGINE_RATE_LIMIT_PER_MINUTE: String(UNLIMITED),
+    CALLBACK_RATE_LIMIT_PER_MINUTE: String(UNLIMITED),
+    CHECKOUT_RATE_LIMIT_PER_MINUTE: String(UNLIMITED),
+    CODEC_RATE_LIMIT_PER_MINUTE: String(UNLIMITED),
   };
 }

@@ -154,3 +154,10 @@ test("production checks the checkout key's and the sandbox admin token's length,
 test("the API's metrics have a port of their own, on loopback unless told otherwise", () => {
   expect(loadConfig({})).toMatchObject({ METRICS_PORT: 9463, METRICS_HOST: '127.0.0.1', ENGINE_PORT: 3000 });
 });
+
+test('rate limits: sane defaults per minute; TRUST_PROXY names load balancers, never everyone', () => {
+  expect(loadConfig({})).toMatchObject({ ENGINE_RATE_LIMIT_PER_MINUTE: 6_000, CALLBACK_RATE_LIMIT_PER_MINUTE: 6_000, CHECKOUT_RATE_LIMIT_PER_MINUTE: 300, CODEC_RATE_LIMIT_PER_MINUTE: 1_200 });
+  expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
+  expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 2001:db8::1, fd00::/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1', 'fd00::/8']);
+  for (const everyone of ['true', '*', '0.0.0.0/0', '::/0', 'lb.internal', '10.0.0.0/33']) expect(refusal({ TRUST_PROXY: everyone })).toMatch(/TRUST_PROXY/);
+});
