@@ -3,6 +3,7 @@
  * no worker and no sandbox. For what the HTTP surface answers before any workflow runs.
  */
 import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
@@ -18,6 +19,8 @@ import { testConfig } from './temporal';
 export interface EngineApi {
   config: Config;
   url: string;
+  /** The API's Temporal client (the engine's data converter). */
+  temporal: Client;
   /** The API's `/metrics`, on a port of its own. */
   metricsUrl: string;
   /** The first configured API key. */
@@ -46,6 +49,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
   return {
     config,
     url,
+    temporal: temporal.client,
     metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     apiKey,
     fetch(path, init = {}) {
