@@ -21,7 +21,7 @@ import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/engine-activities';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 
@@ -29,7 +29,7 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
+  bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
   return bundle;
 }
 
