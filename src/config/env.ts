@@ -165,6 +165,11 @@ export const envSchema = z.object({
   CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
   /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
   PAYMENT_BROWSER_BASE_URL: url.optional(),
+  /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
+  PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
+    .string()
+    .regex(/^sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2}( sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2})*$/, 'sha256-, sha384- or sha512- followed by the base64 hash, space-separated')
+    .optional(),
   /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
   CHECKOUT_PUBLIC_URL: url.optional(),
   /** Merchant webhooks: the first wait after a failed delivery, doubling up to the longest wait, for this long before the delivery is FAILED (at least 24 h in production). */
