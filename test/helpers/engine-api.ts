@@ -26,8 +26,8 @@ export interface EngineApi {
   /** The first configured API key. */
   apiKey: string;
   fetch(path: string, init?: RequestInit & { apiKey?: string | null }): Promise<Response>;
-  /** POSTs `body` to a callback route, signed as the provider signs it. */
-  sendCallback(path: string, body: string, eventId?: string): Promise<Response>;
+  /** POSTs `body` to a callback route, signed as the provider signs it, now (or `laterSeconds` from now: a retry signed again). */
+  sendCallback(path: string, body: string, eventId?: string, laterSeconds?: number): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -56,8 +56,8 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
       const { apiKey: key = apiKey, headers, ...rest } = init;
       return fetch(url + path, { ...rest, headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string> | undefined) } });
     },
-    sendCallback(path, body, eventId) {
-      const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+    sendCallback(path, body, eventId, laterSeconds = 0) {
+      const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) + laterSeconds);
       return fetch(url + path, {
         method: 'POST',
         headers: {

@@ -11,6 +11,7 @@ import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../workflows/infraction/search-attributes';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -37,15 +38,7 @@ async function openInfraction(amount = 80): Promise<string> {
 
 const sync = async () => expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
 
-function infractionReaches(id: string, statuses: string[]): Promise<InfractionResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 250, description: `infraction ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const infractionReaches = (id: string, statuses: string[]) => waitForInfraction(stack, id, statuses);
 
 const resolveAtSandbox = (id: string, status: string) => stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status });
 

@@ -16,7 +16,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ChargeResponse } from '../../src/api/charges/charge-response';
-import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { buildBrCode } from '../../src/pix/brcode';
 import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
@@ -25,6 +24,7 @@ import { pollUntil } from '../../src/util/poll';
 import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
 import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForInfraction } from '../helpers/infractions';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { temporalTestAddress } from '../helpers/temporal';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -150,15 +150,7 @@ async function chargeClaimedAndDefended(): Promise<void> {
   await infractionReaches(infractionId, ['REJECTED']);
 }
 
-function infractionReaches(id: string, statuses: string[]): Promise<InfractionResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 250, description: `infraction ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const infractionReaches = (id: string, statuses: string[]) => waitForInfraction(stack, id, statuses);
 
 async function cardPaidAtCheckout(): Promise<void> {
   const created = await createCardPayment(stack, 'secret-card', { payer: { name: PERSONAL.buyerName, email: PERSONAL.buyerEmail, document: PERSONAL.buyerCpf, phone: PERSONAL.buyerPhone } });
