@@ -1,5 +1,6 @@
 # One image for the engine API, the worker and the sandbox; docker-compose.yml picks the command.
-FROM node:20-bookworm-slim AS build
+# Pinned by digest, as in docker-compose.yml: change tag and digest together.
+FROM node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0 AS build
 WORKDIR /app
 # better-sqlite3 compiles from source where no prebuilt binary can be downloaded.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -12,7 +13,7 @@ COPY workflows ./workflows
 COPY activities ./activities
 RUN npm run build:workflows -- dist/workflow-bundle.js && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 WORKDIR /app
 ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js DATA_DIR=/data
 COPY --from=build /app /app

@@ -13,7 +13,18 @@ export interface CardPaymentActivityDependencies {
 }
 
 export type CardPaymentCheck =
-  | { kind: 'found'; status: string; providerStatus?: string; brand: string; last4: string; netValueCents: number; externalReference?: string }
+  | {
+      kind: 'found';
+      status: string;
+      providerStatus?: string;
+      brand: string;
+      last4: string;
+      netValueCents: number;
+      /** What binds the provider's payment to an order: the workflow settles only a payment whose reference, amount and installments are the order's. */
+      externalReference?: string;
+      amountCents: number;
+      installmentCount?: number;
+    }
   | { kind: 'not-found' };
 
 export function createCardPaymentActivities({ api }: CardPaymentActivityDependencies) {
@@ -28,6 +39,8 @@ export function createCardPaymentActivities({ api }: CardPaymentActivityDependen
         last4: data.last4,
         netValueCents: reaisToCentavos(data.netValue),
         ...(data.externalReference ? { externalReference: data.externalReference } : {}),
+        amountCents: reaisToCentavos(data.amount),
+        ...(data.installmentCount === undefined ? {} : { installmentCount: data.installmentCount }),
       };
     } catch (error) {
       if (error instanceof NotFoundError) return { kind: 'not-found' };

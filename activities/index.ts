@@ -6,13 +6,16 @@ import { createInfractionActivities, type InfractionActivityDependencies } from 
 import { createMerchantEventActivities } from './merchant-event-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
 import { eventAnnouncer } from '../src/webhooks/announce';
+import type { Logger } from '../src/logging/logger';
+import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { DeliveryTiming } from '../workflows/merchant-event/messages';
 
 export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce'> &
   Omit<BatchActivityDependencies, 'announce'> & {
     endpoints: WebhookEndpointStore;
-    webhooks: { timing: DeliveryTiming; timeoutMs: number };
+    webhooks: { timing: DeliveryTiming; timeoutMs: number; transport: EndpointTransport };
+    logger: Logger;
   } &
   Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] & ChargePaymentApi & CardPaymentActivityDependencies['api'] };
 
@@ -25,6 +28,6 @@ export function createActivities(deps: ActivityDependencies) {
     ...createInfractionActivities(deps),
     ...createChargeActivities(deps),
     ...createCardPaymentActivities(deps),
-    ...createMerchantEventActivities({ endpoints: deps.endpoints, announce, webhookTimeoutMs: deps.webhooks.timeoutMs }),
+    ...createMerchantEventActivities({ endpoints: deps.endpoints, announce, webhookTimeoutMs: deps.webhooks.timeoutMs, transport: deps.webhooks.transport, logger: deps.logger }),
   };
 }

@@ -1,12 +1,18 @@
 /**
  * Events to the merchant: announcing one (a local activity of the operation's workflow: it starts the
  * event's delivery workflow when an endpoint subscribes to its type) and one delivery attempt to one
- * endpoint (a signed POST; the answer's status is kept, never its body).
+ * endpoint (a signed POST to a public address; the answer's status is kept, never its body).
+ *
+ * A failed attempt is recorded for the merchant with one generic error: what went wrong (refused
+ * connection, a TLS name, an address that is not public) would tell whoever registers URLs what the
+ * engine's network looks like. The engine's log has the reason.
  */
+import type { Logger } from '../src/logging/logger';
 import { networkErrorCode } from '../src/net/network-error-code';
 import { webhookDeliveries } from '../src/metrics/engine-metrics';
 import type { Announce, Announcement } from '../src/webhooks/announce';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
+import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { MerchantEvent } from '../src/webhooks/merchant-event';
 import { merchantWebhookHeaders } from '../src/webhooks/merchant-webhook-signature';
 import type { DeliveryAttempt } from '../workflows/merchant-event/messages';
@@ -16,18 +22,24 @@ export interface MerchantEventActivityDependencies {
   announce: Announce;
   /** How long one delivery waits for the endpoint's answer. */
   webhookTimeoutMs: number;
+  /** Reaches public endpoints only (endpoint-transport.ts). */
+  transport: EndpointTransport;
+  logger: Logger;
 }
 
 const USER_AGENT = 'payout-engine-webhooks/1';
+/** All the merchant learns of an attempt that got no HTTP answer. */
+export const DELIVERY_FAILED = 'the endpoint could not be reached';
 
-/** The reason in a word or two (ECONNREFUSED, ENOTFOUND, ...). Read by shape: fetch's errors may come from another realm (a test runner's). */
-function attemptError(error: unknown): string {
+/** The reason for the engine's log (ECONNREFUSED, a refused address, ...). Read by shape: errors may come from another realm (a test runner's). */
+function failureReason(error: unknown): string {
   const { name, message } = typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
-  if (name === 'TimeoutError') return 'no answer in time';
+  if (name === 'TimeoutError' || name === 'AbortError') return 'no answer in time';
+  if (name === 'EndpointRefusedError' && typeof message === 'string') return `refused: ${message}`;
   return networkErrorCode(error) ?? (typeof message === 'string' ? message : String(error));
 }
 
-export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs }: MerchantEventActivityDependencies) {
+export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs, transport, logger }: MerchantEventActivityDependencies) {
   /** The event's id when some endpoint wants it; nothing is started when none does. */
   function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
     return announce(announcement);
@@ -46,22 +58,19 @@ export function createMerchantEventActivities({ endpoints, announce, webhookTime
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     try {
-      const response = await fetch(endpoint.url, {
-        method: 'POST',
+      // A redirect is an answer that is not 2xx: the transport does not follow it to where the event was not registered.
+      const status = await transport.post(endpoint.url, {
         headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, ...merchantWebhookHeaders(event.id, signing, body, Math.floor(at.getTime() / 1000)) },
         body,
-        // A redirect is an answer that is not 2xx: following it would send the event where it was not registered.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(webhookTimeoutMs),
+        timeoutMs: webhookTimeoutMs,
       });
-      // The body is not kept; reading it frees the connection.
-      await response.arrayBuffer().catch(() => undefined);
-      const delivered = response.status >= 200 && response.status < 300;
+      const delivered = status >= 200 && status < 300;
       webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'http_error' });
-      return { attempt: { ...base, outcome: delivered ? 'delivered' : 'failed', httpStatus: response.status, durationMs: elapsed() }, endpointDeleted: false };
+      return { attempt: { ...base, outcome: delivered ? 'delivered' : 'failed', httpStatus: status, durationMs: elapsed() }, endpointDeleted: false };
     } catch (error) {
       webhookDeliveries.inc({ outcome: 'no_answer' });
-      return { attempt: { ...base, outcome: 'failed', error: attemptError(error), durationMs: elapsed() }, endpointDeleted: false };
+      logger.warn('webhook.delivery_failed', { eventId: event.id, endpointId, attempt: number, reason: failureReason(error) });
+      return { attempt: { ...base, outcome: 'failed', error: DELIVERY_FAILED, durationMs: elapsed() }, endpointDeleted: false };
     }
   }
 

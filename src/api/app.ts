@@ -1,7 +1,8 @@
 /**
  * The engine's HTTP surface. Routes are mounted from their own modules; this file only wires them,
  * in an order that matters: callbacks need the raw body (signatures), so they mount before any JSON parser;
- * the rate limit covers `/v1` only; 405 and 404 come after every route. Request logs and the request id come first,
+ * the rate limits come before the routes they cover (/v1 per API key; callbacks, checkout and codec per
+ * client address); 405 and 404 come after every route. Request logs and the request id come first,
  * so every later line carries the id.
  */
 import express, { type Express, type Router } from 'express';
@@ -13,13 +14,15 @@ import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { engineOpenApi } from './engine-openapi';
 import { refuseOtherMethods } from './http-refusals';
-import { apiRateLimit } from './rate-limit';
+import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
-import { metricsRoutes } from '../metrics/metrics-http';
 import { trackAllowedMethods } from '../http/allowed-methods';
 
 export interface AppDependencies {
-  config: Pick<Config, 'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE'>;
+  config: Pick<
+    Config,
+    'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE' | 'CALLBACK_RATE_LIMIT_PER_MINUTE' | 'CHECKOUT_RATE_LIMIT_PER_MINUTE' | 'CODEC_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY'
+  >;
   logger: Logger;
   codec: PayloadCodec;
   /** The Temporal UI's credential for the codec endpoint (codec-token.ts); unset: API keys only. */
@@ -32,14 +35,18 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // The client's address is the socket's unless a known load balancer reports it (TRUST_PROXY).
+  app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
-  app.use(metricsRoutes());
   const openApi = engineOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  const { logger } = deps;
+  app.use('/callbacks', addressRateLimit({ scope: 'callbacks', perMinute: deps.config.CALLBACK_RATE_LIMIT_PER_MINUTE, logger }));
+  app.use('/checkout', addressRateLimit({ scope: 'checkout', perMinute: deps.config.CHECKOUT_RATE_LIMIT_PER_MINUTE, logger }));
+  app.use('/codec', addressRateLimit({ scope: 'codec', perMinute: deps.config.CODEC_RATE_LIMIT_PER_MINUTE, logger }));
   app.use(
     codecRoutes({
       codec: deps.codec,

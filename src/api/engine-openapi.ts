@@ -75,6 +75,11 @@ const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${act
 
 const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: ['apiKey'], responses: { ...op.responses, ...errors(KEYED) } });
 
+/** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts). */
+const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/'];
+const limitedByAddress = (op: OperationSpec): OperationSpec =>
+  ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix)) ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } } : op;
+
 const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
   keyed({
     id: batchActionId(action),
@@ -94,7 +99,7 @@ export function engineOpenApi() {
   return openApiDocument(
     { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.' },
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
-    [
+    ([
       keyed({
         id: 'submitPayout', method: 'post', path: '/v1/payouts', summary: 'Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto', body: payoutBody,
         responses: {
@@ -226,7 +231,6 @@ export function engineOpenApi() {
       ...webhookOperations({ errors, keyed, linksTo, jsonBody: JSON_BODY, temporal: TEMPORAL }),
       { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
       { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
-      { method: 'get', path: '/metrics', summary: "This process's metrics in Prometheus text (README, Operating it)", responses: { 200: { description: 'Prometheus text exposition' } } },
-    ],
+    ] satisfies OperationSpec[]).map(limitedByAddress),
   );
 }

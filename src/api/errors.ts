@@ -44,9 +44,33 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return parseOrThrow(schema, req.body, 'body');
 }
 
-interface HttpErrorLike {
-  status?: number;
-  type?: string;
+/** An error of Express's body parsers: a 4xx they decided, with the kind of problem in `type`. */
+interface BodyParserError {
+  status?: unknown;
+  type?: unknown;
+}
+
+/**
+ * The body parsers' refusals, each as its own 4xx. Their messages are not echoed: they quote what the
+ * client sent (an unsupported charset, say), which is neither useful nor safe to reflect or log.
+ */
+const BODY_PARSER_REFUSALS: Record<string, { code: string; message: string }> = {
+  'entity.parse.failed': { code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' },
+  'entity.too.large': { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
+  'charset.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be UTF-8 (charset=utf-8, or none)' },
+  'encoding.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must not be compressed (Content-Encoding: identity)' },
+  'request.aborted': { code: 'REQUEST_ABORTED', message: 'The request body ended before its announced length' },
+  'request.size.invalid': { code: 'BAD_CONTENT_LENGTH', message: 'The request body does not have its announced length' },
+  'parameters.too.many': { code: 'PAYLOAD_TOO_LARGE', message: 'The request body has too many parameters' },
+};
+
+/** The body parser's own 4xx as the API's error, or undefined for anything else. */
+export function bodyParserRefusal(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, type } = error as BodyParserError;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const known = typeof type === 'string' ? BODY_PARSER_REFUSALS[type] : undefined;
+  return new ApiError(status, known?.code ?? 'BAD_REQUEST', known?.message ?? 'The request body could not be read');
 }
 
 export function errorHandler(onUnexpected: (error: unknown) => void): ErrorRequestHandler {
@@ -55,17 +79,9 @@ export function errorHandler(onUnexpected: (error: unknown) => void): ErrorReque
       next(error);
       return;
     }
-    if (error instanceof ApiError) {
-      res.status(error.status).json(error.toBody());
-      return;
-    }
-    const http = error as HttpErrorLike;
-    if (http.type === 'entity.parse.failed') {
-      res.status(400).json(new ApiError(400, 'MALFORMED_JSON', 'The request body is not valid JSON').toBody());
-      return;
-    }
-    if (http.type === 'entity.too.large') {
-      res.status(413).json(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large').toBody());
+    const refusal = error instanceof ApiError ? error : bodyParserRefusal(error);
+    if (refusal) {
+      res.status(refusal.status).json(refusal.toBody());
       return;
     }
     onUnexpected(error);

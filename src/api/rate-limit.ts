@@ -1,8 +1,12 @@
 /**
- * The engine API's limit per caller on `/v1`: a valid API key is counted by its hash (every request
- * made with it, from anywhere); anything else by the client's address, so that guessing keys is
- * limited too. Provider callbacks, health and the codec are not counted here: a callback burst after
- * an outage must never be refused, and health probes are not callers.
+ * The engine API's limits, each a fixed minute per caller, wherever outsiders arrive:
+ * - `/v1`: a valid API key is counted by its hash (every request made with it, from anywhere); anything
+ *   else by the client's address, so that guessing keys is limited too;
+ * - `/callbacks`, `/checkout` and `/codec`: by the client's address (the provider, a buyer's browser,
+ *   the Temporal UI). A callback refused with 429 is not lost: the provider retries it, as after any
+ *   answer that is not 2xx.
+ * The client's address is the socket's, or with TRUST_PROXY the one a trusted load balancer reports.
+ * Health probes are not counted.
  */
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logging/logger';
@@ -11,6 +15,15 @@ import { bearerToken, matchesSecret } from '../http/bearer-auth';
 import { rateLimitedRequests } from '../metrics/engine-metrics';
 import { ApiError } from './errors';
 
+export type LimitScope = 'api' | 'callbacks' | 'checkout' | 'codec';
+
+function refuse(scope: LimitScope) {
+  return (limit: number): ApiError => {
+    rateLimitedRequests.inc({ scope });
+    return new ApiError(429, 'RATE_LIMITED', `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`);
+  };
+}
+
 export function apiRateLimit(options: { apiKeys: readonly string[]; perMinute: number; logger: Logger }): RequestHandler {
   return perMinuteLimit({
     perMinute: options.perMinute,
@@ -18,10 +31,12 @@ export function apiRateLimit(options: { apiKeys: readonly string[]; perMinute: n
       const presented = bearerToken(req);
       return presented !== undefined && matchesSecret(options.apiKeys, presented) ? hashedKey('api-key', presented) : clientIpKey(req);
     },
-    refuse: (limit) => {
-      rateLimitedRequests.inc();
-      return new ApiError(429, 'RATE_LIMITED', `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`);
-    },
+    refuse: refuse('api'),
     logger: options.logger,
   });
+}
+
+/** A limit per client address, for the routes reached without an API key. */
+export function addressRateLimit(options: { scope: Exclude<LimitScope, 'api'>; perMinute: number; logger: Logger }): RequestHandler {
+  return perMinuteLimit({ perMinute: options.perMinute, keyOf: clientIpKey, refuse: refuse(options.scope), logger: options.logger });
 }

@@ -97,7 +97,7 @@ export class PgBatchStore implements BatchStore {
 
   /** Use PgBatchStore.open: the schema must be migrated before the store is used. */
   private constructor(options: PgBatchStoreOptions) {
-    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys);
+    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys ?? [], 'batch-items');
     this.abandonedInsertAfterMs = options.abandonedInsertAfterMs ?? 60_000;
     this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
     // An idle connection the server dropped must not take the process down; the next query reconnects.

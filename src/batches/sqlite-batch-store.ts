@@ -118,7 +118,7 @@ export class SqliteBatchStore implements BatchStore {
   private readonly abandonedInsertAfterMs: number;
 
   constructor(options: SqliteBatchStoreOptions) {
-    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys);
+    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys ?? [], 'batch-items');
     this.abandonedInsertAfterMs = options.abandonedInsertAfterMs ?? 60_000;
     // WAL: the API reads progress while the worker writes it.
     this.db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000 });

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const PURPOSE = 'card-checkout.v1';
 const TOKEN_PATTERN = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
-/** The signing key: CHECKOUT_TOKEN_SECRET, or one derived from the first engine API key (rotating that key voids open checkout links). */
+/** The signing key: CHECKOUT_TOKEN_SECRET (required in production), or outside production one derived from the first engine API key (rotating that key voids open checkout links). */
 export function checkoutTokenKey(config: { CHECKOUT_TOKEN_SECRET?: string | undefined; ENGINE_API_KEYS: readonly string[] }): Buffer {
   if (config.CHECKOUT_TOKEN_SECRET) return Buffer.from(config.CHECKOUT_TOKEN_SECRET, 'utf8');
   const apiKey = config.ENGINE_API_KEYS[0];

@@ -1,4 +1,4 @@
-/** `npm run api`: the engine's HTTP API on ENGINE_HOST:ENGINE_PORT (loopback unless told otherwise). */
+/** `npm run api`: the engine's HTTP API on ENGINE_HOST:ENGINE_PORT (loopback unless told otherwise), its metrics on METRICS_HOST:METRICS_PORT. */
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
@@ -6,6 +6,7 @@ import { openBatchStore } from '../batches/open-batch-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
+import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
 import { onShutdown } from './shutdown';
@@ -34,10 +35,11 @@ async function main(): Promise<void> {
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
+  const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
     // What the socket really bound, not what was asked: a host name may resolve to another interface.
     const { address, family, port } = server.address() as AddressInfo;
-    logger.info('api.listening', { address, family, port });
+    logger.info('api.listening', { address, family, port, metricsPort: metrics.port });
   });
   server.on('error', (error) => {
     logger.error('api.listen_failed', { error, host: config.ENGINE_HOST, port: config.ENGINE_PORT });
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     async () => {
       stopReviewCount();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await metrics.close();
       await temporal.close();
       await batchStore.close();
       await endpoints.close();

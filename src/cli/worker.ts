@@ -7,7 +7,7 @@ import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
 import { createLogger } from '../logging/logger';
-import { startWorkerMetricsServer } from '../metrics/metrics-http';
+import { startMetricsServer } from '../metrics/metrics-http';
 import { lazyClient } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
   const sdkMetrics = `127.0.0.1:${config.WORKER_SDK_METRICS_PORT}`;
   installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', { prometheusBindAddress: sdkMetrics });
-  const metrics = await startWorkerMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
+  const metrics = await startMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
   const connection = await connectWorker(config);
   const batchStore = await openBatchStore(config);
   const endpoints = await openWebhookEndpointStore(config);
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client }),
+    activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
     logger,
   });

@@ -3,6 +3,8 @@
  * that `npm start` works on a fresh clone, and a bad value stops the process at start-up with a message
  * naming the variable. Demo credentials and weak secrets are refused when NODE_ENV=production.
  */
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
@@ -14,6 +16,14 @@ const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/
 const origin = z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
 const origins = commaSeparated.pipe(z.array(origin));
 const is32Bytes = (base64: string): boolean => Buffer.from(base64, 'base64').length === 32;
+/** A proxy Express can trust by name or address; never "everyone", which would let any client name its own address. */
+function isTrustedProxy(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) > 0 && Number(bits) <= (family === 4 ? 32 : 128));
+}
 /** An old payload key kept for decryption only: `id:base64key`. */
 export const PREVIOUS_KEY_PATTERN = /^([\w.-]{1,64}):([A-Za-z0-9+/]+={0,2})$/;
 const previousKeys = commaSeparated.pipe(
@@ -25,7 +35,7 @@ const previousKeys = commaSeparated.pipe(
   ),
 );
 
-/** Production refuses secrets shorter than this: API keys, webhook secrets, the codec token. */
+/** Production refuses secrets shorter than this: API keys, webhook secrets, the codec token, the checkout token secret, the sandbox's admin token. */
 const MIN_SECRET_LENGTH = 24;
 /**
  * 32 random bytes take about 30 distinct values; 16 or fewer (a repeated byte, hex digits or a short
@@ -66,11 +76,21 @@ export const envSchema = z.object({
   /** The batch store: unset, SQLite under DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines). */
   BATCH_STORE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
-  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address); callbacks, health and codec are not counted. */
-  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
+  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
+  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  /** Requests a minute per client address on the routes reached without an API key: provider callbacks, the buyers' checkout, the codec. */
+  CALLBACK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  CODEC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
+  /**
+   * The load balancers whose X-Forwarded-For names the client (Express's `trust proxy`): addresses,
+   * subnets, or `loopback`, `linklocal`, `uniquelocal`; unset, the socket's address is the client.
+   */
+  TRUST_PROXY: commaSeparated.pipe(z.array(z.string().refine(isTrustedProxy, 'each entry is an IP address, a subnet (address/bits), loopback, linklocal or uniquelocal'))).optional(),
   /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
   UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  PAYMENT_API_BASE_URL: url.default('http://127.0.0.1:4010'),
+  /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT's default. */
+  PAYMENT_API_BASE_URL: url.optional(),
   PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
   PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
   /** The provider's fee on PIX withdrawals and copy-and-paste payments, to preview a payment: fixed reais + percent of the amount. */
@@ -79,7 +99,8 @@ export const envSchema = z.object({
   PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
-  SANDBOX_ADMIN_TOKEN: z.string().min(1).default(DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
+  /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
+  SANDBOX_ADMIN_TOKEN: z.string().min(1).optional(),
   /** 32 bytes, base64. When unset, a development key is generated under DATA_DIR (refused in production). */
   PAYLOAD_ENCRYPTION_KEY: z.string().refine(is32Bytes, 'must be 32 bytes encoded as base64').optional(),
   PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
@@ -145,10 +166,15 @@ export const envSchema = z.object({
   /** Card payments: how long a checkout link takes a card; how long the workflow waits to hear endpoint 2's answer before NEEDS_REVIEW. */
   CARD_CHECKOUT_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(1_800_000),
   CARD_AUTHORIZE_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000),
-  /** Signs checkout links (HMAC-SHA256); unset: derived from the first ENGINE_API_KEYS entry. */
+  /** Signs checkout links (HMAC-SHA256); required in production; unset outside it: derived from the first ENGINE_API_KEYS entry. */
   CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
   /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
   PAYMENT_BROWSER_BASE_URL: url.optional(),
+  /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
+  PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
+    .string()
+    .regex(/^sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2}( sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2})*$/, 'sha256-, sha384- or sha512- followed by the base64 hash, space-separated')
+    .optional(),
   /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
   CHECKOUT_PUBLIC_URL: url.optional(),
   /** Merchant webhooks: the first wait after a failed delivery, doubling up to the longest wait, for this long before the delivery is FAILED (at least 24 h in production). */
@@ -157,6 +183,8 @@ export const envSchema = z.object({
   MERCHANT_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
   /** Merchant webhooks: how long one delivery waits for the endpoint's answer. */
   MERCHANT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Merchant webhooks: endpoints on this machine (loopback) may be registered and called; refused in production. */
+  WEBHOOK_ALLOW_LOOPBACK: z.stringbool().default(false),
   /** Merchant webhooks: after a secret rotation, how long the old secret keeps signing next to the new one. */
   MERCHANT_WEBHOOK_SECRET_OVERLAP_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(86_400_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -164,6 +192,9 @@ export const envSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   WORKER_SDK_METRICS_PORT: port.default(9465),
+  /** The engine API's `/metrics`: on a port of its own, never the API's; loopback unless told otherwise (containers set 0.0.0.0). */
+  METRICS_PORT: port.default(9463),
+  METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
@@ -179,10 +210,13 @@ const configRules = envSchema.superRefine((env, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
   }
   if (env.NODE_ENV !== 'production') return;
+  if (env.WEBHOOK_ALLOW_LOOPBACK) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook endpoints are refused when NODE_ENV=production' });
+  }
   if (env.MERCHANT_WEBHOOK_RETRY_FOR_MS < 86_400_000) {
     ctx.addIssue({ code: 'custom', path: ['MERCHANT_WEBHOOK_RETRY_FOR_MS'], message: 'merchants are promised at least 24 h of retries when NODE_ENV=production' });
   }
-  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN', values: readonly string[]): void => {
+  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN' | 'CHECKOUT_TOKEN_SECRET' | 'SANDBOX_ADMIN_TOKEN', values: readonly string[]): void => {
     if (values.some((value) => value.length < MIN_SECRET_LENGTH)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `each value must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production` });
     }
@@ -190,6 +224,16 @@ const configRules = envSchema.superRefine((env, ctx) => {
   tooShort('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
   tooShort('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
   tooShort('CODEC_TOKEN', env.CODEC_TOKEN === undefined ? [] : [env.CODEC_TOKEN]);
+  tooShort('CHECKOUT_TOKEN_SECRET', env.CHECKOUT_TOKEN_SECRET === undefined ? [] : [env.CHECKOUT_TOKEN_SECRET]);
+  tooShort('SANDBOX_ADMIN_TOKEN', env.SANDBOX_ADMIN_TOKEN === undefined ? [] : [env.SANDBOX_ADMIN_TOKEN]);
+  // No local default where a real deployment must say: the provider, where it calls back, the checkout links' key.
+  for (const name of ['PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL', 'CHECKOUT_TOKEN_SECRET'] as const) {
+    if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
+  }
+  // Whatever crosses a network in production does it over TLS: calls to the provider, the provider's callbacks, the buyer's browser.
+  for (const name of ['PAYMENT_API_BASE_URL', 'PAYMENT_BROWSER_BASE_URL', 'CHECKOUT_PUBLIC_URL', 'ENGINE_PUBLIC_URL'] as const) {
+    if (env[name]?.startsWith('http:')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be https when NODE_ENV=production' });
+  }
   if (env.PAYLOAD_ENCRYPTION_KEY && new Set(Buffer.from(env.PAYLOAD_ENCRYPTION_KEY, 'base64')).size < MIN_DISTINCT_KEY_BYTES) {
     ctx.addIssue({
       code: 'custom',
@@ -206,7 +250,7 @@ const configRules = envSchema.superRefine((env, ctx) => {
   demo('PAYMENT_API_CLIENT_ID', [env.PAYMENT_API_CLIENT_ID]);
   demo('PAYMENT_API_CLIENT_SECRET', [env.PAYMENT_API_CLIENT_SECRET]);
   demo('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
-  demo('SANDBOX_ADMIN_TOKEN', [env.SANDBOX_ADMIN_TOKEN]);
+  demo('SANDBOX_ADMIN_TOKEN', env.SANDBOX_ADMIN_TOKEN === undefined ? [] : [env.SANDBOX_ADMIN_TOKEN]);
   if (!env.PAYLOAD_ENCRYPTION_KEY || !env.PAYLOAD_ENCRYPTION_KEY_ID) {
     ctx.addIssue({
       code: 'custom',
@@ -220,10 +264,15 @@ export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: z.output<typeof envSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
+  const production = env.NODE_ENV === 'production';
   return {
     ...env,
     DATA_DIR: dataDir,
+    // Production has both (the rules above); the defaults are the local stack's.
+    PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? 'http://127.0.0.1:4010',
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+    // In production an unset token is one nobody knows: the sandbox's admin API stays closed.
+    SANDBOX_ADMIN_TOKEN: env.SANDBOX_ADMIN_TOKEN ?? (production ? randomBytes(32).toString('base64url') : DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
     CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`],
   };
 }

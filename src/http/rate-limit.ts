@@ -21,7 +21,7 @@ export function hashedKey(kind: string, value: string): string {
   return `${kind}:${createHash('sha256').update(value).digest('hex')}`;
 }
 
-/** The socket's address (proxies are not trusted), IPv6 grouped by /56 as one client. */
+/** The client's address (Express's req.ip: the socket's, or a trusted proxy's report of it), IPv6 grouped by /56 as one client. */
 export function clientIpKey(req: Request): string {
   return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
 }

@@ -5,7 +5,7 @@
  * net, not the policy.
  */
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { REDACT_PATHS, REDACTED, scrub } from './redaction';
+import { scrub } from './redaction';
 import { currentRequestId } from './request-context';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -64,7 +64,6 @@ export function createLogger(
         const requestId = currentRequestId();
         return requestId === undefined ? {} : { requestId };
       },
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
     },
     destination,
   );

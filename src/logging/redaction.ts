@@ -1,13 +1,14 @@
 /**
  * What never reaches a log line, at any depth: credentials (authorization headers, API keys, client
- * secrets, tokens, signatures), PIX keys, documents (CPF/CNPJ), e-mails and card fields. Two nets:
- * `scrub`, which walks plain objects by key name at any depth and masks values that look like personal
- * data or tokens wherever they appear in text (an error message quoting a key, say), and pino's `redact`
- * for the credential headers of the request and response shapes pino-http serializes.
+ * secrets, tokens, signatures), PIX keys, documents (CPF/CNPJ), e-mails and card fields. `scrub` walks
+ * plain objects by key name at any depth and masks values that look like personal data or tokens
+ * wherever they appear in text (an error message quoting a key, say). Requests are logged by their own
+ * serializer (src/api/request-logging.ts): a path without its query and an allow-list of headers.
  *
- * The pino paths are exact: wildcard paths (a key at every depth) cost about 160 µs a line against 5 µs,
- * paid by every request the API answers and every activity the worker runs, and `scrub` already finds a
- * key at any depth.
+ * Outsiders choose much of the text that reaches a logger (paths, header values, parser errors), so
+ * text is cut to MAX_LOGGED_TEXT before any pattern runs, and every pattern runs in linear time: a
+ * pattern may only start where its run of characters starts (a lookbehind), and every repetition is
+ * bounded. Without that, a 16 KB header without an `@` cost the e-mail pattern a third of a second.
  */
 export const REDACTED = '[redacted]';
 
@@ -15,23 +16,31 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY =
   /(secret|token|passw|authorization|cookie|signature|api[_-]?key|pix_?key|^key$|^keys$|document|cpf|cnpj|tax_?id|e_?mail|holder|credit_?card|number|^pan$|cvv|ccv|cvc|card_?exp|exp(iry|iration)_?(month|year|date)|^cs$|^ci$|client_?id|^private)/i;
 
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-webhook-signature', 'x-service-webhook-signature', 'ci', 'cs'] as const;
+/** Longer text is cut to this many characters before it is scrubbed and logged. */
+export const MAX_LOGGED_TEXT = 2_048;
 
-/** pino `redact` paths: the credential headers of a serialized request or response. */
-export const REDACT_PATHS: string[] = ['req', 'res'].flatMap((shape) => CREDENTIAL_HEADERS.map((header) => `${shape}.headers["${header}"]`));
-
-/** Text that carries personal data or credentials whatever its field: e-mails, CPF/CNPJ, bearer tokens, JWTs, signatures. */
+/**
+ * Text that carries personal data or credentials whatever its field: e-mails, CPF/CNPJ, bearer tokens,
+ * JWTs, signatures. Each starts only where its run starts (the lookbehinds) and repeats a bounded
+ * number of times, so its cost is linear in the text whatever the text.
+ */
 const SECRET_TEXT: readonly [RegExp, string][] = [
-  [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]'],
-  [/\b\d{3}\.?\d{3}\.?\d{3}-?\d{2}\b/g, '[document]'],
-  [/\b\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}\b/g, '[document]'],
-  [/\b(bearer|basic)\s+[\w.~+/=-]+/gi, '$1 [redacted]'],
-  [/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[jwt]'],
-  [/\bv1=[0-9a-f]{16,}/gi, 'v1=[redacted]'],
+  [/(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g, '[email]'],
+  [/(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)/g, '[document]'],
+  [/(?<!\d)\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?!\d)/g, '[document]'],
+  [/(?<![\w])(bearer|basic)\s{1,16}[\w.~+/=-]{1,4096}/gi, '$1 [redacted]'],
+  [/(?<![\w-])eyJ[\w-]{1,4096}\.[\w-]{1,4096}\.[\w-]{0,4096}/g, '[jwt]'],
+  [/(?<![\w=])v1=[0-9a-f]{16,512}/gi, 'v1=[redacted]'],
 ];
 
-export function scrubText(text: string): string {
+/** Every secret-looking part of `text` masked, whatever its length (linear time). */
+export function maskSecretText(text: string): string {
   return SECRET_TEXT.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+
+/** The text cut to MAX_LOGGED_TEXT (saying how much was cut), then masked. */
+export function scrubText(text: string): string {
+  return maskSecretText(text.length > MAX_LOGGED_TEXT ? `${text.slice(0, MAX_LOGGED_TEXT)}…[${text.length - MAX_LOGGED_TEXT} characters cut]` : text);
 }
 
 const MAX_DEPTH = 8;

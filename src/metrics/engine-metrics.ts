@@ -82,7 +82,8 @@ export const webhookDeliveries = new Counter({
 
 export const rateLimitedRequests = new Counter({
   name: `${METRIC_PREFIX}rate_limited_requests_total`,
-  help: 'Requests to the engine API refused with 429',
+  help: 'Requests to the engine API refused with 429, by the limit that refused them',
+  labelNames: ['scope'] as const,
   registers: [engineRegistry],
 });
 

@@ -1,23 +1,15 @@
 /**
- * `GET /metrics` in Prometheus text: on the engine API as an Express route, on the worker as a tiny
- * HTTP server of its own. The worker's answer appends the Temporal SDK's runtime metrics, which the
- * SDK's own exporter serves on a loopback port (`WORKER_SDK_METRICS_PORT`), so Prometheus scrapes one
- * address per process and sees both.
+ * `GET /metrics` in Prometheus text, on a tiny HTTP server of its own in each process: the engine API's
+ * on METRICS_PORT, never on the API's public port (its labels name routes and outcomes: nothing for the
+ * internet), the worker's on WORKER_METRICS_PORT. The worker's answer appends the Temporal SDK's runtime
+ * metrics, which the SDK's own exporter serves on a loopback port (`WORKER_SDK_METRICS_PORT`), so
+ * Prometheus scrapes one address per process and sees both.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Router } from 'express';
 import { engineRegistry, METRICS_CONTENT_TYPE } from './engine-metrics';
 
 const SDK_SCRAPE_TIMEOUT_MS = 2_000;
-
-export function metricsRoutes(): Router {
-  const router = Router();
-  router.get('/metrics', async (_req, res) => {
-    res.type(METRICS_CONTENT_TYPE).send(await engineRegistry.metrics());
-  });
-  return router;
-}
 
 /** The SDK exporter's text, or a comment saying why it is missing (the engine's metrics still answer). */
 async function sdkMetrics(url: string): Promise<string> {
@@ -30,13 +22,13 @@ async function sdkMetrics(url: string): Promise<string> {
   }
 }
 
-export interface WorkerMetricsServer {
+export interface MetricsServer {
   port: number;
   close(): Promise<void>;
 }
 
 /** Serves `/metrics` on host:port (port 0: any free one); `sdkMetricsUrl` is the SDK exporter to append. */
-export async function startWorkerMetricsServer(options: { host: string; port: number; sdkMetricsUrl?: string }): Promise<WorkerMetricsServer> {
+export async function startMetricsServer(options: { host: string; port: number; sdkMetricsUrl?: string }): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n');

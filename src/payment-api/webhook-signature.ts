@@ -5,9 +5,10 @@
  *   X-Service-Webhook-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>[ v1=<...>]
  *
  * One `v1=` value per active secret, so receivers keep verifying while a secret rotates. The timestamp
- * is inside the MAC and checked against a window so a captured callback cannot be replayed later.
+ * is inside the MAC and checked against a window so a captured callback cannot be replayed later; within
+ * the window a ReplayGuard remembers what it accepted, so it cannot be replayed then either.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const WEBHOOK_TIMESTAMP_HEADER = 'X-Service-Webhook-Timestamp';
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Service-Webhook-Signature';
@@ -20,7 +21,7 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 const SCHEME_PREFIX = `${WEBHOOK_SIGNATURE_SCHEME}=`;
 const TIMESTAMP_PATTERN = /^\d{1,12}$/;
 
-export type WebhookVerificationFailure = 'missing-headers' | 'bad-timestamp' | 'stale' | 'bad-signature';
+export type WebhookVerificationFailure = 'missing-headers' | 'bad-timestamp' | 'stale' | 'bad-signature' | 'replayed';
 export type WebhookVerification = { ok: true } | { ok: false; reason: WebhookVerificationFailure };
 
 export interface VerifyWebhookInput {
@@ -91,4 +92,61 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookVerification {
     }
   }
   return matched ? { ok: true } : { ok: false, reason: 'bad-signature' };
+}
+
+/** What identifies a signed request: its two headers, and whatever else the receiver binds (an event id). */
+export interface SignedRequest {
+  timestampHeader: string | readonly string[] | undefined;
+  signatureHeader: string | readonly string[] | undefined;
+  extra?: string;
+}
+
+/**
+ * The signed requests a receiver accepted within the tolerance window, by (timestamp, signature): the
+ * same request again, while its timestamp is still fresh, is a replay. A sender that retries signs again
+ * with a new timestamp, so its retries pass; one that resends the same bytes passes too once the
+ * receiver has released the request it could not handle. In memory, for one process, bounded: past
+ * `maxEntries` the oldest are forgotten.
+ */
+export class ReplayGuard {
+  /** Key to the Unix second after which the request is stale anyway (and forgotten). */
+  private readonly seen = new Map<string, number>();
+  private readonly toleranceSeconds: number;
+  private readonly maxEntries: number;
+
+  constructor(options: { toleranceSeconds?: number; maxEntries?: number } = {}) {
+    this.toleranceSeconds = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
+    this.maxEntries = options.maxEntries ?? 200_000;
+  }
+
+  /** True the first time a request is seen within its window; false for a replay. */
+  claim(request: SignedRequest, nowSeconds: number): boolean {
+    this.forgetStale(nowSeconds);
+    const key = ReplayGuard.keyOf(request);
+    if (this.seen.has(key)) return false;
+    this.seen.set(key, Number(headerText(request.timestampHeader)) + this.toleranceSeconds);
+    if (this.seen.size > this.maxEntries) this.seen.delete(this.seen.keys().next().value as string);
+    return true;
+  }
+
+  /** Forgets a request the receiver could not handle, so that the same bytes sent again are taken. */
+  release(request: SignedRequest): void {
+    this.seen.delete(ReplayGuard.keyOf(request));
+  }
+
+  get size(): number {
+    return this.seen.size;
+  }
+
+  private static keyOf(request: SignedRequest): string {
+    return createHash('sha256').update(`${headerText(request.timestampHeader)}\n${headerText(request.signatureHeader)}\n${request.extra ?? ''}`).digest('base64url');
+  }
+
+  /** Entries are kept in the order they came; those past their window are dropped from the front. */
+  private forgetStale(nowSeconds: number): void {
+    for (const [key, staleAfter] of this.seen) {
+      if (staleAfter >= nowSeconds) break;
+      this.seen.delete(key);
+    }
+  }
 }

@@ -48,8 +48,11 @@ export function createPayloadCodec(config: TemporalConfig): AesGcmPayloadCodec {
   return new AesGcmPayloadCodec(keys.active, keys.previous);
 }
 
+/** The module every client, worker and workflow bundle takes its failure converter from (failures' text encrypted). */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
 export function createDataConverter(config: TemporalConfig): DataConverter {
-  return { payloadCodecs: [createPayloadCodec(config)] };
+  return { payloadCodecs: [createPayloadCodec(config)], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
 export interface TemporalClientHandle {

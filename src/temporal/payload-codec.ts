@@ -1,7 +1,9 @@
 /**
  * AES-256-GCM payload codec. Every payload the client or worker sends to Temporal is serialized,
- * encrypted with the active key and tagged with its key id; decoding looks the key up by id, so
- * older keys keep decoding history after a rotation. Search attributes do not pass through codecs.
+ * encrypted with the active key's subkey for Temporal payloads (key-purposes.ts) and tagged with the
+ * key's id and the subkey's mark; decoding looks the key up by id, so older keys keep decoding history
+ * after a rotation, and a payload without the mark (encrypted before the subkeys) opens with the key
+ * itself. Search attributes do not pass through codecs.
  *
  * Decoding refuses any payload that is not encrypted: anyone who can reach Temporal can start a
  * workflow or send a signal with a plaintext input (`temporal workflow start --input ...`), and the
@@ -11,9 +13,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { METADATA_ENCODING_KEY } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { purposeKey } from './key-purposes';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
+/** Set on payloads encrypted with the key's subkey for Temporal payloads; absent on those encrypted before, with the key itself. */
+export const KEY_DERIVATION_METADATA = 'encryption-key-derivation';
+const PAYLOAD_SUBKEY = 'hkdf-sha256/temporal-payloads/v1';
 const NULL_ENCODING = 'binary/null';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -37,14 +43,17 @@ export class PayloadDecryptionError extends Error {
 }
 
 export class AesGcmPayloadCodec implements PayloadCodec {
-  private readonly byId: Map<string, Buffer>;
+  /** By key id: the key itself (payloads of before the subkeys) and its subkey for payloads. */
+  private readonly byId: Map<string, { key: Buffer; subkey: Buffer }>;
+  private readonly activeSubkey: Buffer;
 
   /** `active` encrypts; `active` and every `previous` key decrypt. */
   constructor(private readonly active: EncryptionKey, previous: EncryptionKey[] = []) {
     for (const k of [active, ...previous]) {
       if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
     }
-    this.byId = new Map([active, ...previous].map((k) => [k.id, k.key]));
+    this.byId = new Map([active, ...previous].map((k) => [k.id, { key: k.key, subkey: purposeKey(k.key, 'temporal-payloads') }]));
+    this.activeSubkey = purposeKey(active.key, 'temporal-payloads');
   }
 
   // Executors turn a synchronous throw into a rejection, as callers of a codec expect.
@@ -59,13 +68,14 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   private encrypt(payload: Payload): Payload {
     const plain = temporal.api.common.v1.Payload.encode(payload).finish();
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.active.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.activeSubkey, iv);
     cipher.setAAD(Buffer.from(this.active.id));
     const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     return {
       metadata: {
         [METADATA_ENCODING_KEY]: Buffer.from(ENCRYPTED_ENCODING),
         [KEY_ID_METADATA]: Buffer.from(this.active.id),
+        [KEY_DERIVATION_METADATA]: Buffer.from(PAYLOAD_SUBKEY),
       },
       data,
     };
@@ -80,8 +90,12 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
     if (!keyIdBytes) throw new PayloadDecryptionError('encrypted payload without a key id');
     const keyId = Buffer.from(keyIdBytes).toString();
-    const key = this.byId.get(keyId);
-    if (!key) throw new PayloadDecryptionError(`no key with id ${keyId} is configured`);
+    const keys = this.byId.get(keyId);
+    if (!keys) throw new PayloadDecryptionError(`no key with id ${keyId} is configured`);
+    const derivation = payload.metadata?.[KEY_DERIVATION_METADATA];
+    const derivationName = derivation ? Buffer.from(derivation).toString() : undefined;
+    if (derivationName !== undefined && derivationName !== PAYLOAD_SUBKEY) throw new PayloadDecryptionError(`unknown key derivation ${derivationName}`);
+    const key = derivationName === undefined ? keys.key : keys.subkey;
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError('encrypted payload too short');
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));

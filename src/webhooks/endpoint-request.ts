@@ -3,6 +3,7 @@
  * for the shape (400) and the rules that need the configuration (422) in `endpointRuleProblems`.
  */
 import { z } from 'zod';
+import { urlRefusal, type EndpointPolicy } from './endpoint-transport';
 import { MERCHANT_EVENT_TYPES, merchantEventTypeSchema } from './merchant-event';
 
 /** The most endpoints an engine delivers to: each event is one workflow with one delivery per endpoint. */
@@ -14,12 +15,16 @@ export const endpointRequestSchema = z.strictObject({
 });
 export type EndpointRequest = z.infer<typeof endpointRequestSchema>;
 
-/** Rules beyond the shape: no credentials in the URL (they would be logged and shown), HTTPS in production. */
-export function endpointRuleProblems(request: EndpointRequest, production: boolean): { path: string; message: string }[] {
+/**
+ * Rules beyond the shape: no credentials in the URL (they would be logged and shown), no fragment, and
+ * an endpoint the engine may call (endpoint-transport.ts: public host, allowed port, https in production).
+ */
+export function endpointRuleProblems(request: EndpointRequest, policy: EndpointPolicy): { path: string; message: string }[] {
   const url = new URL(request.url);
   const problems: { path: string; message: string }[] = [];
   if (url.username !== '' || url.password !== '') problems.push({ path: 'url', message: 'must not carry a user name or password: the signature authenticates the engine' });
-  if (production && url.protocol !== 'https:') problems.push({ path: 'url', message: 'must be https when NODE_ENV=production' });
   if (url.hash !== '') problems.push({ path: 'url', message: 'must not have a #fragment' });
+  const refused = urlRefusal(url, policy);
+  if (refused) problems.push({ path: 'url', message: refused });
   return problems;
 }

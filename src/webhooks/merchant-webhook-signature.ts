@@ -6,9 +6,15 @@
  *   X-Webhook-Timestamp: Unix seconds of this attempt
  *   X-Webhook-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret
  *
- * During a secret rotation both secrets sign, so a receiver may switch whenever it likes.
+ * During a secret rotation both secrets sign, so a receiver may switch whenever it likes. A receiver that
+ * keeps one ReplayGuard (per process) and passes it to every check refuses a request it already accepted
+ * (same id, timestamp and signature) while its timestamp is fresh: a replay of a captured request. Each
+ * delivery attempt is signed afresh, so the engine's own retries pass; handling each event id once is
+ * still the receiver's (events are delivered at least once).
  */
-import { signWebhook, verifyWebhook, type WebhookVerification } from '../payment-api/webhook-signature';
+import { ReplayGuard, signWebhook, verifyWebhook, type WebhookVerification } from '../payment-api/webhook-signature';
+
+export { ReplayGuard };
 
 export const MERCHANT_WEBHOOK_ID_HEADER = 'X-Webhook-Id';
 export const MERCHANT_WEBHOOK_TIMESTAMP_HEADER = 'X-Webhook-Timestamp';
@@ -33,16 +39,25 @@ export interface MerchantWebhookCheck {
   /** Seconds the timestamp may differ from now (default 300): an older request is a replay. */
   toleranceSeconds?: number;
   nowSeconds?: number;
+  /** The requests this receiver accepted within the window (one per process): the same one again is refused as `replayed`. */
+  replays?: ReplayGuard;
 }
 
-/** For merchants: `{ ok: true }` when the request was signed with the secret within the tolerance. */
+/** For merchants: `{ ok: true }` when the request was signed with the secret within the tolerance (and, with `replays`, not accepted before). */
 export function verifyMerchantWebhook(check: MerchantWebhookCheck): WebhookVerification {
-  return verifyWebhook({
-    secrets: [check.secret],
-    rawBody: typeof check.rawBody === 'string' ? Buffer.from(check.rawBody, 'utf8') : check.rawBody,
+  const signed = {
     timestampHeader: check.headers[MERCHANT_WEBHOOK_TIMESTAMP_HEADER.toLowerCase()],
     signatureHeader: check.headers[MERCHANT_WEBHOOK_SIGNATURE_HEADER.toLowerCase()],
-    nowSeconds: check.nowSeconds ?? Math.floor(Date.now() / 1000),
+  };
+  const nowSeconds = check.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const verification = verifyWebhook({
+    secrets: [check.secret],
+    rawBody: typeof check.rawBody === 'string' ? Buffer.from(check.rawBody, 'utf8') : check.rawBody,
+    ...signed,
+    nowSeconds,
     ...(check.toleranceSeconds === undefined ? {} : { toleranceSeconds: check.toleranceSeconds }),
   });
+  if (!verification.ok || !check.replays) return verification;
+  const id = check.headers[MERCHANT_WEBHOOK_ID_HEADER.toLowerCase()];
+  return check.replays.claim({ ...signed, extra: Array.isArray(id) ? id.join(',') : (id ?? '') }, nowSeconds) ? verification : { ok: false, reason: 'replayed' };
 }

@@ -57,7 +57,7 @@ export class PgWebhookEndpointStore implements WebhookEndpointStore {
 
   /** Use PgWebhookEndpointStore.open: the schema must be migrated before the store is used. */
   private constructor(options: PgWebhookEndpointStoreOptions) {
-    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys);
+    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys ?? [], 'webhook-secrets');
     this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 4 });
     // An idle connection the server dropped must not take the process down; the next query reconnects.
     this.pool.on('error', () => undefined);

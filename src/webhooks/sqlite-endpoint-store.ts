@@ -68,7 +68,7 @@ export class SqliteWebhookEndpointStore implements WebhookEndpointStore {
   private readonly statements;
 
   constructor(options: SqliteWebhookEndpointStoreOptions) {
-    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys);
+    this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys ?? [], 'webhook-secrets');
     // Foreign keys: deleting an endpoint deletes its subscriptions and secrets with it.
     this.db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000, foreignKeys: true });
     applyMigrations(this.db, ENDPOINT_MIGRATIONS);

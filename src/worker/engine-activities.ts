@@ -1,7 +1,7 @@
 /**
  * The activities as the engine runs them: the HTTP client of the payment API configured from the
- * environment, the batch store, the webhook endpoints, and a Temporal client (batch activities start
- * payout workflows, announcements start event deliveries).
+ * environment, the batch store, the webhook endpoints and the transport that reaches them, a Temporal
+ * client (batch activities start payout workflows, announcements start event deliveries) and the logger.
  */
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
@@ -9,16 +9,18 @@ import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
 import { chargeRefunds } from '../charges/charge-refunds';
 import { paymentApiClient } from '../payment-api/client-from-config';
+import type { Logger } from '../logging/logger';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
 import { deliveryTiming } from '../webhooks/start-event-delivery';
 
-export function engineActivities(config: Config, resources: { batchStore: BatchStore; endpoints: WebhookEndpointStore; temporal: Client }) {
+export function engineActivities(config: Config, resources: { batchStore: BatchStore; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
     charges: chargeRefunds(resources.temporal),
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS },
+    webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS, transport: endpointTransport(endpointPolicy(config)) },
   });
 }

@@ -7,6 +7,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../temporal/binaries';
+import { FAILURE_CONVERTER_PATH } from '../temporal/connection';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 /** Bundled with every workflow code: request id propagation and operation metrics. */
@@ -16,8 +17,11 @@ export function workflowSource(bundlePath: string | undefined): { workflowBundle
   return bundlePath ? { workflowBundle: { codePath: path.resolve(bundlePath) } } : { workflowsPath: WORKFLOWS_PATH };
 }
 
+/** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
+export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH };
+
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES });
+  const { code } = await bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS);
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, code);
 }

@@ -68,11 +68,17 @@ test('a payout refused with 503 leaves its externalId free: a batch may take it 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {
   const body = JSON.stringify({ transaction_id: 'wd_1', external_id: 'order-1', status: 'COMPLETED', amount: 1, fee: 0.53, total: 1.53, type: 'Withdrawal', updated_at: new Date().toISOString() });
   const signed = signWebhook(['demo-webhook-secret'], body, Math.floor(Date.now() / 1000));
-  const response = await fetch(`${url}/callbacks/withdrawals`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
-    body,
-  });
+  const send = () =>
+    fetch(`${url}/callbacks/withdrawals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+      body,
+    });
+  const response = await send();
   expect(response.status).toBe(503);
   expect(await response.json()).toMatchObject({ code: 'TEMPORAL_UNAVAILABLE' });
+  // Not taken, so not a replay: a provider resending the very same bytes is tried again, not waved through.
+  const again = await send();
+  expect(again.status).toBe(503);
+  expect(await again.json()).toMatchObject({ code: 'TEMPORAL_UNAVAILABLE' });
 });

@@ -1,12 +1,20 @@
 /**
- * The engine API's limit: ENGINE_RATE_LIMIT_PER_MINUTE requests a minute per API key on /v1, requests
- * without a valid key counted by client address; provider callbacks, health and the codec not counted.
+ * The engine API's limits: ENGINE_RATE_LIMIT_PER_MINUTE requests a minute per API key on /v1 (requests
+ * without a valid key counted by client address); callbacks, the checkout and the codec limited per
+ * client address by limits of their own; health never. The client address is the socket's unless a load
+ * balancer named in TRUST_PROXY reports it.
  */
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 let api: EngineApi;
 beforeAll(async () => {
-  api = await startEngineApi({ ENGINE_RATE_LIMIT_PER_MINUTE: '3', ENGINE_API_KEYS: 'key-a,key-b,key-c' });
+  api = await startEngineApi({
+    ENGINE_RATE_LIMIT_PER_MINUTE: '3',
+    ENGINE_API_KEYS: 'key-a,key-b,key-c',
+    CALLBACK_RATE_LIMIT_PER_MINUTE: '3',
+    CHECKOUT_RATE_LIMIT_PER_MINUTE: '3',
+    CODEC_RATE_LIMIT_PER_MINUTE: '3',
+  });
 });
 afterAll(() => api?.close());
 
@@ -16,18 +24,20 @@ const statuses = async (count: number, request: () => Promise<Response>): Promis
   return answers;
 };
 
-test('past the limit one API key is answered 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
-  expect(await statuses(3, () => api.fetch('/v1/callbacks/unmatched', { apiKey: 'key-a' }))).toEqual([200, 200, 200]);
-  const limited = await api.fetch('/v1/payouts/order-1', { apiKey: 'key-a' });
-  expect(limited.status).toBe(429);
-  expect(await limited.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining('3 requests') });
-  const retryAfter = Number(limited.headers.get('retry-after'));
+async function expectRateLimited(response: Response): Promise<void> {
+  expect(response.status).toBe(429);
+  expect(await response.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining('3 requests') });
+  const retryAfter = Number(response.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(60);
+}
 
+test('past the limit one API key is answered 429 RATE_LIMITED with Retry-After; another key is not affected', async () => {
+  expect(await statuses(3, () => api.fetch('/v1/callbacks/unmatched', { apiKey: 'key-a' }))).toEqual([200, 200, 200]);
+  await expectRateLimited(await api.fetch('/v1/payouts/order-1', { apiKey: 'key-a' }));
   expect((await api.fetch('/v1/callbacks/unmatched', { apiKey: 'key-b' })).status).toBe(200);
-  // Operators see the refusals in the API's metrics.
-  expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/^payout_engine_rate_limited_requests_total [1-9]/m);
+  // Operators see the refusals in the API's metrics, by the limit that refused them.
+  expect(await (await fetch(api.metricsUrl)).text()).toMatch(/^payout_engine_rate_limited_requests_total\{scope="api"\} [1-9]/m);
 });
 
 test('requests without a valid key are counted by address, whatever key they make up', async () => {
@@ -38,8 +48,39 @@ test('requests without a valid key are counted by address, whatever key they mak
   expect((await api.fetch('/v1/callbacks/unmatched', { apiKey: 'key-c' })).status).toBe(200);
 });
 
-test('callbacks, health and the OpenAPI document are never limited', async () => {
-  expect(new Set(await statuses(5, () => fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' })))).toEqual(new Set([401]));
+test('callbacks, the checkout and the codec are limited per client address, each by its own limit; health never', async () => {
+  expect(await statuses(3, () => fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' }))).toEqual([401, 401, 401]);
+  await expectRateLimited(await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' }));
+
+  expect(await statuses(3, () => fetch(`${api.url}/checkout/order-1?token=1.x`))).toEqual([401, 401, 401]);
+  await expectRateLimited(await fetch(`${api.url}/checkout/order-1/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+
+  expect(await statuses(3, () => fetch(`${api.url}/codec/t/made-up-token/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' }))).toEqual([401, 401, 401]);
+  await expectRateLimited(await fetch(`${api.url}/codec/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' }));
+
+  const metrics = await (await fetch(api.metricsUrl)).text();
+  for (const scope of ['callbacks', 'checkout', 'codec']) expect(metrics).toMatch(new RegExp(`^payout_engine_rate_limited_requests_total\\{scope="${scope}"\\} 1$`, 'm'));
   expect(new Set(await statuses(5, () => fetch(`${api.url}/healthz`)))).toEqual(new Set([200]));
   expect(new Set(await statuses(5, () => fetch(`${api.url}/openapi.json`)))).toEqual(new Set([200]));
+});
+
+describe('behind a load balancer', () => {
+  let behindProxy: EngineApi;
+  beforeAll(async () => {
+    behindProxy = await startEngineApi({ CALLBACK_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => behindProxy?.close());
+
+  const callbackFrom = (target: EngineApi, client: string) => fetch(`${target.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'x-forwarded-for': client }, body: '{}' });
+
+  test('with TRUST_PROXY naming it, each client the balancer reports is counted on its own', async () => {
+    expect(await statuses(3, () => callbackFrom(behindProxy, '203.0.113.7'))).toEqual([401, 401, 429]);
+    expect(await statuses(2, () => callbackFrom(behindProxy, '198.51.100.23'))).toEqual([401, 401]);
+  });
+
+  test('without TRUST_PROXY a client cannot escape its limit by making up X-Forwarded-For', async () => {
+    const answers = await statuses(2, () => callbackFrom(api, `192.0.2.${Math.floor(Math.random() * 250)}`));
+    // The socket's address was used up by the previous test of this file.
+    expect(answers).toEqual([429, 429]);
+  });
 });

@@ -500,7 +500,7 @@ describe('SQLite batch store files from earlier versions', () => {
     const file = batchStorePath(dir);
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
     applyMigrations(old, BATCH_MIGRATIONS.slice(0, 1));
-    const sealer = new ItemSealer(TEST_KEY);
+    const sealer = new ItemSealer(TEST_KEY, [], 'batch-items');
     old.prepare("INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('legacy', 'h', 1, 1500, 'RUNNING', 0)").run();
     old
       .prepare("INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES ('legacy', 1, 'legacy-1', 1500, 'EMAIL', ?)")

@@ -10,6 +10,7 @@ import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards'
 import type { CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { recordHistory } from '../helpers/record-history';
 import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
@@ -57,13 +58,14 @@ async function authorizingThenLost(amount: number): Promise<string> {
   return created.externalId;
 }
 
-/** Endpoint 2 as the lost call made it. */
-function chargeAtProvider(externalId: string, amount: number, withCallback: boolean) {
+/** Endpoint 2 as the lost call made it (or, with `binding`, a payment made otherwise: no reference, other installments). */
+function chargeAtProvider(externalId: string, amount: number, withCallback: boolean, binding: { externalReference?: string | null; installmentCount?: number } = {}) {
+  const externalReference = binding.externalReference === undefined ? externalId : binding.externalReference;
   return paymentApiClient(stack.config).createCardPayment({
     amount,
-    installmentCount: 1,
+    installmentCount: binding.installmentCount ?? 1,
     dueDate: new Date().toISOString().slice(0, 10),
-    externalReference: externalId,
+    ...(externalReference === null ? {} : { externalReference }),
     ...(withCallback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
     payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
     creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
@@ -96,4 +98,23 @@ test("endpoint 2's answer lost between the provider and the workflow: NEEDS_REVI
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
   expect(paid.callbacksReceived).toBeGreaterThanOrEqual(1);
   expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
+});
+
+test("an operator naming a payment not bound to the order settles nothing: no reference, another amount or other installments are refused and named; the bound one settles it", async () => {
+  const externalId = await authorizingThenLost(50);
+  const unbound = [
+    [await chargeAtProvider(externalId, 50, false, { externalReference: null }), /names no order/],
+    [await chargeAtProvider(externalId, 0.5, false), /is of 0\.5, not the order's 50/],
+    [await chargeAtProvider(externalId, 50, false, { installmentCount: 6 }), /is in 6 installments, not the order's 1/],
+  ] as const;
+  for (const [charged, reason] of unbound) {
+    const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
+    expect(rechecked.status).toBe(200);
+    expect(rechecked.body).toMatchObject({ status: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(reason) as unknown });
+    expect(rechecked.body.providerPaymentId).toBeUndefined();
+  }
+  const bound = await chargeAtProvider(externalId, 50, false);
+  await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
+  expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(externalId), 'card-payment-bound-after-refusals');
 });

@@ -76,9 +76,12 @@ test('the dynamic config is a production one: it parses, and keeps the search-at
   expect(dynamic['system.forceSearchAttributesCacheRefreshOnRead']).toEqual([{ value: false }]);
 });
 
+/** The image at exactly this tag, pinned by its digest. */
+const pinned = (image: string) => new RegExp(`^${image.replace(/[.]/g, '\\.')}@sha256:[0-9a-f]{64}$`);
+
 test('docker-compose runs the same server version on the same files, mounted where the config expects its dynamic config', () => {
   const temporal = service('temporal');
-  expect(temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+  expect(temporal.image).toMatch(pinned(`temporalio/server:${TEMPORAL_SERVER_VERSION}`));
   const mount = opsMount('temporal');
   expect(mount).toBeDefined();
   expect(temporal.environment?.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(`${mount}/${path.basename(SERVER_CONFIG_FILE)}`);
@@ -95,10 +98,10 @@ test('docker-compose runs the same server version on the same files, mounted whe
 
 test("docker-compose sets up the databases with the cluster's script and the same tool version, and the namespace with the cluster's retention", () => {
   const databases = service('temporal-databases');
-  expect(databases.image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+  expect(databases.image).toMatch(pinned(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`));
   expect(databases.entrypoint).toEqual(['/bin/sh', `${opsMount('temporal-databases')}/${path.basename(SETUP_DATABASES_SCRIPT)}`]);
   const namespace = service('temporal-namespace');
-  expect(namespace.image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+  expect(namespace.image).toMatch(pinned(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`));
   expect(JSON.stringify(namespace.command)).toContain(`--retention ${NAMESPACE_RETENTION_DAYS * 24}h`);
   expect(path.dirname(SETUP_DATABASES_SCRIPT)).toBe(TEMPORAL_OPS_DIR);
 });

@@ -34,7 +34,7 @@ test('a bad value stops start-up with a message naming the variable', () => {
 test('production refuses every demo credential and a missing encryption key', () => {
   let message = '';
   try {
-    loadConfig({ NODE_ENV: 'production' });
+    loadConfig({ NODE_ENV: 'production', SANDBOX_ADMIN_TOKEN: 'demo-admin' });
   } catch (error) {
     message = (error as Error).message;
   }
@@ -49,9 +49,11 @@ const STRONG_PRODUCTION_ENV = {
   PAYMENT_API_CLIENT_ID: 'merchant-42',
   PAYMENT_API_CLIENT_SECRET: 's3cret',
   WEBHOOK_SECRET: 'new-secret-0123456789abcdefghij,old-secret-0123456789abcdefghij',
-  SANDBOX_ADMIN_TOKEN: 'admin-token',
   PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   PAYLOAD_ENCRYPTION_KEY_ID: 'k-2026-11',
+  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
+  ENGINE_PUBLIC_URL: 'https://payouts.merchant.example.com',
+  CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
 };
 
 test('production starts with real values; rotation secrets and several API keys are lists', () => {
@@ -116,4 +118,46 @@ test('the engine API binds loopback by default; the codec allows the local dev U
 
 test('an encryption key of the wrong size is refused', () => {
   expect(() => loadConfig({ PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/PAYLOAD_ENCRYPTION_KEY: must be 32 bytes/);
+});
+
+test('production names the provider, its own public URL and the checkout key itself: no local default stands in', () => {
+  const { PAYMENT_API_BASE_URL: _provider, ENGINE_PUBLIC_URL: _public, CHECKOUT_TOKEN_SECRET: _checkout, ...rest } = STRONG_PRODUCTION_ENV;
+  const message = refusal(rest);
+  for (const name of ['PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL', 'CHECKOUT_TOKEN_SECRET']) expect(message).toContain(`${name}: is required when NODE_ENV=production`);
+  // Outside production the local stack's defaults: the sandbox, this machine, a key derived from the first API key.
+  expect(loadConfig({})).toMatchObject({ PAYMENT_API_BASE_URL: 'http://127.0.0.1:4010', ENGINE_PUBLIC_URL: 'http://127.0.0.1:3000' });
+});
+
+test('production refuses http:// wherever the network is crossed: the provider, its browser URL, the checkout links, the callbacks', () => {
+  const message = refusal({
+    ...STRONG_PRODUCTION_ENV,
+    PAYMENT_API_BASE_URL: 'http://api.psp.example.com',
+    PAYMENT_BROWSER_BASE_URL: 'http://js.psp.example.com',
+    CHECKOUT_PUBLIC_URL: 'http://pay.merchant.example.com',
+    ENGINE_PUBLIC_URL: 'http://payouts.merchant.example.com',
+  });
+  for (const name of ['PAYMENT_API_BASE_URL', 'PAYMENT_BROWSER_BASE_URL', 'CHECKOUT_PUBLIC_URL', 'ENGINE_PUBLIC_URL']) expect(message).toContain(`${name}: must be https when NODE_ENV=production`);
+  expect(() => loadConfig({ ...STRONG_PRODUCTION_ENV, PAYMENT_BROWSER_BASE_URL: 'https://js.psp.example.com', CHECKOUT_PUBLIC_URL: 'https://pay.merchant.example.com' })).not.toThrow();
+});
+
+test("production checks the checkout key's and the sandbox admin token's length, and refuses loopback webhooks; an unset admin token is one nobody knows", () => {
+  const message = refusal({ ...STRONG_PRODUCTION_ENV, CHECKOUT_TOKEN_SECRET: 'sixteen-chars-ok', SANDBOX_ADMIN_TOKEN: 'admin-token', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  expect(message).toMatch(/CHECKOUT_TOKEN_SECRET: each value must be at least 24 characters/);
+  expect(message).toMatch(/SANDBOX_ADMIN_TOKEN: each value must be at least 24 characters/);
+  expect(message).toMatch(/WEBHOOK_ALLOW_LOOPBACK: loopback webhook endpoints are refused/);
+  const [one, two] = [loadConfig(STRONG_PRODUCTION_ENV), loadConfig(STRONG_PRODUCTION_ENV)];
+  expect(one.SANDBOX_ADMIN_TOKEN).toMatch(/^[\w-]{43}$/);
+  expect(one.SANDBOX_ADMIN_TOKEN).not.toBe(two.SANDBOX_ADMIN_TOKEN);
+  expect(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
+});
+
+test("the API's metrics have a port of their own, on loopback unless told otherwise", () => {
+  expect(loadConfig({})).toMatchObject({ METRICS_PORT: 9463, METRICS_HOST: '127.0.0.1', ENGINE_PORT: 3000 });
+});
+
+test('rate limits: sane defaults per minute; TRUST_PROXY names load balancers, never everyone', () => {
+  expect(loadConfig({})).toMatchObject({ ENGINE_RATE_LIMIT_PER_MINUTE: 6_000, CALLBACK_RATE_LIMIT_PER_MINUTE: 6_000, CHECKOUT_RATE_LIMIT_PER_MINUTE: 300, CODEC_RATE_LIMIT_PER_MINUTE: 1_200 });
+  expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
+  expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 2001:db8::1, fd00::/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1', 'fd00::/8']);
+  for (const everyone of ['true', '*', '0.0.0.0/0', '::/0', 'lb.internal', '10.0.0.0/33']) expect(refusal({ TRUST_PROXY: everyone })).toMatch(/TRUST_PROXY/);
 });

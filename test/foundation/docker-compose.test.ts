@@ -1,15 +1,23 @@
 /**
  * No Docker engine runs here, so the compose file is checked by what can run: its services use only
  * variables the config module knows, register the engine's search attributes, wire the UI's codec with
- * its token, and publish nothing but the engine API and the UI.
+ * its token, publish nothing but the engine API and the UI, take every password from the environment
+ * (a missing one named), give the engine services no sandbox secret, pin every image by digest, and give
+ * the batch store a role and database of its own (the script that makes them runs on a real PostgreSQL).
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { envSchema } from '../../src/config/env';
 import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
+import { postgresForThisFile } from '../helpers/postgres';
+
+const run = promisify(execFile);
 
 const serviceSchema = z.looseObject({
   volumes: z.array(z.string()).optional(),
@@ -20,6 +28,7 @@ const serviceSchema = z.looseObject({
   depends_on: z.record(z.string(), z.unknown()).optional(),
   ports: z.array(z.string()).optional(),
   deploy: z.looseObject({ replicas: z.number().int().optional() }).optional(),
+  profiles: z.array(z.string()).optional(),
 });
 const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema) });
 
@@ -39,15 +48,71 @@ test.each(ourServices)('service %s sets only variables the config module reads',
   for (const name of Object.keys(environment)) expect(configNames).toContain(name);
 });
 
-test('the engine services run in production mode with no demo secret baked in', () => {
+test('the engine services run in production mode with no demo secret baked in, no sandbox secret, and the https settings production requires', () => {
   for (const name of ['api', 'worker']) {
     const environment = compose.services[name]?.environment ?? {};
     expect(environment.NODE_ENV).toBe('production');
-    for (const secret of ['ENGINE_API_KEYS', 'WEBHOOK_SECRET', 'PAYMENT_API_CLIENT_SECRET', 'PAYLOAD_ENCRYPTION_KEY']) {
-      expect(String(environment[secret])).toMatch(/^\$\{[A-Z_]+:\?/);
+    for (const secret of ['ENGINE_API_KEYS', 'WEBHOOK_SECRET', 'PAYMENT_API_CLIENT_SECRET', 'PAYLOAD_ENCRYPTION_KEY', 'CHECKOUT_TOKEN_SECRET', 'PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL']) {
+      expect({ name, secret, value: String(environment[secret]) }).toEqual({ name, secret, value: expect.stringMatching(new RegExp(`^\\$\\{${secret}:\\?`)) as unknown });
     }
+    expect(Object.keys(environment).filter((variable) => variable.startsWith('SANDBOX_'))).toEqual([]);
+    expect(Object.keys(compose.services[name]?.depends_on ?? {})).not.toContain('sandbox');
+  }
+  // The sandbox is a profile of its own, for developing against.
+  expect(compose.services.sandbox?.profiles).toEqual(['sandbox']);
+});
+
+/** What `docker compose` does to a value: `${NAME:?message}` from the environment or stop naming it, `${NAME:-default}`, `$$` for `$`. */
+function interpolate(value: string, environment: Record<string, string>): string {
+  return value.replace(/\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g, (whole: string, name: string | undefined, kind: string | undefined, text: string | undefined) => {
+    if (whole === '$$' || name === undefined) return '$';
+    const given = environment[name];
+    if (given !== undefined && given !== '') return given;
+    if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${text ?? ''}`);
+    return text ?? '';
+  });
+}
+
+const PRODUCTION_SECRETS: Record<string, string> = {
+  POSTGRES_PASSWORD: 'pg0123456789abcdef',
+  BATCH_STORE_PASSWORD: 'bs0123456789abcdef',
+  ENGINE_API_KEYS: 'key',
+  WEBHOOK_SECRET: 'secret',
+  CODEC_TOKEN: 'token',
+  CHECKOUT_TOKEN_SECRET: 'checkout',
+  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
+  PAYMENT_API_CLIENT_ID: 'client',
+  PAYMENT_API_CLIENT_SECRET: 'client-secret',
+  ENGINE_PUBLIC_URL: 'https://payouts.example.com',
+  PAYLOAD_ENCRYPTION_KEY: 'key',
+  PAYLOAD_ENCRYPTION_KEY_ID: 'k1',
+  GRAFANA_ADMIN_PASSWORD: 'grafana',
+};
+const environmentOf = (service: string, environment = PRODUCTION_SECRETS): Record<string, string> =>
+  Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), environment)]));
+
+test('no database password is written in the file: each comes from the environment, and a missing one stops compose naming it', () => {
+  const text = readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8');
+  expect(text).not.toMatch(/(POSTGRES_PASSWORD|POSTGRES_PWD|PGPASSWORD): (?!\$\{)/);
+  expect(text).not.toMatch(/postgres:\/\/\w+:(?!\$\{)[^@]*@/);
+  expect(environmentOf('postgresql').POSTGRES_PASSWORD).toBe(PRODUCTION_SECRETS.POSTGRES_PASSWORD);
+  expect(environmentOf('temporal').POSTGRES_PWD).toBe(PRODUCTION_SECRETS.POSTGRES_PASSWORD);
+  for (const missing of ['POSTGRES_PASSWORD', 'BATCH_STORE_PASSWORD']) {
+    const rest = Object.fromEntries(Object.entries(PRODUCTION_SECRETS).filter(([name]) => name !== missing));
+    const services = Object.keys(compose.services).filter((name) => name !== 'sandbox');
+    expect(() => services.forEach((name) => environmentOf(name, rest))).toThrow(new RegExp(`required variable ${missing} is missing a value: set ${missing}`));
   }
 });
+
+test('every image is pinned by digest, in the compose file and the Dockerfile', () => {
+  const images = Object.values(compose.services).flatMap((service) => (service.image ? [service.image] : []));
+  expect(images.length).toBeGreaterThanOrEqual(6);
+  for (const image of images) expect(image).toMatch(/^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
+  const froms = readFileSync(path.join(__dirname, '../../Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? [];
+  expect(froms.length).toBe(2);
+  for (const from of froms) expect(from).toMatch(/@sha256:[0-9a-f]{64}$/);
+});
+
 
 test('every engine search attribute is registered with its type', () => {
   const command = JSON.stringify(compose.services['temporal-namespace']?.command ?? '');
@@ -77,20 +142,23 @@ test('every depends_on names a service of the file', () => {
   }
 });
 
-test('the API and two worker replicas share the batch store in PostgreSQL: the server of Temporal, its own database, created before they start', () => {
-  const api = compose.services.api?.environment ?? {};
-  const worker = compose.services.worker?.environment ?? {};
+test('the API and two worker replicas share the batch store in PostgreSQL: the server of Temporal, a role and a database of its own, created before they start', () => {
+  const api = environmentOf('api');
+  const worker = environmentOf('worker');
   expect(compose.services.worker?.deploy?.replicas).toBe(2);
   const storeUrl = envSchema.shape.BATCH_STORE_URL.parse(api.BATCH_STORE_URL);
   expect(worker.BATCH_STORE_URL).toBe(storeUrl);
   const url = new URL(storeUrl ?? '');
   expect(url.hostname).toBe('postgresql');
   const database = url.pathname.slice(1);
-  // Not Temporal's own databases.
+  // Not Temporal's own databases, nor Temporal's user.
   expect(['temporal', 'temporal_visibility', 'postgres']).not.toContain(database);
+  expect(url.username).toBe('batches');
+  expect(url.password).toBe(PRODUCTION_SECRETS.BATCH_STORE_PASSWORD);
 
   const init = compose.services['batch-store-database'];
-  expect(JSON.stringify(init?.command)).toContain(`CREATE DATABASE ${database}`);
+  expect(JSON.stringify(init?.command)).toContain(`CREATE DATABASE ${database} OWNER ${url.username}`);
+
   expect(init?.depends_on).toHaveProperty('postgresql');
   for (const name of ['api', 'worker']) {
     expect(compose.services[name]?.depends_on?.['batch-store-database']).toEqual({ condition: 'service_completed_successfully' });
@@ -113,4 +181,33 @@ test('Grafana provisions its data source and the payouts dashboard from ops/graf
   }
   expect(grafana?.volumes).toEqual(expect.arrayContaining(['./ops/grafana/provisioning:/etc/grafana/provisioning:ro', './ops/grafana/payouts.json:/var/lib/grafana/dashboards/payouts.json:ro']));
   expect(String(grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD)).toMatch(/^\$\{GRAFANA_ADMIN_PASSWORD:\?/);
+});
+
+describe("the batch store's one-shot service", () => {
+  const fresh = postgresForThisFile();
+
+  test('makes the role and its database on a real PostgreSQL, its password passed as data (quotes and all), PUBLIC shut out; run again, it changes nothing else', async () => {
+    const port = new URL(await fresh()).port;
+    const [script] = (compose.services['batch-store-database']?.command ?? []) as string[];
+    const password = "s3cr'et\"; DROP ROLE postgres; --";
+    const runScript = () =>
+      run('/bin/sh', ['-c', interpolate(script ?? '', {})], { env: { PATH: process.env.PATH ?? '', PGHOST: '127.0.0.1', PGPORT: port, PGUSER: 'postgres', PGDATABASE: 'postgres', BATCH_STORE_PASSWORD: password } });
+    await runScript();
+    await runScript();
+
+    const admin = new Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    await admin.connect();
+    try {
+      const role = await admin.query<{ rolcanlogin: boolean; rolsuper: boolean; has_password: boolean }>("SELECT rolcanlogin, rolsuper, rolpassword IS NOT NULL AS has_password FROM pg_authid WHERE rolname = 'batches'");
+      expect(role.rows).toEqual([{ rolcanlogin: true, rolsuper: false, has_password: true }]);
+      const database = await admin.query<{ owner: string; acl: string }>("SELECT pg_get_userbyid(datdba) AS owner, datacl::text AS acl FROM pg_database WHERE datname = 'batches'");
+      expect(database.rows).toHaveLength(1);
+      expect(database.rows[0]?.owner).toBe('batches');
+      // No entry for PUBLIC (an aclitem starting with "="): only its owner may connect.
+      expect((database.rows[0]?.acl ?? '').replace(/[{}]/g, '').split(',').filter((item) => item.startsWith('='))).toEqual([]);
+      expect((await admin.query("SELECT 1 FROM pg_roles WHERE rolname = 'postgres'")).rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  });
 });

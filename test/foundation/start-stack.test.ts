@@ -26,13 +26,14 @@ function portOpen(port: number): Promise<boolean> {
 
 test('npm start serves the engine, the sandbox and the Temporal UI (decoding with its codec token), and Ctrl-C leaves no process or port behind', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'));
-  const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
+  const ports = { engine: await freePort(), apiMetrics: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
     cwd: root,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
       ENGINE_PORT: String(ports.engine),
+      METRICS_PORT: String(ports.apiMetrics),
       SANDBOX_PORT: String(ports.sandbox),
       TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
       TEMPORAL_UI_PORT: String(ports.ui),
@@ -75,8 +76,9 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       { timeoutMs: 30_000, description: 'the engine to be ready' },
     );
     expect(ready).toBe(200);
-    // Both processes of the engine answer Prometheus text; the worker's carries the Temporal SDK's metrics too.
-    expect((await fetch(`http://127.0.0.1:${ports.engine}/metrics`)).status).toBe(200);
+    // Both processes of the engine answer Prometheus text, each on a port of its own (never the API's); the worker's carries the Temporal SDK's metrics too.
+    expect((await fetch(`http://127.0.0.1:${ports.apiMetrics}/metrics`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.engine}/metrics`)).status).toBe(404);
     const workerMetrics = await pollUntil(
       async () => {
         const text = await fetch(`http://127.0.0.1:${ports.workerMetrics}/metrics`).then((response) => response.text(), () => '');

@@ -3,12 +3,14 @@
  * no worker and no sandbox. For what the HTTP surface answers before any workflow runs.
  */
 import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/engine-routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { connectClient, createPayloadCodec } from '../../src/temporal/connection';
@@ -17,17 +19,22 @@ import { testConfig } from './temporal';
 export interface EngineApi {
   config: Config;
   url: string;
+  /** The API's Temporal client (the engine's data converter). */
+  temporal: Client;
+  /** The API's `/metrics`, on a port of its own. */
+  metricsUrl: string;
   /** The first configured API key. */
   apiKey: string;
   fetch(path: string, init?: RequestInit & { apiKey?: string | null }): Promise<Response>;
-  /** POSTs `body` to a callback route, signed as the provider signs it. */
-  sendCallback(path: string, body: string, eventId?: string): Promise<Response>;
+  /** POSTs `body` to a callback route, signed as the provider signs it, now (or `laterSeconds` from now: a retry signed again). */
+  sendCallback(path: string, body: string, eventId?: string, laterSeconds?: number): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function startEngineApi(overrides: Record<string, string> = {}): Promise<EngineApi> {
+/** `logs`: every line the API writes, at debug level (default: none kept). */
+export async function startEngineApi(overrides: Record<string, string> = {}, options: { logs?: (line: string) => void } = {}): Promise<EngineApi> {
   const config = testConfig({ LOG_LEVEL: 'error', ...overrides });
-  const logger = createLogger({ test: 'engine-api' }, 'error', () => undefined);
+  const logger = options.logs ? createLogger({ service: 'engine-api' }, 'debug', options.logs) : createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
   const endpoints = await openWebhookEndpointStore(config);
@@ -37,17 +44,20 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
   });
   const url = `http://127.0.0.1:${port}`;
+  const metrics = await startMetricsServer({ host: '127.0.0.1', port: 0 });
   const apiKey = config.ENGINE_API_KEYS[0] ?? '';
   return {
     config,
     url,
+    temporal: temporal.client,
+    metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     apiKey,
     fetch(path, init = {}) {
       const { apiKey: key = apiKey, headers, ...rest } = init;
       return fetch(url + path, { ...rest, headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string> | undefined) } });
     },
-    sendCallback(path, body, eventId) {
-      const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+    sendCallback(path, body, eventId, laterSeconds = 0) {
+      const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) + laterSeconds);
       return fetch(url + path, {
         method: 'POST',
         headers: {
@@ -62,6 +72,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}): Pr
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await metrics.close();
       await temporal.close();
       await batchStore.close();
       await endpoints.close();

@@ -14,13 +14,14 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../src/sandbox';
 import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/engine-activities';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/worker/workflow-source';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
@@ -29,7 +30,7 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
+  bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
   return bundle;
 }
 
@@ -43,6 +44,8 @@ function call<T>(url: string, init: { method: string; token: string; body?: unkn
 export interface EngineHarness {
   config: Config;
   apiUrl: string;
+  /** The in-process API's `/metrics`, on METRICS_PORT (never on the API's port). */
+  metricsUrl: string;
   sandboxUrl: string;
   temporal: TemporalClientHandle;
   /** With `providerProxy`: every request the engine (any of its processes) sent the provider. */
@@ -102,7 +105,7 @@ export interface HarnessOptions {
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
-  const [workerMetricsPort, workerSdkMetricsPort] = [await freePort(), await freePort()];
+  const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
   const provider = options.providerProxy ? await startProviderProxy(`http://127.0.0.1:${sandboxPort}`) : undefined;
   const config = testConfig({
     SANDBOX_PORT: String(sandboxPort),
@@ -120,6 +123,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     MED_SYNC_INTERVAL_MS: '3600000',
     WORKER_METRICS_PORT: String(workerMetricsPort),
     WORKER_SDK_METRICS_PORT: String(workerSdkMetricsPort),
+    METRICS_PORT: String(apiMetricsPort),
     ...overrides,
   });
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
@@ -135,12 +139,14 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     config,
     logger,
     codec: createPayloadCodec(config),
+    ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
   });
+  const metrics = await startMetricsServer({ host: '127.0.0.1', port: config.METRICS_PORT });
 
   const spawned: ChildProcess[] = [];
   let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
@@ -148,6 +154,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const harness: EngineHarness = {
     config,
     apiUrl: `http://127.0.0.1:${apiPort}`,
+    metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     temporal,
     ...(provider ? { provider } : {}),
@@ -159,7 +166,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client }),
+        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger: workerLogger }),
         workflows: { workflowBundle: await engineBundle() },
         logger: workerLogger,
       });
@@ -180,7 +187,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         : {};
       return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
     },
-    spawnApiProcess: (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port) }),
+    spawnApiProcess: async (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port), METRICS_PORT: String(await freePort()) }),
     async close() {
       await harness.stopWorker();
       // Processes the test left running end with the harness.
@@ -192,6 +199,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await metrics.close();
       await temporal.close();
       await provider?.close();
       await sandbox.stop();

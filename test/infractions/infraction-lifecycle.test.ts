@@ -13,6 +13,7 @@ import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../workflows/infraction/search-attributes';
 import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -49,21 +50,7 @@ async function openInfraction(amount = 80): Promise<string> {
 
 const sync = async () => expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
 
-/**
- * Triggers the MED sync again while it waits: a trigger that meets the previous sync still running is
- * skipped (the Schedule's overlap policy), which a loaded machine makes likely.
- */
-function infractionReaches(id: string, statuses: string[]): Promise<InfractionResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
-      if (answer.status === 200 && statuses.includes(answer.body.status)) return answer.body;
-      await stack.api('POST', '/v1/infractions/sync');
-      return undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 500, description: `infraction ${id} to reach ${statuses.join('|')}` },
-  );
-}
+const infractionReaches = (id: string, statuses: string[]) => waitForInfraction(stack, id, statuses);
 
 const resolveAtSandbox = (id: string, status: string) => stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status });
 

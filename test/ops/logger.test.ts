@@ -1,5 +1,6 @@
 /** The logger's redaction at any depth: key names, pino paths and text that looks like personal data or credentials. */
 import { createLogger } from '../../src/logging/logger';
+import { MAX_LOGGED_TEXT, maskSecretText } from '../../src/logging/redaction';
 import { requestContext } from '../../src/logging/request-context';
 
 function capture(): { text: () => string; write: (line: string) => void } {
@@ -44,4 +45,28 @@ test('secrets, keys, documents, e-mails and card fields are censored at any dept
   // What is not secret stays readable.
   expect(line.payout.keyType).toBe('EMAIL');
   expect(line.error).toEqual({ name: 'Error', message: 'key [email] refused for CPF [document] with token [jwt]' });
+});
+
+test('every text pattern runs in linear time: 200 KB of adversarial text is masked in milliseconds, not minutes', () => {
+  const adversarial = {
+    'a local part without an @': 'a.'.repeat(100_000),
+    'many @ without a domain': 'a@'.repeat(100_000),
+    'dashes and JWT starts': 'eyJ-'.repeat(50_000),
+    'digits without end': '1'.repeat(200_000),
+    'bearer and spaces': `bearer${' '.repeat(200_000)}!`,
+    'signature starts': 'v1=ab'.repeat(40_000),
+  };
+  for (const [label, text] of Object.entries(adversarial)) {
+    const started = performance.now();
+    maskSecretText(text);
+    // Linear: about a millisecond here. The patterns this replaced took minutes on these inputs.
+    expect({ label, slow: performance.now() - started > 250 }).toEqual({ label, slow: false });
+  }
+});
+
+test('text longer than MAX_LOGGED_TEXT is cut before it is masked, saying how much was cut', () => {
+  const out = capture();
+  createLogger({}, 'info', out.write).info('long.text', { detail: `${'z'.repeat(MAX_LOGGED_TEXT + 500)} ana@example.org` });
+  const line = JSON.parse(out.text()) as { detail: string };
+  expect(line.detail).toBe(`${'z'.repeat(MAX_LOGGED_TEXT)}…[${500 + ' ana@example.org'.length} characters cut]`);
 });

@@ -1,5 +1,5 @@
 /**
- * `/metrics` through the real stack: the engine API in this process, the worker as its own process
+ * `/metrics` through the real stack: the engine API in this process (its metrics on a port of their own), the worker as its own process
  * (`npm run worker`, with the Temporal SDK's exporter behind its /metrics). Both parse as Prometheus text,
  * and a payout moves the counters: provider calls and operations on the worker, callbacks on the API.
  */
@@ -34,7 +34,9 @@ afterAll(async () => {
 });
 
 test('the API and the worker export Prometheus text, and a payout moves their counters', async () => {
-  const apiMetrics = `${stack.apiUrl}/metrics`;
+  const apiMetrics = stack.metricsUrl;
+  // Never on the API's own port, which faces the internet.
+  expect((await fetch(`${stack.apiUrl}/metrics`)).status).toBe(404);
   const callbacksBefore = sampleSum(await scrape(apiMetrics), 'payout_engine_callbacks_received_total', { verification: 'verified' });
 
   const externalId = newExternalId('metrics');

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { envSchema } from '../../src/config/env';
 import { alertRules, ALERTS_PATH, dashboard, OPS_DIR, opsExpressions, opsMetricNames, PROMETHEUS_PATH } from '../helpers/ops-files';
 
 /** promtool where PROMTOOL_PATH or Debian puts it; without it these tests fail, they never skip. */
@@ -53,11 +54,11 @@ test('every expression is balanced PromQL over at least one engine or SDK metric
   }
 });
 
-test('Prometheus scrapes the API and the worker and loads the alerts', () => {
+test("Prometheus scrapes the API's and the worker's metrics ports (the API's never its public port) and loads the alerts", () => {
   const config = parse(readFileSync(PROMETHEUS_PATH, 'utf8')) as { rule_files: string[]; scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
   expect(config.rule_files).toEqual(['alerts.yml']);
   const targets = Object.fromEntries(config.scrape_configs.map((job) => [job.job_name, job.static_configs.flatMap((group) => group.targets)]));
-  expect(targets).toEqual({ 'engine-api': ['api:3000'], 'engine-worker': ['worker:9464'] });
+  expect(targets).toEqual({ 'engine-api': [`api:${envSchema.shape.METRICS_PORT.parse(undefined)}`], 'engine-worker': [`worker:${envSchema.shape.WORKER_METRICS_PORT.parse(undefined)}`] });
 });
 
 test('the Grafana dashboard shows throughput, latency, provider errors, the review queue and callbacks, on the provisioned data source', () => {

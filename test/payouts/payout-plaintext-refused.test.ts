@@ -5,7 +5,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { temporal } from '@temporalio/proto';
+import type { Payload } from '@temporalio/common';
 import { temporalCliPath } from '../../src/temporal/binaries';
+import { createPayloadCodec } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -55,7 +57,11 @@ test('a payout started with a plaintext input from the Temporal CLI fails its wo
       { timeoutMs: 30_000, intervalMs: 200, description: `the worker to process ${workflowId}` },
     );
     expect(EventType[firstOutcome.eventType ?? 0]).toBe('EVENT_TYPE_WORKFLOW_TASK_FAILED');
-    expect(firstOutcome.workflowTaskFailedEventAttributes?.failure?.message).toMatch(/not encrypted/);
+    // The failure's words are stored encrypted (src/temporal/failure-converter.ts): the engine's codec reads them.
+    const failure = firstOutcome.workflowTaskFailedEventAttributes?.failure;
+    expect(failure?.message).toBe('Encoded failure');
+    const [words] = await createPayloadCodec(stack.config).decode([failure?.encodedAttributes as Payload]);
+    expect((JSON.parse(Buffer.from(words?.data ?? []).toString()) as { message: string }).message).toMatch(/not encrypted/);
 
     const posted = await stack.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`);
     expect(posted.status).toBe(200);

@@ -43,6 +43,8 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
       'card-payment-paid.binpb',
+      // The binding of a provider payment to its order (the card-payment-binding patch), after three refusals.
+      'card-payment-bound-after-refusals.binpb',
       'charge-paid-announced.binpb',
       'merchant-event-delivered-third-attempt.binpb',
       'merchant-event-redelivered.binpb',

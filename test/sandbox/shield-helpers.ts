@@ -28,11 +28,13 @@ export const cardToken = encryptCardToken;
 
 export async function openSession(
   sb: TestSandbox,
-  request: { card: CardTokenPayload; amount: number; installments?: number; currency?: string },
+  request: { card: CardTokenPayload; amount: number; installments?: number; currency?: string; origin?: string },
 ): Promise<Answer<ThreeDSSessionResponse & { code?: string; issues?: { path: string; message: string }[] }>> {
   const publicKey = await environmentKey(sb);
   return sb.call('POST', '/shield/sessions', {
     body: { publicKey, amount: request.amount, installments: request.installments ?? 1, currency: request.currency ?? 'BRL', cardToken: cardToken(publicKey, request.card) },
+    // A browser's fetch from the checkout page names the page's origin.
+    ...(request.origin ? { headers: { origin: request.origin } } : {}),
   });
 }
 

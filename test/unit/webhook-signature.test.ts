@@ -1,4 +1,5 @@
-import { signWebhook, verifyWebhook } from '../../src/payment-api/webhook-signature';
+import { ReplayGuard, signWebhook, verifyWebhook } from '../../src/payment-api/webhook-signature';
+import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
 import { createHmac } from 'node:crypto';
 
 const NOW = 1_750_000_000;
@@ -89,4 +90,55 @@ test('signing refuses no secret, an empty secret or a non-integer timestamp', ()
   expect(() => signWebhook([], body, NOW)).toThrow();
   expect(() => signWebhook([''], body, NOW)).toThrow();
   expect(() => signWebhook(['s'], body, NOW + 0.5)).toThrow();
+});
+
+describe('replays within the window', () => {
+  const request = (signed: { timestamp: string; signature: string }, extra?: string) => ({ timestampHeader: signed.timestamp, signatureHeader: signed.signature, ...(extra === undefined ? {} : { extra }) });
+
+  test('a request is taken once while fresh; its sender\'s retry, signed again, is another request', () => {
+    const guard = new ReplayGuard();
+    const first = signWebhook(['s'], body, NOW);
+    expect(guard.claim(request(first), NOW)).toBe(true);
+    expect(guard.claim(request(first), NOW + 299)).toBe(false);
+    expect(guard.claim(request(signWebhook(['s'], body, NOW + 1)), NOW + 1)).toBe(true);
+    // The same event id with another signature, and the same signature for another id, are other requests.
+    expect(guard.claim(request(first, 'evt_1'), NOW)).toBe(true);
+    expect(guard.claim(request(first, 'evt_2'), NOW)).toBe(true);
+    expect(guard.claim(request(first, 'evt_1'), NOW)).toBe(false);
+  });
+
+  test('a request the receiver released (it could not take it) is taken when sent again', () => {
+    const guard = new ReplayGuard();
+    const signed = request(signWebhook(['s'], body, NOW));
+    expect(guard.claim(signed, NOW)).toBe(true);
+    guard.release(signed);
+    expect(guard.claim(signed, NOW + 5)).toBe(true);
+  });
+
+  test('what is past its window is forgotten (the signature check calls it stale), and memory stays bounded', () => {
+    const guard = new ReplayGuard({ toleranceSeconds: 300, maxEntries: 3 });
+    for (let second = 0; second < 3; second += 1) guard.claim(request(signWebhook(['s'], body, NOW + second)), NOW + second);
+    expect(guard.size).toBe(3);
+    guard.claim(request(signWebhook(['s'], body, NOW + 10)), NOW + 10);
+    expect(guard.size).toBe(3);
+    guard.claim(request(signWebhook(['s'], body, NOW + 400)), NOW + 400);
+    expect(guard.size).toBe(1);
+  });
+});
+
+test('the merchant helper with a replay guard refuses a request it accepted before, by id, timestamp and signature', () => {
+  const replays = new ReplayGuard();
+  const rawBody = JSON.stringify({ id: 'evt_1', type: 'payout.completed' });
+  const headersAt = (seconds: number, id = 'evt_1') => {
+    const headers = merchantWebhookHeaders(id, ['whsec_test'], rawBody, seconds);
+    return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  };
+  const check = (headers: Record<string, string>) => verifyMerchantWebhook({ rawBody, headers, secret: 'whsec_test', nowSeconds: NOW, replays });
+  const captured = headersAt(NOW);
+  expect(check(captured)).toEqual({ ok: true });
+  expect(check(captured)).toEqual({ ok: false, reason: 'replayed' });
+  // The engine's next attempt of the same event is signed afresh: not a replay (the receiver de-duplicates events by id itself).
+  expect(check(headersAt(NOW + 30))).toEqual({ ok: true });
+  // Without a guard the helper checks the signature and the window only.
+  expect(verifyMerchantWebhook({ rawBody, headers: captured, secret: 'whsec_test', nowSeconds: NOW })).toEqual({ ok: true });
 });

@@ -15,6 +15,7 @@ import {
   cardCallbackSignal,
   cardPaymentStatusQuery,
   cardPaymentWorkflowId,
+  recheckCardPaymentUpdate,
   startAuthorizationUpdate,
   type CardPaymentView,
   type CardPaymentWorkflow,
@@ -32,15 +33,24 @@ beforeAll(async () => {
 });
 afterAll(() => env?.teardown());
 
+/** What binds a payment at the provider to an order. */
+interface Binding {
+  externalReference?: string;
+  amountCents: number;
+  installmentCount?: number;
+}
+
 /** Endpoint 3 as the tests set it: what each payment id answers now. */
 class StubbedProvider {
   readonly payments = new Map<number, CardPaymentCheck>();
   /** What the workflow announced to the merchant's endpoints. */
   readonly announced: Announcement[] = [];
+  /** The order of the test's payment: a payment set without a binding of its own is that order's. */
+  order: Binding = { amountCents: 10_000, installmentCount: 1 };
 
-  set(paymentId: number, status: string, externalReference?: string): void {
+  set(paymentId: number, status: string, binding: Partial<Binding> = {}): void {
     const providerStatus = status === 'COMPLETED' ? 'PAID' : status === 'FAILED' ? 'DECLINED' : 'PENDING';
-    this.payments.set(paymentId, { kind: 'found', status, providerStatus, brand: 'VISA', last4: '1111', netValueCents: 9_601, ...(externalReference ? { externalReference } : {}) });
+    this.payments.set(paymentId, { kind: 'found', status, providerStatus, brand: 'VISA', last4: '1111', netValueCents: 9_601, ...this.order, ...binding });
   }
 
   activities(): CardPaymentActivities & Pick<MerchantEventActivities, 'announceEvent'> {
@@ -66,6 +76,7 @@ async function input(externalId: string): Promise<CardPaymentInput> {
 async function withPayment(provider: StubbedProvider, body: (handle: WorkflowHandle<CardPaymentWorkflow>, externalId: string) => Promise<void>): Promise<CardPaymentView> {
   const taskQueue = `card-${randomUUID()}`;
   const externalId = `order-${randomUUID().slice(0, 8)}`;
+  provider.order = { externalReference: externalId, amountCents: 10_000, installmentCount: 1 };
   return withWorker(env, taskQueue, provider.activities(), async () => {
     const handle = await env.client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', { taskQueue, workflowId: cardPaymentWorkflowId(externalId), args: [await input(externalId)] });
     await body(handle, externalId);
@@ -137,9 +148,9 @@ test('a payment the provider leaves PENDING past the review deadline: NEEDS_REVI
 
 test("a callback naming another order's payment settles nothing: the payment stays in review", async () => {
   const provider = new StubbedProvider();
-  const view = await withPayment(provider, async (handle, externalId) => {
+  const view = await withPayment(provider, async (handle) => {
     await authorize(handle);
-    provider.set(43, 'COMPLETED', 'someone-else');
+    provider.set(43, 'COMPLETED', { externalReference: 'someone-else' });
     await handle.signal(cardCallbackSignal, { paymentId: 43, status: 'COMPLETED', receivedAt: new Date().toISOString() });
     const review = await pollUntil(
       async () => {
@@ -151,8 +162,45 @@ test("a callback naming another order's payment settles nothing: the payment sta
     expect(review.state).not.toBe('PAID');
     expect(review.providerPaymentId).toBeUndefined();
     // The right payment, when it arrives, settles it.
-    provider.set(44, 'COMPLETED', externalId);
+    provider.set(44, 'COMPLETED');
     await handle.signal(cardCallbackSignal, { paymentId: 44, status: 'COMPLETED', receivedAt: new Date().toISOString() });
   });
   expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 44 });
+});
+
+test('a payment without a reference, of another amount or in other installments settles nothing, whoever names it; the bound one does', async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    await authorize(handle);
+    await env.sleep(3 * MINUTE);
+    await reaches(handle, 'NEEDS_REVIEW');
+    provider.set(45, 'COMPLETED', { externalReference: undefined });
+    provider.set(46, 'COMPLETED', { amountCents: 100 });
+    provider.set(47, 'COMPLETED', { installmentCount: 12 });
+    provider.set(48, 'COMPLETED', { installmentCount: undefined });
+    for (const [paymentId, reason] of [
+      [45, /names no order/],
+      [46, /is of 1, not the order's 100/],
+      [47, /is in 12 installments, not the order's 1/],
+      [48, /is in an unreported number of installments/],
+    ] as const) {
+      // An operator's recheck naming it, and a callback naming it: both refused.
+      const rechecked = await handle.executeUpdate(recheckCardPaymentUpdate, { args: [{ providerPaymentId: paymentId }] });
+      expect(rechecked).toMatchObject({ state: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(reason) as unknown });
+      expect(rechecked.providerPaymentId).toBeUndefined();
+      await handle.signal(cardCallbackSignal, { paymentId, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+      await pollUntil(
+        async () => {
+          const view = await handle.query(cardPaymentStatusQuery);
+          return view.checksMade > rechecked.checksMade && view.providerPaymentId === undefined ? view : undefined;
+        },
+        { timeoutMs: 20_000, intervalMs: 50, description: `the callback naming payment ${paymentId} to be checked` },
+      );
+    }
+    expect((await handle.query(cardPaymentStatusQuery)).state).toBe('NEEDS_REVIEW');
+    provider.set(49, 'COMPLETED');
+    await handle.signal(cardCallbackSignal, { paymentId: 49, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+  });
+  expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 49 });
+  expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
 });

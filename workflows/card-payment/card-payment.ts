@@ -11,9 +11,14 @@
  *
  * The provider's payment id may come from the API's answer or from the PAYMENT_UPDATED callback, which
  * names it: a crash between endpoint 2's answer and the signal leaves a visible NEEDS_REVIEW, settled
- * as soon as the callback arrives.
+ * as soon as the callback arrives. Whatever brought the id (an answer, a callback, an operator's
+ * recheck), only a payment bound to this order settles it: the provider must report this order's
+ * externalId as its `externalReference`, and the order's amount and installment count. Anything else is
+ * refused, logged and forgotten, so that another payment (someone else's, or a cheaper one) cannot pay
+ * for this order.
  */
-import { condition, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, log, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { CardPaymentCheck } from '../../activities/card-payment-activities';
 import type { CardPaymentActivities } from '../../activities/card-payment-activities';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
@@ -28,6 +33,10 @@ import { CARD_PAYMENT_FLOW } from './search-attributes';
 import { CARD_PAYMENT_TRANSITIONS, type CardPaymentState } from './states';
 import { nowMs } from '../shared/clock';
 import { failureMessage } from '../shared/activity-failures';
+import { centavosToReais } from '../../src/money/centavos';
+
+/** Payments recorded before the binding was checked keep the old rule on replay (reference only, when present). */
+export const CARD_PAYMENT_BINDING_PATCH = 'card-payment-binding';
 
 // A check that keeps failing returns "unknown" quickly: the outcome loop has its own timers and deadline.
 const { checkCardPayment } = proxyActivities<CardPaymentActivities>({
@@ -46,6 +55,7 @@ export class CardPayment {
   private answer: AuthorizationAnswer | undefined;
   private hintPending = false;
   private readonly rechecks = new PendingUpdates<CardPaymentView>();
+  private bindingChecked: boolean | undefined;
 
   constructor(private readonly input: CardPaymentInput) {
     // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
@@ -220,6 +230,18 @@ export class CardPayment {
     }
   }
 
+  /** Why the provider's payment is not this order's: its reference, amount and installments must be the order's. */
+  private bindingProblems(found: Extract<CardPaymentCheck, { kind: 'found' }>): string[] {
+    const { order } = this.input;
+    this.bindingChecked ??= patched(CARD_PAYMENT_BINDING_PATCH);
+    if (!this.bindingChecked) return found.externalReference !== undefined && found.externalReference !== order.externalId ? ['at the provider belongs to another order'] : [];
+    const problems: string[] = [];
+    if (found.externalReference !== order.externalId) problems.push(found.externalReference === undefined ? 'at the provider names no order (externalReference)' : 'at the provider belongs to another order');
+    if (found.amountCents !== order.amountCents) problems.push(`is of ${centavosToReais(found.amountCents)}, not the order's ${centavosToReais(order.amountCents)}`);
+    if (found.installmentCount !== order.installmentCount) problems.push(`is in ${found.installmentCount ?? 'an unreported number of'} installments, not the order's ${order.installmentCount}`);
+    return problems;
+  }
+
   /** Asks endpoint 3 and applies a final answer: 'final', 'open' (at the provider, not final), or 'unknown'. */
   private async check(): Promise<'final' | 'open' | 'unknown'> {
     const paymentId = this.details.providerPaymentId;
@@ -233,12 +255,12 @@ export class CardPayment {
     } finally {
       this.checksMade += 1;
     }
-    // A payment id from a callback or an operator must be this order's: the provider echoes our externalId.
-    const foreign = outcome.kind === 'found' && outcome.externalReference !== undefined && outcome.externalReference !== this.details.externalId;
-    if (outcome.kind === 'not-found' || foreign) {
-      this.details.reviewReason = `payment ${paymentId} ${foreign ? 'at the provider belongs to another order' : 'is not at the provider'}`;
+    const foreign = outcome.kind === 'found' ? this.bindingProblems(outcome) : [];
+    if (outcome.kind === 'not-found' || foreign.length > 0) {
+      this.details.reviewReason = `payment ${paymentId} ${foreign.length > 0 ? foreign.join('; ') : 'is not at the provider'}`;
+      if (foreign.length > 0) log.warn('card_payment.foreign_payment_refused', { paymentId, problems: foreign });
       // Not this order's (whatever the state), or absent while in review: forget it, so the right id can come.
-      if (foreign || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
+      if (foreign.length > 0 || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
       return 'unknown';
     }
     Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });

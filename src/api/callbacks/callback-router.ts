@@ -2,17 +2,19 @@
  * The one place provider callbacks come in. For every route: verify the signature over the raw bytes
  * (before any JSON parsing), parse with the contract's schema, map the payload to its workflow, signal it.
  * 401 on a bad or stale signature; 400 on a bad body; 200 once Temporal took the signal (or the payout
- * is already closed: late callbacks change nothing); 202 for an unknown payout, kept for operators
+ * is already closed: late callbacks change nothing; or the same signed callback was taken already within
+ * its 300 s window: a replay, answered without a signal); 202 for an unknown payout, kept for operators
  * with only the fields its schema declares; 503 when Temporal cannot take it, so the provider retries
  * and no callback is lost. The body's Content-Type is not looked at: the signature decides.
  */
-import express, { Router } from 'express';
+import express, { Router, type Response } from 'express';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
-import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
+import { plainId } from '../../logging/request-context';
+import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type ReplayGuard, type SignedRequest } from '../../payment-api/webhook-signature';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
@@ -37,6 +39,8 @@ export interface CallbackRouterDependencies {
   client: Client;
   secrets: readonly string[];
   unmatched: UnmatchedCallbackStore;
+  /** The callbacks this process accepted within the signature window: the same one again is answered without a signal. */
+  replays: ReplayGuard;
   logger: Logger;
   now?: () => Date;
 }
@@ -80,25 +84,12 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
   const router = Router();
   const now = deps.now ?? (() => new Date());
   for (const route of routes) {
-    const keys = declaredKeys(route.schema);
-    if (!keys) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
-    router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
-      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const receivedAt = now();
-      const eventId = req.get(WEBHOOK_ID_HEADER);
-      const log = deps.logger.child({ route: route.path, eventId });
-      const verification = verifyWebhook({
-        secrets: [...deps.secrets],
-        rawBody,
-        timestampHeader: req.get(WEBHOOK_TIMESTAMP_HEADER),
-        signatureHeader: req.get(WEBHOOK_SIGNATURE_HEADER),
-        nowSeconds: Math.floor(receivedAt.getTime() / 1000),
-      });
-      callbacksReceived.inc({ route: route.path, verification: verification.ok ? 'verified' : 'rejected' });
-      if (!verification.ok) {
-        log.warn('callback.rejected', { reason: verification.reason });
-        throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${verification.reason}`);
-      }
+    const declared = declaredKeys(route.schema);
+    if (!declared) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
+    const keys = declared;
+
+    /** A callback whose signature is good and which is new: parsed, then signalled to its workflow (or kept as unmatched). */
+    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, log: Logger, res: Response): Promise<void> {
       let json: unknown;
       try {
         json = JSON.parse(rawBody.toString('utf8'));
@@ -134,6 +125,35 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       if (kept) log.warn('callback.unmatched', { reference: target.reference });
       else log.info('callback.unmatched_again', { reference: target.reference });
       res.status(202).json({ received: true, matched: false });
+    }
+
+    router.post(route.path, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const receivedAt = now();
+      // Read before the signature is checked: only a plain token may reach the logger (or, later, the store).
+      const eventId = plainId(req.get(WEBHOOK_ID_HEADER));
+      const log = deps.logger.child({ route: route.path, eventId });
+      const signed: SignedRequest = { timestampHeader: req.get(WEBHOOK_TIMESTAMP_HEADER), signatureHeader: req.get(WEBHOOK_SIGNATURE_HEADER) };
+      const nowSeconds = Math.floor(receivedAt.getTime() / 1000);
+      const verification = verifyWebhook({ secrets: [...deps.secrets], rawBody, ...signed, nowSeconds });
+      callbacksReceived.inc({ route: route.path, verification: verification.ok ? 'verified' : 'rejected' });
+      if (!verification.ok) {
+        log.warn('callback.rejected', { reason: verification.reason });
+        throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${verification.reason}`);
+      }
+      if (!deps.replays.claim(signed, nowSeconds)) {
+        // Taken already (or being taken): answered as received, so the sender stops, and nothing is signalled again.
+        log.warn('callback.replayed');
+        res.status(200).json({ received: true, note: 'replay' });
+        return;
+      }
+      try {
+        await take(rawBody, receivedAt, eventId, log, res);
+      } catch (error) {
+        // Not taken: the same bytes sent again (a provider's retry) must be taken then.
+        deps.replays.release(signed);
+        throw error;
+      }
     });
   }
   return router;

@@ -17,6 +17,6 @@ export function cardPaymentRouters({ config, logger, temporal }: { config: Confi
   const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), logger.child({ component: 'checkout' }));
   return [
     cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey), config.ENGINE_API_KEYS),
-    checkoutRoutes(checkout, new ShieldPublicKey(config.PAYMENT_API_BASE_URL, config.PAYMENT_API_TIMEOUT_MS), shieldBaseUrl),
+    checkoutRoutes(checkout, new ShieldPublicKey(config.PAYMENT_API_BASE_URL, config.PAYMENT_API_TIMEOUT_MS), shieldBaseUrl, config.PAYMENT_SHIELD_SCRIPT_INTEGRITY),
   ];
 }

@@ -2,9 +2,15 @@
  * The checkout page: plain HTML, no framework, accessible (labels, a live status region, standard
  * `autocomplete` names so browsers and password managers fill the card). Its script (./checkout-script.ts)
  * runs the spec's browser steps with the provider's shield.js. The Content-Security-Policy lets scripts,
- * fetches and frames come from this origin and the provider's only; the page is never cached or framed,
- * and sends no Referer (its URL carries the token).
+ * fetches and frames come from this origin and the provider's only, and styles only from the page's own
+ * <style> element, by its hash (computed here from the text served, so an edited style stays allowed);
+ * with PAYMENT_SHIELD_SCRIPT_INTEGRITY the browser runs the provider's script only if it is the expected
+ * one (Subresource Integrity: PCI DSS 4.0 6.4.3). The Pay button is disabled until the page's script has
+ * the provider's module in hand: a script refused or missing leaves a form that cannot be sent at all
+ * (not one the browser would send by itself, card and all, in a URL). The page is never cached or
+ * framed, and sends no Referer (its URL carries the token).
  */
+import { createHash } from 'node:crypto';
 import { formatCentavos } from '../../money/centavos';
 import type { CheckoutOrder } from './checkout-service';
 
@@ -13,6 +19,8 @@ export interface CheckoutPageConfig {
   /** The provider's base URL as the browser reaches it. */
   shieldBaseUrl: string;
   token: string;
+  /** The expected hash of the provider's script (`sha384-…`): the browser refuses any other. */
+  shieldIntegrity?: string;
 }
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -36,13 +44,16 @@ button:disabled{background:#8c99b3;cursor:progress}
 [data-kind=error]{color:#b3261e}[data-kind=done]{color:#1e7b34}
 .note{font-size:.8rem;color:#5b6475;margin-top:1rem}`;
 
+/** The CSP source of the one <style> the pages carry: its hash, as the browser computes it over the element's text. */
+const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
+
 function contentSecurityPolicy(shieldOrigin: string): string {
   return [
     "default-src 'none'",
     `script-src 'self' ${shieldOrigin}`,
     `connect-src 'self' ${shieldOrigin}`,
     `frame-src ${shieldOrigin}`,
-    "style-src 'unsafe-inline'",
+    `style-src ${STYLE_SOURCE}`,
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -106,7 +117,8 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     failUrl: `${base}/fail`,
     token: page.token,
   };
-  const head = `<script src="${escapeHtml(page.shieldBaseUrl)}/shield/shield.js"></script>
+  const integrity = page.shieldIntegrity ? ` integrity="${escapeHtml(page.shieldIntegrity)}" crossorigin="anonymous"` : '';
+  const head = `<script src="${escapeHtml(page.shieldBaseUrl)}/shield/shield.js"${integrity}></script>
 <script type="application/json" id="checkout-config">${scriptJson(config)}</script>
 <script src="/checkout/assets/checkout.js" defer></script>
 `;
@@ -128,7 +140,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
 <input id="cc-csc" name="cc-csc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4" type="password"></div>
 </div>
 </fieldset>
-<button type="submit" id="pay-button">Pay ${escapeHtml(amount)}</button>
+<button type="submit" id="pay-button" disabled>Pay ${escapeHtml(amount)}</button>
 </form>
 <p id="checkout-status" role="status" aria-live="polite"></p>
 <p class="note">Your bank may ask you to confirm this payment (3-D Secure). Card details are passed to the payment provider and never stored here.</p>`;

@@ -18,7 +18,7 @@ export const checkoutQuerySchema = z.object({ token: z.string().min(1).max(200) 
 
 const PAGE_REFUSALS: Record<number, string> = { 401: 'This checkout link is not valid', 404: 'Unknown checkout', 410: 'This checkout link has expired' };
 
-export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublicKey, shieldBaseUrl: string): Router {
+export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublicKey, shieldBaseUrl: string, shieldIntegrity?: string): Router {
   const router = Router();
   const headers = checkoutHeaders(shieldBaseUrl);
   const html = (res: Response, status: number, page: string): void => {
@@ -35,7 +35,7 @@ export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublic
     try {
       service.verify(externalId, token);
       const order = await service.order(externalId);
-      html(res, 200, checkoutPage(order, { publicKey: await shieldKey.read(), shieldBaseUrl, token }));
+      html(res, 200, checkoutPage(order, { publicKey: await shieldKey.read(), shieldBaseUrl, token, ...(shieldIntegrity ? { shieldIntegrity } : {}) }));
     } catch (error) {
       // The buyer's browser gets a page, not JSON; outages still leave as the API's 503.
       const refusal = error instanceof ApiError ? PAGE_REFUSALS[error.status] : undefined;

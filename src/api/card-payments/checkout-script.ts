@@ -60,6 +60,8 @@ export const CHECKOUT_SCRIPT = `(function () {
   /* Step 2: the module named by the helper, with the environment's fixed public key. */
   var shieldModule = window[ShieldHelper.getModuleName()];
   shieldModule.setPublicKey(config.publicKey);
+  /* Only now can a card be taken: the button stays disabled if the provider's script did not load. */
+  button.disabled = false;
 
   form.addEventListener('submit', async function (event) {
     event.preventDefault();

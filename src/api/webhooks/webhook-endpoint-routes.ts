@@ -4,13 +4,14 @@ import express, { Router } from 'express';
 import type { z } from 'zod';
 import type { Config } from '../../config/env';
 import type { WebhookEndpoint, WebhookEndpointStore } from '../../webhooks/endpoint-store';
+import { endpointPolicy } from '../../webhooks/endpoint-transport';
 import { endpointRequestSchema, endpointRuleProblems, MAX_WEBHOOK_ENDPOINTS } from '../../webhooks/endpoint-request';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './webhook-schemas';
 
-export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS'>;
+export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
 
 const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
@@ -29,7 +30,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: E
 
   router.post('/v1/webhook-endpoints', async (req, res) => {
     const request = parseBody(endpointRequestSchema, req);
-    const problems = endpointRuleProblems(request, config.NODE_ENV === 'production');
+    const problems = endpointRuleProblems(request, endpointPolicy(config));
     if (problems.length > 0) throw new ApiError(422, 'ENDPOINT_NOT_ACCEPTABLE', 'The endpoint cannot be registered as requested', problems);
     if ((await endpoints.list()).length >= MAX_WEBHOOK_ENDPOINTS) {
       throw new ApiError(422, 'TOO_MANY_ENDPOINTS', `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`);

@@ -29,7 +29,7 @@ export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }
       summary: 'Register an endpoint for event types; the signing secret is in this answer only',
       responses: {
         201: { description: 'Registered', schema: endpointWithSecretSchema, links: linksTo(['getWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'], { endpointId: '$response.body#/id' }) },
-        ...errors({ ...jsonBody, 422: 'A URL with credentials or a #fragment, http in production, or too many endpoints' }),
+        ...errors({ ...jsonBody, 422: 'A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints' }),
       },
     }),
     keyed({

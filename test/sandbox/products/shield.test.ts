@@ -231,13 +231,35 @@ describe('allowed origins (SANDBOX_SHIELD_ORIGINS)', () => {
       const session = (await openSession(limited, { card: testCard(TEST_CARDS.challenge), amount: 100 })).body;
       const page = await fetch(`${limited.url}/shield/challenge/${session.sessionId}?parentOrigin=${encodeURIComponent(shop)}`);
       expect(page.status).toBe(200);
-      expect(page.headers.get('content-security-policy')).toBe(`frame-ancestors 'self' ${shop}`);
+      expect(page.headers.get('content-security-policy')).toBe(`frame-ancestors ${shop}`);
       const elsewhere = await fetch(`${limited.url}/shield/challenge/${session.sessionId}?parentOrigin=${encodeURIComponent('https://evil.example')}`);
       expect(elsewhere.status).toBe(400);
     } finally {
       await limited.stop();
     }
   });
+});
+
+test("a challenge belongs to the page that opened its session: framed by that origin only, and its answer posted to it alone", async () => {
+  const shop = 'http://shop.example:8080';
+  const session = (await openSession(sb, { card: testCard(TEST_CARDS.challenge), amount: 100, origin: shop })).body;
+  const challenge = (parentOrigin: string) => fetch(`${sb.url}/shield/challenge/${session.sessionId}?parentOrigin=${encodeURIComponent(parentOrigin)}`);
+
+  const page = await challenge(shop);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toBe(`frame-ancestors ${shop}`);
+  // Another page naming itself gets neither the page nor, after an answer, the message.
+  const elsewhere = await challenge('https://evil.example');
+  expect(elsewhere.status).toBe(400);
+  expect(await elsewhere.json()).toMatchObject({ issues: [{ path: 'parentOrigin', message: 'is not the origin of the page that opened this 3DS session' }] });
+  const forged = await fetch(`${sb.url}/shield/challenge/${session.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=approve&parentOrigin=${encodeURIComponent('https://evil.example')}` });
+  expect(forged.status).toBe(400);
+  expect(await sessionStatus(session.sessionId)).toBe('CHALLENGE_REQUIRED');
+
+  const answered = await fetch(`${sb.url}/shield/challenge/${session.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=approve&parentOrigin=${encodeURIComponent(shop)}` });
+  expect(answered.status).toBe(200);
+  expect(answered.headers.get('content-security-policy')).toBe(`frame-ancestors ${shop}`);
+  expect(await answered.text()).toContain(`window.parent.postMessage({"type":"shield:challenge-complete","sessionId":"${session.sessionId}"}, "${shop}")`);
 });
 
 test('the key pair and the sessions survive a restart', async () => {

@@ -5,8 +5,9 @@
  *
  * Browsers call these from the merchant's checkout page, another origin: every answer carries CORS
  * headers for any origin, or only for SANDBOX_SHIELD_ORIGINS when it is set (which then also limits
- * who may frame the challenge page and receive its message). No credentials: the public key names
- * the environment, as the spec's settings call does.
+ * which pages may use the module). A session remembers the origin of the page that opened it: its
+ * challenge page may be framed by that origin only (`frame-ancestors`) and posts its message to that
+ * origin only. No credentials: the public key names the environment, as the spec's settings call does.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import express, { Router, type RequestHandler, type Response } from 'express';
 import { cardBrand, luhnValid } from '../../../../card/card';
 import { CARD_CURRENCY_MINOR_UNITS } from '../../../../payment-api/schemas/card';
 import {
+  browserOriginSchema,
   challengeDecisionSchema,
   challengePageQuerySchema,
   SHIELD_MODULE_NAME,
@@ -75,15 +77,23 @@ export function shieldRouter(ctx: SandboxContext): Router {
     if (!session) throw providerError('NOT_FOUND', `No 3DS session ${sessionId}`);
     return session;
   };
-  /** The origin the challenge page will post to must be one allowed to use the module. */
-  const requireParentOrigin = (parentOrigin: string): void => {
-    if (allowedOrigins !== undefined && !allowedOrigins.includes(parentOrigin)) {
-      throw providerError('VALIDATION_FAILED', 'The request query is invalid', [{ path: 'parentOrigin', message: 'is not an origin allowed by SANDBOX_SHIELD_ORIGINS' }]);
+  /**
+   * The origin the challenge page is framed by and posts to: the checkout's, which opened the session
+   * (a session opened without an Origin, by a client that is no browser, takes the one the page names).
+   * It must be allowed to use the module.
+   */
+  const checkoutOrigin = (session: ThreeDSSession, named: string, where: 'query' | 'body'): string => {
+    if (session.parentOrigin !== null && session.parentOrigin !== named) {
+      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [{ path: 'parentOrigin', message: 'is not the origin of the page that opened this 3DS session' }]);
     }
+    if (allowedOrigins !== undefined && !allowedOrigins.includes(named)) {
+      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [{ path: 'parentOrigin', message: 'is not an origin allowed by SANDBOX_SHIELD_ORIGINS' }]);
+    }
+    return named;
   };
-  const sendHtml = (res: Response, status: number, html: string): void => {
-    if (allowedOrigins !== undefined) res.set('Content-Security-Policy', `frame-ancestors 'self' ${allowedOrigins.join(' ')}`);
-    res.status(status).type('html').set('Cache-Control', 'no-store').send(html);
+  /** The challenge's pages: framed by the checkout's origin only, never cached. */
+  const sendChallengeHtml = (res: Response, status: number, origin: string, html: string): void => {
+    res.status(status).type('html').set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': `frame-ancestors ${origin}` }).send(html);
   };
 
   router.get('/shield/shield.js', (_req, res) => {
@@ -114,7 +124,8 @@ export function shieldRouter(ctx: SandboxContext): Router {
     if (!luhnValid(card.number) || cardBrand(card.number) === 'UNKNOWN') {
       throw providerError('CARD_REFUSED', 'Card refused', [{ path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' }]);
     }
-    const session = openSession(ctx, { amountMinor: request.amount, currency: request.currency, installments: request.installments, card });
+    const origin = browserOriginSchema.safeParse(req.get('origin'));
+    const session = openSession(ctx, { amountMinor: request.amount, currency: request.currency, installments: request.installments, card, parentOrigin: origin.success ? origin.data : undefined });
     ctx.logger.info('sandbox.three_ds_session_opened', { sessionId: session.id, status: session.status, brand: session.brand });
     res.json(sessionView(session, ctx.now()));
   });
@@ -125,20 +136,19 @@ export function shieldRouter(ctx: SandboxContext): Router {
 
   router.get('/shield/challenge/:sessionId', (req, res) => {
     const session = requireSession(req.params.sessionId);
-    const { parentOrigin } = parseOrRefuse(challengePageQuerySchema, req.query, 'query');
-    requireParentOrigin(parentOrigin);
-    if (session.status === 'CHALLENGE_REQUIRED') sendHtml(res, 200, challengePage(session, parentOrigin));
-    else sendHtml(res, 409, challengeAnsweredPage(session.id, parentOrigin, 'This challenge is no longer open.'));
+    const origin = checkoutOrigin(session, parseOrRefuse(challengePageQuerySchema, req.query, 'query').parentOrigin, 'query');
+    if (session.status === 'CHALLENGE_REQUIRED') sendChallengeHtml(res, 200, origin, challengePage(session, origin));
+    else sendChallengeHtml(res, 409, origin, challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'));
   });
 
   router.post('/shield/challenge/:sessionId', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
     const session = requireSession(req.params.sessionId);
     const { decision, parentOrigin } = parseOrRefuse(challengeDecisionSchema, req.body ?? {}, 'body');
-    requireParentOrigin(parentOrigin);
+    const origin = checkoutOrigin(session, parentOrigin, 'body');
     const accepted = decideChallenge(ctx, session.id, decision);
     ctx.logger.info('sandbox.three_ds_challenge_answered', { sessionId: session.id, decision, accepted });
-    if (!accepted) sendHtml(res, 409, challengeAnsweredPage(session.id, parentOrigin, 'This challenge is no longer open.'));
-    else sendHtml(res, 200, challengeAnsweredPage(session.id, parentOrigin, decision === 'approve' ? 'Payment approved. You can go back to the store.' : 'Payment denied.'));
+    if (!accepted) sendChallengeHtml(res, 409, origin, challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'));
+    else sendChallengeHtml(res, 200, origin, challengeAnsweredPage(session.id, origin, decision === 'approve' ? 'Payment approved. You can go back to the store.' : 'Payment denied.'));
   });
 
   return router;

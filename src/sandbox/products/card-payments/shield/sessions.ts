@@ -38,6 +38,11 @@ export const threeDSSessionMigrations: readonly Migration[] = [
       updated_at INTEGER NOT NULL
     );`,
   },
+  {
+    // The origin of the checkout page that opened the session: the only one that may frame its challenge and hear its answer.
+    id: 'card-payments/003-three-ds-session-origin',
+    sql: 'ALTER TABLE three_ds_sessions ADD COLUMN parent_origin TEXT;',
+  },
 ];
 
 export interface ThreeDSResult {
@@ -59,6 +64,8 @@ export interface ThreeDSSession {
   brand: CardBrand;
   threeDS: ThreeDSResult | null;
   challengeDeadline: number | null;
+  /** The Origin of the request that opened it (the checkout page), when the browser sent one. */
+  parentOrigin: string | null;
 }
 
 interface SessionRow {
@@ -73,6 +80,7 @@ interface SessionRow {
   three_ds: string | null;
   challenge_deadline: number | null;
   authenticated_at: number | null;
+  parent_origin: string | null;
 }
 
 /** The stored status, with time applied: an unanswered challenge or an old, unused result is EXPIRED. */
@@ -94,6 +102,7 @@ function toSession(row: SessionRow, now: number): ThreeDSSession {
     brand: row.brand,
     threeDS: row.three_ds === null ? null : (JSON.parse(row.three_ds) as ThreeDSResult),
     challengeDeadline: row.challenge_deadline,
+    parentOrigin: row.parent_origin,
   };
 }
 
@@ -113,15 +122,18 @@ export function findSession(ctx: SandboxContext, id: string): ThreeDSSession | u
   return row ? toSession(row, ctx.now()) : undefined;
 }
 
-export function openSession(ctx: SandboxContext, request: { amountMinor: number; currency: CardCurrency; installments: number; card: CardTokenPayload }): ThreeDSSession {
+export function openSession(
+  ctx: SandboxContext,
+  request: { amountMinor: number; currency: CardCurrency; installments: number; card: CardTokenPayload; parentOrigin: string | undefined },
+): ThreeDSSession {
   const now = ctx.now();
   const brand = cardBrand(request.card.number);
   const challenge = requiresChallenge(request.card.number);
   const id = `3ds_${randomBytes(16).toString('hex')}`;
   ctx.db
     .prepare(
-      `INSERT INTO three_ds_sessions (id, status, amount_minor, currency, installments, card_bin, card_last4, brand, three_ds, challenge_deadline, authenticated_at, created_at, updated_at)
-       VALUES (@id, @status, @amountMinor, @currency, @installments, @cardBin, @cardLast4, @brand, @threeDS, @challengeDeadline, @authenticatedAt, @now, @now)`,
+      `INSERT INTO three_ds_sessions (id, status, amount_minor, currency, installments, card_bin, card_last4, brand, three_ds, challenge_deadline, authenticated_at, parent_origin, created_at, updated_at)
+       VALUES (@id, @status, @amountMinor, @currency, @installments, @cardBin, @cardLast4, @brand, @threeDS, @challengeDeadline, @authenticatedAt, @parentOrigin, @now, @now)`,
     )
     .run({
       id,
@@ -135,6 +147,7 @@ export function openSession(ctx: SandboxContext, request: { amountMinor: number;
       threeDS: challenge ? null : JSON.stringify(authenticationResult(brand)),
       challengeDeadline: challenge ? now + ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS : null,
       authenticatedAt: challenge ? null : now,
+      parentOrigin: request.parentOrigin ?? null,
       now,
     });
   const session = findSession(ctx, id);

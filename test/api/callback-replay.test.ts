@@ -1,0 +1,61 @@
+/**
+ * A signed callback captured on the way (a log, a proxy, a compromised receiver) and sent again within
+ * its 300 s window passes the signature check: the engine remembers what it took, answers the copy as
+ * received and signals nothing. The provider's own retry is signed again (a new timestamp) and is taken;
+ * the same bytes are taken again only if the first attempt was not (503: Temporal down).
+ */
+import { temporal } from '@temporalio/proto';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+
+let api: EngineApi;
+beforeAll(async () => {
+  // No worker: the payout's workflow waits, and its history shows every signal it was sent.
+  api = await startEngineApi();
+});
+afterAll(() => api?.close());
+
+const withdrawalCallback = (externalId: string) =>
+  JSON.stringify({ transaction_id: 'wd_1', external_id: externalId, status: 'COMPLETED', amount: 10, fee: 0.8, total: 10.8, type: 'Withdrawal', updated_at: new Date().toISOString() });
+
+function send(body: string, signed: { timestamp: string; signature: string }): Promise<Response> {
+  return fetch(`${api.url}/callbacks/withdrawals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+    body,
+  });
+}
+
+async function signalsOf(workflowId: string): Promise<number> {
+  const history = await api.temporal.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED).length;
+}
+
+test('the same signed callback again within its window is answered as received and signals nothing; the retry signed again does', async () => {
+  const externalId = `replay-${Date.now()}`;
+  expect((await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }) })).status).toBe(202);
+  const body = withdrawalCallback(externalId);
+  const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+
+  const first = await send(body, signed);
+  expect(first.status).toBe(200);
+  expect(await first.json()).toEqual({ received: true });
+  const replayed = await Promise.all([send(body, signed), send(body, signed)]);
+  for (const answer of replayed) {
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: true, note: 'replay' });
+  }
+  expect(await signalsOf(payoutWorkflowId(externalId))).toBe(1);
+
+  const resigned = await send(body, signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) + 1));
+  expect(await resigned.json()).toEqual({ received: true });
+  expect(await signalsOf(payoutWorkflowId(externalId))).toBe(2);
+});
+
+test('a callback refused for its body is not remembered either way: the copy is refused the same', async () => {
+  const body = '{"external_id": 7}';
+  const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+  expect((await send(body, signed)).status).toBe(400);
+  expect((await send(body, signed)).status).toBe(400);
+});
