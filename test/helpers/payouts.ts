@@ -36,3 +36,21 @@ export async function debitsByExternalId(stack: EngineHarness): Promise<Map<stri
   }
   return debits;
 }
+
+/**
+ * Waits until the sandbox has delivered a payout's duplicated callback and the engine answered it 200.
+ * Either copy may be the very same signed request (sent within the same second): the API acknowledges
+ * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
+ */
+export async function duplicateCallbackAnswered(stack: EngineHarness, externalId: string): Promise<void> {
+  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`)).body.operations;
+  await pollUntil(
+    async () => {
+      const { callbacks } = (
+        await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>('GET', `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`)
+      ).body;
+      return callbacks.some((callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200) ? true : undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, description: `the duplicate callback of ${externalId} answered` },
+  );
+}

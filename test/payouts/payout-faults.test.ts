@@ -9,7 +9,7 @@ import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import type { PayoutResponse } from '../../src/api/payouts/payout-response';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
@@ -69,14 +69,7 @@ test('duplicated and reordered callbacks give the same result and change nothing
   expect(b.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'FAILED']);
   // Both copies reached the engine and were answered 2xx. A copy sent within the same second is the very
   // same signed request: a replay, acknowledged without a signal; a later one is signalled and changes nothing.
-  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(first)}`)).body.operations;
-  await pollUntil(
-    async () => {
-      const { callbacks } = (await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>('GET', `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`)).body;
-      return callbacks.some((callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200) ? true : undefined;
-    },
-    { timeoutMs: 15_000, description: 'the duplicate callback answered' },
-  );
+  await duplicateCallbackAnswered(stack, first);
   const after = await getPayout(first);
   expect(after.status).toBe('COMPLETED');
   expect([1, 2]).toContain(after.callbacksReceived);
