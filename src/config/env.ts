@@ -70,7 +70,8 @@ export const envSchema = z.object({
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
   /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
   UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  PAYMENT_API_BASE_URL: url.default('http://127.0.0.1:4010'),
+  /** The payment service; unset: the local sandbox on SANDBOX_PORT. */
+  PAYMENT_API_BASE_URL: url.optional(),
   PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
   PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
   /** The provider's fee on PIX withdrawals and copy-and-paste payments, to preview a payment: fixed reais + percent of the amount. */
@@ -218,7 +219,9 @@ function toConfig(env: z.output<typeof envSchema>) {
   return {
     ...env,
     DATA_DIR: dataDir,
+    // A URL derived from a port follows that port unless it is set itself: moving the sandbox moves the engine's provider.
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+    PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`],
   };
 }

@@ -38,7 +38,9 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       TEMPORAL_UI_PORT: String(ports.ui),
       WORKER_METRICS_PORT: String(ports.workerMetrics),
       WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-      PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
+      // Unset in the parent's environment too: the engine must find the sandbox by SANDBOX_PORT alone.
+      PAYMENT_API_BASE_URL: '',
+      ENGINE_PUBLIC_URL: '',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,6 +58,7 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       },
       { timeoutMs: 120_000, intervalMs: 250, description: 'the stack banner' },
     );
+    expect(output).toContain(`Provider         http://127.0.0.1:${ports.sandbox}   (what the engine calls: the sandbox above)`);
     expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
@@ -85,6 +88,23 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       { timeoutMs: 30_000, description: "the worker's metrics" },
     );
     expect(workerMetrics).toContain('payout_engine_operations_started_total');
+    // On a sandbox port that is not the default, a payout still reaches the sandbox this stack started.
+    const payout = { externalId: 'start-stack-1', amount: 5, pixKey: '52998224725', keyType: 'CPF' };
+    const engine = (path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${ports.engine}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    expect((await engine('/v1/payouts', payout)).status).toBe(202);
+    const completed = await pollUntil(
+      async () => {
+        const answer = (await (await engine('/v1/payouts/start-stack-1')).json()) as { status: string };
+        return answer.status === 'COMPLETED' ? answer : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the payout to complete at the stack’s own sandbox' },
+    );
+    expect(completed.status).toBe('COMPLETED');
   } finally {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
