@@ -44,6 +44,9 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return parseOrThrow(schema, req.body, 'body');
 }
 
+/** What every 503 of the API tells the client to wait before it tries again. */
+export const RETRY_AFTER_SECONDS = 5;
+
 interface HttpErrorLike {
   status?: number;
   type?: string;
@@ -56,6 +59,8 @@ export function errorHandler(onUnexpected: (error: unknown) => void): ErrorReque
       return;
     }
     if (error instanceof ApiError) {
+      // Every 503 is temporary (Temporal, a worker, the provider, an update not answered yet): say when to come back.
+      if (error.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       res.status(error.status).json(error.toBody());
       return;
     }

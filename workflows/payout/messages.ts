@@ -61,7 +61,7 @@ export type PayoutWorkflow = (input: PayoutInput) => Promise<PayoutView>;
 
 export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('withdrawalCallback');
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
-/** Ask the provider now. Refused (validator) once the payout is final: its view is then the answer. */
+/** Ask the provider now. Refused (validator) while it is being submitted and once it is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
 /** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');
