@@ -160,6 +160,8 @@ export const envSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
   WORKER_SDK_METRICS_PORT: port.default(9465),
+  /** An activity failing this long (counted from its first attempt) is reported to its workflow: `problem` in its view, ActivityProblemSince in the index. */
+  ACTIVITY_PROBLEM_AFTER_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
