@@ -12,6 +12,8 @@ import { authorizationAnswerSignal, cardPaymentWorkflowId, startAuthorizationUpd
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
+import { recordHistory } from '../helpers/record-history';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
 
 const DAY_MS = 86_400_000;
 let stack: EngineHarness;
@@ -101,6 +103,8 @@ describe('payouts: recheck and cancel', () => {
     // Recheck and cancel in review: the provider, healthy again, has no record, so the cancel holds.
     expect(await reaches(`/v1/payouts/${stuck}`, ['CANCELLED'])).toBe('CANCELLED');
     await twiceAtOnce(updates(stuck));
+    // Its history holds the server's plaintext marker of the submission it cancelled before a retry started.
+    await recordHistory(stack.temporal.client, payoutWorkflowId(stuck), 'payout-v2-cancelled-in-retry-backoff');
 
     const processing = newExternalId('submitted');
     const completed = newExternalId('completed');
