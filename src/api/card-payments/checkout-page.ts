@@ -104,6 +104,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     installments: order.installmentCount,
     payUrl: `${base}/pay`,
     failUrl: `${base}/fail`,
+    statusUrl: `${base}/status`,
     token: page.token,
   };
   const head = `<script src="${escapeHtml(page.shieldBaseUrl)}/shield/shield.js"></script>

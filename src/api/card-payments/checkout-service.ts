@@ -20,6 +20,7 @@ import { AuthenticationError, ConnectionError, InvalidRequestError } from '../..
 import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
 import {
   authorizationAnswerSignal,
+  cardPaymentStatusQuery,
   cardPaymentWorkflowId,
   failCheckoutUpdate,
   startAuthorizationUpdate,
@@ -30,10 +31,14 @@ import { isCardPaymentState, type CardPaymentState } from '../../../workflows/ca
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
+import { readWorkflow } from '../workflow-reading';
 import type { CheckoutResult } from './card-payment-response';
 import { cardPaymentNotFound } from './card-payment-service';
 
 export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
+
+/** The buyer's page follows its payment once paid: a link that expired meanwhile still reads where it stands (never pays) for this long. */
+const STATUS_READ_GRACE_MS = 3_600_000;
 export type CheckoutServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'ENGINE_PUBLIC_URL'>;
 
 /** The card's callbacks come here (the one callback router). */
@@ -63,9 +68,9 @@ export class CheckoutService {
     private readonly logger: Logger,
   ) {}
 
-  /** 401 for a token that is not this payment's, 410 for one past its expiry. */
-  verify(externalId: string, token: string): void {
-    const check = verifyCheckoutToken(this.tokenKey, externalId, token, Date.now());
+  /** 401 for a token that is not this payment's, 410 for one past its expiry (plus `graceMs`). */
+  verify(externalId: string, token: string, graceMs = 0): void {
+    const check = verifyCheckoutToken(this.tokenKey, externalId, token, Date.now() - graceMs);
     if (check.ok) return;
     if (check.reason === 'expired') throw new ApiError(410, 'CHECKOUT_EXPIRED', 'This checkout link has expired');
     throw new ApiError(401, 'INVALID_CHECKOUT_TOKEN', 'This checkout link is not valid');
@@ -86,6 +91,23 @@ export class CheckoutService {
       installmentCount: memo.installmentCount,
       expiresAt: memo.expiresAt,
     };
+  }
+
+  /** Where the payment stands, for the page that follows it after paying: from the workflow, or (no worker) the index. */
+  async status(externalId: string, token: string): Promise<CheckoutResult> {
+    this.verify(externalId, token, STATUS_READ_GRACE_MS);
+    const reading = await readWorkflow(this.client, this.handle(externalId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: cardPaymentStatusQuery,
+      notFound: () => cardPaymentNotFound(externalId),
+      fromIndex: (description) => description.typedSearchAttributes.get(CardPaymentStatus),
+    });
+    if (reading.source === 'index') {
+      if (!isCardPaymentState(reading.view)) throw new ApiError(503, 'WORKER_UNAVAILABLE', 'The payment cannot be read now; retry later');
+      return { status: reading.view };
+    }
+    const { state, brand, last4, failureReason } = reading.view;
+    return { status: state, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(failureReason ? { reason: failureReason } : {}) };
   }
 
   async pay(externalId: string, payment: CheckoutPayment): Promise<CheckoutResult> {
