@@ -8,6 +8,7 @@ import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
+import { stopWhenParentDies } from '../stack/parent-watch';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     },
     (event, fields) => logger.info(event, fields),
   );
+  stopWhenParentDies();
 }
 
 main().catch((error: unknown) => {
