@@ -6,22 +6,21 @@
  * documentation change that breaks an example fails here. The merchant's webhook receiver of the README
  * is copied as the README tells and checked against a signed request.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, freePorts } from '../../src/net/free-port';
+import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { merchantWebhookHeaders } from '../../src/webhooks/merchant-webhook-signature';
+import { npmStart, type NpmStart, type StackPorts } from '../helpers/npm-start';
 import { documentationExamples, shellBlocks, type ExampleCommand } from './shell-examples';
 
 const root = path.join(__dirname, '..', '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'readme-examples-'));
-const dataDir = path.join(work, 'data');
 const cwd = path.join(work, 'reader');
-let ports: Record<'engine' | 'sandbox' | 'temporal' | 'ui' | 'workerMetrics' | 'workerSdkMetrics', number>;
-let stack: ChildProcess | undefined;
-let stackOutput = '';
+let ports: StackPorts;
+let stack: NpmStart | undefined;
 
 /** The URLs of `npm start`'s defaults, moved to this stack's ports. */
 function onThisStack(text: string): string {
@@ -41,43 +40,15 @@ function readersFolder(): void {
 }
 
 beforeAll(async () => {
-  const [engine = 0, sandbox = 0, temporal = 0, ui = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(6);
-  ports = { engine, sandbox, temporal, ui, workerMetrics, workerSdkMetrics };
   readersFolder();
-  stack = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      ENGINE_PORT: String(ports.engine),
-      SANDBOX_PORT: String(ports.sandbox),
-      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-      TEMPORAL_UI_PORT: String(ports.ui),
-      WORKER_METRICS_PORT: String(ports.workerMetrics),
-      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-      PAYMENT_API_BASE_URL: '',
-      ENGINE_PUBLIC_URL: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  stack.stdout?.on('data', (chunk: Buffer) => (stackOutput = (stackOutput + chunk.toString()).slice(-20_000)));
-  stack.stderr?.on('data', (chunk: Buffer) => (stackOutput = (stackOutput + chunk.toString()).slice(-20_000)));
-  await pollUntil(
-    () => {
-      if (stack?.exitCode !== null) throw new StopPolling(`npm start exited:\n${stackOutput}`);
-      return stackOutput.includes('Press Ctrl-C') ? true : undefined;
-    },
-    { timeoutMs: 120_000, intervalMs: 250, description: 'the stack banner' },
-  );
+  stack = await npmStart(path.join(work, 'data'));
+  ports = stack.ports;
 }, 150_000);
 
 afterAll(async () => {
-  if (stack && stack.exitCode === null) {
-    const exited = new Promise((resolve) => stack?.once('exit', resolve));
-    stack.kill('SIGINT');
-    await exited;
+  if (stack && stack.child.exitCode === null) {
+    stack.child.kill('SIGINT');
+    await stack.exited;
   }
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
@@ -154,7 +125,7 @@ test('every sh example of README.md and docs/ runs as written against npm start,
   mkdirSync(callsDir);
   writeFileSync(promisesFile, JSON.stringify(promises));
   const run = await runShell(text, { EXAMPLE_CALLS: callsDir, EXAMPLE_PROMISES: promisesFile, EXAMPLE_CHECKER: path.join(__dirname, 'check-promise.ts') });
-  expect({ code: run.code, output: run.code === 0 ? '' : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stackOutput.slice(-3_000)}` }).toEqual({ code: 0, output: '' });
+  expect({ code: run.code, output: run.code === 0 ? '' : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stack?.output().slice(-3_000) ?? ''}` }).toEqual({ code: 0, output: '' });
 }, 150_000);
 
 test("the README's webhook receiver, copied as it says, accepts a signed event and refuses a forged one", async () => {

@@ -3,26 +3,9 @@
  * the launcher, which stops them in order). When the launcher itself is killed (SIGKILL: no chance to
  * stop anything), every service it started must still go: none keeps running or holds its port.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../../src/net/free-port';
-import { pollUntil, StopPolling } from '../../src/util/poll';
-
-const root = path.join(__dirname, '..', '..');
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { pollUntil } from '../../src/util/poll';
+import { npmStart, portOpen } from '../helpers/npm-start';
 
 /** Pids of live processes whose command line or environment names `text` (the stack's own data folder). */
 function processesNaming(text: string): number[] {
@@ -39,35 +22,8 @@ function processesNaming(text: string): number[] {
 }
 
 test('a SIGKILLed npm start leaves no service running and no port held', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-orphans-'));
-  const ports = { engine: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
-  const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      ENGINE_PORT: String(ports.engine),
-      SANDBOX_PORT: String(ports.sandbox),
-      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-      TEMPORAL_UI_PORT: String(ports.ui),
-      WORKER_METRICS_PORT: String(ports.workerMetrics),
-      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  launcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  launcher.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => launcher.once('exit', () => resolve()));
+  const { child: launcher, ports, dataDir, exited } = await npmStart();
   try {
-    await pollUntil(
-      () => {
-        if (launcher.exitCode !== null) throw new StopPolling(`npm start exited with ${launcher.exitCode}:\n${output}`);
-        return output.includes('Press Ctrl-C') ? true : undefined;
-      },
-      { timeoutMs: 120_000, intervalMs: 250, description: 'the stack banner' },
-    );
     // The services it started: the Temporal server (its database is in the data folder) and the three others.
     expect(processesNaming(dataDir).length).toBeGreaterThanOrEqual(4);
     launcher.kill('SIGKILL');
