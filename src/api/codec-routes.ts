@@ -21,7 +21,8 @@ const jsonPayloadSchema = z.object({
   metadata: z.record(z.string(), base64).nullish(),
   data: base64.nullish(),
 });
-const codecRequestSchema = z.object({ payloads: z.array(jsonPayloadSchema) });
+// Protobuf's JSON form omits an empty list: the Temporal CLI sends `{}` for a query without arguments.
+const codecRequestSchema = z.object({ payloads: z.array(jsonPayloadSchema).default([]) });
 type JsonPayload = z.infer<typeof jsonPayloadSchema>;
 
 function fromJson(payload: JsonPayload): Payload {

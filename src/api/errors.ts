@@ -44,6 +44,9 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return parseOrThrow(schema, req.body, 'body');
 }
 
+/** What every 503 of the API tells the client to wait before it tries again. */
+export const RETRY_AFTER_SECONDS = 5;
+
 /** An error of Express's body parsers: a 4xx they decided, with the kind of problem in `type`. */
 interface BodyParserError {
   status?: unknown;
@@ -81,6 +84,8 @@ export function errorHandler(onUnexpected: (error: unknown) => void): ErrorReque
     }
     const refusal = error instanceof ApiError ? error : bodyParserRefusal(error);
     if (refusal) {
+      // Every 503 is temporary (Temporal, a worker, the provider, an update not answered yet): say when to come back.
+      if (refusal.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       res.status(refusal.status).json(refusal.toBody());
       return;
     }

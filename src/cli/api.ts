@@ -9,6 +9,7 @@ import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
+import { stopWhenParentDies } from '../stack/parent-watch';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
 
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     },
     (event, fields) => logger.info(event, fields),
   );
+  stopWhenParentDies();
 }
 
 main().catch((error: unknown) => {

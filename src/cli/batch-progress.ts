@@ -16,7 +16,12 @@ export interface ProgressOptions {
   startedAt?: number;
   /** Columns available; the line never exceeds it (a wrapped line breaks a carriage-return redraw). */
   width: number;
+  /** Epoch ms when the settled count last moved (the watcher tracks it): past STALLED_AFTER_MS without a move, the line says what it waits for instead of a time left. */
+  lastSettledAt?: number;
 }
+
+/** Nothing settled for this long: a time left computed from the average rate would only keep counting down. */
+export const STALLED_AFTER_MS = 15_000;
 
 // Order of the counts on the line, with the words people read.
 const STATE_LABELS: readonly [ItemState, string][] = [
@@ -67,6 +72,8 @@ export function renderProgress(summary: BatchSummaryResponse, options: ProgressO
   let timeText: string;
   if (summary.done) timeText = elapsedSeconds > 0 ? `done in ${formatDuration(elapsedSeconds)}` : 'done';
   else if (summary.control === 'PAUSED') timeText = 'paused';
+  else if (summary.problem) timeText = `waiting: ${summary.problem.activity} keeps failing since ${summary.problem.since}: ${printable(summary.problem.message)}`;
+  else if (options.lastSettledAt !== undefined && options.now - options.lastSettledAt >= STALLED_AFTER_MS) timeText = waitingFor(summary, (options.now - options.lastSettledAt) / 1_000);
   else if (rate > 0) timeText = `${formatDuration((summary.total - settled) / rate)} left`;
   else timeText = 'time left unknown';
 
@@ -80,6 +87,13 @@ export function renderProgress(summary: BatchSummaryResponse, options: ProgressO
   const barWidth = Math.max(MIN_BAR, Math.min(MAX_BAR, options.width - text.length - 3));
   const line = `${bar(fraction, barWidth)} ${text}`;
   return line.length <= options.width ? line : `${line.slice(0, Math.max(0, options.width - 1))}…`;
+}
+
+/** What a batch that stopped moving waits for: its payouts at the provider, or the next ones to start. */
+function waitingFor(summary: BatchSummaryResponse, stalledSeconds: number): string {
+  const inFlight = summary.counts.STARTED.count;
+  const what = inFlight > 0 ? `the provider on ${inFlight} payout${inFlight === 1 ? '' : 's'}` : 'the next payouts to start';
+  return `waiting for ${what} (nothing settled for ${formatDuration(stalledSeconds)})`;
 }
 
 /** `  FAILED       order-17                R$ 7.13  Recipient account closed` */

@@ -12,7 +12,7 @@ import type { RowIssue } from '../validation/issues';
 import { externalIdSchema } from '../payouts/ids';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from './batch-api-client';
 import type { BatchSummaryResponse } from '../api/batches/batch-schemas';
-import { formatReais, renderFailure, renderProgress } from './batch-progress';
+import { formatReais, renderFailure, renderProgress, settledCount } from './batch-progress';
 import { batchRequestBodySchema } from '../batches/batch-request';
 import { printable } from '../validation/plain-text';
 
@@ -32,7 +32,13 @@ const USAGE = `Usage:
   payouts status <batchId> [--watch]
 
 Environment: PAYOUTS_API_URL (default http://127.0.0.1:3000), PAYOUTS_API_KEY (default dev-api-key).
-A CSV file has a header row: externalId,amount,pixKey,keyType[,description]; amounts in reais, e.g. 25.50.
+A CSV file names its columns in a header row: externalId and amount always (reais, e.g. 25.50), then
+those of the rails its rows use: method (pix_key when empty or absent), pixKey and keyType (pix_key),
+emv (pix_copy_paste), email (internal), wallet and network (crypto); description is optional. An empty
+cell is a field not given, e.g.:
+  externalId,method,amount,pixKey,keyType,emv,email,wallet,network,description
+  s-1,,25.00,52998224725,CPF,,,,,March rent
+  s-3,internal,12.50,,,,recipient@sandbox.test,,,
 A JSON file is either an array of items or { "batchId"?: ..., "items": [...] }.
 Exit codes: 0 done, 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items.
 `;
@@ -125,18 +131,24 @@ async function submitFile(client: BatchApiClient, file: string, batchId: string 
   return client.submitJson({ ...(chosenId ? { batchId: chosenId } : {}), items: body.data.items });
 }
 
-function progressOptions(summary: BatchSummaryResponse, io: CliIo, watchStartedAt: number) {
+function progressOptions(summary: BatchSummaryResponse, io: CliIo, watchStartedAt: number, lastSettledAt?: number) {
   const width = io.stdout.isTTY ? (io.stdout.columns ?? 100) : 160;
-  return { now: io.now(), startedAt: summary.startedAt ? Date.parse(summary.startedAt) : watchStartedAt, width };
+  return { now: io.now(), startedAt: summary.startedAt ? Date.parse(summary.startedAt) : watchStartedAt, width, ...(lastSettledAt === undefined ? {} : { lastSettledAt }) };
 }
 
 /** Redraws one line on a terminal, prints a line every few seconds elsewhere; returns the final summary. */
 async function watch(client: BatchApiClient, batchId: string, io: CliIo): Promise<BatchSummaryResponse> {
   const watchStartedAt = io.now();
   const tty = io.stdout.isTTY === true;
+  let settled = -1;
+  let lastSettledAt = watchStartedAt;
   for (;;) {
     const summary = await client.summary(batchId);
-    const line = renderProgress(summary, progressOptions(summary, io, watchStartedAt));
+    if (settledCount(summary) !== settled) {
+      settled = settledCount(summary);
+      lastSettledAt = io.now();
+    }
+    const line = renderProgress(summary, progressOptions(summary, io, watchStartedAt, lastSettledAt));
     // \x1b[K clears what a longer previous line left to the right.
     io.stdout.write(tty ? `\r${line}\x1b[K${summary.done ? '\n' : ''}` : `${line}\n`);
     if (summary.done) return summary;

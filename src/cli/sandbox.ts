@@ -2,6 +2,7 @@
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { createSandbox, sandboxDbPath } from '../sandbox';
+import { stopWhenParentDies } from '../stack/parent-watch';
 import { onShutdown } from './shutdown';
 
 async function main(): Promise<void> {
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   onShutdown(() => sandbox.stop(), (event, fields) => logger.info(event, fields));
+  stopWhenParentDies();
 }
 
 void main();

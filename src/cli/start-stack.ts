@@ -20,11 +20,14 @@ interface Running {
 }
 
 function banner(config: Config, temporal: DevServerHandle): string {
+  const sandboxUrl = `http://127.0.0.1:${config.SANDBOX_PORT}`;
+  const provider = config.PAYMENT_API_BASE_URL === sandboxUrl ? 'the sandbox above' : 'PAYMENT_API_BASE_URL: not the sandbox started here';
   return [
     '',
     'Payout engine stack is up:',
     `  Engine API       ${engineLocalUrl(config)}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
-    `  Sandbox (PSP)    http://127.0.0.1:${config.SANDBOX_PORT}   (OpenAPI: /openapi.json)`,
+    `  Sandbox (PSP)    ${sandboxUrl}   (OpenAPI: /openapi.json, admin: Authorization: Bearer ${config.SANDBOX_ADMIN_TOKEN})`,
+    `  Provider         ${config.PAYMENT_API_BASE_URL}   (what the engine calls: ${provider})`,
     `  Temporal         ${temporal.address}   namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}`,
     `  Temporal Web UI  ${temporal.uiUrl ?? '(headless)'}`,
     `  Data             ${config.DATA_DIR}`,
@@ -59,7 +62,8 @@ async function main(): Promise<void> {
   const env = config.NODE_ENV === 'production' ? process.env : { WEBHOOK_ALLOW_LOOPBACK: 'true', ...process.env };
   try {
     for (const name of SERVICES) {
-      const child = spawnService(name, { env });
+      // Every child sees the URLs this process derived (and printed), so the engine calls the sandbox started here.
+      const child = spawnService(name, { env: { ...env, PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
       running.push({ name, child });
       child.once('exit', (code, signal) => {
         if (stopping) return;

@@ -13,6 +13,7 @@ import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/engine-activities';
 import { workflowSource } from '../worker/workflow-source';
+import { stopWhenParentDies } from '../stack/parent-watch';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     logger,
   });
   await ensureMedSyncSchedule(temporal.client, config);
+  // The SDK's own SIGTERM handling stops the worker; the watch sends it one if the stack launcher dies.
+  stopWhenParentDies();
   logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID, metricsPort: metrics.port });
   await worker.run();
   await connection.close();

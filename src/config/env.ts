@@ -89,7 +89,7 @@ export const envSchema = z.object({
   TRUST_PROXY: commaSeparated.pipe(z.array(z.string().refine(isTrustedProxy, 'each entry is an IP address, a subnet (address/bits), loopback, linklocal or uniquelocal'))).optional(),
   /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
   UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT's default. */
+  /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT. */
   PAYMENT_API_BASE_URL: url.optional(),
   PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
   PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
@@ -195,6 +195,8 @@ export const envSchema = z.object({
   /** The engine API's `/metrics`: on a port of its own, never the API's; loopback unless told otherwise (containers set 0.0.0.0). */
   METRICS_PORT: port.default(9463),
   METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
+  /** An activity failing this long (counted from its first attempt) is reported to its workflow: `problem` in its view, ActivityProblemSince in the index. */
+  ACTIVITY_PROBLEM_AFTER_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
@@ -268,8 +270,9 @@ function toConfig(env: z.output<typeof envSchema>) {
   return {
     ...env,
     DATA_DIR: dataDir,
-    // Production has both (the rules above); the defaults are the local stack's.
-    PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? 'http://127.0.0.1:4010',
+    // Production has both (the rules above). Locally, a URL derived from a port follows that port unless it
+    // is set itself: moving the sandbox moves the engine's provider.
+    PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
     // In production an unset token is one nobody knows: the sandbox's admin API stays closed.
     SANDBOX_ADMIN_TOKEN: env.SANDBOX_ADMIN_TOKEN ?? (production ? randomBytes(32).toString('base64url') : DEMO_VALUES.SANDBOX_ADMIN_TOKEN),

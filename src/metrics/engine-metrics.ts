@@ -87,6 +87,13 @@ export const rateLimitedRequests = new Counter({
   registers: [engineRegistry],
 });
 
+export const activityProblems = new Counter({
+  name: `${METRIC_PREFIX}activity_problems_total`,
+  help: 'Activities that kept failing past ACTIVITY_PROBLEM_AFTER_MS, as their workflows took the report, by flow and activity',
+  labelNames: ['flow', 'activity'] as const,
+  registers: [engineRegistry],
+});
+
 export const payoutsNeedingReview = new Gauge({
   name: `${METRIC_PREFIX}payouts_needs_review`,
   help: 'Running payouts in NEEDS_REVIEW (a visibility count, refreshed periodically)',

@@ -34,3 +34,22 @@ export async function freePortBetween(min: number, max: number, host = '127.0.0.
   }
   throw new Error(`no free port between ${min} and ${max} on ${host}`);
 }
+
+/** `count` distinct free ports: each is held until all are found, so no two calls can return the same one. */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.unref();
+      server.once('error', reject);
+      server.listen(0, host, () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    if (!address || typeof address !== 'object') throw new Error('could not read the allocated port');
+    return address.port;
+  });
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pollUntil, StopPolling } from '../util/poll';
+import { STACK_PARENT_PID_ENV } from './parent-watch';
 
 const CLI_DIR = path.join(__dirname, '..', 'cli');
 
@@ -29,7 +30,8 @@ function profilingFlags(name: string): string[] {
 export function spawnService(name: string, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {}): ChildProcess {
   return spawn(process.execPath, [...(SERVICE_NODE_FLAGS[name] ?? []), ...profilingFlags(name), '--import', 'tsx', path.join(CLI_DIR, `${name}.ts`), ...(options.args ?? [])], {
     stdio: options.stdio ?? 'inherit',
-    env: options.env ?? process.env,
+    // Its own process group (Ctrl-C reaches the launcher only), and it stops itself if the launcher dies.
+    env: { ...(options.env ?? process.env), [STACK_PARENT_PID_ENV]: String(process.pid) },
     detached: true,
   });
 }

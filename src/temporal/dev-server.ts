@@ -8,7 +8,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { pollUntil, StopPolling } from '../util/poll';
+import { STACK_PARENT_PID_ENV } from '../stack/parent-watch';
 import { searchAttributeCliPairs } from './search-attributes';
+
+const TIED_TO_PARENT = path.join(__dirname, '..', 'stack', 'tied-to-parent.ts');
 
 export interface DevServerOptions {
   binary: string;
@@ -22,7 +25,10 @@ export interface DevServerOptions {
   codecEndpoint?: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   startupTimeoutMs?: number;
-  /** Own process group: a terminal's Ctrl-C reaches the parent only, which then stops this in order. */
+  /**
+   * Own process group: a terminal's Ctrl-C reaches the parent only, which then stops this in order. The
+   * server then runs under src/stack/tied-to-parent.ts, which stops it if the parent dies without doing so.
+   */
   detached?: boolean;
   /** Serves the server's Prometheus metrics (`/metrics`) on this port; omitted: none. */
   metricsPort?: number;
@@ -67,9 +73,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
   const ip = options.ip ?? '127.0.0.1';
   const address = `${ip}:${options.port}`;
-  const child = spawn(options.binary, devServerArgs(options), {
+  const detached = options.detached ?? false;
+  const [command, args] = detached
+    ? [process.execPath, ['--import', 'tsx', TIED_TO_PARENT, options.binary, ...devServerArgs(options)]]
+    : [options.binary, devServerArgs(options)];
+  const child = spawn(command, args, {
     stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],
-    detached: options.detached ?? false,
+    detached,
+    env: detached ? { ...process.env, [STACK_PARENT_PID_ENV]: String(process.pid) } : process.env,
   });
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
@@ -80,7 +91,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     if (!(await waitForExit(child, 10_000))) {
-      child.kill('SIGKILL');
+      // Detached, the server and its runner are one process group: kill both.
+      if (detached && child.pid) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
       await waitForExit(child, 5_000);
     }
   };

@@ -7,7 +7,8 @@
  *
  * Decoding refuses any payload that is not encrypted: anyone who can reach Temporal can start a
  * workflow or send a signal with a plaintext input (`temporal workflow start --input ...`), and the
- * worker must not act on it. Only `binary/null` (no data, nothing to act on) passes as it is.
+ * worker must not act on it. Only `binary/null` (no data, nothing to act on) and the Temporal server's
+ * own markers (below: fixed words, nothing a sender chooses) pass as they are.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
@@ -21,6 +22,12 @@ export const KEY_ID_METADATA = 'encryption-key-id';
 export const KEY_DERIVATION_METADATA = 'encryption-key-derivation';
 const PAYLOAD_SUBKEY = 'hkdf-sha256/temporal-payloads/v1';
 const NULL_ENCODING = 'binary/null';
+/**
+ * Plaintext the Temporal server itself writes into a history: the details of an activity it cancelled
+ * before any worker started it (a payout's submission waiting out its retry backoff when a cancel comes).
+ * Refused, that one event failed every workflow task of the payout from then on.
+ */
+const SERVER_MARKERS = new Set(['json/plain:"ACTIVITY_ID_NOT_STARTED"']);
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -83,7 +90,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
 
   private decrypt(payload: Payload): Payload {
     const encoding = payloadEncoding(payload);
-    if (encoding === NULL_ENCODING) return payload;
+    if (encoding === NULL_ENCODING || SERVER_MARKERS.has(`${encoding}:${Buffer.from(payload.data ?? []).toString()}`)) return payload;
     if (encoding !== ENCRYPTED_ENCODING) {
       throw new PayloadDecryptionError(`payload is not encrypted (encoding ${encoding ?? 'unset'}): refused`);
     }

@@ -36,10 +36,15 @@ export const WebhookDeliveryStatus = defineSearchAttributeKey('WebhookDeliverySt
 export const WebhookEventAt = defineSearchAttributeKey('WebhookEventAt', SearchAttributeType.DATETIME);
 /** Delivery attempts a merchant event has made, over all its endpoints. */
 export const WebhookAttempts = defineSearchAttributeKey('WebhookAttempts', SearchAttributeType.INT);
+/**
+ * Set on any workflow while one of its activities keeps failing: when that activity was first scheduled.
+ * A Datetime, since the SQL visibility store's 10 Keyword attributes are all in use; removed once it ends.
+ */
+export const ActivityProblemSince = defineSearchAttributeKey('ActivityProblemSince', SearchAttributeType.DATETIME);
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts, ActivityProblemSince] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',

@@ -1,11 +1,13 @@
 /**
  * Every activity runs inside the request context its workflow was started with (the header the workflow
  * interceptor carries), and leaves one log line saying how it ended and how long it took. Its arguments
- * are never logged: they hold the payout's personal data.
+ * are never logged: they hold the payout's personal data. An attempt that fails after its activity has
+ * been trying for long is reported to its workflow (activity-problem-reporter.ts).
  */
 import { defaultPayloadConverter, type Headers } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Logger } from '../logging/logger';
+import type { ActivityProblemReporter } from './activity-problem-reporter';
 import { REQUEST_ID_PATTERN, requestContext } from '../logging/request-context';
 import { REQUEST_ID_HEADER } from '../../workflows/shared/propagation';
 
@@ -20,7 +22,7 @@ function requestIdOf(headers: Headers): string | undefined {
   }
 }
 
-export function activityInterceptors(logger: Logger | undefined): ActivityInterceptorsFactory {
+export function activityInterceptors(logger: Logger | undefined, problems: ActivityProblemReporter): ActivityInterceptorsFactory {
   return (context) => ({
     inbound: {
       async execute(input, next) {
@@ -35,6 +37,7 @@ export function activityInterceptors(logger: Logger | undefined): ActivityInterc
             return result;
           } catch (error) {
             logger?.warn('activity.failed', { ...fields, durationMs: Math.round(performance.now() - startedAt), error: error instanceof Error ? error : String(error) });
+            await problems.failed(context.info, error);
             throw error;
           }
         };

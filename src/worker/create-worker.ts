@@ -6,12 +6,13 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
 import { activityInterceptors } from './activity-interceptors';
+import { ActivityProblemReporter } from './activity-problem-reporter';
 import { operationSinks } from './operation-sinks';
 import { WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
 import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
-  config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>;
+  config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
   connection: NativeConnection;
   activities: object;
   /** Prebuilt code, a bundle built in a test, or a path to bundle from. */
@@ -35,7 +36,7 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     ...options.workflows,
     // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
     interceptors: {
-      activity: [activityInterceptors(options.logger)],
+      activity: [activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
       ...('workflowsPath' in options.workflows ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}),
     },
     sinks: operationSinks(),

@@ -1,6 +1,6 @@
 /** The worker's side of the `operations` sink (workflows/shared/engine-interceptors.ts): workflows' starts and ends as metrics. */
 import type { InjectedSinks } from '@temporalio/worker';
-import { operationDuration, operationsFinished, operationsStarted } from '../metrics/engine-metrics';
+import { activityProblems, operationDuration, operationsFinished, operationsStarted } from '../metrics/engine-metrics';
 import type { OperationSinks } from '../../workflows/shared/propagation';
 
 export function operationSinks(): InjectedSinks<OperationSinks> {
@@ -15,6 +15,7 @@ export function operationSinks(): InjectedSinks<OperationSinks> {
         },
         callDuringReplay: false,
       },
+      problem: { fn: (_info, flow, activity) => activityProblems.inc({ flow, activity }), callDuringReplay: false },
     },
   };
 }

@@ -230,7 +230,7 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
     for (const format of ['csv', 'json'] as const) {
       const batchId = `big-${format}-${randomUUID().slice(0, 8)}`;
       const list = items(`big-${format}`, 100_000);
-      const upload = format === 'csv' ? postCsv(batchId, toCsv(list)) : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
+      const upload: Promise<{ status: number; body: unknown }> = format === 'csv' ? postCsv(batchId, toCsv(list)) : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
       const { result, healthAnswers, longestSilence } = await healthDuring(upload);
       if (result.status === 202) await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
       expect([format, result.status, result.body]).toEqual([format, 202, expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 })]);

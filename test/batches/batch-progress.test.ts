@@ -1,5 +1,5 @@
 import { toBatchSummaryResponse, batchSummarySchema, type BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
-import { formatDuration, renderProgress } from '../../src/cli/batch-progress';
+import { formatDuration, renderProgress, STALLED_AFTER_MS } from '../../src/cli/batch-progress';
 import { emptyCounts, type ItemState } from '../../src/batches/batch-store';
 
 const T0 = Date.parse('2025-03-01T12:00:00Z');
@@ -62,4 +62,16 @@ test('durations read as people say them', () => {
   expect(formatDuration(59.4)).toBe('59s');
   expect(formatDuration(65)).toBe('1m 05s');
   expect(formatDuration(3_600 * 2 + 60 * 3 + 5)).toBe('2h 03m');
+});
+
+test('a batch that stopped settling says what it waits for instead of a time left that keeps counting', () => {
+  const stuck = summaryWith({ COMPLETED: { count: 9, amountCents: 900 }, STARTED: { count: 1, amountCents: 100 } });
+  const moving = renderProgress(stuck, { now: T0 + 20_000, startedAt: T0, width: 200, lastSettledAt: T0 + 20_000 - STALLED_AFTER_MS + 1 });
+  expect(moving).toMatch(/\| 2s left$/);
+  const stalled = renderProgress(stuck, { now: T0 + 80_000, startedAt: T0, width: 200, lastSettledAt: T0 + 20_000 });
+  expect(stalled).toMatch(/\| waiting for the provider on 1 payout \(nothing settled for 1m 00s\)$/);
+  const withProblem = batchSummarySchema.parse({ ...stuck, problem: { activity: 'startBatchPayouts', message: 'disk full\u001b[2J', since: '2025-03-01T12:00:05.000Z' } });
+  const problemLine = renderProgress(withProblem, { now: T0 + 80_000, startedAt: T0, width: 300 });
+  expect(problemLine).toMatch(/\| waiting: startBatchPayouts keeps failing since 2025-03-01T12:00:05\.000Z: disk full/);
+  expect(problemLine).not.toContain('\u001b');
 });

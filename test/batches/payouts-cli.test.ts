@@ -54,6 +54,27 @@ function runBin(args: string[], env: Record<string, string>): Promise<{ code: nu
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+test('`--watch` on a batch whose payout stays at the provider stops counting a time left and says what it waits for', async () => {
+  const prefix = `cli-stuck-${randomUUID().slice(0, 6)}`;
+  // An amount ending in .14 stays PROCESSING at the sandbox: its payout is in flight for good.
+  const file = csvFile('stuck.csv', [`${prefix}-1,10.00,52998224725,CPF,`, `${prefix}-2,10.14,52998224725,CPF,`]);
+  const watching = io(cliEnv());
+  // The watcher's clock moves 5 s per refresh; it gives up after a minute of it (the batch never ends).
+  let clock = Date.now();
+  let refreshes = 0;
+  watching.io.now = () => clock;
+  watching.io.sleep = async () => {
+    refreshes += 1;
+    if (refreshes > 12) throw new Error('stop watching');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    clock += 5_000;
+  };
+  expect(await runPayoutsCli(['submit', file, '--batch-id', `${prefix}-batch`, '--watch'], watching.io)).toBe(1);
+  const lines = watching.output().stdout.trimEnd().split('\n');
+  expect(lines.at(-1)).toMatch(/1\/2 50% \| completed 1 · in flight 1 \| .* \| waiting for the provider on 1 payout \(nothing settled for \d+s\)$/);
+  expect(lines.at(-1)).not.toMatch(/left/);
+}, 120_000);
+
 test('`payouts submit file.csv --watch` follows the batch to the end, prints the failure, exits 2; `status` says the same', async () => {
   const prefix = `cli-${randomUUID().slice(0, 6)}`;
   const batchId = `${prefix}-batch`;

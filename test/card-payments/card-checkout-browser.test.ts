@@ -59,8 +59,10 @@ test('a frictionless card: created through the API, paid on the checkout page, P
   await typeCard(page, TEST_CARDS.frictionless);
   if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'checkout.png') });
   await pay(page);
-  expect(await pageOutcome(page)).toEqual({ status: 'PENDING', text: expect.stringContaining('VISA ending in 1000') as unknown });
+  // Authorized first, then followed to its outcome without a reload.
+  await expect(page.locator('#checkout-status[data-status=PENDING]').textContent()).resolves.toBe('Payment authorized. Confirming with your bank... (VISA ending in 1000)');
   await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
+  expect(await pageOutcome(page)).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
 
   const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
   expect(paid).toMatchObject({ status: 'PAID', amount: 100.1, installmentCount: 3, brand: 'VISA', last4: '1000', netValue: 96.11, providerStatus: 'PAID' });
@@ -79,7 +81,7 @@ test('the challenge card: the buyer approves in the issuer iframe, and the payme
   await typeCard(page, TEST_CARDS.challenge);
   await pay(page);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
-  expect((await pageOutcome(page)).status).toBe('PENDING');
+  expect(await pageOutcome(page)).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
   expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: '3220' });
   await page.close();
 });
@@ -90,7 +92,10 @@ test('the challenge card: the buyer denies, nothing reaches the provider, and th
   await typeCard(page, TEST_CARDS.challenge);
   await pay(page);
   await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
-  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: 'Payment failed: the buyer denied the 3DS challenge' });
+  expect(await pageOutcome(page)).toEqual({
+    status: 'FAILED',
+    text: 'You did not confirm the payment with your bank. No payment was made. To try again, ask the merchant for a new payment link.',
+  });
   const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
   expect(failed).toMatchObject({ failureReason: 'the buyer denied the 3DS challenge' });
   expect(failed.providerPaymentId).toBeUndefined();
@@ -103,7 +108,11 @@ test('a card the issuer declines: accepted PENDING by the provider, then FAILED 
   const page = await openCheckout(browser, created.checkoutUrl);
   await typeCard(page, TEST_CARDS.declined);
   await pay(page);
-  expect((await pageOutcome(page)).status).toBe('PENDING');
+  // Accepted by the provider, declined by the issuer a moment later: the page, still open, says so.
+  expect(await pageOutcome(page)).toEqual({
+    status: 'FAILED',
+    text: 'Your card was declined (VISA ending in 0002): declined by the card issuer. No payment was made. To try another card, ask the merchant for a new payment link.',
+  });
   const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
   expect(failed).toMatchObject({ failureReason: 'declined by the card issuer', providerStatus: 'DECLINED', last4: '0002' });
   expect(failed.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'FAILED']);
@@ -115,7 +124,7 @@ test('a card refused at once (insufficient funds): FAILED with the provider reas
   const page = await openCheckout(browser, created.checkoutUrl);
   await typeCard(page, TEST_CARDS.insufficientFunds);
   await pay(page);
-  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: expect.stringContaining('insufficient funds') as unknown });
+  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: expect.stringMatching(/^Your card was declined \(VISA ending in 9995\): .*insufficient funds.*\. No payment was made\. To try another card, ask the merchant for a new payment link\.$/) as unknown });
   expect(await waitForCardPayment(stack, created.externalId, ['FAILED'])).toMatchObject({ failureReason: expect.stringContaining('insufficient funds') as unknown });
   await page.close();
 });
@@ -146,6 +155,10 @@ test('bad requests and bad links start nothing and say why', async () => {
   expect((await fetch(forged)).status).toBe(401);
   const otherPayment = created.checkoutUrl.replace(created.externalId, 'someone-else');
   expect((await fetch(otherPayment)).status).toBe(401);
+  // The page's status reads need the link's own token too.
+  expect((await fetch(forged.replace('?token=', '/status?token='))).status).toBe(401);
+  const status = await fetch(created.checkoutUrl.replace('?token=', '/status?token='));
+  expect([status.status, await status.json()]).toEqual([200, { status: 'AWAITING_CARD' }]);
   const wrongCard = await fetch(`${stack.apiUrl}/checkout/${created.externalId}/pay`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -68,9 +68,9 @@ export async function typeCard(page: Page, number: string): Promise<void> {
 export const pay = (page: Page) => page.getByRole('button', { name: /^Pay/ }).click();
 export const challengeFrame = (page: Page) => page.frameLocator('iframe[title="3-D Secure challenge"]');
 
-/** The state the page reports once the engine answered (PENDING, FAILED, ...). */
+/** The page's last word: the payment's outcome (PAID, FAILED, ...) and what the buyer reads. */
 export async function pageOutcome(page: Page): Promise<{ status: string; text: string }> {
-  const status = page.locator('#checkout-status[data-status]');
+  const status = page.locator('#checkout-status[data-final]');
   await status.waitFor({ timeout: 30_000 });
   return { status: (await status.getAttribute('data-status')) ?? '', text: (await status.textContent()) ?? '' };
 }

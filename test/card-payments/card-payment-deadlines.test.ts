@@ -40,7 +40,7 @@ test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open c
 
   await pay(page);
   await expect(page.locator('#checkout-status[data-kind=error]').waitFor()).resolves.toBeUndefined();
-  await expect(statusText(page)).resolves.toBe('This checkout link has expired');
+  await expect(statusText(page)).resolves.toBe('This checkout has expired. No payment was made. To try again, ask the merchant for a new payment link.');
   const reopened = await fetch(created.checkoutUrl);
   expect(reopened.status).toBe(410);
   await expect(reopened.text()).resolves.toContain('This checkout link has expired');

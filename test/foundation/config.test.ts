@@ -20,6 +20,14 @@ test('a fresh environment gets the documented local defaults', () => {
   expect(config.DATA_DIR).toMatch(/\.data$/);
 });
 
+test('URLs derived from a port follow that port unless set themselves', () => {
+  expect(loadConfig({ SANDBOX_PORT: '4020', ENGINE_PORT: '3020' })).toMatchObject({
+    PAYMENT_API_BASE_URL: 'http://127.0.0.1:4020',
+    ENGINE_PUBLIC_URL: 'http://127.0.0.1:3020',
+  });
+  expect(loadConfig({ SANDBOX_PORT: '4020', PAYMENT_API_BASE_URL: 'https://psp.example.com/' }).PAYMENT_API_BASE_URL).toBe('https://psp.example.com');
+});
+
 test('a bad value stops start-up with a message naming the variable', () => {
   expect(() => loadConfig({ ENGINE_PORT: 'eighty', TEMPORAL_ADDRESS: 'no-port' })).toThrow(ConfigError);
   try {

@@ -2,61 +2,18 @@
  * The README's first command: `npm start` brings the whole stack up on its own defaults (here on free
  * ports and a temporary data folder) and Ctrl-C (SIGINT) stops every process it started, freeing every port.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../src/net/free-port';
 import { SERVICE_NODE_FLAGS } from '../../src/stack/child-services';
-import { pollUntil, StopPolling } from '../../src/util/poll';
+import { pollUntil } from '../../src/util/poll';
+import { npmStart, portOpen } from '../helpers/npm-start';
 
 const root = path.join(__dirname, '..', '..');
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 test('npm start serves the engine, the sandbox and the Temporal UI (decoding with its codec token), and Ctrl-C leaves no process or port behind', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'));
-  const ports = { engine: await freePort(), apiMetrics: await freePort(), sandbox: await freePort(), temporal: await freePort(), ui: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      ENGINE_PORT: String(ports.engine),
-      METRICS_PORT: String(ports.apiMetrics),
-      SANDBOX_PORT: String(ports.sandbox),
-      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-      TEMPORAL_UI_PORT: String(ports.ui),
-      WORKER_METRICS_PORT: String(ports.workerMetrics),
-      WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
-      PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
+  const { child, ports, dataDir, output, exited } = await npmStart();
   try {
-    await pollUntil(
-      () => {
-        if (child.exitCode !== null) throw new StopPolling(`npm start exited with ${child.exitCode}:\n${output}`);
-        return output.includes('Press Ctrl-C') ? true : undefined;
-      },
-      { timeoutMs: 120_000, intervalMs: 250, description: 'the stack banner' },
-    );
+    expect(output()).toContain(`Provider         http://127.0.0.1:${ports.sandbox}   (what the engine calls: the sandbox above)`);
     expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
@@ -87,6 +44,23 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
       { timeoutMs: 30_000, description: "the worker's metrics" },
     );
     expect(workerMetrics).toContain('payout_engine_operations_started_total');
+    // On a sandbox port that is not the default, a payout still reaches the sandbox this stack started.
+    const payout = { externalId: 'start-stack-1', amount: 5, pixKey: '52998224725', keyType: 'CPF' };
+    const engine = (path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${ports.engine}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    expect((await engine('/v1/payouts', payout)).status).toBe(202);
+    const completed = await pollUntil(
+      async () => {
+        const answer = (await (await engine('/v1/payouts/start-stack-1')).json()) as { status: string };
+        return answer.status === 'COMPLETED' ? answer : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the payout to complete at the stack’s own sandbox' },
+    );
+    expect(completed.status).toBe('COMPLETED');
   } finally {
     child.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -100,6 +100,8 @@ export interface HarnessOptions {
   logs?: (line: string) => void;
   /** The engine reaches the sandbox through a proxy that records each request (`harness.provider`). */
   providerProxy?: boolean;
+  /** The sandbox's clock (default: the machine's), for records whose times the test chooses (an infraction's deadline). */
+  sandboxNow?: () => number;
 }
 
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
@@ -129,7 +131,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
   const logger = logFor('engine-api');
   const workerLogger = logFor('worker');
-  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: logFor('sandbox') });
+  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
   await sandbox.start(sandboxPort);
 
   const temporal = await connectClient(config);

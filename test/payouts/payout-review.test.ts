@@ -54,7 +54,7 @@ test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds on
   expect(ledger.body.entries).toEqual([]);
 });
 
-test('a recheck sent while the payout is still RECEIVED answers once the provider refuses it', async () => {
+test('a recheck sent while the first submission attempt is in flight is answered once that attempt ends (the provider refused it: FAILED)', async () => {
   const id = externalId('early-recheck');
   await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1500 });
   // R$ 1,000,000.00 plus its fee is more than the merchant's balance: the provider refuses it.

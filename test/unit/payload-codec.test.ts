@@ -34,6 +34,14 @@ test('a plaintext payload is refused; binary/null (no data) passes as it is', as
   expect(text(decoded[1])).toBe('{"amountCents":100}');
 });
 
+test("the server's marker of an activity cancelled before it started passes; other plaintext strings do not", async () => {
+  const codec = codecWith({ PAYLOAD_ENCRYPTION_KEY: newKey, PAYLOAD_ENCRYPTION_KEY_ID: 'k2' });
+  const marker = json('ACTIVITY_ID_NOT_STARTED');
+  expect(await codec.decode([marker])).toEqual([marker]);
+  await expect(codec.decode([json('ACTIVITY_ID_NOT_STARTED ')])).rejects.toThrow(/not encrypted/);
+  await expect(codec.decode([{ ...marker, metadata: { [METADATA_ENCODING_KEY]: Buffer.from('binary/plain') } }])).rejects.toThrow(/not encrypted/);
+});
+
 test('after a rotation, PAYLOAD_ENCRYPTION_PREVIOUS_KEYS decodes payloads of the old key; new ones use the new key', async () => {
   const before = codecWith({ PAYLOAD_ENCRYPTION_KEY: oldKey, PAYLOAD_ENCRYPTION_KEY_ID: 'k1' });
   const [written] = await before.encode([json('history of k1')]);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { CheckOutcome, PayoutActivities, SubmitOutcome } from '../../activities/payout-activities';
@@ -281,20 +281,24 @@ test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a
   expect(provider.reports.map((report) => report.state)).toEqual(['NEEDS_REVIEW', 'FAILED']);
 });
 
-test('a recheck sent while the payout is RECEIVED is answered when the provider refuses it', async () => {
+test('a recheck sent while the payout is RECEIVED is refused at once (it is being submitted), nothing written to its history', async () => {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const provider = new ScriptedProvider(() => ({ kind: 'rejected', reason: 'Insufficient balance for this operation (amount plus fee)' }));
   const activities = provider.activities();
   const slowSubmit = { ...activities, submitWithdrawal: async (input: PayoutInput) => (await gate, activities.submitWithdrawal(input)) };
   const taskQueue = `wf-${randomUUID()}`;
-  const input = payoutInput();
+  // A remote submission (an internal transfer's): the workflow task is free to take the update while it runs.
+  const input = internalInput();
   const view = await withWorker(env, taskQueue, slowSubmit, async () => {
     const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', { taskQueue, workflowId: payoutWorkflowId(input.externalId), args: [input] });
     await pollUntil(async () => ((await handle.query(payoutStatusQuery)).state === 'RECEIVED' ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the payout to start' });
-    const recheck = await handle.startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED });
+    const refusal = await handle.executeUpdate(recheckPayoutUpdate).catch((error: unknown) => error);
     release();
-    expect((await recheck.result()).state).toBe('FAILED');
+    expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe('the payout is still being submitted to the provider');
+    const history = await handle.fetchHistory();
+    expect(history.events?.some((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toBe(false);
     return handle.result();
   });
   expect(path(view)).toEqual(['RECEIVED', 'FAILED']);

@@ -67,6 +67,7 @@ export class CardPayment {
       cause: 'card payment created; checkout open',
       stateAttribute: CardPaymentStatus,
       initialIndexed: indexedAtStart,
+      outcome: (state) => cardPaymentOutcome(state, this.details),
     });
     if (!indexedAtStart) upsertSearchAttributes({ [PayoutFlow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
     this.details = {
@@ -275,4 +276,13 @@ export class CardPayment {
     }
     return 'open';
   }
+}
+
+/** What a card payment's state means for the merchant, for the Temporal UI's current details. */
+function cardPaymentOutcome(state: CardPaymentState, details: Pick<Details, 'failureReason' | 'reviewReason'>): string | undefined {
+  if (state === 'PAID') return 'the buyer paid';
+  if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the payment failed'}`;
+  if (state === 'EXPIRED') return 'not paid: nobody paid before the checkout expired';
+  if (state === 'NEEDS_REVIEW') return `an operator must look at it: ${details.reviewReason ?? 'no confirmed outcome'}`;
+  return undefined;
 }

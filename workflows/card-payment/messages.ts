@@ -6,6 +6,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
+import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition } from '../shared/lifecycle';
 import type { CardPaymentState } from './states';
 
@@ -26,6 +27,8 @@ export interface CardPaymentView {
   callbacksReceived: number;
   checksMade: number;
   transitions: readonly Transition<CardPaymentState>[];
+  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  problem?: ActivityProblem;
 }
 
 /** The card the buyer submitted, as much of it as the engine keeps. */

@@ -54,6 +54,7 @@ export class Charge {
       cause: 'charge requested',
       stateAttribute: ChargeStatus,
       initialIndexed: true,
+      outcome: (state) => chargeOutcome(state, this.details),
     });
     this.details = {
       externalId: request.externalId,
@@ -218,4 +219,13 @@ export class Charge {
     this.details.failureReason = reason;
     this.lifecycle.moveTo('FAILED', reason);
   }
+}
+
+/** What a charge's state means for the merchant, for the Temporal UI's current details. */
+function chargeOutcome(state: ChargeState, details: Pick<ChargeDetails, 'failureReason'>): string | undefined {
+  if (state === 'PAID') return 'the payer paid';
+  if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the charge failed'}`;
+  if (state === 'EXPIRED') return 'not paid by its expiry (a late payment may still arrive)';
+  if (state === 'REFUNDED' || state === 'PARTIALLY_REFUNDED') return 'paid, then returned to the payer by an accepted MED claim';
+  return undefined;
 }

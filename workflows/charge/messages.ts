@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChargeRequest } from '../../src/charges/charge-request';
 import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition } from '../shared/lifecycle';
 import type { ChargeState } from './states';
 
@@ -55,6 +56,8 @@ export interface ChargeView {
   callbacksReceived: number;
   checksMade: number;
   transitions: readonly Transition<ChargeState>[];
+  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  problem?: ActivityProblem;
 }
 
 /** What a cash-in callback says: a hint, confirmed by the transaction check. */

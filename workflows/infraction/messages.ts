@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Defense } from '../../src/infractions/defense';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
+import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition } from '../shared/lifecycle';
 import type { InfractionState } from './states';
 
@@ -25,6 +26,8 @@ export interface InfractionView {
   /** When a charge was told of the accepted infraction. */
   refundRecordedAt?: string;
   transitions: readonly Transition<InfractionState>[];
+  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  problem?: ActivityProblem;
 }
 
 export type DefenseOutcome = { submitted: true; view: InfractionView } | { submitted: false; reason: string; view: InfractionView };

@@ -6,6 +6,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PayoutInput } from '../../src/payouts/payout-input';
 import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
 import type { PayoutMethod } from '../../src/payouts/rails/methods';
+import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition } from '../shared/lifecycle';
 import type { PayoutState } from './states';
 
@@ -35,6 +36,8 @@ export interface PayoutView {
   callbacksReceived: number;
   checksMade: number;
   transitions: readonly Transition<PayoutState>[];
+  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  problem?: ActivityProblem;
 }
 
 /** Where a payout stands (final, or waiting for review), as it reports it to whoever records outcomes (its batch). No PII. */
@@ -61,7 +64,7 @@ export type PayoutWorkflow = (input: PayoutInput) => Promise<PayoutView>;
 
 export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('withdrawalCallback');
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
-/** Ask the provider now. Refused (validator) once the payout is final: its view is then the answer. */
+/** Ask the provider now. Refused (validator) while it is being submitted and once it is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
 /** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');

@@ -84,9 +84,14 @@ export class Payout {
     this.hintPending = true;
   }
 
-  /** Update validator: a final payout has nothing left to ask. */
+  /**
+   * Update validator: a final payout has nothing left to ask, and one still being submitted asks the
+   * provider on every attempt already (its view, with the failing attempt's problem, is the answer).
+   * Refusing here, not waiting in the handler, answers at once and writes nothing to the history.
+   */
   validateRecheck(): void {
     if (this.lifecycle.isTerminal()) throw new Error(`the payout is already ${this.lifecycle.state}`);
+    if (this.lifecycle.state === 'RECEIVED') throw new Error('the payout is still being submitted to the provider');
   }
 
   /** Answered after the provider has next been asked (at once in review), or when the payout ends. */

@@ -34,6 +34,12 @@ export interface LifecycleOptions<S extends string> {
   initialIndexed?: boolean;
   /** A run continued as new carries the transitions of the runs before; `initial` is then the current state. */
   history?: readonly Transition<S>[];
+  /**
+   * The business outcome of a state in the operator's words (`the buyer paid`, `declined by the card
+   * issuer`), heading the workflow's current details: a workflow that ended normally is "Completed" in the
+   * Temporal UI whether the payment was paid or declined, so its page must say which.
+   */
+  outcome?: (state: S) => string | undefined;
 }
 
 export class Lifecycle<S extends string> {
@@ -42,9 +48,11 @@ export class Lifecycle<S extends string> {
   private readonly table: TransitionTable<S>;
   private readonly stateAttribute: string;
   private readonly listeners: ((transition: Transition<S>, index: number) => void)[] = [];
+  private readonly outcome: ((state: S) => string | undefined) | undefined;
 
   constructor(options: LifecycleOptions<S>) {
     this.table = options.table;
+    this.outcome = options.outcome;
     this.stateAttribute = options.stateAttribute.name;
     this.current = options.initial;
     if (options.history) {
@@ -93,7 +101,8 @@ export class Lifecycle<S extends string> {
     this.log.push(transition);
     if (index) upsertSearchAttributes({ [this.stateAttribute]: [to] });
     // The Temporal UI shows it on the workflow's page: where it stands and why. Not a command: replay-neutral.
-    setCurrentDetails(`**${to}** since ${at}\n${cause}`);
+    const outcome = this.outcome?.(to);
+    setCurrentDetails(outcome ? `**${to}**: ${outcome}\nsince ${at}: ${cause}` : `**${to}** since ${at}\n${cause}`);
     return transition;
   }
 }

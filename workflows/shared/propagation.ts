@@ -12,5 +12,7 @@ export interface OperationSinks extends Sinks {
     started(flow: string): void;
     /** The worker measures the time since the workflow's start itself (workflow code keeps off the clock). */
     finished(flow: string, state: string): void;
+    /** An activity of the workflow keeps failing (first report of it while it is pending). */
+    problem(flow: string, activity: string): void;
   };
 }

@@ -3,6 +3,7 @@
  * below (and their OpenAPI from the schemas), the CLI parses every answer with the same schemas.
  * Amounts are reais (JSON numbers, at most 2 places) on the wire, centavos everywhere inside.
  */
+import { activityProblemSchema } from '../activity-problem';
 import { z } from 'zod';
 import { externalIdSchema } from '../../payouts/ids';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -39,7 +40,7 @@ export const batchSummarySchema = z.object({
   /** Sum of the COMPLETED items' amounts. */
   paidAmount: reaisAmountSchema,
   /** Present while the batch is STALLED: the activity that keeps failing, its error, since when. */
-  problem: z.object({ activity: z.string(), message: z.string(), since: z.string() }).optional(),
+  problem: activityProblemSchema.optional(),
 });
 export type BatchSummaryResponse = z.infer<typeof batchSummarySchema>;
 

@@ -11,7 +11,7 @@ import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, 
 import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
 import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from '../../../workflows/batch/messages';
-import { BatchStatus } from '../../temporal/search-attributes';
+import { ActivityProblemSince, BatchStatus } from '../../temporal/search-attributes';
 import type { payoutBatchWorkflow } from '../../../workflows/batch/payout-batch-workflow';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
@@ -120,7 +120,7 @@ export class BatchService {
   }
 
   /**
-   * Why a batch does not move, when its workflow says so (status STALLED in the index): the details come
+   * Why a batch does not move, when its workflow says so (status STALLED, or ActivityProblemSince, in the index): the details come
    * from its query; without a worker to answer, the index's word alone.
    */
   async problem(batchId: string): Promise<BatchProblem | undefined> {
@@ -129,9 +129,11 @@ export class BatchService {
       if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;
     });
-    if (description?.typedSearchAttributes.get(BatchStatus) !== 'STALLED') return undefined;
+    if (!description) return undefined;
+    const attributes = description.typedSearchAttributes;
+    if (attributes.get(BatchStatus) !== 'STALLED' && attributes.get(ActivityProblemSince) === undefined) return undefined;
     const progress = await this.temporal(() => handle.query(batchProgressQuery)).catch(() => undefined);
-    return progress?.problem ?? { activity: 'unknown', message: 'the batch workflow reports a problem; no worker answered for its details', since: description.startTime.toISOString() };
+    return progress?.problem ?? { activity: 'unknown', message: 'the batch workflow reports a problem; no worker answered for its details', since: (attributes.get(ActivityProblemSince) ?? description.startTime).toISOString() };
   }
 
   async items(batchId: string, options: ListItemsOptions): Promise<ItemsPage> {

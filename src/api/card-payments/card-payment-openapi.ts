@@ -82,6 +82,13 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
       },
     },
     {
+      method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
+      responses: {
+        200: { description: 'The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...)', schema: checkoutResultSchema },
+        ...errors({ 400: 'Invalid externalId or no token', 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 410: 'The link expired more than an hour ago', ...temporal }),
+      },
+    },
+    {
       method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
       responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
     },

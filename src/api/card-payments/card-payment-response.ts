@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES } from '../../../workflows/card-payment/states';
 import { cardPaymentWorkflowId, type CardPaymentView } from '../../../workflows/card-payment/messages';
+import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
@@ -32,6 +33,8 @@ export const cardPaymentResponseSchema = z.object({
   callbacksReceived: z.number().int(),
   checksMade: z.number().int(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
+  problem: activityProblemSchema.optional(),
   /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
   source: z.enum(['workflow', 'index']),
 });
@@ -66,6 +69,7 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
     callbacksReceived: view.callbacksReceived,
     checksMade: view.checksMade,
     transitions: [...view.transitions],
+    problem: view.problem,
     source,
   };
 }

@@ -2,7 +2,7 @@
  * Between the card payment routes and Temporal: starts the workflow under its business id, reads it,
  * and builds the checkout link. Every call within a deadline; knows nothing about HTTP beyond ApiErrors.
  */
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../../config/env';
 import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig } from '../../card-payments/card-payment-input';
@@ -22,6 +22,7 @@ import {
 import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate } from '../workflow-updates';
 import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
 
 export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL' | 'CHECKOUT_PUBLIC_URL'>;
@@ -86,25 +87,20 @@ export class CardPaymentService {
 
   /** Operators: ask the provider now, naming the payment when the workflow never learned its id. 409 unless PENDING or NEEDS_REVIEW. */
   async recheck(externalId: string, request: { providerPaymentId?: number }): Promise<CardPaymentReading> {
-    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(recheckCardPaymentUpdate, { args: [request], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, () => this.handle(externalId).startUpdate(recheckCardPaymentUpdate, { args: [request], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
   }
 
   /** Operators: a payment in review that the provider does not have ends FAILED. 409 otherwise. */
   async close(externalId: string, reason: string): Promise<CardPaymentReading> {
-    return { source: 'workflow', view: await this.operatorUpdate(externalId, (handle) => handle.startUpdate(closeCardPaymentUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
+    return { source: 'workflow', view: await this.operatorUpdate(externalId, () => this.handle(externalId).startUpdate(closeCardPaymentUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED })) };
   }
 
-  /** A refusal (validator) surfaces from the start or from the result, as the server reports it: 409 either way. */
-  private async operatorUpdate(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<{ result(): Promise<CardPaymentView> }>): Promise<CardPaymentView> {
+  /** A refusal (validator) or a payment closed meanwhile: 409 naming its state. */
+  private async operatorUpdate(externalId: string, start: () => Promise<WorkflowUpdateHandle<CardPaymentView>>): Promise<CardPaymentView> {
     const { view } = await this.read(externalId);
-    try {
-      const accepted = await this.call(() => start(this.handle(externalId)));
-      return await withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
-    } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', error.cause?.message ?? `the card payment is ${view.state}`);
-      if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', `the card payment is ${view.state}`);
-      throw error;
-    }
+    const outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: UPDATE_ANSWER_DEADLINE_MS }, start);
+    if (outcome.kind === 'answered') return outcome.result;
+    throw new ApiError(409, 'CARD_PAYMENT_NOT_IN_REVIEW', outcome.kind === 'refused' ? outcome.reason : `the card payment is ${view.state}`);
   }
 
   private created(externalId: string, status: CardPaymentState, expiresAt: string): CardPaymentCreated {

@@ -115,6 +115,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     installments: order.installmentCount,
     payUrl: `${base}/pay`,
     failUrl: `${base}/fail`,
+    statusUrl: `${base}/status`,
     token: page.token,
   };
   const integrity = page.shieldIntegrity ? ` integrity="${escapeHtml(page.shieldIntegrity)}" crossorigin="anonymous"` : '';

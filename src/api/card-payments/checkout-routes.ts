@@ -51,6 +51,13 @@ export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublic
     res.set('Cache-Control', 'no-store').json(await service.pay(externalId, parseBody(checkoutPaymentSchema, req)));
   });
 
+  // Small and read-only: the page polls it, within its own bound, until the payment's outcome is known.
+  router.get('/checkout/:externalId/status', async (req, res) => {
+    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { token } = parseOrThrow(checkoutQuerySchema, req.query, 'query');
+    res.set('Cache-Control', 'no-store').json(await service.status(externalId, token));
+  });
+
   router.post('/checkout/:externalId/fail', ...body, async (req, res) => {
     const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
     const { token, code } = parseBody(checkoutFailureSchema, req);

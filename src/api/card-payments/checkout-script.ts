@@ -4,7 +4,9 @@
  * 1 the script (loaded by the page), 2 the module and the public key, 3 the 3DS settings, 4 the amount in
  * cents, 6 the card token (before 5: the provider picks the 3DS flow by the card), 5 prepareThreeDS
  * (frictionless, or the issuer's challenge in an iframe), 7 card + token + 3DS result to the engine,
- * which calls the provider. A 3DS that did not authenticate the buyer is reported instead.
+ * which calls the provider. A 3DS that did not authenticate the buyer is reported instead. Once the
+ * provider took the card, the page follows the payment (GET .../status, backing off, for at most three
+ * minutes) and tells the buyer its outcome in their words: paid, declined, challenge refused, expired.
  */
 export const CHECKOUT_SCRIPT = `(function () {
   'use strict';
@@ -13,26 +15,88 @@ export const CHECKOUT_SCRIPT = `(function () {
   var button = document.getElementById('pay-button');
   var status = document.getElementById('checkout-status');
 
-  function show(message, kind, state) {
+  /* data-status: where the payment stands; data-final: the page's last word on it (the outcome is known, or it stopped following). */
+  function show(message, kind, state, final) {
     status.textContent = message;
     status.setAttribute('data-kind', kind);
     if (state) status.setAttribute('data-status', state);
+    if (final) status.setAttribute('data-final', 'true');
   }
 
   function field(name) {
     return form.elements.namedItem(name).value.trim();
   }
 
-  var MESSAGES = {
-    PENDING: 'Payment authorized. Confirming with your bank...',
-    PAID: 'Payment confirmed. Thank you!',
-    NEEDS_REVIEW: 'We could not confirm your payment yet. The merchant will check it; do not pay again.',
+  var NEW_LINK = ' No payment was made. To try again, ask the merchant for a new payment link.';
+  /* What each outcome means to the buyer: [words, kind, final]. */
+  var OUTCOMES = {
+    AUTHORIZING: ['Payment authorized. Confirming with your bank...', 'busy', false],
+    PENDING: ['Payment authorized. Confirming with your bank...', 'busy', false],
+    PAID: ['Payment confirmed. Thank you! Your order is paid.', 'done', true],
+    EXPIRED: ['This checkout has expired.' + NEW_LINK, 'error', true],
+    NEEDS_REVIEW: ['We could not confirm your payment yet. The merchant will check it and let you know; do not pay again.', 'busy', true],
+  };
+  /* A 3DS that did not authenticate the buyer, by the security module's code. */
+  var CHALLENGE_WORDS = {
+    THREE_DS_DENIED: 'You did not confirm the payment with your bank.' + NEW_LINK,
+    THREE_DS_ABANDONED: 'The confirmation with your bank was not completed in time.' + NEW_LINK,
   };
 
-  function showResult(result) {
-    var card = result.brand && result.last4 ? ' (' + result.brand + ' ending in ' + result.last4 + ')' : '';
-    if (result.status === 'FAILED') show('Payment failed: ' + (result.reason || 'refused') + card, 'error', result.status);
-    else show((MESSAGES[result.status] || result.status) + card, 'done', result.status);
+  function cardOf(result) {
+    return result.brand && result.last4 ? ' (' + result.brand + ' ending in ' + result.last4 + ')' : '';
+  }
+
+  function showResult(result, challengeCode) {
+    if (result.status === 'FAILED') {
+      var words = challengeCode
+        ? CHALLENGE_WORDS[challengeCode] || 'Your bank could not confirm the payment.' + NEW_LINK
+        : 'Your card was declined' + cardOf(result) + (result.reason ? ': ' + result.reason + '.' : '.') + ' No payment was made. To try another card, ask the merchant for a new payment link.';
+      show(words, 'error', 'FAILED', true);
+      return;
+    }
+    var outcome = OUTCOMES[result.status] || [result.status, 'busy', true];
+    show(outcome[0] + (outcome[2] ? '' : cardOf(result)), outcome[1], result.status, outcome[2]);
+  }
+
+  function sleep(ms) {
+    return new Promise(function (resolve) { setTimeout(resolve, ms); });
+  }
+
+  function isFinal(state) {
+    return state === 'FAILED' || !OUTCOMES[state] || OUTCOMES[state][2];
+  }
+
+  /* After the provider took the card: follow the payment to its outcome, within a bound, then say so. */
+  var FOLLOW_FOR_MS = 180000;
+  async function follow(result) {
+    var until = Date.now() + FOLLOW_FOR_MS;
+    var wait = 1000;
+    while (!isFinal(result.status)) {
+      if (Date.now() + wait > until) {
+        show('Your bank is still confirming the payment. You can close this page: the merchant will confirm it. Do not pay again.', 'busy', result.status, true);
+        return;
+      }
+      await sleep(wait);
+      wait = Math.min(wait * 2, 5000);
+      try {
+        result = await get(config.statusUrl + '?token=' + encodeURIComponent(config.token));
+      } catch (failure) {
+        if (!failure.retryable) {
+          show(failure.message, 'error', undefined, true);
+          return;
+        }
+      }
+    }
+    showResult(result);
+  }
+
+  async function get(url) {
+    var response = await fetch(url, { headers: { Accept: 'application/json' } });
+    if (response.ok) return response.json();
+    var failure = new Error(response.status === 410 ? OUTCOMES.EXPIRED[0] : 'The payment could not be followed (HTTP ' + response.status + '). The merchant will confirm it; do not pay again.');
+    /* A busy or unreachable engine is asked again; a refused link is not. */
+    failure.retryable = response.status >= 500 || response.status === 429;
+    throw failure;
   }
 
   async function post(url, body) {
@@ -45,7 +109,7 @@ export const CHECKOUT_SCRIPT = `(function () {
     }
     if (!response.ok) {
       var issues = answer && answer.issues ? ': ' + answer.issues.map(function (issue) { return issue.path.replace(/^card\\./, '') + ' ' + issue.message; }).join('; ') : '';
-      var failure = new Error(((answer && answer.message) || 'HTTP ' + response.status) + issues);
+      var failure = new Error(response.status === 410 ? OUTCOMES.EXPIRED[0] : ((answer && answer.message) || 'HTTP ' + response.status) + issues);
       failure.retryable = response.status === 400 || response.status === 422;
       throw failure;
     }
@@ -90,9 +154,9 @@ export const CHECKOUT_SCRIPT = `(function () {
       if (error && error.name === 'ShieldError' && /^THREE_DS_/.test(error.code || '')) {
         clearSecrets();
         try {
-          showResult(await post(config.failUrl, { token: config.token, code: error.code }));
+          showResult(await post(config.failUrl, { token: config.token, code: error.code }), error.code);
         } catch (failure) {
-          show(failure.message, 'error');
+          show(failure.message, 'error', undefined, true);
         }
         return;
       }
@@ -105,8 +169,9 @@ export const CHECKOUT_SCRIPT = `(function () {
       var answer = await post(config.payUrl, { token: config.token, card: card, cardToken: prepared.cardToken, sessionId: prepared.sessionId, threeDS: prepared.threeDS });
       clearSecrets();
       showResult(answer);
+      if (!isFinal(answer.status)) await follow(answer);
     } catch (failure) {
-      show(failure.message, 'error');
+      show(failure.message, 'error', undefined, !failure.retryable);
       button.disabled = !failure.retryable;
     }
   });

@@ -5,7 +5,7 @@
  * to Temporal (brand and last four only). A crash between endpoint 2 and the signal leaves the workflow
  * AUTHORIZING, which it turns into NEEDS_REVIEW, and the provider's callback still settles it.
  */
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
@@ -20,6 +20,7 @@ import { AuthenticationError, ConnectionError, InvalidRequestError } from '../..
 import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
 import {
   authorizationAnswerSignal,
+  cardPaymentStatusQuery,
   cardPaymentWorkflowId,
   failCheckoutUpdate,
   startAuthorizationUpdate,
@@ -29,10 +30,15 @@ import {
 import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate } from '../workflow-updates';
+import { readWorkflow } from '../workflow-reading';
 import type { CheckoutResult } from './card-payment-response';
 import { cardPaymentNotFound } from './card-payment-service';
 
 export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
+
+/** The buyer's page follows its payment once paid: a link that expired meanwhile still reads where it stands (never pays) for this long. */
+const STATUS_READ_GRACE_MS = 3_600_000;
 export type CheckoutServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'ENGINE_PUBLIC_URL'>;
 
 /** The card's callbacks come here (the one callback router). */
@@ -62,9 +68,9 @@ export class CheckoutService {
     private readonly logger: Logger,
   ) {}
 
-  /** 401 for a token that is not this payment's, 410 for one past its expiry. */
-  verify(externalId: string, token: string): void {
-    const check = verifyCheckoutToken(this.tokenKey, externalId, token, Date.now());
+  /** 401 for a token that is not this payment's, 410 for one past its expiry (plus `graceMs`). */
+  verify(externalId: string, token: string, graceMs = 0): void {
+    const check = verifyCheckoutToken(this.tokenKey, externalId, token, Date.now() - graceMs);
     if (check.ok) return;
     if (check.reason === 'expired') throw new ApiError(410, 'CHECKOUT_EXPIRED', 'This checkout link has expired');
     throw new ApiError(401, 'INVALID_CHECKOUT_TOKEN', 'This checkout link is not valid');
@@ -87,12 +93,29 @@ export class CheckoutService {
     };
   }
 
+  /** Where the payment stands, for the page that follows it after paying: from the workflow, or (no worker) the index. */
+  async status(externalId: string, token: string): Promise<CheckoutResult> {
+    this.verify(externalId, token, STATUS_READ_GRACE_MS);
+    const reading = await readWorkflow(this.client, this.handle(externalId), {
+      deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+      query: cardPaymentStatusQuery,
+      notFound: () => cardPaymentNotFound(externalId),
+      fromIndex: (description) => description.typedSearchAttributes.get(CardPaymentStatus),
+    });
+    if (reading.source === 'index') {
+      if (!isCardPaymentState(reading.view)) throw new ApiError(503, 'WORKER_UNAVAILABLE', 'The payment cannot be read now; retry later');
+      return { status: reading.view };
+    }
+    const { state, brand, last4, failureReason } = reading.view;
+    return { status: state, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(failureReason ? { reason: failureReason } : {}) };
+  }
+
   async pay(externalId: string, payment: CheckoutPayment): Promise<CheckoutResult> {
     this.verify(externalId, payment.token);
     const problems = cardProblems(payment.card, new Date());
     if (problems.length > 0) throw new ApiError(422, 'CARD_INVALID', 'Check the card details', problems);
     const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
-    const order = await this.checkoutUpdate(externalId, (handle) => handle.executeUpdate(startAuthorizationUpdate, { args: [card] }));
+    const order = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(startAuthorizationUpdate, { args: [card], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     const answer = await this.authorize(order, payment);
     const log = this.logger.child({ externalId, outcome: answer.kind, ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}) });
     try {
@@ -107,7 +130,7 @@ export class CheckoutService {
 
   async fail(externalId: string, token: string, code: string): Promise<CheckoutResult> {
     this.verify(externalId, token);
-    const view = await this.checkoutUpdate(externalId, (handle) => handle.executeUpdate(failCheckoutUpdate, { args: [{ reason: threeDSFailureReason(code) }] }));
+    const view = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(failCheckoutUpdate, { args: [{ reason: threeDSFailureReason(code) }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     return { status: view.state, ...(view.failureReason ? { reason: view.failureReason } : {}) };
   }
 
@@ -154,14 +177,13 @@ export class CheckoutService {
     }
   }
 
-  /** 409 when the workflow refuses (no longer awaiting a card), 404 when it does not exist. */
-  private async checkoutUpdate<R>(externalId: string, update: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<R>): Promise<R> {
-    try {
-      return await this.call(() => update(this.handle(externalId)));
-    } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'CHECKOUT_CLOSED', error.cause?.message ?? 'This checkout takes no card now');
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-    }
+  /** 409 when the workflow refuses (no longer awaiting a card) or has closed, 404 when it does not exist. */
+  private async checkoutUpdate<R>(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<WorkflowUpdateHandle<R>>): Promise<R> {
+    // Both updates are answered in the workflow task that takes them: the call deadline bounds the answer too.
+    const deadline = this.config.TEMPORAL_CALL_DEADLINE_MS;
+    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () => start(this.handle(externalId)));
+    if (outcome.kind === 'answered') return outcome.result;
+    if (outcome.kind === 'refused') throw new ApiError(409, 'CHECKOUT_CLOSED', outcome.reason);
     // A closed workflow takes no update: it exists (409) or never did (404, from order()).
     const { state } = await this.order(externalId);
     throw new ApiError(409, 'CHECKOUT_CLOSED', `the card payment is ${state ?? 'closed'}: its checkout takes no card`);

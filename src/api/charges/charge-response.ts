@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES } from '../../../workflows/charge/states';
 import { chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -40,6 +41,8 @@ export const chargeResponseSchema = z.object({
   callbacksReceived: z.number().optional(),
   checksMade: z.number().optional(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since when. */
+  problem: activityProblemSchema.optional(),
   /** `index`: no worker answered; only what the visibility index knows (state and amount). */
   source: z.enum(['workflow', 'index']),
 });
@@ -73,6 +76,7 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     callbacksReceived: view.callbacksReceived,
     checksMade: view.checksMade,
     transitions: [...view.transitions],
+    ...(view.problem ? { problem: view.problem } : {}),
     source: 'workflow',
   };
 }

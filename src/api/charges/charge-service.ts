@@ -3,7 +3,7 @@
  * starts (or is found) and answers the created charge in the same round trip, so an API that dies between
  * the two leaves nothing half done: the retried request joins the same workflow and gets the same code.
  */
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../../config/env';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
@@ -15,11 +15,15 @@ import { CHARGE_FLOW, chargeStartAttributes } from '../../../workflows/charge/se
 import { isChargeState, type ChargeState } from '../../../workflows/charge/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow } from '../workflow-reading';
 import type { ChargeReading } from './charge-response';
 
 export type ChargeServiceConfig = ChargeConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS'>;
+
+// Creating waits for the provider (retried for up to 2 minutes by the workflow): bounded, but longer than a call.
+const CREATE_ANSWER_DEADLINE_MS = 150_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'CHARGE_NOT_FOUND', `No charge ${externalId}`);
@@ -50,18 +54,22 @@ export class ChargeService {
       staticSummary: chargeSummary(request),
       staticDetails: chargeDetails(request),
     });
+    // The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
+    const update = () =>
+      this.client.workflow.startUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start, waitForStage: 'ACCEPTED' });
+    let outcome: UpdateOutcome<ChargeView>;
     try {
-      // The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
-      return await this.call(() => this.client.workflow.executeUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start }));
+      outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: CREATE_ANSWER_DEADLINE_MS }, update);
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw conflict(request.externalId);
-      if (error instanceof WorkflowExecutionAlreadyStartedError) {
-        const closed = await this.call(() => this.handle(request.externalId).result());
-        if (closed.requestHash !== input.requestHash) throw conflict(request.externalId);
-        return closed;
-      }
-      throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      outcome = { kind: 'closed' };
     }
+    if (outcome.kind === 'answered') return outcome.result;
+    if (outcome.kind === 'refused') throw conflict(request.externalId);
+    // Closed: a retry after the charge ended is answered from its result, never a second charge.
+    const closed = await this.call(() => this.handle(request.externalId).result());
+    if (closed.requestHash !== input.requestHash) throw conflict(request.externalId);
+    return closed;
   }
 
   /** A closed charge answers from its result; a running one from its query, or from the index when no worker answers. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import { INFRACTION_STATES } from '../../../workflows/infraction/states';
 import { infractionWorkflowId, type InfractionView } from '../../../workflows/infraction/messages';
+import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(INFRACTION_STATES);
 
@@ -23,6 +24,8 @@ export const infractionResponseSchema = z.object({
   createdAt: z.string(),
   resolvedAt: z.string().optional(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** While an activity keeps failing (sending the defense, say): which one, why, since when. */
+  problem: activityProblemSchema.optional(),
 });
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
@@ -45,5 +48,6 @@ export function infractionResponse(view: InfractionView): InfractionResponse {
     createdAt: view.record.createdAt,
     ...(view.record.resolvedAt ? { resolvedAt: view.record.resolvedAt } : {}),
     transitions: [...view.transitions],
+    ...(view.problem ? { problem: view.problem } : {}),
   };
 }

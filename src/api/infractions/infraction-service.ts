@@ -4,8 +4,7 @@
  * and runs the sync now. Every call within the call deadline.
  */
 import { createHash } from 'node:crypto';
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import type { Defense } from '../../infractions/defense';
 import { triggerMedSync } from '../../infractions/med-sync-schedule';
@@ -15,6 +14,7 @@ import { INFRACTION_FLOW } from '../../../workflows/infraction/search-attributes
 import { DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infraction/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
 
@@ -84,18 +84,13 @@ export class InfractionService {
       throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', `the infraction is ${current.state}: it can no longer be defended`);
     }
     const updateId = `defense:${infractionId}:${createHash('sha256').update(JSON.stringify(defense)).digest('hex').slice(0, 16)}`;
-    let update: { result(): Promise<DefenseOutcome> };
-    try {
-      update = await this.call(() => this.handle(infractionId).startUpdate(defendInfractionUpdate, { args: [defense], updateId, waitForStage: 'ACCEPTED' }));
-    } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
-        const view = await this.read(infractionId);
-        const reason = error instanceof WorkflowUpdateFailedError ? (error.cause?.message ?? `the infraction is ${view.state}`) : `the infraction is ${view.state}`;
-        throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', reason);
-      }
-      throw error;
-    }
-    return withinDeadline(this.client, DEFENSE_ANSWER_DEADLINE_MS, () => update.result());
+    const outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: DEFENSE_ANSWER_DEADLINE_MS }, () =>
+      this.handle(infractionId).startUpdate(defendInfractionUpdate, { args: [defense], updateId, waitForStage: 'ACCEPTED' }),
+    );
+    if (outcome.kind === 'answered') return outcome.result;
+    if (outcome.kind === 'refused') throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', outcome.reason);
+    const view = await this.read(infractionId);
+    throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', `the infraction is ${view.state}: it can no longer be defended`);
   }
 
   async sync(): Promise<void> {

@@ -6,6 +6,7 @@ import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import type { CopyPastePreview } from '../../payouts/rails/pix-copy-paste/preview';
 import { PAYOUT_STATES } from '../../../workflows/payout/states';
 import { payoutWorkflowId } from '../../../workflows/payout/messages';
+import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './payout-service';
 
 const stateSchema = z.enum(PAYOUT_STATES);
@@ -53,6 +54,8 @@ export const payoutResponseSchema = z.object({
   callbacksReceived: z.number().int(),
   checksMade: z.number().int(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
+  problem: activityProblemSchema.optional(),
   /** `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown. */
   source: z.enum(['workflow', 'index']),
 });
@@ -101,6 +104,7 @@ export function payoutResponse({ view, source }: PayoutReading): PayoutResponse 
     callbacksReceived: view.callbacksReceived,
     checksMade: view.checksMade,
     transitions: [...view.transitions],
+    problem: view.problem,
     source,
   };
 }

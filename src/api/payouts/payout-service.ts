@@ -3,8 +3,7 @@
  * them through the shared message definitions, every call within a deadline. Knows nothing about HTTP
  * beyond the ApiErrors it throws.
  */
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
 import type { Config } from '../../config/env';
 import { payoutTiming, type PayoutTimingConfig } from '../../payouts/payout-input';
@@ -32,6 +31,7 @@ import { PAYOUT_STATES, type PayoutState } from '../../../workflows/payout/state
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -138,37 +138,24 @@ export class PayoutService {
     });
   }
 
-  /** Refused by the workflow once the payout is final: then its final view is the answer. */
+  /** Refused by the workflow when there is nothing to ask (final, or still being submitted): then its current view is the answer. */
   async recheck(externalId: string): Promise<PayoutReading> {
     await this.read(externalId);
-    try {
-      return { source: 'workflow', view: await this.update(externalId, (handle) => handle.startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED })) };
-    } catch (error) {
-      return this.afterRefusal(externalId, error);
-    }
+    const outcome = await this.update(() => this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    return outcome.kind === 'answered' ? { source: 'workflow', view: outcome.result } : this.read(externalId);
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
     await this.read(externalId);
-    try {
-      return await this.update(externalId, (handle) => handle.startUpdate(cancelPayoutUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
-    } catch (error) {
-      const { view } = await this.afterRefusal(externalId, error);
-      const refusal = error instanceof WorkflowUpdateFailedError ? error.cause?.message : undefined;
-      return { cancelled: false, reason: refusal ?? `the payout is already ${view.state}`, view };
-    }
+    const outcome = await this.update(() => this.handle(externalId).startUpdate(cancelPayoutUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    if (outcome.kind === 'answered') return outcome.result;
+    const { view } = await this.read(externalId);
+    return { cancelled: false, reason: outcome.kind === 'refused' ? outcome.reason : `the payout is already ${view.state}`, view };
   }
 
   /** Accepted (or refused) within the call deadline; the answer within a longer, still bounded, one. */
-  private async update<R>(externalId: string, start: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<{ result(): Promise<R> }>): Promise<R> {
-    const accepted = await this.call(() => start(this.handle(externalId)));
-    return withinDeadline(this.client, UPDATE_ANSWER_DEADLINE_MS, () => accepted.result());
-  }
-
-  /** A refused update (final payout, validator) or one sent as the workflow closed: the current view answers. */
-  private async afterRefusal(externalId: string, error: unknown): Promise<PayoutReading> {
-    if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) return this.read(externalId);
-    throw error;
+  private update<R>(start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R>> {
+    return sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: UPDATE_ANSWER_DEADLINE_MS }, start);
   }
 
   private handle(externalId: string): WorkflowHandle<PayoutWorkflow> {

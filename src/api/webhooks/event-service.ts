@@ -2,7 +2,7 @@
  * Between the HTTP routes and Temporal for merchant events: lists them from visibility, reads one
  * from its delivery workflow, and redelivers (an update of a running delivery, a new run of a closed one).
  */
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
@@ -11,6 +11,7 @@ import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type
 import { isEventDeliveryState } from '../../../workflows/merchant-event/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
+import { sendUpdate } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow, workerUnavailable, type WorkflowReading } from '../workflow-reading';
 
@@ -74,12 +75,10 @@ export class EventService {
       const started = await this.call(() => startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true));
       if (started === 'started') return { ...current, state: 'PENDING', deliveries: earlier.map((delivery) => (delivery.state === 'ENDPOINT_DELETED' ? delivery : { ...delivery, state: 'PENDING' })) };
     }
-    try {
-      return await this.call(() => this.handle(eventId).executeUpdate(redeliverEventUpdate));
-    } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'EVENT_CLOSING', `Event ${eventId} is closing its delivery: retry in a moment`);
-      throw error;
-    }
+    const deadline = this.config.TEMPORAL_CALL_DEADLINE_MS;
+    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () => this.handle(eventId).startUpdate(redeliverEventUpdate, { waitForStage: 'ACCEPTED' }));
+    if (outcome.kind === 'answered') return outcome.result;
+    throw new ApiError(409, 'EVENT_CLOSING', `Event ${eventId} is closing its delivery: retry in a moment`);
   }
 
   private handle(eventId: string): WorkflowHandle<MerchantEventWorkflow> {
