@@ -44,7 +44,7 @@ test("styles by their hash, no 'unsafe-inline'; the provider's script by its int
   await typeCard(page, TEST_CARDS.challenge);
   await pay(page);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
-  expect((await pageOutcome(page)).status).toBe('PENDING');
+  expect((await pageOutcome(page)).status).toBe('PAID');
   expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ last4: '3220' });
   expect(cspComplaints(messages)).toEqual([]);
   expect(browser.pageErrors).toEqual([]);

@@ -162,7 +162,7 @@ async function cardPaidAtCheckout(): Promise<void> {
   await page.getByLabel('Expiry year (YYYY)').fill(EXPIRY_YEAR);
   await page.getByLabel('Security code').fill(PERSONAL.cvv);
   await pay(page);
-  expect((await pageOutcome(page)).status).toBe('PENDING');
+  expect((await pageOutcome(page)).status).toBe('PAID');
   await waitForCardPayment(stack, created.externalId, ['PAID']);
   await page.close();
 }
