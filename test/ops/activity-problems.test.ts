@@ -36,7 +36,7 @@ async function listed(query: string): Promise<string[]> {
 }
 
 async function problemsCounted(activity: string): Promise<number> {
-  const text = await (await fetch(`${stack.apiUrl}/metrics`)).text();
+  const text = await (await fetch(stack.metricsUrl)).text();
   return sampleSum(parsePrometheusText(text), 'payout_engine_activity_problems_total', { activity });
 }
 
