@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'tools/bench/bare-workflow.ts'],
+    files: ['workflows/**/*.ts', 'tools/bench/floor-workflow.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

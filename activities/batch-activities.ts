@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { batchAnnouncement } from '../src/batches/batch-event';
 import type { BatchStore } from '../src/batches/batch-store';
 import type { PayoutTiming } from '../src/payouts/payout-input';
-import { payoutInput, startPayoutWorkflow } from '../src/payouts/start-payout';
+import { payoutInput, startPayoutWorkflow } from '../src/lifecycles/payout-client';
 import type { Announce } from '../src/webhooks/announce';
 import { batchWorkflowId } from '../workflows/batch/messages';
 

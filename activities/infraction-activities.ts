@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { AcceptedInfraction, ChargeRefundPort } from '../src/infractions/charge-port';
+import type { AcceptedInfraction, ChargeRefunds } from '../src/infractions/charge-refunds';
 import type { Defense } from '../src/infractions/defense';
 import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
@@ -20,7 +20,7 @@ export interface InfractionActivityDependencies {
   api: Pick<PaymentApiClient, 'listInfractions' | 'submitInfractionDefense'>;
   temporal: Client;
   taskQueue: string;
-  charges: ChargeRefundPort;
+  charges: ChargeRefunds;
 }
 
 export interface SyncedPage {

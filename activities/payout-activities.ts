@@ -7,7 +7,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ConflictError, InvalidRequestError } from '../src/payment-api/errors';
 import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
-import type { PayoutOutcomePort } from '../src/payouts/outcome-port';
+import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-recorder';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
@@ -21,7 +21,7 @@ export interface PayoutActivityDependencies {
   api: PayoutPaymentApi;
   /** The engine's public base URL; each rail's callbacks come to its path under it. */
   callbackBaseUrl: string;
-  outcomes: PayoutOutcomePort;
+  outcomes: PayoutOutcomeRecorder;
   /** Tells the merchant's endpoints of a final payout. */
   announce: Announce;
 }

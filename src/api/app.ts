@@ -12,7 +12,7 @@ import type { Logger } from '../logging/logger';
 import { codecRoutes } from './codec-routes';
 import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
-import { engineOpenApi } from './engine-openapi';
+import { engineOpenApi } from './openapi-document';
 import { refuseOtherMethods } from './http-refusals';
 import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';

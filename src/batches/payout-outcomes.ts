@@ -1,6 +1,6 @@
 /** The batch store as the place payouts of a batch report to (the payout's outcome port). */
 import { batchItemOutcomes } from '../metrics/engine-metrics';
-import type { PayoutOutcomePort } from '../payouts/outcome-port';
+import type { PayoutOutcomeRecorder } from '../payouts/payout-outcome-recorder';
 import type { PayoutSettlement } from '../../workflows/payout/messages';
 import type { BatchStore, ItemOutcome } from './batch-store';
 
@@ -14,7 +14,7 @@ export function itemOutcome(settlement: PayoutSettlement): ItemOutcome {
   };
 }
 
-export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomePort {
+export function batchOutcomeRecorder(store: BatchStore): PayoutOutcomeRecorder {
   return {
     async record(batchId, settlement) {
       const outcome = itemOutcome(settlement);

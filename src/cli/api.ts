@@ -11,7 +11,7 @@ import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
 import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
-import { engineRouters } from '../api/engine-routers';
+import { engineRouters } from '../api/routers';
 
 async function checkReachable(url: string): Promise<void> {
   // Any HTTP answer proves the provider is reachable; only a network error or timeout does not.

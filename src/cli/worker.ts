@@ -11,7 +11,7 @@ import { startMetricsServer } from '../metrics/metrics-http';
 import { lazyClient } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
-import { engineActivities } from '../worker/engine-activities';
+import { engineActivities } from '../worker/activities';
 import { workflowSource } from '../worker/workflow-source';
 import { stopWhenParentDies } from './parent-watch';
 

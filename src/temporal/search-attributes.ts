@@ -11,7 +11,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  * the engine sets it: `pix-withdrawal`, `payout-batch`, ...), one state attribute per lifecycle carries
  * its state (`PayoutStatus`, `BatchStatus`), and `AmountCents` its amount where it moves money.
  */
-export const PayoutFlow = defineSearchAttributeKey('PayoutFlow', SearchAttributeType.KEYWORD);
+/** Every lifecycle's, not only payouts': `PayoutFlow` is its name in Temporal (open histories, saved queries), which stays. */
+export const Flow = defineSearchAttributeKey('PayoutFlow', SearchAttributeType.KEYWORD);
 /** A payout's state: RECEIVED, SUBMITTED, COMPLETED, FAILED, CANCELLED, NEEDS_REVIEW. */
 export const PayoutStatus = defineSearchAttributeKey('PayoutStatus', SearchAttributeType.KEYWORD);
 /** A batch's state: RUNNING, PAUSED, CANCELLED, DONE. */
@@ -44,7 +45,7 @@ export const ActivityProblemSince = defineSearchAttributeKey('ActivityProblemSin
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [PayoutFlow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts, ActivityProblemSince] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [Flow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts, ActivityProblemSince] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',

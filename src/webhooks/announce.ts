@@ -8,7 +8,7 @@ import type { DeliveryTiming } from '../../workflows/merchant-event/messages';
 import type { WebhookEndpointStore } from './endpoint-store';
 import { merchantEventId } from './event-id';
 import type { MerchantEvent, MerchantEventType } from './merchant-event';
-import { startEventDelivery } from './start-event-delivery';
+import { startEventDelivery } from '../lifecycles/merchant-event-client';
 
 export interface Announcement {
   /** The workflow id of the operation the event is about. */

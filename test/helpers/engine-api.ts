@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
-import { engineRouters } from '../../src/api/engine-routers';
+import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';

@@ -8,7 +8,7 @@ import { createPayoutActivities, type SubmitOutcome } from '../../activities/pay
 import { createLogger } from '../../src/logging/logger';
 import { PaymentApiClient } from '../../src/payment-api/client';
 import { UnexpectedStatusError } from '../../src/payment-api/errors';
-import { payoutInput } from '../../src/payouts/start-payout';
+import { payoutInput } from '../../src/lifecycles/payout-client';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { createSandbox } from '../../sandbox';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';

@@ -8,7 +8,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DefenseAnswer, InfractionActivities } from '../../activities/infraction-activities';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
-import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { Announcement } from '../../src/webhooks/announce';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { pollUntil } from '../../src/util/poll';

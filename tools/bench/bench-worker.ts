@@ -1,6 +1,6 @@
 /** The benchmark's yardstick worker: the bare workflow on its own task queue, with the engine's worker settings. */
 import path from 'node:path';
-import { createBareActivities } from './bare-activities';
+import { createBareActivities } from './floor-activities';
 import { loadConfigOrExit } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { installSdkLogging } from '../../src/temporal/sdk-logging';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     config,
     connection,
     activities: createBareActivities(),
-    workflows: { workflowsPath: path.join(__dirname, 'bare-workflow.ts') },
+    workflows: { workflowsPath: path.join(__dirname, 'floor-workflow.ts') },
   });
   logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE });
   await worker.run();

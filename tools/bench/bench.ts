@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { measureBareLimit } from './bare-limit';
+import { measureBareLimit } from './floor-limit';
 import { BatchApiClient } from '../../src/client';
 import { measureChargeCreation } from './charge-latency';
 import { measureAcceptance, type AcceptanceFormat, type AcceptanceResult } from './acceptance';

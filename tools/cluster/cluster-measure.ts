@@ -11,7 +11,7 @@ import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/batch-schemas';
-import { measureBareLimit } from '../bench/bare-limit';
+import { measureBareLimit } from '../bench/floor-limit';
 import { benchItems } from '../bench/engine-run';
 import { percentile } from '../bench/percentile';
 import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from '../bench/server-persistence';

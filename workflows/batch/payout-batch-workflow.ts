@@ -8,7 +8,7 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../../activities/batch-activities';
 import type { PayoutTiming } from '../../src/payouts/payout-input';
-import { BatchId, BatchStatus, PayoutFlow } from '../../src/temporal/search-attributes';
+import { BatchId, BatchStatus, Flow } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from './messages';
 
@@ -69,7 +69,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
     scheduleToCloseTimeout: settings.problemAfterMs ?? DEFAULT_PROBLEM_AFTER_MS,
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
-  upsertSearchAttributes({ [PayoutFlow.name]: ['payout-batch'], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
+  upsertSearchAttributes({ [Flow.name]: ['payout-batch'], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
 
   let controlChanged = false;
   const control = (change: () => void) => () => {

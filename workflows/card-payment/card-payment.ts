@@ -22,7 +22,7 @@ import type { CardPaymentCheck } from '../../activities/card-payment-activities'
 import type { CardPaymentActivities } from '../../activities/card-payment-activities';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
-import { AmountCents, CardPaymentStatus, PayoutFlow } from '../../src/temporal/search-attributes';
+import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -60,7 +60,7 @@ export class CardPayment {
   constructor(private readonly input: CardPaymentInput) {
     // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
     // itself. Read from the start event, so replay takes the same path.
-    const indexedAtStart = workflowInfo().typedSearchAttributes.get(PayoutFlow) === CARD_PAYMENT_FLOW;
+    const indexedAtStart = workflowInfo().typedSearchAttributes.get(Flow) === CARD_PAYMENT_FLOW;
     this.lifecycle = new Lifecycle({
       table: CARD_PAYMENT_TRANSITIONS,
       initial: 'AWAITING_CARD',
@@ -69,7 +69,7 @@ export class CardPayment {
       initialIndexed: indexedAtStart,
       outcome: (state) => cardPaymentOutcome(state, this.details),
     });
-    if (!indexedAtStart) upsertSearchAttributes({ [PayoutFlow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
+    if (!indexedAtStart) upsertSearchAttributes({ [Flow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
     this.details = {
       externalId: input.order.externalId,
       amountCents: input.order.amountCents,

@@ -4,13 +4,13 @@
  */
 import type { SearchAttributePair } from '@temporalio/common';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
-import { AmountCents, CardPaymentStatus, PayoutFlow } from '../../src/temporal/search-attributes';
+import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
 
 export const CARD_PAYMENT_FLOW = 'card-payment';
 
 export function cardPaymentStartAttributes(input: CardPaymentInput): SearchAttributePair[] {
   return [
-    { key: PayoutFlow, value: CARD_PAYMENT_FLOW },
+    { key: Flow, value: CARD_PAYMENT_FLOW },
     { key: CardPaymentStatus, value: 'AWAITING_CARD' },
     { key: AmountCents, value: input.order.amountCents },
   ];

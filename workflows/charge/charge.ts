@@ -6,7 +6,7 @@
  */
 import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ChargeActivities, ChargeCheck } from '../../activities/charge-activities';
-import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';

@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChargeRequest } from '../../src/charges/charge-request';
-import type { AcceptedInfraction } from '../../src/infractions/charge-port';
+import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition } from '../shared/lifecycle';
 import type { ChargeState } from './states';

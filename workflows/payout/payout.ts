@@ -11,7 +11,7 @@
  */
 import { CancellationScope, condition, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
-import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
+import { AmountCents, BatchId, Flow, PayoutStatus } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
@@ -47,7 +47,7 @@ export class Payout {
     // Started by the engine, the payout was indexed by its start request; started otherwise (or before the
     // engine did so), it indexes itself. Read from the start event, so replay takes the same path.
     const flow = payoutFlow(input);
-    const indexedAtStart = workflowInfo().typedSearchAttributes.get(PayoutFlow) === flow;
+    const indexedAtStart = workflowInfo().typedSearchAttributes.get(Flow) === flow;
     this.lifecycle = new Lifecycle({
       table: PAYOUT_TRANSITIONS,
       initial: 'RECEIVED',
@@ -57,7 +57,7 @@ export class Payout {
     });
     if (!indexedAtStart) {
       upsertSearchAttributes({
-        [PayoutFlow.name]: [flow],
+        [Flow.name]: [flow],
         [AmountCents.name]: [input.amountCents],
         ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}),
       });

@@ -6,7 +6,7 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import { PAYOUT_FLOWS } from '../../src/payouts/rails/methods';
-import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
+import { AmountCents, BatchId, Flow, PayoutStatus } from '../../src/temporal/search-attributes';
 
 /** The flow of a payout is its rail; inputs recorded before rails existed are PIX-key payouts. */
 export function payoutFlow(input: Pick<PayoutInput, 'method'>): string {
@@ -16,7 +16,7 @@ export function payoutFlow(input: Pick<PayoutInput, 'method'>): string {
 export function payoutStartAttributes(input: Pick<PayoutInput, 'amountCents' | 'batchId' | 'method'>): SearchAttributePair[] {
   return [
     { key: PayoutStatus, value: 'RECEIVED' },
-    { key: PayoutFlow, value: payoutFlow(input) },
+    { key: Flow, value: payoutFlow(input) },
     { key: AmountCents, value: input.amountCents },
     ...(input.batchId ? [{ key: BatchId, value: input.batchId }] : []),
   ];

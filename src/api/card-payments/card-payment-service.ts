@@ -9,7 +9,7 @@ import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig 
 import type { CardOrder } from '../../card-payments/card-payment-request';
 import { checkoutToken } from '../../card-payments/checkout-token';
 import { cardOrderHash } from '../../card-payments/request-hash';
-import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../card-payments/start-card-payment';
+import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../lifecycles/card-payment-client';
 import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
 import {
   cardPaymentStatusQuery,

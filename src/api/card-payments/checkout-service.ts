@@ -9,7 +9,7 @@ import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpd
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
-import { readCardPaymentMemo } from '../../card-payments/start-card-payment';
+import { readCardPaymentMemo } from '../../lifecycles/card-payment-client';
 import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
 import { verifyCheckoutToken } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';

@@ -9,7 +9,7 @@ import type { Config } from '../../config/env';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
 import { chargeDetails, chargeSummary } from '../../charges/summary';
-import { AmountCents, ChargeStatus, PayoutFlow } from '../../temporal/search-attributes';
+import { AmountCents, ChargeStatus, Flow } from '../../temporal/search-attributes';
 import { chargeStatusQuery, chargeWorkflowId, createChargeUpdate, type ChargeView, type ChargeWorkflow } from '../../../workflows/charge/messages';
 import { CHARGE_FLOW, chargeStartAttributes } from '../../../workflows/charge/search-attributes';
 import { isChargeState, type ChargeState } from '../../../workflows/charge/states';
@@ -86,7 +86,7 @@ export class ChargeService {
   }
 
   async list(filter: { status?: ChargeState; cursor?: string; limit: number }): Promise<{ items: { externalId: string; status: string; amountCents: number }[]; nextCursor?: string }> {
-    const clauses = [`${PayoutFlow.name} = '${CHARGE_FLOW}'`, ...(filter.status ? [`${ChargeStatus.name} = '${filter.status}'`] : [])];
+    const clauses = [`${Flow.name} = '${CHARGE_FLOW}'`, ...(filter.status ? [`${ChargeStatus.name} = '${filter.status}'`] : [])];
     const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
     return {
       items: page.workflows.map((workflow) => ({

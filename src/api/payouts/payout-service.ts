@@ -15,9 +15,9 @@ import type { PayoutRequest } from '../../payouts/payout-request';
 import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
-import { payoutInput, startPayoutWorkflow } from '../../payouts/start-payout';
+import { payoutInput, startPayoutWorkflow } from '../../lifecycles/payout-client';
 import { methodOfFlow } from '../../payouts/rails/methods';
-import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../temporal/search-attributes';
+import { AmountCents, BatchId, Flow, PayoutStatus } from '../../temporal/search-attributes';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,
@@ -125,7 +125,7 @@ export class PayoutService {
         const batchId = description.typedSearchAttributes.get(BatchId);
         return {
           externalId,
-          method: methodOfFlow(description.typedSearchAttributes.get(PayoutFlow)) ?? 'pix_key',
+          method: methodOfFlow(description.typedSearchAttributes.get(Flow)) ?? 'pix_key',
           state: isPayoutState(state) ? state : 'RECEIVED',
           amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
           requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',

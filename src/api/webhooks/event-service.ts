@@ -6,7 +6,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
-import { deliveryTiming, MERCHANT_EVENT_FLOW, startEventDelivery, type DeliveryTimingConfig } from '../../webhooks/start-event-delivery';
+import { deliveryTiming, MERCHANT_EVENT_FLOW, startEventDelivery, type DeliveryTimingConfig } from '../../lifecycles/merchant-event-client';
 import { merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow } from '../../../workflows/merchant-event/messages';
 import { isEventDeliveryState } from '../../../workflows/merchant-event/states';
 import { ApiError } from '../errors';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { bareSignal, type bareWorkflow } from './bare-workflow';
+import { bareSignal, type bareWorkflow } from './floor-workflow';
 
 export interface BareLimitResult {
   completed: number;

@@ -3,7 +3,7 @@
  * inside, so that its throughput is what the Temporal server and worker allow on this machine.
  */
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { BareActivities } from './bare-activities';
+import type { BareActivities } from './floor-activities';
 
 export const bareSignal = defineSignal('bareSignal');
 

@@ -7,8 +7,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import type { Client } from '@temporalio/client';
 import { cardPaymentWorkflowId, type CardPaymentWorkflow } from '../../workflows/card-payment/messages';
 import { cardPaymentStartAttributes } from '../../workflows/card-payment/search-attributes';
-import type { CardPaymentInput } from './card-payment-input';
-import { cardPaymentDetails, cardPaymentSummary } from './summary';
+import type { CardPaymentInput } from '../card-payments/card-payment-input';
+import { cardPaymentDetails, cardPaymentSummary } from '../card-payments/summary';
 
 export interface CardPaymentMemo {
   requestHash: string;

@@ -7,7 +7,7 @@ export interface AcceptedInfraction {
   amountCents: number;
 }
 
-export interface ChargeRefundPort {
+export interface ChargeRefunds {
   /** The externalId of the engine's charge paid by this provider transaction; null: not a charge of the engine. */
   findByProviderTransactionId(transactionId: string): Promise<string | null>;
   /** False when the charge can no longer hear it (closed): the infraction still shows the link. */

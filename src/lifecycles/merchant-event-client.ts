@@ -6,7 +6,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Searc
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import { attemptsOf, merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
-import { PayoutFlow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
+import { Flow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
 
 export const MERCHANT_EVENT_FLOW = 'merchant-event';
 
@@ -22,7 +22,7 @@ export function deliveryTiming(config: DeliveryTimingConfig): DeliveryTiming {
 
 function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
   return [
-    { key: PayoutFlow, value: MERCHANT_EVENT_FLOW },
+    { key: Flow, value: MERCHANT_EVENT_FLOW },
     { key: WebhookEventType, value: input.event.type },
     { key: WebhookEventAt, value: new Date(input.event.createdAt) },
     { key: WebhookDeliveryStatus, value: 'PENDING' },

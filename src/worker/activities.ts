@@ -7,12 +7,12 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
-import { chargeRefunds } from '../charges/charge-refunds';
+import { chargeRefunds } from '../lifecycles/charge-client';
 import { paymentApiClient } from '../payment-api/client-from-config';
 import type { Logger } from '../logging/logger';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
 import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
-import { deliveryTiming } from '../webhooks/start-event-delivery';
+import { deliveryTiming } from '../lifecycles/merchant-event-client';
 
 export function engineActivities(config: Config, resources: { batchStore: BatchStore; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
   return createActivities({

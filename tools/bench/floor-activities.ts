@@ -1,4 +1,4 @@
-/** The benchmark's empty activity (see tools/bench/bare-workflow.ts). */
+/** The benchmark's empty activity (see tools/bench/floor-workflow.ts). */
 export function createBareActivities() {
   return { noop: (): Promise<void> => Promise.resolve() };
 }

@@ -7,10 +7,10 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import type { Client } from '@temporalio/client';
 import { payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
-import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from './payout-input';
-import type { PayoutRequest } from './payout-request';
-import { payoutRequestHash } from './request-hash';
-import { payoutDetails, payoutSummary } from './summary';
+import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
+import type { PayoutRequest } from '../payouts/payout-request';
+import { payoutRequestHash } from '../payouts/request-hash';
+import { payoutDetails, payoutSummary } from '../payouts/summary';
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
   return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };
