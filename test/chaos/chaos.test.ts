@@ -5,12 +5,13 @@
  * sent twice shows as debited twice. No payout may be debited twice, lost, stuck without a reason, or final
  * against the provider's money.
  */
+import { FLOWS } from '../../src/chaos/flows';
 import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../src/chaos/chaos-run';
 
 test('two trials under faults and kills: no double debit, nothing lost, nothing stuck without a reason', async () => {
   const log: string[] = [];
   // Seed 7 plans kills of every part in these two trials (the plan is drawn from the seed).
-  const report = await runChaos({ seed: 7, trials: 2, batchSize: 50, seconds: 600, deduplicate: false, ...DEFAULT_PLAN, ...DEFAULT_TIMEOUTS, log: (line) => log.push(line) });
+  const report = await runChaos({ seed: 7, trials: 2, batchSize: 50, seconds: 600, deduplicate: false, flows: FLOWS, lifecyclesPerKind: 1, store: 'sqlite', temporal: 'dev-server', ...DEFAULT_PLAN, ...DEFAULT_TIMEOUTS, log: (line) => log.push(line) });
   const verdict = {
     trials: report.trials,
     payouts: report.payouts,
