@@ -6,7 +6,7 @@
  * report, after one that found a problem.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PAYOUT_METHODS, type PayoutMethod } from '../payouts/rails/methods';
@@ -100,6 +100,8 @@ const withoutProblems = <T extends { problems: string[] }>({ problems: _problems
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const startedAt = Date.now();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-chaos-'));
+  // mkdtemp makes it 0700; as root PostgreSQL runs as its own user, which must be able to reach its folder inside.
+  chmodSync(dataDir, 0o711);
   const rng = new Prng(options.seed);
   const counts = zeroCounts();
   const kills = zeroKills();
