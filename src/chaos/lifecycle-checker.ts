@@ -39,6 +39,8 @@ export interface LifecycleVerdict {
   ledgerMismatches: number;
   /** Never started (the driver gave up before the engine or the provider accepted it): not a failure, shown. */
   notStarted: number;
+  /** NEEDS_REVIEW with its reason shown, by the kind of reason (the text before its first colon). */
+  reviewReasons: Record<string, number>;
   problems: string[];
 }
 
@@ -53,7 +55,7 @@ const REVIEW_STATE = 'NEEDS_REVIEW';
 /** An infraction nobody at the provider resolved yet: the engine rightly waits. */
 const PROVIDER_OPEN = 'WAITING_PSP';
 
-export const emptyLifecycleVerdict = (): LifecycleVerdict => ({ total: 0, states: {}, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0, notStarted: 0, problems: [] });
+export const emptyLifecycleVerdict = (): LifecycleVerdict => ({ total: 0, states: {}, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0, notStarted: 0, reviewReasons: {}, problems: [] });
 
 export function checkLifecycles(evidence: readonly LifecycleEvidence[]): LifecycleVerdict {
   const verdict = emptyLifecycleVerdict();
@@ -87,7 +89,11 @@ export function checkLifecycles(evidence: readonly LifecycleEvidence[]): Lifecyc
       }
       continue;
     }
-    if (status === REVIEW_STATE && item.engine.reviewReason) continue;
+    if (status === REVIEW_STATE && item.engine.reviewReason) {
+      const kind = item.engine.reviewReason.split(':')[0] ?? item.engine.reviewReason;
+      verdict.reviewReasons[kind] = (verdict.reviewReasons[kind] ?? 0) + 1;
+      continue;
+    }
     if (item.kind === 'infraction' && item.providerStatus === PROVIDER_OPEN && item.moneyEntries === 0) continue;
     verdict.stuckWithoutReason += 1;
     problem(item, status === REVIEW_STATE ? 'NEEDS_REVIEW without a reason' : `still ${status} at the deadline`);
@@ -95,9 +101,14 @@ export function checkLifecycles(evidence: readonly LifecycleEvidence[]): Lifecyc
   return verdict;
 }
 
+const addCounts = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
+  const sum = { ...a };
+  for (const [key, count] of Object.entries(b)) sum[key] = (sum[key] ?? 0) + count;
+  return sum;
+};
+
 export function addLifecycleVerdict(sum: LifecycleVerdict, next: LifecycleVerdict): LifecycleVerdict {
-  const states = { ...sum.states };
-  for (const [state, count] of Object.entries(next.states)) states[state] = (states[state] ?? 0) + count;
+  const states = addCounts(sum.states, next.states);
   return {
     total: sum.total + next.total,
     states,
@@ -106,6 +117,7 @@ export function addLifecycleVerdict(sum: LifecycleVerdict, next: LifecycleVerdic
     stuckWithoutReason: sum.stuckWithoutReason + next.stuckWithoutReason,
     ledgerMismatches: sum.ledgerMismatches + next.ledgerMismatches,
     notStarted: sum.notStarted + next.notStarted,
+    reviewReasons: addCounts(sum.reviewReasons, next.reviewReasons),
     problems: [...sum.problems, ...next.problems],
   };
 }

@@ -42,10 +42,9 @@ test("card payments: NEEDS_REVIEW with a reason is visible, without one stuck; i
     moneyEntries,
   });
   const infraction = (id: string, status: string, providerStatus: string, moneyEntries: number): LifecycleEvidence => ({ kind: 'infraction', id, started: true, engine: { known: true, status }, moneyEntries, providerStatus });
-  expect(checkLifecycles([card('ok', 'PAID', 1), card('review', 'NEEDS_REVIEW', 0, 'no answer'), card('silent', 'NEEDS_REVIEW', 0), card('captured-but-failed', 'FAILED', 1)]).problems).toEqual([
-    'cardPayment silent: NEEDS_REVIEW without a reason',
-    'cardPayment captured-but-failed: FAILED with 1 money entries at the provider',
-  ]);
+  const cards = checkLifecycles([card('ok', 'PAID', 1), card('review', 'NEEDS_REVIEW', 0, 'no answer: asked 3 times'), card('silent', 'NEEDS_REVIEW', 0), card('captured-but-failed', 'FAILED', 1)]);
+  expect(cards.problems).toEqual(['cardPayment silent: NEEDS_REVIEW without a reason', 'cardPayment captured-but-failed: FAILED with 1 money entries at the provider']);
+  expect(cards.reviewReasons).toEqual({ 'no answer': 1 });
   expect(
     checkLifecycles([
       infraction('accepted', 'ACCEPTED', 'ACCEPTED', 1),
