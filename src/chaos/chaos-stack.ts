@@ -12,6 +12,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config/env';
 import { freePort } from '../net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
+import { processGone } from '../stack/child-services';
 import { launchLoggedService } from '../stack/logged-service';
 import { postgresPart } from '../stack/postgres-part';
 import { temporalCliPath } from '../temporal/binaries';
@@ -83,17 +84,40 @@ export interface ChaosStackOptions {
 
 const BATCH_DATABASE = 'batches';
 
-/** Resolves once `pid` no longer exists (the dev server handle reports no exit of its own). */
-async function processGone(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** The sandbox's faults (`PUT`/`DELETE /sandbox/faults`, admin token), remembered: the sandbox holds them in memory, so each of its restarts needs them again. */
+export function sandboxFaults(sandboxUrl: string, adminToken: string): { set(faults: unknown): Promise<void>; clear(): Promise<void>; reapply(): Promise<void> } {
+  let current: unknown;
+  const send = async (method: 'PUT' | 'DELETE', body?: unknown): Promise<void> => {
+    const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (!response.ok) throw new Error(`sandbox ${method} /sandbox/faults answered ${response.status}: ${await response.text()}`);
+  };
+  return {
+    async set(faults) {
+      current = faults;
+      await send('PUT', faults);
+    },
+    async clear() {
+      current = undefined;
+      await send('DELETE');
+    },
+    async reapply() {
+      if (current !== undefined) await send('PUT', current);
+    },
+  };
 }
+
+/** Until the engine API says it is ready (Temporal and the provider reachable). */
+export const engineReady = (engineUrl: string, timeoutMs = 180_000): Promise<true> =>
+  pollUntil(async () => ((await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok ? true : undefined), {
+    timeoutMs,
+    intervalMs: 500,
+    description: 'the engine API to be ready',
+  });
 
 export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
   const logDir = path.join(options.dataDir, 'logs');
@@ -119,17 +143,8 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
   const config = loadConfig(env);
   const binary = temporalCliPath();
   const logFile = (name: string) => path.join(logDir, `${name}.log`);
-  let faults: unknown;
 
-  const sandboxAdmin = async (method: 'PUT' | 'DELETE', body?: unknown): Promise<void> => {
-    const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
-      method,
-      headers: { authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!response.ok) throw new Error(`sandbox ${method} /sandbox/faults answered ${response.status}: ${await response.text()}`);
-  };
+  const faults = sandboxFaults(sandboxUrl, config.SANDBOX_ADMIN_TOKEN);
 
   const launchers: Record<(typeof DEV_SERVER_COMPONENTS)[number], () => Promise<Running>> = {
     temporal: async () => {
@@ -139,7 +154,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     sandbox: async () => {
       const running = await launchLoggedService('sandbox', env, logFile('sandbox'), { healthUrl: `${sandboxUrl}/healthz` });
       try {
-        if (faults !== undefined) await sandboxAdmin('PUT', faults);
+        await faults.reapply();
       } catch (error) {
         running.kill();
         await running.exited;
@@ -160,13 +175,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
 
   const allUp = async (): Promise<void> => {
     await Promise.all(components.map((name) => parts[name]?.start() ?? Promise.resolve()));
-    await pollUntil(
-      async () => {
-        const response = await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
-        return response.ok ? true : undefined;
-      },
-      { timeoutMs: 120_000, intervalMs: 500, description: 'the engine API to be ready' },
-    );
+    await engineReady(engineUrl);
   };
 
   try {
@@ -188,14 +197,8 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     store: options.store,
     components,
     parts,
-    async setFaults(next) {
-      faults = next;
-      await sandboxAdmin('PUT', next);
-    },
-    async clearFaults() {
-      faults = undefined;
-      await sandboxAdmin('DELETE');
-    },
+    setFaults: (next) => faults.set(next),
+    clearFaults: () => faults.clear(),
     allUp,
     stop,
   };

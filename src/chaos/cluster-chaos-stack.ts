@@ -6,8 +6,7 @@
  * API, and a worker (one of the two in turn: the other keeps polling, as in production).
  */
 import { startCluster } from '../cluster/cluster-stack';
-import { pollUntil } from '../util/poll';
-import { CHAOS_TIMING, type ChaosStack, type ChaosStackOptions, type ComponentName } from './chaos-stack';
+import { CHAOS_TIMING, engineReady, sandboxFaults, type ChaosStack, type ChaosStackOptions, type ComponentName } from './chaos-stack';
 import type { Part, Supervisor } from './supervisor';
 
 /** Several worker processes as one part: a kill takes the next one that is up, a start starts all of them. */
@@ -64,22 +63,11 @@ export async function startClusterChaosStack(options: Omit<ChaosStackOptions, 's
     log: options.log,
   });
   const { config, engineUrl, sandboxUrl } = cluster;
-  let faults: unknown;
-  const sandboxAdmin = async (method: 'PUT' | 'DELETE', body?: unknown): Promise<void> => {
-    const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
-      method,
-      headers: { authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!response.ok) throw new Error(`sandbox ${method} /sandbox/faults answered ${response.status}: ${await response.text()}`);
-  };
+  const faults = sandboxFaults(sandboxUrl, config.SANDBOX_ADMIN_TOKEN);
   const parts: Record<ComponentName, Part> = {
     worker: new WorkerGroup(cluster.parts.workers),
     api: cluster.parts.api,
-    sandbox: withAfterStart(cluster.parts.sandbox, async () => {
-      if (faults !== undefined) await sandboxAdmin('PUT', faults);
-    }),
+    sandbox: withAfterStart(cluster.parts.sandbox, () => faults.reapply()),
     temporal: cluster.parts.temporal,
     postgres: cluster.parts.postgres,
   };
@@ -92,23 +80,13 @@ export async function startClusterChaosStack(options: Omit<ChaosStackOptions, 's
     store: 'postgres',
     components,
     parts,
-    async setFaults(next) {
-      faults = next;
-      await sandboxAdmin('PUT', next);
-    },
-    async clearFaults() {
-      faults = undefined;
-      await sandboxAdmin('DELETE');
-    },
+    setFaults: (next) => faults.set(next),
+    clearFaults: () => faults.clear(),
     async allUp() {
       // PostgreSQL first: the others' starts (Temporal's above all) need it.
       await parts.postgres.start();
       await Promise.all(components.map((name) => parts[name].start()));
-      await pollUntil(async () => ((await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok ? true : undefined), {
-        timeoutMs: 180_000,
-        intervalMs: 500,
-        description: 'the engine API to be ready',
-      });
+      await engineReady(engineUrl);
     },
     stop: () => cluster.stop(),
   };

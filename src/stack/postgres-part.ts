@@ -6,6 +6,7 @@
  * would leave its backends holding the shared memory, and no new postmaster could start on the folder.
  */
 import type { Running } from '../chaos/supervisor';
+import { processGone } from './child-services';
 import { POSTGRES_SUPERUSER, startPostgresServer, type PostgresServer, type PostgresServerOptions } from '../db/postgres-server';
 
 export interface PostgresPart {
@@ -16,19 +17,6 @@ export interface PostgresPart {
   url(database: string): string;
   /** The server of the last start; undefined before the first. */
   current(): PostgresServer | undefined;
-}
-
-/** Resolves once `pid` no longer exists. */
-async function processGone(pid: number | undefined): Promise<void> {
-  if (pid === undefined) return;
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 export function postgresPart(options: PostgresServerOptions): PostgresPart {
