@@ -146,7 +146,8 @@ export async function resolveInfraction(client: StackClient, id: string, status:
 /** A MED infraction against a paid charge of the engine: found by the sync, linked, defended, accepted by the provider; the charge PARTIALLY_REFUNDED. */
 export async function acceptedInfraction(client: StackClient, charge: ChargeResponse, amount = 40, onOpened?: (id: string) => void): Promise<{ infraction: InfractionResponse; charge: ChargeResponse }> {
   const opened = await client.admin('POST', '/sandbox/infractions', z.object({ infraction: z.object({ id: z.string() }) }), {
-    transactionId: charge.providerTransactionId,
+    // The provider knows a cash-in by our transactionId too: a reading from the index (Temporal restarting) may not carry its own id yet.
+    transactionId: charge.providerTransactionId ?? charge.externalId,
     reason: 'fraud',
     amount,
   });
