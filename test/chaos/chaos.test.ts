@@ -7,8 +7,8 @@
  * payout the engine sent twice shows as debited twice. Nothing may be debited (credited, captured) twice,
  * lost, stuck without a reason, or final against the provider's money; every event arrives under one id.
  */
-import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../src/chaos/chaos-run';
-import { FLOWS } from '../../src/chaos/flows';
+import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../tools/chaos/chaos-run';
+import { FLOWS } from '../../tools/chaos/flows';
 
 const failures = ({ doubleDebits, lost, stuckWithoutReason, ledgerMismatches }: { doubleDebits: number; lost: number; stuckWithoutReason: number; ledgerMismatches: number }) => ({
   doubleDebits,

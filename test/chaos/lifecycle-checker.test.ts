@@ -1,6 +1,6 @@
 /** The chaos run's checkers of charges, card payments, infractions and merchant events, on made-up evidence: each problem found, and only where it is. */
-import { checkLifecycles, type LifecycleEvidence } from '../../src/chaos/lifecycle-checker';
-import { checkDeliveries, type Reception } from '../../src/chaos/webhook-trial';
+import { checkLifecycles, type LifecycleEvidence } from '../../tools/chaos/lifecycle-checker';
+import { checkDeliveries, type Reception } from '../../tools/chaos/webhook-trial';
 
 const charge = (id: string, status: string | undefined, moneyEntries: number, more: Partial<LifecycleEvidence> = {}): LifecycleEvidence => ({
   kind: 'charge',
