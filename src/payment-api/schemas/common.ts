@@ -127,3 +127,8 @@ export const TRANSACTION_ID_SPELLINGS = {
   camel: { transactionId: ['transaction_id'] },
   snake: { transaction_id: ['transactionId'] },
 } as const;
+
+/** A payout callback names its payout by our external_id, the provider's transaction_id, or both. */
+export function namesAPayout(callback: { external_id?: string | undefined; transaction_id?: string | undefined }): boolean {
+  return callback.external_id !== undefined || callback.transaction_id !== undefined;
+}

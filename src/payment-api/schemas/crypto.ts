@@ -9,7 +9,9 @@ import {
   acceptSpellings,
   callbackUrlSchema,
   clientIdentifierSchema,
+  namesAPayout,
   openEnum,
+  providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
@@ -105,13 +107,14 @@ export const cryptoStatusResponseSchema = acceptSpellings(
 );
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
-/** Not in the spec: required only what routes it (`external_id`, `status`); the rest optional, typed when present. */
+/** Not in the spec: required only what routes it (`external_id` or `transaction_id`, and `status`); the rest optional, typed when present. */
 export const cryptoWithdrawalCallbackSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    external_id: z.string().min(1),
+  z
+    .looseObject({
+    external_id: z.string().min(1).optional(),
     status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
-    transaction_id: z.string().min(1).optional(),
+    transaction_id: providerIdSchema.optional(),
     amount: responseAmountSchema.optional(),
     fee: responseAmountSchema.optional(),
     total: responseAmountSchema.optional(),
@@ -123,7 +126,8 @@ export const cryptoWithdrawalCallbackSchema = acceptSpellings(
     type: openEnum(['CryptoWithdrawal']).optional(),
     reason: z.string().optional(),
     updated_at: timestampSchema.optional(),
-  }),
+  })
+    .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
 );
 export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSchema>;
 
