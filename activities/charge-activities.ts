@@ -27,7 +27,8 @@ export type CreatedCharge =
 
 export type ChargeCheck =
   | { kind: 'pending' }
-  | { kind: 'paid'; providerTransactionId: string; feeCents: number; at: string }
+  /** feeCents absent when the check does not say it; `at` the check's updatedAt, else when the engine learned it. */
+  | { kind: 'paid'; providerTransactionId: string; feeCents?: number; at: string }
   | { kind: 'failed'; providerTransactionId: string };
 
 export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantName }: ChargeActivityDependencies) {
@@ -68,7 +69,12 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
       const { transaction } = await api.checkTransaction(externalId);
       switch (transaction.transactionState) {
         case 'COMPLETO':
-          return { kind: 'paid', providerTransactionId: transaction.transactionId, feeCents: reaisToCentavos(transaction.fee), at: transaction.updatedAt };
+          return {
+            kind: 'paid',
+            providerTransactionId: transaction.transactionId,
+            ...(transaction.fee === undefined ? {} : { feeCents: reaisToCentavos(transaction.fee) }),
+            at: transaction.updatedAt ?? new Date().toISOString(),
+          };
         case 'FALHA':
           return { kind: 'failed', providerTransactionId: transaction.transactionId };
         default:

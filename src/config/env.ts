@@ -126,6 +126,14 @@ export const envSchema = z.object({
    * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
    */
   SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
+  /**
+   * Sandbox: `default`, the sandbox as documented; `seed`, a provider that keeps to the spec and nothing
+   * else (only the spec's fields where it shows a shape, another plausible variant where it does not,
+   * unsigned callbacks naming only its own ids, dynamic QR codes, no /shield/public-key).
+   */
+  SANDBOX_PROFILE: z.enum(['default', 'seed']).default('default'),
+  /** Sandbox: how callbacks are signed: `hmac` (the documented scheme), `none`, or `alt` (another scheme); unset: hmac, none with the seed profile. */
+  SANDBOX_CALLBACK_SIGNATURE: z.enum(['hmac', 'none', 'alt']).optional(),
   /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000),
   /** Sandbox: callback delivery attempts (exponential backoff from SANDBOX_CALLBACK_RETRY_BASE_MS). */
@@ -153,6 +161,8 @@ export const envSchema = z.object({
   CHARGE_MERCHANT_NAME: z.string().min(1).max(25).optional(),
   /** Cash-in: which provider endpoint creates charges (10 `transactions`, or 6 `deposit` for JWT projects). */
   CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions'),
+  /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
+  CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
   /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */
   CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   /** Cash-in: how long a paid charge listens for accepted MED infractions (claims are opened up to 80 days after a PIX). */

@@ -204,7 +204,7 @@ export class Charge {
 
   private recordPayment(paid: Extract<ChargeCheck, { kind: 'paid' }>): void {
     const late = this.lifecycle.state === 'EXPIRED';
-    this.details.feeCents = paid.feeCents;
+    if (paid.feeCents !== undefined) this.details.feeCents = paid.feeCents;
     this.details.paidAt = this.hint?.status === 'PAID' && this.hint.paidAt ? this.hint.paidAt : paid.at;
     this.details.providerTransactionId = paid.providerTransactionId;
     // Indexed so that a MED infraction, which names the provider's id, finds this charge.

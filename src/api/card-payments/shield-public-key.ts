@@ -1,7 +1,7 @@
 /**
  * The environment's fixed public key (the spec's <PUBLIC_KEY>) that the checkout page hands to the
- * security module. The spec makes it a configured value: PAYMENT_SHIELD_PUBLIC_KEY (the PEM itself, or
- * the path of a PEM file), read and checked once at start-up. Unset, it is read from the sandbox's own
+ * security module. The spec makes it a configured value: PAYMENT_SHIELD_PUBLIC_KEY (the PEM itself,
+ * checked at start-up, or the path of a PEM file, read when first needed). Unset, it is read from the sandbox's own
  * `/shield/public-key` (no real provider promises that endpoint) once, then kept; a failed read is not
  * kept, so the next page view asks again.
  */
@@ -25,7 +25,8 @@ export class ShieldPublicKey {
   private key: Promise<string> | undefined;
 
   constructor(private readonly source: { configured: string } | { baseUrl: string; timeoutMs: number }) {
-    if ('configured' in source) this.key = Promise.resolve(configuredPublicKey(source.configured));
+    // PEM text is checked at once (a bad value stops the start); a file is read when first needed, then kept.
+    if ('configured' in source && source.configured.trimStart().startsWith('-----BEGIN')) this.key = Promise.resolve(configuredPublicKey(source.configured));
   }
 
   read(): Promise<string> {
@@ -37,7 +38,13 @@ export class ShieldPublicKey {
   }
 
   private async fetchKey(): Promise<string> {
-    if ('configured' in this.source) throw new Error('unreachable: a configured key is read at construction');
+    if ('configured' in this.source) {
+      try {
+        return configuredPublicKey(this.source.configured);
+      } catch {
+        throw new ApiError(503, 'PROVIDER_UNAVAILABLE', "The payment provider's public key (PAYMENT_SHIELD_PUBLIC_KEY) could not be read; retry later");
+      }
+    }
     try {
       const response = await fetch(`${this.source.baseUrl}/shield/public-key`, { signal: AbortSignal.timeout(this.source.timeoutMs) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -92,17 +92,28 @@ export const cryptoWithdrawalResponseSchema = acceptSpellings(
 );
 export type CryptoWithdrawalResponse = z.infer<typeof cryptoWithdrawalResponseSchema>;
 
-/** Endpoint 13 (shape not in the spec; our choice): the withdrawal as it stands now. */
+/**
+ * Endpoint 13 (shape not in the spec; our choice of what the sandbox sends): the withdrawal as it stands
+ * now. Required only what the engine reads: the id and the status; the rest typed when present.
+ */
 export const cryptoStatusResponseSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
   z.looseObject({
-    ...cryptoWithdrawalFields,
-    total: responseAmountSchema,
+    transactionId: providerIdSchema,
+    status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
+    external_id: z.string().min(1).optional(),
+    amount: responseAmountSchema.optional(),
+    fee: responseAmountSchema.optional(),
+    total: responseAmountSchema.optional(),
+    usdt_amount: z.union([usdtAmountSchema, z.number()]).optional(),
+    usdt_rate: rateSchema.positive().optional(),
+    wallet: z.string().min(1).optional(),
+    network: openEnum(CRYPTO_NETWORKS).optional(),
     /** On-chain transaction hash, once broadcast. */
     txHash: z.string().nullable().optional(),
     reason: z.string().optional(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
+    createdAt: timestampSchema.optional(),
+    updatedAt: timestampSchema.optional(),
   }),
 );
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
