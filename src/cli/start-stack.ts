@@ -4,6 +4,7 @@
  * URLs, and on Ctrl-C (or SIGTERM) stops them in reverse order, so no process and no port is left.
  */
 import type { ChildProcess } from 'node:child_process';
+import { seedProfileEngineEnv } from '../stack/seed-profile-env';
 import { loadConfigOrExit, type Config } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { temporalCliPath } from '../temporal/binaries';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   try {
     for (const name of SERVICES) {
       // Every child sees the URLs this process derived (and printed), so the engine calls the sandbox started here.
-      const child = spawnService(name, { env: { ...env, PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
+      const child = spawnService(name, { env: { ...env, ...seedProfileEngineEnv(config, process.env), PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
       running.push({ name, child });
       child.once('exit', (code, signal) => {
         if (stopping) return;

@@ -15,6 +15,7 @@
  * A callback is matched by our id when it carries one; else by the provider's id, which the workflow
  * indexed (ProviderTransactionId) once the provider answered it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import express, { Router, type Response } from 'express';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -66,6 +67,8 @@ export interface CallbackRouterDependencies {
 }
 
 const SIGNAL_DEADLINE_MS = 5_000;
+/** Waits before each visibility lookup of a provider id: well within the provider's webhook timeout. */
+const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 
 /**
  * The keys an object schema declares, through the wrappers the contract uses (`z.preprocess` of
@@ -106,13 +109,17 @@ async function workflowOfProviderId(client: Client, providerId: string, flows: r
   const plain = /^[\w.:-]{1,128}$/;
   if (!plain.test(providerId) || !flows.every((flow) => plain.test(flow))) return undefined;
   const query = `${ProviderTransactionId.name} = '${providerId}' AND PayoutFlow IN (${flows.map((flow) => `'${flow}'`).join(', ')})`;
-  try {
-    for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
-    return undefined;
-  } catch (error) {
-    if (isTemporalUnavailable(error)) throw temporalUnavailable();
-    throw error;
+  // Visibility trails the workflow by a moment: a callback right after the provider's answer looks again briefly.
+  for (const pauseMs of INDEX_LOOKUP_PAUSES_MS) {
+    if (pauseMs > 0) await sleep(pauseMs);
+    try {
+      for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
+    } catch (error) {
+      if (isTemporalUnavailable(error)) throw temporalUnavailable();
+      throw error;
+    }
   }
+  return undefined;
 }
 
 /** A fixed one-minute window over every untrusted hint this process takes. */
