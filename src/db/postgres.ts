@@ -5,7 +5,22 @@
  * the API and workers starting together apply each migration once.
  */
 import type { Pool, PoolClient } from 'pg';
+import { networkErrorCode } from '../net/network-error-code';
 import type { Migration } from './sqlite';
+
+/**
+ * The database is away for now, not refusing the request: a socket that cannot connect or was cut,
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down, crashed, starting),
+ * or the pg client's own "Connection terminated" (no code). The same request later may well succeed.
+ */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = networkErrorCode(error);
+  if (code !== undefined) return UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+  return error instanceof Error && /^Connection terminated/.test(error.message);
+}
 
 /** Any number, fixed forever: the advisory lock the migration runners of this repository take. */
 const MIGRATION_LOCK = 7_316_016;
