@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the README's pictures of the Temporal UI, taken from a real stack. Starts its
+ * `npm run screenshots`: the documentation's pictures of the Temporal UI, taken from a real stack. Starts its
  * own stack (dev server with its Web UI decoding through the engine's codec, sandbox, worker, API) in a
  * throwaway folder, makes a few payouts and a charge, and photographs with headless Chromium
  * (CHROMIUM_PATH, default /usr/bin/chromium) the workflow list filtered by state, one payout's page and

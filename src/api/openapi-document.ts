@@ -42,7 +42,7 @@ const batchRequestDocument = z
   .object({ batchId: externalIdSchema.optional(), items: z.array(payoutShapeSchema).min(1).max(MAX_BATCH_ITEMS) })
   .strict();
 
-/** The README's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts and batches. */
+/** The documentation's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts and batches. */
 const examplePayout = { externalId: 'order-1001', amount: 25, pixKey: '52998224725', keyType: 'CPF' };
 const exampleBatch = {
   batchId: 'march-sellers',

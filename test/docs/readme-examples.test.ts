@@ -3,8 +3,8 @@
  * (test/docs/shell-examples.ts), runs in order, as written, in one shell, against a stack of its own
  * started the way `npm start` starts it (its defaults, but on free ports and in a data folder of its
  * own): the only change is the ports in the URLs. Each answer a comment promises is checked. A
- * documentation change that breaks an example fails here. The merchant's webhook receiver of the README
- * is copied as the README tells and checked against a signed request.
+ * documentation change that breaks an example fails here. The merchant's webhook receiver of
+ * docs/merchant-events.md is copied as it tells and checked against a signed request.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
@@ -128,8 +128,8 @@ test('every sh example of README.md and docs/ runs as written against npm start,
   expect({ code: run.code, output: run.code === 0 ? '' : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stack?.output().slice(-3_000) ?? ''}` }).toEqual({ code: 0, output: '' });
 }, 150_000);
 
-test("the README's webhook receiver, copied as it says, accepts a signed event and refuses a forged one", async () => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+test("the documentation's webhook receiver (docs/merchant-events.md), copied as it says, accepts a signed event and refuses a forged one", async () => {
+  const readme = readFileSync(path.join(root, 'docs', 'merchant-events.md'), 'utf8');
   const snippet = /```ts\n(import express[\s\S]*?)```/.exec(readme)?.[1];
   expect(snippet).toBeDefined();
   // What the README tells a merchant to copy, keeping the two files' folders.

@@ -109,7 +109,7 @@ async function frontendAnswers(address: string): Promise<boolean> {
 export function launchTemporalServer(env: Record<string, string>, logFile: string): Promise<Running> {
   if (!serverInstalled()) return Promise.reject(new ServerNotInstalledError());
   const address = `${env.BIND_ON_IP ?? '127.0.0.1'}:${env.FRONTEND_GRPC_PORT ?? '7233'}`;
-  // No authorizer: the frontend is reached on loopback here, over a private network or mTLS elsewhere (README, "Security notes").
+  // No authorizer: the frontend is reached on loopback here, over a private network or mTLS elsewhere (docs/security.md).
   return launchLoggedBinary('temporal', temporalServerBinary(), ['--config-file', SERVER_CONFIG_FILE, '--allow-no-auth', 'start'], env, logFile, {
     probe: () => frontendAnswers(address).catch(() => false),
   });
