@@ -16,6 +16,7 @@ const list = commaSeparated.pipe(z.array(z.string().min(1)).min(1, 'must name at
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 const origin = z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
 const origins = commaSeparated.pipe(z.array(origin));
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/ });
 const is32Bytes = (base64: string): boolean => Buffer.from(base64, 'base64').length === 32;
 /** A proxy Express can trust by name or address; never "everyone", which would let any client name its own address. */
 function isTrustedProxy(entry: string): boolean {
@@ -74,8 +75,13 @@ export const envSchema = z.object({
   /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
-  /** The batch store: unset, SQLite under DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines). */
-  BATCH_STORE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /**
+   * The engine's own database (batches, payout ids, merchant webhook endpoints): unset, SQLite files under
+   * DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines).
+   */
+  DATABASE_URL: postgresUrl.optional(),
+  /** DATABASE_URL's former name, still read (with a deprecation line in the log) when DATABASE_URL is unset. */
+  BATCH_STORE_URL: postgresUrl.optional(),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
   /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
@@ -240,6 +246,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
   if ((env.TEMPORAL_TLS_CERT === undefined) !== (env.TEMPORAL_TLS_KEY === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
   }
+  if (env.DATABASE_URL !== undefined && env.BATCH_STORE_URL !== undefined && env.DATABASE_URL !== env.BATCH_STORE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['BATCH_STORE_URL'], message: 'is the former name of DATABASE_URL: set DATABASE_URL only' });
+  }
   if (env.NODE_ENV !== 'production') return;
   if (env.WEBHOOK_ALLOW_LOOPBACK) {
     ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook endpoints are refused when NODE_ENV=production' });
@@ -293,12 +302,13 @@ const configRules = envSchema.superRefine((env, ctx) => {
 
 export type Config = ReturnType<typeof toConfig>;
 
-function toConfig(env: z.output<typeof envSchema>) {
+function toConfig({ BATCH_STORE_URL, ...env }: z.output<typeof envSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   const production = env.NODE_ENV === 'production';
   return {
     ...env,
     DATA_DIR: dataDir,
+    DATABASE_URL: env.DATABASE_URL ?? BATCH_STORE_URL,
     // Production has both (the rules above). Locally, a URL derived from a port follows that port unless it
     // is set itself: moving the sandbox moves the engine's provider.
     PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
@@ -332,6 +342,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   return toConfig(parsed.data);
+}
+
+/** Variables still read under a former name: the entry points log one line each, so deployments rename them. */
+export function deprecatedVariables(source: Record<string, string | undefined> = process.env): { variable: string; replacedBy: string }[] {
+  return source.BATCH_STORE_URL ? [{ variable: 'BATCH_STORE_URL', replacedBy: 'DATABASE_URL' }] : [];
 }
 
 /** For entry points: load or exit(1) with the message, never a stack trace. */
