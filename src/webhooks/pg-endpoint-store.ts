@@ -37,6 +37,7 @@ interface EndpointRow {
   id: string;
   url: string;
   events: string;
+  signature_scheme: string;
   created_at: Date;
   secret_rotated_at: Date | null;
 }
@@ -48,7 +49,7 @@ interface SecretRow {
   previous_valid_until: Date | null;
 }
 
-const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.created_at, e.secret_rotated_at';
+const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.signature_scheme, e.created_at, e.secret_rotated_at';
 
 export class PgWebhookEndpointStore implements WebhookEndpointStore {
   private readonly pool: Pool;
@@ -78,10 +79,11 @@ export class PgWebhookEndpointStore implements WebhookEndpointStore {
   async create(newEndpoint: NewWebhookEndpoint): Promise<WebhookEndpoint> {
     const { endpoint, sealedSecret } = prepareEndpoint(newEndpoint, this.sealer);
     await inTransaction(this.pool, async (client) => {
-      await client.query('INSERT INTO webhook_endpoints (id, url, events, created_at) VALUES ($1, $2, $3, $4)', [
+      await client.query('INSERT INTO webhook_endpoints (id, url, events, signature_scheme, created_at) VALUES ($1, $2, $3, $4, $5)', [
         endpoint.id,
         endpoint.url,
         JSON.stringify(endpoint.events),
+        endpoint.signatureScheme,
         endpoint.createdAt,
       ]);
       await client.query('INSERT INTO webhook_endpoint_events (event_type, endpoint_id) SELECT unnest($1::text[]), $2', [endpoint.events, endpoint.id]);
@@ -159,5 +161,5 @@ export class PgWebhookEndpointStore implements WebhookEndpointStore {
 }
 
 function fromRow(row: EndpointRow): WebhookEndpoint {
-  return endpointFromColumns({ id: row.id, url: row.url, events: row.events, createdAt: row.created_at, secretRotatedAt: row.secret_rotated_at });
+  return endpointFromColumns({ id: row.id, url: row.url, events: row.events, signatureScheme: row.signature_scheme, createdAt: row.created_at, secretRotatedAt: row.secret_rotated_at });
 }

@@ -45,6 +45,7 @@ interface EndpointRow {
   id: string;
   url: string;
   events: string;
+  signature_scheme: string;
   created_at: number;
   secret_rotated_at: number | null;
 }
@@ -56,7 +57,7 @@ interface SecretRow {
   previous_valid_until: number | null;
 }
 
-const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.created_at, e.secret_rotated_at';
+const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.signature_scheme, e.created_at, e.secret_rotated_at';
 
 /** Read on every final state: a search of the subscriptions' primary key, then of the endpoints', never the secrets (exported for its query-plan test). */
 export const SUBSCRIBED_TO_SQL = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint_events s JOIN webhook_endpoints e ON e.id = s.endpoint_id
@@ -78,7 +79,7 @@ export class SqliteWebhookEndpointStore implements WebhookEndpointStore {
   private prepare() {
     const db = this.db;
     return {
-      insertEndpoint: db.prepare<[string, string, string, number]>('INSERT INTO webhook_endpoints (id, url, events, created_at) VALUES (?, ?, ?, ?)'),
+      insertEndpoint: db.prepare<[string, string, string, string, number]>('INSERT INTO webhook_endpoints (id, url, events, signature_scheme, created_at) VALUES (?, ?, ?, ?, ?)'),
       insertEvent: db.prepare<[string, string]>('INSERT INTO webhook_endpoint_events (event_type, endpoint_id) VALUES (?, ?)'),
       insertSecret: db.prepare<[string, Buffer, string]>('INSERT INTO webhook_endpoint_secrets (endpoint_id, sealed, key_id) VALUES (?, ?, ?)'),
       list: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e ORDER BY e.created_at, e.id`),
@@ -103,7 +104,7 @@ export class SqliteWebhookEndpointStore implements WebhookEndpointStore {
       const { endpoint, sealedSecret } = prepareEndpoint(newEndpoint, this.sealer);
       this.db
         .transaction(() => {
-          this.statements.insertEndpoint.run(endpoint.id, endpoint.url, JSON.stringify(endpoint.events), Date.parse(endpoint.createdAt));
+          this.statements.insertEndpoint.run(endpoint.id, endpoint.url, JSON.stringify(endpoint.events), endpoint.signatureScheme, Date.parse(endpoint.createdAt));
           for (const type of endpoint.events) this.statements.insertEvent.run(type, endpoint.id);
           this.statements.insertSecret.run(endpoint.id, sealedSecret, this.sealer.keyId);
         })
@@ -177,6 +178,7 @@ function fromRow(row: EndpointRow): WebhookEndpoint {
     id: row.id,
     url: row.url,
     events: row.events,
+    signatureScheme: row.signature_scheme,
     createdAt: new Date(row.created_at),
     secretRotatedAt: row.secret_rotated_at === null ? null : new Date(row.secret_rotated_at),
   });
