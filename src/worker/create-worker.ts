@@ -9,6 +9,7 @@ import { activityInterceptors } from './activity-interceptors';
 import { ActivityProblemReporter } from './activity-problem-reporter';
 import { operationSinks } from './operation-sinks';
 import { WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
+import type { Tracing } from '../telemetry/tracing';
 import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
@@ -21,6 +22,8 @@ export interface EngineWorkerOptions {
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
   /** Where activities log how they ended (with the request id of the API call behind them). */
   logger?: Logger;
+  /** Tracing on: workflow and activity spans (a prebuilt bundle traces only if it was built with tracing on). */
+  tracing?: Tracing;
 }
 
 export function connectWorker(config: TemporalEndpointConfig): Promise<NativeConnection> {
@@ -28,6 +31,7 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
 }
 
 export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {
+  const { tracing } = options;
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
@@ -36,10 +40,11 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     ...options.workflows,
     // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
     interceptors: {
-      activity: [activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
-      ...('workflowsPath' in options.workflows ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}),
+      // The activity's span first, so that it is active around the engine's own interceptors (their log lines carry it).
+      activity: [...(tracing ? [tracing.activityInterceptors] : []), activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
+      ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing?.workflowModules ?? [])] } : {}),
     },
-    sinks: operationSinks(),
+    sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.
     shutdownGraceTime: '30 seconds',
