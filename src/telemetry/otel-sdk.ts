@@ -11,6 +11,7 @@ import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
+import { traceparentMemoInterceptor } from './trace-links';
 import type { Tracing, TracedService } from './tracing';
 
 export function startOtelSdk(service: TracedService): Tracing {
@@ -20,7 +21,7 @@ export function startOtelSdk(service: TracedService): Tracing {
   // The global provider, an AsyncLocalStorage context manager and the propagators: what @opentelemetry/api hands out from now on.
   provider.register();
   return {
-    workflowClientInterceptor: new OpenTelemetryWorkflowClientInterceptor(),
+    workflowClientInterceptors: [new OpenTelemetryWorkflowClientInterceptor(), traceparentMemoInterceptor()],
     activityInterceptors: (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
     workflowModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
     sinks: { exporter: makeWorkflowExporter(spanProcessor, resource) },

@@ -12,8 +12,8 @@ export type TracedService = 'payout-api' | 'payout-worker';
 
 /** What a process wires when tracing is on: the SDK is started, spans leave by OTLP/HTTP. */
 export interface Tracing {
-  /** Starts, signals and updates carry the caller's span to the workflow (Temporal headers). */
-  workflowClientInterceptor: WorkflowClientInterceptor;
+  /** Starts, signals and updates carry the caller's span to the workflow (Temporal headers); starts record it in the memo (trace-links.ts). */
+  workflowClientInterceptors: WorkflowClientInterceptor[];
   /** An activity's span, child of the workflow's, active while it runs (the provider call is its child). */
   activityInterceptors: ActivityInterceptorsFactory;
   /** Workflow interceptors to bundle: the workflow's spans, and its activities' headers. */

@@ -67,7 +67,7 @@ function clientOn(connection: Connection, config: TemporalConfig, tracing: Traci
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     dataConverter: createDataConverter(config),
-    interceptors: { workflow: [requestIdClientInterceptor(), ...(tracing ? [tracing.workflowClientInterceptor] : [])] },
+    interceptors: { workflow: [requestIdClientInterceptor(), ...(tracing?.workflowClientInterceptors ?? [])] },
   });
   return { client, connection, close: () => connection.close() };
 }

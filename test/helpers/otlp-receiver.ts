@@ -19,6 +19,7 @@ const exportSchema = z.object({
                 name: z.string(),
                 kind: z.number(),
                 attributes: z.array(attributeSchema).default([]),
+                links: z.array(z.object({ traceId: z.string(), spanId: z.string() }).loose()).default([]),
               })
               .loose(),
           ),
@@ -38,6 +39,8 @@ export interface ReceivedSpan {
   /** OTLP's numbers: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, string | undefined>;
+  /** Spans of other traces this one points to. */
+  links: { traceId: string; spanId: string }[];
 }
 
 export interface OtlpReceiver {
@@ -68,6 +71,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             name: span.name,
             kind: span.kind,
             attributes: Object.fromEntries(span.attributes.map((attribute) => [attribute.key, attribute.value.stringValue])),
+            links: span.links.map((link) => ({ traceId: link.traceId, spanId: link.spanId })),
           });
         }
       }

@@ -55,7 +55,7 @@ function ancestry(span: ReceivedSpan, spans: readonly ReceivedSpan[]): ReceivedS
   return chain;
 }
 
-test("one trace from the API's request through the workflow start, the workflow and its activity to the provider call; the callback's signal traced; logs carry the ids", async () => {
+test("one trace from the API's request through the workflow start, the workflow and its activity to the provider call; the callback's signal traced and linked to it; logs carry the ids", async () => {
   const externalId = newExternalId('traced');
   const token = stack.config.ENGINE_API_KEYS[0] ?? '';
   const created = await httpCall(`${apiUrl}/v1/payouts`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { externalId, amount: 21.5, pixKey: '52998224725', keyType: 'CPF' } });
@@ -92,11 +92,13 @@ test("one trace from the API's request through the workflow start, the workflow 
   const traceId = chain[0]?.traceId ?? '';
   expect(new Set(chain.map((span) => span.traceId))).toEqual(new Set([traceId]));
 
-  // The provider's callback: its request span signals the payout's workflow, and the workflow's handling is traced with it.
+  // The provider's callback comes in a trace of its own: its request span signals the payout's workflow and links to the payout's trace.
   const callback = await pollUntil(
-    () => receiver.spans.find((span) => span.service === 'payout-api' && span.kind === SERVER && span.name.startsWith('POST /callbacks/')),
-    { timeoutMs: 30_000, intervalMs: 200, description: 'the callback request span' },
+    () => receiver.spans.find((span) => span.service === 'payout-api' && span.kind === SERVER && span.name.startsWith('POST /callbacks/') && span.links.some((link) => link.traceId === traceId)),
+    { timeoutMs: 30_000, intervalMs: 200, description: "the callback's request span, linked to the payout's trace" },
   );
+  const starting = receiver.spans.find((span) => span.spanId === callback.links[0]?.spanId);
+  expect(starting?.name).toMatch(/^StartWorkflow:payout/);
   const signalled = await pollUntil(
     () => receiver.spans.find((span) => span.traceId === callback.traceId && span.name.startsWith('SignalWorkflow:')),
     { timeoutMs: 30_000, intervalMs: 200, description: "the callback's signal span" },

@@ -16,6 +16,7 @@ import type { Logger } from '../../logging/logger';
 import { plainId } from '../../logging/request-context';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type ReplayGuard, type SignedRequest } from '../../payment-api/webhook-signature';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
+import { linkToWorkflowTrace } from '../../telemetry/trace-links';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
@@ -106,6 +107,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
         await deps.client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => deps.client.workflow.getHandle(target.workflowId).signal(target.signal, target.hint));
         log.info('callback.signalled', { workflowId: target.workflowId });
+        await linkToWorkflowTrace(deps.client, target.workflowId);
         res.status(200).json({ received: true });
         return;
       } catch (error) {
