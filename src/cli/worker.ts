@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     config,
     connection,
     activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger }),
-    workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
+    workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
     ...(tracing ? { tracing } : {}),
   });

@@ -23,7 +23,6 @@ export function startOtelSdk(service: TracedService): Tracing {
   return {
     workflowClientInterceptors: [new OpenTelemetryWorkflowClientInterceptor(), traceparentMemoInterceptor()],
     activityInterceptors: (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
-    workflowModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
     sinks: { exporter: makeWorkflowExporter(spanProcessor, resource) },
     shutdown: () => provider.shutdown(),
   };

@@ -16,8 +16,6 @@ export interface Tracing {
   workflowClientInterceptors: WorkflowClientInterceptor[];
   /** An activity's span, child of the workflow's, active while it runs (the provider call is its child). */
   activityInterceptors: ActivityInterceptorsFactory;
-  /** Workflow interceptors to bundle: the workflow's spans, and its activities' headers. */
-  workflowModules: string[];
   /** The sink through which the workflow's spans leave the sandbox. */
   sinks: InjectedSinks<Record<string, Sink>>;
   /** Flushes what is buffered; the process is about to exit. */

@@ -8,7 +8,7 @@ import type { Logger } from '../logging/logger';
 import { activityInterceptors } from './activity-interceptors';
 import { ActivityProblemReporter } from './activity-problem-reporter';
 import { operationSinks } from './operation-sinks';
-import { WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
+import { TRACING_WORKFLOW_INTERCEPTOR_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
 import type { Tracing } from '../telemetry/tracing';
 import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
@@ -22,7 +22,7 @@ export interface EngineWorkerOptions {
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
   /** Where activities log how they ended (with the request id of the API call behind them). */
   logger?: Logger;
-  /** Tracing on: workflow and activity spans (a prebuilt bundle traces only if it was built with tracing on). */
+  /** Tracing on: workflow and activity spans (a prebuilt bundle must be the traced one: workflowSource). */
   tracing?: Tracing;
 }
 
@@ -38,11 +38,11 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
     ...options.workflows,
-    // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
+    // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES, and the tracing ones in its traced twin).
     interceptors: {
       // The activity's span first, so that it is active around the engine's own interceptors (their log lines carry it).
       activity: [...(tracing ? [tracing.activityInterceptors] : []), activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
-      ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing?.workflowModules ?? [])] } : {}),
+      ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing ? TRACING_WORKFLOW_INTERCEPTOR_MODULES : [])] } : {}),
     },
     sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),

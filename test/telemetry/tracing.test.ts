@@ -1,13 +1,16 @@
 /**
  * OpenTelemetry traces through the real stack: the API and a worker as their own processes (`npm run api`,
- * `npm run worker`) with OTEL_EXPORTER_OTLP_ENDPOINT naming a small OTLP/HTTP receiver, the sandbox as the
- * provider. A payout completes; its spans must form one trace from the API's request to the provider call.
+ * `npm run worker` on a prebuilt bundle, as production runs it) with OTEL_EXPORTER_OTLP_ENDPOINT naming a
+ * small OTLP/HTTP receiver, the sandbox as the provider. A payout completes; its spans must form one trace from the API's request to the provider call.
  * With the variable unset, the SDK is not even loaded.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
+import { tracedBundlePath, writeWorkflowBundle } from '../../src/worker/workflow-source';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
@@ -22,6 +25,7 @@ let api: ChildProcess;
 let worker: ChildProcess;
 let apiUrl: string;
 const logs: string[] = [];
+const bundleDir = mkdtempSync(path.join(os.tmpdir(), 'traced-bundle-'));
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
@@ -30,17 +34,22 @@ beforeAll(async () => {
   process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
   const apiPort = await freePort();
   apiUrl = `http://127.0.0.1:${apiPort}`;
+  // What `npm run build:workflows` writes: the bundle and its traced twin, which the worker runs with tracing on.
+  const bundle = path.join(bundleDir, 'workflow-bundle.js');
+  await writeWorkflowBundle(bundle);
+  expect([existsSync(bundle), existsSync(tracedBundlePath(bundle))]).toEqual([true, true]);
   // The provider's callbacks reach the traced API process, not the harness's own.
-  stack = await startEngineHarness({ ENGINE_PUBLIC_URL: apiUrl }, { inProcessWorker: false });
+  stack = await startEngineHarness({ ENGINE_PUBLIC_URL: apiUrl, WORKFLOW_BUNDLE_PATH: bundle }, { inProcessWorker: false });
   [api, worker] = await Promise.all([stack.spawnApiProcess(apiPort), stack.spawnWorkerProcess()]);
   for (const child of [api, worker]) child.stdout?.on('data', (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter((line) => line.startsWith('{'))));
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete process.env.OTEL_BSP_SCHEDULE_DELAY;
   await stack?.close();
   await receiver?.close();
+  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 /** The chain of parents from a span up to its trace's root, the span first. */
@@ -65,11 +74,11 @@ test("one trace from the API's request through the workflow start, the workflow 
     { timeoutMs: 60_000, intervalMs: 300, description: `${externalId} COMPLETED` },
   );
 
-  // The provider call of this payout (the withdrawal's POST), whose ancestry must lead back to the API's request.
+  // The provider call of this payout (the withdrawal's POST, endpoint `withdraw`), whose ancestry must lead back to the API's request.
   const chain = await pollUntil(
     () => {
       const spans = receiver.spans;
-      for (const call of spans.filter((span) => span.kind === CLIENT && span.service === 'payout-worker' && span.name.startsWith('POST '))) {
+      for (const call of spans.filter((span) => span.kind === CLIENT && span.service === 'payout-worker' && span.name === 'POST withdraw')) {
         const found = ancestry(call, spans);
         const root = found.at(-1);
         if (root?.kind === SERVER && root.name === 'POST /v1/payouts' && found.some((span) => span.name.startsWith('RunActivity:'))) return found;
@@ -79,16 +88,14 @@ test("one trace from the API's request through the workflow start, the workflow 
     { timeoutMs: 30_000, intervalMs: 200, description: 'a provider call span whose trace starts at POST /v1/payouts' },
   );
   const names = chain.map((span) => `${span.service} ${span.name}`).reverse();
-  expect(names[0]).toBe('payout-api POST /v1/payouts');
-  expect(names).toEqual(
-    expect.arrayContaining([
-      expect.stringMatching(/^payout-api StartWorkflow:payout/),
-      expect.stringMatching(/^payout-worker RunWorkflow:payout/),
-      expect.stringMatching(/^payout-worker StartActivity:/),
-      expect.stringMatching(/^payout-worker RunActivity:/),
-    ]),
-  );
-  expect(names.at(-1)).toMatch(/^payout-worker POST /);
+  expect(names).toEqual([
+    'payout-api POST /v1/payouts',
+    'payout-api StartWorkflow:payoutWorkflow',
+    'payout-worker RunWorkflow:payoutWorkflow',
+    'payout-worker StartActivity:submitWithdrawal',
+    'payout-worker RunActivity:submitWithdrawal',
+    'payout-worker POST withdraw',
+  ]);
   const traceId = chain[0]?.traceId ?? '';
   expect(new Set(chain.map((span) => span.traceId))).toEqual(new Set([traceId]));
 
