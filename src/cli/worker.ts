@@ -13,7 +13,7 @@ import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/engine-activities';
 import { workflowSource } from '../worker/workflow-source';
-import { stopWhenParentDies } from '../stack/parent-watch';
+import { stopWhenParentDies } from './parent-watch';
 import { startTracing } from '../telemetry/tracing';
 
 async function main(): Promise<void> {
