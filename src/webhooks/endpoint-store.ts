@@ -1,12 +1,11 @@
 /**
  * The merchants' webhook endpoints: where events go, which events, and the secrets that sign them.
  * The secrets never leave the store but through secretsOf (the delivery signs with them); every other
- * read answers WebhookEndpoint, which has no secret. Two implementations with the same contract:
- * SqliteWebhookEndpointStore (one machine) and PgWebhookEndpointStore (BATCH_STORE_URL), chosen by
- * openWebhookEndpointStore.
+ * read answers WebhookEndpoint, which has no secret. One implementation over SQLite (one machine) or
+ * PostgreSQL (DATABASE_URL), sql-endpoint-store.ts, chosen by openWebhookEndpointStore.
  */
 import { z } from 'zod';
-import type { ItemSealer } from '../batches/item-sealer';
+import type { ItemSealer } from '../db/item-sealer';
 import { MERCHANT_EVENT_TYPES, merchantEventTypeSchema, type MerchantEventType } from './merchant-event';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from './merchant-webhook-signature';
 
