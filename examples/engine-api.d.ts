@@ -4471,7 +4471,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id: string;
+                    external_id?: string;
                     status: ("COMPLETED" | "FAILED") | string;
                     transaction_id?: string;
                     amount?: number;
@@ -4628,7 +4628,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id: string;
+                    external_id?: string;
                     status: ("COMPLETED" | "FAILED") | string;
                     transaction_id?: string;
                     amount?: number;
@@ -4785,7 +4785,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id: string;
+                    external_id?: string;
                     status: ("COMPLETED" | "FAILED") | string;
                     transaction_id?: string;
                     amount?: number;
@@ -5971,8 +5971,8 @@ export interface operations {
                         cvv: string;
                     };
                     cardToken: string;
-                    sessionId: string;
-                    threeDS: {
+                    sessionId?: string;
+                    threeDS?: {
                         cavv: string;
                         eci: string;
                         version: string;
