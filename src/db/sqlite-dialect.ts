@@ -28,14 +28,14 @@ export class SqliteRunner implements SqlRunner {
 
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
-      this.db.exec('BEGIN IMMEDIATE');
       try {
+        this.db.exec('BEGIN IMMEDIATE');
         const result = await work(this.tx);
         this.db.exec('COMMIT');
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
+        throw ofThisRealm(error);
       }
     });
   }
@@ -68,9 +68,24 @@ export class SqliteRunner implements SqlRunner {
       this.prepared.set(text, prepared);
     }
     const args = prepared.order.map((index) => params[index]);
-    if (prepared.statement.reader) return { rows: prepared.statement.all(...args) as R[], changes: 0 };
-    return { rows: [], changes: prepared.statement.run(...args).changes };
+    try {
+      if (prepared.statement.reader) return { rows: prepared.statement.all(...args) as R[], changes: 0 };
+      return { rows: [], changes: prepared.statement.run(...args).changes };
+    } catch (error) {
+      throw ofThisRealm(error);
+    }
   }
+}
+
+/**
+ * better-sqlite3's native part keeps the SqliteError class of the first context that loaded it, so in
+ * another one (a jest test file, a vm) its errors are no `instanceof Error`: rethrown as this context's
+ * Error, with the SQLite code kept.
+ */
+function ofThisRealm(error: unknown): Error {
+  if (error instanceof Error) return error;
+  const { message, code } = (typeof error === 'object' && error !== null ? error : {}) as { message?: unknown; code?: unknown };
+  return Object.assign(new Error(typeof message === 'string' ? message : String(error)), typeof code === 'string' ? { code } : {});
 }
 
 const NOW = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
