@@ -17,18 +17,21 @@ export interface ChargeActivityDependencies {
   api: ChargePaymentApi;
   /** The engine's public base URL: the provider posts cash-in callbacks to its /callbacks/cash-in. */
   callbackBaseUrl: string;
+  /** The merchant name (field 59) the provider's codes must carry (CHARGE_MERCHANT_NAME); unset: not compared. */
+  chargeMerchantName?: string | undefined;
 }
 
 export type CreatedCharge =
-  | { kind: 'created'; qrcode: string; providerExpiresAt?: string }
+  | { kind: 'created'; qrcode: string; providerExpiresAt?: string; providerTransactionId?: string }
   | { kind: 'refused'; reason: string };
 
 export type ChargeCheck =
   | { kind: 'pending' }
-  | { kind: 'paid'; providerTransactionId: string; feeCents: number; at: string }
+  /** feeCents absent when the check does not say it; `at` the check's updatedAt, else when the engine learned it. */
+  | { kind: 'paid'; providerTransactionId: string; feeCents?: number; at: string }
   | { kind: 'failed'; providerTransactionId: string };
 
-export function createChargeActivities({ api, callbackBaseUrl }: ChargeActivityDependencies) {
+export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantName }: ChargeActivityDependencies) {
   async function createCharge({ request, endpoint }: ChargeInput): Promise<CreatedCharge> {
     const body = {
       amount: centavosToReais(request.amountCents),
@@ -48,10 +51,16 @@ export function createChargeActivities({ api, callbackBaseUrl }: ChargeActivityD
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
       throw error;
     }
-    const { qrcode, expiresAt } = answer.qrCodeResponse;
-    const code = checkChargeCode(qrcode, request.amountCents);
+    const { qrcode, expiresAt, transactionId } = answer.qrCodeResponse;
+    const code = checkChargeCode(qrcode, { amountCents: request.amountCents, merchantName: chargeMerchantName });
     if (!code.ok) throw ApplicationFailure.nonRetryable(`the provider's code failed the engine's check: ${code.problem}`, 'BadChargeCode');
-    return { kind: 'created', qrcode, ...(expiresAt ? { providerExpiresAt: expiresAt } : {}) };
+    return {
+      kind: 'created',
+      qrcode,
+      ...(expiresAt ? { providerExpiresAt: expiresAt } : {}),
+      // The provider's id of the charge, when it is not ours echoed: callbacks may name the charge by it.
+      ...(transactionId !== request.externalId ? { providerTransactionId: transactionId } : {}),
+    };
   }
 
   /** Asked by the charge's externalId (the transactionId it was created with). */
@@ -60,7 +69,12 @@ export function createChargeActivities({ api, callbackBaseUrl }: ChargeActivityD
       const { transaction } = await api.checkTransaction(externalId);
       switch (transaction.transactionState) {
         case 'COMPLETO':
-          return { kind: 'paid', providerTransactionId: transaction.transactionId, feeCents: reaisToCentavos(transaction.fee), at: transaction.updatedAt };
+          return {
+            kind: 'paid',
+            providerTransactionId: transaction.transactionId,
+            ...(transaction.fee === undefined ? {} : { feeCents: reaisToCentavos(transaction.fee) }),
+            at: transaction.updatedAt ?? new Date().toISOString(),
+          };
         case 'FALHA':
           return { kind: 'failed', providerTransactionId: transaction.transactionId };
         default:

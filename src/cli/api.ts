@@ -4,7 +4,7 @@ import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
-import { loadConfigOrExit } from '../config/env';
+import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
@@ -21,6 +21,7 @@ async function checkReachable(url: string): Promise<void> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
+  for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const temporal = lazyClient(config);
   const batchStore = await openBatchStore(config);
   const endpoints = await openWebhookEndpointStore(config);

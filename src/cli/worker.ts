@@ -4,7 +4,7 @@
  */
 import { openBatchStore } from '../batches/open-batch-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
-import { loadConfigOrExit } from '../config/env';
+import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
@@ -18,6 +18,7 @@ import { stopWhenParentDies } from './parent-watch';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
+  for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const sdkMetrics = `127.0.0.1:${config.WORKER_SDK_METRICS_PORT}`;
   installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', { prometheusBindAddress: sdkMetrics });
   const metrics = await startMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });

@@ -61,18 +61,3 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     client.release(broken);
   }
 }
-
-/** deadlock_detected, serialization_failure: PostgreSQL undid the statement; running it again is safe. */
-const RETRYABLE_CODES = new Set(['40P01', '40001']);
-
-/** Runs `work` again (a few times) when PostgreSQL chose it as the victim of a deadlock. */
-export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-      if (attempt >= attempts || typeof code !== 'string' || !RETRYABLE_CODES.has(code)) throw error;
-    }
-  }
-}

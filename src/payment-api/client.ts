@@ -7,7 +7,7 @@
 import { zodIssues } from '../validation/issues';
 import { InvalidRequestError } from './errors';
 import { HttpTransport, type TransportOptions } from './http-transport';
-import { endpoints, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
+import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
 
 /** Endpoints whose lost answer is ambiguous: the provider may have moved money. */
 const MOVES_MONEY: ReadonlySet<EndpointName> = new Set<EndpointName>([
@@ -27,11 +27,21 @@ function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
+export interface ClientOptions extends TransportOptions {
+  /**
+   * Endpoint 6's credentials: the spec calls it the alternative "for projects that use JWT" and lists it
+   * under neither scheme; Bearer unless the provider says otherwise (CASH_IN_DEPOSIT_AUTH).
+   */
+  depositAuth?: EndpointAuth;
+}
+
 export class PaymentApiClient {
   private readonly transport: HttpTransport;
+  private readonly depositAuth: EndpointAuth | undefined;
 
-  constructor(options: TransportOptions) {
+  constructor(options: ClientOptions) {
     this.transport = new HttpTransport(options);
+    this.depositAuth = options.depositAuth;
   }
 
   login(): Promise<EndpointResponse<'login'>> {
@@ -99,7 +109,7 @@ export class PaymentApiClient {
     return (await this.transport.send({
       method: endpoint.method,
       path,
-      auth: endpoint.auth,
+      auth: name === 'createDeposit' && this.depositAuth ? this.depositAuth : endpoint.auth,
       ...(endpoint.requestIn === 'body' ? { body: payload } : {}),
       ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
       response: endpoint.response,

@@ -1,5 +1,5 @@
 /**
- * The webhook endpoint store's tables in PostgreSQL (the batch store's database, BATCH_STORE_URL): the
+ * The webhook endpoint store's tables in PostgreSQL (the engine's database, DATABASE_URL): the
  * same rows as the SQLite schema (sqlite-endpoint-schema.ts), in PostgreSQL's types. Migrations are
  * named, applied once each, in this order; a change of schema is a new entry here, never an edit of one
  * already released.

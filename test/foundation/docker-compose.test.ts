@@ -146,8 +146,8 @@ test('the API and two worker replicas share the batch store in PostgreSQL: the s
   const api = environmentOf('api');
   const worker = environmentOf('worker');
   expect(compose.services.worker?.deploy?.replicas).toBe(2);
-  const storeUrl = envSchema.shape.BATCH_STORE_URL.parse(api.BATCH_STORE_URL);
-  expect(worker.BATCH_STORE_URL).toBe(storeUrl);
+  const storeUrl = envSchema.shape.DATABASE_URL.parse(api.DATABASE_URL);
+  expect(worker.DATABASE_URL).toBe(storeUrl);
   const url = new URL(storeUrl ?? '');
   expect(url.hostname).toBe('postgresql');
   const database = url.pathname.slice(1);

@@ -1,6 +1,6 @@
 /**
  * The webhook endpoint store's contract, run against both implementations as the engine opens them
- * (openWebhookEndpointStore): SQLite (a DATA_DIR per test) and PostgreSQL (BATCH_STORE_URL, a database
+ * (openWebhookEndpointStore): SQLite (a DATA_DIR per test) and PostgreSQL (DATABASE_URL, a database
  * per test on a real server started for this file, test/helpers/postgres.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -8,12 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { PgBatchStore } from '../../src/batches/pg-batch-store';
+import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
-import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
+import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sql-endpoint-store';
 import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
@@ -27,7 +27,7 @@ interface Keys {
 interface StoreKind {
   name: string;
   fresh(): Promise<string>;
-  config(location: string): { DATA_DIR: string; BATCH_STORE_URL?: string };
+  config(location: string): { DATA_DIR: string; DATABASE_URL?: string };
   /** Every byte the store keeps, as an attacker reading the storage would see them. */
   storedBytes(location: string): Promise<Buffer>;
   /** Runs SQL (`?` for the one parameter) on the storage beside the store, as an attacker who can write it would. */
@@ -66,7 +66,7 @@ const freshDatabase = postgresForThisFile();
 const postgres: StoreKind = {
   name: 'PostgreSQL',
   fresh: freshDatabase,
-  config: (url) => ({ DATA_DIR: tempDir(), BATCH_STORE_URL: url }),
+  config: (url) => ({ DATA_DIR: tempDir(), DATABASE_URL: url }),
   storedBytes: (url) =>
     onDatabase(url, async (client) => {
       const rows: string[] = [];
@@ -276,7 +276,7 @@ describe('SQLite webhook endpoint store file', () => {
     const db = new Database(webhookEndpointStorePath(dataDir), { readonly: true });
     try {
       const plan = db
-        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${SUBSCRIBED_TO_SQL}`)
+        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${SUBSCRIBED_TO_SQL.replace('$1', '?')}`)
         .all('payout.completed')
         .map((row) => row.detail);
       expect(plan.join('\n')).toMatch(/SEARCH s USING PRIMARY KEY \(event_type=\?\)/);
@@ -289,10 +289,10 @@ describe('SQLite webhook endpoint store file', () => {
 });
 
 describe('PostgreSQL webhook endpoint store beside the batch store', () => {
-  test('both open on one database (BATCH_STORE_URL), each with its own tables and migrations', async () => {
+  test('both open on one database (DATABASE_URL), each with its own tables and migrations', async () => {
     const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
-    const config = { DATA_DIR: tempDir(), BATCH_STORE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
+    const config = { DATA_DIR: tempDir(), DATABASE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
     const endpoints = await openWebhookEndpointStore(config);
     try {
       expect(await endpoints.list()).toEqual([]);

@@ -132,7 +132,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const engineEnv: NodeJS.ProcessEnv = {
       ...process.env,
       ...localStackEnv({ dataDir: options.dataDir, temporalAddress, ports: stackPorts }),
-      BATCH_STORE_URL: batchStoreUrl,
+      DATABASE_URL: batchStoreUrl,
       SANDBOX_DB: path.join(options.dataDir, 'sandbox.sqlite'),
       WORKFLOW_BUNDLE_PATH: path.join(options.dataDir, 'workflow-bundle.js'),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
