@@ -18,8 +18,12 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'generated-client-'));
 let stack: EngineHarness;
 
 beforeAll(async () => {
-  stack = await startEngineHarness();
-}, 120_000);
+  // The harness picks free ports, then binds them: in a full parallel run another file may take one in between. Other ports, once more.
+  stack = await startEngineHarness().catch((error: unknown) => {
+    if (String(error).includes('EADDRINUSE')) return startEngineHarness();
+    throw error;
+  });
+}, 180_000);
 afterAll(async () => {
   await stack?.close();
   rmSync(work, { recursive: true, force: true });
