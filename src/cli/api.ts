@@ -12,6 +12,7 @@ import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/conne
 import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
+import { startTracing } from '../telemetry/tracing';
 
 async function checkReachable(url: string): Promise<void> {
   // Any HTTP answer proves the provider is reachable; only a network error or timeout does not.
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
   for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
-  const temporal = lazyClient(config);
+  const tracing = startTracing('payout-api');
+  const temporal = lazyClient(config, tracing);
   const batchStore = await openBatchStore(config);
   const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
@@ -35,13 +37,14 @@ async function main(): Promise<void> {
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
+    traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
     // What the socket really bound, not what was asked: a host name may resolve to another interface.
     const { address, family, port } = server.address() as AddressInfo;
-    logger.info('api.listening', { address, family, port, metricsPort: metrics.port });
+    logger.info('api.listening', { address, family, port, metricsPort: metrics.port, tracing: tracing !== undefined });
   });
   server.on('error', (error) => {
     logger.error('api.listen_failed', { error, host: config.ENGINE_HOST, port: config.ENGINE_PORT });
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
       await temporal.close();
       await batchStore.close();
       await endpoints.close();
+      await tracing?.shutdown();
     },
     (event, fields) => logger.info(event, fields),
   );

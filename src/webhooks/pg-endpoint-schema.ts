@@ -40,4 +40,9 @@ export const PG_ENDPOINT_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Endpoints registered before Standard Webhooks keep the scheme their receivers verify (legacy); new ones say theirs.
+    id: 'webhooks/002-signature-scheme',
+    sql: `ALTER TABLE webhook_endpoints ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'legacy';`,
+  },
 ];

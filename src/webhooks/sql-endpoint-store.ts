@@ -61,6 +61,7 @@ interface EndpointRow {
   id: string;
   url: string;
   events: string;
+  signature_scheme: string;
   created_at: unknown;
   secret_rotated_at: unknown;
 }
@@ -72,7 +73,7 @@ interface SecretRow {
   previous_valid_until: unknown;
 }
 
-const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.created_at, e.secret_rotated_at';
+const ENDPOINT_COLUMNS = 'e.id, e.url, e.events, e.signature_scheme, e.created_at, e.secret_rotated_at';
 
 /** Read on every final state: a search of the subscriptions' primary key, then of the endpoints', never the secrets (exported for its query-plan test). */
 export const SUBSCRIBED_TO_SQL = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint_events s JOIN webhook_endpoints e ON e.id = s.endpoint_id
@@ -93,10 +94,11 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
     const { endpoint, sealedSecret } = prepareEndpoint(newEndpoint, this.sealer);
     const events = this.dialect.rows('subscribed', [{ name: 'event_type', type: 'text' }], endpoint.events.map((type) => [type]), 2);
     await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO webhook_endpoints (id, url, events, created_at) VALUES ($1, $2, $3, $4)', [
+      await tx.query('INSERT INTO webhook_endpoints (id, url, events, signature_scheme, created_at) VALUES ($1, $2, $3, $4, $5)', [
         endpoint.id,
         endpoint.url,
         JSON.stringify(endpoint.events),
+        endpoint.signatureScheme,
         this.dialect.timeParam(new Date(endpoint.createdAt)),
       ]);
       await tx.query(`INSERT INTO webhook_endpoint_events (event_type, endpoint_id) SELECT subscribed.event_type, $1 FROM ${events.sql}`, [endpoint.id, ...events.params]);
@@ -175,6 +177,7 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
       id: row.id,
       url: row.url,
       events: row.events,
+      signatureScheme: row.signature_scheme,
       createdAt: this.dialect.timeOf(row.created_at),
       secretRotatedAt: row.secret_rotated_at === null ? null : this.dialect.timeOf(row.secret_rotated_at),
     });

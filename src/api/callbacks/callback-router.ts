@@ -27,6 +27,7 @@ import type { CallbackSignaturePolicy, CallbackVerifier } from '../../payment-ap
 import { WEBHOOK_ID_HEADER, type ReplayGuard } from '../../payment-api/webhook-signature';
 import { ProviderTransactionId } from '../../temporal/search-attributes';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
+import { linkToWorkflowTrace } from '../../telemetry/trace-links';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
@@ -152,6 +153,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
         await deps.client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => deps.client.workflow.getHandle(workflowId).signal(signal, hint));
         log.info('callback.signalled', { workflowId });
+        await linkToWorkflowTrace(deps.client, workflowId);
         return 'signalled';
       } catch (error) {
         if (isTemporalUnavailable(error)) {
