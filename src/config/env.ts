@@ -167,6 +167,9 @@ export const envSchema = z.object({
   CHARGE_MERCHANT_NAME: z.string().min(1).max(25).optional(),
   /** Cash-in: which provider endpoint creates charges (10 `transactions`, or 6 `deposit` for JWT projects). */
   CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions'),
+  /** Crypto: the units of endpoint 12's fees: withdrawal_rate a percentage (2 = 2 %) or a fraction (0.02); rate_fixed in reais or USDT. */
+  CRYPTO_FEE_RATE_UNIT: z.enum(['percent', 'fraction']).default('percent'),
+  CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais'),
   /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
   CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
   /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */

@@ -5,6 +5,7 @@
  * the contract before they leave, so a malformed request fails here, before any money can move.
  */
 import { zodIssues } from '../validation/issues';
+import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
 import { InvalidRequestError } from './errors';
 import { HttpTransport, type TransportOptions } from './http-transport';
 import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
@@ -33,15 +34,19 @@ export interface ClientOptions extends TransportOptions {
    * under neither scheme; Bearer unless the provider says otherwise (CASH_IN_DEPOSIT_AUTH).
    */
   depositAuth?: EndpointAuth;
+  /** The units of endpoint 12's fees (CRYPTO_FEE_RATE_UNIT, CRYPTO_FEE_FIXED_UNIT); answered in the engine's (percent, reais). */
+  cryptoFeeUnits?: CryptoFeeUnits;
 }
 
 export class PaymentApiClient {
   private readonly transport: HttpTransport;
   private readonly depositAuth: EndpointAuth | undefined;
+  private readonly cryptoFeeUnits: CryptoFeeUnits;
 
   constructor(options: ClientOptions) {
     this.transport = new HttpTransport(options);
     this.depositAuth = options.depositAuth;
+    this.cryptoFeeUnits = options.cryptoFeeUnits ?? ENGINE_CRYPTO_FEE_UNITS;
   }
 
   login(): Promise<EndpointResponse<'login'>> {
@@ -86,8 +91,9 @@ export class PaymentApiClient {
   internalTransferViaWithdraw(body: EndpointRequest<'internalTransferAlias'>) {
     return this.call('internalTransferAlias', { body });
   }
-  getCryptoFees() {
-    return this.call('getCryptoFees', {});
+  /** Endpoint 12, in the engine's units whatever the provider's. */
+  async getCryptoFees() {
+    return inEngineUnits(await this.call('getCryptoFees', {}), this.cryptoFeeUnits);
   }
   getCryptoStatus(transactionId: string) {
     return this.call('getCryptoStatus', { params: { transactionId } });

@@ -138,7 +138,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     LOG_LEVEL: 'warn',
     ...CHAOS_TIMING,
     SANDBOX_DEDUPLICATE: String(options.deduplicate),
-    ...(postgres ? { BATCH_STORE_URL: postgres.url(BATCH_DATABASE) } : {}),
+    ...(postgres ? { DATABASE_URL: postgres.url(BATCH_DATABASE) } : {}),
   };
   const config = loadConfig(env);
   const binary = temporalCliPath();
