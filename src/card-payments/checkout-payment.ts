@@ -39,7 +39,7 @@ export const checkoutPaymentSchema = z
     threeDS: threeDSSchema.optional(),
   })
   .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] })
-  // The same rule for the OpenAPI document, which cannot see into the refine.
+  // The refinement in the OpenAPI document, so that a request it refuses (400) is one the document calls invalid.
   .meta({ dependentRequired: { sessionId: ['threeDS'], threeDS: ['sessionId'] } });
 export type CheckoutPayment = z.output<typeof checkoutPaymentSchema>;
 
