@@ -6,6 +6,7 @@
  * (src/intents): a run that finds it claimed by an earlier run (a reset, a re-run) reconciles instead.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { claimingRun } from './claiming-run';
 import type { IntentKey, IntentStore, IntentUpdate } from '../src/intents/intent-store';
 import { ConflictError, InvalidRequestError } from '../src/payment-api/errors';
 import { reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
@@ -43,15 +44,15 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
     const { info, log } = Context.current();
     const key: IntentKey = { businessId: payout.externalId, kind: 'payout-submission' };
-    // The run, not the attempt or the activity: a retry of this run is "this run"; a reset is another one.
-    const runId = info.workflowExecution?.runId ?? info.activityId;
+    const runId = claimingRun();
     const claim = await intents.claim(key, runId);
     if (claim.by === 'earlier-run') {
       const outcome = await reconcileEarlierSubmission(payout, claim.intent, api);
       log.warn('payout.intent_claimed_earlier', { externalId: payout.externalId, intentState: claim.intent.state, claimedByRun: claim.intent.runId, outcome: outcome.kind });
       return outcome;
     }
-    const outcome = await submitClaimed(payout, attemptsBefore + info.attempt);
+    // A claim this run made before is a retry, whatever the attempt says: the send may have reached the provider.
+    const outcome = await submitClaimed(payout, Math.max(attemptsBefore + info.attempt, claim.fresh ? 1 : 2));
     await intents.record(key, runId, intentUpdateOf(outcome));
     return outcome;
   }

@@ -67,6 +67,9 @@ export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
         run_id TEXT NOT NULL,
         state TEXT NOT NULL CHECK (state IN ('CLAIMED', 'SENT', 'REFUSED', 'UNKNOWN')),
         provider_id TEXT,
+        -- What a re-run needs of the provider's answer and cannot ask for again (a charge's copy-and-paste
+        -- code, which its payer is shown anyway), as JSON; never card data, documents or a payee's key.
+        answer TEXT,
         claimed_at TIMESTAMPTZ NOT NULL,
         updated_at TIMESTAMPTZ NOT NULL,
         PRIMARY KEY (business_id, kind)

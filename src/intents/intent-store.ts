@@ -27,6 +27,7 @@ export const intentRowSchema = z
     run_id: z.string(),
     state: z.enum(INTENT_STATES),
     provider_id: z.string().nullable(),
+    answer: z.string().nullable(),
     claimed_at: z.coerce.date(),
     updated_at: z.coerce.date(),
   })
@@ -36,6 +37,7 @@ export const intentRowSchema = z
     runId: row.run_id,
     state: row.state,
     ...(row.provider_id === null ? {} : { providerId: row.provider_id }),
+    ...(row.answer === null ? {} : { answer: row.answer }),
     claimedAt: row.claimed_at,
     updatedAt: row.updated_at,
   }));
@@ -46,12 +48,17 @@ export interface IntentKey {
   kind: IntentKind;
 }
 
-/** `this-run`: claimed now, or earlier by the same run (a retry); `earlier-run`: another run holds it. */
-export type Claim = { by: 'this-run'; intent: Intent } | { by: 'earlier-run'; intent: Intent };
+/**
+ * `this-run`: claimed now (`fresh`), or earlier by the same run (a retry, which may follow a send whose
+ * answer was lost); `earlier-run`: another run holds it.
+ */
+export type Claim = { by: 'this-run'; fresh: boolean; intent: Intent } | { by: 'earlier-run'; intent: Intent };
 
 export interface IntentUpdate {
   state: Exclude<IntentState, 'CLAIMED'>;
   providerId?: string;
+  /** JSON of what a re-run needs of the answer (see the table's comment). */
+  answer?: string;
 }
 
 export interface IntentStore {
@@ -68,9 +75,9 @@ export interface IntentStore {
 
 /** What a claim answers once the upsert has run: the row it returned (claimed now), or the one found. */
 export function claimOf(claimedNow: unknown, found: unknown, runId: string): Claim {
-  if (claimedNow !== undefined) return { by: 'this-run', intent: intentRowSchema.parse(claimedNow) };
+  if (claimedNow !== undefined) return { by: 'this-run', fresh: true, intent: intentRowSchema.parse(claimedNow) };
   const intent = intentRowSchema.parse(found);
-  return intent.runId === runId ? { by: 'this-run', intent } : { by: 'earlier-run', intent };
+  return intent.runId === runId ? { by: 'this-run', fresh: false, intent } : { by: 'earlier-run', intent };
 }
 
 /**
@@ -81,7 +88,7 @@ export function claimSql(placeholder: (name: 'businessId' | 'kind' | 'runId' | '
   const [businessId, kind, runId, at] = (['businessId', 'kind', 'runId', 'at'] as const).map((name, index) => placeholder(name, index + 1));
   return `INSERT INTO money_intents (business_id, kind, run_id, state, provider_id, claimed_at, updated_at)
     VALUES (${businessId}, ${kind}, ${runId}, 'CLAIMED', NULL, ${at}, ${at})
-    ON CONFLICT (business_id, kind) DO UPDATE SET run_id = excluded.run_id, state = 'CLAIMED', provider_id = NULL,
+    ON CONFLICT (business_id, kind) DO UPDATE SET run_id = excluded.run_id, state = 'CLAIMED', provider_id = NULL, answer = NULL,
       claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
     WHERE money_intents.state = 'REFUSED'
     RETURNING *`;

@@ -41,14 +41,10 @@ export class PgIntentStore implements IntentStore {
   }
 
   async record(key: IntentKey, runId: string, update: IntentUpdate, at = new Date()): Promise<void> {
-    await this.pool.query('UPDATE money_intents SET state = $1, provider_id = COALESCE($2, provider_id), updated_at = $3 WHERE business_id = $4 AND kind = $5 AND run_id = $6', [
-      update.state,
-      update.providerId ?? null,
-      at,
-      key.businessId,
-      key.kind,
-      runId,
-    ]);
+    await this.pool.query(
+      'UPDATE money_intents SET state = $1, provider_id = COALESCE($2, provider_id), answer = COALESCE($3, answer), updated_at = $4 WHERE business_id = $5 AND kind = $6 AND run_id = $7',
+      [update.state, update.providerId ?? null, update.answer ?? null, at, key.businessId, key.kind, runId],
+    );
   }
 
   async find(key: IntentKey): Promise<Intent | undefined> {

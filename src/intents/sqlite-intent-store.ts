@@ -20,8 +20,8 @@ export class SqliteIntentStore implements IntentStore {
     this.statements = {
       claim: this.db.prepare<[{ businessId: string; kind: string; runId: string; at: number }]>(claimSql((name) => `@${name}`)),
       find: this.db.prepare<[string, string]>('SELECT * FROM money_intents WHERE business_id = ? AND kind = ?'),
-      record: this.db.prepare<[string, string | null, number, string, string, string]>(
-        'UPDATE money_intents SET state = ?, provider_id = COALESCE(?, provider_id), updated_at = ? WHERE business_id = ? AND kind = ? AND run_id = ?',
+      record: this.db.prepare<[string, string | null, string | null, number, string, string, string]>(
+        'UPDATE money_intents SET state = ?, provider_id = COALESCE(?, provider_id), answer = COALESCE(?, answer), updated_at = ? WHERE business_id = ? AND kind = ? AND run_id = ?',
       ),
     };
   }
@@ -39,7 +39,7 @@ export class SqliteIntentStore implements IntentStore {
 
   record(key: IntentKey, runId: string, update: IntentUpdate, at = new Date()): Promise<void> {
     return settled(() => {
-      this.statements.record.run(update.state, update.providerId ?? null, at.getTime(), key.businessId, key.kind, runId);
+      this.statements.record.run(update.state, update.providerId ?? null, update.answer ?? null, at.getTime(), key.businessId, key.kind, runId);
     });
   }
 

@@ -29,12 +29,18 @@ export async function workflowTaskCompletedEvents(stack: EngineHarness, workflow
   return (history.events ?? []).filter((event) => event.workflowTaskCompletedEventAttributes).map((event) => Number(event.eventId));
 }
 
+/** Resets the workflow's current run (running or closed) with the CLI; the id of the run it replaced. */
+export async function resetWorkflow(stack: EngineHarness, workflowId: string, point: ResetPoint): Promise<string> {
+  const before = (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId;
+  const where = 'type' in point ? ['--type', point.type] : ['--event-id', String(point.eventId)];
+  await temporalCli(stack, 'workflow', 'reset', '--workflow-id', workflowId, ...where, '--reason', `test: reset to ${describePoint(point)}`);
+  return before;
+}
+
 /** Resets the workflow's current run with the CLI and waits until the run the reset made has closed; its status. */
 export async function resetAndWait(stack: EngineHarness, workflowId: string, point: ResetPoint, timeoutMs = 60_000): Promise<string> {
   const handle = stack.temporal.client.workflow.getHandle(workflowId);
-  const before = (await handle.describe()).runId;
-  const where = 'type' in point ? ['--type', point.type] : ['--event-id', String(point.eventId)];
-  await temporalCli(stack, 'workflow', 'reset', '--workflow-id', workflowId, ...where, '--reason', `test: reset to ${describePoint(point)}`);
+  const before = await resetWorkflow(stack, workflowId, point);
   return pollUntil(
     async () => {
       const now = await handle.describe();
