@@ -9,7 +9,9 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { pollUntil, StopPolling } from '../util/poll';
 import { STACK_PARENT_PID_ENV } from '../stack/parent-watch';
-import { searchAttributeCliPairs } from './search-attributes';
+import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from './search-attributes';
+
+const EVERY_ENGINE_ATTRIBUTE = ENGINE_SEARCH_ATTRIBUTES.map((key) => `${key.name} IS NULL`).join(' AND ');
 
 const TIED_TO_PARENT = path.join(__dirname, '..', 'stack', 'tied-to-parent.ts');
 
@@ -53,6 +55,11 @@ export function devServerArgs(options: DevServerOptions): string[] {
   for (const pair of searchAttributeCliPairs()) args.push('--search-attribute', pair);
   // One SQLite connection serves the whole server: WAL and no fsync per commit keep it from stalling.
   args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
+  // start-dev forces a cluster-metadata read on every search-attribute lookup (each start, upsert and
+  // visibility write: about three per payout start on SQLite's one connection) so that attributes created
+  // after start-up are seen at once. Ours are all registered by the flags above, before the frontend serves,
+  // and production servers leave the refresh off: so do we (startDevServer checks they are visible).
+  args.push('--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=false');
   args.push('--log-level', options.logLevel ?? 'warn');
   if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   return args;
@@ -104,7 +111,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         if (exited) throw new StopPolling(`temporal dev server ${exited} before it was ready (is port ${options.port} free?)`);
         const connection = await Connection.connect({ address, connectTimeout: 1_000 });
         try {
-          await connection.workflowService.describeNamespace({ namespace: options.namespace ?? 'default' });
+          const namespace = options.namespace ?? 'default';
+          await connection.workflowService.describeNamespace({ namespace });
+          // A query naming every engine attribute is refused until the frontend's cache knows them all.
+          await connection.workflowService.countWorkflowExecutions({ namespace, query: EVERY_ENGINE_ATTRIBUTE });
           return true;
         } finally {
           await connection.close();
