@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
+import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
   const temporal = lazyClient(config);
   const batchStore = await openBatchStore(config);
+  const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
     config,
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
       await metrics.close();
       await temporal.close();
       await batchStore.close();
+      await intents.close();
       await endpoints.close();
     },
     (event, fields) => logger.info(event, fields),

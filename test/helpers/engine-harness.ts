@@ -148,7 +148,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
