@@ -12,6 +12,7 @@ import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
+import { recordHistory } from '../helpers/record-history';
 import { providerOperations, temporalCli } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
@@ -53,6 +54,7 @@ test('a PIX-key payout terminated mid-submission: the view says TERMINATED with 
   const done = await waitForPayout(stack, externalId, ['COMPLETED']);
   expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
   expect(await providerOperations(stack, externalId, 'pix_key')).toBe(1);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-rerun-after-terminate');
 }, 90_000);
 
 test('an internal transfer terminated mid-submission: recheck re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), never a second transfer', async () => {
