@@ -11,6 +11,8 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
+# The provider sandbox (compose's `sandbox` profile runs it from the same image).
+COPY sandbox ./sandbox
 RUN npm run build:workflows -- dist/workflow-bundle.js && npm prune --omit=dev
 
 FROM node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0

@@ -10,7 +10,7 @@ import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
-import { stopWhenParentDies } from '../stack/parent-watch';
+import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
 

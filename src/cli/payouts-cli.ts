@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { RowIssue } from '../validation/issues';
 import { externalIdSchema } from '../payouts/ids';
-import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from './batch-api-client';
+import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../client';
 import type { BatchSummaryResponse } from '../api/batches/batch-schemas';
 import { formatReais, renderFailure, renderProgress, settledCount } from './batch-progress';
 import { batchRequestBodySchema } from '../batches/batch-request';

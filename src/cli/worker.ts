@@ -14,7 +14,7 @@ import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/engine-activities';
 import { workflowSource } from '../worker/workflow-source';
-import { stopWhenParentDies } from '../stack/parent-watch';
+import { stopWhenParentDies } from './parent-watch';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

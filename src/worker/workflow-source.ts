@@ -6,8 +6,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../temporal/binaries';
 import { FAILURE_CONVERTER_PATH } from '../temporal/connection';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 /** Bundled with every workflow code: request id propagation and operation metrics. */

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Payload } from '@temporalio/common';
-import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
+import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';

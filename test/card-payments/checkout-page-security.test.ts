@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleMessage } from 'playwright-core';
-import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
+import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
-const SHIELD_SCRIPT = readFileSync(path.join(__dirname, '../../src/sandbox/products/card-payments/shield/shield.js'));
+const SHIELD_SCRIPT = readFileSync(path.join(__dirname, '../../sandbox/products/card-payments/shield/shield.js'));
 const INTEGRITY = `sha384-${createHash('sha384').update(SHIELD_SCRIPT).digest('base64')}`;
 
 let stack: EngineHarness;

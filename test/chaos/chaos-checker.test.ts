@@ -1,5 +1,5 @@
 /** The chaos run's checker on made-up evidence: each kind of problem is found, and only where it is. */
-import { checkTrial, type LedgerEntryView, type ListedItem, type PayoutReading } from '../../src/chaos/checker';
+import { checkTrial, type LedgerEntryView, type ListedItem, type PayoutReading } from '../../tools/chaos/checker';
 
 const debit = (externalId: string): LedgerEntryView => ({
   externalId,

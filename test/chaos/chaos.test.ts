@@ -5,7 +5,7 @@
  * sent twice shows as debited twice. No payout may be debited twice, lost, stuck without a reason, or final
  * against the provider's money.
  */
-import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../src/chaos/chaos-run';
+import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../tools/chaos/chaos-run';
 
 test('two trials under faults and kills: no double debit, nothing lost, nothing stuck without a reason', async () => {
   const log: string[] = [];

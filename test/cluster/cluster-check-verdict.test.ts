@@ -1,5 +1,5 @@
 /** `CLUSTER_CHECK=1 npm run cluster` exits 1 on any loss: what its report must hold to pass. */
-import { checkPassed, LIFECYCLES, type ClusterCheckReport } from '../../src/cluster/cluster-check';
+import { checkPassed, LIFECYCLES, type ClusterCheckReport } from '../../tools/cluster/cluster-check';
 
 const passing: ClusterCheckReport = {
   temporal: '1.32.0',

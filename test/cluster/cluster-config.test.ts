@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { serverInstalled, temporalServerBinary, TEMPORAL_SERVER_VERSION } from '../../src/cluster/server-build';
-import { DYNAMIC_CONFIG_FILE, SERVER_CONFIG_FILE, SETUP_DATABASES_SCRIPT, serverEnvironment, TEMPORAL_OPS_DIR, type ServerPorts } from '../../src/cluster/temporal-server';
-import { binaryVersion, temporalCliPath } from '../../src/temporal/binaries';
+import { serverInstalled, temporalServerBinary, TEMPORAL_SERVER_VERSION } from '../../tools/cluster/server-build';
+import { DYNAMIC_CONFIG_FILE, SERVER_CONFIG_FILE, SETUP_DATABASES_SCRIPT, serverEnvironment, TEMPORAL_OPS_DIR, type ServerPorts } from '../../tools/cluster/temporal-server';
+import { binaryVersion, temporalCliPath } from '../../tools/temporal/binaries';
 import { NAMESPACE_RETENTION_DAYS } from '../../src/temporal/namespace-setup';
 import { renderGoTemplate, templateVariables } from '../helpers/go-template';
 

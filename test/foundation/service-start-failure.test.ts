@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnKeepingTail, stopChild, waitHealthy } from '../../src/stack/child-services';
+import { spawnKeepingTail, stopChild, waitHealthy } from '../../tools/stack/child-services';
 
 /** Another program on the port: it takes connections and drops them. */
 function occupyFreePort(): Promise<net.Server> {

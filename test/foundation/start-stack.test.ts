@@ -4,7 +4,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '../../src/stack/child-services';
+import { SERVICE_NODE_FLAGS } from '../../tools/stack/child-services';
 import { pollUntil } from '../../src/util/poll';
 import { npmStart, portOpen } from '../helpers/npm-start';
 

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { z } from 'zod';
-import { fuzzSummary, runFuzz } from '../../src/fuzz/fuzz-run';
-import { runSchemathesis } from '../../src/fuzz/run-schemathesis';
-import { resolveSchemathesis } from '../../src/fuzz/schemathesis';
+import { fuzzSummary, runFuzz } from '../../tools/fuzz/fuzz-run';
+import { runSchemathesis } from '../../tools/fuzz/run-schemathesis';
+import { resolveSchemathesis } from '../../tools/fuzz/schemathesis';
 import { openApiDocument } from '../../src/openapi/document';
 
 const st = resolveSchemathesis({ install: false });

@@ -18,7 +18,7 @@ import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
-import { createSandbox } from '../../src/sandbox';
+import { createSandbox } from '../../sandbox';
 import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';

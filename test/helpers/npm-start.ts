@@ -1,5 +1,5 @@
 /**
- * `npm start` as a test runs it: src/cli/start-stack.ts on its defaults, except free ports and a data
+ * `npm start` as a test runs it: tools/stack/start-stack.ts on its defaults, except free ports and a data
  * folder of its own, with no provider URL inherited from the test's environment (the engine must find the
  * sandbox by SANDBOX_PORT). Resolves once the banner is printed.
  */
@@ -27,7 +27,7 @@ export interface NpmStart {
 export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'))): Promise<NpmStart> {
   const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(7);
   const ports = { engine, apiMetrics, sandbox, temporal, ui, workerMetrics, workerSdkMetrics };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/start-stack.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], {
     cwd: root,
     env: {
       ...process.env,

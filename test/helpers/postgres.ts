@@ -1,5 +1,5 @@
 /**
- * A real PostgreSQL server for one test file, from the machine's binaries (src/db/postgres-server.ts):
+ * A real PostgreSQL server for one test file, from the machine's binaries (tools/stack/postgres-server.ts):
  * in a temporary directory, on a free loopback port, durability off (the data is thrown away), stopped
  * and deleted in afterAll.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startPostgresServer } from '../../src/db/postgres-server';
+import { startPostgresServer } from '../../tools/stack/postgres-server';
 import { freePort } from '../../src/net/free-port';
 
 export interface TestPostgres {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
 import { httpCall, type HttpAnswer } from './http';
 

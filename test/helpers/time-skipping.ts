@@ -8,7 +8,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { SearchAttributeType } from '@temporalio/common';
-import { temporalTestServerPath } from '../../src/temporal/binaries';
+import { temporalTestServerPath } from '../../tools/temporal/binaries';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 import { engineBundle } from './engine-harness';
 import { operationSinks } from '../../src/worker/operation-sinks';

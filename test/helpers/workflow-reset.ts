@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { temporalCliPath } from '../../src/temporal/binaries';
+import { temporalCliPath } from '../../tools/temporal/binaries';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 

@@ -18,8 +18,8 @@ import { promisify } from 'node:util';
 import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { buildBrCode } from '../../src/pix/brcode';
-import { TEST_CARDS } from '../../src/sandbox/products/card-payments/test-cards';
-import { temporalCliPath } from '../../src/temporal/binaries';
+import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
+import { temporalCliPath } from '../../tools/temporal/binaries';
 import { pollUntil } from '../../src/util/poll';
 import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
 import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
@@ -27,7 +27,7 @@ import { startEngineHarness, type EngineHarness } from '../helpers/engine-harnes
 import { waitForInfraction } from '../helpers/infractions';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { temporalTestAddress } from '../helpers/temporal';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/stack/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
 const run = promisify(execFile);
 const token = (label: string): string => `${label}-${randomBytes(16).toString('hex')}`;

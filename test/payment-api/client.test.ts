@@ -16,7 +16,7 @@ import {
   ProviderFailureError,
 } from '../../src/payment-api/errors';
 import { freePort } from '../../src/net/free-port';
-import { createSandbox } from '../../src/sandbox';
+import { createSandbox } from '../../sandbox';
 import { createLogger } from '../../src/logging/logger';
 import { testConfig } from '../helpers/temporal';
 

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { PaymentApiClient } from '../../src/payment-api/client';
 import { freePort } from '../../src/net/free-port';
-import { createSandbox } from '../../src/sandbox';
+import { createSandbox } from '../../sandbox';
 import { createLogger } from '../../src/logging/logger';
 import { testConfig } from '../helpers/temporal';
 

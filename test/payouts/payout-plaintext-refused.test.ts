@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { temporal } from '@temporalio/proto';
 import type { Payload } from '@temporalio/common';
-import { temporalCliPath } from '../../src/temporal/binaries';
+import { temporalCliPath } from '../../tools/temporal/binaries';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';

@@ -10,7 +10,7 @@ import { PaymentApiClient } from '../../src/payment-api/client';
 import { UnexpectedStatusError } from '../../src/payment-api/errors';
 import { payoutInput } from '../../src/payouts/start-payout';
 import { payoutTiming } from '../../src/payouts/payout-input';
-import { createSandbox } from '../../src/sandbox';
+import { createSandbox } from '../../sandbox';
 import { SqliteIntentStore } from '../../src/intents/sqlite-intent-store';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';

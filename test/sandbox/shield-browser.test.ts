@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { CardTokenPayload } from '../../src/payment-api/schemas/shield';
-import { TEST_CARDS } from '../../src/sandbox/products/card-payments';
+import { TEST_CARDS } from '../../sandbox/products/card-payments';
 import type { Answer } from '../helpers/sandbox';
 import { creditCardOf, environmentKey, testCard } from './shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';

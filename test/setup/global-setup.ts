@@ -1,12 +1,12 @@
 /**
  * One real Temporal dev server for the whole jest run, started from the binary the project installs
- * (src/temporal/binaries.ts). Test files reach it through TEMPORAL_TEST_ADDRESS.
+ * (tools/temporal/binaries.ts). Test files reach it through TEMPORAL_TEST_ADDRESS.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { binaryVersion, temporalCliPath } from '../../src/temporal/binaries';
-import { startDevServer, type DevServerHandle } from '../../src/temporal/dev-server';
+import { binaryVersion, temporalCliPath } from '../../tools/temporal/binaries';
+import { startDevServer, type DevServerHandle } from '../../tools/temporal/dev-server';
 import { freePort } from '../../src/net/free-port';
 
 declare global {

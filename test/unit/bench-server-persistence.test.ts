@@ -1,4 +1,4 @@
-import { parsePersistenceCounters, persistencePerWorkflow } from '../../src/bench/server-persistence';
+import { parsePersistenceCounters, persistencePerWorkflow } from '../../tools/bench/server-persistence';
 
 // The shape the Temporal dev server exposes on --metrics-port: one series per operation and service.
 const before = `

@@ -13,7 +13,7 @@ interface ShieldHelper {
   convertDecimalToCents(amount: unknown, currency: unknown): number;
 }
 
-const source = readFileSync(path.join(__dirname, '../../src/sandbox/products/card-payments/shield/shield.js'), 'utf8');
+const source = readFileSync(path.join(__dirname, '../../sandbox/products/card-payments/shield/shield.js'), 'utf8');
 const scope: { window: Record<string, unknown> } = { window: {} };
 vm.runInNewContext(source, scope);
 const helper = scope.window.ShieldHelper as ShieldHelper;

@@ -15,7 +15,7 @@ import { addressRefusal } from '../../src/net/public-address';
 import { pollUntil } from '../../src/util/poll';
 import { endpointRuleProblems } from '../../src/webhooks/endpoint-request';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/stack/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
 const lines: string[] = [];
 let stack: EngineHarness;

@@ -18,7 +18,7 @@ import { merchantEventWorkflowId } from '../../workflows/merchant-event/messages
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../src/stack/webhook-receiver';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
 interface Endpoint {
   id: string;

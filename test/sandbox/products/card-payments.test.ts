@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cardCallbackSchema } from '../../../src/payment-api/schemas/card';
 import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/shield';
-import { TEST_CARDS } from '../../../src/sandbox/products/card-payments';
+import { TEST_CARDS } from '../../../sandbox/products/card-payments';
 import { pollUntil } from '../../../src/util/poll';
 import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../../helpers/sandbox';
 import { cardToken, environmentKey, openSession, testCard } from '../shield-helpers';

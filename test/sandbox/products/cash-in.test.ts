@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { crc16, tlv } from '../../helpers/emv-reader';
 import { cashInCallbackSchema } from '../../../src/payment-api/schemas/cash-in';
 import { parseBrCode } from '../../../src/pix/brcode';
-import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../src/sandbox/products/cash-in';
+import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../sandbox/products/cash-in';
 import { pollUntil } from '../../../src/util/poll';
 import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver, type Credentials } from '../../helpers/sandbox';
 import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';

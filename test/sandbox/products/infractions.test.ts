@@ -1,7 +1,7 @@
 /** MED infractions (endpoints 7 and 8) over HTTP: opening by admin, paging, defense, resolution, refunds through the ledger. */
 import { randomBytes } from 'node:crypto';
 import { infractionListResponseSchema, infractionSchema } from '../../../src/payment-api/schemas/infractions';
-import { INFRACTION_DEFENSE_WINDOW_MS, MED_REFUNDS_ACCOUNT } from '../../../src/sandbox/products/infractions';
+import { INFRACTION_DEFENSE_WINDOW_MS, MED_REFUNDS_ACCOUNT } from '../../../sandbox/products/infractions';
 import { pollUntil } from '../../../src/util/poll';
 import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../../helpers/sandbox';
 import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';

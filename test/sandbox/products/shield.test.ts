@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TEST_CARDS } from '../../../src/sandbox/products/card-payments';
+import { TEST_CARDS } from '../../../sandbox/products/card-payments';
 import type { Answer } from '../../helpers/sandbox';
 import { answerChallenge, cardToken, creditCardOf, environmentKey, openSession, testCard } from '../shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';

@@ -1,0 +1,91 @@
+/**
+ * Endpoint 5: paying a PIX copy-and-paste (EMV / BR Code) payload. Settles exactly like a withdrawal
+ * (same fee, outcome rules and callback mechanism) with its own callback type, PixCopyPaste.
+ */
+import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../src/pix/brcode';
+import { centavosToReais, reaisToCentavos } from '../../src/money/centavos';
+import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
+import { providerError } from '../http/errors';
+import { pixOutFeeCents } from './fees';
+import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { requireCaller, type SandboxProduct } from './product';
+
+export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
+  product: 'pix-copy-paste',
+  idPrefix: 'pp',
+  callbackType: 'PixCopyPaste',
+  callbackSchema: pixCopyPasteCallbackSchema,
+  check: { transactionType: 'PAGAMENTO_PIX', transactionMethod: 'PIX' },
+};
+
+function parseCode(qrcode: string): ParsedBrCode {
+  try {
+    return parseBrCode(qrcode);
+  } catch (error) {
+    if (error instanceof BrCodeError) throw providerError('INVALID_QRCODE', `qrcode is not a valid PIX copy-and-paste code: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The code's amount wins; the body's amount is needed only when the code has none, and must agree otherwise. */
+function amountToPay(code: ParsedBrCode, bodyAmount: number | undefined): number {
+  const bodyCents = bodyAmount === undefined ? undefined : reaisToCentavos(bodyAmount);
+  if (code.amountCentavos === undefined) {
+    if (bodyCents === undefined) throw providerError('AMOUNT_MISMATCH', 'The code carries no amount: send amount in the request');
+    return bodyCents;
+  }
+  if (bodyCents !== undefined && bodyCents !== code.amountCentavos) {
+    throw providerError('AMOUNT_MISMATCH', `amount ${bodyAmount} differs from the code's amount ${centavosToReais(code.amountCentavos)}`);
+  }
+  return code.amountCentavos;
+}
+
+export const pixCopyPasteProduct: SandboxProduct = {
+  name: 'pix-copy-paste',
+  routes: {
+    payPixCopyPaste: {
+      movesMoney: true,
+      handle({ ctx, user, input }) {
+        const caller = requireCaller(user);
+        const code = parseCode(input.qrcode);
+        const amountCents = amountToPay(code, input.amount);
+        const fingerprint = fingerprintOf([
+          PIX_COPY_PASTE_FAMILY.product,
+          fingerprintOf([input.qrcode]),
+          amountCents,
+          input.clientCallbackUrl,
+          input.description ?? '',
+        ]);
+        const { operation, replayed } = openPixOut(ctx, PIX_COPY_PASTE_FAMILY, {
+          user: caller,
+          externalId: input.external_id,
+          amountCents,
+          feeCents: pixOutFeeCents(amountCents),
+          fingerprint,
+          callbackUrl: input.clientCallbackUrl,
+          details: {
+            merchantName: code.merchantName,
+            merchantCity: code.merchantCity,
+            ...(code.pixKey !== undefined ? { pixKeyMasked: maskPixKey(code.pixKey) } : {}),
+            ...(code.txid !== undefined ? { txid: code.txid } : {}),
+            ...(input.description !== undefined ? { description: input.description } : {}),
+          },
+        });
+        ctx.logger.info(replayed ? 'sandbox.pix_payment_replayed' : 'sandbox.pix_payment_accepted', {
+          operationId: operation.id,
+          externalId: operation.externalId,
+          status: operation.status,
+        });
+        return {
+          body: {
+            message: 'PIX copy-and-paste payment received and is being processed',
+            transactionId: operation.id,
+            payment: pixOutObject(operation, 'PixCopyPaste'),
+          },
+        };
+      },
+    },
+  },
+  jobs: { [settleJobKind(PIX_COPY_PASTE_FAMILY)]: settleJob(PIX_COPY_PASTE_FAMILY) },
+  operationKinds: { [PIX_COPY_PASTE_FAMILY.product]: pixOutOperationKind(PIX_COPY_PASTE_FAMILY) },
+};

@@ -1,0 +1,198 @@
+/**
+ * What withdrawals and copy-and-paste payments share: money leaves through PIX. Debit amount + fee at
+ * request, settle later (a durable job), COMPLETED moves the money from pending to settled, FAILED
+ * gives amount and fee back; either way a signed callback announces it.
+ *
+ * Outcome rules (no admin call needed): centavos ending in 13 → FAILED; ending in 14 → stays
+ * PROCESSING forever; anything else → COMPLETED after SANDBOX_SETTLE_MS.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { centavosToReais } from '../../src/money/centavos';
+import type { WithdrawalFinalStatus } from '../../src/payment-api/schemas/withdrawal';
+import type { SandboxContext } from '../context';
+import { providerError } from '../http/errors';
+import type { Job } from '../jobs/scheduler';
+import { ACCOUNTS } from '../ledger/ledger';
+import { newOperationId, type Operation } from '../store/operations';
+import type { SandboxUser } from '../store/users';
+import type { CheckView, ForcedOutcome, OperationKind } from './product';
+
+export const RULE_FAILED_REASON = 'Recipient account closed (sandbox rule: amount ending in .13)';
+
+export type PixOutOutcome = { status: WithdrawalFinalStatus; reason?: string } | { status: 'NEVER' };
+
+/** The magic-amount rules, decided by the centavos of the amount (not the total). */
+export function outcomeForAmount(amountCents: number): PixOutOutcome {
+  const centavos = amountCents % 100;
+  if (centavos === 13) return { status: 'FAILED', reason: RULE_FAILED_REASON };
+  if (centavos === 14) return { status: 'NEVER' };
+  return { status: 'COMPLETED' };
+}
+
+/** Hash of what must match on a replay; stored instead of the fields themselves (no PIX key at rest). */
+export function fingerprintOf(parts: readonly (string | number)[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** Keeps the first two and last two characters: enough for a human to recognise the key, never the key. */
+export function maskPixKey(key: string): string {
+  return key.length <= 4 ? '*'.repeat(key.length) : `${key.slice(0, 2)}${'*'.repeat(key.length - 4)}${key.slice(-2)}`;
+}
+
+export type PixOutType = 'Withdrawal' | 'PixCopyPaste';
+
+export interface PixOutFamily {
+  /** operations.product */
+  product: string;
+  idPrefix: string;
+  /** The `type` field of the operation's object and callback. */
+  callbackType: PixOutType;
+  callbackSchema: z.ZodType;
+  check: Omit<CheckView, 'transactionState'>;
+}
+
+export interface PixOutRequest {
+  user: SandboxUser;
+  externalId: string;
+  amountCents: number;
+  feeCents: number;
+  fingerprint: string;
+  callbackUrl: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The operation this caller already made with this external_id, for a replay of the same request; a
+ * different request under it → 409. None when the sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false).
+ */
+export function replayedOperation(ctx: SandboxContext, request: { userId: string; externalId: string; product: string; fingerprint: string }): Operation | undefined {
+  if (!ctx.config.SANDBOX_DEDUPLICATE) return undefined;
+  const existing = ctx.operations.byExternalId(request.userId, request.externalId);
+  if (existing && (existing.product !== request.product || existing.fingerprint !== request.fingerprint)) {
+    throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${request.externalId} was already used for a different request`);
+  }
+  return existing;
+}
+
+/**
+ * Creates the operation and its debit in one transaction, or returns the existing one for a replay of
+ * the same request. Same external_id with different money-relevant fields → 409.
+ */
+export function openPixOut(ctx: SandboxContext, family: PixOutFamily, request: PixOutRequest): { operation: Operation; replayed: boolean } {
+  return ctx.db.transaction(() => {
+    const existing = replayedOperation(ctx, { userId: request.user.id, externalId: request.externalId, product: family.product, fingerprint: request.fingerprint });
+    if (existing) return { operation: existing, replayed: true };
+    const operation = ctx.operations.insert({
+      id: newOperationId(family.idPrefix),
+      userId: request.user.id,
+      product: family.product,
+      externalId: request.externalId,
+      status: 'PROCESSING',
+      amountCents: request.amountCents,
+      feeCents: request.feeCents,
+      fingerprint: request.fingerprint,
+      callbackUrl: request.callbackUrl,
+      details: request.details,
+    });
+    ctx.ledger.post({
+      kind: `${family.product}.debit`,
+      operationId: operation.id,
+      externalId: operation.externalId,
+      lines: [
+        { account: ACCOUNTS.user(request.user.id), amountCents: -(request.amountCents + request.feeCents) },
+        { account: ACCOUNTS.pixOutPending, amountCents: request.amountCents },
+        { account: ACCOUNTS.fees, amountCents: request.feeCents },
+      ],
+    });
+    const outcome = outcomeForAmount(request.amountCents);
+    if (outcome.status !== 'NEVER') {
+      ctx.scheduler.schedule(settleJobKind(family), operation.id, ctx.now() + ctx.config.SANDBOX_SETTLE_MS, { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+    }
+    return { operation, replayed: false };
+  })();
+}
+
+/** An E2E id in the BCB format: E + ISPB (8) + yyyyMMddHHmm + 11 random characters. */
+function endToEndId(at: number): string {
+  const stamp = new Date(at).toISOString().replace(/\D/g, '').slice(0, 12);
+  return `E00000000${stamp}${randomBytes(8).toString('hex').slice(0, 11)}`;
+}
+
+/** The operation as the provider shows it: in the creation answer and, with more fields, in its callback. */
+export function pixOutObject<T extends PixOutType>(operation: Operation, type: T) {
+  return {
+    transaction_id: operation.id,
+    external_id: operation.externalId ?? operation.id,
+    status: operation.status,
+    amount: centavosToReais(operation.amountCents),
+    fee: centavosToReais(operation.feeCents),
+    total: centavosToReais(operation.amountCents + operation.feeCents),
+    type,
+  };
+}
+
+/** Applies the final outcome; a no-op when the operation is no longer PROCESSING. Call inside a transaction. */
+export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operation: Operation, outcome: ForcedOutcome): boolean {
+  const reason = outcome.status === 'FAILED' ? (outcome.reason ?? 'Refused by the recipient institution') : undefined;
+  const e2e = outcome.status === 'COMPLETED' ? endToEndId(ctx.now()) : undefined;
+  const details = { ...operation.details, ...(e2e ? { endToEndId: e2e } : {}) };
+  if (!ctx.operations.transition(operation.id, 'PROCESSING', outcome.status, { failureReason: reason ?? null, details })) return false;
+  ctx.scheduler.cancelFor(operation.id);
+  const user = ACCOUNTS.user(operation.userId);
+  const lines =
+    outcome.status === 'COMPLETED'
+      ? [
+          { account: ACCOUNTS.pixOutPending, amountCents: -operation.amountCents },
+          { account: ACCOUNTS.pixOutSettled, amountCents: operation.amountCents },
+        ]
+      : [
+          { account: ACCOUNTS.pixOutPending, amountCents: -operation.amountCents },
+          { account: ACCOUNTS.fees, amountCents: -operation.feeCents },
+          { account: user, amountCents: operation.amountCents + operation.feeCents },
+        ];
+  ctx.ledger.post({ kind: `${family.product}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`, operationId: operation.id, externalId: operation.externalId, lines });
+
+  const settled = ctx.operations.byId(operation.id);
+  if (!settled) throw new Error(`operation ${operation.id} vanished while settling`);
+  ctx.logger.info('sandbox.operation_settled', { operationId: settled.id, product: family.product, status: settled.status });
+  if (settled.callbackUrl) {
+    const payload = {
+      ...pixOutObject(settled, family.callbackType),
+      ...(reason ? { reason } : {}),
+      ...(e2e ? { end_to_end_id: e2e } : {}),
+      updated_at: new Date(settled.updatedAt).toISOString(),
+    };
+    family.callbackSchema.parse(payload);
+    ctx.enqueueCallback({ operationId: settled.id, type: family.callbackType, url: settled.callbackUrl, payload });
+  }
+  return true;
+}
+
+const CHECK_STATES: Record<string, CheckView['transactionState']> = { PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETO', FAILED: 'FALHA' };
+
+export function pixOutOperationKind(family: PixOutFamily): OperationKind {
+  return {
+    checkView: (operation) => ({ ...family.check, transactionState: CHECK_STATES[operation.status] ?? 'PROCESSING' }),
+    isFinal: (operation) => operation.status !== 'PROCESSING',
+    forceOutcome: (ctx, operation, outcome) => {
+      ctx.db.transaction(() => settlePixOut(ctx, family, operation, outcome))();
+    },
+  };
+}
+
+/** One job kind per family, so each product module registers only its own. */
+export function settleJobKind(family: PixOutFamily): string {
+  return `${family.product}.settle`;
+}
+
+/** The durable settlement job of one PIX-out family. */
+export function settleJob(family: PixOutFamily) {
+  return (ctx: SandboxContext, job: Job): void => {
+    const operation = job.operationId ? ctx.operations.byId(job.operationId) : undefined;
+    if (!operation || operation.product !== family.product) throw new Error(`settlement job ${job.id}: no ${family.product} operation ${job.operationId}`);
+    const status = job.payload.status === 'FAILED' ? 'FAILED' : 'COMPLETED';
+    const reason = typeof job.payload.reason === 'string' ? job.payload.reason : undefined;
+    settlePixOut(ctx, family, operation, { status, ...(reason ? { reason } : {}) });
+  };
+}

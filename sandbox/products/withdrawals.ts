@@ -1,0 +1,69 @@
+/** PIX withdrawals: endpoints 4 and 4a (the alias is served from the endpoint table's aliasOf). */
+import { reaisToCentavos } from '../../src/money/centavos';
+import { withdrawalCallbackSchema } from '../../src/payment-api/schemas/withdrawal';
+import { validatePixKey } from '../../src/pix/keys';
+import { providerError } from '../http/errors';
+import { pixOutFeeCents } from './fees';
+import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { requireCaller, type SandboxProduct } from './product';
+
+export const WITHDRAWAL_FAMILY: PixOutFamily = {
+  product: 'withdrawal',
+  idPrefix: 'wd',
+  callbackType: 'Withdrawal',
+  callbackSchema: withdrawalCallbackSchema,
+  check: { transactionType: 'SAQUE', transactionMethod: 'PIX' },
+};
+
+export const withdrawalsProduct: SandboxProduct = {
+  name: 'withdrawals',
+  routes: {
+    withdraw: {
+      movesMoney: true,
+      handle({ ctx, user, input }) {
+        const caller = requireCaller(user);
+        const key = validatePixKey(input.key_type, input.pix_key);
+        if (!key.ok) throw providerError('INVALID_PIX_KEY', `pix_key does not fit key_type ${input.key_type}: ${key.message}`);
+        const amountCents = reaisToCentavos(input.amount);
+        // The whole parsed request must match on a replay (docs/assumptions.md §2); the key in its normalized form.
+        const fingerprint = fingerprintOf([
+          WITHDRAWAL_FAMILY.product,
+          amountCents,
+          input.key_type,
+          key.normalized,
+          input.clientCallbackUrl,
+          input.description ?? '',
+          input.gateway ?? '',
+        ]);
+        const { operation, replayed } = openPixOut(ctx, WITHDRAWAL_FAMILY, {
+          user: caller,
+          externalId: input.external_id,
+          amountCents,
+          feeCents: pixOutFeeCents(amountCents),
+          fingerprint,
+          callbackUrl: input.clientCallbackUrl,
+          details: {
+            keyType: input.key_type,
+            pixKeyMasked: maskPixKey(key.normalized),
+            ...(input.description !== undefined ? { description: input.description } : {}),
+            ...(input.gateway !== undefined ? { gateway: input.gateway } : {}),
+          },
+        });
+        ctx.logger.info(replayed ? 'sandbox.withdrawal_replayed' : 'sandbox.withdrawal_accepted', {
+          operationId: operation.id,
+          externalId: operation.externalId,
+          status: operation.status,
+        });
+        return {
+          body: {
+            message: 'Withdrawal request received and is being processed',
+            transactionId: operation.id,
+            withdrawal: pixOutObject(operation, 'Withdrawal'),
+          },
+        };
+      },
+    },
+  },
+  jobs: { [settleJobKind(WITHDRAWAL_FAMILY)]: settleJob(WITHDRAWAL_FAMILY) },
+  operationKinds: { [WITHDRAWAL_FAMILY.product]: pixOutOperationKind(WITHDRAWAL_FAMILY) },
+};

@@ -1,0 +1,52 @@
+/**
+ * `npm run chaos`: starts its own stack (Temporal dev server, sandbox, worker, engine API, each its own
+ * process) and runs trials of a batch of payouts under the sandbox's faults while parts are killed with
+ * SIGKILL and started again; then checks every payout against the provider's ledger (docs/reliability.md).
+ * Prints one JSON line; exits 1 on any double debit, lost payout, payout stuck without a reason or
+ * ledger mismatch. CHAOS_SECONDS (600), CHAOS_TRIALS (20), CHAOS_BATCH_SIZE (200), CHAOS_SEED (random, printed),
+ * SANDBOX_DEDUPLICATE (true; false: a second POST of a payout is a second debit at the sandbox).
+ */
+import { z } from 'zod';
+import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from './chaos-run';
+import { freshSeed } from './prng';
+
+const chaosEnvSchema = z.object({
+  CHAOS_SECONDS: z.coerce.number().int().min(30).default(600),
+  CHAOS_TRIALS: z.coerce.number().int().min(1).default(20),
+  CHAOS_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(200),
+  CHAOS_SEED: z.coerce.number().int().min(1).max(4_294_967_295).optional(),
+  SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true'),
+});
+
+async function main(): Promise<void> {
+  const parsed = chaosEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    process.stderr.write(`Invalid configuration:\n${z.prettifyError(parsed.error)}\n`);
+    process.exit(2);
+  }
+  const settings = parsed.data;
+  const seed = settings.CHAOS_SEED ?? freshSeed();
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const deduplicate = settings.SANDBOX_DEDUPLICATE === 'true';
+  log(
+    `chaos: seed ${seed} (CHAOS_SEED=${seed} replays this plan), ${settings.CHAOS_TRIALS} trials of ${settings.CHAOS_BATCH_SIZE} payouts within ${settings.CHAOS_SECONDS} s, ` +
+      `the sandbox ${deduplicate ? 'de-duplicating' : 'not de-duplicating'} by external_id`,
+  );
+  const report = await runChaos({
+    seed,
+    trials: settings.CHAOS_TRIALS,
+    deduplicate,
+    batchSize: settings.CHAOS_BATCH_SIZE,
+    seconds: settings.CHAOS_SECONDS,
+    ...DEFAULT_PLAN,
+    ...DEFAULT_TIMEOUTS,
+    log,
+  });
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  process.exit(report.error !== undefined || failedCounts(report) > 0 ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

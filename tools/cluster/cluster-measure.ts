@@ -1,0 +1,253 @@
+/**
+ * `CLUSTER_MEASURE=1 npm run cluster`: what a cluster on this machine carries, for docs/scaling.md. In
+ * turn, on a fresh cluster: the bare Temporal limit (the bench's yardstick workflow), a batch of payouts
+ * through the engine, PIX charges paid, card payments through their checkout. For each phase: its rate,
+ * the CPU each process used per item, what the Temporal server's store did per item (its own metrics, as
+ * the bench reads them), and the state transitions of sampled workflows (what Temporal counts and bills
+ * an execution by). The machine's load average is recorded with every phase: it is shared.
+ */
+import os from 'node:os';
+import { Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
+import { z } from 'zod';
+import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/batch-schemas';
+import { measureBareLimit } from '../bench/bare-limit';
+import { benchItems } from '../bench/engine-run';
+import { percentile } from '../bench/percentile';
+import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from '../bench/server-persistence';
+import { cpuSeconds, spawnWaitingForLog, stopChild, treeCpuSeconds } from '../stack/child-services';
+import { connectClient } from '../../src/temporal/connection';
+import { pollUntil } from '../../src/util/poll';
+import { batchWorkflowId } from '../../workflows/batch/messages';
+import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import type { Cluster } from './cluster-stack';
+import { paidCardPayment, paidCharge } from './lifecycles';
+import { StackClient } from './stack-client';
+
+export interface MeasureSizes {
+  payouts: number;
+  charges: number;
+  cardPayments: number;
+  /** The bare limit's counted seconds (0: not measured). */
+  bareSeconds: number;
+}
+
+export interface PhaseFigures {
+  items: number;
+  seconds: number;
+  perSecond: number;
+  /** The 1-minute load average when the phase began and ended (2 cores: above 2, something waited). */
+  load: [number, number];
+  /** CPU milliseconds per item, by process (`postgres`: the postmaster and every backend). */
+  cpuMsPerItem: Record<string, number | null>;
+  /** What the Temporal server's store did per item. */
+  store: PersistencePerWorkflow;
+  /** Per item, by database of the cluster's PostgreSQL: transactions (reads included: each query outside a transaction is one) and rows written (pg_stat_database). */
+  database: Record<string, { transactions: number; rowsWritten: number }>;
+  /** Requests the Temporal frontend answered per item (the engine's namespace), all and the most frequent: what its per-instance rate limit (`frontend.namespaceRPS`, 2,400) is counted in. */
+  frontendRequests: { total: number; byOperation: Record<string, number> };
+  /** State transitions of sampled workflows of the phase: median and most. */
+  stateTransitions?: { median: number; max: number; sampled: number };
+}
+
+export interface ClusterMeasurement {
+  machine: { cpus: number; cpuModel: string; memoryGb: number };
+  cluster: { temporal: string; shards: number; workers: number };
+  bare?: PhaseFigures;
+  payout: PhaseFigures & { latencyMs: { p50: number; p99: number } };
+  charge: PhaseFigures;
+  cardPayment: PhaseFigures;
+}
+
+const SAMPLED = 20;
+const load = (): number => Number(os.loadavg()[0]?.toFixed(2));
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+/** Runs `work` with `limit` of them in flight at most. */
+async function inFlight<T>(count: number, limit: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await work(index);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Every nth, so that a sample spans the whole phase. */
+const spread = <T>(items: readonly T[], count: number): T[] => items.filter((_, index) => index % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
+
+async function stateTransitions(connection: Connection, namespace: string, workflowIds: readonly string[]): Promise<PhaseFigures['stateTransitions']> {
+  const counts: number[] = [];
+  for (const workflowId of spread(workflowIds, SAMPLED)) {
+    const described = await connection.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
+    counts.push(Number(described.workflowExecutionInfo?.stateTransitionCount ?? 0));
+  }
+  counts.sort((a, b) => a - b);
+  return { median: percentile(counts, 50), max: counts.at(-1) ?? 0, sampled: counts.length };
+}
+
+const DATABASES = ['temporal', 'temporal_visibility', 'batches'];
+const databaseStatsSchema = z.array(z.object({ datname: z.string(), commits: z.coerce.number(), rows: z.coerce.number() }));
+
+/** PostgreSQL's own counters of the cluster's databases (flushed by each backend at most a second late). */
+async function databaseCounters(cluster: Cluster): Promise<Map<string, { commits: number; rows: number }>> {
+  const client = new PgClient({ connectionString: cluster.databaseUrl('postgres') });
+  await client.connect();
+  try {
+    const result = await client.query(
+      'SELECT datname, xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS rows FROM pg_stat_database WHERE datname = ANY($1)',
+      [DATABASES],
+    );
+    return new Map(databaseStatsSchema.parse(result.rows).map(({ datname, commits, rows }) => [datname, { commits, rows }]));
+  } finally {
+    await client.end();
+  }
+}
+
+const FRONTEND_REQUESTS = /^service_requests\{([^}]*)\}\s+(\S+)$/;
+
+/** The frontend's request counters for the namespace, by operation (the server's Prometheus text). */
+async function frontendRequests(metricsUrl: string, namespace: string): Promise<Map<string, number>> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const [, labels = '', value] = FRONTEND_REQUESTS.exec(line.trim()) ?? [];
+    if (!value || !labels.includes('service_name="frontend"') || !labels.includes(`namespace="${namespace}"`)) continue;
+    const operation = /operation="([^"]*)"/.exec(labels)?.[1] ?? 'unknown';
+    counts.set(operation, (counts.get(operation) ?? 0) + Number(value));
+  }
+  return counts;
+}
+
+function requestsPerItem(before: Map<string, number>, after: Map<string, number>, items: number): PhaseFigures['frontendRequests'] {
+  const growth = [...after].map(([operation, count]) => [operation, (count - (before.get(operation) ?? 0)) / items] as const).filter(([, count]) => count > 0);
+  growth.sort(([, a], [, b]) => b - a);
+  return { total: round(growth.reduce((sum, [, count]) => sum + count, 0), 2), byOperation: Object.fromEntries(growth.slice(0, 6).map(([operation, count]) => [operation, round(count, 2)])) };
+}
+
+/**
+ * Measures one phase: its time, the CPU of every part (and of `extraPids`), the server's store counters
+ * and PostgreSQL's, around `work`, which answers how many items it did.
+ */
+async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: Record<string, number | undefined> = {}): Promise<Omit<PhaseFigures, 'stateTransitions'>> {
+  const pids = { ...cluster.pids(), ...extraPids };
+  const cpu = (pid: number | undefined, tree: boolean) => (pid === undefined ? undefined : tree ? treeCpuSeconds(pid) : cpuSeconds(pid));
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpu(pid, name === 'postgres')]));
+  const storeBefore = await readPersistenceCounters(cluster.serverMetricsUrl);
+  const databaseBefore = await databaseCounters(cluster);
+  const requestsBefore = await frontendRequests(cluster.serverMetricsUrl, cluster.config.TEMPORAL_NAMESPACE);
+  const loadBefore = load();
+  const started = performance.now();
+  const items = await work();
+  const seconds = (performance.now() - started) / 1_000;
+  const storeAfter = await readPersistenceCounters(cluster.serverMetricsUrl);
+  const databaseAfter = await databaseCounters(cluster);
+  const requestsAfter = await frontendRequests(cluster.serverMetricsUrl, cluster.config.TEMPORAL_NAMESPACE);
+  const database = Object.fromEntries(
+    DATABASES.map((name) => {
+      const before = databaseBefore.get(name) ?? { commits: 0, rows: 0 };
+      const after = databaseAfter.get(name) ?? before;
+      return [name, { transactions: round((after.commits - before.commits) / items), rowsWritten: round((after.rows - before.rows) / items) }];
+    }),
+  );
+  const cpuMsPerItem = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => {
+      const before = cpuBefore[name];
+      const after = cpu(pid, name === 'postgres');
+      // A part restarted meanwhile has a new pid: its CPU cannot be compared.
+      const restarted = name in extraPids ? false : cluster.pids()[name] !== pid;
+      return [name, before === undefined || after === undefined || restarted ? null : round(((after - before) * 1_000) / items)];
+    }),
+  );
+  return { items, seconds: round(seconds), perSecond: round(items / seconds), load: [loadBefore, load()], cpuMsPerItem, store: persistencePerWorkflow(storeBefore, storeAfter, items), database, frontendRequests: requestsPerItem(requestsBefore, requestsAfter, items) };
+}
+
+export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log: (line: string) => void): Promise<ClusterMeasurement> {
+  const { config } = cluster;
+  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: config.ENGINE_API_KEYS[0] ?? '', adminToken: config.SANDBOX_ADMIN_TOKEN });
+  const connection = await Connection.connect({ address: cluster.temporalAddress });
+  try {
+    const info = await connection.workflowService.getClusterInfo({});
+    const run = Date.now().toString(36);
+
+    let bare: PhaseFigures | undefined;
+    if (sizes.bareSeconds > 0) {
+      log(`measure: the bare limit for ${sizes.bareSeconds} s`);
+      const temporal = await connectClient(config);
+      const worker = await spawnWaitingForLog('bench-worker', { ...cluster.engineEnv, TEMPORAL_TASK_QUEUE: 'bench-bare', LOG_LEVEL: 'info' }, '"worker.started"');
+      try {
+        let counted = 0;
+        const figures = await phase(
+          cluster,
+          async () => {
+            const result = await measureBareLimit(temporal.client, { taskQueue: 'bench-bare', seconds: sizes.bareSeconds, warmupSeconds: 5, concurrency: config.BATCH_WINDOW });
+            counted = result.perSecond;
+            return result.completedWithWarmup;
+          },
+          { 'bench-worker': worker.pid },
+        );
+        // The rate after the warm-up, as the bench counts it; the costs per item over the whole phase.
+        bare = { ...figures, perSecond: round(counted) };
+      } finally {
+        await stopChild(worker, 30_000);
+        await temporal.close();
+      }
+    }
+
+    log(`measure: ${sizes.payouts} payouts in one batch`);
+    const batchId = `measure-${run}`;
+    const items = benchItems(sizes.payouts, batchId);
+    const accepted = Date.now();
+    const payoutPhase = await phase(cluster, async () => {
+      await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
+      await pollUntil(async () => ((await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema)).done ? true : undefined), {
+        timeoutMs: 3_600_000,
+        intervalMs: 500,
+        description: `batch ${batchId} to finish`,
+      });
+      return items.length;
+    });
+    const payoutIds = items.map((item) => payoutWorkflowId(item.externalId));
+    const latencies: number[] = [];
+    for (const workflowId of spread(payoutIds, 200)) {
+      const described = await connection.workflowService.describeWorkflowExecution({ namespace: config.TEMPORAL_NAMESPACE, execution: { workflowId } });
+      const close = described.workflowExecutionInfo?.closeTime;
+      if (close) latencies.push(Number(close.seconds) * 1_000 + Math.floor((close.nanos ?? 0) / 1e6) - accepted);
+    }
+    latencies.sort((a, b) => a - b);
+    const payout = {
+      ...payoutPhase,
+      latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+      stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, payoutIds),
+    };
+    log(`measure: ${JSON.stringify({ batch: batchWorkflowId(batchId), perSecond: payout.perSecond })}`);
+
+    log(`measure: ${sizes.charges} PIX charges, paid`);
+    const chargeIds = Array.from({ length: sizes.charges }, (_, index) => `m${run}c${index}`);
+    const chargePhase = await phase(cluster, async () => (await inFlight(chargeIds.length, 20, (index) => paidCharge(client, chargeIds[index] ?? ''))).length);
+    const charge = { ...chargePhase, stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, chargeIds.map(chargeWorkflowId)) };
+
+    log(`measure: ${sizes.cardPayments} card payments through their checkout`);
+    const cardIds = Array.from({ length: sizes.cardPayments }, (_, index) => `m${run}k${index}`);
+    const cardPhase = await phase(cluster, async () => (await inFlight(cardIds.length, 10, (index) => paidCardPayment(client, cardIds[index] ?? ''))).length);
+    const cardPayment = { ...cardPhase, stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, cardIds.map(cardPaymentWorkflowId)) };
+
+    return {
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3) },
+      cluster: { temporal: info.serverVersion ?? 'unknown', shards: info.historyShardCount ?? 0, workers: cluster.parts.workers.length },
+      ...(bare ? { bare } : {}),
+      payout,
+      charge,
+      cardPayment,
+    };
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * `npm run cluster`: the engine on a real Temporal server with PostgreSQL, natively (tools/cluster): in
+ * CLUSTER_DATA_DIR (DATA_DIR/cluster), CLUSTER_WORKERS worker processes (2). Ctrl-C stops every process.
+ * CLUSTER_CHECK=1: on a stack of its own (a temporary folder, free ports), the smoke of
+ * tools/cluster/cluster-check.ts; prints one JSON line and exits 1 on any loss.
+ * CLUSTER_MEASURE=1: likewise, the figures of docs/scaling.md (tools/cluster/cluster-measure.ts), as JSON.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { checkPassed, CLUSTER_CHECK_ENV, runClusterCheck, type ClusterCheckReport } from './cluster-check';
+import { measureCluster } from './cluster-measure';
+import { ClusterStopped, startCluster, type Cluster, type ClusterOptions } from './cluster-stack';
+import { TEMPORAL_SERVER_VERSION } from './server-build';
+import { loadConfigOrExit } from '../../src/config/env';
+import { onShutdown } from '../../src/cli/shutdown';
+
+const clusterEnvSchema = z.object({
+  CLUSTER_CHECK: z.enum(['0', '1']).default('0'),
+  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
+  CLUSTER_DATA_DIR: z.string().min(1).optional(),
+  CLUSTER_CHECK_PAYOUTS: z.coerce.number().int().min(1).max(5_000).default(300),
+  CLUSTER_MEASURE: z.enum(['0', '1']).default('0'),
+  /** History shards of the measured cluster's new database: how much one shard carries is measured with 1. */
+  CLUSTER_SHARDS: z.coerce.number().int().min(1).max(16_384).optional(),
+  CLUSTER_MEASURE_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  CLUSTER_MEASURE_CHARGES: z.coerce.number().int().min(1).max(10_000).default(100),
+  CLUSTER_MEASURE_CARD_PAYMENTS: z.coerce.number().int().min(1).max(10_000).default(30),
+  CLUSTER_MEASURE_BARE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+});
+type ClusterSettings = z.output<typeof clusterEnvSchema>;
+
+/** The check's short waits; the sandbox settling at once and quieter logs, as the bench runs. */
+const CLUSTER_MEASURE_ENV = { ...CLUSTER_CHECK_ENV, SANDBOX_SETTLE_MS: '0', LOG_LEVEL: 'warn' };
+
+const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+
+function banner(cluster: Cluster): string {
+  const { config } = cluster;
+  return [
+    '',
+    `The engine on a Temporal server ${TEMPORAL_SERVER_VERSION} with PostgreSQL is up:`,
+    `  Engine API         ${cluster.engineUrl}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
+    `  Sandbox (PSP)      ${cluster.sandboxUrl}`,
+    `  Temporal frontend  ${cluster.temporalAddress}   namespace ${config.TEMPORAL_NAMESPACE}; no Web UI here (docs/scaling.md, "Running it")`,
+    `  Temporal metrics   ${cluster.serverMetricsUrl}`,
+    ...cluster.workerMetricsUrls().map((url, index) => `  Worker ${index + 1} metrics   ${url}`),
+    `  Data and logs      ${config.DATA_DIR} (logs/<part>.log)`,
+    'Press Ctrl-C to stop everything.',
+    '',
+  ].join('\n');
+}
+
+/** The stack, stopped on Ctrl-C even while it is still starting (its parts run in process groups of their own). */
+function startStoppable(options: Omit<ClusterOptions, 'log' | 'signal'>): Promise<Cluster> {
+  const stopping = new AbortController();
+  const starting = startCluster({ ...options, log, signal: stopping.signal });
+  onShutdown(
+    async () => {
+      stopping.abort();
+      const cluster = await starting.catch(() => undefined);
+      await cluster?.stop();
+    },
+    (event) => log(`cluster: ${event}`),
+    { repeatForcesExit: false },
+  );
+  return starting;
+}
+
+/** A throwaway folder; PostgreSQL runs as its own user when we are root, and must be able to pass through it. */
+function throwawayDir(label: string): string {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `payout-cluster-${label}-`));
+  chmodSync(dataDir, 0o711);
+  return dataDir;
+}
+
+/** A cluster in a throwaway folder, which goes too when Ctrl-C stops it before it is up (a failed start keeps it, with its logs). */
+async function startThrowaway(dataDir: string, options: Omit<ClusterOptions, 'log' | 'signal'>): Promise<Cluster> {
+  try {
+    return await startStoppable(options);
+  } catch (error) {
+    if (error instanceof ClusterStopped) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function check(workers: number, payouts: number): Promise<number> {
+  const dataDir = throwawayDir('check');
+  log(`cluster check: ${payouts} payouts, ${workers} workers, in ${dataDir}`);
+  const cluster = await startThrowaway(dataDir, { dataDir, workers, ports: 'free', env: CLUSTER_CHECK_ENV });
+  let report: ClusterCheckReport | undefined;
+  try {
+    report = await runClusterCheck(cluster, { payouts, log });
+  } finally {
+    await cluster.stop();
+  }
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  if (checkPassed(report)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    return 0;
+  }
+  log(`cluster check: failed; logs and state kept in ${dataDir}`);
+  return 1;
+}
+
+async function measure(settings: ClusterSettings): Promise<number> {
+  const dataDir = throwawayDir('measure');
+  const workers = settings.CLUSTER_WORKERS;
+  log(`cluster measure: ${workers} workers, ${settings.CLUSTER_SHARDS ?? 'the configured'} shards, in ${dataDir}`);
+  const cluster = await startThrowaway(dataDir, { dataDir, workers, ports: 'free', env: CLUSTER_MEASURE_ENV, ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}) });
+  try {
+    const figures = await measureCluster(
+      cluster,
+      { payouts: settings.CLUSTER_MEASURE_PAYOUTS, charges: settings.CLUSTER_MEASURE_CHARGES, cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS, bareSeconds: settings.CLUSTER_MEASURE_BARE_SECONDS },
+      log,
+    );
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  } finally {
+    await cluster.stop();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  return 0;
+}
+
+async function main(): Promise<void> {
+  const parsed = clusterEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    process.stderr.write(`Invalid configuration:\n${z.prettifyError(parsed.error)}\n`);
+    process.exit(2);
+  }
+  const settings = parsed.data;
+  if (settings.CLUSTER_CHECK === '1') process.exit(await check(settings.CLUSTER_WORKERS, settings.CLUSTER_CHECK_PAYOUTS));
+  if (settings.CLUSTER_MEASURE === '1') process.exit(await measure(settings));
+
+  const config = loadConfigOrExit();
+  const dataDir = path.resolve(settings.CLUSTER_DATA_DIR ?? path.join(config.DATA_DIR, 'cluster'));
+  const cluster = await startStoppable({ dataDir, workers: settings.CLUSTER_WORKERS, ports: 'configured' });
+  process.stdout.write(banner(cluster));
+}
+
+main().catch((error: unknown) => {
+  // Stopped by Ctrl-C while starting: everything started is stopped already, nothing to explain.
+  if (error instanceof ClusterStopped) process.exit(130);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,114 @@
+/**
+ * One of each lifecycle driven end to end over HTTP, as a merchant, the payer's bank, a buyer's browser
+ * and the provider would: a PIX charge paid, a card payment through its checkout (the 3DS session and the
+ * card token as shield.js makes them), a MED infraction against that charge defended and accepted. Each
+ * resolves once the engine shows the final state, or rejects saying where it stopped. Used by
+ * `npm run cluster`'s check and its measurements.
+ */
+import { z } from 'zod';
+import { chargeCreatedSchema, chargeResponseSchema, type ChargeResponse } from '../../src/api/charges/charge-response';
+import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, type CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import { infractionResponseSchema, type InfractionResponse } from '../../src/api/infractions/infraction-response';
+import { threeDSSessionResponseSchema, shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/shield';
+import { reaisToCentavos } from '../../src/money/centavos';
+import { encryptCardToken } from '../../src/payment-api/shield-card-token';
+import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
+import { pollUntil } from '../../src/util/poll';
+import type { StackClient } from './stack-client';
+
+const anything = z.unknown();
+const PAYER = { name: 'Ana Souza', document: '52998224725' };
+const FINAL_WAIT_MS = 180_000;
+
+/** Polls a reading until `done` holds; the deadline covers a Temporal restart and the sandbox's callback retries. */
+function until<T>(read: () => Promise<T | undefined>, done: (value: T) => boolean, description: string, timeoutMs = FINAL_WAIT_MS): Promise<T> {
+  return pollUntil(
+    async () => {
+      const value = await read();
+      return value !== undefined && done(value) ? value : undefined;
+    },
+    { timeoutMs, intervalMs: 500, description },
+  );
+}
+
+export const readCharge = (client: StackClient, externalId: string) => client.engineIfKnown(`/v1/charges/${encodeURIComponent(externalId)}`, chargeResponseSchema);
+
+/** A charge created through the engine and paid by the payer at the provider: PAID, with the provider's id of the PIX. */
+export async function paidCharge(client: StackClient, externalId: string, amount = 100): Promise<ChargeResponse> {
+  await client.engine('POST', '/v1/charges', chargeCreatedSchema, { externalId, amount, payer: PAYER });
+  // Paid once: a second payment of the same charge is refused, so a lost answer is read back, not repeated.
+  await client.admin('POST', `/sandbox/cash-ins/${encodeURIComponent(externalId)}/pay`, anything, {}).catch(async (error: unknown) => {
+    if ((await readCharge(client, externalId))?.status !== 'PAID') throw error;
+  });
+  return until(() => readCharge(client, externalId), (charge) => charge.status === 'PAID', `charge ${externalId} to be PAID`);
+}
+
+const readCardPayment = (client: StackClient, externalId: string) => client.engineIfKnown(`/v1/card-payments/${encodeURIComponent(externalId)}`, cardPaymentResponseSchema);
+
+/** A card payment created through the engine, paid through its checkout with the frictionless test card: PAID. */
+export async function paidCardPayment(client: StackClient, externalId: string): Promise<CardPaymentResponse> {
+  const amount = 100.1;
+  const created = await client.engine('POST', '/v1/card-payments', cardPaymentCreatedSchema, {
+    externalId,
+    amount,
+    installmentCount: 1,
+    payer: { ...PAYER, email: 'ana@example.com', phone: '(11) 98765-4321' },
+    description: 'Order 1001',
+  });
+  const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  const card = { number: TEST_CARDS.frictionless, holderName: 'ANA SOUZA', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '4821' };
+  const { publicKey } = await client.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema);
+  const cardToken = encryptCardToken(publicKey, card);
+  const session = await client.shield('POST', '/shield/sessions', threeDSSessionResponseSchema, { publicKey, amount: reaisToCentavos(amount), installments: 1, currency: 'BRL', cardToken });
+  if (session.status !== 'AUTHENTICATED' || !session.threeDS) throw new Error(`card payment ${externalId}: 3DS session ${session.status}`);
+  const pay = {
+    token,
+    card: { holderName: card.holderName, number: card.number, expiryMonth: String(card.expMonth).padStart(2, '0'), expiryYear: String(card.expYear), cvv: card.cvv },
+    cardToken,
+    sessionId: session.sessionId,
+    threeDS: session.threeDS,
+  };
+  // The checkout takes one card: a pay call whose answer was lost is read back, not sent again.
+  await client.checkout(`/checkout/${encodeURIComponent(externalId)}/pay`, checkoutResultSchema, pay).catch(async (error: unknown) => {
+    if ((await readCardPayment(client, externalId))?.status === 'AWAITING_CARD') throw error;
+  });
+  return until(() => readCardPayment(client, externalId), (payment) => payment.status === 'PAID', `card payment ${externalId} to be PAID`);
+}
+
+const readInfraction = (client: StackClient, id: string) => client.engineIfKnown(`/v1/infractions/${encodeURIComponent(id)}`, infractionResponseSchema);
+
+/** Until `done`, the MED sync is asked to run every few seconds (the engine learns of the provider's changes only through it). */
+async function syncUntil(client: StackClient, id: string, done: (infraction: InfractionResponse) => boolean, description: string): Promise<InfractionResponse> {
+  let lastSync = 0;
+  return until(
+    async () => {
+      if (Date.now() - lastSync > 3_000) {
+        lastSync = Date.now();
+        await client.engine('POST', '/v1/infractions/sync', anything);
+      }
+      return readInfraction(client, id);
+    },
+    done,
+    description,
+  );
+}
+
+/** A MED infraction against a paid charge of the engine: found by the sync, linked, defended, accepted by the provider; the charge PARTIALLY_REFUNDED. */
+export async function acceptedInfraction(client: StackClient, charge: ChargeResponse, amount = 40): Promise<{ infraction: InfractionResponse; charge: ChargeResponse }> {
+  const opened = await client.admin('POST', '/sandbox/infractions', z.object({ infraction: z.object({ id: z.string() }) }), {
+    transactionId: charge.providerTransactionId,
+    reason: 'fraud',
+    amount,
+  });
+  const id = opened.infraction.id;
+  await syncUntil(client, id, (infraction) => infraction.status === 'OPEN' && infraction.chargeExternalId === charge.externalId, `infraction ${id} to be OPEN and linked`);
+  await client.engine('POST', `/v1/infractions/${encodeURIComponent(id)}/defense`, infractionResponseSchema, {
+    analise: 'ACEITA',
+    justificativa: 'O pagador foi vítima de golpe; devolvemos.',
+    proofs: ['https://example.com/proof.pdf'],
+  });
+  await client.admin('POST', `/sandbox/infractions/${encodeURIComponent(id)}/resolve`, anything, { status: 'ACCEPTED' });
+  const infraction = await syncUntil(client, id, (current) => current.status === 'ACCEPTED', `infraction ${id} to be ACCEPTED`);
+  const refunded = await until(() => readCharge(client, charge.externalId), (current) => current.status === 'PARTIALLY_REFUNDED', `charge ${charge.externalId} to be PARTIALLY_REFUNDED`);
+  return { infraction, charge: refunded };
+}

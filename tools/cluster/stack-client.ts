@@ -1,0 +1,66 @@
+/**
+ * The engine API, the sandbox's admin API and its security module, as a merchant, an operator and a
+ * buyer's browser call them, with the patience a cluster being killed needs: no answer, a 5xx (503 while
+ * Temporal restarts) or a 429 is asked again until a deadline; any other refusal fails at once. Every
+ * answer is parsed with the schema its server builds it from.
+ */
+import type { z } from 'zod';
+import { pollUntil, StopPolling } from '../../src/util/poll';
+
+export interface StackClientOptions {
+  engineUrl: string;
+  sandboxUrl: string;
+  apiKey: string;
+  adminToken: string;
+  /** How long a call is asked again (default 120 s: a Temporal restart and its shards' recovery). */
+  patienceMs?: number;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export class StackClient {
+  constructor(private readonly options: StackClientOptions) {}
+
+  engine<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    return this.call(`${this.options.engineUrl}${path}`, method, schema, body, { authorization: `Bearer ${this.options.apiKey}` });
+  }
+
+  /** A GET of something that may not exist yet: undefined on 404. */
+  engineIfKnown<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S> | undefined> {
+    return this.call(`${this.options.engineUrl}${path}`, 'GET', schema.optional(), undefined, { authorization: `Bearer ${this.options.apiKey}` }, true);
+  }
+
+  /** The buyer's side of the engine (the checkout link's token is the credential). */
+  checkout<S extends z.ZodType>(path: string, schema: S, body: unknown): Promise<z.output<S>> {
+    return this.call(`${this.options.engineUrl}${path}`, 'POST', schema, body, {});
+  }
+
+  admin<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, { authorization: `Bearer ${this.options.adminToken}` });
+  }
+
+  /** The provider's security module, as shield.js calls it from the browser. */
+  shield<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, {});
+  }
+
+  private call<S extends z.ZodType>(url: string, method: Method, schema: S, body: unknown, headers: Record<string, string>, notFoundIsUndefined = false): Promise<z.output<S>> {
+    const description = `${method} ${url.replace(/\?.*$/, '')}`;
+    return pollUntil(
+      async () => {
+        const response = await fetch(url, {
+          method,
+          headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(15_000),
+        });
+        const text = await response.text();
+        if (notFoundIsUndefined && response.status === 404) return { value: undefined as z.output<S> };
+        if (response.status >= 500 || response.status === 429) throw new Error(`${description} answered ${response.status}`);
+        if (!response.ok) throw new StopPolling(`${description} answered ${response.status}: ${text.slice(0, 500)}`);
+        return { value: schema.parse(text ? JSON.parse(text) : undefined) };
+      },
+      { timeoutMs: this.options.patienceMs ?? 120_000, intervalMs: 500, description },
+    ).then(({ value }) => value);
+  }
+}
