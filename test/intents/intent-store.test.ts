@@ -67,15 +67,20 @@ describe.each(dialects)('$name intent store', ({ open }) => {
   test('the first run claims; a retry of that run finds its own claim; another run finds it claimed earlier, with what it became', async () => {
     expect(await db.intents.find(key)).toBeUndefined();
     expect(await db.intents.claim(key, 'run-a')).toMatchObject({ by: 'this-run', intent: { businessId: 'order-1', kind: 'payout-submission', runId: 'run-a', state: 'CLAIMED' } });
-    expect(await db.intents.claim(key, 'run-a')).toMatchObject({ by: 'this-run', intent: { runId: 'run-a', state: 'CLAIMED' } });
+    expect(await db.intents.claim(key, 'run-a')).toMatchObject({ by: 'this-run', fresh: false, intent: { runId: 'run-a', state: 'CLAIMED' } });
     await db.intents.record(key, 'run-a', { state: 'SENT', providerId: 'tx-1' });
     const earlier = await db.intents.claim(key, 'run-b');
     expect(earlier).toMatchObject({ by: 'earlier-run', intent: { runId: 'run-a', state: 'SENT', providerId: 'tx-1' } });
     // A run that does not hold the intent writes nothing.
     await db.intents.record(key, 'run-b', { state: 'REFUSED' });
     expect(await db.intents.find(key)).toMatchObject({ runId: 'run-a', state: 'SENT', providerId: 'tx-1' });
+    // What a re-run needs of the answer is kept beside it.
+    const charge: IntentKey = { businessId: 'order-1', kind: 'charge-creation' };
+    await db.intents.claim(charge, 'run-a');
+    await db.intents.record(charge, 'run-a', { state: 'SENT', answer: '{"qrcode":"000201"}' });
+    expect(await db.intents.claim(charge, 'run-b')).toMatchObject({ by: 'earlier-run', intent: { state: 'SENT', answer: '{"qrcode":"000201"}' } });
     // Other kinds of the same business id are other intents.
-    expect(await db.intents.claim({ businessId: 'order-1', kind: 'charge-creation' }, 'run-b')).toMatchObject({ by: 'this-run' });
+    expect(await db.intents.claim({ businessId: 'order-1', kind: 'defense-submission' }, 'run-b')).toMatchObject({ by: 'this-run', fresh: true });
   });
 
   test('an intent the provider refused (nothing moved) is taken over by the next run; an unknown one is not', async () => {

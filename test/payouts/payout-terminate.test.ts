@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PayoutResponse } from '../../src/api/payouts/payout-response';
 import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
+import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -23,8 +24,12 @@ beforeAll(async () => {
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
+const emv = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'TERMINATE', amountCentavos: 789 });
+
 const RAILS = {
   pix_key: (externalId: string) => ({ externalId, method: 'pix_key', amount: 4.56, pixKey: 'ana@example.com', keyType: 'EMAIL', description: externalId }),
+  pix_copy_paste: (externalId: string) => ({ externalId, method: 'pix_copy_paste', emv }),
+  crypto: (externalId: string) => ({ externalId, method: 'crypto', amount: 55, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' }),
   internal: (externalId: string) => ({ externalId, method: 'internal', email: 'recipient@sandbox.test', amount: 1.23, description: externalId }),
 } as const;
 
@@ -42,8 +47,8 @@ async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string
   return externalId;
 }
 
-test('a PIX-key payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async () => {
-  const externalId = await terminatedMidSubmission('pix_key');
+test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async (rail) => {
+  const externalId = await terminatedMidSubmission(rail);
   const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
   expect(view.status).toBe(200);
   expect(view.body).toMatchObject({ status: 'RECEIVED', workflowStatus: 'TERMINATED', submission: { intent: 'CLAIMED' } });
@@ -53,8 +58,8 @@ test('a PIX-key payout terminated mid-submission: the view says TERMINATED with 
   expect(recheck.body.workflowStatus).toBeUndefined();
   const done = await waitForPayout(stack, externalId, ['COMPLETED']);
   expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
-  expect(await providerOperations(stack, externalId, 'pix_key')).toBe(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-rerun-after-terminate');
+  expect(await providerOperations(stack, externalId, rail)).toBe(1);
+  if (rail === 'pix_key') await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-rerun-after-terminate');
 }, 90_000);
 
 test('an internal transfer terminated mid-submission: recheck re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), never a second transfer', async () => {
