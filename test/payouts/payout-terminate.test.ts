@@ -51,7 +51,8 @@ test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout termina
   const externalId = await terminatedMidSubmission(rail);
   const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
   expect(view.status).toBe(200);
-  expect(view.body).toMatchObject({ status: 'RECEIVED', workflowStatus: 'TERMINATED', submission: { intent: 'CLAIMED' } });
+  // CLAIMED while the request waits for its answer; SENT should a loaded machine let the attempt give up and reconcile before the terminate.
+  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|SENT)$/) as unknown } });
 
   const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
   expect(recheck.status).toBe(200);
@@ -65,7 +66,8 @@ test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout termina
 test('an internal transfer terminated mid-submission: recheck re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), never a second transfer', async () => {
   const externalId = await terminatedMidSubmission('internal');
   const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
-  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: 'CLAIMED' } });
+  // CLAIMED while the request waits for its answer; UNKNOWN should a loaded machine let the attempt give up before the terminate.
+  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|UNKNOWN)$/) as unknown } });
 
   const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
   expect(recheck.status).toBe(200);
