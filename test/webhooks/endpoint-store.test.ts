@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
 import { PgBatchStore } from '../../src/batches/pg-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
@@ -298,7 +299,7 @@ describe('PostgreSQL webhook endpoint store beside the batch store', () => {
       expect(await endpoints.list()).toEqual([]);
       expect(await batches.summary('none')).toBeUndefined();
       const applied = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
-      expect(applied).toEqual(['batches/001-initial', 'webhooks/001-endpoints']);
+      expect(applied).toEqual([...PG_BATCH_MIGRATIONS.map((migration) => migration.id), 'webhooks/001-endpoints']);
       // Opening again (the other process) applies nothing twice.
       await (await openWebhookEndpointStore(config)).close();
     } finally {
