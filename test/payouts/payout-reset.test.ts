@@ -140,17 +140,23 @@ test(`a batch reset by query (${BATCH_PAYOUTS} payouts of every rail, FirstWorkf
 
   await temporalCli(stack, 'workflow', 'reset', '--query', `WorkflowType = 'payoutWorkflow' AND BatchId = '${batchId}'`, '--type', 'FirstWorkflowTask', '--reason', 'test: batch reset after a bad deploy', '--yes');
 
+  // Each payout's run made by the reset, once closed; what is still open or not COMPLETED is named on a timeout.
+  let pending: string[] = [];
   await pollUntil(
     async () => {
       const states = await Promise.all(
         items.map(async ({ body }) => {
           const now = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(body.externalId)).describe();
-          return now.runId !== runsBefore.get(body.externalId) && now.status.name === 'COMPLETED';
+          const reset = now.runId !== runsBefore.get(body.externalId);
+          return reset && now.status.name === 'COMPLETED' ? undefined : `${body.externalId}: ${reset ? 'reset' : 'not reset'}, ${now.status.name}`;
         }),
       );
-      return states.every(Boolean) ? true : undefined;
+      pending = states.filter((state): state is string => state !== undefined);
+      return pending.length === 0 ? true : undefined;
     },
     { timeoutMs: 240_000, intervalMs: 1_000, description: `every payout of ${batchId} reset and completed again` },
-  );
+  ).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; ${pending.length} left: ${pending.slice(0, 5).join('; ')}`);
+  });
   for (const { rail, body } of items) await expectOneMoneyMovement(rail, body.externalId);
 }, 480_000);
