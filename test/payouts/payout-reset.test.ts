@@ -92,6 +92,29 @@ test('one payout reset again and again (first task, last task, first task): stil
   await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-internal-reset-reconciled');
 }, 120_000);
 
+test("a payout the provider failed after accepting it, reset to its first task: FAILED again from the provider's record, one operation", async () => {
+  const externalId = `reset-failed-${randomUUID().slice(0, 8)}`;
+  expect((await stack.api('POST', '/v1/payouts', { ...RAILS.pix_key(externalId), amount: 3.13 })).status).toBe(202);
+  await waitForPayout(stack, externalId, ['FAILED']);
+  expect(await resetAndWait(stack, payoutWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
+  const again = (await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`)).body;
+  // The reason is the callback's when its reapplied signal comes first, else the check's (which names only FALHA).
+  expect(again).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/sandbox rule|FALHA/) as unknown });
+  await expectOneMoneyMovement('pix_key', externalId);
+}, 120_000);
+
+test('a payout the provider refused at request time (nothing moved) is sent again by a reset: the refusal is not a claim', async () => {
+  const externalId = `reset-refused-${randomUUID().slice(0, 8)}`;
+  expect((await stack.api('POST', '/v1/payouts', { ...RAILS.internal(externalId), email: 'nobody@example.com' })).status).toBe(202);
+  await waitForPayout(stack, externalId, ['FAILED']);
+  expect(await stack.intents.find({ businessId: externalId, kind: 'payout-submission' })).toMatchObject({ state: 'REFUSED' });
+  expect(await resetAndWait(stack, payoutWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
+  // Refused again (the e-mail is still nobody's), by a request this run made: the intent is the new run's.
+  const intent = await stack.intents.find({ businessId: externalId, kind: 'payout-submission' });
+  expect(intent).toMatchObject({ state: 'REFUSED', runId: (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(externalId)).describe()).runId });
+  expect(await providerOperations(stack, externalId, 'internal')).toBe(0);
+}, 120_000);
+
 describe('an intent claimed by an earlier run that sent nothing (the run ended between the claim and the send)', () => {
   test('an internal transfer is not sent: NEEDS_REVIEW, "sent before a reset; the provider cannot be asked"; the operator cancels it', async () => {
     const externalId = `reset-claimed-${randomUUID().slice(0, 8)}`;
