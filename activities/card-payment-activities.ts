@@ -17,9 +17,9 @@ export type CardPaymentCheck =
       kind: 'found';
       status: string;
       providerStatus?: string;
-      brand: string;
-      last4: string;
-      netValueCents: number;
+      brand?: string;
+      last4?: string;
+      netValueCents?: number;
       /** What binds the provider's payment to an order: the workflow settles only a payment whose reference, amount and installments are the order's. */
       externalReference?: string;
       amountCents: number;
@@ -35,9 +35,9 @@ export function createCardPaymentActivities({ api }: CardPaymentActivityDependen
         kind: 'found',
         status: data.status,
         ...(data.providerStatus ? { providerStatus: data.providerStatus } : {}),
-        brand: data.brand,
-        last4: data.last4,
-        netValueCents: reaisToCentavos(data.netValue),
+        ...(data.brand === undefined ? {} : { brand: data.brand }),
+        ...(data.last4 === undefined ? {} : { last4: data.last4 }),
+        ...(data.netValue === undefined ? {} : { netValueCents: reaisToCentavos(data.netValue) }),
         ...(data.externalReference ? { externalReference: data.externalReference } : {}),
         amountCents: reaisToCentavos(data.amount),
         ...(data.installmentCount === undefined ? {} : { installmentCount: data.installmentCount }),

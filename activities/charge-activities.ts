@@ -23,25 +23,28 @@ export interface ChargeActivityDependencies {
   api: ChargePaymentApi;
   /** The engine's public base URL: the provider posts cash-in callbacks to its /callbacks/cash-in. */
   callbackBaseUrl: string;
+  /** The merchant name (field 59) the provider's codes must carry (CHARGE_MERCHANT_NAME); unset: not compared. */
+  chargeMerchantName?: string | undefined;
   intents: IntentStore;
 }
 
 export type CreatedCharge =
-  | { kind: 'created'; qrcode: string; providerExpiresAt?: string }
+  | { kind: 'created'; qrcode: string; providerExpiresAt?: string; providerTransactionId?: string }
   | { kind: 'refused'; reason: string };
 
 export type ChargeCheck =
   | { kind: 'pending' }
-  | { kind: 'paid'; providerTransactionId: string; feeCents: number; at: string }
+  /** feeCents absent when the check does not say it; `at` the check's updatedAt, else when the engine learned it. */
+  | { kind: 'paid'; providerTransactionId: string; feeCents?: number; at: string }
   | { kind: 'failed'; providerTransactionId: string };
 
 /** What the intent keeps of a created charge: what its re-run answers (the code its payer is shown). */
-const createdAnswerSchema = z.object({ qrcode: z.string().min(1), providerExpiresAt: z.string().optional() });
+const createdAnswerSchema = z.object({ qrcode: z.string().min(1), providerExpiresAt: z.string().optional(), providerTransactionId: z.string().optional() });
 
 export const CHARGE_ANSWER_LOST = 'the provider has this charge from an attempt whose answer was lost, and its code cannot be read back: the engine does not create a second one';
 export const CHARGE_CREATED_BEFORE = 'the charge was created by an earlier run of its workflow (a reset or a re-run) whose code was not recorded: the engine does not create a second one';
 
-export function createChargeActivities({ api, callbackBaseUrl, intents }: ChargeActivityDependencies) {
+export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantName, intents }: ChargeActivityDependencies) {
   async function createCharge(input: ChargeInput): Promise<CreatedCharge> {
     const key: IntentKey = { businessId: input.request.externalId, kind: 'charge-creation' };
     const runId = claimingRun();
@@ -76,10 +79,16 @@ export function createChargeActivities({ api, callbackBaseUrl, intents }: Charge
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
       throw error;
     }
-    const { qrcode, expiresAt } = answer.qrCodeResponse;
-    const code = checkChargeCode(qrcode, request.amountCents);
+    const { qrcode, expiresAt, transactionId } = answer.qrCodeResponse;
+    const code = checkChargeCode(qrcode, { amountCents: request.amountCents, merchantName: chargeMerchantName });
     if (!code.ok) throw ApplicationFailure.nonRetryable(`the provider's code failed the engine's check: ${code.problem}`, 'BadChargeCode');
-    return { kind: 'created', qrcode, ...(expiresAt ? { providerExpiresAt: expiresAt } : {}) };
+    return {
+      kind: 'created',
+      qrcode,
+      ...(expiresAt ? { providerExpiresAt: expiresAt } : {}),
+      // The provider's id of the charge, when it is not ours echoed: callbacks may name the charge by it.
+      ...(transactionId !== request.externalId ? { providerTransactionId: transactionId } : {}),
+    };
   }
 
   async function chargeExists(externalId: string): Promise<boolean> {
@@ -98,7 +107,12 @@ export function createChargeActivities({ api, callbackBaseUrl, intents }: Charge
       const { transaction } = await api.checkTransaction(externalId);
       switch (transaction.transactionState) {
         case 'COMPLETO':
-          return { kind: 'paid', providerTransactionId: transaction.transactionId, feeCents: reaisToCentavos(transaction.fee), at: transaction.updatedAt };
+          return {
+            kind: 'paid',
+            providerTransactionId: transaction.transactionId,
+            ...(transaction.fee === undefined ? {} : { feeCents: reaisToCentavos(transaction.fee) }),
+            at: transaction.updatedAt ?? new Date().toISOString(),
+          };
         case 'FALHA':
           return { kind: 'failed', providerTransactionId: transaction.transactionId };
         default:

@@ -16,6 +16,7 @@ export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' |
     endpoints: WebhookEndpointStore;
     webhooks: { timing: DeliveryTiming; timeoutMs: number; transport: EndpointTransport };
     logger: Logger;
+    chargeMerchantName?: string | undefined;
   } &
   Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] & ChargePaymentApi & CardPaymentActivityDependencies['api'] };
 

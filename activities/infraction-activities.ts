@@ -43,6 +43,13 @@ function hasNews(record: InfractionRecord, state: InfractionState): boolean {
   return record.defendedAt !== undefined && DEFENDABLE_STATES.includes(state);
 }
 
+/** The pages there are, as far as this one tells: its totalPages, else its total, else one more while pages come full. */
+function pageCount(list: { data: readonly unknown[]; total?: number | undefined; totalPages?: number | undefined }, page: number, perPage: number): number {
+  if (list.totalPages !== undefined) return list.totalPages;
+  if (list.total !== undefined) return Math.ceil(list.total / perPage);
+  return list.data.length < perPage ? page : page + 1;
+}
+
 export const DEFENSE_SENT_BEFORE =
   'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
 
@@ -90,7 +97,7 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       const list = await api.listInfractions({ page, perPage: 100 });
       const found = list.data.find((infraction) => infraction.id === infractionId);
       if (found) return toInfractionRecord(found);
-      if (page >= list.totalPages) return undefined;
+      if (page >= pageCount(list, page, 100)) return undefined;
     }
   }
 
@@ -100,7 +107,7 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       const list = await api.listInfractions({ page, perPage });
       const records = list.data.map(toInfractionRecord);
       const running = await runningStates(records.map((record) => record.infractionId));
-      const result: SyncedPage = { totalPages: list.totalPages, seen: records.length, started: 0, signalled: 0 };
+      const result: SyncedPage = { totalPages: pageCount(list, page, perPage), seen: records.length, started: 0, signalled: 0 };
       for (const record of records) {
         const outcome = await bringUpToDate(record, running);
         if (outcome !== 'unchanged') result[outcome] += 1;

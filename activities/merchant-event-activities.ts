@@ -60,7 +60,7 @@ export function createMerchantEventActivities({ endpoints, announce, webhookTime
     try {
       // A redirect is an answer that is not 2xx: the transport does not follow it to where the event was not registered.
       const status = await transport.post(endpoint.url, {
-        headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, ...merchantWebhookHeaders(event.id, signing, body, Math.floor(at.getTime() / 1000)) },
+        headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, ...merchantWebhookHeaders(endpoint.signatureScheme, event.id, signing, body, Math.floor(at.getTime() / 1000)) },
         body,
         timeoutMs: webhookTimeoutMs,
       });

@@ -3,6 +3,8 @@
  * table, the admin API, and one ticker that runs due settlement jobs and callback deliveries. All
  * durable work is rows with due times, so a new sandbox on the same file resumes where one stopped.
  */
+import { sandboxProfile } from './profiles/seed-profile';
+import { shieldKeys } from './products/card-payments/shield/card-token';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import express, { type Express } from 'express';
@@ -76,6 +78,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const scheduler = createScheduler(db, jobHandlers, now, logger);
   const jwtKey = Buffer.from(readOrCreateSetting(db, 'jwt_signing_key', () => randomBytes(32).toString('base64')), 'base64');
 
+  const profile = sandboxProfile(config.SANDBOX_PROFILE);
   const ctx: SandboxContext = {
     config,
     db,
@@ -88,13 +91,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     logger,
     now,
     jwtKey,
-    enqueueCallback: (callback) => outbox.enqueue(callback, faults.decideCallback()),
+    profile,
+    enqueueCallback: (callback) => outbox.enqueue(profile.callback(callback), faults.decideCallback()),
   };
   for (const [kind, handler] of registry.jobs) jobHandlers.set(kind, (job) => handler(ctx, job));
   seedUsers(db, ledger, config, now);
   for (const product of registry.products) product.onStart?.(ctx);
 
-  const dispatcher = createDispatcher({ outbox, faults, secrets: config.WEBHOOK_SECRET, retryBaseMs: config.SANDBOX_CALLBACK_RETRY_BASE_MS, now, logger });
+  const signature = config.SANDBOX_CALLBACK_SIGNATURE ?? (profile.name === 'seed' ? 'none' : 'hmac');
+  const dispatcher = createDispatcher({ outbox, faults, secrets: config.WEBHOOK_SECRET, signature, retryBaseMs: config.SANDBOX_CALLBACK_RETRY_BASE_MS, now, logger });
   const server = createServerHandle();
   let ticker: NodeJS.Timeout | undefined;
   let running = false;
@@ -152,7 +157,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       running = true;
       loop();
       const url = `http://127.0.0.1:${bound}`;
-      logger.info('sandbox.started', { url });
+      logger.info('sandbox.started', { url, profile: profile.name });
+      // No real provider serves its key: it is configured (PAYMENT_SHIELD_PUBLIC_KEY), so the seed profile says it here.
+      if (!profile.servesPublicKey) logger.info('sandbox.shield_public_key', { publicKey: shieldKeys(db).publicKeyPem });
       return { url, port: bound };
     },
     async stop() {

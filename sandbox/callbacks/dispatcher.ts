@@ -3,6 +3,7 @@
  * attempt, exponential backoff with jitter, every attempt recorded. At-least-once: a delivery cut
  * short by a stop is not recorded and goes out again after the restart.
  */
+import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../../src/logging/logger';
 import { networkErrorCode } from '../../src/net/network-error-code';
@@ -23,6 +24,8 @@ export interface DispatcherOptions {
   outbox: Outbox;
   faults: FaultState;
   secrets: readonly string[];
+  /** `hmac`: the documented scheme; `none`: no signature headers; `alt`: a scheme of another provider (sha256=, over the body alone). */
+  signature?: 'hmac' | 'none' | 'alt';
   retryBaseMs: number;
   now: () => number;
   logger: Logger;
@@ -55,9 +58,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const inFlight = new Map<string, Promise<void>>();
   const stopping = new AbortController();
 
+  function signatureHeaders(body: string, at: number): Record<string, string> {
+    const scheme = options.signature ?? 'hmac';
+    if (scheme === 'none') return {};
+    const timestamp = String(Math.floor(at / 1000));
+    if (scheme === 'alt') {
+      const secret = options.secrets[0] ?? '';
+      return { [WEBHOOK_TIMESTAMP_HEADER]: timestamp, [WEBHOOK_SIGNATURE_HEADER]: `sha256=${createHmac('sha256', secret).update(body).digest('base64')}` };
+    }
+    const signed = signWebhook(options.secrets, body, Number(timestamp));
+    return { [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature };
+  }
+
   async function post(record: CallbackRecord): Promise<{ statusCode: number | null; error: string | null; durationMs: number; at: number }> {
     const at = now();
-    const signed = signWebhook(options.secrets, record.body, Math.floor(at / 1000));
     const started = Date.now();
     try {
       // undici's request rather than fetch: no redirects followed, a third of the CPU per delivery.
@@ -66,8 +80,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         headers: {
           'content-type': 'application/json',
           [WEBHOOK_ID_HEADER]: record.id,
-          [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-          [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
+          ...signatureHeaders(record.body, at),
         },
         body: record.body,
         signal: AbortSignal.any([AbortSignal.timeout(CALLBACK_ATTEMPT_TIMEOUT_MS), stopping.signal]),

@@ -83,8 +83,9 @@ function operationOf(endpoint: EndpointDefinition): OperationSpec {
 
 /** The JSON endpoints of the card security module (/shield/, called by shield.js in the browser; no credentials). */
 const SHIELD_OPERATIONS: OperationSpec[] = [
-  { method: 'get', path: '/shield/public-key', summary: "The environment's fixed public key (<PUBLIC_KEY>)", responses: { 200: { description: 'Success', schema: shieldPublicKeyResponseSchema } } },
+  { id: 'getShieldPublicKey', method: 'get', path: '/shield/public-key', summary: "The environment's fixed public key (<PUBLIC_KEY>)", responses: { 200: { description: 'Success', schema: shieldPublicKeyResponseSchema } } },
   {
+    id: 'getShieldSettings',
     method: 'get',
     path: '/shield/settings',
     summary: 'The 3DS settings of the environment a public key belongs to ({shield_settings_url})',
@@ -96,6 +97,7 @@ const SHIELD_OPERATIONS: OperationSpec[] = [
     },
   },
   {
+    id: 'createThreeDSSession',
     method: 'post',
     path: '/shield/sessions',
     summary: 'Open a 3DS session (ShieldHelper.prepareThreeDS)',
@@ -108,6 +110,7 @@ const SHIELD_OPERATIONS: OperationSpec[] = [
     },
   },
   {
+    id: 'getThreeDSSession',
     method: 'get',
     path: '/shield/sessions/:sessionId',
     summary: 'A 3DS session and, once AUTHENTICATED, its result',
@@ -122,7 +125,9 @@ export function sandboxOpenApiDocument(): ReturnType<typeof openApiDocument> {
       title: 'Payment service (sandbox)',
       version: '1.0.0',
       description: 'The provider interface as the sandbox serves it. Gaps in the spec are decided in docs/assumptions.md.',
+      license: { name: 'Proprietary (UNLICENSED)' },
     },
+    [{ url: 'http://127.0.0.1:4010', description: 'The sandbox as npm start runs it (SANDBOX_PORT)' }],
     {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token of POST /api/auth/login' },
       clientId: { type: 'apiKey', in: 'header', name: 'ci' },

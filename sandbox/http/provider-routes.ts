@@ -78,8 +78,10 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
       const params = endpoint.params ? parseOrRefuse(endpoint.params, req.params, 'path') : undefined;
       const input = readInput(endpoint, req);
       const result = await route.handle({ ctx, user, input, params, req });
+      const body = ctx.profile.response(endpoint.name as EndpointName, result.body, (clientId) => (user ? ctx.operations.findForUser(user.id, clientId)?.id : undefined));
 
-      const checked = endpoint.response.safeParse(result.body);
+      // The engine's own reading of the answer: what the profile sends must be what the engine can read.
+      const checked = endpoint.response.safeParse(body);
       if (!checked.success) {
         // A sandbox answer outside the contract is a sandbox bug: fail loudly rather than teach clients a wrong shape.
         ctx.logger.error('sandbox.response_contract_violation', { endpoint: endpoint.name, issues: checked.error.issues.map((issue) => issue.path.join('.')) });
@@ -95,7 +97,7 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
           return;
         }
       }
-      res.status(status).json(result.body);
+      res.status(status).json(body);
     });
   }
   return router;

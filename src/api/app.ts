@@ -17,6 +17,7 @@ import { refuseOtherMethods } from './http-refusals';
 import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
 import { trackAllowedMethods } from '../http/allowed-methods';
+import { httpServerSpans } from '../telemetry/http-server-span';
 
 export interface AppDependencies {
   config: Pick<
@@ -30,6 +31,8 @@ export interface AppDependencies {
   readiness: Record<string, ReadinessCheck>;
   /** Feature routers (payouts, callbacks, ...), mounted in order after health and codec. */
   routers?: Router[];
+  /** A server span per request (tracing on: src/telemetry/tracing.ts). */
+  traceRequests?: boolean;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -37,6 +40,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   // The client's address is the socket's unless a known load balancer reports it (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
+  if (deps.traceRequests) app.use(httpServerSpans());
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
   const openApi = engineOpenApi();

@@ -48,7 +48,7 @@ const exampleBatch = {
   batchId: 'march-sellers',
   items: [
     { externalId: 's-1', amount: 25, pixKey: '52998224725', keyType: 'CPF' },
-    { externalId: 's-2', amount: 80.1, pixKey: 'ana@example.com', keyType: 'EMAIL', description: 'March' },
+    { externalId: 's-2', amount: 80.5, pixKey: 'ana@example.com', keyType: 'EMAIL', description: 'March' },
   ],
 };
 const payoutBody = withRequestExamples(payoutShapeSchema, [examplePayout]);
@@ -97,7 +97,13 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
   return openApiDocument(
-    { title: 'Payout engine API', version: '1.0.0', description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.' },
+    {
+      title: 'Payout engine API',
+      version: '1.0.0',
+      description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.',
+      license: { name: 'Proprietary (UNLICENSED)' },
+    },
+    [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
     { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
     ([
       keyed({
@@ -173,7 +179,7 @@ export function engineOpenApi() {
       }),
       ...batchActions,
       keyed({
-        method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
+        id: 'listUnmatchedCallbacks', method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
         responses: { 200: { description: 'The most recent unmatched callbacks', schema: unmatchedCallbacksResponseSchema } },
       }),
       keyed({
@@ -211,7 +217,7 @@ export function engineOpenApi() {
         responses: { 200: { description: 'The charge', schema: chargeResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }) },
       }),
       {
-        method: 'post', path: CASH_IN_CALLBACK_PATH, summary: "The provider's signed cash-in status callbacks (each charge's projectWebhook)", headers: callbackHeaders, body: cashInCallbackSchema,
+        id: 'receiveCashInCallback', method: 'post', path: CASH_IN_CALLBACK_PATH, summary: "The provider's signed cash-in status callbacks (each charge's projectWebhook)", headers: callbackHeaders, body: cashInCallbackSchema,
         responses: {
           200: { description: 'Signalled to the charge' },
           202: { description: 'Unknown charge: kept for operators' },
@@ -221,6 +227,7 @@ export function engineOpenApi() {
       ...Object.values(RAIL_PROVIDERS).flatMap((rail): OperationSpec[] =>
         rail.callback
           ? [{
+              id: `receive${rail.callback.path.replace('/callbacks/', '').replace(/(^|[-_/])(\w)/g, (_match: string, _separator: string, letter: string) => letter.toUpperCase())}Callback`,
               method: 'post', path: rail.callback.path, summary: `The provider's signed final-status callbacks of ${rail.callback.path.replace('/callbacks/', '')} payouts`, headers: callbackHeaders, body: rail.callback.schema,
               responses: {
                 200: { description: 'Signalled to the payout' },
@@ -232,8 +239,8 @@ export function engineOpenApi() {
       ),
       ...cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders, jsonBody: JSON_BODY, temporal: TEMPORAL }),
       ...webhookOperations({ errors, keyed, linksTo, jsonBody: JSON_BODY, temporal: TEMPORAL }),
-      { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
-      { method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
+      { id: 'getHealth', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
+      { id: 'getReadiness', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
     ] satisfies OperationSpec[]).map(limitedByAddress),
   );
 }

@@ -20,6 +20,7 @@ import { PayoutService } from './payouts/payout-service';
 import { infractionRoutes } from './infractions/infraction-routes';
 import { InfractionService } from './infractions/infraction-service';
 import { paymentApiClient } from '../payment-api/client-from-config';
+import { callbackVerifierFor } from '../payment-api/callback-verifier';
 import { ReplayGuard } from '../payment-api/webhook-signature';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
@@ -45,7 +46,18 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
     res.json(unmatched.list());
   });
   return [
-    callbackRouter({ client: temporal, secrets: config.WEBHOOK_SECRET, unmatched, replays: new ReplayGuard(), logger: logger.child({ component: 'callbacks' }) }, [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute]),
+    callbackRouter(
+      {
+        client: temporal,
+        verifier: callbackVerifierFor(config),
+        policy: config.PROVIDER_CALLBACK_SIGNATURES,
+        unsignedPerMinute: config.UNSIGNED_CALLBACKS_PER_MINUTE,
+        unmatched,
+        replays: new ReplayGuard(),
+        logger: logger.child({ component: 'callbacks' }),
+      },
+      [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute],
+    ),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),

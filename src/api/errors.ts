@@ -4,6 +4,7 @@
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
+import { isDatabaseUnavailable } from '../db/postgres';
 import { fieldIssueSchema, rowIssueSchema, zodIssues, type FieldIssue, type RowIssue } from '../validation/issues';
 
 export const apiErrorBodySchema = z.object({
@@ -87,6 +88,12 @@ export function errorHandler(onUnexpected: (error: unknown) => void): ErrorReque
       // Every 503 is temporary (Temporal, a worker, the provider, an update not answered yet): say when to come back.
       if (refusal.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       res.status(refusal.status).json(refusal.toBody());
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The engine's own database restarting (a failover, a crash): temporary, like Temporal being away.
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.status(503).json(new ApiError(503, 'STORE_UNAVAILABLE', "The engine's database is unavailable; retry later").toBody());
       return;
     }
     onUnexpected(error);

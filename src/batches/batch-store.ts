@@ -208,15 +208,6 @@ export function summaryOf(
   };
 }
 
-/** A synchronous implementation's answer as a promise: a throw becomes a rejection. */
-export function settled<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-}
-
 export function emptyCounts(): Record<ItemState, StateTotals> {
   return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amountCents: 0 }])) as Record<ItemState, StateTotals>;
 }

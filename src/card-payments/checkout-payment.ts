@@ -29,13 +29,16 @@ export function cardProblems(card: CheckoutCard, now: Date): FieldIssue[] {
   return issues;
 }
 
-export const checkoutPaymentSchema = z.strictObject({
-  token: tokenField,
-  card: checkoutCardSchema,
-  cardToken: z.string().min(1).max(2_048),
-  sessionId: z.string().min(1).max(200),
-  threeDS: threeDSSchema,
-});
+/** sessionId and threeDS come together, or not at all: a provider whose settings do not enable 3DS takes the card without them. */
+export const checkoutPaymentSchema = z
+  .strictObject({
+    token: tokenField,
+    card: checkoutCardSchema,
+    cardToken: z.string().min(1).max(2_048),
+    sessionId: z.string().min(1).max(200).optional(),
+    threeDS: threeDSSchema.optional(),
+  })
+  .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] });
 export type CheckoutPayment = z.output<typeof checkoutPaymentSchema>;
 
 /** The shield's error codes for a 3DS that did not authenticate the buyer (THREE_DS_DENIED, THREE_DS_ABANDONED, ...). */

@@ -5,7 +5,7 @@ import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
-import { loadConfigOrExit } from '../config/env';
+import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
@@ -13,6 +13,7 @@ import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/conne
 import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
 import { engineRouters } from '../api/engine-routers';
+import { startTracing } from '../telemetry/tracing';
 
 async function checkReachable(url: string): Promise<void> {
   // Any HTTP answer proves the provider is reachable; only a network error or timeout does not.
@@ -22,7 +23,9 @@ async function checkReachable(url: string): Promise<void> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'engine-api' }, config.LOG_LEVEL);
-  const temporal = lazyClient(config);
+  for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
+  const tracing = startTracing('payout-api');
+  const temporal = lazyClient(config, tracing);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
@@ -36,13 +39,14 @@ async function main(): Promise<void> {
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const server = app.listen(config.ENGINE_PORT, config.ENGINE_HOST, () => {
     // What the socket really bound, not what was asked: a host name may resolve to another interface.
     const { address, family, port } = server.address() as AddressInfo;
-    logger.info('api.listening', { address, family, port, metricsPort: metrics.port });
+    logger.info('api.listening', { address, family, port, metricsPort: metrics.port, tracing: tracing !== undefined });
   });
   server.on('error', (error) => {
     logger.error('api.listen_failed', { error, host: config.ENGINE_HOST, port: config.ENGINE_PORT });
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
       await batchStore.close();
       await intents.close();
       await endpoints.close();
+      await tracing?.shutdown();
     },
     (event, fields) => logger.info(event, fields),
   );

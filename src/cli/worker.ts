@@ -5,7 +5,7 @@
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
-import { loadConfigOrExit } from '../config/env';
+import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
@@ -15,10 +15,13 @@ import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/engine-activities';
 import { workflowSource } from '../worker/workflow-source';
 import { stopWhenParentDies } from './parent-watch';
+import { startTracing } from '../telemetry/tracing';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
+  for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
+  const tracing = startTracing('payout-worker');
   const sdkMetrics = `127.0.0.1:${config.WORKER_SDK_METRICS_PORT}`;
   installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', { prometheusBindAddress: sdkMetrics });
   const metrics = await startMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
@@ -26,18 +29,19 @@ async function main(): Promise<void> {
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
-  const temporal = lazyClient(config);
+  const temporal = lazyClient(config, tracing);
   const worker = await createEngineWorker({
     config,
     connection,
     activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger }),
-    workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH),
+    workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
+    ...(tracing ? { tracing } : {}),
   });
   await ensureMedSyncSchedule(temporal.client, config);
   // The SDK's own SIGTERM handling stops the worker; the watch sends it one if the stack launcher dies.
   stopWhenParentDies();
-  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID, metricsPort: metrics.port });
+  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID, metricsPort: metrics.port, tracing: tracing !== undefined });
   await worker.run();
   await connection.close();
   await temporal.close();
@@ -45,6 +49,7 @@ async function main(): Promise<void> {
   await intents.close();
   await endpoints.close();
   await metrics.close();
+  await tracing?.shutdown();
   logger.info('worker.stopped');
 }
 

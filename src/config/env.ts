@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
+import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -15,6 +16,7 @@ const list = commaSeparated.pipe(z.array(z.string().min(1)).min(1, 'must name at
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 const origin = z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
 const origins = commaSeparated.pipe(z.array(origin));
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/ });
 const is32Bytes = (base64: string): boolean => Buffer.from(base64, 'base64').length === 32;
 /** A proxy Express can trust by name or address; never "everyone", which would let any client name its own address. */
 function isTrustedProxy(entry: string): boolean {
@@ -73,8 +75,13 @@ export const envSchema = z.object({
   /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
-  /** The batch store: unset, SQLite under DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines). */
-  BATCH_STORE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /**
+   * The engine's own database (batches, payout ids, merchant webhook endpoints): unset, SQLite files under
+   * DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines).
+   */
+  DATABASE_URL: postgresUrl.optional(),
+  /** DATABASE_URL's former name, still read (with a deprecation line in the log) when DATABASE_URL is unset. */
+  BATCH_STORE_URL: postgresUrl.optional(),
   ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
   /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
@@ -97,6 +104,14 @@ export const envSchema = z.object({
   PROVIDER_PIX_FEE_FIXED: z.coerce.number().min(0).max(1_000).pipe(reaisAmountSchema).default(0.5),
   PROVIDER_PIX_FEE_PERCENT: z.coerce.number().min(0).max(100).pipe(reaisAmountSchema).default(3),
   PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint
+   * (it only makes the workflow ask the provider's check; a badly signed one is still refused); `off`
+   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md).
+   */
+  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('required'),
+  /** Untrusted callback hints taken a minute per API process; past it, 429 with Retry-After (the provider retries). */
+  UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
   /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
@@ -117,6 +132,14 @@ export const envSchema = z.object({
    * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
    */
   SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
+  /**
+   * Sandbox: `default`, the sandbox as documented; `seed`, a provider that keeps to the spec and nothing
+   * else (only the spec's fields where it shows a shape, another plausible variant where it does not,
+   * unsigned callbacks naming only its own ids, dynamic QR codes, no /shield/public-key).
+   */
+  SANDBOX_PROFILE: z.enum(['default', 'seed']).default('default'),
+  /** Sandbox: how callbacks are signed: `hmac` (the documented scheme), `none`, or `alt` (another scheme); unset: hmac, none with the seed profile. */
+  SANDBOX_CALLBACK_SIGNATURE: z.enum(['hmac', 'none', 'alt']).optional(),
   /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000),
   /** Sandbox: callback delivery attempts (exponential backoff from SANDBOX_CALLBACK_RETRY_BASE_MS). */
@@ -140,8 +163,15 @@ export const envSchema = z.object({
   PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000),
   PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** Cash-in: the merchant name (BR Code field 59) every code the provider makes must carry; unset: not compared. */
+  CHARGE_MERCHANT_NAME: z.string().min(1).max(25).optional(),
   /** Cash-in: which provider endpoint creates charges (10 `transactions`, or 6 `deposit` for JWT projects). */
   CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions'),
+  /** Crypto: the units of endpoint 12's fees: withdrawal_rate a percentage (2 = 2 %) or a fraction (0.02); rate_fixed in reais or USDT. */
+  CRYPTO_FEE_RATE_UNIT: z.enum(['percent', 'fraction']).default('percent'),
+  CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais'),
+  /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
+  CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
   /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */
   CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   /** Cash-in: how long a paid charge listens for accepted MED infractions (claims are opened up to 80 days after a PIX). */
@@ -170,6 +200,11 @@ export const envSchema = z.object({
   CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
   /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
   PAYMENT_BROWSER_BASE_URL: url.optional(),
+  /** The spec's {shield_script_url} and {shield_settings_url}; unset: the sandbox's /shield/shield.js and /shield/settings under PAYMENT_BROWSER_BASE_URL. */
+  PAYMENT_SHIELD_SCRIPT_URL: url.optional(),
+  PAYMENT_SHIELD_SETTINGS_URL: url.optional(),
+  /** The spec's <PUBLIC_KEY>: the PEM itself or the path of a PEM file; unset: read from the sandbox's GET /shield/public-key. */
+  PAYMENT_SHIELD_PUBLIC_KEY: z.string().min(1).optional(),
   /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()
@@ -211,6 +246,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
   if ((env.TEMPORAL_TLS_CERT === undefined) !== (env.TEMPORAL_TLS_KEY === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT'], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
   }
+  if (env.DATABASE_URL !== undefined && env.BATCH_STORE_URL !== undefined && env.DATABASE_URL !== env.BATCH_STORE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['BATCH_STORE_URL'], message: 'is the former name of DATABASE_URL: set DATABASE_URL only' });
+  }
   if (env.NODE_ENV !== 'production') return;
   if (env.WEBHOOK_ALLOW_LOOPBACK) {
     ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook endpoints are refused when NODE_ENV=production' });
@@ -233,7 +271,7 @@ const configRules = envSchema.superRefine((env, ctx) => {
     if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
   }
   // Whatever crosses a network in production does it over TLS: calls to the provider, the provider's callbacks, the buyer's browser.
-  for (const name of ['PAYMENT_API_BASE_URL', 'PAYMENT_BROWSER_BASE_URL', 'CHECKOUT_PUBLIC_URL', 'ENGINE_PUBLIC_URL'] as const) {
+  for (const name of ['PAYMENT_API_BASE_URL', 'PAYMENT_BROWSER_BASE_URL', 'PAYMENT_SHIELD_SCRIPT_URL', 'PAYMENT_SHIELD_SETTINGS_URL', 'CHECKOUT_PUBLIC_URL', 'ENGINE_PUBLIC_URL'] as const) {
     if (env[name]?.startsWith('http:')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be https when NODE_ENV=production' });
   }
   if (env.PAYLOAD_ENCRYPTION_KEY && new Set(Buffer.from(env.PAYLOAD_ENCRYPTION_KEY, 'base64')).size < MIN_DISTINCT_KEY_BYTES) {
@@ -264,12 +302,13 @@ const configRules = envSchema.superRefine((env, ctx) => {
 
 export type Config = ReturnType<typeof toConfig>;
 
-function toConfig(env: z.output<typeof envSchema>) {
+function toConfig({ BATCH_STORE_URL, ...env }: z.output<typeof envSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   const production = env.NODE_ENV === 'production';
   return {
     ...env,
     DATA_DIR: dataDir,
+    DATABASE_URL: env.DATABASE_URL ?? BATCH_STORE_URL,
     // Production has both (the rules above). Locally, a URL derived from a port follows that port unless it
     // is set itself: moving the sandbox moves the engine's provider.
     PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
@@ -303,6 +342,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   return toConfig(parsed.data);
+}
+
+/** Variables still read under a former name: the entry points log one line each, so deployments rename them. */
+export function deprecatedVariables(source: Record<string, string | undefined> = process.env): { variable: string; replacedBy: string }[] {
+  return source.BATCH_STORE_URL ? [{ variable: 'BATCH_STORE_URL', replacedBy: 'DATABASE_URL' }] : [];
 }
 
 /** For entry points: load or exit(1) with the message, never a stack trace. */

@@ -5,7 +5,22 @@
  * the API and workers starting together apply each migration once.
  */
 import type { Pool, PoolClient } from 'pg';
+import { networkErrorCode } from '../net/network-error-code';
 import type { Migration } from './sqlite';
+
+/**
+ * The database is away for now, not refusing the request: a socket that cannot connect or was cut,
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down, crashed, starting),
+ * or the pg client's own "Connection terminated" (no code). The same request later may well succeed.
+ */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = networkErrorCode(error);
+  if (code !== undefined) return UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+  return error instanceof Error && /^Connection terminated/.test(error.message);
+}
 
 /** Any number, fixed forever: the advisory lock the migration runners of this repository take. */
 const MIGRATION_LOCK = 7_316_016;
@@ -44,20 +59,5 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     throw error;
   } finally {
     client.release(broken);
-  }
-}
-
-/** deadlock_detected, serialization_failure: PostgreSQL undid the statement; running it again is safe. */
-const RETRYABLE_CODES = new Set(['40P01', '40001']);
-
-/** Runs `work` again (a few times) when PostgreSQL chose it as the victim of a deadlock. */
-export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-      if (attempt >= attempts || typeof code !== 'string' || !RETRYABLE_CODES.has(code)) throw error;
-    }
   }
 }

@@ -34,6 +34,8 @@ export function openSqlite(file: string, options: OpenOptions): Database.Databas
 
 /** Applies the migrations not yet applied; returns the ids it applied. */
 export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): string[] {
+  // Read first, without the write lock: opening a file that is up to date waits for no writer.
+  if (migrations.every((migration) => isRecorded(db, migration.id))) return [];
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const isApplied = db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?');
   const record = db.prepare<[string, number]>('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
@@ -48,4 +50,9 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
     }).immediate();
   }
   return applied;
+}
+
+function isRecorded(db: Database.Database, id: string): boolean {
+  const table = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  return table !== undefined && db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?').get(id) !== undefined;
 }

@@ -28,13 +28,14 @@ export const DEFAULT_DEFENSE_WINDOW_MS = 7 * 24 * 3_600_000;
 export { FINAL_PROVIDER_STATUSES, isFinalProviderStatus, type FinalProviderStatus } from './provider-status';
 
 export function toInfractionRecord(infraction: Infraction): InfractionRecord {
-  const createdAt = new Date(infraction.createdAt).toISOString();
+  // The schema promises one of the two; the documented window gives the other.
+  const createdAt = new Date(infraction.createdAt ?? Date.parse(infraction.defenseDeadline ?? '') - DEFAULT_DEFENSE_WINDOW_MS).toISOString();
   const deadline = infraction.defenseDeadline ?? new Date(Date.parse(createdAt) + DEFAULT_DEFENSE_WINDOW_MS).toISOString();
   return {
     infractionId: infraction.id,
     transactionId: infraction.transactionId,
     providerStatus: infraction.status,
-    reason: infraction.reason,
+    reason: infraction.reason ?? '',
     amountCents: reaisToCentavos(infraction.amount),
     createdAt,
     defenseDeadline: new Date(deadline).toISOString(),

@@ -72,24 +72,3 @@ export interface IntentStore {
   find(key: IntentKey): Promise<Intent | undefined>;
   close(): Promise<void>;
 }
-
-/** What a claim answers once the upsert has run: the row it returned (claimed now), or the one found. */
-export function claimOf(claimedNow: unknown, found: unknown, runId: string): Claim {
-  if (claimedNow !== undefined) return { by: 'this-run', fresh: true, intent: intentRowSchema.parse(claimedNow) };
-  const intent = intentRowSchema.parse(found);
-  return intent.runId === runId ? { by: 'this-run', fresh: false, intent } : { by: 'earlier-run', intent };
-}
-
-/**
- * The claim's upsert, the same statement in both dialects but for its placeholders: insert, or take over
- * an intent the provider refused; RETURNING answers a row only when this run now holds it.
- */
-export function claimSql(placeholder: (name: 'businessId' | 'kind' | 'runId' | 'at', index: number) => string): string {
-  const [businessId, kind, runId, at] = (['businessId', 'kind', 'runId', 'at'] as const).map((name, index) => placeholder(name, index + 1));
-  return `INSERT INTO money_intents (business_id, kind, run_id, state, provider_id, claimed_at, updated_at)
-    VALUES (${businessId}, ${kind}, ${runId}, 'CLAIMED', NULL, ${at}, ${at})
-    ON CONFLICT (business_id, kind) DO UPDATE SET run_id = excluded.run_id, state = 'CLAIMED', provider_id = NULL, answer = NULL,
-      claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
-    WHERE money_intents.state = 'REFUSED'
-    RETURNING *`;
-}

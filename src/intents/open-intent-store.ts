@@ -1,11 +1,10 @@
-/** The intent store beside the payout registry: PostgreSQL when BATCH_STORE_URL names a server, else the batch store's SQLite file. */
-import { batchStorePath } from '../batches/sqlite-batch-store';
+/** The intent store beside the payout registry: PostgreSQL when DATABASE_URL names a server, else the batch store's SQLite file. */
+import { batchStorePath } from '../batches/sql-batch-store';
 import type { Config } from '../config/env';
 import type { IntentStore } from './intent-store';
-import { PgIntentStore } from './pg-intent-store';
-import { SqliteIntentStore } from './sqlite-intent-store';
+import { pgIntentStore, sqliteIntentStore } from './sql-intent-store';
 
-export async function openIntentStore(config: Pick<Config, 'BATCH_STORE_URL' | 'DATA_DIR'>): Promise<IntentStore> {
-  if (config.BATCH_STORE_URL) return PgIntentStore.open({ connectionString: config.BATCH_STORE_URL });
-  return Promise.resolve(new SqliteIntentStore({ file: batchStorePath(config.DATA_DIR) }));
+export async function openIntentStore(config: Pick<Config, 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<IntentStore> {
+  if (config.DATABASE_URL) return pgIntentStore(config.DATABASE_URL);
+  return Promise.resolve(sqliteIntentStore(batchStorePath(config.DATA_DIR)));
 }

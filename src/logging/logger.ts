@@ -4,6 +4,7 @@
  * identifiers and states, never card data, PIX keys, documents or secrets: redaction.ts is the safety
  * net, not the policy.
  */
+import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { scrub } from './redaction';
 import { currentRequestId } from './request-context';
@@ -62,7 +63,12 @@ export function createLogger(
       },
       mixin: () => {
         const requestId = currentRequestId();
-        return requestId === undefined ? {} : { requestId };
+        // The span at work (tracing on: src/telemetry/tracing.ts), so that a trace leads to its lines and back.
+        const span = trace.getActiveSpan()?.spanContext();
+        return {
+          ...(requestId === undefined ? {} : { requestId }),
+          ...(span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {}),
+        };
       },
     },
     destination,

@@ -54,7 +54,7 @@ export const providerCallDuration = new Histogram({
 
 export const callbacksReceived = new Counter({
   name: `${METRIC_PREFIX}callbacks_received_total`,
-  help: 'Provider callbacks received, by route and verification result (verified, rejected)',
+  help: 'Provider callbacks received, by route and verification result (verified, unsigned: taken as an untrusted hint, rejected)',
   labelNames: ['route', 'verification'] as const,
   registers: [engineRegistry],
 });

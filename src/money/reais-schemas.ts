@@ -10,7 +10,8 @@ import { MAX_SAFE_REAIS, reaisToCentavos } from './centavos';
  * The JSON Schema keywords of a wire amount, for the OpenAPI documents. `multipleOf: 0.01` states "at
  * most 2 places" only for validators that compare the number's decimal spelling, as reaisToCentavos
  * does (jsonschema-rs and schemathesis do; one that divides binary floats would refuse 0.07). The pinned
- * fuzzer holds the documents to this reading (docs/assumptions.md).
+ * fuzzer holds the documents to this reading (docs/assumptions.md). Answers are documented without it
+ * (src/openapi/document.ts), so that such validators accept every amount the API answers.
  */
 const TWO_PLACES = { multipleOf: 0.01 } as const;
 

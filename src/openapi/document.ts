@@ -23,8 +23,8 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  /** The operationId, for links. */
-  id?: string;
+  /** The operationId (verb and noun, stable: generated clients name their functions by it; links name it). */
+  id: string;
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express style (`/v1/payouts/:externalId`); converted to OpenAPI's `{externalId}`. */
   path: string;
@@ -64,6 +64,25 @@ export function withRequestExamples<T extends z.ZodType>(schema: T, examples: re
   return schema.meta({ [REQUEST_EXAMPLES]: examples });
 }
 
+/**
+ * What strict validators and linters need of a generated schema: one lower bound (an exclusiveMinimum
+ * replaces the minimum it tightens); a record keyed by an enum names its properties (zod lists the keys
+ * as required without them); an answer's amount without `multipleOf: 0.01`, which a validator dividing
+ * binary floats refuses for 10.13 (the description says "at most 2 places"; requests keep it, see
+ * docs/assumptions.md).
+ */
+function strictValidatorFriendly(target: JsonSchema, io: 'input' | 'output'): void {
+  if (typeof target.minimum === 'number' && typeof target.exclusiveMinimum === 'number' && target.exclusiveMinimum >= target.minimum) delete target.minimum;
+  const keys = (target.propertyNames as { enum?: unknown[] } | undefined)?.enum;
+  if (Array.isArray(keys) && target.properties === undefined && typeof target.additionalProperties === 'object') {
+    target.properties = Object.fromEntries(keys.map((key) => [String(key), target.additionalProperties]));
+  }
+  if (io === 'output' && target.multipleOf === 0.01) {
+    delete target.multipleOf;
+    target.description ??= 'A decimal with at most 2 places';
+  }
+}
+
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return z.toJSONSchema(schema, {
     io,
@@ -71,6 +90,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
     target: 'draft-2020-12',
     override: (ctx) => {
       const target: JsonSchema = ctx.jsonSchema;
+      strictValidatorFriendly(target, io);
       if (target[REQUEST_EXAMPLES] !== undefined) {
         target.examples = target[REQUEST_EXAMPLES];
         delete target[REQUEST_EXAMPLES];
@@ -110,14 +130,25 @@ function objectParameters(schema: z.ZodType | undefined, location: 'query' | 'he
   }));
 }
 
-export function openApiDocument(info: { title: string; version: string; description?: string }, securitySchemes: Record<string, object>, operations: OperationSpec[]) {
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+  license: { name: string; identifier?: string };
+}
+
+/** `servers`: where the document's paths are served, the local default first. */
+export function openApiDocument(info: DocumentInfo, servers: { url: string; description: string }[], securitySchemes: Record<string, object>, operations: OperationSpec[]) {
+  const ids = operations.map((op) => op.id);
+  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (repeated.length > 0) throw new Error(`operationIds must be unique: ${repeated.join(', ')}`);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     const parameters = parametersOf(op);
     paths[path] ??= {};
     paths[path][op.method] = {
-      ...(op.id ? { operationId: op.id } : {}),
+      operationId: op.id,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       // An empty list says "no credentials", where an absent one would inherit a global requirement.
@@ -138,7 +169,7 @@ export function openApiDocument(info: { title: string; version: string; descript
       ),
     };
   }
-  return { openapi: '3.1.0', info, components: { securitySchemes }, paths };
+  return { openapi: '3.1.0', info, servers, components: { securitySchemes }, paths };
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;

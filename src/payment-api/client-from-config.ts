@@ -2,11 +2,15 @@ import type { Config } from '../config/env';
 import { PaymentApiClient } from './client';
 
 /** The payment API client as the engine's processes configure it. */
-export function paymentApiClient(config: Pick<Config, 'PAYMENT_API_BASE_URL' | 'PAYMENT_API_CLIENT_ID' | 'PAYMENT_API_CLIENT_SECRET' | 'PAYMENT_API_TIMEOUT_MS'>): PaymentApiClient {
+export function paymentApiClient(
+  config: Pick<Config, 'PAYMENT_API_BASE_URL' | 'PAYMENT_API_CLIENT_ID' | 'PAYMENT_API_CLIENT_SECRET' | 'PAYMENT_API_TIMEOUT_MS'> & Partial<Pick<Config, 'CASH_IN_DEPOSIT_AUTH' | 'CRYPTO_FEE_RATE_UNIT' | 'CRYPTO_FEE_FIXED_UNIT'>>,
+): PaymentApiClient {
   return new PaymentApiClient({
     baseUrl: config.PAYMENT_API_BASE_URL,
     clientId: config.PAYMENT_API_CLIENT_ID,
     clientSecret: config.PAYMENT_API_CLIENT_SECRET,
     timeoutMs: config.PAYMENT_API_TIMEOUT_MS,
+    ...(config.CASH_IN_DEPOSIT_AUTH ? { depositAuth: config.CASH_IN_DEPOSIT_AUTH } : {}),
+    cryptoFeeUnits: { rate: config.CRYPTO_FEE_RATE_UNIT ?? 'percent', fixed: config.CRYPTO_FEE_FIXED_UNIT ?? 'reais' },
   });
 }

@@ -5,9 +5,10 @@
  * the contract before they leave, so a malformed request fails here, before any money can move.
  */
 import { zodIssues } from '../validation/issues';
+import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
 import { InvalidRequestError } from './errors';
 import { HttpTransport, type TransportOptions } from './http-transport';
-import { endpoints, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
+import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
 
 /** Endpoints whose lost answer is ambiguous: the provider may have moved money. */
 const MOVES_MONEY: ReadonlySet<EndpointName> = new Set<EndpointName>([
@@ -27,11 +28,25 @@ function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
+export interface ClientOptions extends TransportOptions {
+  /**
+   * Endpoint 6's credentials: the spec calls it the alternative "for projects that use JWT" and lists it
+   * under neither scheme; Bearer unless the provider says otherwise (CASH_IN_DEPOSIT_AUTH).
+   */
+  depositAuth?: EndpointAuth;
+  /** The units of endpoint 12's fees (CRYPTO_FEE_RATE_UNIT, CRYPTO_FEE_FIXED_UNIT); answered in the engine's (percent, reais). */
+  cryptoFeeUnits?: CryptoFeeUnits;
+}
+
 export class PaymentApiClient {
   private readonly transport: HttpTransport;
+  private readonly depositAuth: EndpointAuth | undefined;
+  private readonly cryptoFeeUnits: CryptoFeeUnits;
 
-  constructor(options: TransportOptions) {
+  constructor(options: ClientOptions) {
     this.transport = new HttpTransport(options);
+    this.depositAuth = options.depositAuth;
+    this.cryptoFeeUnits = options.cryptoFeeUnits ?? ENGINE_CRYPTO_FEE_UNITS;
   }
 
   login(): Promise<EndpointResponse<'login'>> {
@@ -76,8 +91,9 @@ export class PaymentApiClient {
   internalTransferViaWithdraw(body: EndpointRequest<'internalTransferAlias'>) {
     return this.call('internalTransferAlias', { body });
   }
-  getCryptoFees() {
-    return this.call('getCryptoFees', {});
+  /** Endpoint 12, in the engine's units whatever the provider's. */
+  async getCryptoFees() {
+    return inEngineUnits(await this.call('getCryptoFees', {}), this.cryptoFeeUnits);
   }
   getCryptoStatus(transactionId: string) {
     return this.call('getCryptoStatus', { params: { transactionId } });
@@ -99,7 +115,7 @@ export class PaymentApiClient {
     return (await this.transport.send({
       method: endpoint.method,
       path,
-      auth: endpoint.auth,
+      auth: name === 'createDeposit' && this.depositAuth ? this.depositAuth : endpoint.auth,
       ...(endpoint.requestIn === 'body' ? { body: payload } : {}),
       ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
       response: endpoint.response,

@@ -9,6 +9,7 @@ import type { Config } from '../config/env';
 import { resolvePayloadKeys } from './encryption-key';
 import { AesGcmPayloadCodec } from './payload-codec';
 import { requestIdClientInterceptor } from './request-id-interceptor';
+import type { Tracing } from '../telemetry/tracing';
 
 export type TemporalConfig = Pick<
   Config,
@@ -61,24 +62,24 @@ export interface TemporalClientHandle {
   close(): Promise<void>;
 }
 
-function clientOn(connection: Connection, config: TemporalConfig): TemporalClientHandle {
+function clientOn(connection: Connection, config: TemporalConfig, tracing: Tracing | undefined): TemporalClientHandle {
   const client = new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     dataConverter: createDataConverter(config),
-    interceptors: { workflow: [requestIdClientInterceptor()] },
+    interceptors: { workflow: [requestIdClientInterceptor(), ...(tracing?.workflowClientInterceptors ?? [])] },
   });
   return { client, connection, close: () => connection.close() };
 }
 
 /** Connects now; fails if the server does not answer. */
-export async function connectClient(config: TemporalConfig): Promise<TemporalClientHandle> {
-  return clientOn(await Connection.connect(temporalConnectionOptions(config)), config);
+export async function connectClient(config: TemporalConfig, tracing?: Tracing): Promise<TemporalClientHandle> {
+  return clientOn(await Connection.connect(temporalConnectionOptions(config)), config, tracing);
 }
 
 /** Connects on first use, so a process can start (and report not-ready) while Temporal is down. */
-export function lazyClient(config: TemporalConfig): TemporalClientHandle {
-  return clientOn(Connection.lazy(temporalConnectionOptions(config)), config);
+export function lazyClient(config: TemporalConfig, tracing?: Tracing): TemporalClientHandle {
+  return clientOn(Connection.lazy(temporalConnectionOptions(config)), config, tracing);
 }
 
 /** Readiness probe: the namespace answers. */

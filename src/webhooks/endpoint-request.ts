@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { urlRefusal, type EndpointPolicy } from './endpoint-transport';
+import { signatureSchemeSchema } from './endpoint-store';
 import { MERCHANT_EVENT_TYPES, merchantEventTypeSchema } from './merchant-event';
 
 /** The most endpoints an engine delivers to: each event is one workflow with one delivery per endpoint. */
@@ -12,6 +13,9 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
 export const endpointRequestSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2_048),
   events: z.array(merchantEventTypeSchema).min(1).max(MERCHANT_EVENT_TYPES.length),
+  signatureScheme: signatureSchemeSchema
+    .default('standard-webhooks')
+    .describe('standard-webhooks: webhook-id, webhook-timestamp, webhook-signature (verify with any Standard Webhooks library). legacy (deprecated): X-Webhook-* as before, and the standard headers beside them'),
 });
 export type EndpointRequest = z.infer<typeof endpointRequestSchema>;
 

@@ -1,5 +1,5 @@
 /**
- * The webhook endpoint store's tables in PostgreSQL (the batch store's database, BATCH_STORE_URL): the
+ * The webhook endpoint store's tables in PostgreSQL (the engine's database, DATABASE_URL): the
  * same rows as the SQLite schema (sqlite-endpoint-schema.ts), in PostgreSQL's types. Migrations are
  * named, applied once each, in this order; a change of schema is a new entry here, never an edit of one
  * already released.
@@ -39,5 +39,10 @@ export const PG_ENDPOINT_MIGRATIONS: readonly Migration[] = [
         previous_valid_until TIMESTAMPTZ
       );
     `,
+  },
+  {
+    // Endpoints registered before Standard Webhooks keep the scheme their receivers verify (legacy); new ones say theirs.
+    id: 'webhooks/002-signature-scheme',
+    sql: `ALTER TABLE webhook_endpoints ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'legacy';`,
   },
 ];

@@ -38,4 +38,9 @@ export const ENDPOINT_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Endpoints registered before Standard Webhooks keep the scheme their receivers verify (legacy); new ones say theirs.
+    id: 'webhooks/002-signature-scheme',
+    sql: `ALTER TABLE webhook_endpoints ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'legacy';`,
+  },
 ];

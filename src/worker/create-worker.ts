@@ -8,7 +8,8 @@ import type { Logger } from '../logging/logger';
 import { activityInterceptors } from './activity-interceptors';
 import { ActivityProblemReporter } from './activity-problem-reporter';
 import { operationSinks } from './operation-sinks';
-import { WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
+import { TRACING_WORKFLOW_INTERCEPTOR_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
+import type { Tracing } from '../telemetry/tracing';
 import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
@@ -21,6 +22,8 @@ export interface EngineWorkerOptions {
   tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
   /** Where activities log how they ended (with the request id of the API call behind them). */
   logger?: Logger;
+  /** Tracing on: workflow and activity spans (a prebuilt bundle must be the traced one: workflowSource). */
+  tracing?: Tracing;
 }
 
 export function connectWorker(config: TemporalEndpointConfig): Promise<NativeConnection> {
@@ -28,18 +31,20 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
 }
 
 export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {
+  const { tracing } = options;
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
     ...options.workflows,
-    // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
+    // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES, and the tracing ones in its traced twin).
     interceptors: {
-      activity: [activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
-      ...('workflowsPath' in options.workflows ? { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } : {}),
+      // The activity's span first, so that it is active around the engine's own interceptors (their log lines carry it).
+      activity: [...(tracing ? [tracing.activityInterceptors] : []), activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
+      ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing ? TRACING_WORKFLOW_INTERCEPTOR_MODULES : [])] } : {}),
     },
-    sinks: operationSinks(),
+    sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.
     shutdownGraceTime: '30 seconds',

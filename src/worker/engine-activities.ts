@@ -19,6 +19,7 @@ export function engineActivities(config: Config, resources: { batchStore: BatchS
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
+    chargeMerchantName: config.CHARGE_MERCHANT_NAME,
     charges: chargeRefunds(resources.temporal),
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,

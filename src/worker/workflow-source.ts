@@ -14,15 +14,27 @@ export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 /** Bundled with every workflow code: request id propagation and operation metrics. */
 export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows', 'shared', 'engine-interceptors.ts')];
 
-export function workflowSource(bundlePath: string | undefined): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
-  return bundlePath ? { workflowBundle: { codePath: path.resolve(bundlePath) } } : { workflowsPath: WORKFLOWS_PATH };
+/** Bundled too when tracing is on: the workflow's spans, and the span context its activities get. Only a path: nothing is loaded here. */
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
+/** The traced twin of a prebuilt bundle, written beside it by writeWorkflowBundle: `x.js` → `x.traced.js`. */
+export function tracedBundlePath(bundlePath: string): string {
+  return bundlePath.replace(/(\.js)?$/, '.traced.js');
+}
+
+/** A prebuilt bundle (its traced twin with tracing on), or the workflows to bundle at start (the worker adds the tracing interceptors). */
+export function workflowSource(bundlePath: string | undefined, traced = false): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  if (!bundlePath) return { workflowsPath: WORKFLOWS_PATH };
+  return { workflowBundle: { codePath: path.resolve(traced ? tracedBundlePath(bundlePath) : bundlePath) } };
 }
 
 /** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
 export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH };
 
+/** Two bundles: `outFile`, and beside it the one a worker with tracing on runs (tracedBundlePath), so that tracing off costs nothing in workflows. */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS);
   mkdirSync(path.dirname(outFile), { recursive: true });
-  writeFileSync(outFile, code);
+  writeFileSync(outFile, (await bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS)).code);
+  const traced = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
+  writeFileSync(tracedBundlePath(outFile), (await bundleWorkflowCode(traced)).code);
 }

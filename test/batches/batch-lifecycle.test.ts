@@ -14,7 +14,7 @@ import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import Database from 'better-sqlite3';
-import { batchStorePath } from '../../src/batches/sqlite-batch-store';
+import { batchStorePath } from '../../src/batches/sql-batch-store';
 import { BatchStatus } from '../../src/temporal/search-attributes';
 import { buildBrCode } from '../../src/pix/brcode';
 

@@ -1,5 +1,5 @@
 import { batchRequestBodySchema, batchRequestHash, validateBatch, type BatchValidation } from '../../src/batches/batch-request';
-import { SqliteBatchStore } from '../../src/batches/sqlite-batch-store';
+import { SqliteBatchStore } from '../../src/batches/sql-batch-store';
 import { rawItems, TEST_KEY, VALID_CPF } from './fixtures';
 
 const noneExist = (): Set<string> => new Set();

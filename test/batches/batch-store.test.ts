@@ -9,12 +9,11 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ExternalIdsTakenError, settled, type BatchItem, type BatchStore } from '../../src/batches/batch-store';
-import { ItemSealer } from '../../src/batches/item-sealer';
-import { PgBatchStore } from '../../src/batches/pg-batch-store';
+import { ExternalIdsTakenError, type BatchItem, type BatchStore } from '../../src/batches/batch-store';
+import { ItemSealer } from '../../src/db/item-sealer';
+import { batchStorePath, PgBatchStore, SqliteBatchStore } from '../../src/batches/sql-batch-store';
 import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
 import { BATCH_MIGRATIONS } from '../../src/batches/sqlite-batch-schema';
-import { batchStorePath, SqliteBatchStore } from '../../src/batches/sqlite-batch-store';
 import { applyMigrations, openSqlite } from '../../src/db/sqlite';
 import { batchRequestHash } from '../../src/batches/batch-request';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
@@ -52,7 +51,8 @@ const sqlite: StoreKind = {
     tempDirs.push(dir);
     return Promise.resolve(batchStorePath(dir));
   },
-  open: (file, options = {}) => settled(() => new SqliteBatchStore({ file, encryptionKey: TEST_KEY, ...options })),
+  // A promise either way: a refused key is a rejection, as PostgreSQL's open answers it.
+  open: (file, options = {}) => Promise.resolve().then(() => new SqliteBatchStore({ file, encryptionKey: TEST_KEY, ...options })),
   storedItemCount(file, batchId) {
     const db = new Database(file, { readonly: true });
     try {

@@ -10,8 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { batchRequestHash } from '../../src/batches/batch-request';
 import type { BatchStore } from '../../src/batches/batch-store';
-import { PgBatchStore } from '../../src/batches/pg-batch-store';
-import { SqliteBatchStore } from '../../src/batches/sqlite-batch-store';
+import { PgBatchStore, SqliteBatchStore } from '../../src/batches/sql-batch-store';
 import { payoutRequests } from './fixtures';
 
 const envSchema = z.object({

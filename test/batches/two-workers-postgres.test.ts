@@ -1,6 +1,6 @@
 /**
  * Beyond one machine: the engine API and two worker processes share the batch store on a real
- * PostgreSQL server (BATCH_STORE_URL), as docker-compose runs them. Both workers pay items of the same
+ * PostgreSQL server (DATABASE_URL), as docker-compose runs them. Both workers pay items of the same
  * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
  */
 import { debitsByExternalId } from '../helpers/payouts';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   postgres = await startPostgres();
   const storeUrl = await postgres.createDatabase('batches');
   stack = await startEngineHarness(
-    { BATCH_STORE_URL: storeUrl, SANDBOX_SETTLE_MS: '50', BATCH_WINDOW: '40', BATCH_PAGE_SIZE: '25', BATCH_POLL_MS: '200', BATCH_MAX_HISTORY_EVENTS: '100' },
+    { DATABASE_URL: storeUrl, SANDBOX_SETTLE_MS: '50', BATCH_WINDOW: '40', BATCH_PAGE_SIZE: '25', BATCH_POLL_MS: '200', BATCH_MAX_HISTORY_EVENTS: '100' },
     { inProcessWorker: false },
   );
   workers = await Promise.all([stack.spawnWorkerProcess(), stack.spawnWorkerProcess()]);

@@ -4,15 +4,16 @@
  * started the way `npm start` starts it (its defaults, but on free ports and in a data folder of its
  * own): the only change is the ports in the URLs. Each answer a comment promises is checked. A
  * documentation change that breaks an example fails here. The merchant's webhook receiver of the README
- * is copied as the README tells and checked against a signed request.
+ * runs with the `standardwebhooks` package, registered on the stack: it must accept a real payout's event.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { merchantWebhookHeaders } from '../../src/webhooks/merchant-webhook-signature';
+import { newStandardWebhookSecret } from '../../src/webhooks/standard-webhook-signature';
 import { npmStart, type NpmStart, type StackPorts } from '../helpers/npm-start';
 import { documentationExamples, shellBlocks, type ExampleCommand } from './shell-examples';
 
@@ -36,7 +37,7 @@ function readersFolder(): void {
   mkdirSync(path.join(cwd, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(path.join(cwd, 'package.json'), '{ "name": "readme-reader", "private": true }\n');
   symlinkSync(path.join(root, 'bin', 'payouts.js'), path.join(cwd, 'node_modules', '.bin', 'payouts'));
-  for (const module of ['tsx', 'express']) symlinkSync(path.join(root, 'node_modules', module), path.join(cwd, 'node_modules', module));
+  for (const module of ['tsx', 'express', 'standardwebhooks']) symlinkSync(path.join(root, 'node_modules', module), path.join(cwd, 'node_modules', module));
 }
 
 beforeAll(async () => {
@@ -128,37 +129,78 @@ test('every sh example of README.md and docs/ runs as written against npm start,
   expect({ code: run.code, output: run.code === 0 ? '' : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stack?.output().slice(-3_000) ?? ''}` }).toEqual({ code: 0, output: '' });
 }, 150_000);
 
-test("the README's webhook receiver, copied as it says, accepts a signed event and refuses a forged one", async () => {
+/** The stack's API as a merchant calls it, with `npm start`'s key. */
+async function engine<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const answer = await fetch(`http://127.0.0.1:${ports.engine}${url}`, {
+    method,
+    headers: { authorization: 'Bearer dev-api-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await answer.text();
+  return { status: answer.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+interface Attempt {
+  outcome: string;
+  httpStatus?: number;
+}
+interface EventView {
+  id: string;
+  data: { externalId?: string };
+  deliveries: { endpointId: string; attempts: Attempt[] }[];
+}
+
+/** The attempts to `endpointId` of the payout.completed event of `externalId`, once there is one. */
+function attemptsFor(externalId: string, endpointId: string): Promise<Attempt[]> {
+  return pollUntil(
+    async () => {
+      const page = await engine<{ data: { id: string }[] }>('GET', '/v1/events?type=payout.completed');
+      for (const item of page.body.data) {
+        const event = (await engine<EventView>('GET', `/v1/events/${item.id}`)).body;
+        const attempts = event.data.externalId === externalId ? event.deliveries.find((delivery) => delivery.endpointId === endpointId)?.attempts : undefined;
+        if (attempts && attempts.length > 0) return attempts;
+      }
+      return undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500, description: `a delivery of ${externalId}'s event to the README receiver` },
+  );
+}
+
+test("the README's webhook receiver, with the standardwebhooks package, accepts a real payout's event and refuses a forged one", async () => {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   const snippet = /```ts\n(import express[\s\S]*?)```/.exec(readme)?.[1];
   expect(snippet).toBeDefined();
-  // What the README tells a merchant to copy, keeping the two files' folders.
-  for (const file of ['src/webhooks/merchant-webhook-signature.ts', 'src/payment-api/webhook-signature.ts']) {
-    mkdirSync(path.join(cwd, path.dirname(file).replace(/^src\//, '')), { recursive: true });
-    copyFileSync(path.join(root, file), path.join(cwd, file.replace(/^src\//, '')));
-  }
   writeFileSync(path.join(cwd, 'hooks.ts'), snippet ?? '');
   const port = await freePort();
-  const secret = 'whsec_readme_example_secret';
-  const receiver = spawn(process.execPath, ['--import', 'tsx', 'hooks.ts'], { cwd, env: { ...process.env, PORT: String(port), PAYOUTS_WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // npm start allows receivers on this machine (WEBHOOK_ALLOW_LOOPBACK).
+  const endpoint = await engine<{ id: string; secret: string; signatureScheme: string }>('POST', '/v1/webhook-endpoints', { url: `http://127.0.0.1:${port}/hooks`, events: ['payout.completed'] });
+  expect([endpoint.status, endpoint.body.signatureScheme]).toEqual([201, 'standard-webhooks']);
+  const receiver = spawn(process.execPath, ['--import', 'tsx', 'hooks.ts'], { cwd, env: { ...process.env, PORT: String(port), PAYOUTS_WEBHOOK_SECRET: endpoint.body.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
     const body = JSON.stringify({ id: 'evt_0123456789abcdef01234567', type: 'payout.completed', createdAt: new Date().toISOString(), data: { object: 'payout', externalId: 'order-1001' } });
     const send = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    const signed = merchantWebhookHeaders('evt_0123456789abcdef01234567', [secret], body, Math.floor(Date.now() / 1000));
-    const accepted = await pollUntil(
+    // Signed with another secret: what a forger without the endpoint's secret can send.
+    const forged = merchantWebhookHeaders('standard-webhooks', 'evt_0123456789abcdef01234567', [newStandardWebhookSecret()], body, Math.floor(Date.now() / 1000));
+    const refused = await pollUntil(
       async () => {
         if (receiver.exitCode !== null) throw new StopPolling(`the receiver exited: ${output}`);
-        return (await send(signed).catch(() => undefined))?.status;
+        const answer = await send(forged).catch(() => undefined);
+        return answer && { status: answer.status, text: await answer.text() };
       },
       { timeoutMs: 30_000, intervalMs: 200, description: 'the README receiver to answer' },
     );
-    expect(accepted).toBe(204);
-    const forged = await send({ ...signed, 'X-Webhook-Signature': `v1=${'0'.repeat(64)}` });
-    expect([forged.status, await forged.text()]).toEqual([400, 'bad-signature']);
+    expect(refused).toEqual({ status: 400, text: 'bad-signature' });
+
+    const externalId = `readme-hook-${Date.now()}`;
+    expect((await engine('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+    // The receiver answers 204 only to a request its library verified.
+    const attempts = await attemptsFor(externalId, endpoint.body.id);
+    expect({ attempts, output }).toEqual({ attempts: [expect.objectContaining({ outcome: 'delivered', httpStatus: 204 })], output: '' });
   } finally {
     receiver.kill('SIGKILL');
+    await engine('DELETE', `/v1/webhook-endpoints/${endpoint.body.id}`);
   }
-}, 60_000);
+}, 120_000);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig } from '../../src/config/env';
+import { ConfigError, deprecatedVariables, loadConfig } from '../../src/config/env';
 
 test('a fresh environment gets the documented local defaults', () => {
   const config = loadConfig({});
@@ -168,4 +168,14 @@ test('rate limits: sane defaults per minute; TRUST_PROXY names load balancers, n
   expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
   expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 2001:db8::1, fd00::/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1', 'fd00::/8']);
   for (const everyone of ['true', '*', '0.0.0.0/0', '::/0', 'lb.internal', '10.0.0.0/33']) expect(refusal({ TRUST_PROXY: everyone })).toMatch(/TRUST_PROXY/);
+});
+
+test("DATABASE_URL names the engine's database; its former name BATCH_STORE_URL is still read, and said to be deprecated", () => {
+  const url = 'postgres://engine:secret@db.internal:5432/engine';
+  expect(loadConfig({}).DATABASE_URL).toBeUndefined();
+  expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+  expect(loadConfig({ BATCH_STORE_URL: url }).DATABASE_URL).toBe(url);
+  expect(deprecatedVariables({ BATCH_STORE_URL: url })).toEqual([{ variable: 'BATCH_STORE_URL', replacedBy: 'DATABASE_URL' }]);
+  expect(deprecatedVariables({ DATABASE_URL: url })).toEqual([]);
+  expect(() => loadConfig({ DATABASE_URL: url, BATCH_STORE_URL: 'postgres://other@db.internal/other' })).toThrow(/BATCH_STORE_URL: is the former name of DATABASE_URL/);
 });

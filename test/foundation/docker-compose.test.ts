@@ -43,9 +43,16 @@ test('the topology has every part: PostgreSQL, Temporal, its UI, the API, the wo
   expect(ourServices.map(([name]) => name).sort()).toEqual(['api', 'sandbox', 'worker']);
 });
 
-test.each(ourServices)('service %s sets only variables the config module reads', (_name, service) => {
+test.each(ourServices)('service %s sets only variables the config module reads, or the standard OpenTelemetry ones the SDK reads', (_name, service) => {
   const environment = service.environment ?? {};
-  for (const name of Object.keys(environment)) expect(configNames).toContain(name);
+  for (const name of Object.keys(environment).filter((variable) => !variable.startsWith('OTEL_'))) expect(configNames).toContain(name);
+});
+
+test('the API and the workers export traces to Jaeger by OTLP/HTTP unless told otherwise; Grafana has Jaeger as a data source', () => {
+  for (const service of ['api', 'worker']) expect(compose.services[service]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-http://jaeger:4318}');
+  expect(compose.services.jaeger?.environment?.COLLECTOR_OTLP_ENABLED).toBe('true');
+  const datasource = readFileSync(path.join(__dirname, '../../ops/grafana/provisioning/datasources/jaeger.yml'), 'utf8');
+  expect(datasource).toMatch(/type: jaeger[\s\S]*url: http:\/\/jaeger:16686/);
 });
 
 test('the engine services run in production mode with no demo secret baked in, no sandbox secret, and the https settings production requires', () => {
@@ -129,9 +136,9 @@ test('the Temporal UI decodes payloads through the engine codec endpoint, with t
   expect(String(api.CODEC_CORS_ORIGINS).split(',')).toContain('http://localhost:8080');
 });
 
-test('only the engine API is published to all; the Temporal UI, Prometheus and Grafana on loopback; never Temporal (7233), PostgreSQL or the sandbox', () => {
+test('only the engine API is published to all; the Temporal UI, Prometheus, Jaeger and Grafana on loopback; never Temporal (7233), PostgreSQL or the sandbox', () => {
   const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
-  expect(published.sort()).toEqual(['api 3000:3000', 'grafana 127.0.0.1:3001:3000', 'prometheus 127.0.0.1:9090:9090', 'temporal-ui 127.0.0.1:8080:8080']);
+  expect(published.sort()).toEqual(['api 3000:3000', 'grafana 127.0.0.1:3001:3000', 'jaeger 127.0.0.1:16686:16686', 'prometheus 127.0.0.1:9090:9090', 'temporal-ui 127.0.0.1:8080:8080']);
   // In its container the API must listen beyond loopback to be reachable through the published port.
   expect(compose.services.api?.environment?.ENGINE_HOST).toBe('0.0.0.0');
 });
@@ -146,8 +153,8 @@ test('the API and two worker replicas share the batch store in PostgreSQL: the s
   const api = environmentOf('api');
   const worker = environmentOf('worker');
   expect(compose.services.worker?.deploy?.replicas).toBe(2);
-  const storeUrl = envSchema.shape.BATCH_STORE_URL.parse(api.BATCH_STORE_URL);
-  expect(worker.BATCH_STORE_URL).toBe(storeUrl);
+  const storeUrl = envSchema.shape.DATABASE_URL.parse(api.DATABASE_URL);
+  expect(worker.DATABASE_URL).toBe(storeUrl);
   const url = new URL(storeUrl ?? '');
   expect(url.hostname).toBe('postgresql');
   const database = url.pathname.slice(1);

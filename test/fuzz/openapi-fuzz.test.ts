@@ -33,8 +33,9 @@ test('both OpenAPI documents hold against their servers: no check fails, no 5xx'
 }, 900_000);
 
 test('a server that answers what its document does not promise fails the run', async () => {
-  const document = openApiDocument({ title: 'thing', version: '1' }, {}, [
+  const document = openApiDocument({ title: 'thing', version: '1', license: { name: 'none' } }, [], {}, [
     {
+      id: 'getThing',
       method: 'get',
       path: '/things/:id',
       summary: 'A thing',

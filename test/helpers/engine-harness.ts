@@ -19,6 +19,7 @@ import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../sandbox';
+import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
 import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
@@ -108,12 +109,22 @@ export interface HarnessOptions {
   sandboxNow?: () => number;
 }
 
+/**
+ * SANDBOX_PROFILE=seed in the test's environment (set by the files under test/seed-profile/) runs the
+ * harness against the spec-only sandbox, with the engine configured for it: unsigned callbacks taken as hints.
+ */
+function seedProfileSettings(): Record<string, string> {
+  if (process.env.SANDBOX_PROFILE !== 'seed') return {};
+  return { SANDBOX_PROFILE: 'seed', PROVIDER_CALLBACK_SIGNATURES: 'optional' };
+}
+
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
   const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
   const provider = options.providerProxy ? await startProviderProxy(`http://127.0.0.1:${sandboxPort}`) : undefined;
-  const config = testConfig({
+  const configured = testConfig({
+    ...seedProfileSettings(),
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
     PAYMENT_API_BASE_URL: provider?.url ?? `http://127.0.0.1:${sandboxPort}`,
@@ -135,8 +146,10 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
   const logger = logFor('engine-api');
   const workerLogger = logFor('worker');
-  const sandbox = createSandbox({ config, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
+  const sandbox = createSandbox({ config: configured, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
   await sandbox.start(sandboxPort);
+  // A provider without GET /shield/public-key: the engine is given the key, as it would be the real one's.
+  const config = sandbox.ctx.profile.servesPublicKey ? configured : { ...configured, PAYMENT_SHIELD_PUBLIC_KEY: shieldKeys(sandbox.ctx.db).publicKeyPem };
 
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);

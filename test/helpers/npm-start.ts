@@ -24,7 +24,8 @@ export interface NpmStart {
   exited: Promise<number | null>;
 }
 
-export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-'))): Promise<NpmStart> {
+/** `env`: settings of the run (`SANDBOX_PROFILE=seed npm start`). */
+export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')), env: Record<string, string> = {}): Promise<NpmStart> {
   const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(7);
   const ports = { engine, apiMetrics, sandbox, temporal, ui, workerMetrics, workerSdkMetrics };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], {
@@ -43,6 +44,7 @@ export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'pay
       PAYMENT_API_BASE_URL: '',
       ENGINE_PUBLIC_URL: '',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -137,7 +137,15 @@ test('an infraction against a charge of the engine links to it; accepted, the ch
 
   await resolveAtSandbox(id, 'ACCEPTED');
   await sync();
-  const accepted = await infractionReaches(id, ['ACCEPTED']);
+  await infractionReaches(id, ['ACCEPTED']);
+  // The workflow tells the charge right after it moved to ACCEPTED: a read in between sees no refund yet.
+  const accepted = await pollUntil(
+    async () => {
+      const view = (await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`)).body;
+      return view.refundRecordedAt === undefined ? undefined : view;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, description: 'the accepted infraction to record its refund on the charge' },
+  );
   expect(accepted.refundRecordedAt).toBeDefined();
   const refunded = await pollUntil(
     async () => {

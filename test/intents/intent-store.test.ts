@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openBatchStore } from '../../src/batches/open-batch-store';
-import { PgIntentStore } from '../../src/intents/pg-intent-store';
-import { SqliteIntentStore } from '../../src/intents/sqlite-intent-store';
+import { pgIntentStore, sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import type { IntentKey, IntentStore } from '../../src/intents/intent-store';
 import { postgresForThisFile } from '../helpers/postgres';
 import { testConfig } from '../helpers/temporal';
@@ -25,11 +24,11 @@ const dialects: { name: string; open: () => Promise<{ intents: IntentStore; also
       const dir = mkdtempSync(path.join(os.tmpdir(), 'intents-'));
       folders.push(dir);
       const batches = await openBatchStore(testConfig({ DATA_DIR: dir }));
-      const intents = new SqliteIntentStore({ file: path.join(dir, 'batches.sqlite') });
+      const intents = sqliteIntentStore(path.join(dir, 'batches.sqlite'));
       const opened: IntentStore[] = [intents];
       return {
         intents,
-        also: () => Promise.resolve(opened[opened.push(new SqliteIntentStore({ file: path.join(dir, 'batches.sqlite') })) - 1] as IntentStore),
+        also: () => Promise.resolve(opened[opened.push(sqliteIntentStore(path.join(dir, 'batches.sqlite'))) - 1] as IntentStore),
         close: async () => {
           await Promise.all(opened.map((store) => store.close()));
           await batches.close();
@@ -41,12 +40,12 @@ const dialects: { name: string; open: () => Promise<{ intents: IntentStore; also
     name: 'PostgreSQL',
     async open() {
       const url = await freshDatabase();
-      const batches = await openBatchStore(testConfig({ BATCH_STORE_URL: url }));
-      const intents = await PgIntentStore.open({ connectionString: url });
+      const batches = await openBatchStore(testConfig({ DATABASE_URL: url }));
+      const intents = await pgIntentStore(url);
       const opened: IntentStore[] = [intents];
       return {
         intents,
-        also: async () => opened[opened.push(await PgIntentStore.open({ connectionString: url })) - 1] as IntentStore,
+        also: async () => opened[opened.push(await pgIntentStore(url)) - 1] as IntentStore,
         close: async () => {
           await Promise.all(opened.map((store) => store.close()));
           await batches.close();

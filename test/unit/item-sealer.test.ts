@@ -4,7 +4,7 @@
  * opens nothing of the other; rows sealed with the key itself before the subkeys still open.
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { ItemSealer } from '../../src/batches/item-sealer';
+import { ItemSealer } from '../../src/db/item-sealer';
 import { purposeKey } from '../../src/temporal/key-purposes';
 
 const active = { id: 'k1', key: randomBytes(32) };

@@ -104,14 +104,24 @@ describe('callbacks need only what identifies the operation and its status', () 
   const extra = { gateway_trace: 'x-1', updated_by: 'batch-job' };
 
   test.each([
-    ['withdrawal', withdrawalCallbackSchema, { external_id: 'payout-001', status: 'COMPLETED' }, ['external_id', 'status']],
-    ['copy-and-paste', pixCopyPasteCallbackSchema, { external_id: 'paste-001', status: 'FAILED' }, ['external_id', 'status']],
-    ['crypto withdrawal', cryptoWithdrawalCallbackSchema, { external_id: 'usdt-001', status: 'COMPLETED' }, ['external_id', 'status']],
+    ['withdrawal', withdrawalCallbackSchema, { external_id: 'payout-001', status: 'COMPLETED' }, ['status']],
+    ['copy-and-paste', pixCopyPasteCallbackSchema, { external_id: 'paste-001', status: 'FAILED' }, ['status']],
+    ['crypto withdrawal', cryptoWithdrawalCallbackSchema, { external_id: 'usdt-001', status: 'COMPLETED' }, ['status']],
     ['cash-in', cashInCallbackSchema, { transactionId: 'cash-001', status: 'PAID' }, ['transactionId', 'status']],
     ['card', cardCallbackSchema, { id: 123, status: 'COMPLETED' }, ['id', 'status']],
   ] as const)('a %s callback with only its id and status parses, unknown fields kept; without them it is refused', (_name, schema, minimal, required) => {
     expect(schema.parse({ ...minimal, ...extra })).toEqual({ ...minimal, ...extra });
     expect(refusedPaths(schema, {}).sort()).toEqual([...required].sort());
+  });
+
+  test.each([
+    ['withdrawal', withdrawalCallbackSchema],
+    ['copy-and-paste', pixCopyPasteCallbackSchema],
+    ['crypto withdrawal', cryptoWithdrawalCallbackSchema],
+  ] as const)('a %s callback names its payout by our external_id or the provider\'s transaction_id (a number read as text); with neither it is refused', (_name, schema) => {
+    expect(schema.parse({ transaction_id: 'wd_1', status: 'COMPLETED' })).toMatchObject({ transaction_id: 'wd_1' });
+    expect(schema.parse({ transactionId: 981, status: 'COMPLETED' })).toMatchObject({ transaction_id: '981' });
+    expect(refusedPaths(schema, { status: 'COMPLETED' })).toEqual(['external_id']);
   });
 
   test('a field the engine does not need is still read with its type when present', () => {

@@ -1,8 +1,11 @@
 import { ReplayGuard, signWebhook, verifyWebhook } from '../../src/payment-api/webhook-signature';
 import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
 import { createHmac } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { newStandardWebhookSecret, standardWebhookHeaders, verifyStandardWebhook } from '../../src/webhooks/standard-webhook-signature';
 
 const NOW = 1_750_000_000;
+const SECRET = newStandardWebhookSecret();
 const body = Buffer.from(JSON.stringify({ transaction_id: 'tx-1', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25 }));
 
 function verify(overrides: Partial<Parameters<typeof verifyWebhook>[0]> & { signed?: { timestamp: string; signature: string } } = {}) {
@@ -129,16 +132,65 @@ describe('replays within the window', () => {
 test('the merchant helper with a replay guard refuses a request it accepted before, by id, timestamp and signature', () => {
   const replays = new ReplayGuard();
   const rawBody = JSON.stringify({ id: 'evt_1', type: 'payout.completed' });
-  const headersAt = (seconds: number, id = 'evt_1') => {
-    const headers = merchantWebhookHeaders(id, ['whsec_test'], rawBody, seconds);
-    return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-  };
-  const check = (headers: Record<string, string>) => verifyMerchantWebhook({ rawBody, headers, secret: 'whsec_test', nowSeconds: NOW, replays });
+  const headersAt = (seconds: number, id = 'evt_1') => merchantWebhookHeaders('standard-webhooks', id, [SECRET], rawBody, seconds);
+  const check = (headers: Record<string, string>) => verifyMerchantWebhook({ rawBody, headers, secret: SECRET, nowSeconds: NOW, replays });
   const captured = headersAt(NOW);
   expect(check(captured)).toEqual({ ok: true });
   expect(check(captured)).toEqual({ ok: false, reason: 'replayed' });
   // The engine's next attempt of the same event is signed afresh: not a replay (the receiver de-duplicates events by id itself).
   expect(check(headersAt(NOW + 30))).toEqual({ ok: true });
   // Without a guard the helper checks the signature and the window only.
-  expect(verifyMerchantWebhook({ rawBody, headers: captured, secret: 'whsec_test', nowSeconds: NOW })).toEqual({ ok: true });
+  expect(verifyMerchantWebhook({ rawBody, headers: captured, secret: SECRET, nowSeconds: NOW })).toEqual({ ok: true });
+});
+
+describe('Standard Webhooks', () => {
+  const SECRET_2 = newStandardWebhookSecret();
+  const rawBody = JSON.stringify({ id: 'evt_0123456789abcdef01234567', type: 'payout.completed' });
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  test("the specification's example: v1, and the base64 HMAC-SHA256 of id.timestamp.body under the bytes after whsec_", () => {
+    const headers = standardWebhookHeaders('msg_p5jXN8AQM9LWM0D4loKWxJek', ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], '{"test": 2432232314}', 1614265330);
+    expect(headers).toEqual({
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    });
+  });
+
+  test('the standardwebhooks library verifies what the engine signs, with either secret during a rotation, and refuses a change', () => {
+    const headers = merchantWebhookHeaders('standard-webhooks', 'evt_0123456789abcdef01234567', [SECRET_2, SECRET], rawBody, nowSeconds());
+    expect(Object.keys(headers).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    for (const secret of [SECRET, SECRET_2]) expect(new Webhook(secret).verify(rawBody, headers)).toEqual(JSON.parse(rawBody));
+    expect(() => new Webhook(newStandardWebhookSecret()).verify(rawBody, headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(SECRET).verify(rawBody.replace('completed', 'failed'), headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(SECRET).verify(rawBody, { ...headers, 'webhook-id': 'evt_another' })).toThrow(WebhookVerificationError);
+  });
+
+  test("the engine's check accepts what the library signs, and refuses what is stale, forged or of an unknown version", () => {
+    const at = nowSeconds();
+    const signed = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(at), 'webhook-signature': new Webhook(SECRET).sign('evt_1', new Date(at * 1000), rawBody) };
+    const check = (headers: Record<string, string>, now = at) => verifyStandardWebhook({ rawBody, headers, secret: SECRET, nowSeconds: now });
+    expect(check(signed)).toEqual({ ok: true });
+    expect(check({ ...signed, 'webhook-signature': `v2,abc ${signed['webhook-signature']}` })).toEqual({ ok: true });
+    expect(check(signed, at + 301)).toEqual({ ok: false, reason: 'stale' });
+    expect(check({ ...signed, 'webhook-signature': signed['webhook-signature'].replace('v1,', 'v2,') })).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(check({ ...signed, 'webhook-id': 'evt_2' })).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(check({ 'webhook-id': 'evt_1', 'webhook-signature': signed['webhook-signature'] })).toEqual({ ok: false, reason: 'missing-headers' });
+    expect(check({ ...signed, 'webhook-timestamp': '1e9' })).toEqual({ ok: false, reason: 'bad-timestamp' });
+    // Read strictly: a secret with text after its base64 is not taken for the same key.
+    expect(() => verifyStandardWebhook({ rawBody, headers: signed, secret: `${SECRET}x`, nowSeconds: at })).toThrow(/whsec_ and base64/);
+  });
+
+  test('a legacy endpoint gets the X-Webhook-* set as before and the Standard Webhooks set beside it', () => {
+    const at = nowSeconds();
+    const headers = merchantWebhookHeaders('legacy', 'evt_0123456789abcdef01234567', [SECRET], rawBody, at);
+    expect(headers).toMatchObject({ 'X-Webhook-Id': 'evt_0123456789abcdef01234567', 'X-Webhook-Timestamp': String(at), 'webhook-id': 'evt_0123456789abcdef01234567' });
+    expect(headers['X-Webhook-Signature']).toBe(`v1=${createHmac('sha256', SECRET).update(`${at}.${rawBody}`).digest('hex')}`);
+    expect(new Webhook(SECRET).verify(rawBody, headers)).toEqual(JSON.parse(rawBody));
+    // A secret issued before (base64url) signs both sets; the engine's check reads it, as its receiver would after no rotation.
+    const oldSecret = `whsec_${'-_'.repeat(21)}A`;
+    const old = merchantWebhookHeaders('legacy', 'evt_1', [oldSecret], rawBody, at);
+    expect(verifyStandardWebhook({ rawBody, headers: old, secret: oldSecret, nowSeconds: at })).toEqual({ ok: true });
+  });
 });

@@ -30,7 +30,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const register = (url: string) => stack.api<{ id: string; code?: string; issues?: { path: string; message: string }[] }>('POST', '/v1/webhook-endpoints', { url, events: ['charge.paid'] });
+const register = (url: string) => stack.api<{ id: string; code?: string; issues?: { path: string; message: string }[] }>('POST', '/v1/webhook-endpoints', { url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' });
 
 test.each([
   ['http://127.0.0.1:8233/api/v1/namespaces', /127\.0\.0\.1 is a loopback address/],
@@ -63,11 +63,11 @@ test('public hosts on 443 (and 80 outside production) are accepted; production t
     await stack.api('DELETE', `/v1/webhook-endpoints/${answer.body.id}`);
   }
   const production = { production: true, allowLoopback: false };
-  expect(endpointRuleProblems({ url: 'https://merchant.example.com/hooks', events: ['charge.paid'] }, production)).toEqual([]);
-  expect(endpointRuleProblems({ url: 'http://merchant.example.com/hooks', events: ['charge.paid'] }, production)).toEqual([{ path: 'url', message: 'must be https when NODE_ENV=production' }]);
-  expect(endpointRuleProblems({ url: 'https://merchant.example.com:80/hooks', events: ['charge.paid'] }, production)).toEqual([{ path: 'url', message: 'port 80: only 443' }]);
+  expect(endpointRuleProblems({ url: 'https://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([]);
+  expect(endpointRuleProblems({ url: 'http://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([{ path: 'url', message: 'must be https when NODE_ENV=production' }]);
+  expect(endpointRuleProblems({ url: 'https://merchant.example.com:80/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([{ path: 'url', message: 'port 80: only 443' }]);
   // Loopback receivers need the setting, which production refuses (src/config/env.ts).
-  expect(endpointRuleProblems({ url: receiver.url, events: ['charge.paid'] }, { production: false, allowLoopback: true })).toEqual([]);
+  expect(endpointRuleProblems({ url: receiver.url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, { production: false, allowLoopback: true })).toEqual([]);
 });
 
 test("a name that resolves to an internal address is refused when the event is delivered, before any connection; the merchant sees a generic error, the engine's log the reason", async () => {

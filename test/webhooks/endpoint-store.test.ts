@@ -1,6 +1,6 @@
 /**
  * The webhook endpoint store's contract, run against both implementations as the engine opens them
- * (openWebhookEndpointStore): SQLite (a DATA_DIR per test) and PostgreSQL (BATCH_STORE_URL, a database
+ * (openWebhookEndpointStore): SQLite (a DATA_DIR per test) and PostgreSQL (DATABASE_URL, a database
  * per test on a real server started for this file, test/helpers/postgres.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -8,13 +8,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Pool } from 'pg';
+import { applyPgMigrations } from '../../src/db/postgres';
+import { applyMigrations } from '../../src/db/sqlite';
 import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
-import { PgBatchStore } from '../../src/batches/pg-batch-store';
+import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
-import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sqlite-endpoint-store';
+import type { SignatureScheme } from '../../src/webhooks/merchant-webhook-signature';
+import { PG_ENDPOINT_MIGRATIONS } from '../../src/webhooks/pg-endpoint-schema';
+import { ENDPOINT_MIGRATIONS } from '../../src/webhooks/sqlite-endpoint-schema';
+import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sql-endpoint-store';
 import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
@@ -28,7 +34,7 @@ interface Keys {
 interface StoreKind {
   name: string;
   fresh(): Promise<string>;
-  config(location: string): { DATA_DIR: string; BATCH_STORE_URL?: string };
+  config(location: string): { DATA_DIR: string; DATABASE_URL?: string };
   /** Every byte the store keeps, as an attacker reading the storage would see them. */
   storedBytes(location: string): Promise<Buffer>;
   /** Runs SQL (`?` for the one parameter) on the storage beside the store, as an attacker who can write it would. */
@@ -67,7 +73,7 @@ const freshDatabase = postgresForThisFile();
 const postgres: StoreKind = {
   name: 'PostgreSQL',
   fresh: freshDatabase,
-  config: (url) => ({ DATA_DIR: tempDir(), BATCH_STORE_URL: url }),
+  config: (url) => ({ DATA_DIR: tempDir(), DATABASE_URL: url }),
   storedBytes: (url) =>
     onDatabase(url, async (client) => {
       const rows: string[] = [];
@@ -109,11 +115,12 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
   });
 
-  const create = (store: WebhookEndpointStore, n: number, overrides: { events?: MerchantEventType[]; createdAt?: Date; secret?: string } = {}) =>
+  const create = (store: WebhookEndpointStore, n: number, overrides: { events?: MerchantEventType[]; createdAt?: Date; secret?: string; signatureScheme?: SignatureScheme } = {}) =>
     store.create({
       id: endpointId(n),
       url: `https://merchant.example.com/hooks/${n}`,
       events: overrides.events ?? ['payout.completed'],
+      signatureScheme: overrides.signatureScheme ?? 'standard-webhooks',
       secret: overrides.secret ?? `whsec_${n}_${randomBytes(16).toString('hex')}`,
       createdAt: overrides.createdAt ?? minutes(n),
     });
@@ -125,14 +132,16 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
       id: endpointId(2),
       url: 'https://merchant.example.com/hooks/2',
       events: ['payout.completed', 'payout.failed', 'charge.paid'],
+      signatureScheme: 'standard-webhooks',
       createdAt: '2026-11-23T12:05:00.000Z',
     });
+    expect(await create(store, 4, { signatureScheme: 'legacy' })).toMatchObject({ signatureScheme: 'legacy' });
     await create(store, 3, { createdAt: minutes(1) });
     await create(store, 1, { createdAt: minutes(5) });
 
     expect(await store.get(endpointId(2))).toEqual(created);
     expect(await store.get(endpointId(9))).toBeUndefined();
-    expect((await store.list()).map((endpoint) => endpoint.id)).toEqual([endpointId(3), endpointId(1), endpointId(2)]);
+    expect((await store.list()).map((endpoint) => endpoint.id)).toEqual([endpointId(3), endpointId(4), endpointId(1), endpointId(2)]);
     expect(JSON.stringify(await store.list())).not.toContain('whsec_');
   });
 
@@ -141,7 +150,7 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await expect(create(store, 1, { events: [] })).rejects.toThrow(/at least one event type/);
     // What the API would never let through: the store checks it again.
     await expect(create(store, 1, { events: ['payout.exploded' as MerchantEventType] })).rejects.toThrow();
-    await expect(store.create({ id: 'we_nothex', url: 'https://x.example.com', events: ['payout.completed'], secret: 's', createdAt: T0 })).rejects.toThrow(/webhook endpoint id/);
+    await expect(store.create({ id: 'we_nothex', url: 'https://x.example.com', events: ['payout.completed'], signatureScheme: 'standard-webhooks', secret: 's', createdAt: T0 })).rejects.toThrow(/webhook endpoint id/);
     expect(await store.list()).toEqual([]);
   });
 
@@ -277,7 +286,7 @@ describe('SQLite webhook endpoint store file', () => {
     const db = new Database(webhookEndpointStorePath(dataDir), { readonly: true });
     try {
       const plan = db
-        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${SUBSCRIBED_TO_SQL}`)
+        .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${SUBSCRIBED_TO_SQL.replace('$1', '?')}`)
         .all('payout.completed')
         .map((row) => row.detail);
       expect(plan.join('\n')).toMatch(/SEARCH s USING PRIMARY KEY \(event_type=\?\)/);
@@ -290,20 +299,55 @@ describe('SQLite webhook endpoint store file', () => {
 });
 
 describe('PostgreSQL webhook endpoint store beside the batch store', () => {
-  test('both open on one database (BATCH_STORE_URL), each with its own tables and migrations', async () => {
+  test('both open on one database (DATABASE_URL), each with its own tables and migrations', async () => {
     const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
-    const config = { DATA_DIR: tempDir(), BATCH_STORE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
+    const config = { DATA_DIR: tempDir(), DATABASE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
     const endpoints = await openWebhookEndpointStore(config);
     try {
       expect(await endpoints.list()).toEqual([]);
       expect(await batches.summary('none')).toBeUndefined();
       const applied = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
-      expect(applied).toEqual([...PG_BATCH_MIGRATIONS.map((migration) => migration.id), 'webhooks/001-endpoints']);
+      expect(applied).toEqual([...PG_BATCH_MIGRATIONS.map((migration) => migration.id), 'webhooks/001-endpoints', 'webhooks/002-signature-scheme']);
       // Opening again (the other process) applies nothing twice.
       await (await openWebhookEndpointStore(config)).close();
     } finally {
       await Promise.all([batches.close(), endpoints.close()]);
+    }
+  });
+});
+
+describe('endpoints registered before Standard Webhooks', () => {
+  const OLD_ROW = `INSERT INTO webhook_endpoints (id, url, events, created_at) VALUES ('${endpointId(1)}', 'https://merchant.example.com/hooks', '["payout.completed"]', `;
+
+  test('SQLite: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
+    const dataDir = tempDir();
+    const db = new Database(webhookEndpointStorePath(dataDir));
+    applyMigrations(db, ENDPOINT_MIGRATIONS.slice(0, 1));
+    db.exec(`${OLD_ROW}${T0.getTime()})`);
+    db.close();
+    const store = new SqliteWebhookEndpointStore({ file: webhookEndpointStorePath(dataDir), encryptionKey: KEY });
+    try {
+      expect(await store.get(endpointId(1))).toMatchObject({ id: endpointId(1), signatureScheme: 'legacy' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('PostgreSQL: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
+    const url = await freshDatabase();
+    const pool = new Pool({ connectionString: url });
+    try {
+      await applyPgMigrations(pool, PG_ENDPOINT_MIGRATIONS.slice(0, 1));
+      await pool.query(`${OLD_ROW}'${T0.toISOString()}')`);
+    } finally {
+      await pool.end();
+    }
+    const store = await openWebhookEndpointStore({ DATA_DIR: tempDir(), DATABASE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id });
+    try {
+      expect(await store.get(endpointId(1))).toMatchObject({ id: endpointId(1), signatureScheme: 'legacy' });
+    } finally {
+      await store.close();
     }
   });
 });

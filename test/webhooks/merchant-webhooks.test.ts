@@ -1,18 +1,23 @@
 /**
  * Events to the merchant through the real stack (engine API → workflows → announcing local activity →
  * event delivery workflow → signed POST to a receiver over HTTP): endpoints and their secrets, events
- * verified with the merchant's helper, retries until a 2xx, a receiver that never answers, redelivery,
- * secret rotation, and a payout that goes on whatever the receiver does.
+ * verified with the `standardwebhooks` library (what merchants use) and the engine's own helper, the same
+ * webhook-id on every attempt, retries until a 2xx, a receiver that never answers, redelivery, secret
+ * rotation (both secrets sign), legacy endpoints (both header sets), and a payout that goes on whatever
+ * the receiver does.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { DELIVERY_FAILED } from '../../activities/merchant-event-activities';
 import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
+import { verifyWebhook } from '../../src/payment-api/webhook-signature';
 import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
+import { newStandardWebhookSecret } from '../../src/webhooks/standard-webhook-signature';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { merchantEventWorkflowId } from '../../workflows/merchant-event/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -24,6 +29,7 @@ interface Endpoint {
   id: string;
   url: string;
   events: string[];
+  signatureScheme: string;
   createdAt: string;
   secret?: string;
   previousSecretExpiresAt?: string;
@@ -51,8 +57,8 @@ afterAll(async () => {
 
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 
-async function register(url: string, events: string[]): Promise<Endpoint & { secret: string }> {
-  const answer = await stack.api<Endpoint & { secret: string }>('POST', '/v1/webhook-endpoints', { url, events });
+async function register(url: string, events: string[], signatureScheme?: string): Promise<Endpoint & { secret: string }> {
+  const answer = await stack.api<Endpoint & { secret: string }>('POST', '/v1/webhook-endpoints', { url, events, ...(signatureScheme ? { signatureScheme } : {}) });
   expect(answer.status).toBe(201);
   return answer.body;
 }
@@ -75,6 +81,16 @@ function deliveriesOf(externalId: string, count = 1): Promise<ReceivedWebhook[]>
   );
 }
 
+/** What a merchant's Standard Webhooks library answers for a delivery: the event it verified, or its error. */
+function libraryVerifies(delivery: ReceivedWebhook, secret: string): unknown {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
+  try {
+    return new Webhook(secret).verify(delivery.rawBody, headers);
+  } catch (error) {
+    return error instanceof Error ? error.message : error;
+  }
+}
+
 function eventWhere(eventId: string, done: (event: EventResponse) => boolean, description: string): Promise<EventResponse> {
   return pollUntil(
     async () => {
@@ -87,12 +103,14 @@ function eventWhere(eventId: string, done: (event: EventResponse) => boolean, de
 
 test('an endpoint shows its secret once; list, read, rotate and delete; bad registrations are refused and named', async () => {
   const created = await register('https://merchant.example.com/hooks', ['payout.completed', 'payout.completed', 'charge.paid']);
-  expect(created.secret).toMatch(/^whsec_[\w-]{43}$/);
+  // Standard Webhooks: whsec_ and the base64 of 32 random bytes, which the libraries decode.
+  expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   expect(created.id).toMatch(/^we_[0-9a-f]{24}$/);
   expect(created.events).toEqual(['payout.completed', 'charge.paid']);
+  expect(created.signatureScheme).toBe('standard-webhooks');
 
   const listed = await stack.api<{ data: Endpoint[] }>('GET', '/v1/webhook-endpoints');
-  expect(listed.body.data).toEqual([{ id: created.id, url: created.url, events: created.events, createdAt: created.createdAt }]);
+  expect(listed.body.data).toEqual([{ id: created.id, url: created.url, events: created.events, signatureScheme: 'standard-webhooks', createdAt: created.createdAt }]);
   expect(JSON.stringify(listed.body)).not.toContain(created.secret);
   const read = await stack.api<Endpoint>('GET', `/v1/webhook-endpoints/${created.id}`);
   expect(read.body).not.toHaveProperty('secret');
@@ -109,22 +127,28 @@ test('an endpoint shows its secret once; list, read, rotate and delete; bad regi
   expect(withCredentials.status).toBe(422);
   expect(withCredentials.body.code).toBe('ENDPOINT_NOT_ACCEPTABLE');
   expect((await stack.api('POST', '/v1/webhook-endpoints', { url: 'ftp://merchant.example.com/', events: ['charge.paid'] })).status).toBe(400);
+  const unknownScheme = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://merchant.example.com/', events: ['charge.paid'], signatureScheme: 'v2' });
+  expect([unknownScheme.status, unknownScheme.body.issues.map((issue) => issue.path)]).toEqual([400, ['signatureScheme']]);
 
   expect((await stack.api('DELETE', `/v1/webhook-endpoints/${created.id}`)).status).toBe(204);
   expect((await stack.api('GET', `/v1/webhook-endpoints/${created.id}`)).status).toBe(404);
   expect((await stack.api('DELETE', `/v1/webhook-endpoints/${created.id}`)).status).toBe(404);
 });
 
-test('a paid charge reaches the endpoint signed; the merchant helper verifies it; the event is listed with its attempt', async () => {
+test('a paid charge reaches the endpoint signed per Standard Webhooks; the standardwebhooks library verifies it; the event is listed with its attempt', async () => {
   const endpoint = await register(receiver.url, ['charge.paid']);
   const externalId = await paidCharge('signed');
   const [delivery] = await deliveriesOf(externalId);
   if (!delivery) throw new Error('no delivery');
 
   expect(delivery.event).toMatchObject({ type: 'charge.paid', data: { object: 'charge', externalId, status: 'PAID', amount: 80.5, fee: expect.any(Number) } });
-  expect(delivery.headers['x-webhook-id']).toBe(delivery.event.id);
+  expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
+  expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+  expect(Object.keys(delivery.headers).filter((name) => name.startsWith('x-webhook'))).toEqual([]);
+  expect(libraryVerifies(delivery, endpoint.secret)).toEqual(JSON.parse(delivery.rawBody.toString('utf8')));
+  expect(libraryVerifies({ ...delivery, rawBody: Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"')) }, endpoint.secret)).toBe('No matching signature found');
   expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: true });
-  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: `${endpoint.secret}x` })).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: newStandardWebhookSecret() })).toEqual({ ok: false, reason: 'bad-signature' });
   const tampered = Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"'));
   expect(verifyMerchantWebhook({ rawBody: tampered, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: false, reason: 'bad-signature' });
 
@@ -146,11 +170,14 @@ test('a paid charge reaches the endpoint signed; the merchant helper verifies it
 });
 
 test('a receiver answering 500 twice then 200 gets the event on the third attempt, the same event each time', async () => {
-  await register(receiver.url, ['charge.paid']);
+  const endpoint = await register(receiver.url, ['charge.paid']);
   receiver.answerNext([500, 500]);
   const externalId = await paidCharge('retried');
   const deliveries = await deliveriesOf(externalId, 3);
   expect(new Set(deliveries.map((delivery) => delivery.rawBody.toString('utf8'))).size).toBe(1);
+  // The same webhook-id on every attempt, each attempt signed afresh and verified by the library.
+  expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-id']))).toEqual(new Set([deliveries[0]?.event.id]));
+  for (const delivery of deliveries) expect(libraryVerifies(delivery, endpoint.secret)).toMatchObject({ id: delivery.event.id });
   const eventId = deliveries[0]?.event.id ?? '';
   const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
   expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.number, attempt.outcome, attempt.httpStatus])).toEqual([
@@ -210,13 +237,37 @@ test('redelivery sends a delivered event again with the same id; after a rotatio
   if (!second) throw new Error('no second delivery');
   expect(second.event.id).toBe(eventId);
   expect(second.rawBody.equals(first?.rawBody ?? Buffer.alloc(0))).toBe(true);
-  expect(String(second.headers['x-webhook-signature']).split(' ')).toHaveLength(2);
+  expect(second.headers['webhook-id']).toBe(eventId);
+  expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(2);
+  // A receiver verifies with whichever secret it has while both sign.
+  expect(libraryVerifies(second, rotated.body.secret)).toMatchObject({ id: eventId });
+  expect(libraryVerifies(second, endpoint.secret)).toMatchObject({ id: eventId });
   expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: rotated.body.secret })).toEqual({ ok: true });
   expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: endpoint.secret })).toEqual({ ok: true });
 
   const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2, 'the redelivery recorded');
   expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
   await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-redelivered');
+});
+
+test('a legacy endpoint keeps its X-Webhook-* headers, with the Standard Webhooks set beside them for the deprecation window', async () => {
+  const endpoint = await register(receiver.url, ['charge.paid'], 'legacy');
+  expect(endpoint.signatureScheme).toBe('legacy');
+  const externalId = await paidCharge('legacy');
+  const [delivery] = await deliveriesOf(externalId);
+  if (!delivery) throw new Error('no delivery');
+  expect(delivery.headers['x-webhook-id']).toBe(delivery.event.id);
+  // What a receiver written for the legacy scheme checks: v1=<hex> over "<timestamp>.<body>" with the secret's text.
+  const legacy = verifyWebhook({
+    secrets: [endpoint.secret],
+    rawBody: delivery.rawBody,
+    timestampHeader: delivery.headers['x-webhook-timestamp'],
+    signatureHeader: delivery.headers['x-webhook-signature'],
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+  expect(legacy).toEqual({ ok: true });
+  expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
+  expect(libraryVerifies(delivery, endpoint.secret)).toMatchObject({ id: delivery.event.id });
 });
 
 test('a finished batch announces payout_batch.completed with its counts, and each of its payouts payout.completed', async () => {

@@ -16,6 +16,16 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** What the chaos monkey and the run need of a part: a Supervisor, or several processes kept as one. */
+export interface Part {
+  readonly name: string;
+  /** Exits the monkey did not cause. */
+  readonly crashes: number;
+  start(): Promise<void>;
+  kill(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
 type SupervisorState = 'down' | 'starting' | 'up' | 'stopped';
 
 const RESTART_AFTER_CRASH_MS = 500;
@@ -23,7 +33,7 @@ const RETRY_START_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class Supervisor {
+export class Supervisor implements Part {
   private running: Running | undefined;
   private state: SupervisorState = 'down';
   private starting: Promise<void> | undefined;

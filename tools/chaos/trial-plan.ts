@@ -8,7 +8,9 @@ import { PAYOUT_METHODS, type PayoutMethod } from '../../src/payouts/rails/metho
 import { buildBrCode } from '../../src/pix/brcode';
 import type { Faults } from '../../sandbox/faults/fault-state';
 import { SEEDED_USERS } from '../../sandbox/store/users';
-import { COMPONENTS, type ComponentName } from './chaos-stack';
+import type { ComponentName } from './chaos-stack';
+import type { Flow } from './flows';
+import { planLifecycles, type LifecyclePlan } from './lifecycle-trial';
 import type { Prng } from './prng';
 
 /** One item of the batch request, of any rail; `amount` on each, so that the checker knows the provider's rule for it. */
@@ -38,13 +40,21 @@ export interface TrialPlan {
   items: PlannedItem[];
   faults: Faults;
   kills: PlannedKill[];
+  /** The charges, card payments and infractions driven beside the batch. */
+  lifecycles: LifecyclePlan;
   /** When the batch is sent, from the trial's start: kills may come before, so the request meets a dead API or Temporal. */
   submitAfterMs: number;
 }
 
 export interface PlanSettings {
   seed: number;
+  /** Payouts in the batch (0 without the payouts flow: no batch). */
   batchSize: number;
+  flows: readonly Flow[];
+  /** Charges, card payments and infractions of each kind per trial. */
+  lifecyclesPerKind: number;
+  /** The parts the stack has, in the order the kills are drawn from (the default stack's order keeps old seeds' plans). */
+  targets: readonly ComponentName[];
   /** When the batch is sent within the trial: drawn in this range. */
   submitAfterMs: readonly [number, number];
   /** How long the killing goes on: drawn in this range per trial. */
@@ -81,7 +91,7 @@ function planKills(rng: Prng, settings: PlanSettings): PlannedKill[] {
     const afterMs = rng.int(...settings.killGapMs);
     at += afterMs;
     if (at > windowMs) return kills;
-    kills.push({ afterMs, target: rng.pick(COMPONENTS), downMs: rng.int(...settings.downMs) });
+    kills.push({ afterMs, target: rng.pick(settings.targets), downMs: rng.int(...settings.downMs) });
   }
 }
 
@@ -103,6 +113,15 @@ function planItem(rng: Prng, externalId: string, index: number): PlannedItem {
 
 export function planTrial(rng: Prng, trial: number, settings: PlanSettings): TrialPlan {
   const prefix = `chaos-${settings.seed}-${trial}`;
-  const items = Array.from({ length: settings.batchSize }, (_, index) => planItem(rng, `${prefix}-${index}`, index));
-  return { trial, batchId: prefix, items, faults: planFaults(rng), kills: planKills(rng, settings), submitAfterMs: rng.int(...settings.submitAfterMs) };
+  const batchSize = settings.flows.includes('payouts') ? settings.batchSize : 0;
+  const items = Array.from({ length: batchSize }, (_, index) => planItem(rng, `${prefix}-${index}`, index));
+  return {
+    trial,
+    batchId: prefix,
+    items,
+    faults: planFaults(rng),
+    kills: planKills(rng, settings),
+    submitAfterMs: rng.int(...settings.submitAfterMs),
+    lifecycles: planLifecycles(prefix, settings.flows, { perKind: settings.lifecyclesPerKind }),
+  };
 }

@@ -1,17 +1,23 @@
 /**
  * One chaos trial: faults on, the batch submitted (the same request again, idempotent by batchId, for as
- * long as the API is down or answers 5xx), parts killed and started again on the plan's schedule; then
- * faults off, everything up, the batch waited for (bounded) and the evidence gathered for the checker.
+ * long as the API is down or answers 5xx) and the charges, card payments and infractions driven, parts
+ * killed and started again on the plan's schedule; then faults off, everything up, the batch and the
+ * lifecycles waited for (bounded), the evidence gathered for the checkers, and the merchant events their
+ * final states call for looked for at the flapping receiver.
  */
 import { z } from 'zod';
-import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../../src/client';
+import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../../src/client/batch-api-client';
+import { StackClient } from '../cluster/stack-client';
 import type { BatchItemResponse } from '../../src/api/batches/batch-schemas';
 import { reaisToCentavos } from '../../src/money/centavos';
 import { outcomeForAmount, SEEDED_USERS } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
 import type { ChaosStack, ComponentName } from './chaos-stack';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from './checker';
+import { checkLifecycles, type LifecycleEvidence, type LifecycleKind, type LifecycleVerdict } from './lifecycle-checker';
+import { driveLifecycles, lifecycleEvidence, settleLifecycles } from './lifecycle-trial';
 import type { TrialPlan } from './trial-plan';
+import { checkWebhooks, expectedEvent, type ExpectedEvent, type FlappingEndpoint, type WebhookVerdict } from './webhook-trial';
 
 export interface TrialTimeouts {
   /** How long the submitter keeps sending the batch request. */
@@ -22,6 +28,9 @@ export interface TrialTimeouts {
 
 export interface TrialResult {
   verdict: TrialVerdict;
+  lifecycles: Record<LifecycleKind, LifecycleVerdict>;
+  /** Without the webhooks flow: undefined. */
+  webhooks?: WebhookVerdict;
   kills: Record<ComponentName, number>;
   resubmissions: number;
   /** When the trial began, ms since the run began: where to look in the services' logs. */
@@ -72,6 +81,7 @@ async function killOnSchedule(stack: ChaosStack, plan: TrialPlan, kills: Record<
   for (const step of plan.kills) {
     await sleep(step.afterMs);
     const part = stack.parts[step.target];
+    if (!part) continue;
     restarts.push(
       (async () => {
         if (!(await part.kill())) return;
@@ -138,23 +148,45 @@ function neverSettlingItems(plan: TrialPlan): Set<string> {
   return new Set(plan.items.filter((item) => item.method !== 'internal' && outcomeForAmount(reaisToCentavos(item.amount)).status === 'NEVER').map((item) => item.externalId));
 }
 
-export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number): Promise<TrialResult> {
+export const zeroKills = (): Record<ComponentName, number> => ({ worker: 0, api: 0, sandbox: 0, temporal: 0, postgres: 0 });
+
+/** The events the final states of the trial call for: every payout's, the batch's, every lifecycle's. */
+function expectedEvents(plan: TrialPlan, items: readonly BatchItemResponse[] | undefined, batchDone: boolean, lifecycles: readonly LifecycleEvidence[]): ExpectedEvent[] {
+  const events = [
+    ...(items ?? []).map((item) => expectedEvent('payout', item.status, item.externalId)),
+    ...lifecycles.map((item) => (item.engine.known ? expectedEvent(item.kind, item.engine.status, item.id) : undefined)),
+  ].filter((event): event is ExpectedEvent => event !== undefined);
+  return batchDone ? [...events, ['payout_batch.completed', plan.batchId] as const] : events;
+}
+
+const byKind = (evidence: readonly LifecycleEvidence[]): Record<LifecycleKind, LifecycleVerdict> => ({
+  charge: checkLifecycles(evidence.filter((item) => item.kind === 'charge')),
+  cardPayment: checkLifecycles(evidence.filter((item) => item.kind === 'cardPayment')),
+  infraction: checkLifecycles(evidence.filter((item) => item.kind === 'infraction')),
+});
+
+export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number, endpoint?: FlappingEndpoint): Promise<TrialResult> {
   const startedAt = Date.now();
-  const kills: Record<ComponentName, number> = { worker: 0, api: 0, sandbox: 0, temporal: 0 };
+  const kills = zeroKills();
   const api = new BatchApiClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '' });
+  const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, patienceMs: timeouts.submitMs });
+  const hasBatch = plan.items.length > 0;
 
   await stack.setFaults(plan.faults);
   const killing = killOnSchedule(stack, plan, kills, log);
-  let accepted: boolean;
-  let resubmissions: number;
+  const driving = driveLifecycles(client, plan.lifecycles, (line) => log(`trial ${plan.trial}: ${line}`));
+  let accepted = false;
+  let resubmissions = 0;
   try {
-    ({ accepted, resubmissions } = await submitUntilAccepted(api, plan, timeouts.submitMs, log));
+    if (hasBatch) ({ accepted, resubmissions } = await submitUntilAccepted(api, plan, timeouts.submitMs, log));
   } finally {
     await killing;
   }
   await stack.allUp();
   await stack.clearFaults();
+  const driven = await driving;
 
+  let batchDone = false;
   if (accepted) {
     await pollUntil(
       async () => {
@@ -162,16 +194,22 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
         return summary.done && summary.finishedAt ? true : undefined;
       },
       { timeoutMs: timeouts.settleMs, intervalMs: 1_000, description: `batch ${plan.batchId} to finish` },
-    ).catch((error: unknown) => log(`trial ${plan.trial}: ${error instanceof Error ? error.message : String(error)}; checking it as it is`));
+    ).then(
+      () => {
+        batchDone = true;
+      },
+      (error: unknown) => log(`trial ${plan.trial}: ${error instanceof Error ? error.message : String(error)}; checking it as it is`),
+    );
   }
+  await settleLifecycles(client, plan.lifecycles, driven, timeouts.settleMs, (line) => log(`trial ${plan.trial}: ${line}`));
 
   const items = accepted ? await patiently(() => batchItems(api, plan.batchId), `the items of ${plan.batchId}`) : undefined;
   const payouts = new Map<string, PayoutReading>();
   for (const item of items ?? []) {
     if (!FINAL_STATES.has(item.status)) payouts.set(item.externalId, await patiently(() => readPayout(stack, item.externalId), `payout ${item.externalId}`));
   }
-  const ledger = await patiently(() => sandboxLedger(stack), 'the sandbox ledger');
-  const transfers = await patiently(() => sandboxTransfers(stack), 'the sandbox internal transfers');
+  const ledger = hasBatch ? await patiently(() => sandboxLedger(stack), 'the sandbox ledger') : [];
+  const transfers = hasBatch ? await patiently(() => sandboxTransfers(stack), 'the sandbox internal transfers') : new Map<string, string>();
   const verdict = checkTrial({
     submitted: plan.items.map((item) => item.externalId),
     items,
@@ -181,5 +219,7 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
     payouts,
     neverSettling: neverSettlingItems(plan),
   });
-  return { verdict, kills, resubmissions, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
+  const evidence = await lifecycleEvidence(client, plan.lifecycles, driven);
+  const webhooks = endpoint ? await checkWebhooks(endpoint, expectedEvents(plan, items, batchDone, evidence), timeouts.settleMs, (line) => log(`trial ${plan.trial}: ${line}`)) : undefined;
+  return { verdict, lifecycles: byKind(evidence), ...(webhooks ? { webhooks } : {}), kills, resubmissions, seconds: Math.round((startedAt - runStartedAt) / 1_000) };
 }

@@ -51,6 +51,8 @@ export const CLUSTER_CHECK_ENV = {
   MERCHANT_WEBHOOK_RETRY_MAX_MS: '2000',
   ENGINE_RATE_LIMIT_PER_MINUTE: '1000000',
   BATCH_POLL_MS: '250',
+  // The check's merchant receiver listens on loopback, which the engine refuses unless told (never in production).
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
 } as const;
 
 const EVENT_TYPES: readonly MerchantEventType[] = ['payout_batch.completed', 'charge.paid', 'charge.partially_refunded', 'card_payment.paid', 'infraction.accepted'];

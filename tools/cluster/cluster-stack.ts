@@ -11,11 +11,12 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { Supervisor, type Running } from '../chaos/supervisor';
 import { loadConfig, type Config } from '../../src/config/env';
-import { startPostgresServer, POSTGRES_SUPERUSER, type PostgresServer } from '../stack/postgres-server';
+import { POSTGRES_SUPERUSER } from '../stack/postgres-server';
 import { freePort } from '../../src/net/free-port';
 import { runToExit } from '../stack/child-services';
 import { freeStackPorts, localStackEnv, type LocalStackPorts } from '../stack/local-stack-env';
 import { launchLoggedService } from '../stack/logged-service';
+import { postgresPart } from '../stack/postgres-part';
 import { prepareNamespace } from '../../src/temporal/namespace-setup';
 import { pollUntil } from '../../src/util/poll';
 import { freeServerPort, freeServerPorts, launchTemporalServer, serverEnvironment, setupDatabases, type ServerPorts } from './temporal-server';
@@ -43,7 +44,8 @@ export interface Cluster {
   /** Where each worker serves its metrics now (a restarted worker may have new ports). */
   workerMetricsUrls(): string[];
   logDir: string;
-  parts: { temporal: Supervisor; sandbox: Supervisor; workers: Supervisor[]; api: Supervisor };
+  /** PostgreSQL too: a chaos run kills it (`pg_ctl stop -m immediate`) and its supervisor starts it again. */
+  parts: { postgres: Supervisor; temporal: Supervisor; sandbox: Supervisor; workers: Supervisor[]; api: Supervisor };
   /** postgres://… of a database on the cluster's PostgreSQL. */
   databaseUrl(database: string): string;
   /** The environment the engine's processes run with (a bench worker joins with it). */
@@ -103,15 +105,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
 
   try {
-    options.log(`cluster: PostgreSQL in ${path.join(options.dataDir, 'postgres')}`);
-    const postgres: PostgresServer = await startPostgresServer({ dir: path.join(options.dataDir, 'postgres'), port: await freePort(), durable: true, settings: POSTGRES_SETTINGS });
-    stopped.push(() => postgres.stop('fast'));
-    proceed(postgres);
-    const serverEnv = serverEnvironment({ ports: serverPorts, database: { host: '127.0.0.1', port: postgres.port, user: POSTGRES_SUPERUSER, password: '' }, ...(options.shards ? { shards: options.shards } : {}) });
-    options.log('cluster: Temporal databases (ops/temporal/setup-databases.sh)');
-    await setupDatabases(serverEnv, logFile('temporal-databases'));
-    const batchStoreUrl = proceed(await postgres.ensureDatabase(BATCH_DATABASE));
-
     const pids: Record<string, number | undefined> = {};
     const supervise = (name: string, launch: () => Promise<Running>): Supervisor => {
       const part = new Supervisor(
@@ -127,10 +120,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return part;
     };
 
+    options.log(`cluster: PostgreSQL in ${path.join(options.dataDir, 'postgres')}`);
+    const database = postgresPart({ dir: path.join(options.dataDir, 'postgres'), port: await freePort(), durable: true, settings: POSTGRES_SETTINGS });
+    const postgres = supervise('postgres', () => database.launch());
+    proceed(await postgres.start());
+    const serverEnv = serverEnvironment({ ports: serverPorts, database: { host: '127.0.0.1', port: database.port, user: POSTGRES_SUPERUSER, password: '' }, ...(options.shards ? { shards: options.shards } : {}) });
+    options.log('cluster: Temporal databases (ops/temporal/setup-databases.sh)');
+    await setupDatabases(serverEnv, logFile('temporal-databases'));
+    const batchStoreUrl = proceed(await (database.current()?.ensureDatabase(BATCH_DATABASE) ?? Promise.reject(new Error('PostgreSQL did not start'))));
+
     const engineEnv: NodeJS.ProcessEnv = {
       ...process.env,
       ...localStackEnv({ dataDir: options.dataDir, temporalAddress, ports: stackPorts }),
-      BATCH_STORE_URL: batchStoreUrl,
+      DATABASE_URL: batchStoreUrl,
       SANDBOX_DB: path.join(options.dataDir, 'sandbox.sqlite'),
       WORKFLOW_BUNDLE_PATH: path.join(options.dataDir, 'workflow-bundle.js'),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
@@ -179,10 +181,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       serverMetricsUrl: `http://127.0.0.1:${serverPorts.metrics}/metrics`,
       workerMetricsUrls: () => metricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`),
       logDir,
-      parts: { temporal, sandbox, workers, api },
-      databaseUrl: (database) => postgres.url(database),
+      parts: { postgres, temporal, sandbox, workers, api },
+      databaseUrl: (name) => database.url(name),
       engineEnv,
-      pids: () => ({ ...pids, postgres: postgres.pid() }),
+      pids: () => ({ ...pids, postgres: database.current()?.pid() }),
       stop: stopAll,
     };
   } catch (error) {

@@ -44,21 +44,28 @@ export class StackClient {
     return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, {});
   }
 
+  /** A form the security module's challenge page posts (the buyer's Approve or Deny); the answer is a page, not JSON. */
+  async shieldForm(path: string, fields: Record<string, string>): Promise<void> {
+    await this.send(`${this.options.sandboxUrl}${path}`, 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(fields).toString(), () => undefined, false);
+  }
+
   private call<S extends z.ZodType>(url: string, method: Method, schema: S, body: unknown, headers: Record<string, string>, notFoundIsUndefined = false): Promise<z.output<S>> {
+    const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    const parse = (text: string): z.output<S> => schema.parse(text ? JSON.parse(text) : undefined);
+    return this.send(url, method, { ...headers, ...json }, body === undefined ? undefined : JSON.stringify(body), parse, notFoundIsUndefined);
+  }
+
+  /** Sends until an answer that is neither missing, 5xx nor 429; `read` turns a 2xx into the value (a 404 is undefined when told so). */
+  private send<T>(url: string, method: Method, headers: Record<string, string>, body: string | undefined, read: (text: string) => T, notFoundIsUndefined: boolean): Promise<T> {
     const description = `${method} ${url.replace(/\?.*$/, '')}`;
     return pollUntil(
       async () => {
-        const response = await fetch(url, {
-          method,
-          headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: AbortSignal.timeout(15_000),
-        });
+        const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }), signal: AbortSignal.timeout(15_000) });
         const text = await response.text();
-        if (notFoundIsUndefined && response.status === 404) return { value: undefined as z.output<S> };
+        if (notFoundIsUndefined && response.status === 404) return { value: undefined as T };
         if (response.status >= 500 || response.status === 429) throw new Error(`${description} answered ${response.status}`);
         if (!response.ok) throw new StopPolling(`${description} answered ${response.status}: ${text.slice(0, 500)}`);
-        return { value: schema.parse(text ? JSON.parse(text) : undefined) };
+        return { value: read(text) };
       },
       { timeoutMs: this.options.patienceMs ?? 120_000, intervalMs: 500, description },
     ).then(({ value }) => value);

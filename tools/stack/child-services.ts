@@ -56,6 +56,19 @@ export async function runToExit(name: ServiceName, args: readonly string[], env:
   if (code !== 0) throw new Error(`${name} exited with ${code}${logFile ? ` (see ${logFile})` : ''}`);
 }
 
+/** Resolves once `pid` no longer exists: for a process that is not this one's child (a dev server's, PostgreSQL's postmaster). */
+export async function processGone(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }

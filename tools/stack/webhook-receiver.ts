@@ -1,4 +1,8 @@
-/** A merchant's webhook receiver (tests, `npm run cluster`'s check): records every request as received (raw bytes), answers as told. */
+/**
+ * A merchant's webhook receiver (tests, `npm run cluster`'s check, the chaos run): records every request
+ * as received (raw bytes), answers as told: the planned statuses first, then what `answer` says (200
+ * without one); `drop` closes the connection without an answer, as a receiver that dies mid-request.
+ */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { merchantEventSchema, type MerchantEvent } from '../../src/webhooks/merchant-event';
@@ -17,7 +21,9 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export type ReceiverAnswer = number | 'drop';
+
+export async function startWebhookReceiver(answer: () => ReceiverAnswer = () => 200): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const planned: number[] = [];
   const server: Server = createServer((req, res) => {
@@ -26,7 +32,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
       received.push({ headers: req.headers, rawBody, event: merchantEventSchema.parse(JSON.parse(rawBody.toString('utf8'))) });
-      res.writeHead(planned.shift() ?? 200).end();
+      const next = planned.shift() ?? answer();
+      if (next === 'drop') req.socket.destroy();
+      else res.writeHead(next).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

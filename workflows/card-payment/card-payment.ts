@@ -264,7 +264,13 @@ export class CardPayment {
       if (foreign.length > 0 || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
       return 'unknown';
     }
-    Object.assign(this.details, { brand: outcome.brand, last4: outcome.last4, netValueCents: outcome.netValueCents, ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}) });
+    // What endpoint 3 did not say stays as the checkout or endpoint 2 said it.
+    Object.assign(this.details, {
+      ...(outcome.brand === undefined ? {} : { brand: outcome.brand }),
+      ...(outcome.last4 === undefined ? {} : { last4: outcome.last4 }),
+      ...(outcome.netValueCents === undefined ? {} : { netValueCents: outcome.netValueCents }),
+      ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}),
+    });
     if (outcome.status === 'COMPLETED') {
       this.lifecycle.moveTo('PAID', `payment check: COMPLETED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
       return 'final';

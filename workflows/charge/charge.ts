@@ -4,7 +4,7 @@
  * last look decides EXPIRED; a payment confirmed within the late-payment window still wins; a paid
  * charge listens for accepted MED infractions (refunds) until its refund window closes.
  */
-import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ChargeActivities, ChargeCheck } from '../../activities/charge-activities';
 import type { AcceptedInfraction } from '../../src/infractions/charge-port';
 import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
@@ -31,6 +31,9 @@ const { checkCharge } = proxyActivities<ChargeActivities>({
 });
 
 type ChargeDetails = Omit<ChargeView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
+
+/** Marks histories whose charges index the provider's id at creation. */
+const PROVIDER_ID_INDEX_PATCH = 'charge-provider-id-index';
 
 export class Charge {
   private readonly lifecycle: Lifecycle<ChargeState>;
@@ -117,6 +120,8 @@ export class Charge {
       return;
     }
     this.details.qrcode = created.qrcode;
+    // Indexed at once, so that a callback naming the charge only by the provider's id finds it.
+    if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
     if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
     // The provider's charge cannot outlive its own expiry: the earlier of the two is the charge's.
     const expiresAtMs = Math.min(nowMs() + this.input.request.expiresInSeconds * 1_000, this.providerExpiresAtMs);
@@ -199,7 +204,7 @@ export class Charge {
 
   private recordPayment(paid: Extract<ChargeCheck, { kind: 'paid' }>): void {
     const late = this.lifecycle.state === 'EXPIRED';
-    this.details.feeCents = paid.feeCents;
+    if (paid.feeCents !== undefined) this.details.feeCents = paid.feeCents;
     this.details.paidAt = this.hint?.status === 'PAID' && this.hint.paidAt ? this.hint.paidAt : paid.at;
     this.details.providerTransactionId = paid.providerTransactionId;
     // Indexed so that a MED infraction, which names the provider's id, finds this charge.

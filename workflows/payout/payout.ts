@@ -9,9 +9,9 @@
  * The phases are the only writers of state; handlers record what was asked and wait in PendingUpdates,
  * which the phases answer, every one of them, before the payout ends.
  */
-import { CancellationScope, condition, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
-import { AmountCents, BatchId, PayoutFlow, PayoutStatus } from '../../src/temporal/search-attributes';
+import { AmountCents, BatchId, PayoutFlow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
@@ -20,6 +20,9 @@ import { failureMessage, failureType } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
 import { payoutFlow } from './search-attributes';
 import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
+
+/** Marks histories whose payouts index the provider's id once submitted. */
+const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
 
 /** What the provider said when asked; `found` is 'unknown' when the check failed, 'unknowable' when it cannot be asked. */
 interface ProviderAnswer {
@@ -148,6 +151,8 @@ export class Payout {
           ...(result.quote ? { quote: result.quote } : {}),
         });
         this.lifecycle.moveTo('SUBMITTED', result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`);
+        // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before this index themselves not).
+        if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [result.transactionId] });
         if (result.providerStatus !== 'PROCESSING') {
           this.hint = { status: result.providerStatus, receivedAt: new Date().toISOString() };
           this.hintPending = true;

@@ -1,12 +1,21 @@
 /**
  * The one place provider callbacks come in. For every route: verify the signature over the raw bytes
  * (before any JSON parsing), parse with the contract's schema, map the payload to its workflow, signal it.
- * 401 on a bad or stale signature; 400 on a bad body; 200 once Temporal took the signal (or the payout
- * is already closed: late callbacks change nothing; or the same signed callback was taken already within
- * its 300 s window: a replay, answered without a signal); 202 for an unknown payout, kept for operators
- * with only the fields its schema declares; 503 when Temporal cannot take it, so the provider retries
- * and no callback is lost. The body's Content-Type is not looked at: the signature decides.
+ * 401 on a bad or stale signature (and, with PROVIDER_CALLBACK_SIGNATURES=required, on a missing one);
+ * 400 on a bad body; 200 once Temporal took the signal (or the payout is already closed: late callbacks
+ * change nothing; or the same signed callback was taken already within its 300 s window: a replay,
+ * answered without a signal); 202 for an unknown payout, kept for operators with only the fields its
+ * schema declares; 503 when Temporal cannot take it, so the provider retries and no callback is lost.
+ * The body's Content-Type is not looked at: the signature decides.
+ *
+ * An unsigned callback taken under `optional` (or any callback under `off`) is an untrusted hint: its
+ * route's `untrusted` strips everything but "look now", so it only makes the workflow ask the provider's
+ * check, and they are rate-limited together (429 with Retry-After past UNSIGNED_CALLBACKS_PER_MINUTE).
+ *
+ * A callback is matched by our id when it carries one; else by the provider's id, which the workflow
+ * indexed (ProviderTransactionId) once the provider answered it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import express, { Router, type Response } from 'express';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -14,15 +23,21 @@ import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
 import { plainId } from '../../logging/request-context';
-import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type ReplayGuard, type SignedRequest } from '../../payment-api/webhook-signature';
+import type { CallbackSignaturePolicy, CallbackVerifier } from '../../payment-api/callback-verifier';
+import { WEBHOOK_ID_HEADER, type ReplayGuard } from '../../payment-api/webhook-signature';
+import { ProviderTransactionId } from '../../temporal/search-attributes';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
+import { linkToWorkflowTrace } from '../../telemetry/trace-links';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
 import type { UnmatchedCallbackStore } from './unmatched-callbacks';
 
 export interface CallbackTarget<H> {
-  workflowId: string;
+  /** The workflow of our id, when the callback carries it; else found by `providerId`. */
+  workflowId?: string;
+  /** The provider's id of the operation, when the callback carries it. */
+  providerId?: string;
   signal: SignalDefinition<[H]>;
   hint: H;
   /** The business id, for logs and the unmatched store. */
@@ -33,11 +48,18 @@ export interface CallbackRoute<S extends z.ZodType, H> {
   path: string;
   schema: S;
   target(payload: z.output<S>, receivedAt: Date): CallbackTarget<H>;
+  /** The hint an unsigned callback may give: nothing the workflow could take as an outcome. */
+  untrusted(hint: H): H;
+  /** The flows (PayoutFlow values) a provider id is looked up among. */
+  flows: readonly string[];
 }
 
 export interface CallbackRouterDependencies {
   client: Client;
-  secrets: readonly string[];
+  verifier: CallbackVerifier;
+  policy: CallbackSignaturePolicy;
+  /** Untrusted hints taken a minute, over every route, in this process. */
+  unsignedPerMinute: number;
   unmatched: UnmatchedCallbackStore;
   /** The callbacks this process accepted within the signature window: the same one again is answered without a signal. */
   replays: ReplayGuard;
@@ -46,6 +68,8 @@ export interface CallbackRouterDependencies {
 }
 
 const SIGNAL_DEADLINE_MS = 5_000;
+/** Waits before each visibility lookup of a provider id: well within the provider's webhook timeout. */
+const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 
 /**
  * The keys an object schema declares, through the wrappers the contract uses (`z.preprocess` of
@@ -80,16 +104,71 @@ async function workflowExists(client: Client, workflowId: string): Promise<boole
   }
 }
 
+/** The running workflow indexed under the provider's id among `flows`, if any (visibility is eventually consistent: none yet means unmatched, and the workflow's own polling still finds the outcome). */
+async function workflowOfProviderId(client: Client, providerId: string, flows: readonly string[]): Promise<string | undefined> {
+  // Only a plain token goes into a visibility query: nothing to escape, nothing to inject.
+  const plain = /^[\w.:-]{1,128}$/;
+  if (!plain.test(providerId) || !flows.every((flow) => plain.test(flow))) return undefined;
+  const query = `${ProviderTransactionId.name} = '${providerId}' AND PayoutFlow IN (${flows.map((flow) => `'${flow}'`).join(', ')})`;
+  // Visibility trails the workflow by a moment: a callback right after the provider's answer looks again briefly.
+  for (const pauseMs of INDEX_LOOKUP_PAUSES_MS) {
+    if (pauseMs > 0) await sleep(pauseMs);
+    try {
+      for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
+    } catch (error) {
+      if (isTemporalUnavailable(error)) throw temporalUnavailable();
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** A fixed one-minute window over every untrusted hint this process takes. */
+function unsignedBudget(perMinute: number, now: () => Date): () => boolean {
+  let windowStart = 0;
+  let taken = 0;
+  return () => {
+    const at = now().getTime();
+    if (at - windowStart >= 60_000) {
+      windowStart = at;
+      taken = 0;
+    }
+    taken += 1;
+    return taken <= perMinute;
+  };
+}
+
 export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<z.ZodType, unknown>[]): Router {
   const router = Router();
   const now = deps.now ?? (() => new Date());
+  const takeUnsigned = unsignedBudget(deps.unsignedPerMinute, now);
   for (const route of routes) {
     const declared = declaredKeys(route.schema);
     if (!declared) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
     const keys = declared;
 
-    /** A callback whose signature is good and which is new: parsed, then signalled to its workflow (or kept as unmatched). */
-    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, log: Logger, res: Response): Promise<void> {
+    /** Signals the workflow; 'closed' when it ended (late callbacks change nothing), 'absent' when it never existed. */
+    async function signalWorkflow<H>(workflowId: string, signal: SignalDefinition<[H]>, hint: H, log: Logger): Promise<'signalled' | 'closed' | 'absent'> {
+      try {
+        // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
+        await deps.client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => deps.client.workflow.getHandle(workflowId).signal(signal, hint));
+        log.info('callback.signalled', { workflowId });
+        await linkToWorkflowTrace(deps.client, workflowId);
+        return 'signalled';
+      } catch (error) {
+        if (isTemporalUnavailable(error)) {
+          log.error('callback.temporal_unavailable', { workflowId });
+          throw temporalUnavailable();
+        }
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+      if (!(await workflowExists(deps.client, workflowId))) return 'absent';
+      log.info('callback.after_close', { workflowId });
+      return 'closed';
+    }
+
+    /** A callback whose signature is good (or an allowed unsigned hint) and which is new: parsed, then signalled to its workflow (or kept as unmatched). */
+    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, trusted: boolean, log: Logger, res: Response): Promise<void> {
       let json: unknown;
       try {
         json = JSON.parse(rawBody.toString('utf8'));
@@ -101,29 +180,23 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         log.warn('callback.invalid', { issues: zodIssues(parsed.error) });
         throw new ApiError(400, 'VALIDATION_FAILED', 'The callback body is invalid', zodIssues(parsed.error));
       }
-      const target = route.target(parsed.data, receivedAt);
-      try {
-        // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
-        await deps.client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => deps.client.workflow.getHandle(target.workflowId).signal(target.signal, target.hint));
-        log.info('callback.signalled', { workflowId: target.workflowId });
-        res.status(200).json({ received: true });
-        return;
-      } catch (error) {
-        if (isTemporalUnavailable(error)) {
-          log.error('callback.temporal_unavailable', { workflowId: target.workflowId });
-          throw temporalUnavailable();
-        }
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      const named = route.target(parsed.data, receivedAt);
+      const hint = trusted ? named.hint : route.untrusted(named.hint);
+      // Our id first; then the provider's id, which the workflow indexed once the provider answered it.
+      let delivery: 'signalled' | 'closed' | 'absent' = named.workflowId === undefined ? 'absent' : await signalWorkflow(named.workflowId, named.signal, hint, log);
+      if (delivery === 'absent' && named.providerId !== undefined) {
+        const found = await workflowOfProviderId(deps.client, named.providerId, route.flows);
+        if (found !== undefined) delivery = await signalWorkflow(found, named.signal, hint, log);
       }
-      if (await workflowExists(deps.client, target.workflowId)) {
-        log.info('callback.after_close', { workflowId: target.workflowId });
-        res.status(200).json({ received: true, note: 'already final' });
+      if (!trusted) log.info('callback.untrusted_hint', { delivery });
+      if (delivery !== 'absent') {
+        res.status(200).json(delivery === 'signalled' ? { received: true } : { received: true, note: 'already final' });
         return;
       }
-      const kept = deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: target.reference, payload: declaredFields(keys, parsed.data) });
+      const kept = deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: named.reference, payload: declaredFields(keys, parsed.data) });
       callbacksUnmatched.inc({ route: route.path });
-      if (kept) log.warn('callback.unmatched', { reference: target.reference });
-      else log.info('callback.unmatched_again', { reference: target.reference });
+      if (kept) log.warn('callback.unmatched', { reference: named.reference });
+      else log.info('callback.unmatched_again', { reference: named.reference });
       res.status(202).json({ received: true, matched: false });
     }
 
@@ -133,14 +206,25 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       // Read before the signature is checked: only a plain token may reach the logger (or, later, the store).
       const eventId = plainId(req.get(WEBHOOK_ID_HEADER));
       const log = deps.logger.child({ route: route.path, eventId });
-      const signed: SignedRequest = { timestampHeader: req.get(WEBHOOK_TIMESTAMP_HEADER), signatureHeader: req.get(WEBHOOK_SIGNATURE_HEADER) };
       const nowSeconds = Math.floor(receivedAt.getTime() / 1000);
-      const verification = verifyWebhook({ secrets: [...deps.secrets], rawBody, ...signed, nowSeconds });
-      callbacksReceived.inc({ route: route.path, verification: verification.ok ? 'verified' : 'rejected' });
-      if (!verification.ok) {
-        log.warn('callback.rejected', { reason: verification.reason });
-        throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${verification.reason}`);
+      const verdict = deps.policy === 'off' ? { kind: 'unsigned' as const } : deps.verifier.verify({ rawBody, header: (name) => req.get(name), nowSeconds });
+      if (verdict.kind === 'refused' || (verdict.kind === 'unsigned' && deps.policy === 'required')) {
+        const reason = verdict.kind === 'refused' ? verdict.reason : 'missing-headers';
+        callbacksReceived.inc({ route: route.path, verification: 'rejected' });
+        log.warn('callback.rejected', { reason });
+        throw new ApiError(401, 'INVALID_SIGNATURE', `Callback signature rejected: ${reason}`);
       }
+      callbacksReceived.inc({ route: route.path, verification: verdict.kind === 'verified' ? 'verified' : 'unsigned' });
+      if (verdict.kind === 'unsigned') {
+        if (!takeUnsigned()) {
+          log.warn('callback.unsigned_rate_limited');
+          res.set('Retry-After', '60');
+          throw new ApiError(429, 'RATE_LIMITED', `More than ${deps.unsignedPerMinute} unsigned callbacks a minute`);
+        }
+        await take(rawBody, receivedAt, eventId, false, log, res);
+        return;
+      }
+      const signed = verdict.signed;
       if (!deps.replays.claim(signed, nowSeconds)) {
         // Taken already (or being taken): answered as received, so the sender stops, and nothing is signalled again.
         log.warn('callback.replayed');
@@ -148,7 +232,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         return;
       }
       try {
-        await take(rawBody, receivedAt, eventId, log, res);
+        await take(rawBody, receivedAt, eventId, true, log, res);
       } catch (error) {
         // Not taken: the same bytes sent again (a provider's retry) must be taken then.
         deps.replays.release(signed);

@@ -4,18 +4,22 @@
  * answer from endpoint 2 never reached the workflow; a callback without a reference is kept as unmatched.
  */
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
-import { cardCallbackSignal, cardPaymentWorkflowId } from '../../../workflows/card-payment/messages';
+import { cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../../workflows/card-payment/messages';
+import { CARD_PAYMENT_FLOW } from '../../../workflows/card-payment/search-attributes';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
 import { callbackRoute } from './callback-router';
 
 export const cardCallbackRoute = callbackRoute({
   path: CARD_CALLBACK_PATH,
   schema: cardCallbackSchema,
+  flows: [CARD_PAYMENT_FLOW],
   target: (callback, receivedAt) => ({
-    // No reference: an id no workflow has, so the callback lands with the unmatched ones.
-    workflowId: callback.externalReference ? cardPaymentWorkflowId(callback.externalReference) : `card-payment-id:${callback.id}`,
+    // No reference: no workflow to name, so the callback lands with the unmatched ones.
+    ...(callback.externalReference ? { workflowId: cardPaymentWorkflowId(callback.externalReference) } : {}),
     signal: cardCallbackSignal,
     reference: callback.externalReference ?? `card payment ${callback.id}`,
     hint: { paymentId: callback.id, status: callback.status, receivedAt: receivedAt.toISOString() },
   }),
+  // Unsigned: no status; the payment id stays, since the workflow checks it is this checkout's payment before it reads it.
+  untrusted: (hint: CardCallbackHint): CardCallbackHint => ({ ...hint, status: 'UNVERIFIED' }),
 });

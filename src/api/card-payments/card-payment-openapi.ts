@@ -66,34 +66,34 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
       },
     }),
     {
-      method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
+      id: 'getCheckoutPage', method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
       responses: {
         200: { description: 'The page (the form, or where the payment stands)', contentType: 'text/html' },
         ...Object.fromEntries(Object.entries(checkoutPageErrors).map(([status, description]) => [status, { description, contentType: 'text/html' }])),
         ...errors({ 400: 'Invalid externalId or no token', 503: "Temporal or the provider's security module unavailable: retry" }),
       },
     },
-    { method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
+    { id: 'getCheckoutScript', method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
     {
-      method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
+      id: 'payCheckout', method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
       responses: {
         200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
         ...errors({ ...checkoutCallErrors, 422: 'A card number that fails its check digit, an expired card, a blank name' }),
       },
     },
     {
-      method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
+      id: 'getCheckoutStatus', method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
       responses: {
         200: { description: 'The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...)', schema: checkoutResultSchema },
         ...errors({ 400: 'Invalid externalId or no token', 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 410: 'The link expired more than an hour ago', ...temporal }),
       },
     },
     {
-      method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
+      id: 'failCheckout', method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
       responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
     },
     {
-      method: 'post', path: CARD_CALLBACK_PATH, summary: "The provider's signed PAYMENT_UPDATED callbacks of card payments", headers: callbackHeaders, body: cardCallbackSchema,
+      id: 'receiveCardPaymentCallback', method: 'post', path: CARD_CALLBACK_PATH, summary: "The provider's signed PAYMENT_UPDATED callbacks of card payments", headers: callbackHeaders, body: cardCallbackSchema,
       responses: {
         200: { description: 'Signalled to the card payment' },
         202: { description: 'Unknown card payment: kept for operators' },

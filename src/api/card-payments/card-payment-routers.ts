@@ -9,14 +9,13 @@ import { cardPaymentRoutes } from './card-payment-routes';
 import { CardPaymentService } from './card-payment-service';
 import { checkoutRoutes } from './checkout-routes';
 import { CheckoutService } from './checkout-service';
-import { ShieldPublicKey } from './shield-public-key';
+import { shieldConfig } from './shield-config';
 
 export function cardPaymentRouters({ config, logger, temporal }: { config: Config; logger: Logger; temporal: Client }): Router[] {
   const tokenKey = checkoutTokenKey(config);
-  const shieldBaseUrl = config.PAYMENT_BROWSER_BASE_URL ?? config.PAYMENT_API_BASE_URL;
   const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), logger.child({ component: 'checkout' }));
   return [
     cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey), config.ENGINE_API_KEYS),
-    checkoutRoutes(checkout, new ShieldPublicKey(config.PAYMENT_API_BASE_URL, config.PAYMENT_API_TIMEOUT_MS), shieldBaseUrl, config.PAYMENT_SHIELD_SCRIPT_INTEGRITY),
+    checkoutRoutes(checkout, shieldConfig(config)),
   ];
 }

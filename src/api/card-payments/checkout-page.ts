@@ -16,8 +16,9 @@ import type { CheckoutOrder } from './checkout-service';
 
 export interface CheckoutPageConfig {
   publicKey: string;
-  /** The provider's base URL as the browser reaches it. */
-  shieldBaseUrl: string;
+  /** The provider's shield.js ({shield_script_url}) and 3DS settings ({shield_settings_url}) as the browser reaches them. */
+  scriptUrl: string;
+  settingsUrl: string;
   token: string;
   /** The expected hash of the provider's script (`sha384-…`): the browser refuses any other. */
   shieldIntegrity?: string;
@@ -47,12 +48,13 @@ button:disabled{background:#8c99b3;cursor:progress}
 /** The CSP source of the one <style> the pages carry: its hash, as the browser computes it over the element's text. */
 const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
-function contentSecurityPolicy(shieldOrigin: string): string {
+function contentSecurityPolicy(shieldOrigins: readonly string[]): string {
+  const origins = shieldOrigins.join(' ');
   return [
     "default-src 'none'",
-    `script-src 'self' ${shieldOrigin}`,
-    `connect-src 'self' ${shieldOrigin}`,
-    `frame-src ${shieldOrigin}`,
+    `script-src 'self' ${origins}`,
+    `connect-src 'self' ${origins}`,
+    `frame-src ${origins}`,
     `style-src ${STYLE_SOURCE}`,
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -61,9 +63,9 @@ function contentSecurityPolicy(shieldOrigin: string): string {
 }
 
 /** Headers of every checkout answer: no caching, no framing, no Referer carrying the token away. */
-export function checkoutHeaders(shieldBaseUrl: string): Record<string, string> {
+export function checkoutHeaders(shieldOrigins: readonly string[]): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(new URL(shieldBaseUrl).origin),
+    'Content-Security-Policy': contentSecurityPolicy(shieldOrigins),
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
@@ -109,7 +111,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
   const base = `/checkout/${encodeURIComponent(order.externalId)}`;
   const config = {
     publicKey: page.publicKey,
-    settingsUrl: `${page.shieldBaseUrl}/shield/settings`,
+    settingsUrl: page.settingsUrl,
     amount: formatCentavos(order.amountCents),
     currency: 'BRL',
     installments: order.installmentCount,
@@ -119,7 +121,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     token: page.token,
   };
   const integrity = page.shieldIntegrity ? ` integrity="${escapeHtml(page.shieldIntegrity)}" crossorigin="anonymous"` : '';
-  const head = `<script src="${escapeHtml(page.shieldBaseUrl)}/shield/shield.js"${integrity}></script>
+  const head = `<script src="${escapeHtml(page.scriptUrl)}"${integrity}></script>
 <script type="application/json" id="checkout-config">${scriptJson(config)}</script>
 <script src="/checkout/assets/checkout.js" defer></script>
 `;

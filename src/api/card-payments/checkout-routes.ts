@@ -12,15 +12,15 @@ import { cardPaymentParamsSchema } from './card-payment-routes';
 import { checkoutHeaders, checkoutMessagePage, checkoutPage } from './checkout-page';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 import type { CheckoutService } from './checkout-service';
-import type { ShieldPublicKey } from './shield-public-key';
+import type { ShieldConfig } from './shield-config';
 
 export const checkoutQuerySchema = z.object({ token: z.string().min(1).max(200) });
 
 const PAGE_REFUSALS: Record<number, string> = { 401: 'This checkout link is not valid', 404: 'Unknown checkout', 410: 'This checkout link has expired' };
 
-export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublicKey, shieldBaseUrl: string, shieldIntegrity?: string): Router {
+export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): Router {
   const router = Router();
-  const headers = checkoutHeaders(shieldBaseUrl);
+  const headers = checkoutHeaders(shield.origins);
   const html = (res: Response, status: number, page: string): void => {
     res.status(status).set(headers).type('html').send(page);
   };
@@ -35,7 +35,7 @@ export function checkoutRoutes(service: CheckoutService, shieldKey: ShieldPublic
     try {
       service.verify(externalId, token);
       const order = await service.order(externalId);
-      html(res, 200, checkoutPage(order, { publicKey: await shieldKey.read(), shieldBaseUrl, token, ...(shieldIntegrity ? { shieldIntegrity } : {}) }));
+      html(res, 200, checkoutPage(order, { publicKey: await shield.publicKey.read(), scriptUrl: shield.scriptUrl, settingsUrl: shield.settingsUrl, token, ...(shield.integrity ? { shieldIntegrity: shield.integrity } : {}) }));
     } catch (error) {
       // The buyer's browser gets a page, not JSON; outages still leave as the API's 503.
       const refusal = error instanceof ApiError ? PAGE_REFUSALS[error.status] : undefined;

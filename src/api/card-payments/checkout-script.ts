@@ -3,7 +3,7 @@
  * CSP allows none). It runs the spec's "Browser-side 3DS preparation" with the provider's shield.js:
  * 1 the script (loaded by the page), 2 the module and the public key, 3 the 3DS settings, 4 the amount in
  * cents, 6 the card token (before 5: the provider picks the 3DS flow by the card), 5 prepareThreeDS
- * (frictionless, or the issuer's challenge in an iframe), 7 card + token + 3DS result to the engine,
+ * (frictionless, or the issuer's challenge in an iframe; skipped when the settings' threeDS.enabled is false), 7 card + token + 3DS result to the engine,
  * which calls the provider. A 3DS that did not authenticate the buyer is reported instead. Once the
  * provider took the card, the page follows the payment (GET .../status, backing off, for at most three
  * minutes) and tells the buyer its outcome in their words: paid, declined, challenge refused, expired.
@@ -147,9 +147,13 @@ export const CHECKOUT_SCRIPT = `(function () {
       var amount = ShieldHelper.convertDecimalToCents(config.amount, config.currency);
       /* Step 6: the card token. */
       var cardToken = await shieldModule.encrypt({ number: card.number, holderName: card.holderName, expMonth: Number(card.expiryMonth), expYear: Number(card.expiryYear), cvv: card.cvv });
-      /* Step 5: 3DS, frictionless or with the issuer's challenge. */
-      var result = await ShieldHelper.prepareThreeDS({ amount: amount, installments: config.installments, currency: config.currency, cardToken: cardToken });
-      prepared = { cardToken: cardToken, sessionId: result.sessionId, threeDS: result.threeDS };
+      /* Step 5: 3DS, frictionless or with the issuer's challenge; skipped when the settings say 3DS is not enabled. */
+      if (settings.threeDS && settings.threeDS.enabled === false) {
+        prepared = { cardToken: cardToken };
+      } else {
+        var result = await ShieldHelper.prepareThreeDS({ amount: amount, installments: config.installments, currency: config.currency, cardToken: cardToken });
+        prepared = { cardToken: cardToken, sessionId: result.sessionId, threeDS: result.threeDS };
+      }
     } catch (error) {
       if (error && error.name === 'ShieldError' && /^THREE_DS_/.test(error.code || '')) {
         clearSecrets();

@@ -153,8 +153,8 @@ export class CheckoutService {
           expiryYear: card.expiryYear,
           ccv: card.cvv,
           currency: 'BRL',
-          sessionId: payment.sessionId,
-          threeDS: payment.threeDS,
+          ...(payment.sessionId ? { sessionId: payment.sessionId } : {}),
+          ...(payment.threeDS ? { threeDS: payment.threeDS } : {}),
         },
         creditCardToken: payment.cardToken,
         ...(order.items

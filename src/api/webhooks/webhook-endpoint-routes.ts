@@ -6,14 +6,13 @@ import type { Config } from '../../config/env';
 import type { WebhookEndpoint, WebhookEndpointStore } from '../../webhooks/endpoint-store';
 import { endpointPolicy } from '../../webhooks/endpoint-transport';
 import { endpointRequestSchema, endpointRuleProblems, MAX_WEBHOOK_ENDPOINTS } from '../../webhooks/endpoint-request';
+import { newStandardWebhookSecret } from '../../webhooks/standard-webhook-signature';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './webhook-schemas';
 
 export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
-
-const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
 function notFound(endpointId: string): ApiError {
   return new ApiError(404, 'ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
@@ -35,8 +34,8 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: E
     if ((await endpoints.list()).length >= MAX_WEBHOOK_ENDPOINTS) {
       throw new ApiError(422, 'TOO_MANY_ENDPOINTS', `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`);
     }
-    const secret = newSecret();
-    const endpoint = await endpoints.create({ id: `we_${randomBytes(12).toString('hex')}`, url: request.url, events: request.events, secret, createdAt: new Date() });
+    const secret = newStandardWebhookSecret();
+    const endpoint = await endpoints.create({ id: `we_${randomBytes(12).toString('hex')}`, url: request.url, events: request.events, signatureScheme: request.signatureScheme, secret, createdAt: new Date() });
     res.status(201).json({ ...shown(endpoint), secret });
   });
 
@@ -61,7 +60,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: E
     const { endpointId } = parseOrThrow(endpointParamsSchema, req.params, 'params');
     const now = new Date();
     const previousValidUntil = new Date(now.getTime() + config.MERCHANT_WEBHOOK_SECRET_OVERLAP_MS);
-    const secret = newSecret();
+    const secret = newStandardWebhookSecret();
     const endpoint = await endpoints.rotateSecret(endpointId, { secret, previousValidUntil, now });
     if (!endpoint) throw notFound(endpointId);
     res.json({ ...shown(endpoint), secret, ...(config.MERCHANT_WEBHOOK_SECRET_OVERLAP_MS > 0 ? { previousSecretExpiresAt: previousValidUntil.toISOString() } : {}) });

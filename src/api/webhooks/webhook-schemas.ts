@@ -18,7 +18,7 @@ export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.a
 
 /** Create and rotate: the only answers that carry the secret. */
 export const endpointWithSecretSchema = endpointResponseSchema.extend({
-  secret: z.string().describe('whsec_…: shown once; verify X-Webhook-Signature with it'),
+  secret: z.string().describe('whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it'),
   previousSecretExpiresAt: z.string().optional().describe('After a rotation: the old secret signs too until then'),
 });
 

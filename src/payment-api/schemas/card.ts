@@ -146,11 +146,24 @@ export const cardPaymentResponseSchema = z.looseObject({
 });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
-/** Endpoint 3 (shape not in the spec; our choice): the creation envelope, with the current state. */
+/**
+ * Endpoint 3 (shape not in the spec; the sandbox answers the creation envelope with the current state).
+ * Required only what the engine reads: the id, the status and the amount (which bind the payment to its
+ * order); the rest typed when present.
+ */
 export const cardPaymentDetailsResponseSchema = z.looseObject({
-  message: z.string(),
+  message: z.string().optional(),
   data: z.looseObject({
-    ...cardPaymentDataFields,
+    id: z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number().int()),
+    status: openEnum(CARD_PAYMENT_STATUSES),
+    amount: responseAmountSchema,
+    netValue: responseAmountSchema.optional(),
+    brand: z.string().optional(),
+    last4: z.string().optional(),
+    invoiceUrl: z.string().nullable().optional(),
+    receiptUrl: z.string().nullable().optional(),
+    provider: z.string().optional(),
+    providerReferences: providerReferencesSchema.optional(),
     providerStatus: openEnum(CARD_PROVIDER_STATUSES).optional(),
     externalReference: z.string().nullable().optional(),
     installmentCount: z.number().int().optional(),

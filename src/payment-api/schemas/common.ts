@@ -18,8 +18,18 @@ export const requestAmountSchema = positiveReaisSchema(MAX_OPERATION_REAIS).desc
   `Reais as a JSON number with at most 2 decimals, from 0.01 to ${MAX_OPERATION_REAIS.toFixed(2)}`,
 );
 
-/** An amount the provider reports: reais with at most 2 decimals, so it converts to centavos exactly. */
-export const responseAmountSchema = reaisAmountSchema;
+/** A decimal amount the provider may spell as text ("25.50"): plain digits, at most 15 of them. */
+const DECIMAL_TEXT = /^\d{1,13}(\.\d{1,15})?$/;
+
+/**
+ * An amount the provider reports: reais with at most 2 decimals (trailing zeros aside), so it converts to
+ * centavos exactly; a JSON number or a decimal string ("25.50"), since the spec's "decimal numbers" may
+ * reach us either way. Anything else is refused, naming the field: the caller's problem, not a guess.
+ */
+export const responseAmountSchema = z.preprocess(
+  (value) => (typeof value === 'string' && DECIMAL_TEXT.test(value.trim()) ? Number(value.trim()) : value),
+  reaisAmountSchema,
+);
 
 /**
  * What String.prototype.trim removes, spelled out: `\s` means a different set in every regex engine,
@@ -127,3 +137,8 @@ export const TRANSACTION_ID_SPELLINGS = {
   camel: { transactionId: ['transaction_id'] },
   snake: { transaction_id: ['transactionId'] },
 } as const;
+
+/** A payout callback names its payout by our external_id, the provider's transaction_id, or both. */
+export function namesAPayout(callback: { external_id?: string | undefined; transaction_id?: string | undefined }): boolean {
+  return callback.external_id !== undefined || callback.transaction_id !== undefined;
+}

@@ -9,7 +9,9 @@ import {
   acceptSpellings,
   callbackUrlSchema,
   clientIdentifierSchema,
+  namesAPayout,
   openEnum,
+  providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
@@ -90,28 +92,40 @@ export const cryptoWithdrawalResponseSchema = acceptSpellings(
 );
 export type CryptoWithdrawalResponse = z.infer<typeof cryptoWithdrawalResponseSchema>;
 
-/** Endpoint 13 (shape not in the spec; our choice): the withdrawal as it stands now. */
+/**
+ * Endpoint 13 (shape not in the spec; our choice of what the sandbox sends): the withdrawal as it stands
+ * now. Required only what the engine reads: the id and the status; the rest typed when present.
+ */
 export const cryptoStatusResponseSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
   z.looseObject({
-    ...cryptoWithdrawalFields,
-    total: responseAmountSchema,
+    transactionId: providerIdSchema,
+    status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
+    external_id: z.string().min(1).optional(),
+    amount: responseAmountSchema.optional(),
+    fee: responseAmountSchema.optional(),
+    total: responseAmountSchema.optional(),
+    usdt_amount: z.union([usdtAmountSchema, z.number()]).optional(),
+    usdt_rate: rateSchema.positive().optional(),
+    wallet: z.string().min(1).optional(),
+    network: openEnum(CRYPTO_NETWORKS).optional(),
     /** On-chain transaction hash, once broadcast. */
     txHash: z.string().nullable().optional(),
     reason: z.string().optional(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
+    createdAt: timestampSchema.optional(),
+    updatedAt: timestampSchema.optional(),
   }),
 );
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
-/** Not in the spec: required only what routes it (`external_id`, `status`); the rest optional, typed when present. */
+/** Not in the spec: required only what routes it (`external_id` or `transaction_id`, and `status`); the rest optional, typed when present. */
 export const cryptoWithdrawalCallbackSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.snake,
-  z.looseObject({
-    external_id: z.string().min(1),
+  z
+    .looseObject({
+    external_id: z.string().min(1).optional(),
     status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
-    transaction_id: z.string().min(1).optional(),
+    transaction_id: providerIdSchema.optional(),
     amount: responseAmountSchema.optional(),
     fee: responseAmountSchema.optional(),
     total: responseAmountSchema.optional(),
@@ -123,7 +137,8 @@ export const cryptoWithdrawalCallbackSchema = acceptSpellings(
     type: openEnum(['CryptoWithdrawal']).optional(),
     reason: z.string().optional(),
     updated_at: timestampSchema.optional(),
-  }),
+  })
+    .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
 );
 export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSchema>;
 

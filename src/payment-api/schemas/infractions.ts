@@ -40,17 +40,23 @@ export const infractionListQuerySchema = z.object({
 });
 export type InfractionListQuery = z.input<typeof infractionListQuerySchema>;
 
+/**
+ * One infraction of endpoint 7 (fields not in the spec). Required only what the engine reads: the id,
+ * the PIX it is about, the status, the amount, and when it was opened or is due (one of the two: the
+ * documented default window fills the other).
+ */
 export const infractionSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
+  z
+    .looseObject({
     id: providerIdSchema,
     /** The provider's id of the PIX the claim is about. */
-    transactionId: z.string().min(1),
+    transactionId: providerIdSchema,
     endToEndId: z.string().optional(),
     status: openEnum(INFRACTION_STATUSES),
-    reason: z.string(),
+    reason: z.string().optional(),
     amount: responseAmountSchema,
-    createdAt: timestampSchema,
+    createdAt: timestampSchema.optional(),
     /** Optional to the engine: without it the documented default applies (docs/assumptions.md §8). */
     defenseDeadline: timestampSchema.optional(),
     analise: openEnum(INFRACTION_ANALYSES).optional(),
@@ -58,17 +64,25 @@ export const infractionSchema = acceptSpellings(
     proofs: z.array(z.string()).optional(),
     defendedAt: timestampSchema.optional(),
     resolvedAt: timestampSchema.optional(),
-  }),
+  })
+    .refine((infraction) => infraction.createdAt !== undefined || infraction.defenseDeadline !== undefined, { message: 'must carry createdAt or defenseDeadline', path: ['createdAt'] }),
 );
 export type Infraction = z.infer<typeof infractionSchema>;
 
-export const infractionListResponseSchema = z.looseObject({
-  data: z.array(infractionSchema),
-  page: z.number().int(),
-  perPage: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+/**
+ * Endpoint 7's page (shape not in the spec): the list under `data` (or `items`, `infractions`, `results`),
+ * the pagination fields read when present; without `totalPages` the engine reads on while pages come full.
+ */
+export const infractionListResponseSchema = acceptSpellings(
+  { data: ['items', 'infractions', 'results'] },
+  z.looseObject({
+    data: z.array(infractionSchema),
+    page: z.coerce.number().int().optional(),
+    perPage: z.coerce.number().int().optional(),
+    total: z.coerce.number().int().optional(),
+    totalPages: z.coerce.number().int().optional(),
+  }),
+);
 export type InfractionListResponse = z.infer<typeof infractionListResponseSchema>;
 
 export const infractionPathSchema = z.strictObject({

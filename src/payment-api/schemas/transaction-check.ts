@@ -34,19 +34,20 @@ export const checkedTransactionSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
   z.looseObject({
     transactionId: providerIdSchema,
-    value: responseAmountSchema,
-    fee: responseAmountSchema,
     transactionState: openEnum(TRANSACTION_STATES),
-    transactionType: openEnum(TRANSACTION_TYPES),
-    transactionMethod: openEnum(TRANSACTION_METHODS),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
+    /** Read only when present: the engine needs the state; the rest is shown in the spec, not promised. */
+    value: responseAmountSchema.optional(),
+    fee: responseAmountSchema.optional(),
+    transactionType: openEnum(TRANSACTION_TYPES).optional(),
+    transactionMethod: openEnum(TRANSACTION_METHODS).optional(),
+    createdAt: timestampSchema.optional(),
+    updatedAt: timestampSchema.optional(),
   }),
 );
 export type CheckedTransaction = z.infer<typeof checkedTransactionSchema>;
 
 export const transactionCheckResponseSchema = z.looseObject({
-  message: z.string(),
+  message: z.string().optional(),
   transaction: checkedTransactionSchema,
 });
 export type TransactionCheckResponse = z.infer<typeof transactionCheckResponseSchema>;

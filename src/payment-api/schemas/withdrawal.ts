@@ -11,7 +11,9 @@ import {
   descriptionSchema,
   gatewaySchema,
   nonBlankTextSchema,
+  namesAPayout,
   openEnum,
+  providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
@@ -66,10 +68,11 @@ export function pixOutObjectSchema<const T extends string>(type: T) {
 export function pixOutCallbackSchema<const T extends string>(type: T) {
   return acceptSpellings(
     TRANSACTION_ID_SPELLINGS.snake,
-    z.looseObject({
-      external_id: z.string().min(1),
+    z
+      .looseObject({
+      external_id: z.string().min(1).optional(),
       status: openEnum(WITHDRAWAL_FINAL_STATUSES),
-      transaction_id: z.string().min(1).optional(),
+      transaction_id: providerIdSchema.optional(),
       amount: responseAmountSchema.optional(),
       fee: responseAmountSchema.optional(),
       total: responseAmountSchema.optional(),
@@ -79,7 +82,8 @@ export function pixOutCallbackSchema<const T extends string>(type: T) {
       /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
       end_to_end_id: z.string().optional(),
       updated_at: timestampSchema.optional(),
-    }),
+    })
+      .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
   );
 }
 

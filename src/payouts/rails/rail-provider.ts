@@ -46,10 +46,11 @@ export interface PayoutRef {
 
 /** What every payout callback carries, whatever else its rail adds: enough to route it and hint the workflow. */
 export interface PayoutCallbackFields {
-  external_id: string;
+  /** Our id; absent when the provider names the payout by its own transaction_id only. */
+  external_id?: string | undefined;
   status: string;
-  transaction_id?: string;
-  reason?: string;
+  transaction_id?: string | undefined;
+  reason?: string | undefined;
 }
 
 export interface RailCallback {

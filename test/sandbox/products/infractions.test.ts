@@ -74,7 +74,7 @@ describe('opening', () => {
     const infraction = infractionSchema.parse(answer.body.infraction);
     expect(infraction).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId, status: 'WAITING_PSP', reason: 'fraud', amount: 80 });
     expect(infraction.endToEndId).toMatch(/^E/);
-    expect(Date.parse(infraction.defenseDeadline ?? '') - Date.parse(infraction.createdAt)).toBe(INFRACTION_DEFENSE_WINDOW_MS);
+    expect(Date.parse(infraction.defenseDeadline ?? '') - Date.parse(infraction.createdAt ?? '')).toBe(INFRACTION_DEFENSE_WINDOW_MS);
     const listed = await list();
     expect(listed.body.data[0]).toEqual(infractionSchema.parse(listed.body.data[0]));
     expect(listed.body.data[0]?.id).toBe(infraction.id);

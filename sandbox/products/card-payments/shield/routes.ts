@@ -100,9 +100,12 @@ export function shieldRouter(ctx: SandboxContext): Router {
     res.type('application/javascript').set('Cache-Control', 'no-cache').send(script);
   });
 
-  router.get('/shield/public-key', (_req, res) => {
-    res.json({ publicKey: shieldKeys(ctx.db).publicKeyPem });
-  });
+  // The seed profile, like a real provider, has no such endpoint: the key is configured.
+  if (ctx.profile.servesPublicKey) {
+    router.get('/shield/public-key', (_req, res) => {
+      res.json({ publicKey: shieldKeys(ctx.db).publicKeyPem });
+    });
+  }
 
   router.get('/shield/settings', (req, res) => {
     const { publicKey } = parseOrRefuse(shieldSettingsQuerySchema, req.query, 'query');

@@ -1,12 +1,14 @@
 /**
  * Crypto (USDT) withdrawal at the provider: the fees are read fresh at every submission (never a cached
- * reading across a quote and its post), the quote decides before anything is posted, and the status
- * endpoint (13) says where it stands.
+ * reading across a quote and its post), the quote decides before anything is posted. Where it stands:
+ * the status endpoint (13) by the provider's id, the one id the spec shows there; before the provider
+ * answered one (reconciling a submission that may have reached it), the transaction check (9), which the
+ * spec promises by the client's id.
  */
 import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
 import { NotFoundError } from '../../../payment-api/errors';
 import { cryptoWithdrawalCallbackSchema } from '../../../payment-api/schemas/crypto';
-import { optionalCentavos, reconcileThenPost, type CheckOutcome, type PayoutPaymentApi, type RailProvider } from '../rail-provider';
+import { optionalCentavos, reconcileThenPost, transactionCheck, type CheckOutcome, type PayoutPaymentApi, type RailProvider } from '../rail-provider';
 import { quoteCrypto } from './quote';
 import type { CryptoPayout } from './request';
 
@@ -32,7 +34,7 @@ async function cryptoStatus(api: PayoutPaymentApi, id: string): Promise<CheckOut
 export const cryptoProvider: RailProvider<CryptoPayout> = {
   callback: { path: '/callbacks/crypto', schema: cryptoWithdrawalCallbackSchema },
   submit: (payout, context) =>
-    reconcileThenPost(context, () => cryptoStatus(context.api, payout.externalId), payout.amountCents, async () => {
+    reconcileThenPost(context, () => transactionCheck(context.api, payout.externalId), payout.amountCents, async () => {
       const quoted = quoteCrypto(payout.amountCents, await context.api.getCryptoFees());
       if (!quoted.ok) return { kind: 'rejected', reason: quoted.reason };
       const response = await context.api.createCryptoWithdrawal({
@@ -54,5 +56,5 @@ export const cryptoProvider: RailProvider<CryptoPayout> = {
         quote: { ...quoted.quote, feeCents, totalCents: payout.amountCents + feeCents, usdtAmount: response.usdt_amount, usdtRate: response.usdt_rate },
       };
     }),
-  check: (ref, api) => cryptoStatus(api, ref.providerTransactionId ?? ref.externalId),
+  check: (ref, api) => (ref.providerTransactionId === undefined ? transactionCheck(api, ref.externalId) : cryptoStatus(api, ref.providerTransactionId)),
 };

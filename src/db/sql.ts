@@ -1,0 +1,65 @@
+/**
+ * What the engine's stores need of a database, so that each store is written once: statements with
+ * `$1`-style placeholders, transactions, and a dialect for the few things SQLite and PostgreSQL spell
+ * differently (time columns, lists passed as one parameter, row locks). The runners and dialects are in
+ * sqlite-dialect.ts and postgres-dialect.ts.
+ */
+
+export interface SqlResult<R> {
+  rows: R[];
+  /** Rows an INSERT, UPDATE or DELETE changed. */
+  changes: number;
+}
+
+export interface Sql {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+}
+
+export interface SqlRunner extends Sql {
+  /**
+   * Runs `work` in one write transaction: committed when it resolves, rolled back when it throws.
+   * SQLite takes the database's write lock up front (BEGIN IMMEDIATE); PostgreSQL locks rows as
+   * statements touch them, and a reader that must hold a row uses `forUpdate`.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type ColumnType = 'text' | 'int' | 'bigint' | 'bytea';
+
+export interface Column {
+  name: string;
+  type: ColumnType;
+}
+
+export interface SqlDialect {
+  /** The current time as the time columns hold it. */
+  readonly now: string;
+  /** The time `param` (a placeholder holding milliseconds) before now. */
+  msBefore(param: string): string;
+  /** Appended to a SELECT inside a transaction that must hold the row until it ends. */
+  readonly forUpdate: string;
+  /** A time as a parameter of a time column, and back. */
+  timeParam(at: Date): unknown;
+  timeOf(value: unknown): Date;
+  /**
+   * Many rows as one table of a FROM clause, named `alias` with these columns: bound as parameters
+   * from `$firstParam` on (PostgreSQL: one array per column; SQLite: one JSON text).
+   */
+  rows(alias: string, columns: readonly Column[], rows: readonly (readonly unknown[])[], firstParam: number): { sql: string; params: unknown[] };
+}
+
+/** deadlock_detected, serialization_failure: PostgreSQL undid the statement; running it again is safe. */
+const RETRYABLE_CODES = new Set(['40P01', '40001']);
+
+/** Runs `work` again (a few times) when PostgreSQL chose it as the victim of a deadlock. */
+export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+      if (attempt >= attempts || typeof code !== 'string' || !RETRYABLE_CODES.has(code)) throw error;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * PROVIDER_CALLBACK_SIGNATURES over HTTP through the engine's callback router: `required` (the default)
+ * refuses an unsigned callback; `optional` takes it as a hint (rate-limited) but still refuses a bad
+ * signature; `off` takes any callback as a hint. A callback may name its payout by the provider's id only.
+ */
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+
+const apis: EngineApi[] = [];
+afterAll(async () => {
+  for (const api of apis) await api.close();
+});
+
+async function engine(overrides: Record<string, string>): Promise<EngineApi> {
+  const api = await startEngineApi(overrides);
+  apis.push(api);
+  return api;
+}
+
+function post(api: EngineApi, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(api.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+async function payout(api: EngineApi): Promise<string> {
+  const externalId = `sig-${randomUUID().slice(0, 8)}`;
+  const accepted = await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }) });
+  expect(accepted.status).toBe(202);
+  return externalId;
+}
+
+const badlySigned = { [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: 'v1=' + '0'.repeat(64) };
+
+test('required (the default): an unsigned callback is refused with 401', async () => {
+  const api = await engine({});
+  const externalId = await payout(api);
+  const refused = await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' });
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toMatchObject({ code: 'INVALID_SIGNATURE', message: expect.stringContaining('missing-headers') });
+});
+
+test('optional: an unsigned callback is taken as a hint, a badly signed one refused, past the budget 429 with Retry-After', async () => {
+  const api = await engine({ PROVIDER_CALLBACK_SIGNATURES: 'optional', UNSIGNED_CALLBACKS_PER_MINUTE: '3' });
+  const externalId = await payout(api);
+  expect((await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' })).status).toBe(200);
+  const bad = await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' }, badlySigned);
+  expect(bad.status).toBe(401);
+  expect(await bad.json()).toMatchObject({ code: 'INVALID_SIGNATURE', message: expect.stringContaining('bad-signature') });
+  // A signed one is never counted against the unsigned budget.
+  expect((await api.sendCallback('/callbacks/withdrawals', JSON.stringify({ external_id: externalId, status: 'COMPLETED' }))).status).toBe(200);
+  // Named by the provider's id only, which no payout indexed (no worker ran): kept for operators.
+  const byProviderId = await post(api, '/callbacks/withdrawals', { transaction_id: `wd_${randomUUID()}`, status: 'FAILED' });
+  expect(byProviderId.status).toBe(202);
+  expect((await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' })).status).toBe(200);
+  const limited = await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' });
+  expect(limited.status).toBe(429);
+  expect(limited.headers.get('retry-after')).toBe('60');
+  // Neither id: nothing to route by.
+  const noId = await api.sendCallback('/callbacks/withdrawals', JSON.stringify({ status: 'COMPLETED' }));
+  expect(noId.status).toBe(400);
+  expect(await noId.json()).toMatchObject({ issues: [{ path: 'external_id', message: 'must carry external_id or transaction_id' }] });
+});
+
+test('off: no signature is looked at; any callback is a hint', async () => {
+  const api = await engine({ PROVIDER_CALLBACK_SIGNATURES: 'off' });
+  const externalId = await payout(api);
+  expect((await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' }, badlySigned)).status).toBe(200);
+  expect((await post(api, '/callbacks/cash-in', { transactionId: `nobody-${randomUUID().slice(0, 8)}`, status: 'PAID' })).status).toBe(202);
+});

@@ -1,0 +1,54 @@
+/**
+ * The OpenAPI documents the engine and the sandbox serve (`GET /openapi.json`), linted by Redocly's CLI
+ * with its recommended rules (redocly.yaml): what generators and validators of the ecosystem expect
+ * (operationIds, servers, security schemes, examples that fit their schemas). No error, and no warning
+ * but the one these probes cannot help: /healthz, /readyz and the shield's public key have no 4xx answer.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { sandboxOpenApiDocument } from '../../sandbox/http/openapi';
+import { engineOpenApi } from '../../src/api/engine-openapi';
+
+const root = path.join(__dirname, '..', '..');
+const work = mkdtempSync(path.join(os.tmpdir(), 'openapi-lint-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const reportSchema = z.object({
+  totals: z.object({ errors: z.number(), warnings: z.number() }),
+  problems: z.array(z.object({ ruleId: z.string(), severity: z.string(), message: z.string(), location: z.array(z.object({ pointer: z.string() })) })),
+});
+
+async function lint(name: string, document: object): Promise<z.infer<typeof reportSchema>> {
+  const file = path.join(work, `${name}.json`);
+  writeFileSync(file, JSON.stringify(document));
+  const cli = path.join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  // Exit status 1 when there are errors: the report is read either way.
+  const run = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--format=json', `--config=${path.join(root, 'redocly.yaml')}`], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+  );
+  return reportSchema.parse(JSON.parse(run.stdout));
+}
+
+test.each([
+  ['engine', engineOpenApi(), ['#/paths/~1healthz/get/responses', '#/paths/~1readyz/get/responses']],
+  ['sandbox', sandboxOpenApiDocument(), ['#/paths/~1shield~1public-key/get/responses']],
+] as const)("the %s's document passes Redocly's recommended rules", async (name, document, probes) => {
+  const report = await lint(name, document);
+  const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
+  expect(problems).toEqual(probes.map((pointer) => `warn operation-4xx-response ${pointer}: Operation must have at least one \`4XX\` response.`));
+}, 60_000);
+
+test('every operation has a unique operationId; servers and the bearer scheme are declared', () => {
+  for (const document of [engineOpenApi(), sandboxOpenApiDocument()]) {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods) as { operationId?: string }[]);
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(document.servers.length).toBeGreaterThan(0);
+  }
+  expect(engineOpenApi().components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
+});
