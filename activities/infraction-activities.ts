@@ -10,7 +10,9 @@ import type { Defense } from '../src/infractions/defense';
 import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import { formatCentavos } from '../src/money/centavos';
+import type { IntentKey, IntentStore } from '../src/intents/intent-store';
 import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
+import { claimingRun } from './claiming-run';
 import { InfractionStatus } from '../src/temporal/search-attributes';
 import { infractionRecordSignal, infractionWorkflowId, type InfractionWorkflow } from '../workflows/infraction/messages';
 import { infractionStartAttributes, INFRACTION_FLOW } from '../workflows/infraction/search-attributes';
@@ -21,6 +23,7 @@ export interface InfractionActivityDependencies {
   temporal: Client;
   taskQueue: string;
   charges: ChargeRefunds;
+  intents: IntentStore;
 }
 
 export interface SyncedPage {
@@ -47,7 +50,10 @@ function pageCount(list: { data: readonly unknown[]; total?: number | undefined;
   return list.data.length < perPage ? page : page + 1;
 }
 
-export function createInfractionActivities({ api, temporal, taskQueue, charges }: InfractionActivityDependencies) {
+export const DEFENSE_SENT_BEFORE =
+  'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
+
+export function createInfractionActivities({ api, temporal, taskQueue, charges, intents }: InfractionActivityDependencies) {
   /** The states of the running infraction workflows among these ids, from visibility. */
   async function runningStates(infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
     const states = new Map<string, InfractionState>();
@@ -109,11 +115,18 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges }
       return result;
     },
 
-    /** Sent once: an attempt after the first looks for the defense at the provider before sending it again. */
+    /**
+     * Sent once: the intent is claimed first; an attempt after the first, or a claim this run made before,
+     * looks for the defense at the provider before sending it again; a claim of an earlier run only looks.
+     */
     async submitDefense(infractionId: string, defense: Defense): Promise<DefenseAnswer> {
-      if (Context.current().info.attempt > 1) {
+      const key: IntentKey = { businessId: infractionId, kind: 'defense-submission' };
+      const runId = claimingRun();
+      const claim = await intents.claim(key, runId);
+      if (claim.by === 'earlier-run' || !claim.fresh || Context.current().info.attempt > 1) {
         const existing = await findRecord(infractionId);
         if (existing?.defendedAt) return { kind: 'submitted', record: existing };
+        if (claim.by === 'earlier-run') return { kind: 'refused', reason: DEFENSE_SENT_BEFORE };
       }
       try {
         const { infraction } = await api.submitInfractionDefense(infractionId, {
@@ -121,9 +134,13 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges }
           justificativa: defense.justificativa,
           ...(defense.proofs.length > 0 ? { proofs: defense.proofs } : {}),
         });
+        await intents.record(key, runId, { state: 'SENT' });
         return { kind: 'submitted', record: toInfractionRecord(infraction) };
       } catch (error) {
-        if (error instanceof InvalidRequestError || error instanceof NotFoundError) return { kind: 'refused', reason: error.message };
+        if (error instanceof InvalidRequestError || error instanceof NotFoundError) {
+          await intents.record(key, runId, { state: 'REFUSED' });
+          return { kind: 'refused', reason: error.message };
+        }
         throw error;
       }
     },

@@ -2,10 +2,14 @@
  * The payout's only contact with the provider, for every rail. Each rail (src/payouts/rails/<rail>)
  * submits exactly once and says where a payout stands; here the payment API's errors become what the
  * workflow acts on: a refusal (FAILED), a conflict (NEEDS_REVIEW), or a failure Temporal retries, whose
- * next attempt reconciles before it posts again.
+ * next attempt reconciles before it posts again. Before anything is sent the submission claims its intent
+ * (src/intents): a run that finds it claimed by an earlier run (a reset, a re-run) reconciles instead.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { claimingRun } from './claiming-run';
+import type { IntentKey, IntentStore, IntentUpdate } from '../src/intents/intent-store';
 import { ConflictError, InvalidRequestError } from '../src/payment-api/errors';
+import { reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
 import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
 import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-recorder';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
@@ -24,15 +28,40 @@ export interface PayoutActivityDependencies {
   outcomes: PayoutOutcomeRecorder;
   /** Tells the merchant's endpoints of a final payout. */
   announce: Announce;
+  /** Where each submission claims its intent before it is sent. */
+  intents: IntentStore;
 }
 
-export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce }: PayoutActivityDependencies) {
+/** What the intent records of a submission's outcome. */
+function intentUpdateOf(outcome: SubmitOutcome): IntentUpdate {
+  if (outcome.kind === 'accepted') return { state: 'SENT', providerId: outcome.transactionId };
+  return { state: outcome.kind === 'rejected' ? 'REFUSED' : 'UNKNOWN' };
+}
+
+export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce, intents }: PayoutActivityDependencies) {
   /** `attemptsBefore`: attempts already made elsewhere (the workflow's local first one), so that this one reconciles first. */
   async function submitWithdrawal(input: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> {
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
+    const { info, log } = Context.current();
+    const key: IntentKey = { businessId: payout.externalId, kind: 'payout-submission' };
+    const runId = claimingRun();
+    const claim = await intents.claim(key, runId);
+    if (claim.by === 'earlier-run') {
+      const outcome = await reconcileEarlierSubmission(payout, claim.intent, api);
+      log.warn('payout.intent_claimed_earlier', { externalId: payout.externalId, intentState: claim.intent.state, claimedByRun: claim.intent.runId, outcome: outcome.kind });
+      return outcome;
+    }
+    // A claim this run made before is a retry, whatever the attempt says: the send may have reached the provider.
+    const outcome = await submitClaimed(payout, Math.max(attemptsBefore + info.attempt, claim.fresh ? 1 : 2));
+    await intents.record(key, runId, intentUpdateOf(outcome));
+    return outcome;
+  }
+
+  /** The claimed submission, as each rail makes it; an error leaves the intent CLAIMED, and the next attempt reconciles. */
+  async function submitClaimed(payout: PayoutInput, attempt: number): Promise<SubmitOutcome> {
     const rail = railProviderOf(payout);
     try {
-      return await rail.submit(payout, { api, attempt: attemptsBefore + Context.current().info.attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
+      return await rail.submit(payout, { api, attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
     } catch (error) {
       if (error instanceof InvalidRequestError) return { kind: 'rejected', reason: error.message };
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');

@@ -81,7 +81,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider again (operators) */
+        /** Ask the provider again; re-run a terminated payout (operators) */
         post: operations["recheckPayout"];
         delete?: never;
         options?: never;
@@ -1324,6 +1324,14 @@ export interface operations {
                         };
                         /** @enum {string} */
                         source: "workflow" | "index";
+                        /** @enum {string} */
+                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+                        submission?: {
+                            /** @enum {string} */
+                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                            providerTransactionId?: string;
+                            claimedAt?: string;
+                        };
                     };
                 };
             };
@@ -1450,7 +1458,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payout after the check */
+            /** @description The payout after the check (a terminated one: its re-run) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1496,6 +1504,14 @@ export interface operations {
                         };
                         /** @enum {string} */
                         source: "workflow" | "index";
+                        /** @enum {string} */
+                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+                        submission?: {
+                            /** @enum {string} */
+                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                            providerTransactionId?: string;
+                            claimedAt?: string;
+                        };
                     };
                 };
             };
@@ -1545,6 +1561,28 @@ export interface operations {
             };
             /** @description Unknown payout */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        rows?: {
+                            index: number;
+                            externalId?: string;
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Terminated before anything was sent: nothing to recheck */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1675,6 +1713,14 @@ export interface operations {
                         };
                         /** @enum {string} */
                         source: "workflow" | "index";
+                        /** @enum {string} */
+                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+                        submission?: {
+                            /** @enum {string} */
+                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                            providerTransactionId?: string;
+                            claimedAt?: string;
+                        };
                     };
                 };
             };

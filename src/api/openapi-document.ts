@@ -135,8 +135,11 @@ export function engineOpenApi() {
         responses: { 200: { description: 'The payout', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
       }),
       keyed({
-        id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again (operators)', params: payoutParams,
-        responses: { 200: { description: 'The payout after the check', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
+        id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
+        responses: {
+          200: { description: 'The payout after the check (a terminated one: its re-run)', schema: payoutResponseSchema },
+          ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', 409: 'Terminated before anything was sent: nothing to recheck', ...TEMPORAL }),
+        },
       }),
       keyed({
         id: 'cancelPayout', method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', params: payoutParams,

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
 import type { BatchStore } from '../batches/batch-store';
+import type { IntentStore } from '../intents/intent-store';
 import { requireApiKey } from './auth';
 import { batchRoutes } from './batches/batch-routes';
 import { BatchService } from './batches/batch-service';
@@ -32,11 +33,13 @@ export interface EngineRouterDependencies {
   logger: Logger;
   temporal: Client;
   batchStore: BatchStore;
+  /** Submission intents: what a payout whose workflow was terminated had sent. */
+  intents: IntentStore;
   endpoints: WebhookEndpointStore;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal, batchStore, endpoints }: EngineRouterDependencies): Router[] {
+export function engineRouters({ config, logger, temporal, batchStore, intents, endpoints }: EngineRouterDependencies): Router[] {
   const unmatched = new UnmatchedCallbackStore(config.DATA_DIR, config.UNMATCHED_CALLBACKS_MAX);
   const operations = Router();
   operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), (_req, res) => {
@@ -55,7 +58,7 @@ export function engineRouters({ config, logger, temporal, batchStore, endpoints 
       },
       [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute],
     ),
-    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config))), config.ENGINE_API_KEYS),
+    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
     chargeRoutes(new ChargeService(temporal, config), config.ENGINE_API_KEYS),

@@ -8,8 +8,11 @@ import { WorkflowNotFoundError, type Workflow, type WorkflowResultType } from '@
 import { ApiError } from './errors';
 import { withinDeadline } from './temporal-calls';
 
-/** `running`: the workflow had not closed when it was read (what Temporal's describe said). */
-export type WorkflowReading<V, I> = ({ source: 'workflow'; view: V } | { source: 'index'; view: I }) & { running: boolean };
+/**
+ * `running`: the workflow had not closed when it was read; `executionStatus`: Temporal's name for how it
+ * stands (RUNNING, COMPLETED, TERMINATED, ...) and `runId` the run read, as describe said.
+ */
+export type WorkflowReading<V, I> = ({ source: 'workflow'; view: V } | { source: 'index'; view: I }) & { running: boolean; executionStatus: string; runId: string };
 
 export interface ReadOptions<V, I> {
   deadlineMs: number;
@@ -29,14 +32,14 @@ export async function readWorkflow<W extends Workflow, I>(
   const description = await call(() => handle.describe()).catch((error: unknown) => {
     throw error instanceof WorkflowNotFoundError ? options.notFound() : error;
   });
-  const running = description.status.name === 'RUNNING';
-  if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await call(() => handle.result()), running };
+  const execution = { running: description.status.name === 'RUNNING', executionStatus: description.status.name, runId: description.runId };
+  if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await call(() => handle.result()), ...execution };
   try {
-    return { source: 'workflow', view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)), running };
+    return { source: 'workflow', view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)), ...execution };
   } catch {
     // No worker answered: the index still knows what the start request and the transitions indexed.
   }
-  return { source: 'index', view: options.fromIndex(description), running };
+  return { source: 'index', view: options.fromIndex(description), ...execution };
 }
 
 /** `fromIndex` of a lifecycle whose index cannot stand in for its view: no worker answered, retry later. */

@@ -54,4 +54,26 @@ export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX batch_items_by_state ON batch_items (batch_id, state, seq) INCLUDE (amount_cents);
     `,
   },
+  {
+    id: 'batches/002-money-intents',
+    sql: `
+      -- One row per money movement the engine is about to make (src/intents): keyed by the business id and
+      -- the kind of operation, not the workflow run, so that a re-run (reset, re-run after a terminate)
+      -- finds what an earlier run claimed. run_id: the run that holds it; provider_id: the provider's id
+      -- once answered. Rows are never deleted: the claim is the record.
+      CREATE TABLE money_intents (
+        business_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('payout-submission', 'charge-creation', 'defense-submission')),
+        run_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('CLAIMED', 'SENT', 'REFUSED', 'UNKNOWN')),
+        provider_id TEXT,
+        -- What a re-run needs of the provider's answer and cannot ask for again (a charge's copy-and-paste
+        -- code, which its payer is shown anyway), as JSON; never card data, documents or a payee's key.
+        answer TEXT,
+        claimed_at TIMESTAMPTZ NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (business_id, kind)
+      );
+    `,
+  },
 ];

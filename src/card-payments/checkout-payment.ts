@@ -38,7 +38,9 @@ export const checkoutPaymentSchema = z
     sessionId: z.string().min(1).max(200).optional(),
     threeDS: threeDSSchema.optional(),
   })
-  .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] });
+  .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] })
+  // The refinement in the OpenAPI document, so that a request it refuses (400) is one the document calls invalid.
+  .meta({ dependentRequired: { sessionId: ['threeDS'], threeDS: ['sessionId'] } });
 export type CheckoutPayment = z.output<typeof checkoutPaymentSchema>;
 
 /** The shield's error codes for a 3DS that did not authenticate the buyer (THREE_DS_DENIED, THREE_DS_ABANDONED, ...). */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
+import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const tracing = startTracing('payout-api');
   const temporal = lazyClient(config, tracing);
   const batchStore = await openBatchStore(config);
+  const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
     config,
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
     traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       await metrics.close();
       await temporal.close();
       await batchStore.close();
+      await intents.close();
       await endpoints.close();
       await tracing?.shutdown();
     },

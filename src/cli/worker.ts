@@ -3,6 +3,7 @@
  * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
  */
 import { openBatchStore } from '../batches/open-batch-store';
+import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
@@ -26,12 +27,13 @@ async function main(): Promise<void> {
   const metrics = await startMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
   const connection = await connectWorker(config);
   const batchStore = await openBatchStore(config);
+  const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
   const temporal = lazyClient(config, tracing);
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger }),
+    activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
     ...(tracing ? { tracing } : {}),
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   await connection.close();
   await temporal.close();
   await batchStore.close();
+  await intents.close();
   await endpoints.close();
   await metrics.close();
   await tracing?.shutdown();

@@ -16,15 +16,19 @@ export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchI
   return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };
 }
 
-/** 'exists' when a workflow with this payout's id was already started (running or closed). */
-export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string): Promise<'started' | 'exists'> {
+/**
+ * 'exists' when a workflow with this payout's id was already started (running or closed). `rerun`: a
+ * new run of a payout whose last run was terminated (or failed, timed out): its submission intent makes
+ * the new run reconcile instead of sending again.
+ */
+export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string, options: { rerun?: boolean } = {}): Promise<'started' | 'exists'> {
   try {
     await client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
       workflowId: payoutWorkflowId(input.externalId),
       taskQueue,
       args: [input],
       // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: options.rerun ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY : WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: { requestHash: input.requestHash },
       typedSearchAttributes: payoutStartAttributes(input),
       staticSummary: payoutSummary(input),

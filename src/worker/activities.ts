@@ -1,12 +1,13 @@
 /**
  * The activities as the engine runs them: the HTTP client of the payment API configured from the
- * environment, the batch store, the webhook endpoints and the transport that reaches them, a Temporal
+ * environment, the batch store, the intent store beside it, the webhook endpoints and the transport that reaches them, a Temporal
  * client (batch activities start payout workflows, announcements start event deliveries) and the logger.
  */
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
+import type { IntentStore } from '../intents/intent-store';
 import { chargeRefunds } from '../lifecycles/charge-client';
 import { paymentApiClient } from '../payment-api/client-from-config';
 import type { Logger } from '../logging/logger';
@@ -14,7 +15,7 @@ import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
 import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
 import { deliveryTiming } from '../lifecycles/merchant-event-client';
 
-export function engineActivities(config: Config, resources: { batchStore: BatchStore; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
+export function engineActivities(config: Config, resources: { batchStore: BatchStore; intents: IntentStore; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,

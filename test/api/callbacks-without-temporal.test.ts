@@ -7,6 +7,8 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { openIntentStore } from '../../src/intents/open-intent-store';
+import type { IntentStore } from '../../src/intents/intent-store';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { BatchStore } from '../../src/batches/batch-store';
@@ -20,6 +22,7 @@ let server: Server;
 let url: string;
 let batchStore: BatchStore;
 let endpoints: WebhookEndpointStore;
+let intents: IntentStore;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
@@ -27,8 +30,9 @@ beforeAll(async () => {
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
   batchStore = await openBatchStore(config);
+  intents = await openIntentStore(config);
   endpoints = await openWebhookEndpointStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }) });
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -38,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await endpoints.close();
+  await intents.close();
 });
 
 const api = (method: string, path: string, body?: unknown) =>

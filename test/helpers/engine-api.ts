@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { openIntentStore } from '../../src/intents/open-intent-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -37,8 +38,9 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
   const logger = options.logs ? createLogger({ service: 'engine-api' }, 'debug', options.logs) : createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
+  const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }) });
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }) });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -75,6 +77,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
       await metrics.close();
       await temporal.close();
       await batchStore.close();
+      await intents.close();
       await endpoints.close();
     },
   };

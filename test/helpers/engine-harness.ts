@@ -11,6 +11,8 @@ import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBu
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { openIntentStore } from '../../src/intents/open-intent-store';
+import type { IntentStore } from '../../src/intents/intent-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -49,6 +51,8 @@ export interface EngineHarness {
   metricsUrl: string;
   sandboxUrl: string;
   temporal: TemporalClientHandle;
+  /** The engine's intent store (the one the in-process worker claims in). */
+  intents: IntentStore;
   /** With `providerProxy`: every request the engine (any of its processes) sent the provider. */
   provider?: ProviderProxy;
   /** Engine API call with the API key. */
@@ -149,6 +153,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
 
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
+  const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
   const app = createApp({
     config,
@@ -156,7 +161,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -172,6 +177,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     temporal,
+    intents,
     ...(provider ? { provider } : {}),
     api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
     admin: (method, path, body) => call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }),
@@ -181,7 +187,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, endpoints, temporal: temporal.client, logger: workerLogger }),
+        activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger: workerLogger }),
         workflows: { workflowBundle: await engineBundle() },
         logger: workerLogger,
       });
@@ -219,6 +225,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await provider?.close();
       await sandbox.stop();
       await batchStore.close();
+      await intents.close();
       await endpoints.close();
     },
   };

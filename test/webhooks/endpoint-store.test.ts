@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { applyPgMigrations } from '../../src/db/postgres';
 import { applyMigrations } from '../../src/db/sqlite';
+import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
 import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
@@ -307,7 +308,7 @@ describe('PostgreSQL webhook endpoint store beside the batch store', () => {
       expect(await endpoints.list()).toEqual([]);
       expect(await batches.summary('none')).toBeUndefined();
       const applied = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
-      expect(applied).toEqual(['batches/001-initial', 'webhooks/001-endpoints', 'webhooks/002-signature-scheme']);
+      expect(applied).toEqual([...PG_BATCH_MIGRATIONS.map((migration) => migration.id), 'webhooks/001-endpoints', 'webhooks/002-signature-scheme']);
       // Opening again (the other process) applies nothing twice.
       await (await openWebhookEndpointStore(config)).close();
     } finally {

@@ -104,7 +104,7 @@ async function workflowExists(client: Client, workflowId: string): Promise<boole
   }
 }
 
-/** The running workflow indexed under the provider's id among `flows`, if any (visibility is eventually consistent: none yet means unmatched, and the workflow's own polling still finds the outcome). */
+/** The workflow (running or closed) indexed under the provider's id among `flows`, if any; none found means unmatched, and the workflow's own polling still finds the outcome. */
 async function workflowOfProviderId(client: Client, providerId: string, flows: readonly string[]): Promise<string | undefined> {
   // Only a plain token goes into a visibility query: nothing to escape, nothing to inject.
   const plain = /^[\w.:-]{1,128}$/;

@@ -8,6 +8,7 @@ import { PAYOUT_STATES } from '../../../workflows/payout/states';
 import { payoutWorkflowId } from '../../../workflows/payout/messages';
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './payout-service';
+import { submissionViewSchema, UNFINISHED_STATUSES } from './payout-rerun';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -58,6 +59,12 @@ export const payoutResponseSchema = z.object({
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown. */
   source: z.enum(['workflow', 'index']),
+  /**
+   * Present when the payout's workflow closed without its outcome (an operator terminated it, say): how it
+   * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.
+   */
+  workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
+  submission: submissionViewSchema.optional(),
 });
 export type PayoutResponse = z.infer<typeof payoutResponseSchema>;
 
@@ -86,7 +93,7 @@ export function copyPastePreviewResponse(preview: CopyPastePreview): z.infer<typ
   };
 }
 
-export function payoutResponse({ view, source }: PayoutReading): PayoutResponse {
+export function payoutResponse({ view, source, unfinished }: PayoutReading): PayoutResponse {
   return {
     externalId: view.externalId,
     workflowId: payoutWorkflowId(view.externalId),
@@ -106,5 +113,7 @@ export function payoutResponse({ view, source }: PayoutReading): PayoutResponse 
     transitions: [...view.transitions],
     problem: view.problem,
     source,
+    workflowStatus: unfinished?.executionStatus,
+    submission: unfinished?.submission,
   };
 }

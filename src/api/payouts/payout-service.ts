@@ -5,6 +5,7 @@
  */
 import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
+import type { IntentKey, IntentStore } from '../../intents/intent-store';
 import type { Config } from '../../config/env';
 import { payoutTiming, type PayoutTimingConfig } from '../../payouts/payout-input';
 import type { z } from 'zod';
@@ -16,6 +17,7 @@ import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
 import { payoutInput, startPayoutWorkflow } from '../../lifecycles/payout-client';
+import { pollUntil } from '../../util/poll';
 import { methodOfFlow } from '../../payouts/rails/methods';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../../temporal/search-attributes';
 import {
@@ -32,6 +34,7 @@ import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
+import { FENCE_RUN_PREFIX, recordedInput, submissionView, unfinishedStatus, type SubmissionView, type UnfinishedStatus } from './payout-rerun';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -40,8 +43,13 @@ export interface SubmittedPayout {
   status: string;
 }
 
-/** Where a view came from: the workflow itself, or (no worker answered in time) the visibility index. */
-export type PayoutReading = { source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView };
+/**
+ * Where a view came from: the workflow itself, or (no worker answered in time) the visibility index. A
+ * payout whose workflow closed without its outcome (terminated, say) says so, with its submission intent.
+ */
+export type PayoutReading = ({ source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView }) & {
+  unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: SubmissionView };
+};
 
 export type PayoutServiceConfig = PayoutTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
 
@@ -50,6 +58,10 @@ const UPDATE_ANSWER_DEADLINE_MS = 120_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
+}
+
+function submissionKey(externalId: string): IntentKey {
+  return { businessId: externalId, kind: 'payout-submission' };
 }
 
 function isPayoutState(value: string | undefined): value is PayoutState {
@@ -64,6 +76,7 @@ export class PayoutService {
     private readonly config: PayoutServiceConfig,
     private readonly batches: BatchStore,
     private readonly cryptoFees: CryptoFeeReader,
+    private readonly intents: Pick<IntentStore, 'find' | 'claim'>,
   ) {
     // Percent with 2 places → basis points: the same exact "× 100 from the digits" as reais → centavos.
     this.feeSchedule = { fixedCents: reaisToCentavos(config.PROVIDER_PIX_FEE_FIXED), percentBasisPoints: reaisToCentavos(config.PROVIDER_PIX_FEE_PERCENT) };
@@ -116,7 +129,7 @@ export class PayoutService {
 
   /** A closed payout answers from its result; a running one from its query, or from the index (state, amount, batch) when no worker answers. */
   async read(externalId: string): Promise<PayoutReading> {
-    return readWorkflow(this.client, this.handle(externalId), {
+    const reading = await readWorkflow(this.client, this.handle(externalId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: payoutStatusQuery,
       notFound: () => notFound(externalId),
@@ -136,11 +149,20 @@ export class PayoutService {
         };
       },
     });
+    const executionStatus = unfinishedStatus(reading.executionStatus);
+    const { source, view } = reading;
+    if (!executionStatus) return { source, view };
+    const submission = submissionView(await this.intents.find(submissionKey(externalId)));
+    return { source, view, unfinished: { executionStatus, runId: reading.runId, submission } };
   }
 
-  /** Refused by the workflow when there is nothing to ask (final, or still being submitted): then its current view is the answer. */
+  /**
+   * Refused by the workflow when there is nothing to ask (final, or still being submitted): then its current
+   * view is the answer. A payout whose workflow closed unfinished is re-run, and the re-run asks the provider.
+   */
   async recheck(externalId: string): Promise<PayoutReading> {
-    await this.read(externalId);
+    const current = await this.read(externalId);
+    if (current.unfinished) return this.rerun(externalId, current.unfinished);
     const outcome = await this.update(() => this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }));
     return outcome.kind === 'answered' ? { source: 'workflow', view: outcome.result } : this.read(externalId);
   }
@@ -151,6 +173,35 @@ export class PayoutService {
     if (outcome.kind === 'answered') return outcome.result;
     const { view } = await this.read(externalId);
     return { cancelled: false, reason: outcome.kind === 'refused' ? outcome.reason : `the payout is already ${view.state}`, view };
+  }
+
+  /**
+   * A new run of a payout whose workflow closed unfinished, when something may be at the provider: it
+   * reconciles through the intent the closed run claimed, and its view is the answer once it has asked
+   * (or the call deadline passed). With no intent, nothing was sent: the intent is claimed for the recheck
+   * (a late attempt of the closed run then sends nothing either) and the answer is 409.
+   */
+  private async rerun(externalId: string, unfinished: NonNullable<PayoutReading['unfinished']>): Promise<PayoutReading> {
+    if (unfinished.submission.intent === 'NONE') {
+      const fence = await this.intents.claim(submissionKey(externalId), `${FENCE_RUN_PREFIX}${unfinished.runId}`);
+      if (fence.by === 'this-run' || fence.intent.runId.startsWith(FENCE_RUN_PREFIX)) {
+        throw new ApiError(409, 'PAYOUT_NEVER_SENT', `The payout's workflow was ${unfinished.executionStatus} before its submission was claimed: nothing was sent to the provider, and nothing will be`);
+      }
+    }
+    const input = await this.call(() => recordedInput(this.client, this.handle(externalId), externalId));
+    await this.call(() => startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE, { rerun: true }));
+    try {
+      return await pollUntil(
+        async () => {
+          const reading = await this.read(externalId);
+          return reading.unfinished || reading.view.state === 'RECEIVED' ? undefined : reading;
+        },
+        { timeoutMs: this.config.TEMPORAL_CALL_DEADLINE_MS, intervalMs: 100, description: `the re-run of payout ${externalId} to ask the provider` },
+      );
+    } catch {
+      // Still asking: its view so far is the answer; the payout goes on by itself.
+      return this.read(externalId);
+    }
   }
 
   /** Accepted (or refused) within the call deadline; the answer within a longer, still bounded, one. */

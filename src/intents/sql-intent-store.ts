@@ -1,0 +1,78 @@
+/**
+ * The intent store, written once over a SQL runner (src/db/sql.ts), in the batch store's database:
+ * SQLite (`${DATA_DIR}/batches.sqlite`, on a connection of its own) or PostgreSQL (DATABASE_URL). A claim
+ * is one upsert inside a write transaction: of two runs claiming one key at once, one holds it.
+ */
+import { Pool } from 'pg';
+import { PG_BATCH_MIGRATIONS } from '../batches/pg-batch-schema';
+import { BATCH_MIGRATIONS } from '../batches/sqlite-batch-schema';
+import { applyPgMigrations } from '../db/postgres';
+import { postgresDialect, PgRunner } from '../db/postgres-dialect';
+import type { SqlDialect, SqlRunner } from '../db/sql';
+import { applyMigrations, openSqlite } from '../db/sqlite';
+import { sqliteDialect, SqliteRunner } from '../db/sqlite-dialect';
+import { intentRowSchema, type Claim, type Intent, type IntentKey, type IntentStore, type IntentUpdate } from './intent-store';
+
+const FIND = 'SELECT * FROM money_intents WHERE business_id = $1 AND kind = $2';
+
+/** Insert, or take over an intent the provider refused; RETURNING answers a row only when this run now holds it. */
+const CLAIM = `INSERT INTO money_intents (business_id, kind, run_id, state, provider_id, answer, claimed_at, updated_at)
+  VALUES ($1, $2, $3, 'CLAIMED', NULL, NULL, $4, $4)
+  ON CONFLICT (business_id, kind) DO UPDATE SET run_id = excluded.run_id, state = 'CLAIMED', provider_id = NULL, answer = NULL,
+    claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
+  WHERE money_intents.state = 'REFUSED'
+  RETURNING *`;
+
+const RECORD =
+  'UPDATE money_intents SET state = $1, provider_id = COALESCE($2, provider_id), answer = COALESCE($3, answer), updated_at = $4 WHERE business_id = $5 AND kind = $6 AND run_id = $7';
+
+export class SqlIntentStore implements IntentStore {
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  claim(key: IntentKey, runId: string, at = new Date()): Promise<Claim> {
+    return this.sql.transaction(async (tx) => {
+      const claimed = await tx.query(CLAIM, [key.businessId, key.kind, runId, this.dialect.timeParam(at)]);
+      if (claimed.rows[0] !== undefined) return { by: 'this-run', fresh: true, intent: intentRowSchema.parse(claimed.rows[0]) };
+      // Not ours now: the row exists (nothing deletes intents), held by this run already or by another.
+      const intent = intentRowSchema.parse((await tx.query(FIND, [key.businessId, key.kind])).rows[0]);
+      return intent.runId === runId ? { by: 'this-run', fresh: false, intent } : { by: 'earlier-run', intent };
+    });
+  }
+
+  async record(key: IntentKey, runId: string, update: IntentUpdate, at = new Date()): Promise<void> {
+    await this.sql.query(RECORD, [update.state, update.providerId ?? null, update.answer ?? null, this.dialect.timeParam(at), key.businessId, key.kind, runId]);
+  }
+
+  async find(key: IntentKey): Promise<Intent | undefined> {
+    const row = (await this.sql.query(FIND, [key.businessId, key.kind])).rows[0];
+    return row === undefined ? undefined : intentRowSchema.parse(row);
+  }
+
+  close(): Promise<void> {
+    return this.sql.close();
+  }
+}
+
+/** On the batch store's SQLite file; its migrations (the table is one) applied by whichever opens it first. */
+export function sqliteIntentStore(file: string, busyTimeoutMs = 10_000): IntentStore {
+  const db = openSqlite(file, { busyTimeoutMs });
+  applyMigrations(db, BATCH_MIGRATIONS);
+  return new SqlIntentStore(new SqliteRunner(db), sqliteDialect);
+}
+
+/** On the batch store's PostgreSQL database: connects and applies the batch store's migrations not yet applied. */
+export async function pgIntentStore(connectionString: string, poolSize = 4): Promise<IntentStore> {
+  const pool = new Pool({ connectionString, max: poolSize });
+  // An idle connection the server dropped must not take the process down; the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    await applyPgMigrations(pool, PG_BATCH_MIGRATIONS);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new SqlIntentStore(new PgRunner(pool), postgresDialect);
+}

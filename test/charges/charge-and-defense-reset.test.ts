@@ -1,0 +1,91 @@
+/**
+ * Resets of the lifecycles that create something at the provider besides payouts: a charge (creation
+ * claims its intent; the run a reset makes answers the code the first run was given) and an infraction's
+ * defense (claimed, looked up at the provider before anything is sent again). The engine reaches the
+ * sandbox through a recording proxy: the requests counted are those the engine sent, so the count does
+ * not lean on the sandbox's own de-duplication of cash-ins.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChargeResponse } from '../../src/api/charges/charge-response';
+import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { pollUntil } from '../../src/util/poll';
+import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { infractionWorkflowId } from '../../workflows/infraction/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForInfraction } from '../helpers/infractions';
+import { resetAndWait, resetWorkflow } from '../helpers/workflow-reset';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  // A paid charge closes 2 s after it is paid; the infraction is resolved only when the test says.
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' }, { providerProxy: true });
+});
+afterAll(() => stack?.close());
+
+const sent = (method: string, path: string) => {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider.count(method, path);
+};
+
+function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeResponse> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
+      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, description: `charge ${externalId} to reach ${statuses.join('|')}` },
+  );
+}
+
+test('a paid charge reset to its first task and to its last: PAID again with the same code, created once at the provider', async () => {
+  const externalId = `reset${randomBytes(5).toString('hex')}`;
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 42.1, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  expect(created.status).toBe(201);
+  const creates = sent('POST', '/api/transactions/create');
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  const paid = await waitForCharge(externalId, ['PAID']);
+
+  for (const type of ['FirstWorkflowTask', 'LastWorkflowTask'] as const) {
+    await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `charge ${externalId} to close`,
+    });
+    expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type })).toBe('COMPLETED');
+    const again = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
+    expect(again).toMatchObject({ status: 'PAID', qrcode: paid.qrcode, amount: 42.1 });
+  }
+  expect(sent('POST', '/api/transactions/create')).toBe(creates);
+}, 120_000);
+
+async function openInfraction(): Promise<string> {
+  const api = paymentApiClient(stack.config);
+  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
+  await api.createPixCashIn({ amount: 70, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
+  const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
+  expect(opened.status).toBe(200);
+  return opened.body.infraction.id;
+}
+
+test('a defended infraction reset to its first task: the defense is not sent again, and the merchant sending it again is answered from the provider', async () => {
+  const id = await openInfraction();
+  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
+  await waitForInfraction(stack, id, ['OPEN']);
+  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
+  const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect(defended.body.status).toBe('DEFENSE_SUBMITTED');
+  const defensePath = `/api/meds/infractions/${id}/defense`;
+  expect(sent('POST', defensePath)).toBe(1);
+
+  const replaced = await resetWorkflow(stack, infractionWorkflowId(id), { type: 'FirstWorkflowTask' });
+  const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
+  await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, description: 'the reset run' });
+  // Whether the reset run re-applied the defense update or waits for one, the merchant's defense is answered without a second send.
+  const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect(again.status).toBe(200);
+  expect(again.body.status).toBe('DEFENSE_SUBMITTED');
+  expect(sent('POST', defensePath)).toBe(1);
+}, 120_000);

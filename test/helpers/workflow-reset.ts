@@ -1,0 +1,70 @@
+/**
+ * Resets as an operator makes them: the real Temporal CLI (`temporal workflow reset`, found as the
+ * engine finds it), against the test's dev server; and what a test needs around them: the reset points
+ * of a history, the new run once it has closed, and the provider's operations per business id.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { temporalCliPath } from '../../tools/temporal/binaries';
+import { pollUntil } from '../../src/util/poll';
+import type { EngineHarness } from './engine-harness';
+
+export async function temporalCli(stack: EngineHarness, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(temporalCliPath(), [...args, '--address', stack.config.TEMPORAL_ADDRESS, '--namespace', stack.config.TEMPORAL_NAMESPACE], {
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+/** `--type FirstWorkflowTask|LastWorkflowTask`, or `--event-id N`: where the reset takes the workflow back to. */
+export type ResetPoint = { type: 'FirstWorkflowTask' | 'LastWorkflowTask' } | { eventId: number };
+
+export function describePoint(point: ResetPoint): string {
+  return 'type' in point ? point.type : `event ${point.eventId}`;
+}
+
+/** Every WorkflowTaskCompleted event of the workflow's current run: each is a point `--event-id` can reset to. */
+export async function workflowTaskCompletedEvents(stack: EngineHarness, workflowId: string): Promise<number[]> {
+  const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter((event) => event.workflowTaskCompletedEventAttributes).map((event) => Number(event.eventId));
+}
+
+/** Resets the workflow's current run (running or closed) with the CLI; the id of the run it replaced. */
+export async function resetWorkflow(stack: EngineHarness, workflowId: string, point: ResetPoint): Promise<string> {
+  const before = (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId;
+  const where = 'type' in point ? ['--type', point.type] : ['--event-id', String(point.eventId)];
+  await temporalCli(stack, 'workflow', 'reset', '--workflow-id', workflowId, ...where, '--reason', `test: reset to ${describePoint(point)}`);
+  return before;
+}
+
+/** Resets the workflow's current run with the CLI and waits until the run the reset made has closed; its status. */
+export async function resetAndWait(stack: EngineHarness, workflowId: string, point: ResetPoint, timeoutMs = 60_000): Promise<string> {
+  const handle = stack.temporal.client.workflow.getHandle(workflowId);
+  const before = await resetWorkflow(stack, workflowId, point);
+  return pollUntil(
+    async () => {
+      const now = await handle.describe();
+      return now.runId !== before && now.status.name !== 'RUNNING' ? now.status.name : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description: `the run made by resetting ${workflowId} to ${describePoint(point)} to close` },
+  );
+}
+
+interface OperationRow {
+  product: string;
+  externalId: string | null;
+  details: { description?: string } | null;
+}
+
+/**
+ * The provider's operations made for one payout: by external_id; an internal transfer carries none, so
+ * the tests send its externalId as its description.
+ */
+export async function providerOperations(stack: EngineHarness, externalId: string, method: string): Promise<number> {
+  if (method !== 'internal') {
+    const answer = await stack.admin<{ operations: OperationRow[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`);
+    return answer.body.operations.length;
+  }
+  const answer = await stack.admin<{ operations: OperationRow[] }>('GET', '/sandbox/operations?product=internal-transfer&limit=100000');
+  return answer.body.operations.filter((operation) => operation.details?.description === externalId).length;
+}

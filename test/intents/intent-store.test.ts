@@ -1,0 +1,101 @@
+/**
+ * The intent store in both dialects, on the batch store's own database (SQLite file, and a real
+ * PostgreSQL server started for this file): a claim is held by one run; the same run finds its own claim
+ * (a retry); another run finds it claimed earlier, whatever it became, unless the provider refused it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openBatchStore } from '../../src/batches/open-batch-store';
+import { pgIntentStore, sqliteIntentStore } from '../../src/intents/sql-intent-store';
+import type { IntentKey, IntentStore } from '../../src/intents/intent-store';
+import { postgresForThisFile } from '../helpers/postgres';
+import { testConfig } from '../helpers/temporal';
+
+const freshDatabase = postgresForThisFile();
+const folders: string[] = [];
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
+/** The intent store opened beside a batch store on the same database, as the engine opens them. */
+const dialects: { name: string; open: () => Promise<{ intents: IntentStore; also: () => Promise<IntentStore>; close: () => Promise<void> }> }[] = [
+  {
+    name: 'SQLite',
+    async open() {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'intents-'));
+      folders.push(dir);
+      const batches = await openBatchStore(testConfig({ DATA_DIR: dir }));
+      const intents = sqliteIntentStore(path.join(dir, 'batches.sqlite'));
+      const opened: IntentStore[] = [intents];
+      return {
+        intents,
+        also: () => Promise.resolve(opened[opened.push(sqliteIntentStore(path.join(dir, 'batches.sqlite'))) - 1] as IntentStore),
+        close: async () => {
+          await Promise.all(opened.map((store) => store.close()));
+          await batches.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      const url = await freshDatabase();
+      const batches = await openBatchStore(testConfig({ DATABASE_URL: url }));
+      const intents = await pgIntentStore(url);
+      const opened: IntentStore[] = [intents];
+      return {
+        intents,
+        also: async () => opened[opened.push(await pgIntentStore(url)) - 1] as IntentStore,
+        close: async () => {
+          await Promise.all(opened.map((store) => store.close()));
+          await batches.close();
+        },
+      };
+    },
+  },
+];
+
+describe.each(dialects)('$name intent store', ({ open }) => {
+  let db: Awaited<ReturnType<(typeof dialects)[number]['open']>>;
+  beforeEach(async () => {
+    db = await open();
+  });
+  afterEach(() => db.close());
+  const key: IntentKey = { businessId: 'order-1', kind: 'payout-submission' };
+
+  test('the first run claims; a retry of that run finds its own claim; another run finds it claimed earlier, with what it became', async () => {
+    expect(await db.intents.find(key)).toBeUndefined();
+    expect(await db.intents.claim(key, 'run-a')).toMatchObject({ by: 'this-run', intent: { businessId: 'order-1', kind: 'payout-submission', runId: 'run-a', state: 'CLAIMED' } });
+    expect(await db.intents.claim(key, 'run-a')).toMatchObject({ by: 'this-run', fresh: false, intent: { runId: 'run-a', state: 'CLAIMED' } });
+    await db.intents.record(key, 'run-a', { state: 'SENT', providerId: 'tx-1' });
+    const earlier = await db.intents.claim(key, 'run-b');
+    expect(earlier).toMatchObject({ by: 'earlier-run', intent: { runId: 'run-a', state: 'SENT', providerId: 'tx-1' } });
+    // A run that does not hold the intent writes nothing.
+    await db.intents.record(key, 'run-b', { state: 'REFUSED' });
+    expect(await db.intents.find(key)).toMatchObject({ runId: 'run-a', state: 'SENT', providerId: 'tx-1' });
+    // What a re-run needs of the answer is kept beside it.
+    const charge: IntentKey = { businessId: 'order-1', kind: 'charge-creation' };
+    await db.intents.claim(charge, 'run-a');
+    await db.intents.record(charge, 'run-a', { state: 'SENT', answer: '{"qrcode":"000201"}' });
+    expect(await db.intents.claim(charge, 'run-b')).toMatchObject({ by: 'earlier-run', intent: { state: 'SENT', answer: '{"qrcode":"000201"}' } });
+    // Other kinds of the same business id are other intents.
+    expect(await db.intents.claim({ businessId: 'order-1', kind: 'defense-submission' }, 'run-b')).toMatchObject({ by: 'this-run', fresh: true });
+  });
+
+  test('an intent the provider refused (nothing moved) is taken over by the next run; an unknown one is not', async () => {
+    await db.intents.claim(key, 'run-a');
+    await db.intents.record(key, 'run-a', { state: 'REFUSED' });
+    expect(await db.intents.claim(key, 'run-b')).toMatchObject({ by: 'this-run', intent: { runId: 'run-b', state: 'CLAIMED' } });
+    await db.intents.record(key, 'run-b', { state: 'UNKNOWN' });
+    expect(await db.intents.claim(key, 'run-c')).toMatchObject({ by: 'earlier-run', intent: { runId: 'run-b', state: 'UNKNOWN' } });
+  });
+
+  test('of many runs claiming one key at once through several connections, exactly one holds it', async () => {
+    const stores = [db.intents, await db.also(), await db.also()];
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (stores[i % stores.length] as IntentStore).claim({ businessId: 'race', kind: 'defense-submission' }, `run-${i}`)));
+    const holders = claims.filter((claim) => claim.by === 'this-run');
+    expect(holders).toHaveLength(1);
+    const holder = holders[0]?.intent.runId;
+    expect(claims.every((claim) => claim.intent.runId === holder)).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * An operator terminates payouts mid-submission (`temporal workflow terminate`, the real CLI): the
+ * request has reached the provider and its answer has not come back. The payout's view says the workflow
+ * was terminated and what its submission intent holds; `POST /v1/payouts/:id/recheck` re-runs it, and the
+ * re-run settles it from the provider (or sends it to review where the provider cannot be asked) without
+ * sending it again. The sandbox does not de-duplicate by external_id: one operation proves the engine.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
+import { buildBrCode } from '../../src/pix/brcode';
+import { pollUntil } from '../../src/util/poll';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForPayout } from '../helpers/payouts';
+import { recordHistory } from '../helpers/record-history';
+import { providerOperations, temporalCli } from '../helpers/workflow-reset';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  // The provider's answer is awaited 10 s: long enough to terminate the payout while it waits.
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' });
+});
+afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
+afterAll(() => stack?.close());
+
+const emv = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'TERMINATE', amountCentavos: 789 });
+
+const RAILS = {
+  pix_key: (externalId: string) => ({ externalId, method: 'pix_key', amount: 4.56, pixKey: 'ana@example.com', keyType: 'EMAIL', description: externalId }),
+  pix_copy_paste: (externalId: string) => ({ externalId, method: 'pix_copy_paste', emv }),
+  crypto: (externalId: string) => ({ externalId, method: 'crypto', amount: 55, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' }),
+  internal: (externalId: string) => ({ externalId, method: 'internal', email: 'recipient@sandbox.test', amount: 1.23, description: externalId }),
+} as const;
+
+/** Submits a payout whose request the provider commits and never answers, and terminates it once the provider holds it. */
+async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string> {
+  const externalId = `term-${rail}-${randomUUID().slice(0, 8)}`;
+  await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'hang' } });
+  expect((await stack.api('POST', '/v1/payouts', RAILS[rail](externalId))).status).toBe(202);
+  await pollUntil(async () => ((await providerOperations(stack, externalId, rail)) === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+    intervalMs: 50,
+    description: `the provider to hold ${externalId}`,
+  });
+  await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', payoutWorkflowId(externalId), '--reason', 'test: operator terminates mid-submission');
+  return externalId;
+}
+
+test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async (rail) => {
+  const externalId = await terminatedMidSubmission(rail);
+  const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
+  expect(view.status).toBe(200);
+  // CLAIMED while the request waits for its answer; SENT should a loaded machine let the attempt give up and reconcile before the terminate.
+  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|SENT)$/) as unknown } });
+
+  const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
+  expect(recheck.status).toBe(200);
+  expect(recheck.body.workflowStatus).toBeUndefined();
+  const done = await waitForPayout(stack, externalId, ['COMPLETED']);
+  expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
+  expect(await providerOperations(stack, externalId, rail)).toBe(1);
+  if (rail === 'pix_key') await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-rerun-after-terminate');
+}, 90_000);
+
+test('an internal transfer terminated mid-submission: recheck re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), never a second transfer', async () => {
+  const externalId = await terminatedMidSubmission('internal');
+  const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
+  // CLAIMED while the request waits for its answer; UNKNOWN should a loaded machine let the attempt give up before the terminate.
+  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|UNKNOWN)$/) as unknown } });
+
+  const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
+  expect(recheck.status).toBe(200);
+  const review = await waitForPayout(stack, externalId, ['NEEDS_REVIEW']);
+  expect(review.reviewReason).toBe(SENT_BEFORE_RESET);
+  // A second recheck asks the running re-run: still nothing to ask the provider about.
+  expect((await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`)).body.status).toBe('NEEDS_REVIEW');
+  expect(await providerOperations(stack, externalId, 'internal')).toBe(1);
+}, 90_000);
+
+test('a payout terminated before its submission was claimed: the intent says NONE; recheck answers 409, and nothing is ever sent', async () => {
+  await stack.stopWorker();
+  const externalId = `term-unsent-${randomUUID().slice(0, 8)}`;
+  try {
+    expect((await stack.api('POST', '/v1/payouts', RAILS.pix_key(externalId))).status).toBe(202);
+    await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', payoutWorkflowId(externalId), '--reason', 'test: terminated before any worker ran it');
+  } finally {
+    await stack.startWorker();
+  }
+  const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
+  expect(view.body).toMatchObject({ status: 'RECEIVED', workflowStatus: 'TERMINATED', submission: { intent: 'NONE' } });
+  for (let i = 0; i < 2; i += 1) {
+    const recheck = await stack.api<{ code: string }>('POST', `/v1/payouts/${externalId}/recheck`);
+    expect(recheck.status).toBe(409);
+    expect(recheck.body.code).toBe('PAYOUT_NEVER_SENT');
+  }
+  expect(await providerOperations(stack, externalId, 'pix_key')).toBe(0);
+}, 90_000);
