@@ -12,7 +12,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
 import { traceparentMemoInterceptor } from './trace-links';
-import type { Tracing, TracedService } from './tracing';
+import type { Tracing, TracedService } from './tracing-contract';
 
 export function startOtelSdk(service: TracedService): Tracing {
   const resource = Resource.default().merge(new Resource({ 'service.name': service })).merge(envDetectorSync.detect());
