@@ -11,7 +11,7 @@
  */
 import { providerError } from '../http/errors';
 import { requireCaller, type SandboxProduct } from './product';
-import { deadlineJob, INFRACTION_DEADLINE_JOB, INFRACTION_RESOLVE_JOB, resolveJob } from './infractions/resolve';
+import { analysisOfWord, deadlineJob, INFRACTION_DEADLINE_JOB, INFRACTION_RESOLVE_JOB, resolveJob } from './infractions/resolve';
 import { infractionMigrations, infractionStore, infractionView } from './infractions/store';
 
 import { infractionAdminRoutes } from './infractions/admin';
@@ -41,6 +41,10 @@ export const infractionsProduct: SandboxProduct = {
           const refuse = (why: string) => providerError('INFRACTION_NOT_WAITING_PSP', `Infraction ${record.id} ${why}`);
           if (record.status !== 'WAITING_PSP') throw refuse(`is ${record.status}: a defense is accepted only while WAITING_PSP`);
           if (record.defendedAt !== null) throw refuse(`already has a defense (submitted ${iso(record.defendedAt)}) awaiting resolution`);
+          const words = ctx.config.INFRACTION_ANALISE_VALUES;
+          if (!analysisOfWord(words, input.analise)) {
+            throw providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'analise', message: `must be one of ${words.ACEITA}, ${words.NEGADA}` }]);
+          }
           const now = ctx.now();
           if (now > record.defenseDeadline) throw refuse(`is past its defense deadline (${iso(record.defenseDeadline)})`);
           store.recordDefense(record.id, { analise: input.analise, justificativa: input.justificativa, proofs: input.proofs ?? null, at: now });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
 import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
+import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS } from '../payment-api/schemas/infractions';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -172,6 +173,8 @@ export const envSchema = z.object({
   CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais'),
   /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
   CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
+  /** MED: the provider's `analise` words for a defense that agrees and one that contests, `<agrees>,<contests>` (the sandbox plays a provider with these). */
+  INFRACTION_ANALISE_VALUES: analysisWordsSchema.default(DEFAULT_ANALYSIS_WORDS),
   /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */
   CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000),
   /** Cash-in: how long a paid charge listens for accepted MED infractions (claims are opened up to 80 days after a PIX). */

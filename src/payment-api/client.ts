@@ -7,6 +7,7 @@
 import { zodIssues } from '../validation/issues';
 import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
 import { InvalidRequestError } from './errors';
+import { DEFAULT_ANALYSIS_WORDS, type InfractionAnalysis, type InfractionAnalysisWords } from './schemas/infractions';
 import { HttpTransport, type TransportOptions } from './http-transport';
 import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
 
@@ -36,17 +37,24 @@ export interface ClientOptions extends TransportOptions {
   depositAuth?: EndpointAuth;
   /** The units of endpoint 12's fees (CRYPTO_FEE_RATE_UNIT, CRYPTO_FEE_FIXED_UNIT); answered in the engine's (percent, reais). */
   cryptoFeeUnits?: CryptoFeeUnits;
+  /** The provider's `analise` words (INFRACTION_ANALISE_VALUES); a defense is given in the engine's. */
+  analysisWords?: InfractionAnalysisWords;
 }
+
+/** Endpoint 8's body with `analise` in the engine's words, translated to the provider's on the way out. */
+export type InfractionDefense = Omit<EndpointRequest<'submitInfractionDefense'>, 'analise'> & { analise: InfractionAnalysis };
 
 export class PaymentApiClient {
   private readonly transport: HttpTransport;
   private readonly depositAuth: EndpointAuth | undefined;
   private readonly cryptoFeeUnits: CryptoFeeUnits;
+  private readonly analysisWords: InfractionAnalysisWords;
 
   constructor(options: ClientOptions) {
     this.transport = new HttpTransport(options);
     this.depositAuth = options.depositAuth;
     this.cryptoFeeUnits = options.cryptoFeeUnits ?? ENGINE_CRYPTO_FEE_UNITS;
+    this.analysisWords = options.analysisWords ?? DEFAULT_ANALYSIS_WORDS;
   }
 
   login(): Promise<EndpointResponse<'login'>> {
@@ -74,7 +82,8 @@ export class PaymentApiClient {
   listInfractions(query: EndpointRequest<'listInfractions'>) {
     return this.call('listInfractions', { query });
   }
-  submitInfractionDefense(infractionId: string, body: EndpointRequest<'submitInfractionDefense'>) {
+  submitInfractionDefense(infractionId: string, defense: InfractionDefense) {
+    const body = { ...defense, analise: this.analysisWords[defense.analise] };
     return this.call('submitInfractionDefense', { body, params: { infractionId } });
   }
   /** Endpoint 9: `id` is the id given at creation (an external_id, a cash-in transactionId) or the one the provider answered. */

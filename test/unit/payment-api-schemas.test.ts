@@ -1,4 +1,5 @@
 import {
+  analysisWordsSchema,
   cardCallbackSchema,
   cardPaymentRequestSchema,
   cashInCallbackSchema,
@@ -186,9 +187,15 @@ describe('other requests', () => {
     expect(usdtAmountForReais(0.3, 0.1)).toBe('3.000000');
   });
 
-  test('the defense accepts only the documented analise values', () => {
+  test('the defense carries the provider\'s analise word (INFRACTION_ANALISE_VALUES), never a blank one', () => {
     expect(infractionDefenseRequestSchema.safeParse({ analise: 'NEGADA', justificativa: 'Legitimate sale', proofs: ['https://files.example/receipt.pdf'] }).success).toBe(true);
-    expect(refusedPaths(infractionDefenseRequestSchema, { analise: 'MAYBE', justificativa: 'x' })).toEqual(['analise']);
+    expect(infractionDefenseRequestSchema.safeParse({ analise: 'IMPROCEDENTE', justificativa: 'Legitimate sale' }).success).toBe(true);
+    expect(refusedPaths(infractionDefenseRequestSchema, { analise: ' ', justificativa: 'x' })).toEqual(['analise']);
+  });
+
+  test('INFRACTION_ANALISE_VALUES is two distinct words, agrees then contests', () => {
+    expect(analysisWordsSchema.parse(' PROCEDENTE , IMPROCEDENTE ')).toEqual({ ACEITA: 'PROCEDENTE', NEGADA: 'IMPROCEDENTE' });
+    for (const bad of ['ACEITA', 'ACEITA,ACEITA', 'ACEITA,', 'A,B,C']) expect(analysisWordsSchema.safeParse(bad).success).toBe(false);
   });
 
   test('infraction paging defaults to page 1 of 20 and caps perPage at 100', () => {

@@ -4,7 +4,7 @@
  * the merchant's balance at that moment; the shortfall is recorded on the infraction
  * (`unrecoveredAmount`) and logged, and no later credit is touched.
  */
-import type { InfractionAnalysis } from '../../../src/payment-api/schemas/infractions';
+import { INFRACTION_ANALYSES, type InfractionAnalysis, type InfractionAnalysisWords } from '../../../src/payment-api/schemas/infractions';
 import type { SandboxContext } from '../../context';
 import { SandboxError } from '../../http/errors';
 import type { Job } from '../../jobs/scheduler';
@@ -23,6 +23,11 @@ export type InfractionFinalStatus = 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
 
 /** Where an accepted (ACEITA) or contested (NEGADA) defense leads. */
 export const RESOLUTION_OF_ANALYSIS: Record<InfractionAnalysis, InfractionFinalStatus> = { ACEITA: 'ACCEPTED', NEGADA: 'REJECTED' };
+
+/** What the provider's word means (the sandbox plays a provider whose words are INFRACTION_ANALISE_VALUES); undefined: not one of them. */
+export function analysisOfWord(words: InfractionAnalysisWords, word: string): InfractionAnalysis | undefined {
+  return INFRACTION_ANALYSES.find((analysis) => words[analysis] === word);
+}
 
 /** Opens a WAITING_PSP infraction on a paid cash-in, with its deadline job. Inside a transaction. */
 export function openInfraction(ctx: SandboxContext, cashIn: Operation, reason: string, amountCents: number): InfractionRecord {
@@ -87,5 +92,6 @@ export function deadlineJob(ctx: SandboxContext, job: Job): void {
 /** SANDBOX_INFRACTION_RESOLVE_MS after a defense: ACEITA → ACCEPTED, NEGADA → REJECTED. */
 export function resolveJob(ctx: SandboxContext, job: Job): void {
   const record = jobRecord(ctx, job);
-  if (record.status === 'WAITING_PSP' && record.analise !== null) resolveInfraction(ctx, record, RESOLUTION_OF_ANALYSIS[record.analise], 'defense');
+  const analysis = record.analise === null ? undefined : analysisOfWord(ctx.config.INFRACTION_ANALISE_VALUES, record.analise);
+  if (record.status === 'WAITING_PSP' && analysis) resolveInfraction(ctx, record, RESOLUTION_OF_ANALYSIS[analysis], 'defense');
 }

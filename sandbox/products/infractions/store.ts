@@ -3,7 +3,7 @@
  * of docs/assumptions.md §8, plus how it was resolved and what the refund moved.
  */
 import { centavosToReais } from '../../../src/money/centavos';
-import type { InfractionAnalysis, InfractionStatus } from '../../../src/payment-api/schemas/infractions';
+import type { InfractionStatus } from '../../../src/payment-api/schemas/infractions';
 import type { SandboxContext } from '../../context';
 import type { Migration, SandboxDatabase } from '../../store/database';
 
@@ -46,7 +46,8 @@ export interface InfractionRecord {
   amountCents: number;
   createdAt: number;
   defenseDeadline: number;
-  analise: InfractionAnalysis | null;
+  /** In the provider's words (INFRACTION_ANALISE_VALUES). */
+  analise: string | null;
   justificativa: string | null;
   proofs: string[] | null;
   defendedAt: number | null;
@@ -66,7 +67,8 @@ interface InfractionRow {
   amount_cents: number;
   created_at: number;
   defense_deadline: number;
-  analise: InfractionAnalysis | null;
+  /** In the provider's words (INFRACTION_ANALISE_VALUES). */
+  analise: string | null;
   justificativa: string | null;
   proofs: string | null;
   defended_at: number | null;
@@ -107,7 +109,7 @@ export interface InfractionStore {
   /** WAITING_PSP or ACCEPTED infractions of one transaction (a new claim on it would double-count). */
   liveForTransaction(transactionId: string): InfractionRecord[];
   /** Records the defense; false unless the infraction is WAITING_PSP without a defense. */
-  recordDefense(id: string, defense: { analise: InfractionAnalysis; justificativa: string; proofs: string[] | null; at: number }): boolean;
+  recordDefense(id: string, defense: { analise: string; justificativa: string; proofs: string[] | null; at: number }): boolean;
   /** WAITING_PSP → a final status; false when someone else resolved it first. */
   resolve(id: string, fields: { status: Exclude<InfractionStatus, 'WAITING_PSP'>; at: number; by: InfractionResolvedBy; refundedCents: number | null; unrecoveredCents: number | null }): boolean;
 }

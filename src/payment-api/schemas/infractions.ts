@@ -19,9 +19,26 @@ import {
 export const INFRACTION_STATUSES = ['WAITING_PSP', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
 export type InfractionStatus = (typeof INFRACTION_STATUSES)[number];
 
-/** ACEITA: the client agrees with the claim (funds are returned). NEGADA: the client contests it. */
+/**
+ * The engine's words for a defense's `analise`. ACEITA: the client agrees with the claim (funds are
+ * returned). NEGADA: the client contests it. The spec does not show the provider's allowed values: the
+ * client sends the provider's word for each (INFRACTION_ANALISE_VALUES, these two by default).
+ */
 export const INFRACTION_ANALYSES = ['ACEITA', 'NEGADA'] as const;
 export type InfractionAnalysis = (typeof INFRACTION_ANALYSES)[number];
+
+/** The provider's word for each of the engine's `analise` values. */
+export type InfractionAnalysisWords = Readonly<Record<InfractionAnalysis, string>>;
+export const DEFAULT_ANALYSIS_WORDS: InfractionAnalysisWords = { ACEITA: 'ACEITA', NEGADA: 'NEGADA' };
+
+/** INFRACTION_ANALISE_VALUES: `<agrees>,<contests>`, two distinct non-blank words. */
+export const analysisWordsSchema = z
+  .string()
+  .transform((text) => text.split(',').map((word) => word.trim()))
+  .refine((words) => words.length === 2 && words.every((word) => word.length > 0) && words[0] !== words[1], {
+    message: 'must be two distinct words, `<agrees>,<contests>` (e.g. ACEITA,NEGADA)',
+  })
+  .transform((words): InfractionAnalysisWords => ({ ACEITA: words[0] ?? '', NEGADA: words[1] ?? '' }));
 
 export const INFRACTIONS_DEFAULT_PER_PAGE = 20;
 export const INFRACTIONS_MAX_PER_PAGE = 100;
@@ -59,7 +76,8 @@ export const infractionSchema = acceptSpellings(
     createdAt: timestampSchema.optional(),
     /** Optional to the engine: without it the documented default applies (docs/assumptions.md §8). */
     defenseDeadline: timestampSchema.optional(),
-    analise: openEnum(INFRACTION_ANALYSES).optional(),
+    /** The provider's word (INFRACTION_ANALISE_VALUES), shown as the provider recorded it. */
+    analise: z.string().optional(),
     justificativa: z.string().optional(),
     proofs: z.array(z.string()).optional(),
     defendedAt: timestampSchema.optional(),
@@ -89,8 +107,9 @@ export const infractionPathSchema = z.strictObject({
   infractionId: requiredTextSchema,
 });
 
+/** Endpoint 8's body: `analise` in the provider's words (the client translates the engine's). */
 export const infractionDefenseRequestSchema = z.strictObject({
-  analise: z.enum(INFRACTION_ANALYSES, { message: `must be one of ${INFRACTION_ANALYSES.join(', ')}` }),
+  analise: requiredTextSchema,
   justificativa: nonBlankTextSchema(MAX_JUSTIFICATION_LENGTH),
   proofs: z
     .array(httpUrlSchema)
