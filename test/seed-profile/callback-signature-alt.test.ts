@@ -1,0 +1,45 @@
+/**
+ * SANDBOX_CALLBACK_SIGNATURE=alt: the seed sandbox signs callbacks by a scheme the engine does not know
+ * (`sha256=<base64 HMAC of the body>`), as a real provider may. The engine on `off`, the setting that
+ * takes them (as `SANDBOX_PROFILE=seed npm start` configures it), lets such a callback wake the payout as a
+ * hint, and the check confirms the outcome. Polling is pushed past the test's deadline, so the payout
+ * completing means the callback was taken.
+ */
+import './seed-env';
+import { buildBrCode } from '../../src/pix/brcode';
+import { pollUntil } from '../../src/util/poll';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness({
+    SANDBOX_CALLBACK_SIGNATURE: 'alt',
+    PROVIDER_CALLBACK_SIGNATURES: 'off',
+    PAYOUT_CALLBACK_WAIT_MS: '600000',
+    PAYOUT_POLL_INITIAL_MS: '600000',
+    PAYOUT_POLL_MAX_MS: '600000',
+  });
+});
+afterAll(() => stack?.close());
+
+test('a payout completes on a callback signed by another scheme, taken as a hint', async () => {
+  const id = newExternalId('alt');
+  const emv = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'PEDIDO42', amountCentavos: 1990 });
+  expect((await stack.api('POST', '/v1/payouts', { externalId: id, method: 'pix_copy_paste', emv })).status).toBe(202);
+
+  const done = await waitForPayout(stack, id, ['COMPLETED'], 30_000);
+  expect(done).toMatchObject({ method: 'pix_copy_paste', amount: 19.9, total: 21 });
+  expect(done.callbacksReceived).toBeGreaterThanOrEqual(1);
+  expect(await providerDebits(stack, id)).toBe(1);
+
+  // The provider's side: its callback was answered 200, not refused for its signature.
+  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(id)}`)).body.operations;
+  await pollUntil(
+    async () => {
+      const { callbacks } = (await stack.admin<{ callbacks: { status: string; lastStatusCode: number | null }[] }>('GET', `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`)).body;
+      return callbacks.some((callback) => callback.status === 'delivered' && callback.lastStatusCode === 200) ? true : undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, description: `the callback of ${id} answered 200` },
+  );
+});
