@@ -45,8 +45,16 @@ export function resolveRoutes(routes: ProductRoutes): { endpoint: EndpointDefini
   return resolved;
 }
 
-function authenticate(endpoint: EndpointDefinition, credentials: CredentialChecks, req: Request): SandboxUser | undefined {
-  switch (endpoint.auth) {
+/**
+ * Endpoint 6's credentials are not in the spec: the sandbox plays a provider whose deposit endpoint takes
+ * those of CASH_IN_DEPOSIT_AUTH (Bearer by default), so the engine's setting can be tried against it.
+ */
+function credentialsOf(endpoint: EndpointDefinition, config: SandboxContext['config']): EndpointDefinition['auth'] {
+  return endpoint.name === 'createDeposit' ? config.CASH_IN_DEPOSIT_AUTH : endpoint.auth;
+}
+
+function authenticate(endpoint: EndpointDefinition, config: SandboxContext['config'], credentials: CredentialChecks, req: Request): SandboxUser | undefined {
+  switch (credentialsOf(endpoint, config)) {
     case 'none':
       return undefined;
     case 'bearer':
@@ -74,7 +82,7 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
       const latency = ctx.faults.latencyMs();
       if (latency > 0) await sleep(latency);
 
-      const user = authenticate(endpoint, credentials, req);
+      const user = authenticate(endpoint, deps.ctx.config, credentials, req);
       const params = endpoint.params ? parseOrRefuse(endpoint.params, req.params, 'path') : undefined;
       const input = readInput(endpoint, req);
       const result = await route.handle({ ctx, user, input, params, req });

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/charge-response';
 import { freePort } from '../../src/net/free-port';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { AuthenticationError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { readEmv } from '../helpers/emv-reader';
@@ -186,5 +188,32 @@ describe('with CASH_IN_ENDPOINT=deposit', () => {
       timeoutMs: 30_000,
       description: 'the deposit to be PAID',
     });
+  });
+});
+
+describe('with CASH_IN_ENDPOINT=deposit and CASH_IN_DEPOSIT_AUTH=client-headers', () => {
+  // The sandbox then plays a provider whose endpoint 6 takes ci/cs and refuses a Bearer token.
+  let deposits: EngineHarness;
+  beforeAll(async () => {
+    deposits = await startEngineHarness({ CASH_IN_ENDPOINT: 'deposit', CASH_IN_DEPOSIT_AUTH: 'client-headers' });
+  });
+  afterAll(() => deposits?.close());
+
+  test('the charge is created through POST /api/payments/deposit with the client headers and paid; Bearer is refused there', async () => {
+    const id = newChargeId('dep-ci');
+    const created = await deposits.api<ChargeCreatedResponse>('POST', '/v1/charges', charge(id, { payer: { name: 'Caio', document: CPF } }));
+    expect(created.status).toBe(201);
+    const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${id}`);
+    expect(operations.body.operations.map((operation) => operation.details?.channel)).toEqual(['payments/deposit']);
+    await deposits.admin('POST', `/sandbox/cash-ins/${id}/pay`, {});
+    await pollUntil(async () => ((await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined), {
+      timeoutMs: 30_000,
+      description: 'the deposit to be PAID',
+    });
+
+    // The setting is what made it work: the same provider refuses the default credentials at endpoint 6.
+    const withBearer = paymentApiClient({ ...deposits.config, CASH_IN_DEPOSIT_AUTH: 'bearer' });
+    const refused = withBearer.createDeposit({ amount: 10, payerName: 'Caio', payerDocument: CPF, transactionId: newChargeId('dep-bearer'), projectWebhook: 'http://127.0.0.1:9/hook' });
+    await expect(refused).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
