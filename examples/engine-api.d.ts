@@ -710,7 +710,398 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Batch: {
+            batchId: string;
+            total: number;
+            /** @description A decimal with at most 2 places */
+            totalAmount: number;
+            done: boolean;
+            /** @enum {string} */
+            control: "RUNNING" | "PAUSED" | "CANCELLED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt?: string;
+            /** Format: date-time */
+            finishedAt?: string;
+            counts: {
+                PENDING: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+                STARTED: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+                COMPLETED: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+                FAILED: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+                CANCELLED: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+                NEEDS_REVIEW: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+            } & {
+                [key: string]: {
+                    count: number;
+                    /** @description A decimal with at most 2 places */
+                    amount: number;
+                };
+            };
+            /** @description A decimal with at most 2 places */
+            paidAmount: number;
+            problem?: {
+                activity: string;
+                message: string;
+                since: string;
+            };
+        };
+        BatchAccepted: {
+            batchId: string;
+            total: number;
+            /** @description A decimal with at most 2 places */
+            totalAmount: number;
+        };
+        BatchItem: {
+            seq: number;
+            externalId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @description A decimal with at most 2 places */
+            amount: number;
+            /** @enum {string} */
+            status: "PENDING" | "STARTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            /** @description A decimal with at most 2 places */
+            fee?: number;
+            failureReason?: string;
+        };
+        CardPayment: {
+            externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            amount: number;
+            installmentCount: number;
+            expiresAt: string;
+            brand?: string;
+            last4?: string;
+            providerPaymentId?: number;
+            providerStatus?: string;
+            netValue?: number;
+            failureReason?: string;
+            reviewReason?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                since: string;
+            };
+            /** @enum {string} */
+            source: "workflow" | "index";
+        };
+        CardPaymentCreated: {
+            externalId: string;
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            checkoutUrl: string;
+            expiresAt: string;
+            workflowId: string;
+        };
+        CardPaymentRequest: {
+            externalId: string;
+            amount: number;
+            installmentCount: number;
+            payer: {
+                name: string;
+                /** Format: email */
+                email: string;
+                document: string;
+                phone: string;
+            };
+            description?: string;
+            items?: {
+                title: string;
+                quantity: number;
+                amount: number;
+                tangible?: boolean;
+                externalRef?: string;
+            }[];
+        };
+        Charge: {
+            externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            amount: number;
+            fee?: number;
+            netAmount?: number;
+            payerName?: string;
+            description?: string;
+            split?: {
+                email: string;
+                percent: number;
+            };
+            qrcode?: string;
+            expiresAt?: string;
+            paidAt?: string;
+            providerTransactionId?: string;
+            failureReason?: string;
+            refunds?: {
+                infractionId: string;
+                amount: number;
+                at: string;
+            }[];
+            refundedAmount?: number;
+            callbacksReceived?: number;
+            checksMade?: number;
+            transitions: {
+                from: ("PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED") | null;
+                /** @enum {string} */
+                to: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                since: string;
+            };
+            /** @enum {string} */
+            source: "workflow" | "index";
+        };
+        ChargeCreated: {
+            externalId: string;
+            /** @enum {string} */
+            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            qrcode: string;
+            qrcodeImage: string;
+            amount: number;
+            expiresAt: string;
+            workflowId: string;
+        };
+        ChargeRequest: {
+            externalId: string;
+            amount: number;
+            payer: {
+                name: string;
+                document: string;
+                /** Format: email */
+                email?: string;
+            };
+            description?: string;
+            expiresInSeconds?: number;
+            split?: {
+                /** Format: email */
+                email: string;
+                percent: number;
+            };
+        };
+        CheckoutResult: {
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            brand?: string;
+            last4?: string;
+            reason?: string;
+        };
+        Infraction: {
+            infractionId: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            providerStatus: string;
+            amount: number;
+            reason: string;
+            transactionId: string;
+            chargeExternalId?: string | null;
+            deadline: string;
+            defense?: {
+                analise: string;
+                justificativa: string;
+                proofs: string[];
+                submittedAt: string;
+            };
+            refundRecordedAt?: string;
+            createdAt: string;
+            resolvedAt?: string;
+            transitions: {
+                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED") | null;
+                /** @enum {string} */
+                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                since: string;
+            };
+        };
+        InfractionListItem: {
+            infractionId: string;
+            status: string;
+            amount: number;
+            deadline?: string;
+        };
+        MerchantEvent: {
+            id: string;
+            /** @enum {string} */
+            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+            createdAt: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
+            deliveries: {
+                endpointId: string;
+                /** @enum {string} */
+                status: "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DELETED";
+                attempts: {
+                    number: number;
+                    at: string;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed";
+                    httpStatus?: number;
+                    error?: string;
+                    durationMs: number;
+                }[];
+                nextAttemptAt?: string;
+            }[];
+        };
+        Payout: {
+            externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @enum {string} */
+            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            amount: number;
+            fee?: number;
+            total?: number;
+            quote?: {
+                amount: number;
+                fee: number;
+                total: number;
+                usdtAmount: string;
+                usdtRate: number;
+                minAmount: number;
+                maxAmount: number;
+            };
+            providerTransactionId?: string;
+            providerState?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            batchId?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                since: string;
+            };
+            /** @enum {string} */
+            source: "workflow" | "index";
+            /** @enum {string} */
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            submission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                claimedAt?: string;
+            };
+        };
+        PayoutAccepted: {
+            externalId: string;
+            status: string;
+            workflowId: string;
+        };
+        PayoutRequest: {
+            externalId: string;
+            /** @constant */
+            method?: "pix_key";
+            amount: number;
+            pixKey: string;
+            /** @enum {string} */
+            keyType: "CPF" | "EMAIL" | "PHONE";
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "pix_copy_paste";
+            emv: string;
+            amount?: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "internal";
+            /** Format: email */
+            email: string;
+            amount: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "crypto";
+            amount: number;
+            wallet: string;
+            /** @enum {string} */
+            network?: "TRC20" | "ERC20" | "BEP20";
+        };
+        Problem: {
+            code: string;
+            message: string;
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+            rows?: {
+                index: number;
+                externalId?: string;
+                field: string;
+                message: string;
+            }[];
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+            /** @enum {string} */
+            signatureScheme: "standard-webhooks" | "legacy";
+            createdAt: string;
+            secretRotatedAt?: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -728,39 +1119,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalId: string;
-                    /** @constant */
-                    method?: "pix_key";
-                    amount: number;
-                    pixKey: string;
-                    /** @enum {string} */
-                    keyType: "CPF" | "EMAIL" | "PHONE";
-                    description?: string;
-                } | {
-                    externalId: string;
-                    /** @constant */
-                    method: "pix_copy_paste";
-                    emv: string;
-                    amount?: number;
-                    description?: string;
-                } | {
-                    externalId: string;
-                    /** @constant */
-                    method: "internal";
-                    /** Format: email */
-                    email: string;
-                    amount: number;
-                    description?: string;
-                } | {
-                    externalId: string;
-                    /** @constant */
-                    method: "crypto";
-                    amount: number;
-                    wallet: string;
-                    /** @enum {string} */
-                    network?: "TRC20" | "ERC20" | "BEP20";
-                };
+                "application/json": components["schemas"]["PayoutRequest"];
             };
         };
         responses: {
@@ -770,11 +1129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        status: string;
-                        workflowId: string;
-                    };
+                    "application/json": components["schemas"]["PayoutAccepted"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -783,20 +1138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -805,20 +1147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different payout has this externalId, or it is an item of a batch */
@@ -827,20 +1156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -849,20 +1165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -871,20 +1174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds */
@@ -893,20 +1183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -915,20 +1192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry */
@@ -937,20 +1201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -998,20 +1249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1020,20 +1258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -1042,20 +1267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -1064,20 +1276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A code that does not read, or a missing or different amount */
@@ -1086,20 +1285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -1108,20 +1294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1161,20 +1334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1183,20 +1343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Amount outside the provider's bounds */
@@ -1205,20 +1352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -1227,20 +1361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The provider could not be asked */
@@ -1249,20 +1370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1284,55 +1392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-                        /** @enum {string} */
-                        status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                        amount: number;
-                        fee?: number;
-                        total?: number;
-                        quote?: {
-                            amount: number;
-                            fee: number;
-                            total: number;
-                            usdtAmount: string;
-                            usdtRate: number;
-                            minAmount: number;
-                            maxAmount: number;
-                        };
-                        providerTransactionId?: string;
-                        providerState?: string;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        batchId?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                        /** @enum {string} */
-                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-                        submission?: {
-                            /** @enum {string} */
-                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                            providerTransactionId?: string;
-                            claimedAt?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Invalid externalId */
@@ -1341,20 +1401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1363,20 +1410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
@@ -1385,20 +1419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -1407,20 +1428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -1429,20 +1437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1464,55 +1459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-                        /** @enum {string} */
-                        status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                        amount: number;
-                        fee?: number;
-                        total?: number;
-                        quote?: {
-                            amount: number;
-                            fee: number;
-                            total: number;
-                            usdtAmount: string;
-                            usdtRate: number;
-                            minAmount: number;
-                            maxAmount: number;
-                        };
-                        providerTransactionId?: string;
-                        providerState?: string;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        batchId?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                        /** @enum {string} */
-                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-                        submission?: {
-                            /** @enum {string} */
-                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                            providerTransactionId?: string;
-                            claimedAt?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Invalid externalId */
@@ -1521,20 +1468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1543,20 +1477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
@@ -1565,20 +1486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Terminated before anything was sent: nothing to recheck */
@@ -1587,20 +1495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -1609,20 +1504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -1631,20 +1513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1673,55 +1542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-                        /** @enum {string} */
-                        status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                        amount: number;
-                        fee?: number;
-                        total?: number;
-                        quote?: {
-                            amount: number;
-                            fee: number;
-                            total: number;
-                            usdtAmount: string;
-                            usdtRate: number;
-                            minAmount: number;
-                            maxAmount: number;
-                        };
-                        providerTransactionId?: string;
-                        providerState?: string;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        batchId?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                        /** @enum {string} */
-                        workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-                        submission?: {
-                            /** @enum {string} */
-                            intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                            providerTransactionId?: string;
-                            claimedAt?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Payout"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -1730,20 +1551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1752,20 +1560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
@@ -1774,20 +1569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already submitted or final */
@@ -1796,20 +1578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -1818,20 +1587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -1840,20 +1596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -1862,20 +1605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -1884,20 +1614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1913,39 +1630,7 @@ export interface operations {
             content: {
                 "application/json": {
                     batchId?: string;
-                    items: ({
-                        externalId: string;
-                        /** @constant */
-                        method?: "pix_key";
-                        amount: number;
-                        pixKey: string;
-                        /** @enum {string} */
-                        keyType: "CPF" | "EMAIL" | "PHONE";
-                        description?: string;
-                    } | {
-                        externalId: string;
-                        /** @constant */
-                        method: "pix_copy_paste";
-                        emv: string;
-                        amount?: number;
-                        description?: string;
-                    } | {
-                        externalId: string;
-                        /** @constant */
-                        method: "internal";
-                        /** Format: email */
-                        email: string;
-                        amount: number;
-                        description?: string;
-                    } | {
-                        externalId: string;
-                        /** @constant */
-                        method: "crypto";
-                        amount: number;
-                        wallet: string;
-                        /** @enum {string} */
-                        network?: "TRC20" | "ERC20" | "BEP20";
-                    })[];
+                    items: components["schemas"]["PayoutRequest"][];
                 };
             };
         };
@@ -1956,12 +1641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batchId: string;
-                        total: number;
-                        /** @description A decimal with at most 2 places */
-                        totalAmount: number;
-                    };
+                    "application/json": components["schemas"]["BatchAccepted"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -1970,20 +1650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1992,20 +1659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different batch has this batchId */
@@ -2014,20 +1668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored */
@@ -2036,20 +1677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Neither JSON nor CSV */
@@ -2058,20 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started */
@@ -2080,20 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -2102,20 +1704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again */
@@ -2124,20 +1713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2159,66 +1735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batchId: string;
-                        total: number;
-                        /** @description A decimal with at most 2 places */
-                        totalAmount: number;
-                        done: boolean;
-                        /** @enum {string} */
-                        control: "RUNNING" | "PAUSED" | "CANCELLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        startedAt?: string;
-                        /** Format: date-time */
-                        finishedAt?: string;
-                        counts: {
-                            PENDING: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            STARTED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            COMPLETED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            FAILED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            CANCELLED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            NEEDS_REVIEW: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        } & {
-                            [key: string]: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        };
-                        /** @description A decimal with at most 2 places */
-                        paidAmount: number;
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Batch"];
                 };
             };
             /** @description Invalid batchId */
@@ -2227,20 +1744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2249,20 +1753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
@@ -2271,20 +1762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -2293,20 +1771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2333,19 +1798,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            seq: number;
-                            externalId: string;
-                            /** @enum {string} */
-                            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-                            /** @description A decimal with at most 2 places */
-                            amount: number;
-                            /** @enum {string} */
-                            status: "PENDING" | "STARTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                            /** @description A decimal with at most 2 places */
-                            fee?: number;
-                            failureReason?: string;
-                        }[];
+                        items: components["schemas"]["BatchItem"][];
                         nextCursor?: string;
                     };
                 };
@@ -2356,20 +1809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2378,20 +1818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
@@ -2400,20 +1827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -2422,20 +1836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2457,66 +1858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batchId: string;
-                        total: number;
-                        /** @description A decimal with at most 2 places */
-                        totalAmount: number;
-                        done: boolean;
-                        /** @enum {string} */
-                        control: "RUNNING" | "PAUSED" | "CANCELLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        startedAt?: string;
-                        /** Format: date-time */
-                        finishedAt?: string;
-                        counts: {
-                            PENDING: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            STARTED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            COMPLETED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            FAILED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            CANCELLED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            NEEDS_REVIEW: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        } & {
-                            [key: string]: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        };
-                        /** @description A decimal with at most 2 places */
-                        paidAmount: number;
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Batch"];
                 };
             };
             /** @description Invalid batchId */
@@ -2525,20 +1867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2547,20 +1876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
@@ -2569,20 +1885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
@@ -2591,20 +1894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -2613,20 +1903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -2635,20 +1912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2670,66 +1934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batchId: string;
-                        total: number;
-                        /** @description A decimal with at most 2 places */
-                        totalAmount: number;
-                        done: boolean;
-                        /** @enum {string} */
-                        control: "RUNNING" | "PAUSED" | "CANCELLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        startedAt?: string;
-                        /** Format: date-time */
-                        finishedAt?: string;
-                        counts: {
-                            PENDING: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            STARTED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            COMPLETED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            FAILED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            CANCELLED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            NEEDS_REVIEW: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        } & {
-                            [key: string]: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        };
-                        /** @description A decimal with at most 2 places */
-                        paidAmount: number;
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Batch"];
                 };
             };
             /** @description Invalid batchId */
@@ -2738,20 +1943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2760,20 +1952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
@@ -2782,20 +1961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
@@ -2804,20 +1970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -2826,20 +1979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -2848,20 +1988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2883,66 +2010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        batchId: string;
-                        total: number;
-                        /** @description A decimal with at most 2 places */
-                        totalAmount: number;
-                        done: boolean;
-                        /** @enum {string} */
-                        control: "RUNNING" | "PAUSED" | "CANCELLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        startedAt?: string;
-                        /** Format: date-time */
-                        finishedAt?: string;
-                        counts: {
-                            PENDING: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            STARTED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            COMPLETED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            FAILED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            CANCELLED: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                            NEEDS_REVIEW: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        } & {
-                            [key: string]: {
-                                count: number;
-                                /** @description A decimal with at most 2 places */
-                                amount: number;
-                            };
-                        };
-                        /** @description A decimal with at most 2 places */
-                        paidAmount: number;
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Batch"];
                 };
             };
             /** @description Invalid batchId */
@@ -2951,20 +2019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2973,20 +2028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
@@ -2995,20 +2037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
@@ -3017,20 +2046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3039,20 +2055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3061,20 +2064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3115,20 +2105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3137,20 +2114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3176,12 +2140,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            infractionId: string;
-                            status: string;
-                            amount: number;
-                            deadline?: string;
-                        }[];
+                        data: components["schemas"]["InfractionListItem"][];
                         nextCursor?: string;
                     };
                 };
@@ -3192,20 +2151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3214,20 +2160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
@@ -3236,20 +2169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3258,20 +2178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3280,20 +2187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3320,20 +2214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3342,20 +2223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3364,20 +2232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3399,39 +2254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        infractionId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-                        providerStatus: string;
-                        amount: number;
-                        reason: string;
-                        transactionId: string;
-                        chargeExternalId?: string | null;
-                        deadline: string;
-                        defense?: {
-                            analise: string;
-                            justificativa: string;
-                            proofs: string[];
-                            submittedAt: string;
-                        };
-                        refundRecordedAt?: string;
-                        createdAt: string;
-                        resolvedAt?: string;
-                        transitions: {
-                            from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED") | null;
-                            /** @enum {string} */
-                            to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Infraction"];
                 };
             };
             /** @description Invalid infractionId */
@@ -3440,20 +2263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3462,20 +2272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not seen by a sync yet */
@@ -3484,20 +2281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3506,20 +2290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3528,20 +2299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3573,39 +2331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        infractionId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-                        providerStatus: string;
-                        amount: number;
-                        reason: string;
-                        transactionId: string;
-                        chargeExternalId?: string | null;
-                        deadline: string;
-                        defense?: {
-                            analise: string;
-                            justificativa: string;
-                            proofs: string[];
-                            submittedAt: string;
-                        };
-                        refundRecordedAt?: string;
-                        createdAt: string;
-                        resolvedAt?: string;
-                        transitions: {
-                            from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED") | null;
-                            /** @enum {string} */
-                            to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Infraction"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -3614,20 +2340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3636,20 +2349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown infraction */
@@ -3658,20 +2358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No longer defendable, or a different defense was sent */
@@ -3680,20 +2367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -3702,20 +2376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -3724,20 +2385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The provider refused the defense (its reason) */
@@ -3746,20 +2394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3768,20 +2403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3790,20 +2412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3843,20 +2452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3865,20 +2461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
@@ -3887,20 +2470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -3909,20 +2479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -3931,20 +2488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3958,23 +2502,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalId: string;
-                    amount: number;
-                    payer: {
-                        name: string;
-                        document: string;
-                        /** Format: email */
-                        email?: string;
-                    };
-                    description?: string;
-                    expiresInSeconds?: number;
-                    split?: {
-                        /** Format: email */
-                        email: string;
-                        percent: number;
-                    };
-                };
+                "application/json": components["schemas"]["ChargeRequest"];
             };
         };
         responses: {
@@ -3984,16 +2512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        /** @enum {string} */
-                        status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-                        qrcode: string;
-                        qrcodeImage: string;
-                        amount: number;
-                        expiresAt: string;
-                        workflowId: string;
-                    };
+                    "application/json": components["schemas"]["ChargeCreated"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -4002,20 +2521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4024,20 +2530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different charge has this externalId */
@@ -4046,20 +2539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -4068,20 +2548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -4090,20 +2557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A payer document whose check digits do not match, or the provider refused the charge (its reason) */
@@ -4112,20 +2566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4134,20 +2575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4156,20 +2584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4191,48 +2606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-                        amount: number;
-                        fee?: number;
-                        netAmount?: number;
-                        payerName?: string;
-                        description?: string;
-                        split?: {
-                            email: string;
-                            percent: number;
-                        };
-                        qrcode?: string;
-                        expiresAt?: string;
-                        paidAt?: string;
-                        providerTransactionId?: string;
-                        failureReason?: string;
-                        refunds?: {
-                            infractionId: string;
-                            amount: number;
-                            at: string;
-                        }[];
-                        refundedAmount?: number;
-                        callbacksReceived?: number;
-                        checksMade?: number;
-                        transitions: {
-                            from: ("PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED") | null;
-                            /** @enum {string} */
-                            to: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                    };
+                    "application/json": components["schemas"]["Charge"];
                 };
             };
             /** @description Invalid externalId */
@@ -4241,20 +2615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4263,20 +2624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown charge */
@@ -4285,20 +2633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4307,20 +2642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4329,20 +2651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4397,20 +2706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
@@ -4419,20 +2715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -4441,20 +2724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4463,20 +2733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4485,20 +2742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4554,20 +2798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
@@ -4576,20 +2807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -4598,20 +2816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4620,20 +2825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4642,20 +2834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4711,20 +2890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
@@ -4733,20 +2899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -4755,20 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4777,20 +2917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4799,20 +2926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4872,20 +2986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
@@ -4894,20 +2995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -4916,20 +3004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -4938,20 +3013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -4960,20 +3022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4987,26 +3036,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalId: string;
-                    amount: number;
-                    installmentCount: number;
-                    payer: {
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        document: string;
-                        phone: string;
-                    };
-                    description?: string;
-                    items?: {
-                        title: string;
-                        quantity: number;
-                        amount: number;
-                        tangible?: boolean;
-                        externalRef?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CardPaymentRequest"];
             };
         };
         responses: {
@@ -5016,14 +3046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        checkoutUrl: string;
-                        expiresAt: string;
-                        workflowId: string;
-                    };
+                    "application/json": components["schemas"]["CardPaymentCreated"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -5032,20 +3055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5054,20 +3064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different card payment has this externalId */
@@ -5076,20 +3073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -5098,20 +3082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -5120,20 +3091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A document whose check digits do not match, a phone in no accepted form, a blank name or title */
@@ -5142,20 +3100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -5164,20 +3109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -5186,20 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5221,38 +3140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        amount: number;
-                        installmentCount: number;
-                        expiresAt: string;
-                        brand?: string;
-                        last4?: string;
-                        providerPaymentId?: number;
-                        providerStatus?: string;
-                        netValue?: number;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                    };
+                    "application/json": components["schemas"]["CardPayment"];
                 };
             };
             /** @description Invalid externalId */
@@ -5261,20 +3149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5283,20 +3158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -5305,20 +3167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -5327,20 +3176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -5349,20 +3185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5390,38 +3213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        amount: number;
-                        installmentCount: number;
-                        expiresAt: string;
-                        brand?: string;
-                        last4?: string;
-                        providerPaymentId?: number;
-                        providerStatus?: string;
-                        netValue?: number;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                    };
+                    "application/json": components["schemas"]["CardPayment"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -5430,20 +3222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5452,20 +3231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -5474,20 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not PENDING or NEEDS_REVIEW, or another payment id is known */
@@ -5496,20 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -5518,20 +3258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -5540,20 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -5562,20 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -5584,20 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5625,38 +3313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        externalId: string;
-                        workflowId: string;
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        amount: number;
-                        installmentCount: number;
-                        expiresAt: string;
-                        brand?: string;
-                        last4?: string;
-                        providerPaymentId?: number;
-                        providerStatus?: string;
-                        netValue?: number;
-                        failureReason?: string;
-                        reviewReason?: string;
-                        callbacksReceived: number;
-                        checksMade: number;
-                        transitions: {
-                            from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
-                            /** @enum {string} */
-                            to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                            at: string;
-                            cause: string;
-                        }[];
-                        problem?: {
-                            activity: string;
-                            message: string;
-                            since: string;
-                        };
-                        /** @enum {string} */
-                        source: "workflow" | "index";
-                    };
+                    "application/json": components["schemas"]["CardPayment"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -5665,20 +3322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5687,20 +3331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -5709,20 +3340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not NEEDS_REVIEW, or the provider has a payment for it */
@@ -5731,20 +3349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -5753,20 +3358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -5775,20 +3367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -5797,20 +3376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -5819,20 +3385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5865,20 +3418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link is not valid */
@@ -5914,20 +3454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal or the provider's security module unavailable: retry */
@@ -5936,20 +3463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5978,20 +3492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6035,13 +3536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        brand?: string;
-                        last4?: string;
-                        reason?: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -6050,20 +3545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
@@ -6072,20 +3554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -6094,20 +3563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
@@ -6116,20 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link has expired */
@@ -6138,20 +3581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -6160,20 +3590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -6182,20 +3599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A card number that fails its check digit, an expired card, a blank name */
@@ -6204,20 +3608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -6226,20 +3617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -6248,20 +3626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6285,13 +3650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        brand?: string;
-                        last4?: string;
-                        reason?: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
             /** @description Invalid externalId or no token */
@@ -6300,20 +3659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
@@ -6322,20 +3668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -6344,20 +3677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link expired more than an hour ago */
@@ -6366,20 +3686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -6388,20 +3695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -6410,20 +3704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6452,13 +3733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-                        brand?: string;
-                        last4?: string;
-                        reason?: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
             /** @description Invalid request: every refused field is named in issues[] */
@@ -6467,20 +3742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
@@ -6489,20 +3751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
@@ -6511,20 +3760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
@@ -6533,20 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link has expired */
@@ -6555,20 +3778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -6577,20 +3787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -6599,20 +3796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -6621,20 +3805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -6643,20 +3814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6717,20 +3875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
@@ -6739,20 +3884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -6761,20 +3893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -6783,20 +3902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -6805,20 +3911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6839,15 +3932,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
-                            /** @enum {string} */
-                            signatureScheme: "standard-webhooks" | "legacy";
-                            createdAt: string;
-                            secretRotatedAt?: string;
-                        }[];
+                        data: components["schemas"]["WebhookEndpoint"][];
                     };
                 };
             };
@@ -6857,20 +3942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -6879,20 +3951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6947,20 +4006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6969,20 +4015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
@@ -6991,20 +4024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
@@ -7013,20 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints */
@@ -7035,20 +4042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7057,20 +4051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7092,15 +4073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
-                        /** @enum {string} */
-                        signatureScheme: "standard-webhooks" | "legacy";
-                        createdAt: string;
-                        secretRotatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Invalid endpointId */
@@ -7109,20 +4082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7131,20 +4091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
@@ -7153,20 +4100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7175,20 +4109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7217,20 +4138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7239,20 +4147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
@@ -7261,20 +4156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7283,20 +4165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7339,20 +4208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7361,20 +4217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
@@ -7383,20 +4226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7405,20 +4235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7462,20 +4279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7484,20 +4288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
@@ -7506,20 +4297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7528,20 +4306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -7550,20 +4315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7585,32 +4337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
-                        createdAt: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
-                        deliveries: {
-                            endpointId: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DELETED";
-                            attempts: {
-                                number: number;
-                                at: string;
-                                /** @enum {string} */
-                                outcome: "delivered" | "failed";
-                                httpStatus?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MerchantEvent"];
                 };
             };
             /** @description Invalid eventId */
@@ -7619,20 +4346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7641,20 +4355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown event (or past the retention) */
@@ -7663,20 +4364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7685,20 +4373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -7707,20 +4382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7742,32 +4404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
-                        createdAt: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        /** @enum {string} */
-                        status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
-                        deliveries: {
-                            endpointId: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DELETED";
-                            attempts: {
-                                number: number;
-                                at: string;
-                                /** @enum {string} */
-                                outcome: "delivered" | "failed";
-                                httpStatus?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MerchantEvent"];
                 };
             };
             /** @description Invalid eventId */
@@ -7776,20 +4413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7798,20 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown event */
@@ -7820,20 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The delivery is closing: retry in a moment */
@@ -7842,20 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: retry later */
@@ -7864,20 +4449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
@@ -7886,20 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        rows?: {
-                            index: number;
-                            externalId?: string;
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -10,7 +10,12 @@
  * the committed ones, which `npm run typecheck` checks this file against) and runs this script.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './engine-api';
+import type { components, paths } from './engine-api';
+
+/** The document's shared shapes are named (components/schemas), so a merchant's code can name them too. */
+type Payout = components['schemas']['Payout'];
+type Charge = components['schemas']['Charge'];
+type CardPayment = components['schemas']['CardPayment'];
 
 const client = createClient<paths>({
   baseUrl: process.env.ENGINE_URL ?? 'http://127.0.0.1:3000',
@@ -27,13 +32,13 @@ async function main(): Promise<void> {
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
   const payout = dataOf('submitPayout', await client.POST('/v1/payouts', { body: { externalId: `example-${suffix}`, amount: 25, pixKey: '52998224725', keyType: 'CPF' } }));
-  const payoutNow = dataOf('getPayout', await client.GET('/v1/payouts/{externalId}', { params: { path: { externalId: payout.externalId } } }));
+  const payoutNow: Payout = dataOf('getPayout', await client.GET('/v1/payouts/{externalId}', { params: { path: { externalId: payout.externalId } } }));
 
   const charge = dataOf(
     'createCharge',
     await client.POST('/v1/charges', { body: { externalId: `invoice-${suffix}`, amount: 150, payer: { name: 'Ana Souza', document: '52998224725' }, description: 'Invoice' } }),
   );
-  const chargeNow = dataOf('getCharge', await client.GET('/v1/charges/{externalId}', { params: { path: { externalId: charge.externalId } } }));
+  const chargeNow: Charge = dataOf('getCharge', await client.GET('/v1/charges/{externalId}', { params: { path: { externalId: charge.externalId } } }));
 
   const cardPayment = dataOf(
     'createCardPayment',
@@ -48,7 +53,7 @@ async function main(): Promise<void> {
       },
     }),
   );
-  const cardPaymentNow = dataOf('getCardPayment', await client.GET('/v1/card-payments/{externalId}', { params: { path: { externalId: cardPayment.externalId } } }));
+  const cardPaymentNow: CardPayment = dataOf('getCardPayment', await client.GET('/v1/card-payments/{externalId}', { params: { path: { externalId: cardPayment.externalId } } }));
 
   process.stdout.write(
     `${JSON.stringify({

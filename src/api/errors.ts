@@ -12,7 +12,7 @@ export const apiErrorBodySchema = z.object({
   message: z.string(),
   issues: z.array(fieldIssueSchema).optional(),
   rows: z.array(rowIssueSchema).optional(),
-});
+}).meta({ id: 'Problem' });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 export class ApiError extends Error {

@@ -47,7 +47,7 @@ export const cardPaymentShapeSchema = z.strictObject({
     .min(1)
     .max(MAX_ITEMS, { message: `must have at most ${MAX_ITEMS} items` })
     .optional(),
-});
+}).meta({ id: 'CardPaymentRequest' });
 
 type Shape = z.output<typeof cardPaymentShapeSchema>;
 

@@ -36,7 +36,7 @@ export const chargeShapeSchema = z.strictObject({
         .meta({ multipleOf: 0.01 }),
     })
     .optional(),
-});
+}).meta({ id: 'ChargeRequest' });
 
 export interface ChargeRequest {
   externalId: string;

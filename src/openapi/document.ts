@@ -83,7 +83,7 @@ function strictValidatorFriendly(target: JsonSchema, io: 'input' | 'output'): vo
   }
 }
 
-export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
@@ -103,25 +103,78 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   });
 }
 
+const DEFS_REF = '#/$defs/';
+
+/**
+ * The named shapes met while building a document: a schema defined with `.meta({ id: 'Payout' })` is listed
+ * once under components/schemas and referred to by `$ref`, so generated clients name its type. zod puts a named shape in `$defs` of each schema that
+ * uses it; they are moved to components/schemas. A shape that reads differently as a request than as an
+ * answer (defaults, transforms, amounts) gets a second entry, `<name>Request`.
+ */
+class Components {
+  private readonly shapes = { input: new Map<string, string>(), output: new Map<string, string>() };
+
+  schema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const { $schema: _dialect, $defs, ...rest } = toJsonSchema(schema, io) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    for (const [name, definition] of Object.entries($defs ?? {})) this.shapes[io].set(name, JSON.stringify(definition));
+    return this.placeholders(rest, io) as JsonSchema;
+  }
+
+  /** Refs name the io for now: which component a name becomes is known once every shape is met. */
+  private placeholders(value: unknown, io: 'input' | 'output'): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.placeholders(item, io));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' && item.startsWith(DEFS_REF) ? `${io}:${item.slice(DEFS_REF.length)}` : this.placeholders(item, io)]),
+    );
+  }
+
+  private componentName(ref: string): string {
+    const [io, name = ''] = ref.split(':');
+    const differs = io === 'input' && this.shapes.output.has(name) && this.shapes.output.get(name) !== this.shapes.input.get(name);
+    return differs ? `${name}Request` : name;
+  }
+
+  /** `value` with its refs to components/schemas, and the components it refers to. */
+  resolve<T>(value: T): { value: T; schemas: Record<string, JsonSchema> } {
+    const rewrite = (item: unknown): unknown => {
+      if (Array.isArray(item)) return item.map(rewrite);
+      if (item === null || typeof item !== 'object') return item;
+      return Object.fromEntries(
+        Object.entries(item).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' && /^(input|output):/.test(inner) ? `#/components/schemas/${this.componentName(inner)}` : rewrite(inner)]),
+      );
+    };
+    const schemas: Record<string, JsonSchema> = {};
+    for (const io of ['output', 'input'] as const) {
+      for (const [name, definition] of this.shapes[io]) {
+        const placeheld = this.placeholders(JSON.parse(definition), io);
+        schemas[this.componentName(`${io}:${name}`)] = rewrite(placeheld) as JsonSchema;
+      }
+    }
+    const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+    return { value: rewrite(value) as T, schemas: sorted };
+  }
+}
+
 interface ObjectJsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
 }
 
-function parametersOf(op: OperationSpec): JsonSchema[] {
+function parametersOf(op: OperationSpec, components: Components): JsonSchema[] {
   const names = [...op.path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
-  const pathSchema = op.params ? (toJsonSchema(op.params, 'input') as ObjectJsonSchema) : {};
+  const pathSchema = op.params ? (components.schema(op.params, 'input') as ObjectJsonSchema) : {};
   const pathParams = names.map((name) => {
     const schema = pathSchema.properties?.[name];
     if (!schema) throw new Error(`${op.method.toUpperCase()} ${op.path}: no schema for the path parameter ${name}`);
     return { name, in: 'path', required: true, schema };
   });
-  return [...pathParams, ...objectParameters(op.query, 'query'), ...objectParameters(op.headers, 'header')];
+  return [...pathParams, ...objectParameters(op.query, 'query', components), ...objectParameters(op.headers, 'header', components)];
 }
 
-function objectParameters(schema: z.ZodType | undefined, location: 'query' | 'header'): JsonSchema[] {
+function objectParameters(schema: z.ZodType | undefined, location: 'query' | 'header', components: Components): JsonSchema[] {
   if (!schema) return [];
-  const object = toJsonSchema(schema, 'input') as ObjectJsonSchema;
+  const object = components.schema(schema, 'input') as ObjectJsonSchema;
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
     in: location,
@@ -142,10 +195,11 @@ export function openApiDocument(info: DocumentInfo, servers: { url: string; desc
   const ids = operations.map((op) => op.id);
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) throw new Error(`operationIds must be unique: ${repeated.join(', ')}`);
+  const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = parametersOf(op);
+    const parameters = parametersOf(op, components);
     paths[path] ??= {};
     paths[path][op.method] = {
       operationId: op.id,
@@ -154,14 +208,14 @@ export function openApiDocument(info: DocumentInfo, servers: { url: string; desc
       // An empty list says "no credentials", where an absent one would inherit a global requirement.
       security: op.security ? [Object.fromEntries(op.security.map((name) => [name, []]))] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: toJsonSchema(op.body, 'input') } } } } : {}),
+      ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: components.schema(op.body, 'input') } } } } : {}),
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([status, response]) => [
           status,
           {
             description: response.description,
             ...(response.schema || response.contentType
-              ? { content: { [response.contentType ?? 'application/json']: response.schema ? { schema: toJsonSchema(response.schema, 'output') } : {} } }
+              ? { content: { [response.contentType ?? 'application/json']: response.schema ? { schema: components.schema(response.schema, 'output') } : {} } }
               : {}),
             ...(response.links ? { links: response.links } : {}),
           },
@@ -169,7 +223,8 @@ export function openApiDocument(info: DocumentInfo, servers: { url: string; desc
       ),
     };
   }
-  return { openapi: '3.1.0', info, servers, components: { securitySchemes }, paths };
+  const resolved = components.resolve(paths);
+  return { openapi: '3.1.0', info, servers, components: { schemas: resolved.schemas, securitySchemes }, paths: resolved.value };
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;

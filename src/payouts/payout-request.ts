@@ -17,7 +17,7 @@ import { PAYOUT_METHODS } from './rails/methods';
  */
 export const payoutShapeSchema = z.discriminatedUnion('method', [pixKeyRequestSchema, pixCopyPasteRequestSchema, internalRequestSchema, cryptoRequestSchema], {
   error: (issue) => (issue.code === 'invalid_union' ? `method must be one of ${PAYOUT_METHODS.join(', ')}` : undefined),
-});
+}).meta({ id: 'PayoutRequest' });
 
 export const payoutRequestSchema = payoutShapeSchema.transform((request, ctx): PayoutRequest => {
     switch (request.method) {

@@ -52,3 +52,12 @@ test('every operation has a unique operationId; servers and the bearer scheme ar
   }
   expect(engineOpenApi().components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
 });
+
+test('shared shapes are named components/schemas, referred to by $ref, so generated types have names', () => {
+  const engine = engineOpenApi();
+  expect(Object.keys(engine.components.schemas)).toEqual(expect.arrayContaining(['Payout', 'Charge', 'CardPayment', 'Infraction', 'Batch', 'Problem', 'MerchantEvent', 'PayoutRequest']));
+  expect(engine.paths['/v1/payouts/{externalId}']?.get).toMatchObject({ responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Payout' } } } } } });
+  const text = JSON.stringify([engine, sandboxOpenApiDocument()]);
+  expect(text).not.toContain('$defs');
+  expect(Object.keys(sandboxOpenApiDocument().components.schemas)).toEqual(expect.arrayContaining(['ProviderError', 'ThreeDSSession']));
+});

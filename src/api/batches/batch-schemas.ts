@@ -19,7 +19,7 @@ const timestampSchema = z.iso.datetime();
 export const batchParamsSchema = z.object({ batchId: externalIdSchema });
 
 /** 202 of `POST /v1/payout-batches` (also when the same batch was submitted before). */
-export const batchAcceptedSchema = z.object({ batchId: z.string(), total: countSchema, totalAmount: reaisAmountSchema });
+export const batchAcceptedSchema = z.object({ batchId: z.string(), total: countSchema, totalAmount: reaisAmountSchema }).meta({ id: 'BatchAccepted' });
 export type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
 
 export const stateTotalsSchema = z.object({ count: countSchema, amount: reaisAmountSchema });
@@ -41,7 +41,7 @@ export const batchSummarySchema = z.object({
   paidAmount: reaisAmountSchema,
   /** Present while the batch is STALLED: the activity that keeps failing, its error, since when. */
   problem: activityProblemSchema.optional(),
-});
+}).meta({ id: 'Batch' });
 export type BatchSummaryResponse = z.infer<typeof batchSummarySchema>;
 
 export const batchItemSchema = z.object({
@@ -52,7 +52,7 @@ export const batchItemSchema = z.object({
   status: itemStateSchema,
   fee: reaisAmountSchema.optional(),
   failureReason: z.string().optional(),
-});
+}).meta({ id: 'BatchItem' });
 export type BatchItemResponse = z.infer<typeof batchItemSchema>;
 
 /** `GET /v1/payout-batches/:batchId/items`. */

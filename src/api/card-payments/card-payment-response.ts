@@ -13,7 +13,7 @@ export const cardPaymentCreatedSchema = z.object({
   checkoutUrl: z.string(),
   expiresAt: z.string(),
   workflowId: z.string(),
-});
+}).meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
 export const cardPaymentResponseSchema = z.object({
@@ -37,7 +37,7 @@ export const cardPaymentResponseSchema = z.object({
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
   source: z.enum(['workflow', 'index']),
-});
+}).meta({ id: 'CardPayment' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
 /** What the checkout page's calls answer: the state the payment went to, and why when it failed. */
@@ -46,7 +46,7 @@ export const checkoutResultSchema = z.object({
   brand: z.string().optional(),
   last4: z.string().optional(),
   reason: z.string().optional(),
-});
+}).meta({ id: 'CheckoutResult' });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
 
 export type CardPaymentReading = { source: 'workflow' | 'index'; view: CardPaymentView };

@@ -17,7 +17,7 @@ export const chargeCreatedSchema = z.object({
   amount: z.number(),
   expiresAt: z.string(),
   workflowId: z.string(),
-});
+}).meta({ id: 'ChargeCreated' });
 export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
 
 export const chargeResponseSchema = z.object({
@@ -45,7 +45,7 @@ export const chargeResponseSchema = z.object({
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered; only what the visibility index knows (state and amount). */
   source: z.enum(['workflow', 'index']),
-});
+}).meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
 export const chargeListResponseSchema = z.object({

@@ -26,10 +26,10 @@ export const infractionResponseSchema = z.object({
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
   /** While an activity keeps failing (sending the defense, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
-});
+}).meta({ id: 'Infraction' });
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
-export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number(), deadline: z.string().optional() });
+export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
 export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() });
 
 export function infractionResponse(view: InfractionView): InfractionResponse {

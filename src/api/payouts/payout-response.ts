@@ -16,7 +16,7 @@ export const payoutAcceptedSchema = z.object({
   externalId: z.string(),
   status: z.string(),
   workflowId: z.string(),
-});
+}).meta({ id: 'PayoutAccepted' });
 
 /** A crypto payout's price: reais for the fee and total, USDT as a 6-place decimal string. */
 export const cryptoQuoteResponseSchema = z.object({
@@ -65,7 +65,7 @@ export const payoutResponseSchema = z.object({
    */
   workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
   submission: submissionViewSchema.optional(),
-});
+}).meta({ id: 'Payout' });
 export type PayoutResponse = z.infer<typeof payoutResponseSchema>;
 
 const optionalReais = (centavos: number | undefined): number | undefined => (centavos === undefined ? undefined : centavosToReais(centavos));

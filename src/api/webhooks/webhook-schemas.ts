@@ -14,7 +14,7 @@ export const eventListQuerySchema = z.strictObject({
 });
 
 /** The store's endpoint as answered: its events as stored (the store's schema normalises them on the way in). */
-export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema) });
+export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema) }).meta({ id: 'WebhookEndpoint' });
 
 /** Create and rotate: the only answers that carry the secret. */
 export const endpointWithSecretSchema = endpointResponseSchema.extend({
@@ -43,7 +43,7 @@ export const eventResponseSchema = merchantEventSchema.extend({
       nextAttemptAt: z.string().optional(),
     }),
   ),
-});
+}).meta({ id: 'MerchantEvent' });
 export type EventResponse = z.infer<typeof eventResponseSchema>;
 
 export const eventListResponseSchema = z.object({

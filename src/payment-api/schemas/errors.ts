@@ -48,7 +48,7 @@ export const providerErrorSchema = z.looseObject({
   message: z.string(),
   code: z.union([z.enum(PROVIDER_ERROR_CODES), z.string().min(1)]),
   issues: z.array(errorIssueSchema).optional(),
-});
+}).meta({ id: 'ProviderError' });
 export type ProviderError = z.infer<typeof providerErrorSchema>;
 
 /** zod issues → the body's `issues`, paths dotted (`payer.email`, `items.0.amount`). */

@@ -52,7 +52,7 @@ export const threeDSSessionResponseSchema = z.looseObject({
   threeDS: threeDSSchema.optional(),
   /** While CHALLENGE_REQUIRED: the time left to answer the challenge. */
   challengeTimeoutMs: z.number().int().min(0).optional(),
-});
+}).meta({ id: 'ThreeDSSession' });
 export type ThreeDSSessionResponse = z.infer<typeof threeDSSessionResponseSchema>;
 
 /** A browser origin (scheme://host[:port]): where the challenge page posts its result. */
