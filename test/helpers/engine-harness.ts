@@ -70,8 +70,10 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(config)) {
+  // The one setting parsed into an object goes back to its `<agrees>,<contests>` text.
+  const { INFRACTION_ANALISE_VALUES: words, ...rest } = config;
+  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}` };
+  for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
   }
