@@ -115,10 +115,17 @@ test('healthz answers while readyz names the dependency that does not, without i
 
 test('GET /openapi.json documents every payout route with its request schema, one shape per rail', async () => {
   const url = await serve();
-  const document = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>> };
+  const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+    openapi: string;
+    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } }>>;
+    components: { schemas: Record<string, { oneOf?: { required?: string[] }[] }> };
+  };
   expect(document.openapi).toBe('3.1.0');
   expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/payouts', '/v1/payouts/{externalId}', '/v1/payouts/{externalId}/cancel', '/callbacks/withdrawals']));
-  const shapes = (document.paths['/v1/payouts']?.post?.requestBody?.content['application/json']?.schema as { oneOf?: { required?: string[] }[] } | undefined)?.oneOf;
+  // The body refers to the named shape, which generated clients call PayoutRequest.
+  const reference = document.paths['/v1/payouts']?.post?.requestBody?.content['application/json']?.schema.$ref;
+  expect(reference).toBe('#/components/schemas/PayoutRequest');
+  const shapes = document.components.schemas.PayoutRequest?.oneOf;
   // One shape per rail, each with the fields it requires.
   expect(shapes?.map((shape) => shape.required)).toEqual([
     ['externalId', 'amount', 'pixKey', 'keyType'],
