@@ -14,7 +14,7 @@ import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
-import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, PAYER, TEST_CVV, digitsAlone, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
 const logLines: string[] = [];
 const paymentIds: string[] = [];
@@ -201,10 +201,9 @@ function filesUnder(dir: string): string[] {
 
 const CARD_NUMBERS = Object.values(TEST_CARDS);
 /** A number (also as typed, in groups of four) or the code, as a token of its own (not inside a longer run of digits). */
-const alone = (secret: string, text: string): boolean => new RegExp(`(?<!\\d)${secret}(?!\\d)`).test(text);
 const found = (text: string): string[] => [
-  ...CARD_NUMBERS.filter((number) => alone(number, text) || text.includes(number.replace(/(\d{4})(?=\d)/g, '$1 '))),
-  ...(alone(TEST_CVV, text) ? [TEST_CVV] : []),
+  ...CARD_NUMBERS.filter((number) => digitsAlone(number, text) || text.includes(number.replace(/(\d{4})(?=\d)/g, '$1 '))),
+  ...(digitsAlone(TEST_CVV, text) ? [TEST_CVV] : []),
 ];
 
 test('no card number or security code is in the decoded Temporal histories, the logs, or any file of the engine', async () => {

@@ -22,7 +22,7 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { temporalCliPath } from '../../tools/temporal/binaries';
 import { pollUntil } from '../../src/util/poll';
 import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
-import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
+import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, digitsAlone, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
@@ -223,7 +223,7 @@ function filesUnder(dir: string): string[] {
 /** The names of the values found in `text`; digits only count as a run of their own (not inside a longer number). */
 function secretsIn(text: string, values: Record<string, string>): string[] {
   return Object.entries(values)
-    .filter(([, value]) => (/^\d+$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value)))
+    .filter(([, value]) => (/^\d+$/.test(value) ? digitsAlone(value, text) : text.includes(value)))
     .map(([name]) => name);
 }
 

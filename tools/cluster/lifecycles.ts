@@ -91,7 +91,7 @@ export async function payByCard(client: StackClient, externalId: string, authent
   });
   onCreated?.();
   const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
-  const card = { number: TEST_CARDS[authentication], holderName: 'ANA SOUZA', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '4821' };
+  const card = { number: TEST_CARDS[authentication], holderName: 'ANA SOUZA', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '0370' };
   const { publicKey } = await client.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema);
   const cardToken = encryptCardToken(publicKey, card);
   const session = await authenticatedSession(client, externalId, amount, cardToken, publicKey, new URL(created.checkoutUrl).origin);
