@@ -178,18 +178,24 @@ describe('with CASH_IN_ENDPOINT=deposit', () => {
 
   test('the charge is created through POST /api/payments/deposit and paid like any other', async () => {
     const id = newChargeId('dep');
-    const created = await deposits.api<ChargeCreatedResponse>('POST', '/v1/charges', charge(id, { payer: { name: 'Caio', document: CPF } }));
-    expect(created.status).toBe(201);
-    expect(readEmv(created.body.qrcode)).toMatchObject(expectedCode());
-    const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${id}`);
-    expect(operations.body.operations.map((operation) => operation.details?.channel)).toEqual(['payments/deposit']);
-    await deposits.admin('POST', `/sandbox/cash-ins/${id}/pay`, {});
-    await pollUntil(async () => ((await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined), {
-      timeoutMs: 30_000,
-      description: 'the deposit to be PAID',
-    });
+    const created = await createDepositAndPay(deposits, id);
+    expect(readEmv(created.qrcode)).toMatchObject(expectedCode());
   });
 });
+
+/** A charge created through the engine on the deposit endpoint (endpoint 6), paid at the provider, until the engine shows it PAID. */
+async function createDepositAndPay(deposits: EngineHarness, id: string): Promise<ChargeCreatedResponse> {
+  const created = await deposits.api<ChargeCreatedResponse>('POST', '/v1/charges', charge(id, { payer: { name: 'Caio', document: CPF } }));
+  expect(created.status).toBe(201);
+  const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${id}`);
+  expect(operations.body.operations.map((operation) => operation.details?.channel)).toEqual(['payments/deposit']);
+  await deposits.admin('POST', `/sandbox/cash-ins/${id}/pay`, {});
+  await pollUntil(async () => ((await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined), {
+    timeoutMs: 30_000,
+    description: 'the deposit to be PAID',
+  });
+  return created.body;
+}
 
 describe('with CASH_IN_ENDPOINT=deposit and CASH_IN_DEPOSIT_AUTH=client-headers', () => {
   // The sandbox then plays a provider whose endpoint 6 takes ci/cs and refuses a Bearer token.
@@ -201,15 +207,7 @@ describe('with CASH_IN_ENDPOINT=deposit and CASH_IN_DEPOSIT_AUTH=client-headers'
 
   test('the charge is created through POST /api/payments/deposit with the client headers and paid; Bearer is refused there', async () => {
     const id = newChargeId('dep-ci');
-    const created = await deposits.api<ChargeCreatedResponse>('POST', '/v1/charges', charge(id, { payer: { name: 'Caio', document: CPF } }));
-    expect(created.status).toBe(201);
-    const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${id}`);
-    expect(operations.body.operations.map((operation) => operation.details?.channel)).toEqual(['payments/deposit']);
-    await deposits.admin('POST', `/sandbox/cash-ins/${id}/pay`, {});
-    await pollUntil(async () => ((await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined), {
-      timeoutMs: 30_000,
-      description: 'the deposit to be PAID',
-    });
+    await createDepositAndPay(deposits, id);
 
     // The setting is what made it work: the same provider refuses the default credentials at endpoint 6.
     const withBearer = paymentApiClient({ ...deposits.config, CASH_IN_DEPOSIT_AUTH: 'bearer' });
