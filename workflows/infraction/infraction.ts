@@ -17,8 +17,7 @@ import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
-import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
-import { DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './states';
+import { type DefenseOutcome, type InfractionInput, type InfractionView, DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './messages';
 import { nowMs } from '../shared/clock';
 
 const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({
