@@ -67,10 +67,10 @@ export class Charge {
       ...(request.split ? { split: request.split } : {}),
       refunds: [],
     };
-    this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.snapshot(), state));
+    this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.view(), state));
   }
 
-  snapshot(): ChargeView {
+  view(): ChargeView {
     return { ...this.details, state: this.lifecycle.state, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade, transitions: this.lifecycle.history };
   }
 
@@ -83,7 +83,7 @@ export class Charge {
   /** The merchant's answer: once the provider created the charge, or it failed. */
   async answerCreate(): Promise<ChargeView> {
     await condition(() => this.created || this.lifecycle.state !== 'PENDING');
-    return this.snapshot();
+    return this.view();
   }
 
   onCallback(hint: CashInHint): void {
@@ -103,7 +103,7 @@ export class Charge {
     if (this.lifecycle.state === 'PENDING') await this.awaitPayment();
     if (this.lifecycle.state === 'EXPIRED') await this.awaitLatePayment();
     if (this.lifecycle.state === 'PAID') await this.awaitRefunds();
-    return this.snapshot();
+    return this.view();
   }
 
   private async create(): Promise<void> {
