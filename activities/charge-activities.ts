@@ -15,7 +15,7 @@ import { checkChargeCode } from '../src/charges/charge-code';
 import { centavosToReais, reaisToCentavos } from '../src/money/centavos';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
-import type { ChargeInput } from '../workflows/charge/messages';
+import type { ChargeInput } from '../src/charges/charge-input';
 
 export type ChargePaymentApi = Pick<PaymentApiClient, 'createPixCashIn' | 'createDeposit' | 'checkTransaction'>;
 
