@@ -24,6 +24,9 @@ export const resumeBatchSignal = defineSignal('resumeBatch');
 export const cancelBatchSignal = defineSignal('cancelBatch');
 export const batchProgressQuery = defineQuery<BatchProgress>('progress');
 
+/** The search attribute `PayoutFlow` of a payout batch. */
+export const BATCH_FLOW = 'payout-batch';
+
 export function batchWorkflowId(batchId: string): string {
   return `payout-batch:${batchId}`;
 }

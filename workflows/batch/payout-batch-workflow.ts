@@ -10,7 +10,7 @@ import type { BatchActivities } from '../../activities/batch-activities';
 import type { PayoutTiming } from '../../src/payouts/payout-input';
 import { BatchId, BatchStatus, Flow } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
-import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from './messages';
+import { BATCH_FLOW, batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from './messages';
 
 /** The longest wait between two readings of the counts. */
 const MAX_POLL_MS = 30_000;
@@ -69,7 +69,7 @@ export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResul
     scheduleToCloseTimeout: settings.problemAfterMs ?? DEFAULT_PROBLEM_AFTER_MS,
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
-  upsertSearchAttributes({ [Flow.name]: ['payout-batch'], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
+  upsertSearchAttributes({ [Flow.name]: [BATCH_FLOW], [BatchId.name]: [batchId], [BatchStatus.name]: [status()] });
 
   let controlChanged = false;
   const control = (change: () => void) => () => {

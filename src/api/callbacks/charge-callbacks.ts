@@ -4,8 +4,7 @@
  */
 import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
-import { cashInCallbackSignal, chargeWorkflowId, type CashInHint } from '../../../workflows/charge/messages';
-import { CHARGE_FLOW } from '../../../workflows/charge/search-attributes';
+import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../../workflows/charge/messages';
 import { callbackRoute } from './callback-router';
 
 export const chargeCallbackRoute = callbackRoute({
