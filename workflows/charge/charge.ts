@@ -119,6 +119,7 @@ export class Charge {
       return;
     }
     this.details.qrcode = created.qrcode;
+    if (created.providerReference) this.details.providerReference = created.providerReference;
     // Indexed at once, so that a callback naming the charge only by the provider's id finds it.
     if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
     if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
@@ -181,7 +182,7 @@ export class Charge {
     this.checksMade += 1;
     let answer: ChargeCheck;
     try {
-      answer = await checkCharge(this.input.request.externalId);
+      answer = await checkCharge(this.details.providerReference ?? this.input.request.externalId);
     } catch {
       return false;
     }

@@ -68,6 +68,8 @@ export interface ChargeView {
   /** The provider's copy-and-paste code, checked (CRC16, amount) before it is handed out. */
   qrcode?: string;
   expiresAt?: string;
+  /** The transactionId it was created under at the provider, when not its externalId (an earlier creation's answer was lost). */
+  providerReference?: string;
   feeCents?: number;
   paidAt?: string;
   /** The provider's id of the PIX that paid it: what MED infractions refer to. */
