@@ -73,7 +73,7 @@ function linksTo(operationIds: readonly string[], values: Record<string, string>
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
 
-const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: ['apiKey'], responses: { ...op.responses, ...errors(KEYED) } });
+const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: [['apiKey']], responses: { ...op.responses, ...errors(KEYED) } });
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts). */
 const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/'];

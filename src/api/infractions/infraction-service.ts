@@ -8,7 +8,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
 import type { Defense } from '../../infractions/defense';
-import { triggerMedSync } from '../../infractions/med-sync-schedule';
+import { triggerMedSync } from '../../lifecycles/med-sync-schedule';
 import { AmountCents, InfractionDueAt, InfractionStatus } from '../../temporal/search-attributes';
 import { defendInfractionUpdate, infractionStatusQuery, infractionWorkflowId, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infraction/messages';
 import { INFRACTION_FLOW } from '../../../workflows/infraction/messages';
