@@ -6,7 +6,6 @@
  * not lean on the sandbox's own de-duplication of cash-ins.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { seedChargeCode } from '../../sandbox/profiles/seed-profile';
 import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
@@ -15,6 +14,7 @@ import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
+import { answeredCode } from '../helpers/provider-charges';
 import { resetAndWait, resetWorkflow } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
@@ -67,12 +67,6 @@ interface SandboxOperation {
   details: { qrcode?: string };
 }
 
-/** The code the provider answered for an operation: the one it keeps, or its dynamic form in the seed profile. */
-const answeredCode = (operation: SandboxOperation | undefined): string | undefined => {
-  const stored = operation?.details.qrcode;
-  return stored !== undefined && stack.config.SANDBOX_PROFILE === 'seed' ? seedChargeCode(stored, operation?.transactionId ?? '') : stored;
-};
-
 const operationsOf = async (transactionId: string) =>
   (await stack.admin<{ operations: SandboxOperation[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`)).body.operations;
 
@@ -89,8 +83,8 @@ test('a charge whose creation answer was lost is created anew under a derived re
   const [lost] = await operationsOf(externalId);
   const [made] = await operationsOf(reference);
   // The code the merchant shows is the second charge's; nobody was shown the first one's.
-  expect(answeredCode(made)).toBe(created.body.qrcode);
-  expect(answeredCode(lost)).not.toBe(created.body.qrcode);
+  expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
+  expect(answeredCode(stack.config, lost)).not.toBe(created.body.qrcode);
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
 
   // The first charge ends at the provider. Its callback names the externalId: a hint, checked against the charge made.
