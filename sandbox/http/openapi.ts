@@ -115,7 +115,7 @@ const SHIELD_OPERATIONS: OperationSpec[] = [
     body: threeDSSessionRequestSchema,
     responses: {
       200: { description: 'AUTHENTICATED (frictionless) or CHALLENGE_REQUIRED', schema: threeDSSessionResponseSchema },
-      400: { description: 'VALIDATION_FAILED or MALFORMED_JSON', schema: providerErrorSchema },
+      400: { description: 'VALIDATION_FAILED (cardToken missing where SANDBOX_SHIELD_THREE_DS is card-token or off, sent where it is spec) or MALFORMED_JSON', schema: providerErrorSchema },
       404: { description: 'NOT_FOUND: a public key that is not the environment\'s', schema: providerErrorSchema },
       422: { description: 'INVALID_CARD_TOKEN: the card token does not open with the environment\'s key', schema: providerErrorSchema },
     },
