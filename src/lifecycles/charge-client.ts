@@ -6,10 +6,11 @@
  */
 import { WithStartWorkflowOperation, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
+import type { ChargeInput } from '../charges/charge-input';
 import { chargeDetails, chargeSummary } from '../charges/summary';
 import type { ChargeRefunds } from '../infractions/charge-refunds';
 import { AmountCents, ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
-import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
 
 /** Its flow, state and amount (no payer data). */
 function chargeStartAttributes(input: ChargeInput): SearchAttributePair[] {

@@ -20,7 +20,7 @@ import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../sandbox';
 import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
-import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
+import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/activities';

@@ -39,7 +39,8 @@ export function infractionRoutes(service: InfractionService, apiKeys: readonly s
 
   router.get('/v1/infractions/:infractionId', async (req, res) => {
     const { infractionId } = parseOrThrow(infractionParamsSchema, req.params, 'params');
-    res.json(infractionResponse(await service.read(infractionId)));
+    const { view, unfinished } = await service.readRun(infractionId);
+    res.json(infractionResponse(view, unfinished));
   });
 
   router.post('/v1/infractions/:infractionId/defense', async (req, res) => {

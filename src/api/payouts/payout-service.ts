@@ -35,7 +35,8 @@ import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
-import { FENCE_RUN_PREFIX, recordedInput, submissionView, unfinishedStatus, type SubmissionView, type UnfinishedStatus } from './payout-rerun';
+import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
+import { recordedInput } from './payout-rerun';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -49,7 +50,7 @@ export interface SubmittedPayout {
  * payout whose workflow closed without its outcome (terminated, say) says so, with its submission intent.
  */
 export type PayoutReading = ({ source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView }) & {
-  unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: SubmissionView };
+  unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: IntentView };
 };
 
 export type PayoutServiceConfig = PayoutTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
@@ -153,7 +154,7 @@ export class PayoutService {
     const executionStatus = unfinishedStatus(reading.executionStatus);
     const { source, view } = reading;
     if (!executionStatus) return { source, view };
-    const submission = submissionView(await this.intents.find(submissionKey(externalId)));
+    const submission = intentView(await this.intents.find(submissionKey(externalId)));
     return { source, view, unfinished: { executionStatus, runId: reading.runId, submission } };
   }
 
