@@ -24,7 +24,6 @@ import { measureEngine } from './engine-run';
 import { persistencePerWorkflow, readPersistenceCounters } from './server-persistence';
 import { MAX_BATCH_ITEMS } from '../../src/batches/batch-request';
 import { loadConfig } from '../../src/config/env';
-import { freePort } from '../../src/net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { cpuSeconds, peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
@@ -59,7 +58,7 @@ function cpuUse(pids: Record<string, number | undefined>): () => Record<string, 
 async function main(): Promise<void> {
   const sizes = benchEnvSchema.parse(process.env);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-bench-'));
-  const ports = { temporal: await freePort(), temporalMetrics: await freePort(), ...(await freeStackPorts()) };
+  const ports = await freeStackPorts();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),

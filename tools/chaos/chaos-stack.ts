@@ -122,7 +122,7 @@ export const engineReady = (engineUrl: string, timeoutMs = 180_000): Promise<tru
 export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
   const logDir = path.join(options.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const ports = { temporal: await freePort(), postgres: await freePort(), ...(await freeStackPorts()) };
+  const ports = { ...(await freeStackPorts()), postgres: await freePort() };
   const postgres = options.store === 'postgres' ? postgresPart({ dir: path.join(options.dataDir, 'postgres'), port: ports.postgres, durable: true }) : undefined;
   const engineUrl = `http://127.0.0.1:${ports.engine}`;
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
@@ -148,7 +148,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
 
   const launchers: Record<(typeof DEV_SERVER_COMPONENTS)[number], () => Promise<Running>> = {
     temporal: async () => {
-      const server = await startDevServer({ binary, port: ports.temporal, dbFile: path.join(options.dataDir, 'temporal.sqlite'), stdio: 'ignore', startupTimeoutMs: 120_000 });
+      const server = await startDevServer({ binary, port: ports.temporal, metricsPort: ports.temporalMetrics, dbFile: path.join(options.dataDir, 'temporal.sqlite'), stdio: 'ignore', startupTimeoutMs: 120_000 });
       return { pid: server.pid, exited: processGone(server.pid), kill: () => process.kill(server.pid, 'SIGKILL'), stop: () => server.stop() };
     },
     sandbox: async () => {

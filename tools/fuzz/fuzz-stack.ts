@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig, type Config } from '../../src/config/env';
-import { freePort } from '../../src/net/free-port';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
@@ -75,8 +74,7 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
   try {
     let temporalAddress = options.temporalAddress;
     if (!temporalAddress) {
-      const port = await freePort();
-      temporal = await startDevServer({ binary: temporalCliPath(), port, stdio: 'ignore' });
+      temporal = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, metricsPort: ports.temporalMetrics, stdio: 'ignore' });
       temporalAddress = temporal.address;
     }
     const env: NodeJS.ProcessEnv = {

@@ -44,7 +44,7 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
   const uiPort = options.temporalUi ? await freePort() : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${await freePort()}`, ports }),
+    ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
     ...(uiPort === undefined ? {} : { TEMPORAL_UI_PORT: String(uiPort) }),
     SANDBOX_SETTLE_MS: '300',
     LOG_LEVEL: 'warn',

@@ -3,11 +3,14 @@
  * folder and free ports for the engine API, the sandbox and both processes' metrics, the engine calling the
  * sandbox as its provider. Callers add what their run tunes.
  */
-import { freePort } from '../../src/net/free-port';
+import { freePorts } from '../../src/net/free-port';
 
 const UNLIMITED = 10_000_000;
 
 export interface LocalStackPorts {
+  /** The dev server's gRPC and Prometheus ports, for stacks that start their own. */
+  temporal: number;
+  temporalMetrics: number;
   engine: number;
   apiMetrics: number;
   sandbox: number;
@@ -15,8 +18,13 @@ export interface LocalStackPorts {
   workerSdkMetrics: number;
 }
 
+/**
+ * All chosen at once, each held until all are found: ports chosen one by one (or left to the Temporal CLI)
+ * can come out twice, as a port reserved for a process not yet listening is free to the next ask.
+ */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  return { engine: await freePort(), apiMetrics: await freePort(), sandbox: await freePort(), workerMetrics: await freePort(), workerSdkMetrics: await freePort() };
+  const [temporal = 0, temporalMetrics = 0, engine = 0, apiMetrics = 0, sandbox = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(7);
+  return { temporal, temporalMetrics, engine, apiMetrics, sandbox, workerMetrics, workerSdkMetrics };
 }
 
 export function localStackEnv(options: { dataDir: string; temporalAddress: string; ports: LocalStackPorts }): Record<string, string> {
