@@ -2,14 +2,14 @@
  * The engine API's OpenAPI document, assembled from each lifecycle's operations (src/api/<flow>/*-openapi.ts)
  * in the order the document lists them.
  */
-import { batchOperations } from './batches/batch-openapi';
-import { callbackOperations } from './callbacks/callback-openapi';
-import { cardPaymentOperations } from './card-payments/card-payment-openapi';
-import { chargeOperations } from './charges/charge-openapi';
-import { infractionOperations } from './infractions/infraction-openapi';
+import { batchOperations } from './batches/openapi';
+import { callbackOperations } from './callbacks/openapi';
+import { cardPaymentOperations } from './card-payments/openapi';
+import { chargeOperations } from './charges/openapi';
+import { infractionOperations } from './infractions/openapi';
 import { errors, KEYED } from './openapi-helpers';
-import { payoutCallbackOperations, payoutOperations } from './payouts/payout-openapi';
-import { webhookOperations } from './webhooks/webhook-openapi';
+import { payoutCallbackOperations, payoutOperations } from './payouts/openapi';
+import { webhookOperations } from './webhooks/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts). */

@@ -6,7 +6,7 @@
  */
 import { formatCentavos, reaisToCentavos } from '../money/centavos';
 import { printable } from '../validation/plain-text';
-import type { BatchItemResponse, BatchSummaryResponse } from '../api/batches/batch-schemas';
+import type { BatchItemResponse, BatchSummaryResponse } from '../api/batches/schemas';
 import type { ItemState } from '../batches/batch-store';
 
 export interface ProgressOptions {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { RowIssue } from '../validation/issues';
 import { externalIdSchema } from '../payouts/ids';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../client';
-import type { BatchSummaryResponse } from '../api/batches/batch-schemas';
+import type { BatchSummaryResponse } from '../api/batches/schemas';
 import { formatReais, renderFailure, renderProgress, settledCount } from './batch-progress';
 import { reconcilePayout } from './reconcile';
 import { batchRequestBodySchema } from '../batches/batch-request';

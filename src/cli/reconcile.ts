@@ -3,7 +3,7 @@
  * that sits in NEEDS_REVIEW or whose workflow was terminated (docs/operations.md, "Terminate"). One line
  * says where the payout stands and why; the exit code says whether someone still has to look at it.
  */
-import type { PayoutResponse } from '../api/payouts/payout-response';
+import type { PayoutResponse } from '../api/payouts/schemas';
 import { BatchApiError, type BatchApiClient } from '../client';
 import { printable } from '../validation/plain-text';
 

@@ -11,9 +11,9 @@ import {
   type BatchAccepted,
   type BatchItemsResponse,
   type BatchSummaryResponse,
-} from '../api/batches/batch-schemas';
+} from '../api/batches/schemas';
 import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
-import { payoutResponseSchema, type PayoutResponse } from '../api/payouts/payout-response';
+import { payoutResponseSchema, type PayoutResponse } from '../api/payouts/schemas';
 import type { ItemState } from '../batches/batch-store';
 
 /** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */

@@ -5,7 +5,7 @@
  * view or a 4xx naming its rule, never a 5xx. One test reproduces the recheck that answered 500.
  */
 import { randomUUID } from 'node:crypto';
-import type { CardPaymentCreated } from '../../src/api/card-payments/card-payment-response';
+import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { authorizationAnswerSignal, cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';

@@ -7,7 +7,7 @@ import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { BatchResult } from '../../workflows/batch/messages';
-import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
+import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { batchWorkflowId } from '../../workflows/batch/messages';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { pollUntil } from '../../src/util/poll';

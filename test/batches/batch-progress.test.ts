@@ -1,4 +1,4 @@
-import { toBatchSummaryResponse, batchSummarySchema, type BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
+import { toBatchSummaryResponse, batchSummarySchema, type BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { formatDuration, renderProgress, STALLED_AFTER_MS } from '../../src/cli/batch-progress';
 import { emptyCounts, type ItemState } from '../../src/batches/batch-store';
 

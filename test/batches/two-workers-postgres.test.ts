@@ -4,7 +4,7 @@
  * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
  */
 import { debitsByExternalId } from '../helpers/payouts';
-import type { BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
+import type { BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { pollUntil } from '../../src/util/poll';

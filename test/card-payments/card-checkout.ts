@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { CardPaymentCreated, CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import type { CardPaymentCreated, CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';

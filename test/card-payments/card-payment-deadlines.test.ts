@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
-import type { CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';

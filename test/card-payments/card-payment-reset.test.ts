@@ -7,7 +7,7 @@
  * reaches the sandbox through a recording proxy.
  */
 import { randomBytes } from 'node:crypto';
-import type { CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
+import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { paidCardPayment, payByCard } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';

@@ -6,8 +6,8 @@
  * not lean on the sandbox's own de-duplication of cash-ins.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ChargeResponse } from '../../src/api/charges/charge-response';
-import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import type { ChargeResponse } from '../../src/api/charges/schemas';
+import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../workflows/charge/messages';

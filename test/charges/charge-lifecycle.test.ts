@@ -5,7 +5,7 @@
  * starts, and created once even when the API dies between the start and its answer.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/charge-response';
+import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
 import { freePort } from '../../src/net/free-port';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { AuthenticationError } from '../../src/payment-api/errors';

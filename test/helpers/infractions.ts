@@ -1,5 +1,5 @@
 /** What infraction tests keep asking: an infraction's view once it reaches one of the states. */
-import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 

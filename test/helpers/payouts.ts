@@ -1,7 +1,7 @@
 /** What payout tests keep asking: a fresh id, a payout's state once it gets there, its debits at the provider. */
 import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
 
 export const newExternalId = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;

@@ -4,7 +4,7 @@
  * the provider receives its own, refuses ours, and resolves the contest as a contest.
  */
 import { randomUUID } from 'node:crypto';
-import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { InvalidRequestError } from '../../src/payment-api/errors';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';

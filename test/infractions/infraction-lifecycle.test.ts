@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { ChargeResponse } from '../../src/api/charges/charge-response';
-import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import type { ChargeResponse } from '../../src/api/charges/schemas';
+import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../workflows/infraction/messages';

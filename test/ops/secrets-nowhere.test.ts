@@ -15,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ChargeResponse } from '../../src/api/charges/charge-response';
+import type { ChargeResponse } from '../../src/api/charges/schemas';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { buildBrCode } from '../../src/pix/brcode';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';

@@ -3,7 +3,7 @@
  * in the Temporal UI): its current details, which the UI shows on the workflow's page, must say the
  * business outcome at a glance. Read through the real stack with the UI's own metadata query.
  */
-import type { CardPaymentCreated } from '../../src/api/card-payments/card-payment-response';
+import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { PAYER } from '../card-payments/card-checkout';

@@ -8,7 +8,7 @@ import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from 
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 

@@ -4,7 +4,7 @@
  * reason, surviving lost and duplicated callbacks, and refusing what cannot be paid before anything starts.
  * The sandbox does not de-duplicate: its operations per external_id are the ones the engine made.
  */
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';

@@ -6,7 +6,7 @@
  * callback, after the check), and the provider holds exactly one operation per payout whatever the point.
  */
 import { randomUUID } from 'node:crypto';
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { CLAIMED_BEFORE_RESET, SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';

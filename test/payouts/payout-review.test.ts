@@ -3,7 +3,7 @@
  * operator can recheck it, or cancel it when the provider confirms it has no record.
  */
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 
 let stack: EngineHarness;

@@ -7,7 +7,7 @@
  * external_id: one operation proves the engine.
  */
 import { randomUUID } from 'node:crypto';
-import type { PayoutResponse } from '../../src/api/payouts/payout-response';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { runPayoutsCli } from '../../src/cli/payouts-cli';
 import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';

@@ -10,7 +10,7 @@
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { DELIVERY_FAILED } from '../../activities/merchant-event-activities';
-import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
+import type { EventResponse } from '../../src/api/webhooks/schemas';
 import { addressRefusal } from '../../src/net/public-address';
 import { pollUntil } from '../../src/util/poll';
 import { endpointRuleProblems } from '../../src/webhooks/endpoint-request';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { DELIVERY_FAILED } from '../../activities/merchant-event-activities';
-import type { EventResponse } from '../../src/api/webhooks/webhook-schemas';
+import type { EventResponse } from '../../src/api/webhooks/schemas';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
 import { verifyWebhook } from '../../src/payment-api/webhook-signature';

@@ -7,9 +7,9 @@
  * unpaid charge expires, an unpaid checkout expires).
  */
 import { z } from 'zod';
-import { chargeResponseSchema } from '../../src/api/charges/charge-response';
-import { cardPaymentResponseSchema } from '../../src/api/card-payments/card-payment-response';
-import { infractionResponseSchema } from '../../src/api/infractions/infraction-response';
+import { chargeResponseSchema } from '../../src/api/charges/schemas';
+import { cardPaymentResponseSchema } from '../../src/api/card-payments/schemas';
+import { infractionResponseSchema } from '../../src/api/infractions/schemas';
 import {
   acceptedInfraction,
   chargeIn,

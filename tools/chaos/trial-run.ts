@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../../src/client/batch-api-client';
 import { StackClient } from '../cluster/stack-client';
-import type { BatchItemResponse } from '../../src/api/batches/batch-schemas';
+import type { BatchItemResponse } from '../../src/api/batches/schemas';
 import { reaisToCentavos } from '../../src/money/centavos';
 import { outcomeForAmount, SEEDED_USERS } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';

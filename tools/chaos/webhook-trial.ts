@@ -5,7 +5,7 @@
  * every final state the engine shows that merchants are told about must have reached the receiver: at
  * least once, with the same event id on every attempt, the same bytes, and a valid signature.
  */
-import { endpointWithSecretSchema } from '../../src/api/webhooks/webhook-schemas';
+import { endpointWithSecretSchema } from '../../src/api/webhooks/schemas';
 import type { StackClient } from '../cluster/stack-client';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../stack/webhook-receiver';
 import { pollUntil } from '../../src/util/poll';

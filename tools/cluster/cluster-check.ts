@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { z } from 'zod';
-import { batchAcceptedSchema, batchItemsResponseSchema, batchSummarySchema, type BatchItemResponse } from '../../src/api/batches/batch-schemas';
-import { endpointWithSecretSchema, eventResponseSchema } from '../../src/api/webhooks/webhook-schemas';
+import { batchAcceptedSchema, batchItemsResponseSchema, batchSummarySchema, type BatchItemResponse } from '../../src/api/batches/schemas';
+import { endpointWithSecretSchema, eventResponseSchema } from '../../src/api/webhooks/schemas';
 import { benchItems } from '../bench/engine-run';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from '../chaos/checker';
 import type { Supervisor } from '../chaos/supervisor';

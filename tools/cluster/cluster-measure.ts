@@ -10,7 +10,7 @@ import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
-import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/batch-schemas';
+import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/schemas';
 import { measureBareLimit } from '../bench/floor-limit';
 import { benchItems } from '../bench/engine-run';
 import { percentile } from '../bench/percentile';

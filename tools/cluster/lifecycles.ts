@@ -7,9 +7,9 @@
  * measurements and by the chaos run (every step patient with parts that are down).
  */
 import { z } from 'zod';
-import { chargeCreatedSchema, chargeResponseSchema, type ChargeResponse } from '../../src/api/charges/charge-response';
-import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, type CardPaymentResponse } from '../../src/api/card-payments/card-payment-response';
-import { infractionResponseSchema, type InfractionResponse } from '../../src/api/infractions/infraction-response';
+import { chargeCreatedSchema, chargeResponseSchema, type ChargeResponse } from '../../src/api/charges/schemas';
+import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, type CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import { infractionResponseSchema, type InfractionResponse } from '../../src/api/infractions/schemas';
 import { threeDSSessionResponseSchema, shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/shield';
 import { reaisToCentavos } from '../../src/money/centavos';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { cardPaymentParamsSchema } from './card-payment-routes';
+import { cardPaymentParamsSchema } from './schemas';
 import { checkoutHeaders, checkoutMessagePage, checkoutPage } from './checkout-page';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 import type { CheckoutService } from './checkout-service';

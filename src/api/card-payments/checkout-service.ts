@@ -33,8 +33,8 @@ import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { readWorkflow } from '../workflow-reading';
-import type { CheckoutResult } from './card-payment-response';
-import { cardPaymentNotFound } from './card-payment-service';
+import type { CheckoutResult } from './schemas';
+import { cardPaymentNotFound } from './service';
 
 export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
 

@@ -4,7 +4,7 @@ import type { MerchantEventView } from '../../lifecycles/merchant-event-client';
 import { requireApiKey } from '../auth';
 import { parseOrThrow } from '../errors';
 import type { EventService } from './event-service';
-import { eventListQuerySchema, eventParamsSchema, type EventResponse } from './webhook-schemas';
+import { eventListQuerySchema, eventParamsSchema, type EventResponse } from './schemas';
 
 export function eventResponse({ event, state, deliveries }: MerchantEventView): EventResponse {
   return {

@@ -10,7 +10,7 @@ import { newStandardWebhookSecret } from '../../webhooks/standard-webhook-signat
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { endpointParamsSchema, endpointResponseSchema } from './webhook-schemas';
+import { endpointParamsSchema, endpointResponseSchema } from './schemas';
 
 export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
 

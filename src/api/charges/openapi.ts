@@ -5,8 +5,7 @@ import { chargeShapeSchema } from '../../charges/charge-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
 import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
-import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema } from './charge-response';
-import { chargeListQuerySchema, chargeParamsSchema } from './charge-routes';
+import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema, chargeListQuerySchema, chargeParamsSchema } from './schemas';
 
 const exampleCharge = { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725', email: 'ana@example.com' }, description: 'Invoice 2001' };
 const chargeBody = withRequestExamples(chargeShapeSchema, [exampleCharge]);

@@ -5,7 +5,7 @@ import { withRequestExamples, type OperationSpec } from '../../openapi/document'
 import { externalIdSchema } from '../../payouts/ids';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
-import { batchAcceptedSchema, batchItemsQuerySchema, batchItemsResponseSchema, batchParamsSchema, batchSummarySchema } from './batch-schemas';
+import { batchAcceptedSchema, batchItemsQuerySchema, batchItemsResponseSchema, batchParamsSchema, batchSummarySchema } from './schemas';
 
 /**
  * The batch body as the API reads it: every item a payout's fields. The route itself takes `items` as

@@ -5,8 +5,7 @@ import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
-import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema } from './payout-response';
-import { cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './payout-routes';
+import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema, cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './schemas';
 
 /** The documentation's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts. */
 const examplePayout = { externalId: 'order-1001', amount: 25, pixKey: '52998224725', keyType: 'CPF' };

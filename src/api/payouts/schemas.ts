@@ -1,4 +1,6 @@
-/** What the API answers about a payout: the status query's content with amounts back in reais. */
+/**
+ * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
+ */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
@@ -6,8 +8,10 @@ import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import type { CopyPastePreview } from '../../payouts/rails/pix-copy-paste/preview';
 import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client';
 import { activityProblemSchema } from '../activity-problem';
-import type { PayoutReading } from './payout-service';
+import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
+import { externalIdSchema } from '../../payouts/ids';
+import { payoutAmountSchema } from '../../payouts/rails/fields';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -116,3 +120,16 @@ export function payoutResponse({ view, source, unfinished }: PayoutReading): Pay
     submission: unfinished?.submission,
   };
 }
+
+// ---- What the routes take: parameters, queries and bodies ----
+
+export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
+
+export const cancelPayoutBodySchema = z.object({ reason: z.string().trim().min(1).max(200).default('requested by operator') }).strict();
+
+/** `amount` in reais, as in a payout request (query text, so coerced). */
+export const payoutQuoteQuerySchema = z.strictObject({
+  method: z.literal('crypto'),
+  // The bounds of a payout amount, stated on the coerced number too so that the document carries them.
+  amount: z.coerce.number().meta({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.01 }).pipe(payoutAmountSchema),
+});

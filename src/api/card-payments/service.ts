@@ -26,7 +26,7 @@ import {
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
-import type { CardPaymentCreated, CardPaymentReading } from './card-payment-response';
+import type { CardPaymentCreated, CardPaymentReading } from './schemas';
 
 export type CardPaymentServiceConfig = CardPaymentTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'CARD_CHECKOUT_TTL_MS' | 'ENGINE_PUBLIC_URL' | 'CHECKOUT_PUBLIC_URL'>;
 

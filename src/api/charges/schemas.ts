@@ -1,9 +1,13 @@
-/** What the API answers about a charge: the workflow's view with amounts back in reais. */
+/**
+ * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
+ */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
+import { externalIdSchema } from '../../payouts/ids';
+import { visibilityCursorSchema } from '../visibility-page';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -97,3 +101,13 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     source: 'workflow',
   };
 }
+
+// ---- What the routes take: parameters, queries and bodies ----
+
+export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
+
+export const chargeListQuerySchema = z.strictObject({
+  status: z.enum(CHARGE_STATES).optional(),
+  cursor: visibilityCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

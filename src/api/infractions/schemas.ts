@@ -4,7 +4,8 @@ import { centavosToReais } from '../../money/centavos';
 import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../lifecycles/infraction-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
-import type { UnfinishedInfraction } from './infraction-service';
+import type { UnfinishedInfraction } from './service';
+import { visibilityCursorSchema } from '../visibility-page';
 
 const stateSchema = z.enum(INFRACTION_STATES);
 
@@ -59,3 +60,14 @@ export function infractionResponse(view: InfractionView, unfinished?: Unfinished
     ...(unfinished ? { workflowStatus: unfinished.executionStatus, defenseSubmission: unfinished.defenseSubmission } : {}),
   };
 }
+
+// ---- What the routes take: parameters, queries and bodies ----
+
+export const infractionParamsSchema = z.object({ infractionId: z.string().regex(/^[\w.:-]{1,100}$/, 'must be an infraction id') });
+
+export const infractionListQuerySchema = z.strictObject({
+  status: z.enum(INFRACTION_STATES).optional(),
+  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional(),
+  cursor: visibilityCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

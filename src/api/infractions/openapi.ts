@@ -2,8 +2,7 @@
 import type { OperationSpec } from '../../openapi/document';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { errors, JSON_BODY, keyed, TEMPORAL } from '../openapi-helpers';
-import { infractionListResponseSchema, infractionResponseSchema } from './infraction-response';
-import { infractionListQuerySchema, infractionParamsSchema } from './infraction-routes';
+import { infractionListResponseSchema, infractionResponseSchema, infractionListQuerySchema, infractionParamsSchema } from './schemas';
 
 export const infractionOperations: OperationSpec[] = [
   keyed({

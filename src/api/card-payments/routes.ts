@@ -1,19 +1,12 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
 import express, { Router } from 'express';
-import { z } from 'zod';
 import { cardPaymentRequestSchema, cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
-import { externalIdSchema } from '../../payouts/ids';
 import { requireApiKey } from '../auth';
 import { zodIssues } from '../../validation/issues';
-import { plainTextSchema } from '../../validation/plain-text';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { cardPaymentResponse } from './card-payment-response';
-import type { CardPaymentService } from './card-payment-service';
-
-export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
-export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
-export const closeCardPaymentBodySchema = z.strictObject({ reason: plainTextSchema.min(1).max(200) });
+import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentResponse } from './schemas';
+import type { CardPaymentService } from './service';
 
 export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly string[]): Router {
   const router = Router();

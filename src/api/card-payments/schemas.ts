@@ -1,8 +1,12 @@
-/** What the API answers about a card payment: the workflow's view with amounts back in reais. No card data but brand and last four. */
+/**
+ * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
+ */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
+import { externalIdSchema } from '../../payouts/ids';
+import { plainTextSchema } from '../../validation/plain-text';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
@@ -72,3 +76,11 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
     source,
   };
 }
+
+// ---- What the routes take: parameters, queries and bodies ----
+
+export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+
+export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+
+export const closeCardPaymentBodySchema = z.strictObject({ reason: plainTextSchema.min(1).max(200) });

@@ -14,13 +14,13 @@ import {
   toBatchAccepted,
   toBatchItemsResponse,
   toBatchSummaryResponse,
-} from './batch-schemas';
+} from './schemas';
 import { batchCsvQuerySchema, batchRequestBodySchema, MAX_BATCH_ITEMS } from '../../batches/batch-request';
 import { requireApiKey } from '../auth';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError, parseOrThrow } from '../errors';
 import { acceptBodies } from '../http-refusals';
-import type { BatchAction, BatchService } from './batch-service';
+import type { BatchAction, BatchService } from './service';
 
 /** 100,000 items of a few hundred bytes each. */
 export const BATCH_BODY_LIMIT = '40mb';

@@ -9,8 +9,7 @@ import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payment
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
 import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
-import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema } from './card-payment-response';
-import { cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './card-payment-routes';
+import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './schemas';
 import { checkoutQuerySchema } from './checkout-routes';
 import { CARD_CALLBACK_PATH } from './checkout-service';
 

@@ -15,7 +15,7 @@ import {
   eventListResponseSchema,
   eventParamsSchema,
   eventResponseSchema,
-} from './webhook-schemas';
+} from './schemas';
 
 const exampleEndpoint = { url: 'https://merchant.example.com/webhooks/payouts', events: ['payout.completed', 'payout.failed', 'payout_batch.completed'] };
 const endpointBody = withRequestExamples(endpointRequestSchema, [exampleEndpoint]);

@@ -17,7 +17,7 @@ import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow } from '../workflow-reading';
 import { intentView, unfinishedStatus } from '../unfinished-workflow';
-import type { ChargeReading } from './charge-response';
+import type { ChargeReading } from './schemas';
 
 export type ChargeServiceConfig = ChargeConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS'>;
 

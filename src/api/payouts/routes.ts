@@ -1,24 +1,12 @@
 import express, { Router } from 'express';
-import { z } from 'zod';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { externalIdSchema } from '../../payouts/ids';
 import { payoutRequestSchema, payoutShapeSchema } from '../../payouts/payout-request';
 import { zodIssues } from '../../validation/issues';
-import { payoutAmountSchema } from '../../payouts/rails/fields';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
-import { copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './payout-response';
-import type { PayoutService } from './payout-service';
-
-export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
-export const cancelPayoutBodySchema = z.object({ reason: z.string().trim().min(1).max(200).default('requested by operator') }).strict();
-/** `amount` in reais, as in a payout request (query text, so coerced). */
-export const payoutQuoteQuerySchema = z.strictObject({
-  method: z.literal('crypto'),
-  // The bounds of a payout amount, stated on the coerced number too so that the document carries them.
-  amount: z.coerce.number().meta({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.01 }).pipe(payoutAmountSchema),
-});
+import { payoutParamsSchema, cancelPayoutBodySchema, payoutQuoteQuerySchema, copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './schemas';
+import type { PayoutService } from './service';
 
 export function payoutRoutes(service: PayoutService, apiKeys: readonly string[]): Router {
   const router = Router();

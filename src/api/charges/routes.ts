@@ -1,25 +1,15 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them. */
 import express, { Router } from 'express';
 import { toDataURL } from 'qrcode';
-import { z } from 'zod';
 import { chargeRequestSchema, chargeShapeSchema } from '../../charges/charge-request';
 import { centavosToReais } from '../../money/centavos';
-import { externalIdSchema } from '../../payouts/ids';
 import { zodIssues } from '../../validation/issues';
-import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
+import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { visibilityCursorSchema } from '../visibility-page';
-import { chargeResponse, type ChargeCreatedResponse } from './charge-response';
-import type { ChargeService } from './charge-service';
-
-export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
-export const chargeListQuerySchema = z.strictObject({
-  status: z.enum(CHARGE_STATES).optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+import { chargeParamsSchema, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
+import type { ChargeService } from './service';
 
 async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
   if (!view.qrcode || !view.expiresAt) throw new ApiError(422, 'CHARGE_FAILED', view.failureReason ?? 'The charge could not be created');

@@ -1,23 +1,12 @@
 /** `/v1/infractions`: list (visibility), read, defend (a workflow update), sync now. */
 import express, { Router } from 'express';
-import { z } from 'zod';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { centavosToReais } from '../../money/centavos';
-import { INFRACTION_STATES } from '../../lifecycles/infraction-client';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { visibilityCursorSchema } from '../visibility-page';
-import { infractionResponse } from './infraction-response';
-import type { InfractionService } from './infraction-service';
-
-export const infractionParamsSchema = z.object({ infractionId: z.string().regex(/^[\w.:-]{1,100}$/, 'must be an infraction id') });
-export const infractionListQuerySchema = z.strictObject({
-  status: z.enum(INFRACTION_STATES).optional(),
-  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+import { infractionParamsSchema, infractionListQuerySchema, infractionResponse } from './schemas';
+import type { InfractionService } from './service';
 
 export function infractionRoutes(service: InfractionService, apiKeys: readonly string[]): Router {
   const router = Router();
