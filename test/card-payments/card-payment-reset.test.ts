@@ -12,7 +12,7 @@ import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { paidCardPayment, payByCard } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { describePoint, resetAndWait, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
+import { describePoint, nthResettableTask, resetAndWait, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 let client: StackClient;
@@ -36,12 +36,13 @@ async function paid(): Promise<string> {
 
 test('paid card payments reset to their first task, their last and every workflow task between: PAID again, one authorization each, the checkout takes no second card', async () => {
   const probe = await paid();
-  const points: ResetPoint[] = [{ type: 'FirstWorkflowTask' }, { type: 'LastWorkflowTask' }, ...(await resettableWorkflowTasks(stack, cardPaymentWorkflowId(probe))).map((eventId) => ({ eventId }))];
-  const payments = [probe, ...(await Promise.all(points.slice(1).map(() => paid())))];
+  const tasks = (await resettableWorkflowTasks(stack, cardPaymentWorkflowId(probe))).length;
+  // First task, last task, then the n-th task of each payment's own history.
+  const payments = [probe, ...(await Promise.all(Array.from({ length: tasks + 1 }, () => paid())))];
   const before = authorizations();
   await Promise.all(
     payments.map(async (externalId, i) => {
-      const point = points[i] as ResetPoint;
+      const point: ResetPoint = i === 0 ? { type: 'FirstWorkflowTask' } : i === 1 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, cardPaymentWorkflowId(externalId), i - 2);
       expect({ point: describePoint(point), status: await resetAndWait(stack, cardPaymentWorkflowId(externalId), point) }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
       const view = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
       expect({ point: describePoint(point), status: view.body.status }).toEqual({ point: describePoint(point), status: 'PAID' });
