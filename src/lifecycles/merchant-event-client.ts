@@ -5,7 +5,7 @@
  * started (once: its id is derived from what it announces); when none does, nothing is kept.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Announce } from '../webhooks/announce';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
@@ -14,6 +14,14 @@ import type { MerchantEvent } from '../webhooks/merchant-event';
 import type { DeliveryTiming } from '../webhooks/delivery-timing';
 import { attemptsOf, MERCHANT_EVENT_FLOW, merchantEventWorkflowId, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
 import { Flow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
+
+/** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
+export * from '../../workflows/merchant-event/messages';
+
+/** The handle every read, signal and update of one merchant event goes through. */
+export function merchantEventHandle(client: Client, eventId: string): WorkflowHandle<MerchantEventWorkflow> {
+  return client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
+}
 
 export type DeliveryTimingConfig = Pick<Config, 'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'>;
 

@@ -14,6 +14,7 @@ import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
+import { answeredCode } from '../helpers/provider-charges';
 import { describePoint, nthResettableTask, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
@@ -85,16 +86,23 @@ test('a charge whose creation answer was lost is created anew under a derived re
   const [lost] = await operationsOf(externalId);
   const [made] = await operationsOf(reference);
   // The code the merchant shows is the second charge's; nobody was shown the first one's.
-  expect(made?.details.qrcode).toBe(created.body.qrcode);
-  expect(lost?.details.qrcode).not.toBe(created.body.qrcode);
+  expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
+  expect(answeredCode(stack.config, lost)).not.toBe(created.body.qrcode);
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
 
-  // The first charge ends at the provider (its callback names the externalId): a hint, checked against the charge made.
-  expect((await stack.admin('POST', `/sandbox/operations/${encodeURIComponent(lost?.transactionId ?? '')}/outcome`, { status: 'FAILED' })).status).toBe(200);
-  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 1 ? true : undefined), {
+  // The first charge ends at the provider. Its callback names the externalId: a hint, checked against the charge made.
+  // Where callbacks name only the provider's id (the seed profile), it names an id the engine was never told: it is
+  // kept for operators as unmatched, and the charge is unchanged all the same.
+  const providerIdsOnly = stack.config.SANDBOX_PROFILE === 'seed';
+  const lostId = lost?.transactionId ?? '';
+  expect((await stack.admin('POST', `/sandbox/operations/${encodeURIComponent(lostId)}/outcome`, { status: 'FAILED' })).status).toBe(200);
+  const lostCallbackArrived = providerIdsOnly
+    ? async () => JSON.stringify((await stack.api('GET', '/v1/callbacks/unmatched')).body).includes(lostId)
+    : async () => (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 1;
+  await pollUntil(async () => ((await lostCallbackArrived()) ? true : undefined), {
     timeoutMs: 30_000,
     intervalMs: 200,
-    description: 'the lost charge\'s callback to reach the charge',
+    description: 'the lost charge\'s callback to arrive',
   });
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PENDING');
 
@@ -102,7 +110,7 @@ test('a charge whose creation answer was lost is created anew under a derived re
   expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
   const paid = await waitForCharge(externalId, ['PAID']);
   expect(paid).toMatchObject({ qrcode: created.body.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
-  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 2 ? true : undefined), {
+  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === (providerIdsOnly ? 1 : 2) ? true : undefined), {
     timeoutMs: 30_000,
     intervalMs: 200,
     description: 'the paid charge\'s callback to reach the charge',

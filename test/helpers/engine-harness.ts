@@ -114,7 +114,7 @@ export interface HarnessOptions {
 }
 
 /**
- * SANDBOX_PROFILE=seed in the test's environment (set by the files under test/seed-profile/) runs the
+ * SANDBOX_PROFILE=seed in the test's environment (`npm run test:seed`, or a file under test/seed-profile/) runs the
  * harness against the spec-only sandbox, with the engine configured for it: unsigned callbacks taken as hints.
  */
 function seedProfileSettings(): Record<string, string> {

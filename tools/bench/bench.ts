@@ -30,7 +30,7 @@ import { cpuSeconds, peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForL
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient } from '../../src/temporal/connection';
 import { startDevServer } from '../temporal/dev-server';
-import { batchWorkflowId } from '../../workflows/batch/messages';
+import { batchHandle } from '../../src/lifecycles/batch-client';
 
 const benchEnvSchema = z.object({
   BENCH_PAYOUTS: z.coerce.number().int().min(1).default(10_000),
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     const accept = async (items: number, format: AcceptanceFormat): Promise<AcceptanceResult> => {
       process.stderr.write(`bench: accepting ${items} items as ${format}\n`);
       const result = await measureAcceptance(engineApi, { items, format, healthzUrl: `http://127.0.0.1:${ports.engine}/healthz` });
-      await temporalClient.client.workflow.getHandle(batchWorkflowId(result.batchId)).terminate('bench: acceptance measured');
+      await batchHandle(temporalClient.client, result.batchId).terminate('bench: acceptance measured');
       return result;
     };
     const accept10k = await accept(10_000, 'json');

@@ -18,10 +18,10 @@ import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWor
 import { cpuSeconds, spawnWaitingForLog, stopChild, treeCpuSeconds } from '../stack/child-services';
 import { connectClient } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
-import { batchWorkflowId } from '../../workflows/batch/messages';
-import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
-import { chargeWorkflowId } from '../../workflows/charge/messages';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { batchWorkflowId } from '../../src/lifecycles/batch-client';
+import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client';
+import { chargeWorkflowId } from '../../src/lifecycles/charge-client';
+import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import type { Cluster } from './cluster-stack';
 import { paidCardPayment, paidCharge } from './lifecycles';
 import { StackClient } from './stack-client';

@@ -1,7 +1,7 @@
 /** What the API answers about a charge: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 

@@ -10,8 +10,7 @@ import type { IntentStore } from '../../intents/intent-store';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
 import { AmountCents, ChargeStatus, Flow } from '../../temporal/search-attributes';
-import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState } from '../../../workflows/charge/messages';
-import { startCreateCharge } from '../../lifecycles/charge-client';
+import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState, startCreateCharge, chargeHandle } from '../../lifecycles/charge-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
@@ -103,7 +102,7 @@ export class ChargeService {
   }
 
   private handle(externalId: string): WorkflowHandle<ChargeWorkflow> {
-    return this.client.workflow.getHandle<ChargeWorkflow>(chargeWorkflowId(externalId));
+    return chargeHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 /** What the API answers about an infraction: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../../workflows/infraction/messages';
+import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../lifecycles/infraction-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
 import type { UnfinishedInfraction } from './infraction-service';

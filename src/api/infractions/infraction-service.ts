@@ -10,8 +10,7 @@ import type { IntentStore } from '../../intents/intent-store';
 import type { Defense } from '../../infractions/defense';
 import { triggerMedSync } from '../../lifecycles/med-sync-schedule';
 import { AmountCents, InfractionDueAt, InfractionStatus } from '../../temporal/search-attributes';
-import { defendInfractionUpdate, infractionStatusQuery, infractionWorkflowId, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infraction/messages';
-import { INFRACTION_FLOW } from '../../../workflows/infraction/messages';
+import { defendInfractionUpdate, infractionStatusQuery, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState, INFRACTION_FLOW, infractionHandle } from '../../lifecycles/infraction-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -114,7 +113,7 @@ export class InfractionService {
   }
 
   private handle(infractionId: string): WorkflowHandle<InfractionWorkflow> {
-    return this.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(infractionId));
+    return infractionHandle(this.client, infractionId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

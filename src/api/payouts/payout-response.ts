@@ -4,7 +4,7 @@ import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import type { CopyPastePreview } from '../../payouts/rails/pix-copy-paste/preview';
-import { PAYOUT_STATES, payoutWorkflowId } from '../../../workflows/payout/messages';
+import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client';
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './payout-service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';

@@ -16,7 +16,6 @@ import type { PayoutRequest } from '../../payouts/payout-request';
 import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
-import { payoutInput, startPayoutWorkflow } from '../../lifecycles/payout-client';
 import { pollUntil } from '../../util/poll';
 import { methodOfFlow } from '../../payouts/rails/methods';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../../temporal/search-attributes';
@@ -30,7 +29,10 @@ import {
   type PayoutWorkflow,
   PAYOUT_STATES,
   type PayoutState,
-} from '../../../workflows/payout/messages';
+  payoutInput,
+  startPayoutWorkflow,
+  payoutHandle,
+} from '../../lifecycles/payout-client';
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
@@ -212,7 +214,7 @@ export class PayoutService {
   }
 
   private handle(externalId: string): WorkflowHandle<PayoutWorkflow> {
-    return this.client.workflow.getHandle<PayoutWorkflow>(payoutWorkflowId(externalId));
+    return payoutHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {
