@@ -12,12 +12,14 @@ import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { paidCardPayment, payByCard } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { describePoint, resetAndWait, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
+import { describePoint, nthResettableTask, resetAndWait, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 let client: StackClient;
 beforeAll(async () => {
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false' }, { providerProxy: true });
+  // The default profile in either suite: the buyer is driven without a browser, through the default sandbox's shield
+  // endpoints (tools/cluster/lifecycles.ts); what a reset does is the engine's, whatever the provider's profile.
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', SANDBOX_PROFILE: 'default' }, { providerProxy: true });
   client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN });
 });
 afterAll(() => stack?.close());
@@ -36,12 +38,13 @@ async function paid(): Promise<string> {
 
 test('paid card payments reset to their first task, their last and every workflow task between: PAID again, one authorization each, the checkout takes no second card', async () => {
   const probe = await paid();
-  const points: ResetPoint[] = [{ type: 'FirstWorkflowTask' }, { type: 'LastWorkflowTask' }, ...(await resettableWorkflowTasks(stack, cardPaymentWorkflowId(probe))).map((eventId) => ({ eventId }))];
-  const payments = [probe, ...(await Promise.all(points.slice(1).map(() => paid())))];
+  const tasks = (await resettableWorkflowTasks(stack, cardPaymentWorkflowId(probe))).length;
+  // First task, last task, then the n-th task of each payment's own history.
+  const payments = [probe, ...(await Promise.all(Array.from({ length: tasks + 1 }, () => paid())))];
   const before = authorizations();
   await Promise.all(
     payments.map(async (externalId, i) => {
-      const point = points[i] as ResetPoint;
+      const point: ResetPoint = i === 0 ? { type: 'FirstWorkflowTask' } : i === 1 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, cardPaymentWorkflowId(externalId), i - 2);
       expect({ point: describePoint(point), status: await resetAndWait(stack, cardPaymentWorkflowId(externalId), point) }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
       const view = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
       expect({ point: describePoint(point), status: view.body.status }).toEqual({ point: describePoint(point), status: 'PAID' });

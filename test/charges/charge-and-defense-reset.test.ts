@@ -15,7 +15,7 @@ import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
 import { answeredCode } from '../helpers/provider-charges';
-import { describePoint, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
+import { describePoint, nthResettableTask, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -145,14 +145,14 @@ async function paidAndClosedCharge(label: string): Promise<{ externalId: string;
 
 test('paid charges reset to every workflow task (after the creation, after the callback, after the check): PAID again with the same code, each created once and paid once', async () => {
   const probe = await paidAndClosedCharge('evprobe');
-  const points: ResetPoint[] = (await resettableWorkflowTasks(stack, chargeWorkflowId(probe.externalId))).map((eventId) => ({ eventId }));
-  expect(points.length).toBeGreaterThanOrEqual(2);
-  // Each point on a charge of its own (the probe takes the first); a created charge is what a reset could repeat.
-  const charges = [probe, ...(await Promise.all(points.slice(1).map(() => paidAndClosedCharge('ev'))))];
+  const tasks = (await resettableWorkflowTasks(stack, chargeWorkflowId(probe.externalId))).length;
+  expect(tasks).toBeGreaterThanOrEqual(2);
+  // The n-th task of each charge's own history (the probe takes the first): a created charge is what a reset could repeat.
+  const charges = [probe, ...(await Promise.all(Array.from({ length: tasks - 1 }, () => paidAndClosedCharge('ev'))))];
   const creates = sent('POST', '/api/transactions/create');
   await Promise.all(
     charges.map(async (charge, i) => {
-      const point = points[i] as ResetPoint;
+      const point = await nthResettableTask(stack, chargeWorkflowId(charge.externalId), i);
       expect({ point: describePoint(point), status: await resetAndWait(stack, chargeWorkflowId(charge.externalId), point) }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
       expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${charge.externalId}`)).body).toMatchObject({ status: 'PAID', qrcode: charge.qrcode });
       const [operation, ...more] = await operationsOf(charge.externalId);
@@ -207,12 +207,12 @@ const DEFENSE = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo ras
 
 test('defended infractions reset to their last task and to every workflow task (after the claim, after the send): the defense is never sent again', async () => {
   const probe = await defendedInfraction();
-  const events = await resettableWorkflowTasks(stack, infractionWorkflowId(probe));
-  const points: ResetPoint[] = [{ type: 'LastWorkflowTask' }, ...events.map((eventId) => ({ eventId }))];
-  const infractions = [probe, ...(await Promise.all(points.slice(1).map(() => defendedInfraction())))];
+  const tasks = (await resettableWorkflowTasks(stack, infractionWorkflowId(probe))).length;
+  // Its last task, then the n-th task of each infraction's own history.
+  const infractions = [probe, ...(await Promise.all(Array.from({ length: tasks }, () => defendedInfraction())))];
   await Promise.all(
     infractions.map(async (id, i) => {
-      const point = points[i] as ResetPoint;
+      const point: ResetPoint = i === 0 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, infractionWorkflowId(id), i - 1);
       const replaced = await resetWorkflow(stack, infractionWorkflowId(id), point);
       const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
       await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, description: `the reset run of ${id}` });

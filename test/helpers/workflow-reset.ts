@@ -41,6 +41,17 @@ export async function resettableWorkflowTasks(stack: EngineHarness, workflowId: 
     .map((event) => Number(event.eventId));
 }
 
+/**
+ * The n-th of the workflow's own resettable tasks (its last when it has fewer): lifecycles whose histories
+ * differ from one to the next (a callback before or after a poll) each get a point of their own history.
+ */
+export async function nthResettableTask(stack: EngineHarness, workflowId: string, n: number): Promise<ResetPoint> {
+  const tasks = await resettableWorkflowTasks(stack, workflowId);
+  const eventId = tasks[Math.min(n, tasks.length - 1)];
+  if (eventId === undefined) throw new Error(`${workflowId} has no workflow task a reset can reach`);
+  return { eventId };
+}
+
 /** Resets the workflow's current run (running or closed) with the CLI; the id of the run it replaced. */
 export async function resetWorkflow(stack: EngineHarness, workflowId: string, point: ResetPoint): Promise<string> {
   const before = (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId;
