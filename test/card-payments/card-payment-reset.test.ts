@@ -18,7 +18,7 @@ let stack: EngineHarness;
 let client: StackClient;
 beforeAll(async () => {
   stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false' }, { providerProxy: true });
-  client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN });
+  client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, shieldPublicKey: stack.config.PAYMENT_SHIELD_PUBLIC_KEY });
 });
 afterAll(() => stack?.close());
 
