@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { chargeCreatedSchema, chargeResponseSchema, type ChargeResponse } from '../../src/api/charges/schemas';
 import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, type CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { infractionResponseSchema, type InfractionResponse } from '../../src/api/infractions/schemas';
-import { threeDSSessionResponseSchema, shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/shield';
+import { threeDSSessionResponseSchema } from '../../src/payment-api/schemas/shield';
 import { reaisToCentavos } from '../../src/money/centavos';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
@@ -97,7 +97,7 @@ export async function payByCard(client: StackClient, externalId: string, authent
   onCreated?.();
   const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
   const card = { number: TEST_CARDS[authentication], holderName: 'ANA SOUZA', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '0370' };
-  const { publicKey } = await client.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema);
+  const publicKey = await client.shieldPublicKey();
   const cardToken = encryptCardToken(publicKey, card);
   const session = await authenticatedSession(client, externalId, amount, cardToken, publicKey, new URL(created.checkoutUrl).origin);
   if (session.status !== 'AUTHENTICATED' || !session.threeDS) throw new Error(`card payment ${externalId}: 3DS session ${session.status}`);

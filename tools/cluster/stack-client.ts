@@ -5,6 +5,7 @@
  * answer is parsed with the schema its server builds it from.
  */
 import type { z } from 'zod';
+import { shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/shield';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 
 export interface StackClientOptions {
@@ -14,6 +15,8 @@ export interface StackClientOptions {
   adminToken: string;
   /** How long a call is asked again (default 120 s: a Temporal restart and its shards' recovery). */
   patienceMs?: number;
+  /** The provider's shield key (PEM) as the engine is given it; unset: read from the sandbox's GET /shield/public-key, which the seed profile does not serve. */
+  shieldPublicKey?: string;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -40,6 +43,11 @@ export class StackClient {
   }
 
   /** The provider's security module, as shield.js calls it from the browser. */
+  /** The environment's public key that a checkout hands the security module. */
+  async shieldPublicKey(): Promise<string> {
+    return this.options.shieldPublicKey ?? (await this.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema)).publicKey;
+  }
+
   shield<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
     return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, {});
   }
