@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'tools/bench/floor-workflow.ts'],
+    files: ['workflows/**/*.ts', 'tools/bench/bare-payout-workflow.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
