@@ -64,6 +64,13 @@ export default tseslint.config(
         { name: 'fetch', message: 'No I/O in workflows: call an activity.' },
         { name: 'process', message: 'No environment access in workflows.' },
       ],
+      // The worker evaluates these modules once and shares them between workflows (WORKFLOW_PRELOAD_MODULES):
+      // state at module scope would leak from one workflow to another.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
+        { selector: 'Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
+      ],
     },
   },
   {
