@@ -3,15 +3,17 @@
  * configuration) and ask where it stands (endpoint 9). Creating claims its intent first (src/intents):
  * a second payable code for one charge is what a payer could pay twice, and the spec promises no
  * de-duplication by transactionId, so a run made by a reset or a re-run answers the code the earlier run
- * was given instead of creating another; a retry of the same run creates again only if the charge is not
- * at the provider yet.
+ * was given instead of creating another. When no code was recorded (an answer lost, a run terminated
+ * mid-creation) the charge is created anew under a derived provider reference (src/charges/provider-reference.ts),
+ * recorded in the intent before it is sent: whatever the lost attempt made has a code nobody was shown.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import type { IntentKey, IntentStore } from '../src/intents/intent-store';
+import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
 import { claimingRun } from './claiming-run';
 import { CASH_IN_CALLBACK_PATH } from '../src/charges/callback-path';
 import { checkChargeCode } from '../src/charges/charge-code';
+import { nextProviderReference } from '../src/charges/provider-reference';
 import { centavosToReais, reaisToCentavos } from '../src/money/centavos';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
@@ -29,7 +31,8 @@ export interface ChargeActivityDependencies {
 }
 
 export type CreatedCharge =
-  | { kind: 'created'; qrcode: string; providerExpiresAt?: string; providerTransactionId?: string }
+  /** providerReference: the transactionId it was created under, when not its externalId (checks ask by it). */
+  | { kind: 'created'; qrcode: string; providerExpiresAt?: string; providerTransactionId?: string; providerReference?: string }
   | { kind: 'refused'; reason: string };
 
 export type ChargeCheck =
@@ -39,33 +42,55 @@ export type ChargeCheck =
   | { kind: 'failed'; providerTransactionId: string };
 
 /** What the intent keeps of a created charge: what its re-run answers (the code its payer is shown). */
-const createdAnswerSchema = z.object({ qrcode: z.string().min(1), providerExpiresAt: z.string().optional(), providerTransactionId: z.string().optional() });
+const createdAnswerSchema = z.object({
+  qrcode: z.string().min(1),
+  providerExpiresAt: z.string().optional(),
+  providerTransactionId: z.string().optional(),
+  providerReference: z.string().optional(),
+});
+/** What a CLAIMED intent keeps once a creation under a derived reference is about to be sent. */
+const pendingAnswerSchema = z.object({ reference: z.string().min(1) });
 
-export const CHARGE_ANSWER_LOST = 'the provider has this charge from an attempt whose answer was lost, and its code cannot be read back: the engine does not create a second one';
-export const CHARGE_CREATED_BEFORE = 'the charge was created by an earlier run of its workflow (a reset or a re-run) whose code was not recorded: the engine does not create a second one';
+function intentAnswer<S extends z.ZodType>(intent: Intent, schema: S): z.output<S> | undefined {
+  if (intent.answer === undefined) return undefined;
+  const parsed = schema.safeParse(JSON.parse(intent.answer));
+  return parsed.success ? parsed.data : undefined;
+}
 
 export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantName, intents }: ChargeActivityDependencies) {
   async function createCharge(input: ChargeInput): Promise<CreatedCharge> {
-    const key: IntentKey = { businessId: input.request.externalId, kind: 'charge-creation' };
+    const { externalId } = input.request;
+    const key: IntentKey = { businessId: externalId, kind: 'charge-creation' };
     const runId = claimingRun();
     const claim = await intents.claim(key, runId);
+    // Created already, by this run (an attempt that recorded it and was lost after) or an earlier one: its code.
+    const recorded = intentAnswer(claim.intent, createdAnswerSchema);
+    if (recorded) return { kind: 'created', ...recorded };
+    let reference = intentAnswer(claim.intent, pendingAnswerSchema)?.reference ?? externalId;
     if (claim.by === 'earlier-run') {
-      const earlier = claim.intent.answer === undefined ? undefined : createdAnswerSchema.safeParse(JSON.parse(claim.intent.answer));
-      return earlier?.success ? { kind: 'created', ...earlier.data } : { kind: 'refused', reason: CHARGE_CREATED_BEFORE };
+      // Claimed by a run a reset or a re-run replaced, with no code recorded: it may have created the charge,
+      // and an attempt of it may still be in flight. Taken over under the next reference, so whatever it made
+      // keeps a code nobody has.
+      reference = nextProviderReference(externalId, reference);
+      if (!(await intents.takeOver(key, claim.intent.runId, runId, JSON.stringify({ reference })))) {
+        throw ApplicationFailure.retryable('another run took over the creation of this charge meanwhile: its claim is read again', 'IntentMoved');
+      }
+    } else if (!claim.fresh && (await chargeExists(reference))) {
+      // A retry of this run whose earlier attempt created the charge and lost the answer: the code cannot be read back.
+      reference = nextProviderReference(externalId, reference);
+      await intents.record(key, runId, { state: 'CLAIMED', answer: JSON.stringify({ reference }) });
     }
-    // A retry of this run whose first attempt may have reached the provider: only an absent charge is created.
-    if (!claim.fresh && (await chargeExists(input.request.externalId))) return { kind: 'refused', reason: CHARGE_ANSWER_LOST };
-    const created = await createAtProvider(input);
+    const created = await createAtProvider(input, reference);
     await intents.record(key, runId, created.kind === 'created' ? { state: 'SENT', answer: JSON.stringify(createdAnswerSchema.parse(created)) } : { state: 'REFUSED' });
     return created;
   }
 
-  async function createAtProvider({ request, endpoint }: ChargeInput): Promise<CreatedCharge> {
+  async function createAtProvider({ request, endpoint }: ChargeInput, reference: string): Promise<CreatedCharge> {
     const body = {
       amount: centavosToReais(request.amountCents),
       payerName: request.payer.name,
       payerDocument: request.payer.document,
-      transactionId: request.externalId,
+      transactionId: reference,
       projectWebhook: `${callbackBaseUrl}${CASH_IN_CALLBACK_PATH}`,
       ...(request.description ? { description: request.description } : {}),
       ...(request.payer.email ? { payerEmail: request.payer.email } : {}),
@@ -87,13 +112,14 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
       qrcode,
       ...(expiresAt ? { providerExpiresAt: expiresAt } : {}),
       // The provider's id of the charge, when it is not ours echoed: callbacks may name the charge by it.
-      ...(transactionId !== request.externalId ? { providerTransactionId: transactionId } : {}),
+      ...(transactionId !== reference ? { providerTransactionId: transactionId } : {}),
+      ...(reference !== request.externalId ? { providerReference: reference } : {}),
     };
   }
 
-  async function chargeExists(externalId: string): Promise<boolean> {
+  async function chargeExists(reference: string): Promise<boolean> {
     try {
-      await api.checkTransaction(externalId);
+      await api.checkTransaction(reference);
       return true;
     } catch (error) {
       if (error instanceof NotFoundError) return false;
@@ -101,10 +127,10 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
     }
   }
 
-  /** Asked by the charge's externalId (the transactionId it was created with). */
-  async function checkCharge(externalId: string): Promise<ChargeCheck> {
+  /** Asked by the transactionId the charge was created under: its externalId, or its derived provider reference. */
+  async function checkCharge(reference: string): Promise<ChargeCheck> {
     try {
-      const { transaction } = await api.checkTransaction(externalId);
+      const { transaction } = await api.checkTransaction(reference);
       switch (transaction.transactionState) {
         case 'COMPLETO':
           return {

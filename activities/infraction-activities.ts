@@ -4,19 +4,16 @@
  * once: a retry first looks for it at the provider), and the link to the engine's charges.
  */
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { AcceptedInfraction, ChargeRefunds } from '../src/infractions/charge-refunds';
 import type { Defense } from '../src/infractions/defense';
 import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
-import { formatCentavos } from '../src/money/centavos';
 import type { IntentKey, IntentStore } from '../src/intents/intent-store';
 import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
 import { claimingRun } from './claiming-run';
-import { InfractionStatus } from '../src/temporal/search-attributes';
-import { infractionRecordSignal, infractionWorkflowId, type InfractionWorkflow } from '../workflows/infraction/messages';
-import { infractionStartAttributes, INFRACTION_FLOW } from '../workflows/infraction/search-attributes';
-import { DEFENDABLE_STATES, type InfractionState } from '../workflows/infraction/states';
+import { runningInfractionStates, signalInfractionRecord } from '../src/lifecycles/infraction-client';
+import { DEFENDABLE_STATES, infractionWorkflowId, type InfractionState } from '../workflows/infraction/messages';
 
 export interface InfractionActivityDependencies {
   api: Pick<PaymentApiClient, 'listInfractions' | 'submitInfractionDefense'>;
@@ -54,41 +51,11 @@ export const DEFENSE_SENT_BEFORE =
   'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
 
 export function createInfractionActivities({ api, temporal, taskQueue, charges, intents }: InfractionActivityDependencies) {
-  /** The states of the running infraction workflows among these ids, from visibility. */
-  async function runningStates(infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
-    const states = new Map<string, InfractionState>();
-    if (infractionIds.length === 0) return states;
-    const ids = infractionIds.map((id) => `'${infractionWorkflowId(id).replace(/'/g, "\\'")}'`).join(', ');
-    const query = `PayoutFlow = '${INFRACTION_FLOW}' AND ExecutionStatus = 'Running' AND WorkflowId IN (${ids})`;
-    for await (const execution of temporal.workflow.list({ query })) {
-      const state = execution.typedSearchAttributes.get(InfractionStatus);
-      if (state) states.set(execution.workflowId, state as InfractionState);
-    }
-    return states;
-  }
-
   async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
-    const workflowId = infractionWorkflowId(record.infractionId);
-    const state = running.get(workflowId);
+    const state = running.get(infractionWorkflowId(record.infractionId));
     if (state !== undefined && !hasNews(record, state)) return 'unchanged';
-    try {
-      await temporal.workflow.signalWithStart<InfractionWorkflow, [InfractionRecord]>('infractionWorkflow', {
-        workflowId,
-        taskQueue,
-        args: [{ record }],
-        signal: infractionRecordSignal,
-        signalArgs: [record],
-        // A closed infraction is never started again: its outcome is final.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: infractionStartAttributes(record),
-        staticSummary: `MED infraction R$ ${formatCentavos(record.amountCents)} on ${record.transactionId}: ${record.reason.slice(0, 80)}`,
-        staticDetails: `due ${record.defenseDeadline}`,
-      });
-      return state === undefined ? 'started' : 'signalled';
-    } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return 'unchanged';
-      throw error;
-    }
+    if ((await signalInfractionRecord(temporal, record, taskQueue)) === 'closed') return 'unchanged';
+    return state === undefined ? 'started' : 'signalled';
   }
 
   /** The provider's record of one infraction, read through the list (the provider has no GET by id). */
@@ -106,7 +73,7 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
     async syncInfractionPage(page: number, perPage: number): Promise<SyncedPage> {
       const list = await api.listInfractions({ page, perPage });
       const records = list.data.map(toInfractionRecord);
-      const running = await runningStates(records.map((record) => record.infractionId));
+      const running = await runningInfractionStates(temporal, records.map((record) => record.infractionId));
       const result: SyncedPage = { totalPages: pageCount(list, page, perPage), seen: records.length, started: 0, signalled: 0 };
       for (const record of records) {
         const outcome = await bringUpToDate(record, running);

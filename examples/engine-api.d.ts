@@ -868,6 +868,7 @@ export interface components {
             expiresAt?: string;
             paidAt?: string;
             providerTransactionId?: string;
+            providerReference?: string;
             failureReason?: string;
             refunds?: {
                 infractionId: string;

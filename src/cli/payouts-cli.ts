@@ -1,8 +1,10 @@
 /**
  * `payouts`: batch payouts from a terminal. `payouts submit payouts.csv --watch` sends a file to the
- * engine API and follows the batch until it is done; `payouts status <batchId>` shows it once. The
- * engine's URL and key come from PAYOUTS_API_URL and PAYOUTS_API_KEY. Exit codes: 0 done (or accepted),
- * 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items.
+ * engine API and follows the batch until it is done; `payouts status <batchId>` shows it once;
+ * `payouts reconcile <payoutId>` settles one payout from the provider (the recheck endpoint). The
+ * engine's URL and key come from PAYOUTS_API_URL and PAYOUTS_API_KEY. Exit codes: 0 done (or accepted,
+ * or settled), 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items (a reconciled payout
+ * that needs review).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { externalIdSchema } from '../payouts/ids';
 import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../client';
 import type { BatchSummaryResponse } from '../api/batches/batch-schemas';
 import { formatReais, renderFailure, renderProgress, settledCount } from './batch-progress';
+import { reconcilePayout } from './reconcile';
 import { batchRequestBodySchema } from '../batches/batch-request';
 import { printable } from '../validation/plain-text';
 
@@ -30,6 +33,7 @@ export const EXIT = { OK: 0, ERROR: 1, FAILURES: 2 } as const;
 const USAGE = `Usage:
   payouts submit <file.csv|file.json> [--batch-id ID] [--watch]
   payouts status <batchId> [--watch]
+  payouts reconcile <payoutId>
 
 Environment: PAYOUTS_API_URL (default http://127.0.0.1:3000), PAYOUTS_API_KEY (default dev-api-key).
 A CSV file names its columns in a header row: externalId and amount always (reais, e.g. 25.50), then
@@ -40,7 +44,11 @@ cell is a field not given, e.g.:
   s-1,,25.00,52998224725,CPF,,,,,March rent
   s-3,internal,12.50,,,,recipient@sandbox.test,,,
 A JSON file is either an array of items or { "batchId"?: ..., "items": [...] }.
-Exit codes: 0 done, 1 refused or unreachable, 2 done with FAILED or NEEDS_REVIEW items.
+reconcile asks the provider where one payout stands (POST /v1/payouts/:id/recheck): a payout in
+NEEDS_REVIEW is asked again; one whose workflow was terminated is re-run from what it claimed, never
+sent twice; it prints the payout's state and why.
+Exit codes: 0 done (reconcile: settled, settling, or never sent), 1 refused or unreachable,
+2 done with FAILED or NEEDS_REVIEW items (reconcile: the payout needs review).
 `;
 
 const cliEnvSchema = z.object({
@@ -93,6 +101,9 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
         out(`Follow it with: payouts status ${printable(accepted.batchId)} --watch`);
         return EXIT.OK;
       }
+    } else if (command === 'reconcile') {
+      if (!externalIdSchema.safeParse(target).success) throw new UsageError('the payoutId is not valid');
+      return await reconcilePayout(client, target, out);
     } else if (command === 'status') {
       if (!externalIdSchema.safeParse(target).success) throw new UsageError('the batchId is not valid');
       batchId = target;

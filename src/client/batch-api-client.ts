@@ -1,6 +1,7 @@
 /**
- * The batch routes of the engine API from the outside (the CLI, benchmarks): every answer is parsed
- * with the schema the server builds it from, so a mismatch fails loudly here instead of printing nonsense.
+ * The batch routes of the engine API from the outside (the CLI, benchmarks), and a payout's recheck (the
+ * CLI's reconcile): every answer is parsed with the schema the server builds it from, so a mismatch fails
+ * loudly here instead of printing nonsense.
  */
 import { z } from 'zod';
 import {
@@ -12,6 +13,7 @@ import {
   type BatchSummaryResponse,
 } from '../api/batches/batch-schemas';
 import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
+import { payoutResponseSchema, type PayoutResponse } from '../api/payouts/payout-response';
 import type { ItemState } from '../batches/batch-store';
 
 /** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
@@ -66,6 +68,11 @@ export class BatchApiClient {
     if (query.cursor) params.set('cursor', query.cursor);
     if (query.limit) params.set('limit', String(query.limit));
     return this.request(batchItemsResponseSchema, 'GET', `/v1/payout-batches/${encodeURIComponent(batchId)}/items?${params.toString()}`);
+  }
+
+  /** `POST /v1/payouts/:id/recheck`: asks the provider again, or re-runs a payout whose workflow closed unfinished. */
+  recheckPayout(externalId: string): Promise<PayoutResponse> {
+    return this.request(payoutResponseSchema, 'POST', `/v1/payouts/${encodeURIComponent(externalId)}/recheck`);
   }
 
   /** Every item in `status`, following nextCursor to the end. */

@@ -3,7 +3,7 @@
  * that `npm start` works on a fresh clone, and a bad value stops the process at start-up with a message
  * naming the variable. Demo credentials and weak secrets are refused when NODE_ENV=production.
  */
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -53,6 +53,16 @@ export const DEMO_VALUES = {
   WEBHOOK_SECRET: 'demo-webhook-secret',
   SANDBOX_ADMIN_TOKEN: 'demo-admin',
 } as const;
+
+/** An SPKI public key (what the security module's setPublicKey takes); never a private key, which createPublicKey would also take. */
+export function isPublicKeyPem(pem: string): boolean {
+  if (!pem.trimStart().startsWith('-----BEGIN PUBLIC KEY-----')) return false;
+  try {
+    return createPublicKey(pem).type === 'public';
+  } catch {
+    return false;
+  }
+}
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -152,6 +162,13 @@ export const envSchema = z.object({
   SANDBOX_INFRACTION_RESOLVE_MS: z.coerce.number().int().min(0).default(5_000),
   /** Sandbox: browser origins allowed to use the security module (CORS, challenge framing); unset: any origin. */
   SANDBOX_SHIELD_ORIGINS: origins.optional(),
+  /**
+   * Sandbox: the 3DS of its security module. `card-token`: 3DS required, prepareThreeDS takes module.encrypt's token
+   * and picks the flow (frictionless or challenge) by the card; `spec`: 3DS required, prepareThreeDS takes the spec's
+   * arguments only (amount, installments, currency; a token is refused) and, knowing no card, is frictionless; `off`:
+   * the settings say 3DS is not enabled and endpoint 2 charges any card without 3DS data.
+   */
+  SANDBOX_SHIELD_THREE_DS: z.enum(['card-token', 'spec', 'off']).default('card-token'),
   /** Sandbox: how long a buyer has to answer a 3DS challenge before it counts as abandoned. */
   SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   /** Sandbox: lifetime of the JWTs it issues. */
@@ -207,7 +224,18 @@ export const envSchema = z.object({
   PAYMENT_SHIELD_SCRIPT_URL: url.optional(),
   PAYMENT_SHIELD_SETTINGS_URL: url.optional(),
   /** The spec's <PUBLIC_KEY>: the PEM itself or the path of a PEM file; unset: read from the sandbox's GET /shield/public-key. */
-  PAYMENT_SHIELD_PUBLIC_KEY: z.string().min(1).optional(),
+  PAYMENT_SHIELD_PUBLIC_KEY: z
+    .string()
+    .min(1)
+    // PEM text is checked here, at start-up; a file is read when first needed (`SANDBOX_PROFILE=seed npm start` writes it as the stack starts).
+    .refine((value) => !value.trimStart().startsWith('-----BEGIN') || isPublicKeyPem(value), 'is PEM text but not a public key (SPKI, -----BEGIN PUBLIC KEY-----)')
+    .optional(),
+  /**
+   * The order of the spec's browser steps 5 (prepareThreeDS) and 6 (module.encrypt): `spec`, 5 then 6 with the
+   * spec's arguments; `encrypt-first`, 6 then 5 with the card token, for a module that picks the 3DS flow by the card
+   * (the sandbox's, unless SANDBOX_SHIELD_THREE_DS=spec).
+   */
+  PAYMENT_SHIELD_STEP_ORDER: z.enum(['encrypt-first', 'spec']).default('encrypt-first'),
   /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()

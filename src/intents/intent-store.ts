@@ -55,7 +55,8 @@ export interface IntentKey {
 export type Claim = { by: 'this-run'; fresh: boolean; intent: Intent } | { by: 'earlier-run'; intent: Intent };
 
 export interface IntentUpdate {
-  state: Exclude<IntentState, 'CLAIMED'>;
+  /** CLAIMED with an answer: what is about to be sent (a charge's provider reference), for the run's next attempt. */
+  state: IntentState;
   providerId?: string;
   /** JSON of what a re-run needs of the answer (see the table's comment). */
   answer?: string;
@@ -69,6 +70,12 @@ export interface IntentStore {
   claim(key: IntentKey, runId: string, at?: Date): Promise<Claim>;
   /** What became of the send; only the run that holds the intent writes (a stale run changes nothing). */
   record(key: IntentKey, runId: string, update: IntentUpdate, at?: Date): Promise<void>;
+  /**
+   * Moves a CLAIMED intent from the run that holds it (`fromRunId`, a run that is over) to `toRunId`, with
+   * `answer`. Atomic: true when this call moved it; false when the intent is no longer that run's claim
+   * (another run took it over, or the holder recorded what became of it meanwhile).
+   */
+  takeOver(key: IntentKey, fromRunId: string, toRunId: string, answer?: string, at?: Date): Promise<boolean>;
   find(key: IntentKey): Promise<Intent | undefined>;
   close(): Promise<void>;
 }

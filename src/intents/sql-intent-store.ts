@@ -26,6 +26,9 @@ const CLAIM = `INSERT INTO money_intents (business_id, kind, run_id, state, prov
 const RECORD =
   'UPDATE money_intents SET state = $1, provider_id = COALESCE($2, provider_id), answer = COALESCE($3, answer), updated_at = $4 WHERE business_id = $5 AND kind = $6 AND run_id = $7';
 
+const TAKE_OVER =
+  "UPDATE money_intents SET run_id = $1, answer = $2, claimed_at = $3, updated_at = $3 WHERE business_id = $4 AND kind = $5 AND run_id = $6 AND state = 'CLAIMED'";
+
 export class SqlIntentStore implements IntentStore {
   constructor(
     private readonly sql: SqlRunner,
@@ -44,6 +47,11 @@ export class SqlIntentStore implements IntentStore {
 
   async record(key: IntentKey, runId: string, update: IntentUpdate, at = new Date()): Promise<void> {
     await this.sql.query(RECORD, [update.state, update.providerId ?? null, update.answer ?? null, this.dialect.timeParam(at), key.businessId, key.kind, runId]);
+  }
+
+  async takeOver(key: IntentKey, fromRunId: string, toRunId: string, answer?: string, at = new Date()): Promise<boolean> {
+    const moved = await this.sql.query(TAKE_OVER, [toRunId, answer ?? null, this.dialect.timeParam(at), key.businessId, key.kind, fromRunId]);
+    return moved.changes === 1;
   }
 
   async find(key: IntentKey): Promise<Intent | undefined> {

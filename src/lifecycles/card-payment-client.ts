@@ -3,12 +3,12 @@
  * repeated request and the checkout page need without a worker (the request's hash, the expiry, the
  * installments); the search attributes set by the start request.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { cardPaymentWorkflowId, type CardPaymentWorkflow } from '../../workflows/card-payment/messages';
-import { cardPaymentStartAttributes } from '../../workflows/card-payment/search-attributes';
+import { CARD_PAYMENT_FLOW, cardPaymentWorkflowId, type CardPaymentWorkflow } from '../../workflows/card-payment/messages';
 import type { CardPaymentInput } from '../card-payments/card-payment-input';
 import { cardPaymentDetails, cardPaymentSummary } from '../card-payments/summary';
+import { AmountCents, CardPaymentStatus, Flow } from '../temporal/search-attributes';
 
 export interface CardPaymentMemo {
   requestHash: string;
@@ -21,6 +21,15 @@ export function readCardPaymentMemo(memo: Record<string, unknown> | undefined): 
   const { requestHash, expiresAt, installmentCount } = memo ?? {};
   if (typeof requestHash !== 'string' || typeof expiresAt !== 'string' || typeof installmentCount !== 'number') return undefined;
   return { requestHash, expiresAt, installmentCount };
+}
+
+/** Its flow, state and amount (no payer data), so it is findable as AWAITING_CARD before a worker has run it. */
+function cardPaymentStartAttributes(input: CardPaymentInput): SearchAttributePair[] {
+  return [
+    { key: Flow, value: CARD_PAYMENT_FLOW },
+    { key: CardPaymentStatus, value: 'AWAITING_CARD' },
+    { key: AmountCents, value: input.order.amountCents },
+  ];
 }
 
 /** 'exists' when a workflow with this payment's id was already started (running or closed). */

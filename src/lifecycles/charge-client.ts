@@ -1,13 +1,44 @@
 /**
- * The charge lifecycle's client for infractions: a charge found by the provider's id of the PIX that paid it
- * (the charge indexes it when it is paid), and told of an accepted infraction by a signal.
+ * The charge lifecycle's client. The API creates a charge with update-with-start: the workflow starts (or
+ * is found) and answers the created charge in the same round trip. For infractions: a charge found by the
+ * provider's id of the PIX that paid it (the charge indexes it when it is paid), and told of an accepted
+ * infraction by a signal.
  */
-import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WithStartWorkflowOperation, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
+import { WorkflowIdReusePolicy, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
+import { chargeDetails, chargeSummary } from '../charges/summary';
 import type { ChargeRefunds } from '../infractions/charge-refunds';
-import { ProviderTransactionId, Flow } from '../temporal/search-attributes';
-import { chargeWorkflowId, infractionAcceptedSignal } from '../../workflows/charge/messages';
-import { CHARGE_FLOW } from '../../workflows/charge/search-attributes';
+import { AmountCents, ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
+import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+
+/** Its flow, state and amount (no payer data). */
+function chargeStartAttributes(input: ChargeInput): SearchAttributePair[] {
+  return [
+    { key: Flow, value: CHARGE_FLOW },
+    { key: ChargeStatus, value: 'PENDING' },
+    { key: AmountCents, value: input.request.amountCents },
+  ];
+}
+
+/**
+ * The charge's workflow started (or found) with the createCharge update, resolved once Temporal accepted the
+ * update. The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
+ */
+export function startCreateCharge(client: Client, input: ChargeInput, taskQueue: string): Promise<WorkflowUpdateHandle<ChargeView>> {
+  const start = new WithStartWorkflowOperation<ChargeWorkflow>('chargeWorkflow', {
+    workflowId: chargeWorkflowId(input.request.externalId),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    // A closed charge keeps its id: a retry after it closed is answered from its result, never a second charge.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    memo: { requestHash: input.requestHash },
+    typedSearchAttributes: chargeStartAttributes(input),
+    staticSummary: chargeSummary(input.request),
+    staticDetails: chargeDetails(input.request),
+  });
+  return client.workflow.startUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start, waitForStage: 'ACCEPTED' });
+}
 
 const CHARGE_ID_PREFIX = chargeWorkflowId('');
 /** A provider id goes into a visibility query: only the characters such ids are made of. */

@@ -5,10 +5,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
-import { attemptsOf, merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
+import { attemptsOf, MERCHANT_EVENT_FLOW, merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
 import { Flow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
-
-export const MERCHANT_EVENT_FLOW = 'merchant-event';
 
 export type DeliveryTimingConfig = Pick<Config, 'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'>;
 

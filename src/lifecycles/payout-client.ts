@@ -3,17 +3,31 @@
  * the business id as workflow id, never reused, the request's hash in the memo so that a repeated
  * request can be told from a conflicting one, and the search attributes set by the start request.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
-import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
+import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
 import type { PayoutRequest } from '../payouts/payout-request';
 import { payoutRequestHash } from '../payouts/request-hash';
 import { payoutDetails, payoutSummary } from '../payouts/summary';
+import { AmountCents, BatchId, Flow, PayoutStatus } from '../temporal/search-attributes';
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
   return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };
+}
+
+/**
+ * How a payout is indexed in visibility, set in the start request: a payout is findable (PayoutStatus =
+ * 'RECEIVED', its flow, amount and batch) from the moment it exists, even before a worker has run it,
+ * and its first workflow task writes nothing to visibility.
+ */
+export function payoutStartAttributes(input: Pick<PayoutInput, 'amountCents' | 'batchId' | 'method'>): SearchAttributePair[] {
+  return [
+    { key: PayoutStatus, value: 'RECEIVED' },
+    { key: Flow, value: payoutFlow(input) },
+    { key: AmountCents, value: input.amountCents },
+    ...(input.batchId ? [{ key: BatchId, value: input.batchId }] : []),
+  ];
 }
 
 /**

@@ -6,7 +6,7 @@
 import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BatchResult } from '../../workflows/batch/payout-batch-workflow';
+import type { BatchResult } from '../../workflows/batch/messages';
 import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/batch-schemas';
 import { batchWorkflowId } from '../../workflows/batch/messages';
 import { payoutWorkflowId } from '../../workflows/payout/messages';

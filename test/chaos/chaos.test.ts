@@ -53,13 +53,10 @@ test('two trials of every lifecycle under faults and kills: no double debit, not
   });
   // Every lifecycle of the plan was checked: 4 charges (one of them claimed by an infraction) and 2 card payments per trial;
   // an infraction once the provider opened it (on a charge the chaos let be paid), so at least one of the two.
-  const claimedChargesRefused = log.filter((line) => /\(claimed\): stopped by the chaos: POST \S+\/v1\/charges answered 422: \{"code":"CHARGE_FAILED"/.test(line)).length;
   expect({
     charges: report.lifecycles.charge.total,
     cardPayments: report.lifecycles.cardPayment.total,
-    // Unless no claimed charge was created: the engine refuses a charge whose provider answer was lost and whose
-    // code it cannot read back (422 CHARGE_FAILED), and then there is no charge to claim.
-    someInfraction: report.lifecycles.infraction.total >= 1 || claimedChargesRefused === 2,
+    someInfraction: report.lifecycles.infraction.total >= 1,
     eventsOfMostPayouts: (report.webhooks?.expected ?? 0) > 50,
     everyEventDelivered: report.webhooks?.delivered === report.webhooks?.expected,
   }).toEqual({ charges: 8, cardPayments: 4, someInfraction: true, eventsOfMostPayouts: true, everyEventDelivered: true });

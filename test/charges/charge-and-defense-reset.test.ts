@@ -59,6 +59,64 @@ test('a paid charge reset to its first task and to its last: PAID again with the
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 120_000);
 
+interface SandboxOperation {
+  transactionId: string;
+  externalId: string | null;
+  status: string;
+  details: { qrcode?: string };
+}
+
+const operationsOf = async (transactionId: string) =>
+  (await stack.admin<{ operations: SandboxOperation[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`)).body.operations;
+
+test('a charge whose creation answer was lost is created anew under a derived reference: the merchant gets a payable code, the lost one stays unpaid, callbacks of either reach it', async () => {
+  const externalId = `lost${randomBytes(5).toString('hex')}`;
+  const creates = sent('POST', '/api/transactions/create');
+  // The provider creates the charge and the answer never comes back (the connection is reset).
+  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] } })).status).toBe(200);
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 31.4, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  expect(created.status).toBe(201);
+  expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
+
+  const reference = `_r2_${externalId}`;
+  const [lost] = await operationsOf(externalId);
+  const [made] = await operationsOf(reference);
+  // The code the merchant shows is the second charge's; nobody was shown the first one's.
+  expect(made?.details.qrcode).toBe(created.body.qrcode);
+  expect(lost?.details.qrcode).not.toBe(created.body.qrcode);
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
+
+  // The first charge ends at the provider (its callback names the externalId): a hint, checked against the charge made.
+  expect((await stack.admin('POST', `/sandbox/operations/${encodeURIComponent(lost?.transactionId ?? '')}/outcome`, { status: 'FAILED' })).status).toBe(200);
+  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 1 ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: 'the lost charge\'s callback to reach the charge',
+  });
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PENDING');
+
+  // The payer pays the code shown; its callback names the derived reference and reaches the charge too.
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  const paid = await waitForCharge(externalId, ['PAID']);
+  expect(paid).toMatchObject({ qrcode: created.body.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
+  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 2 ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: 'the paid charge\'s callback to reach the charge',
+  });
+  expect((await operationsOf(externalId)).map((operation) => operation.status)).toEqual(['FAILED']);
+
+  // A reset answers the code recorded in the intent: nothing created again.
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `charge ${externalId} to close`,
+  });
+  expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PAID', qrcode: created.body.qrcode, providerReference: reference });
+  expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
+}, 120_000);
+
 async function openInfraction(): Promise<string> {
   const api = paymentApiClient(stack.config);
   const transactionId = `ci-${randomUUID().slice(0, 8)}`;

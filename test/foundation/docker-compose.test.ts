@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { envSchema } from '../../src/config/env';
 import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
 import { postgresForThisFile } from '../helpers/postgres';
+import { JAEGER_VERSION } from '../../tools/screenshots/jaeger';
 
 const run = promisify(execFile);
 
@@ -48,7 +49,8 @@ test.each(ourServices)('service %s sets only variables the config module reads, 
   for (const name of Object.keys(environment).filter((variable) => !variable.startsWith('OTEL_'))) expect(configNames).toContain(name);
 });
 
-test('the API and the workers export traces to Jaeger by OTLP/HTTP unless told otherwise; Grafana has Jaeger as a data source', () => {
+test("the API and the workers export traces to Jaeger by OTLP/HTTP unless told otherwise; Grafana has Jaeger as a data source; the native Jaeger of the trace pictures is the image's version", () => {
+  expect(compose.services.jaeger?.image).toMatch(new RegExp(`^jaegertracing/all-in-one:${JAEGER_VERSION.replaceAll('.', '\\.')}@sha256:[0-9a-f]{64}$`));
   for (const service of ['api', 'worker']) expect(compose.services[service]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-http://jaeger:4318}');
   expect(compose.services.jaeger?.environment?.COLLECTOR_OTLP_ENABLED).toBe('true');
   const datasource = readFileSync(path.join(__dirname, '../../ops/grafana/provisioning/datasources/jaeger.yml'), 'utf8');

@@ -63,8 +63,8 @@ export interface EngineHarness {
   stopWorker(): Promise<void>;
   /** `npm run worker` as its own process, with this harness's configuration; resolves once it polls. */
   spawnWorkerProcess(): Promise<ChildProcess>;
-  /** `npm run api` as its own process on `port`, with this harness's configuration; resolves once it listens. */
-  spawnApiProcess(port: number): Promise<ChildProcess>;
+  /** `npm run api` as its own process on `port`, with this harness's configuration and `env`; resolves once it listens (rejects with its output if it exits). */
+  spawnApiProcess(port: number, env?: Record<string, string>): Promise<ChildProcess>;
   close(): Promise<void>;
 }
 
@@ -109,6 +109,8 @@ export interface HarnessOptions {
   providerProxy?: boolean;
   /** The sandbox's clock (default: the machine's), for records whose times the test chooses (an infraction's deadline). */
   sandboxNow?: () => number;
+  /** Settings of the engine only, from what the sandbox became once started (its shield key, made on its first start). */
+  engineSettings?: (sandbox: { sandboxUrl: string; shieldPublicKeyPem: string }) => Record<string, string>;
 }
 
 /**
@@ -125,7 +127,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
   const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
   const provider = options.providerProxy ? await startProviderProxy(`http://127.0.0.1:${sandboxPort}`) : undefined;
-  const configured = testConfig({
+  const settings: Record<string, string> = {
     ...seedProfileSettings(),
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
@@ -144,14 +146,21 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     WORKER_SDK_METRICS_PORT: String(workerSdkMetricsPort),
     METRICS_PORT: String(apiMetricsPort),
     ...overrides,
-  });
+  };
+  const configured = testConfig(settings);
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
   const logger = logFor('engine-api');
   const workerLogger = logFor('worker');
   const sandbox = createSandbox({ config: configured, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
   await sandbox.start(sandboxPort);
   // A provider without GET /shield/public-key: the engine is given the key, as it would be the real one's.
-  const config = sandbox.ctx.profile.servesPublicKey ? configured : { ...configured, PAYMENT_SHIELD_PUBLIC_KEY: shieldKeys(sandbox.ctx.db).publicKeyPem };
+  const publicKeyPem = shieldKeys(sandbox.ctx.db).publicKeyPem;
+  const engineOnly = {
+    ...(sandbox.ctx.profile.servesPublicKey || settings.PAYMENT_SHIELD_PUBLIC_KEY !== undefined ? {} : { PAYMENT_SHIELD_PUBLIC_KEY: publicKeyPem }),
+    ...options.engineSettings?.({ sandboxUrl: `http://127.0.0.1:${sandboxPort}`, shieldPublicKeyPem: publicKeyPem }),
+  };
+  // Validated as the engine's processes validate their environment.
+  const config = Object.keys(engineOnly).length === 0 ? configured : testConfig({ ...settings, TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE, DATA_DIR: configured.DATA_DIR, ...engineOnly });
 
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
@@ -210,7 +219,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         : {};
       return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
     },
-    spawnApiProcess: async (port) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port), METRICS_PORT: String(await freePort()) }),
+    spawnApiProcess: async (port, env = {}) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port), METRICS_PORT: String(await freePort()), ...env }),
     async close() {
       await harness.stopWorker();
       // Processes the test left running end with the harness.
@@ -220,8 +229,10 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
           .map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))),
       );
       await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections still open (a browser's keep-alive) are cut, or close would wait for them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
       await metrics.close();
       await temporal.close();
       await provider?.close();

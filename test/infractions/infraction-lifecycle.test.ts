@@ -10,7 +10,7 @@ import type { ChargeResponse } from '../../src/api/charges/charge-response';
 import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
-import { INFRACTION_FLOW } from '../../workflows/infraction/search-attributes';
+import { INFRACTION_FLOW } from '../../workflows/infraction/messages';
 import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';

@@ -90,6 +90,24 @@ describe.each(dialects)('$name intent store', ({ open }) => {
     expect(await db.intents.claim(key, 'run-c')).toMatchObject({ by: 'earlier-run', intent: { runId: 'run-b', state: 'UNKNOWN' } });
   });
 
+  test('a claimed intent notes what is about to be sent; a later run takes over only the claim it saw, once', async () => {
+    const charge: IntentKey = { businessId: 'charge-1', kind: 'charge-creation' };
+    await db.intents.claim(charge, 'run-a');
+    await db.intents.record(charge, 'run-a', { state: 'CLAIMED', answer: '{"reference":"_r2_charge-1"}' });
+    expect(await db.intents.claim(charge, 'run-a')).toMatchObject({ by: 'this-run', fresh: false, intent: { state: 'CLAIMED', answer: '{"reference":"_r2_charge-1"}' } });
+    // Two runs that saw run-a's claim: one moves it, the other finds it moved.
+    const moves = await Promise.all([db.intents.takeOver(charge, 'run-a', 'run-b', '{"reference":"_r3_charge-1"}'), db.intents.takeOver(charge, 'run-a', 'run-c')]);
+    expect(moves.filter(Boolean)).toHaveLength(1);
+    const holder = (await db.intents.find(charge))?.runId;
+    expect(['run-b', 'run-c']).toContain(holder);
+    // Run-a's late answer writes nothing; an intent whose holder recorded its outcome is not taken over.
+    await db.intents.record(charge, 'run-a', { state: 'SENT', answer: '{"qrcode":"lost"}' });
+    expect(await db.intents.find(charge)).toMatchObject({ runId: holder, state: 'CLAIMED' });
+    await db.intents.record(charge, holder ?? '', { state: 'SENT', answer: '{"qrcode":"000201"}' });
+    expect(await db.intents.takeOver(charge, holder ?? '', 'run-d')).toBe(false);
+    expect(await db.intents.find(charge)).toMatchObject({ runId: holder, state: 'SENT', answer: '{"qrcode":"000201"}' });
+  });
+
   test('of many runs claiming one key at once through several connections, exactly one holds it', async () => {
     const stores = [db.intents, await db.also(), await db.also()];
     const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (stores[i % stores.length] as IntentStore).claim({ businessId: 'race', kind: 'defense-submission' }, `run-${i}`)));

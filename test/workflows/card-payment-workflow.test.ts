@@ -19,8 +19,8 @@ import {
   startAuthorizationUpdate,
   type CardPaymentView,
   type CardPaymentWorkflow,
+  type CardPaymentState,
 } from '../../workflows/card-payment/messages';
-import type { CardPaymentState } from '../../workflows/card-payment/states';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import type { Announcement } from '../../src/webhooks/announce';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';

@@ -12,8 +12,7 @@ import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { Announcement } from '../../src/webhooks/announce';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { pollUntil } from '../../src/util/poll';
-import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, infractionWorkflowId, type InfractionView, type InfractionWorkflow } from '../../workflows/infraction/messages';
-import type { InfractionState } from '../../workflows/infraction/states';
+import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, infractionWorkflowId, type InfractionView, type InfractionWorkflow, type InfractionState } from '../../workflows/infraction/messages';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const DAY = 24 * 3_600_000;

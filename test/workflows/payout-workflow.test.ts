@@ -21,9 +21,10 @@ import {
   type PayoutSettlement,
   type PayoutView,
   type PayoutWorkflow,
+  PAYOUT_TRANSITIONS,
+  type PayoutState,
 } from '../../workflows/payout/messages';
-import { payoutStartAttributes } from '../../workflows/payout/search-attributes';
-import { PAYOUT_TRANSITIONS, type PayoutState } from '../../workflows/payout/states';
+import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 /** The production defaults: a day before review, an hour of failed submissions before review. */

@@ -23,6 +23,7 @@ import {
 } from '../cluster/lifecycles';
 import type { StackClient } from '../cluster/stack-client';
 import { reaisToCentavos } from '../../src/money/centavos';
+import { externalIdOfReference } from '../../src/charges/provider-reference';
 import { SEEDED_USERS } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
 import type { Flow } from './flows';
@@ -147,7 +148,8 @@ export async function lifecycleEvidence(client: StackClient, plan: LifecyclePlan
   const evidence: LifecycleEvidence[] = [];
   for (const { externalId } of plan.charges) {
     const charge = await client.engineIfKnown(`/v1/charges/${encodeURIComponent(externalId)}`, chargeResponseSchema);
-    const credits = merchantEntries(ledger, 'cash-in.paid', (entry) => entry.externalId === externalId);
+    // Under its externalId or a derived reference (a creation whose answer was lost): a second credit is a double payment.
+    const credits = merchantEntries(ledger, 'cash-in.paid', (entry) => entry.externalId !== null && externalIdOfReference(entry.externalId) === externalId);
     const providerIds = new Set(credits.map((entry) => entry.operationId));
     const refunds = merchantEntries(ledger, 'infraction.refund', (entry) => providerIds.has(entry.operationId));
     evidence.push({

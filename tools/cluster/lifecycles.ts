@@ -41,10 +41,15 @@ export async function createCharge(client: StackClient, externalId: string, amou
 
 const cashInSchema = z.object({ operations: z.array(z.object({ status: z.string() })) });
 
-/** The payer pays the charge at the provider. Paid once: a second payment is refused, so a lost answer is read back from the provider, not repeated. */
+/**
+ * The payer pays the code the merchant showed: the charge the provider made under the engine's reference
+ * for it (its externalId, or the derived one a lost creation answer led to). Paid once: a second payment is
+ * refused, so a lost answer is read back from the provider, not repeated.
+ */
 export async function payCharge(client: StackClient, externalId: string): Promise<void> {
-  await client.admin('POST', `/sandbox/cash-ins/${encodeURIComponent(externalId)}/pay`, anything, {}).catch(async (error: unknown) => {
-    const { operations } = await client.admin('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`, cashInSchema);
+  const reference = (await readCharge(client, externalId))?.providerReference ?? externalId;
+  await client.admin('POST', `/sandbox/cash-ins/${encodeURIComponent(reference)}/pay`, anything, {}).catch(async (error: unknown) => {
+    const { operations } = await client.admin('GET', `/sandbox/operations?externalId=${encodeURIComponent(reference)}`, cashInSchema);
     if (!operations.some((operation) => operation.status === 'PAID')) throw error;
   });
 }

@@ -18,8 +18,7 @@
  * for this order.
  */
 import { condition, log, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { CardPaymentCheck } from '../../activities/card-payment-activities';
-import type { CardPaymentActivities } from '../../activities/card-payment-activities';
+import type { CardPaymentCheck, CardPaymentActivities } from '../../activities/card-payment-activities';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
@@ -28,9 +27,7 @@ import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
-import type { AuthorizationAnswer, CardCallbackHint, CardPaymentView, SubmittedCard } from './messages';
-import { CARD_PAYMENT_FLOW } from './search-attributes';
-import { CARD_PAYMENT_TRANSITIONS, type CardPaymentState } from './states';
+import { CARD_PAYMENT_FLOW, CARD_PAYMENT_TRANSITIONS, type AuthorizationAnswer, type CardCallbackHint, type CardPaymentState, type CardPaymentView, type SubmittedCard } from './messages';
 import { nowMs } from '../shared/clock';
 import { failureMessage } from '../shared/activity-failures';
 import { centavosToReais } from '../../src/money/centavos';

@@ -1,8 +1,7 @@
 /** What a card payment tells the merchant's endpoints: its final states, amounts in reais, no card data but brand and last4. */
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import type { CardPaymentView } from './messages';
-import type { CardPaymentState } from './states';
+import type { CardPaymentView, CardPaymentState } from './messages';
 
 export const CARD_PAYMENT_EVENT_TYPES: Partial<Record<CardPaymentState, MerchantEventType>> = {
   PAID: 'card_payment.paid',

@@ -7,8 +7,30 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition } from '../shared/lifecycle';
-import type { CardPaymentState } from './states';
+import type { Transition, TransitionTable } from '../shared/lifecycle';
+
+/**
+ * A card payment's states and the only moves between them. AUTHORIZING is the window in which the
+ * API holds the card and asks the provider; a workflow that does not hear the provider's answer in time
+ * goes to NEEDS_REVIEW (the provider may have charged the card), from where the payment id, when it
+ * arrives (late answer or the provider's callback), still settles it by the check.
+ */
+export const CARD_PAYMENT_STATES = ['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID', 'FAILED', 'EXPIRED', 'NEEDS_REVIEW'] as const;
+export type CardPaymentState = (typeof CARD_PAYMENT_STATES)[number];
+
+export function isCardPaymentState(value: string | undefined): value is CardPaymentState {
+  return (CARD_PAYMENT_STATES as readonly string[]).includes(value ?? '');
+}
+
+export const CARD_PAYMENT_TRANSITIONS: TransitionTable<CardPaymentState> = {
+  AWAITING_CARD: ['AUTHORIZING', 'FAILED', 'EXPIRED'],
+  AUTHORIZING: ['PENDING', 'FAILED', 'NEEDS_REVIEW'],
+  PENDING: ['PAID', 'FAILED', 'NEEDS_REVIEW'],
+  NEEDS_REVIEW: ['PENDING', 'PAID', 'FAILED'],
+  PAID: [],
+  FAILED: [],
+  EXPIRED: [],
+};
 
 export interface CardPaymentView {
   externalId: string;
@@ -64,6 +86,9 @@ export const recheckCardPaymentUpdate = defineUpdate<CardPaymentView, [{ provide
 export const closeCardPaymentUpdate = defineUpdate<CardPaymentView, [{ reason: string }]>('close');
 export const authorizationAnswerSignal = defineSignal<[AuthorizationAnswer]>('authorizationAnswer');
 export const cardCallbackSignal = defineSignal<[CardCallbackHint]>('cardCallback');
+
+/** The search attribute `PayoutFlow` of a card payment. */
+export const CARD_PAYMENT_FLOW = 'card-payment';
 
 export function cardPaymentWorkflowId(externalId: string): string {
   return `card-payment:${externalId}`;

@@ -9,7 +9,7 @@ import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infraction
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   const charge = new Charge(input);
-  setHandler(chargeStatusQuery, () => charge.snapshot());
+  setHandler(chargeStatusQuery, () => charge.view());
   setHandler(createChargeUpdate, () => charge.answerCreate(), { validator: (requestHash: string) => charge.validateCreate(requestHash) });
   setHandler(cashInCallbackSignal, (hint) => charge.onCallback(hint));
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));

@@ -13,8 +13,7 @@ import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
-import type { CashInHint, ChargeInput, ChargeView } from './messages';
-import { CHARGE_TRANSITIONS, type ChargeState } from './states';
+import { type CashInHint, type ChargeInput, type ChargeView, CHARGE_TRANSITIONS, type ChargeState } from './messages';
 import { nowMs } from '../shared/clock';
 
 // Creating answers a merchant who waits: a provider that stays down fails the charge, not the request forever.
@@ -68,10 +67,10 @@ export class Charge {
       ...(request.split ? { split: request.split } : {}),
       refunds: [],
     };
-    this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.snapshot(), state));
+    this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.view(), state));
   }
 
-  snapshot(): ChargeView {
+  view(): ChargeView {
     return { ...this.details, state: this.lifecycle.state, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade, transitions: this.lifecycle.history };
   }
 
@@ -84,7 +83,7 @@ export class Charge {
   /** The merchant's answer: once the provider created the charge, or it failed. */
   async answerCreate(): Promise<ChargeView> {
     await condition(() => this.created || this.lifecycle.state !== 'PENDING');
-    return this.snapshot();
+    return this.view();
   }
 
   onCallback(hint: CashInHint): void {
@@ -104,7 +103,7 @@ export class Charge {
     if (this.lifecycle.state === 'PENDING') await this.awaitPayment();
     if (this.lifecycle.state === 'EXPIRED') await this.awaitLatePayment();
     if (this.lifecycle.state === 'PAID') await this.awaitRefunds();
-    return this.snapshot();
+    return this.view();
   }
 
   private async create(): Promise<void> {
@@ -120,6 +119,7 @@ export class Charge {
       return;
     }
     this.details.qrcode = created.qrcode;
+    if (created.providerReference) this.details.providerReference = created.providerReference;
     // Indexed at once, so that a callback naming the charge only by the provider's id finds it.
     if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
     if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
@@ -182,7 +182,7 @@ export class Charge {
     this.checksMade += 1;
     let answer: ChargeCheck;
     try {
-      answer = await checkCharge(this.input.request.externalId);
+      answer = await checkCharge(this.details.providerReference ?? this.input.request.externalId);
     } catch {
       return false;
     }

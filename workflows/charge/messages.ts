@@ -6,8 +6,29 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChargeRequest } from '../../src/charges/charge-request';
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition } from '../shared/lifecycle';
-import type { ChargeState } from './states';
+import type { Transition, TransitionTable } from '../shared/lifecycle';
+
+/**
+ * A PIX charge's states and the only moves between them. The provider's check decides payment; the
+ * engine's own expiry decides EXPIRED, which a payment the provider confirms later still overturns
+ * (money arrived). An accepted MED infraction returns part or all of a paid charge.
+ */
+export const CHARGE_STATES = ['PENDING', 'PAID', 'EXPIRED', 'FAILED', 'PARTIALLY_REFUNDED', 'REFUNDED'] as const;
+export type ChargeState = (typeof CHARGE_STATES)[number];
+
+export const CHARGE_TRANSITIONS: TransitionTable<ChargeState> = {
+  PENDING: ['PAID', 'EXPIRED', 'FAILED'],
+  // A late payment: confirmed by the provider within the late-payment window after the engine's expiry.
+  EXPIRED: ['PAID'],
+  PAID: ['PARTIALLY_REFUNDED', 'REFUNDED'],
+  PARTIALLY_REFUNDED: ['PARTIALLY_REFUNDED', 'REFUNDED'],
+  FAILED: [],
+  REFUNDED: [],
+};
+
+export function isChargeState(value: unknown): value is ChargeState {
+  return typeof value === 'string' && (CHARGE_STATES as readonly string[]).includes(value);
+}
 
 export type CashInEndpoint = 'transactions' | 'deposit';
 
@@ -47,6 +68,8 @@ export interface ChargeView {
   /** The provider's copy-and-paste code, checked (CRC16, amount) before it is handed out. */
   qrcode?: string;
   expiresAt?: string;
+  /** The transactionId it was created under at the provider, when not its externalId (an earlier creation's answer was lost). */
+  providerReference?: string;
   feeCents?: number;
   paidAt?: string;
   /** The provider's id of the PIX that paid it: what MED infractions refer to. */
@@ -78,6 +101,9 @@ export const chargeStatusQuery = defineQuery<ChargeView>('status');
 export const cashInCallbackSignal = defineSignal<[CashInHint]>('cashInCallback');
 /** From the infraction lifecycle: a MED claim against this charge was accepted. */
 export const infractionAcceptedSignal = defineSignal<[AcceptedInfraction]>('infractionAccepted');
+
+/** The search attribute `PayoutFlow` of a charge. */
+export const CHARGE_FLOW = 'pix-cash-in';
 
 export function chargeWorkflowId(externalId: string): string {
   return `charge:${externalId}`;

@@ -9,7 +9,7 @@ import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, 
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);
-  setHandler(infractionStatusQuery, () => infraction.snapshot());
+  setHandler(infractionStatusQuery, () => infraction.view());
   setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
   setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense: Defense) => infraction.validateDefense(defense) });
   const view = await infraction.run();

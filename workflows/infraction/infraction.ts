@@ -17,8 +17,7 @@ import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
-import type { DefenseOutcome, InfractionInput, InfractionView } from './messages';
-import { DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './states';
+import { type DefenseOutcome, type InfractionInput, type InfractionView, DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './messages';
 import { nowMs } from '../shared/clock';
 
 const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({
@@ -42,7 +41,7 @@ const MAX_HISTORY_EVENTS = 5_000;
 export class Infraction {
   private readonly lifecycle: Lifecycle<InfractionState>;
   readonly events = new MerchantEventOutbox();
-  private view: Omit<InfractionView, 'state' | 'transitions'>;
+  private details: Omit<InfractionView, 'state' | 'transitions'>;
   private latest: InfractionRecord | undefined;
   /** Taken by the update, waiting for the run loop to send it. */
   private pendingDefense: Defense | undefined;
@@ -61,15 +60,15 @@ export class Infraction {
       initialIndexed: true,
       ...(carried ? { history: carried.transitions } : {}),
     });
-    this.view = carried
+    this.details = carried
       ? { infractionId: carried.infractionId, record: carried.record, ...optional(carried) }
       : { infractionId: input.record.infractionId, record: input.record };
     if (!carried) this.latest = input.record;
-    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.snapshot(), state));
+    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state));
   }
 
-  snapshot(): InfractionView {
-    return { ...this.view, state: this.lifecycle.state, transitions: this.lifecycle.history };
+  view(): InfractionView {
+    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history };
   }
 
   // ---- What the outside world says ----
@@ -80,15 +79,15 @@ export class Infraction {
 
   /** A defense is refused when it cannot be sent, or differs from the one taken, being sent or sent. */
   validateDefense(defense: Defense): void {
-    if (this.view.defense && sameDefense(this.view.defense, defense)) return;
+    if (this.details.defense && sameDefense(this.details.defense, defense)) return;
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
-    const first = this.pendingDefense ?? this.sendingDefense ?? this.view.defense;
+    const first = this.pendingDefense ?? this.sendingDefense ?? this.details.defense;
     if (first && !sameDefense(first, defense)) throw new Error('a different defense was already sent for this infraction');
   }
 
   /** The first defense is sent; the same one again waits for (or gets) that defense's answer, never sends. */
   defend(defense: Defense): Promise<DefenseOutcome> {
-    if (this.view.defense && !this.pendingDefense && !this.sendingDefense) return Promise.resolve({ submitted: true, view: this.snapshot() });
+    if (this.details.defense && !this.pendingDefense && !this.sendingDefense) return Promise.resolve({ submitted: true, view: this.view() });
     if (!this.sendingDefense) this.pendingDefense ??= defense;
     return this.defenses.wait();
   }
@@ -96,7 +95,7 @@ export class Infraction {
   // ---- The phases ----
 
   async run(): Promise<InfractionView> {
-    if (this.view.chargeExternalId === undefined) this.view.chargeExternalId = await findCharge(this.view.record.transactionId);
+    if (this.details.chargeExternalId === undefined) this.details.chargeExternalId = await findCharge(this.details.record.transactionId);
     while (!this.lifecycle.isTerminal()) {
       this.applyRecord();
       if (this.lifecycle.isTerminal()) break;
@@ -107,8 +106,8 @@ export class Infraction {
       await condition(() => this.latest !== undefined || this.pendingDefense !== undefined, this.nextWaitMs());
     }
     if (this.lifecycle.state === 'ACCEPTED') await this.recordRefund();
-    this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}`, view: this.snapshot() });
-    return this.snapshot();
+    this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}`, view: this.view() });
+    return this.view();
   }
 
   /** The provider's latest word: its outcome, or a defense it holds that the engine did not send. */
@@ -116,8 +115,8 @@ export class Infraction {
     const record = this.latest;
     this.latest = undefined;
     if (!record) return;
-    if (record.defenseDeadline !== this.view.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
-    this.view.record = record;
+    if (record.defenseDeadline !== this.details.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    this.details.record = record;
     if (isFinalProviderStatus(record.providerStatus)) {
       this.lifecycle.moveTo(record.providerStatus, `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`);
       return;
@@ -130,7 +129,7 @@ export class Infraction {
   private async submit(defense: Defense): Promise<void> {
     this.pendingDefense = undefined;
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) {
-      this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`, view: this.snapshot() });
+      this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`, view: this.view() });
       return;
     }
     this.sendingDefense = defense;
@@ -143,24 +142,24 @@ export class Infraction {
 
   private async send(defense: Defense): Promise<void> {
     try {
-      const answer = await submitDefense(this.view.infractionId, defense);
+      const answer = await submitDefense(this.details.infractionId, defense);
       if (answer.kind === 'refused') {
-        this.defenses.answerAll({ submitted: false, reason: answer.reason, view: this.snapshot() });
+        this.defenses.answerAll({ submitted: false, reason: answer.reason, view: this.view() });
         return;
       }
-      this.view.record = answer.record;
-      this.view.defense = { ...defense, submittedAt: answer.record.defendedAt ?? new Date().toISOString() };
+      this.details.record = answer.record;
+      this.details.defense = { ...defense, submittedAt: answer.record.defendedAt ?? new Date().toISOString() };
       this.lifecycle.moveTo('DEFENSE_SUBMITTED', `defense ${defense.analise} accepted by the provider`);
-      this.defenses.answerAll({ submitted: true, view: this.snapshot() });
+      this.defenses.answerAll({ submitted: true, view: this.view() });
     } catch (error) {
-      this.defenses.answerAll({ submitted: false, reason: `the provider could not take the defense: ${failureMessage(error)}`, view: this.snapshot() });
+      this.defenses.answerAll({ submitted: false, reason: `the provider could not take the defense: ${failureMessage(error)}`, view: this.view() });
     }
   }
 
   /** DUE_SOON a day before the deadline, DEADLINE_MISSED once it passed without a defense. */
   private followDeadline(): void {
     const now = nowMs();
-    const deadline = Date.parse(this.view.record.defenseDeadline);
+    const deadline = Date.parse(this.details.record.defenseDeadline);
     if (this.lifecycle.state === 'OPEN' && now >= deadline - DUE_SOON_BEFORE_MS && now < deadline) {
       this.lifecycle.moveTo('DUE_SOON', 'the defense is due within a day');
     }
@@ -171,16 +170,16 @@ export class Infraction {
 
   private nextWaitMs(): number {
     const now = nowMs();
-    const deadline = Date.parse(this.view.record.defenseDeadline);
+    const deadline = Date.parse(this.details.record.defenseDeadline);
     const next = [deadline - DUE_SOON_BEFORE_MS, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
     return Math.max(1, Math.min(MAX_WAIT_MS, (next ?? now + MAX_WAIT_MS) - now));
   }
 
   private async recordRefund(): Promise<void> {
-    const chargeExternalId = this.view.chargeExternalId;
+    const chargeExternalId = this.details.chargeExternalId;
     if (!chargeExternalId) return;
-    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.view.infractionId, amountCents: this.view.record.amountCents });
-    if (recorded) this.view.refundRecordedAt = new Date().toISOString();
+    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.details.infractionId, amountCents: this.details.record.amountCents });
+    if (recorded) this.details.refundRecordedAt = new Date().toISOString();
   }
 
   /** Only between iterations, and only once no defense is waiting: none is lost across runs. */
@@ -188,7 +187,7 @@ export class Infraction {
     if (workflowInfo().historyLength <= MAX_HISTORY_EVENTS && !workflowInfo().continueAsNewSuggested) return;
     await condition(() => this.pendingDefense !== undefined || allHandlersFinished());
     if (this.pendingDefense) return;
-    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.view.record, carried: this.snapshot() });
+    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.details.record, carried: this.view() });
   }
 }
 

@@ -1,8 +1,7 @@
 /** What an infraction tells the merchant's endpoints: how the provider resolved it. */
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import type { InfractionView } from './messages';
-import type { InfractionState } from './states';
+import type { InfractionView, InfractionState } from './messages';
 
 export const INFRACTION_EVENT_TYPES: Partial<Record<InfractionState, MerchantEventType>> = {
   ACCEPTED: 'infraction.accepted',

@@ -6,8 +6,30 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Defense } from '../../src/infractions/defense';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition } from '../shared/lifecycle';
-import type { InfractionState } from './states';
+import type { Transition, TransitionTable } from '../shared/lifecycle';
+
+/**
+ * An infraction's states and the only moves between them. The provider's record decides the outcome
+ * (ACCEPTED, REJECTED, CANCELLED); the engine adds what the merchant must see coming: DUE_SOON a day
+ * before the deadline, DEADLINE_MISSED when it passed without a defense.
+ */
+export const INFRACTION_STATES = ['OPEN', 'DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
+export type InfractionState = (typeof INFRACTION_STATES)[number];
+
+const OUTCOMES = ['ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
+
+export const INFRACTION_TRANSITIONS: TransitionTable<InfractionState> = {
+  OPEN: ['DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', ...OUTCOMES],
+  DUE_SOON: ['DEFENSE_SUBMITTED', 'DEADLINE_MISSED', ...OUTCOMES],
+  DEFENSE_SUBMITTED: [...OUTCOMES],
+  DEADLINE_MISSED: [...OUTCOMES],
+  ACCEPTED: [],
+  REJECTED: [],
+  CANCELLED: [],
+};
+
+/** While these, the merchant may still defend. */
+export const DEFENDABLE_STATES: readonly InfractionState[] = ['OPEN', 'DUE_SOON'];
 
 export interface InfractionInput {
   /** The provider's record as the sync first saw it. */
@@ -39,6 +61,9 @@ export const infractionRecordSignal = defineSignal<[InfractionRecord]>('infracti
 export const infractionStatusQuery = defineQuery<InfractionView>('status');
 /** The first defense is sent; the same one again gets its answer; refused (validator) when it can no longer be defended or another defense was taken. */
 export const defendInfractionUpdate = defineUpdate<DefenseOutcome, [Defense]>('defend');
+
+/** The search attribute `PayoutFlow` of an infraction. */
+export const INFRACTION_FLOW = 'med-infraction';
 
 export function infractionWorkflowId(infractionId: string): string {
   return `infraction:${infractionId}`;

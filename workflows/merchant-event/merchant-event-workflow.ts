@@ -1,9 +1,9 @@
 /**
  * One merchant event's delivery, id `event:<eventId>`, started when an operation reaches a final
- * state that an endpoint subscribes to. This function only wires the messages to ./event-delivery.ts.
+ * state that an endpoint subscribes to. This function only wires the messages to ./merchant-event.ts.
  */
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
-import { EventDelivery } from './event-delivery';
+import { EventDelivery } from './merchant-event';
 import { merchantEventQuery, redeliverEventUpdate, type MerchantEventInput, type MerchantEventView } from './messages';
 
 export async function merchantEventWorkflow(input: MerchantEventInput): Promise<MerchantEventView> {

@@ -4,8 +4,31 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { MerchantEvent } from '../../src/webhooks/merchant-event';
-import type { Transition } from '../shared/lifecycle';
-import type { EndpointDeliveryState, EventDeliveryState } from './states';
+import type { Transition, TransitionTable } from '../shared/lifecycle';
+
+/**
+ * Where a merchant event's delivery stands, over all the endpoints it goes to: PENDING while one of
+ * them is still being tried, then DELIVERED (every endpoint answered 2xx), FAILED (one gave no 2xx for
+ * the whole retry period) or CANCELLED (its endpoints were deleted). A redelivery asked by the merchant
+ * makes it PENDING again.
+ */
+export const EVENT_DELIVERY_STATES = ['PENDING', 'DELIVERED', 'FAILED', 'CANCELLED'] as const;
+export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
+
+export const EVENT_DELIVERY_TRANSITIONS: TransitionTable<EventDeliveryState> = {
+  PENDING: ['DELIVERED', 'FAILED', 'CANCELLED'],
+  DELIVERED: ['PENDING'],
+  FAILED: ['PENDING'],
+  CANCELLED: ['PENDING'],
+};
+
+/** One endpoint's delivery: trying, answered 2xx, gave up, or its endpoint was deleted. */
+export const ENDPOINT_DELIVERY_STATES = ['PENDING', 'DELIVERED', 'FAILED', 'ENDPOINT_DELETED'] as const;
+export type EndpointDeliveryState = (typeof ENDPOINT_DELIVERY_STATES)[number];
+
+export function isEventDeliveryState(value: unknown): value is EventDeliveryState {
+  return typeof value === 'string' && (EVENT_DELIVERY_STATES as readonly string[]).includes(value);
+}
 
 export interface DeliveryTiming {
   /** The wait after the first failed attempt; each next wait doubles, up to maximumIntervalMs. */
@@ -60,6 +83,9 @@ export type MerchantEventWorkflow = (input: MerchantEventInput) => Promise<Merch
 export const merchantEventQuery = defineQuery<MerchantEventView>('status');
 /** The merchant's redelivery: every endpoint is tried again now, with a fresh retry period. */
 export const redeliverEventUpdate = defineUpdate<MerchantEventView>('redeliver');
+
+/** The search attribute `PayoutFlow` of a merchant event's delivery. */
+export const MERCHANT_EVENT_FLOW = 'merchant-event';
 
 export function merchantEventWorkflowId(eventId: string): string {
   return `event:${eventId}`;

@@ -2,8 +2,7 @@
 import { centavosToReais } from '../../src/money/centavos';
 import type { Announcement } from '../../src/webhooks/announce';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import { payoutWorkflowId, type PayoutView } from './messages';
-import type { PayoutState } from './states';
+import { payoutWorkflowId, type PayoutView, type PayoutState } from './messages';
 
 export const PAYOUT_EVENT_TYPES: Partial<Record<PayoutState, MerchantEventType>> = {
   COMPLETED: 'payout.completed',

@@ -3,12 +3,28 @@
  * callback router import these, the workflow implements them.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { PayoutInput } from '../../src/payouts/payout-input';
+import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
-import type { PayoutMethod } from '../../src/payouts/rails/methods';
+import { PAYOUT_FLOWS, type PayoutMethod } from '../../src/payouts/rails/methods';
 import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition } from '../shared/lifecycle';
-import type { PayoutState } from './states';
+import type { Transition, TransitionTable } from '../shared/lifecycle';
+
+/**
+ * The payout's states and the only moves between them. NEEDS_REVIEW is where a payout whose outcome
+ * could not be established waits for an operator: a recheck can still settle it, a cancel can end it
+ * when the provider has no record of it.
+ */
+export const PAYOUT_STATES = ['RECEIVED', 'SUBMITTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+export const PAYOUT_TRANSITIONS: TransitionTable<PayoutState> = {
+  RECEIVED: ['SUBMITTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'],
+  SUBMITTED: ['COMPLETED', 'FAILED', 'NEEDS_REVIEW'],
+  NEEDS_REVIEW: ['SUBMITTED', 'COMPLETED', 'FAILED', 'CANCELLED'],
+  COMPLETED: [],
+  FAILED: [],
+  CANCELLED: [],
+};
 
 /** What a provider callback tells the workflow: a hint, confirmed by the transaction check. No PII. */
 export interface WithdrawalCallbackHint {
@@ -68,6 +84,11 @@ export const payoutStatusQuery = defineQuery<PayoutView>('status');
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
 /** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');
+
+/** The flow of a payout is its rail (search attribute `PayoutFlow`); inputs recorded before rails existed are PIX-key payouts. */
+export function payoutFlow(input: Pick<PayoutInput, 'method'>): string {
+  return PAYOUT_FLOWS[methodOf(input)];
+}
 
 export function payoutWorkflowId(externalId: string): string {
   return `payout:${externalId}`;

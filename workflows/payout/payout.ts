@@ -15,11 +15,9 @@ import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from 
 import { Lifecycle } from '../shared/lifecycle';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
-import { settlementOf, type CancelOutcome, type PayoutView, type WithdrawalCallbackHint } from './messages';
+import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage, failureType } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
-import { payoutFlow } from './search-attributes';
-import { PAYOUT_TRANSITIONS, type PayoutState } from './states';
 
 /** Marks histories whose payouts index the provider's id once submitted. */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';

@@ -4,7 +4,9 @@
  * - creditCard.sessionId and creditCard.threeDS come together; the session exists, is authenticated,
  *   unused and unexpired, and was opened for this card, amount, currency and installment count; the
  *   threeDS fields are the session's result;
- * - a card whose issuer demands 3DS (the challenge test card) is refused without them.
+ * - a card whose issuer demands 3DS (the challenge test card) is refused without them, unless the
+ *   environment does not enable 3DS (SANDBOX_SHIELD_THREE_DS=off);
+ * - a session opened without a card (SANDBOX_SHIELD_THREE_DS=spec) fits any card.
  * Every failure is a 422 naming each field; no message carries card data.
  */
 import { amountInMinorUnits, DEFAULT_CARD_CURRENCY, type CardPaymentInput } from '../../../src/payment-api/schemas/card';
@@ -64,7 +66,7 @@ function sessionProblems(session: ThreeDSSession, input: CardPaymentInput, amoun
     issues.push({ path: 'amount', message: 'differs from the amount authenticated in the 3DS session' });
   }
   if (input.installmentCount !== session.installments) issues.push({ path: 'installmentCount', message: 'differs from the installments of the 3DS session' });
-  if (!creditCard.number.startsWith(session.cardBin) || !creditCard.number.endsWith(session.cardLast4)) {
+  if (session.cardBin !== null && session.cardLast4 !== null && (!creditCard.number.startsWith(session.cardBin) || !creditCard.number.endsWith(session.cardLast4))) {
     issues.push({ path: 'creditCard.number', message: 'is not the card authenticated in the 3DS session' });
   }
   const sent = creditCard.threeDS;
@@ -92,7 +94,8 @@ export function checkCardAuthentication(ctx: SandboxContext, input: CardPaymentI
 
   const { sessionId, threeDS } = creditCard;
   if (sessionId === undefined && threeDS === undefined) {
-    if (requiresChallenge(creditCard.number)) {
+    // A provider whose settings say 3DS is not enabled (SANDBOX_SHIELD_THREE_DS=off) charges the card as it is.
+    if (requiresChallenge(creditCard.number) && ctx.config.SANDBOX_SHIELD_THREE_DS !== 'off') {
       throw providerError('THREE_DS_REQUIRED', 'The issuer requires 3DS authentication for this card', [
         { path: 'creditCard.threeDS', message: 'required for this card: authenticate with ShieldHelper.prepareThreeDS and send creditCard.sessionId and creditCard.threeDS' },
       ]);

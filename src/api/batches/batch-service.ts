@@ -10,9 +10,8 @@ import type { Config } from '../../config/env';
 import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
 import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
-import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem } from '../../../workflows/batch/messages';
+import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem, type PayoutBatchWorkflow } from '../../../workflows/batch/messages';
 import { ActivityProblemSince, BatchStatus } from '../../temporal/search-attributes';
-import type { payoutBatchWorkflow } from '../../../workflows/batch/payout-batch-workflow';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
@@ -83,7 +82,7 @@ export class BatchService {
 
   private async startWorkflow(batchId: string, total: number): Promise<void> {
     try {
-      await this.temporal(() => this.client.workflow.start<typeof payoutBatchWorkflow>('payoutBatchWorkflow', {
+      await this.temporal(() => this.client.workflow.start<PayoutBatchWorkflow>('payoutBatchWorkflow', {
         workflowId: batchWorkflowId(batchId),
         taskQueue: this.config.TEMPORAL_TASK_QUEUE,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -4,8 +4,7 @@
  * answer from endpoint 2 never reached the workflow; a callback without a reference is kept as unmatched.
  */
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
-import { cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../../workflows/card-payment/messages';
-import { CARD_PAYMENT_FLOW } from '../../../workflows/card-payment/search-attributes';
+import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../../workflows/card-payment/messages';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
 import { callbackRoute } from './callback-router';
 

@@ -1,11 +1,12 @@
 /**
  * Cash-in status callbacks (sent to each charge's projectWebhook) → the charge workflow of their
- * transactionId; when that is the provider's id rather than ours, the charge indexed under it.
+ * transactionId (a derived provider reference, `_r<n>_<externalId>`, names the charge of its externalId);
+ * when that is the provider's id rather than ours, the charge indexed under it.
  */
 import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
+import { externalIdOfReference } from '../../charges/provider-reference';
 import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
-import { cashInCallbackSignal, chargeWorkflowId, type CashInHint } from '../../../workflows/charge/messages';
-import { CHARGE_FLOW } from '../../../workflows/charge/search-attributes';
+import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../../workflows/charge/messages';
 import { callbackRoute } from './callback-router';
 
 export const chargeCallbackRoute = callbackRoute({
@@ -13,7 +14,7 @@ export const chargeCallbackRoute = callbackRoute({
   schema: cashInCallbackSchema,
   flows: [CHARGE_FLOW],
   target: (callback, receivedAt) => ({
-    workflowId: chargeWorkflowId(callback.transactionId),
+    workflowId: chargeWorkflowId(externalIdOfReference(callback.transactionId)),
     providerId: callback.transactionId,
     signal: cashInCallbackSignal,
     reference: callback.transactionId,

@@ -18,8 +18,9 @@ import {
   recheckCardPaymentUpdate,
   type CardPaymentView,
   type CardPaymentWorkflow,
+  isCardPaymentState,
+  type CardPaymentState,
 } from '../../../workflows/card-payment/messages';
-import { isCardPaymentState, type CardPaymentState } from '../../../workflows/card-payment/states';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';

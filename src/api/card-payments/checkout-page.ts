@@ -13,12 +13,15 @@
 import { createHash } from 'node:crypto';
 import { formatCentavos } from '../../money/centavos';
 import type { CheckoutOrder } from './checkout-service';
+import type { ShieldStepOrder } from './shield-config';
 
 export interface CheckoutPageConfig {
   publicKey: string;
   /** The provider's shield.js ({shield_script_url}) and 3DS settings ({shield_settings_url}) as the browser reaches them. */
   scriptUrl: string;
   settingsUrl: string;
+  /** PAYMENT_SHIELD_STEP_ORDER: prepareThreeDS before module.encrypt (`spec`), or after it with the card token. */
+  stepOrder: ShieldStepOrder;
   token: string;
   /** The expected hash of the provider's script (`sha384-…`): the browser refuses any other. */
   shieldIntegrity?: string;
@@ -112,6 +115,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
   const config = {
     publicKey: page.publicKey,
     settingsUrl: page.settingsUrl,
+    encryptFirst: page.stepOrder === 'encrypt-first',
     amount: formatCentavos(order.amountCents),
     currency: 'BRL',
     installments: order.installmentCount,

@@ -2,9 +2,12 @@
  * The checkout page's script, served as GET /checkout/assets/checkout.js (no inline script: the page's
  * CSP allows none). It runs the spec's "Browser-side 3DS preparation" with the provider's shield.js:
  * 1 the script (loaded by the page), 2 the module and the public key, 3 the 3DS settings, 4 the amount in
- * cents, 6 the card token (before 5: the provider picks the 3DS flow by the card), 5 prepareThreeDS
- * (frictionless, or the issuer's challenge in an iframe; skipped when the settings' threeDS.enabled is false), 7 card + token + 3DS result to the engine,
- * which calls the provider. A 3DS that did not authenticate the buyer is reported instead. Once the
+ * cents, 5 prepareThreeDS (frictionless, or the issuer's challenge in an iframe), 6 the card token, 7 card
+ * + token + 3DS result to the engine, which calls the provider. Steps 5 and 6 run in the spec's order, or
+ * 6 first with the token given to prepareThreeDS where the provider's module picks the 3DS flow by the
+ * card (PAYMENT_SHIELD_STEP_ORDER=encrypt-first, the sandbox's); 5 is skipped when the settings' threeDS.enabled
+ * is false. A 3DS that did not authenticate the buyer is reported instead. A provider that cannot be
+ * reached (its script, its settings) is said so, and no card is taken. Once the
  * provider took the card, the page follows the payment (GET .../status, backing off, for at most three
  * minutes) and tells the buyer its outcome in their words: paid, declined, challenge refused, expired.
  */
@@ -121,6 +124,12 @@ export const CHECKOUT_SCRIPT = `(function () {
     form.elements.namedItem('cc-csc').value = '';
   }
 
+  var UNAVAILABLE = 'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
+  /* Step 1 failed (the provider's script did not load, or was refused): the button stays disabled. */
+  if (typeof window.ShieldHelper === 'undefined') {
+    show(UNAVAILABLE, 'error', undefined, true);
+    return;
+  }
   /* Step 2: the module named by the helper, with the environment's fixed public key. */
   var shieldModule = window[ShieldHelper.getModuleName()];
   shieldModule.setPublicKey(config.publicKey);
@@ -138,21 +147,38 @@ export const CHECKOUT_SCRIPT = `(function () {
       expiryYear: field('cc-exp-year'),
       cvv: field('cc-csc'),
     };
+    /* Step 3: the 3DS settings. The provider unreachable or refusing this shop's key: nothing to do but say so. */
+    var settings;
+    try {
+      var settingsResponse = await fetch(config.settingsUrl + '?publicKey=' + encodeURIComponent(config.publicKey));
+      if (!settingsResponse.ok) throw new Error('HTTP ' + settingsResponse.status);
+      settings = await settingsResponse.json();
+    } catch (error) {
+      show(UNAVAILABLE, 'error', undefined, true);
+      return;
+    }
     var prepared;
     try {
-      /* Step 3: the 3DS settings. */
-      var settings = await (await fetch(config.settingsUrl + '?publicKey=' + encodeURIComponent(config.publicKey))).json();
       if (!settings.currencies || !(config.currency in settings.currencies)) throw new Error('this payment method does not take ' + config.currency);
       /* Step 4: the amount in cents. */
       var amount = ShieldHelper.convertDecimalToCents(config.amount, config.currency);
-      /* Step 6: the card token. */
-      var cardToken = await shieldModule.encrypt({ number: card.number, holderName: card.holderName, expMonth: Number(card.expiryMonth), expYear: Number(card.expiryYear), cvv: card.cvv });
-      /* Step 5: 3DS, frictionless or with the issuer's challenge; skipped when the settings say 3DS is not enabled. */
+      var threeDS = { amount: amount, installments: config.installments, currency: config.currency };
+      var encrypt = function () {
+        return shieldModule.encrypt({ number: card.number, holderName: card.holderName, expMonth: Number(card.expiryMonth), expYear: Number(card.expiryYear), cvv: card.cvv });
+      };
       if (settings.threeDS && settings.threeDS.enabled === false) {
-        prepared = { cardToken: cardToken };
+        /* No 3DS: step 6 alone. */
+        prepared = { cardToken: await encrypt() };
+      } else if (config.encryptFirst) {
+        /* Step 6, then step 5 with the token: the provider's module picks frictionless or challenge by the card. */
+        var token = await encrypt();
+        threeDS.cardToken = token;
+        var byCard = await ShieldHelper.prepareThreeDS(threeDS);
+        prepared = { cardToken: token, sessionId: byCard.sessionId, threeDS: byCard.threeDS };
       } else {
-        var result = await ShieldHelper.prepareThreeDS({ amount: amount, installments: config.installments, currency: config.currency, cardToken: cardToken });
-        prepared = { cardToken: cardToken, sessionId: result.sessionId, threeDS: result.threeDS };
+        /* Step 5, frictionless or with the issuer's challenge, then step 6: the spec's order and arguments. */
+        var result = await ShieldHelper.prepareThreeDS(threeDS);
+        prepared = { cardToken: await encrypt(), sessionId: result.sessionId, threeDS: result.threeDS };
       }
     } catch (error) {
       if (error && error.name === 'ShieldError' && /^THREE_DS_/.test(error.code || '')) {

@@ -6,9 +6,12 @@
 import type { Config } from '../../config/env';
 import { ShieldPublicKey } from './shield-public-key';
 
+export type ShieldStepOrder = Config['PAYMENT_SHIELD_STEP_ORDER'];
+
 export interface ShieldConfig {
   scriptUrl: string;
   settingsUrl: string;
+  stepOrder: ShieldStepOrder;
   /** Every origin the page's script, fetches and the module's frames may come from (its CSP). */
   origins: readonly string[];
   publicKey: ShieldPublicKey;
@@ -25,6 +28,7 @@ export function shieldConfig(config: Config): ShieldConfig {
   return {
     scriptUrl,
     settingsUrl,
+    stepOrder: config.PAYMENT_SHIELD_STEP_ORDER,
     origins,
     publicKey: new ShieldPublicKey(
       config.PAYMENT_SHIELD_PUBLIC_KEY === undefined ? { baseUrl: config.PAYMENT_API_BASE_URL, timeoutMs: config.PAYMENT_API_TIMEOUT_MS } : { configured: config.PAYMENT_SHIELD_PUBLIC_KEY },

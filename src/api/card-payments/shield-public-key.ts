@@ -5,19 +5,15 @@
  * `/shield/public-key` (no real provider promises that endpoint) once, then kept; a failed read is not
  * kept, so the next page view asks again.
  */
-import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isPublicKeyPem } from '../../config/env';
 import { shieldPublicKeyResponseSchema } from '../../payment-api/schemas/shield';
 import { ApiError } from '../errors';
 
 /** The PEM of a configured value: the text itself when it is a PEM, else the file it names; checked to be a public key. */
 export function configuredPublicKey(value: string): string {
   const pem = value.trimStart().startsWith('-----BEGIN') ? value : readFileSync(value, 'utf8');
-  try {
-    createPublicKey(pem);
-  } catch {
-    throw new Error('PAYMENT_SHIELD_PUBLIC_KEY is not a PEM public key (nor the path of a file holding one)');
-  }
+  if (!isPublicKeyPem(pem)) throw new Error('PAYMENT_SHIELD_PUBLIC_KEY is not a PEM public key (nor the path of a file holding one)');
   return pem.trim();
 }
 

@@ -1,8 +1,7 @@
 /** What the API answers about a charge: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { CHARGE_STATES } from '../../../workflows/charge/states';
-import { chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
 import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(CHARGE_STATES);
@@ -35,6 +34,8 @@ export const chargeResponseSchema = z.object({
   expiresAt: z.string().optional(),
   paidAt: z.string().optional(),
   providerTransactionId: z.string().optional(),
+  /** The transactionId the charge was created under at the provider, when it is not its externalId: a creation whose answer was lost made it anew under this one. */
+  providerReference: z.string().optional(),
   failureReason: z.string().optional(),
   refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: z.string() })).optional(),
   refundedAmount: z.number().optional(),
@@ -70,6 +71,7 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
     ...(view.paidAt ? { paidAt: view.paidAt } : {}),
     ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
+    ...(view.providerReference ? { providerReference: view.providerReference } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
     refunds: view.refunds.map((refund) => ({ infractionId: refund.infractionId, amount: centavosToReais(refund.amountCents), at: refund.at })),
     refundedAmount: centavosToReais(refunded),

@@ -3,16 +3,14 @@
  * starts (or is found) and answers the created charge in the same round trip, so an API that dies between
  * the two leaves nothing half done: the retried request joins the same workflow and gets the same code.
  */
-import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Config } from '../../config/env';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
-import { chargeDetails, chargeSummary } from '../../charges/summary';
 import { AmountCents, ChargeStatus, Flow } from '../../temporal/search-attributes';
-import { chargeStatusQuery, chargeWorkflowId, createChargeUpdate, type ChargeView, type ChargeWorkflow } from '../../../workflows/charge/messages';
-import { CHARGE_FLOW, chargeStartAttributes } from '../../../workflows/charge/search-attributes';
-import { isChargeState, type ChargeState } from '../../../workflows/charge/states';
+import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState } from '../../../workflows/charge/messages';
+import { startCreateCharge } from '../../lifecycles/charge-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
@@ -42,21 +40,7 @@ export class ChargeService {
   /** The created charge (the same one for a repeated request); a different request under its externalId is 409. */
   async create(request: ChargeRequest): Promise<ChargeView> {
     const input = chargeInput(request, this.config);
-    const start = new WithStartWorkflowOperation<ChargeWorkflow>('chargeWorkflow', {
-      workflowId: chargeWorkflowId(request.externalId),
-      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      // A closed charge keeps its id: a retry after it closed is answered from its result, never a second charge.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      memo: { requestHash: input.requestHash },
-      typedSearchAttributes: chargeStartAttributes(request),
-      staticSummary: chargeSummary(request),
-      staticDetails: chargeDetails(request),
-    });
-    // The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
-    const update = () =>
-      this.client.workflow.startUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start, waitForStage: 'ACCEPTED' });
+    const update = () => startCreateCharge(this.client, input, this.config.TEMPORAL_TASK_QUEUE);
     let outcome: UpdateOutcome<ChargeView>;
     try {
       outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: CREATE_ANSWER_DEADLINE_MS }, update);

@@ -1,8 +1,7 @@
 /** What the API answers about an infraction: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { INFRACTION_STATES } from '../../../workflows/infraction/states';
-import { infractionWorkflowId, type InfractionView } from '../../../workflows/infraction/messages';
+import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../../workflows/infraction/messages';
 import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(INFRACTION_STATES);

@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { centavosToReais } from '../../money/centavos';
-import { INFRACTION_STATES } from '../../../workflows/infraction/states';
+import { INFRACTION_STATES } from '../../../workflows/infraction/messages';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';

@@ -28,8 +28,9 @@ import {
   type CancelOutcome,
   type PayoutView,
   type PayoutWorkflow,
+  PAYOUT_STATES,
+  type PayoutState,
 } from '../../../workflows/payout/messages';
-import { PAYOUT_STATES, type PayoutState } from '../../../workflows/payout/states';
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../webhooks/endpoint-store';
 import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
-import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../../workflows/merchant-event/states';
+import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../../workflows/merchant-event/messages';
 import { visibilityCursorSchema } from '../visibility-page';
 
 export const endpointParamsSchema = z.object({ endpointId: webhookEndpointIdSchema });

@@ -38,8 +38,11 @@ export const threeDSSessionRequestSchema = z.strictObject({
   amount: z.number().int({ message: 'must be an integer amount in minor units (cents)' }).positive().max(Number.MAX_SAFE_INTEGER),
   installments: z.number().int().min(1).max(MAX_INSTALLMENTS),
   currency: z.enum(CARD_CURRENCIES, { message: `must be one of ${CARD_CURRENCIES.join(', ')}` }),
-  /** module.encrypt's token: the sandbox reads the card from it to choose frictionless or challenge. */
-  cardToken: z.string().min(1).max(2_048),
+  /**
+   * module.encrypt's token: the sandbox reads the card from it to choose frictionless or challenge. Not among the
+   * spec's arguments of prepareThreeDS: required or refused by the sandbox's SANDBOX_SHIELD_THREE_DS.
+   */
+  cardToken: z.string().min(1).max(2_048).optional(),
 });
 
 export const THREE_DS_SESSION_STATUSES = ['CHALLENGE_REQUIRED', 'AUTHENTICATED', 'DENIED', 'EXPIRED', 'USED'] as const;

@@ -218,6 +218,52 @@ describe('test cards at endpoint 2', () => {
   });
 });
 
+describe('the 3DS of the module (SANDBOX_SHIELD_THREE_DS)', () => {
+  const sessionBody = async (other: TestSandbox, card?: ReturnType<typeof testCard>) => {
+    const publicKey = await environmentKey(other);
+    return { publicKey, amount: 1000, installments: 1, currency: 'BRL', ...(card ? { cardToken: cardToken(publicKey, card) } : {}) };
+  };
+  const settingsOf = async (other: TestSandbox) =>
+    (await other.call<{ threeDS: { enabled: boolean } }>('GET', `/shield/settings?publicKey=${encodeURIComponent(await environmentKey(other))}`)).body.threeDS.enabled;
+
+  test('card-token (the default): a session without the card token is refused, naming it', async () => {
+    expect(refusal(await sb.call<Body>('POST', '/shield/sessions', { body: await sessionBody(sb) }))).toEqual({ status: 400, code: 'VALIDATION_FAILED', paths: ['cardToken'] });
+    expect(await settingsOf(sb)).toBe(true);
+  });
+
+  test("spec: prepareThreeDS takes the spec's arguments only; its card-less session is frictionless and fits the card that pays", async () => {
+    const spec = await startTestSandbox({ overrides: { SANDBOX_SHIELD_THREE_DS: 'spec' } });
+    try {
+      const card = testCard(TEST_CARDS.challenge);
+      expect(refusal(await spec.call<Body>('POST', '/shield/sessions', { body: await sessionBody(spec, card) }))).toEqual({ status: 400, code: 'VALIDATION_FAILED', paths: ['cardToken'] });
+      const session = await spec.call<{ sessionId: string; status: string; threeDS: Record<string, string> }>('POST', '/shield/sessions', { body: await sessionBody(spec) });
+      expect(session.body).toMatchObject({ status: 'AUTHENTICATED', threeDS: { eci: '05' } });
+      expect(await settingsOf(spec)).toBe(true);
+      const paid = await spec.call<Body>('POST', '/api/v1/card/payments', {
+        body: paymentBody(10, card, { creditCardToken: cardToken(await environmentKey(spec), card) }, { sessionId: session.body.sessionId, threeDS: session.body.threeDS }),
+        auth: { bearer: await spec.login() },
+      });
+      expect([paid.status, paid.body.data.status]).toEqual([200, 'PENDING']);
+    } finally {
+      await spec.stop();
+    }
+  });
+
+  test('off: the settings say 3DS is not enabled, and the card the issuer would challenge is charged without 3DS data', async () => {
+    const off = await startTestSandbox({ overrides: { SANDBOX_SHIELD_THREE_DS: 'off' } });
+    try {
+      expect(await settingsOf(off)).toBe(false);
+      const card = testCard(TEST_CARDS.challenge);
+      const paid = await off.call<Body>('POST', '/api/v1/card/payments', { body: paymentBody(10, card, { creditCardToken: cardToken(await environmentKey(off), card) }), auth: { bearer: await off.login() } });
+      expect([paid.status, paid.body.data.status]).toEqual([200, 'PENDING']);
+      // The same card in the default environment: its issuer demands 3DS.
+      expect(refusal(await pay(paymentBody(10, card)))).toEqual({ status: 422, code: 'THREE_DS_REQUIRED', paths: ['creditCard.threeDS'] });
+    } finally {
+      await off.stop();
+    }
+  });
+});
+
 describe('allowed origins (SANDBOX_SHIELD_ORIGINS)', () => {
   test('only a listed origin gets CORS and may frame the challenge', async () => {
     const shop = 'https://shop.example';

@@ -46,12 +46,13 @@ ${body}
 `;
 }
 
+/** Only a session opened for a card is ever challenged: its last four digits are known. */
 export function challengePage(session: ThreeDSSession, parentOrigin: string): string {
   const installments = session.installments === 1 ? 'in one payment' : `in ${session.installments} installments`;
   return page(
     '3-D Secure: confirm your payment',
     `<h1>Sandbox issuer: confirm your payment</h1>
-<p>Pay <strong>${escapeHtml(formatAmount(session))}</strong> ${installments} with your ${escapeHtml(session.brand)} card ending in <strong>${escapeHtml(session.cardLast4)}</strong>?</p>
+<p>Pay <strong>${escapeHtml(formatAmount(session))}</strong> ${installments} with your ${escapeHtml(session.brand)} card ending in <strong>${escapeHtml(session.cardLast4 ?? '')}</strong>?</p>
 <form method="post" action="/shield/challenge/${escapeHtml(session.id)}">
   <input type="hidden" name="parentOrigin" value="${escapeHtml(parentOrigin)}">
   <button type="submit" name="decision" value="approve">Approve</button>

@@ -19,6 +19,7 @@ import {
   challengeDecisionSchema,
   challengePageQuerySchema,
   SHIELD_MODULE_NAME,
+  type CardTokenPayload,
   shieldSettingsQuerySchema,
   threeDSSessionRequestSchema,
   type ShieldSettings,
@@ -63,10 +64,30 @@ function sessionView(session: ThreeDSSession, now: number): ThreeDSSessionRespon
 
 export function shieldRouter(ctx: SandboxContext): Router {
   const allowedOrigins = ctx.config.SANDBOX_SHIELD_ORIGINS;
+  const threeDSMode = ctx.config.SANDBOX_SHIELD_THREE_DS;
   const script = readFileSync(SCRIPT_FILE);
   const router = Router();
   router.use('/shield', cors(allowedOrigins));
 
+  /**
+   * The card a session is opened for: from the token, where this environment picks the 3DS flow by the card
+   * (`card-token`, and `off`); none where prepareThreeDS takes the spec's arguments only (`spec`), which
+   * refuses a token, so a checkout that encrypted first is caught.
+   */
+  const sessionCard = (cardToken: string | undefined): CardTokenPayload | undefined => {
+    const refuse = (message: string) => providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'cardToken', message }]);
+    if (threeDSMode === 'spec') {
+      if (cardToken !== undefined) throw refuse('is not taken here: prepareThreeDS takes amount, installments and currency, then module.encrypt makes the token (SANDBOX_SHIELD_THREE_DS=spec)');
+      return undefined;
+    }
+    if (cardToken === undefined) throw refuse('is required: call module.encrypt first and pass its token (this environment picks the 3DS flow by the card)');
+    const card = openCardToken(shieldKeys(ctx.db), cardToken);
+    if (!card) throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [{ path: 'cardToken', message: "does not decrypt with this environment's key" }]);
+    if (!luhnValid(card.number) || cardBrand(card.number) === 'UNKNOWN') {
+      throw providerError('CARD_REFUSED', 'Card refused', [{ path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' }]);
+    }
+    return card;
+  };
   const requireKnownKey = (publicKey: string): void => {
     if (!isEnvironmentKey(shieldKeys(ctx.db), publicKey)) {
       throw providerError('NOT_FOUND', 'No environment has this public key', [{ path: 'publicKey', message: 'is not the public key of this environment (GET /shield/public-key)' }]);
@@ -113,7 +134,7 @@ export function shieldRouter(ctx: SandboxContext): Router {
     const settings: ShieldSettings = {
       environment: 'sandbox',
       moduleName: SHIELD_MODULE_NAME,
-      threeDS: { enabled: true, version: THREE_DS_VERSION, challengeTimeoutMs: ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS },
+      threeDS: { enabled: threeDSMode !== 'off', version: THREE_DS_VERSION, challengeTimeoutMs: ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS },
       currencies: { ...CARD_CURRENCY_MINOR_UNITS },
     };
     res.json(settings);
@@ -122,14 +143,10 @@ export function shieldRouter(ctx: SandboxContext): Router {
   router.post('/shield/sessions', acceptJsonBodies, express.json({ limit: '16kb' }), (req, res) => {
     const request = parseOrRefuse(threeDSSessionRequestSchema, req.body ?? {}, 'body');
     requireKnownKey(request.publicKey);
-    const card = openCardToken(shieldKeys(ctx.db), request.cardToken);
-    if (!card) throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [{ path: 'cardToken', message: "does not decrypt with this environment's key" }]);
-    if (!luhnValid(card.number) || cardBrand(card.number) === 'UNKNOWN') {
-      throw providerError('CARD_REFUSED', 'Card refused', [{ path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' }]);
-    }
+    const card = sessionCard(request.cardToken);
     const origin = browserOriginSchema.safeParse(req.get('origin'));
     const session = openSession(ctx, { amountMinor: request.amount, currency: request.currency, installments: request.installments, card, parentOrigin: origin.success ? origin.data : undefined });
-    ctx.logger.info('sandbox.three_ds_session_opened', { sessionId: session.id, status: session.status, brand: session.brand });
+    ctx.logger.info('sandbox.three_ds_session_opened', { sessionId: session.id, status: session.status, brand: session.brand, forCard: card !== undefined });
     res.json(sessionView(session, ctx.now()));
   });
 

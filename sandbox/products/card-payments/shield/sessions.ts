@@ -4,7 +4,9 @@
  * card payment. Rows survive a restart like every other sandbox state.
  *
  * The card is kept as its first six and last four digits only (what PCI DSS allows to display):
- * enough to tell that endpoint 2 pays with the card that was authenticated.
+ * enough to tell that endpoint 2 pays with the card that was authenticated. A session opened by the
+ * spec's prepareThreeDS (SANDBOX_SHIELD_THREE_DS=spec) knows no card: it is frictionless, and any card
+ * may use it (stored as empty digits, the columns being NOT NULL).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cardBrand, type CardBrand } from '../../../../src/card/card';
@@ -59,8 +61,9 @@ export interface ThreeDSSession {
   amountMinor: number;
   currency: CardCurrency;
   installments: number;
-  cardBin: string;
-  cardLast4: string;
+  /** Null for a session opened without a card. */
+  cardBin: string | null;
+  cardLast4: string | null;
   brand: CardBrand;
   threeDS: ThreeDSResult | null;
   challengeDeadline: number | null;
@@ -97,8 +100,8 @@ function toSession(row: SessionRow, now: number): ThreeDSSession {
     amountMinor: row.amount_minor,
     currency: row.currency,
     installments: row.installments,
-    cardBin: row.card_bin,
-    cardLast4: row.card_last4,
+    cardBin: row.card_bin === '' ? null : row.card_bin,
+    cardLast4: row.card_last4 === '' ? null : row.card_last4,
     brand: row.brand,
     threeDS: row.three_ds === null ? null : (JSON.parse(row.three_ds) as ThreeDSResult),
     challengeDeadline: row.challenge_deadline,
@@ -124,11 +127,12 @@ export function findSession(ctx: SandboxContext, id: string): ThreeDSSession | u
 
 export function openSession(
   ctx: SandboxContext,
-  request: { amountMinor: number; currency: CardCurrency; installments: number; card: CardTokenPayload; parentOrigin: string | undefined },
+  request: { amountMinor: number; currency: CardCurrency; installments: number; card: CardTokenPayload | undefined; parentOrigin: string | undefined },
 ): ThreeDSSession {
   const now = ctx.now();
-  const brand = cardBrand(request.card.number);
-  const challenge = requiresChallenge(request.card.number);
+  const number = request.card?.number ?? '';
+  const brand = request.card ? cardBrand(number) : 'UNKNOWN';
+  const challenge = request.card !== undefined && requiresChallenge(number);
   const id = `3ds_${randomBytes(16).toString('hex')}`;
   ctx.db
     .prepare(
@@ -141,8 +145,8 @@ export function openSession(
       amountMinor: request.amountMinor,
       currency: request.currency,
       installments: request.installments,
-      cardBin: request.card.number.slice(0, 6),
-      cardLast4: request.card.number.slice(-4),
+      cardBin: number.slice(0, 6),
+      cardLast4: number.slice(-4),
       brand,
       threeDS: challenge ? null : JSON.stringify(authenticationResult(brand)),
       challengeDeadline: challenge ? now + ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS : null,

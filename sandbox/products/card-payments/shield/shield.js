@@ -4,13 +4,15 @@
  *
  *   ShieldHelper.getModuleName()                       -> 'SandboxShield'
  *   ShieldHelper.convertDecimalToCents(amount, currency) -> integer minor units, exact (10.10 BRL -> 1010)
- *   ShieldHelper.prepareThreeDS({ amount, installments, currency, cardToken })
+ *   ShieldHelper.prepareThreeDS({ amount, installments, currency[, cardToken] })
  *                                                      -> Promise<{ sessionId, threeDS: { cavv, xid, eci, version, referenceId } }>
  *   window.SandboxShield.setPublicKey(pem)
  *   window.SandboxShield.encrypt({ number, holderName, expMonth, expYear, cvv }) -> Promise<card token>
  *
  * The sandbox needs the card to choose a frictionless or a challenge flow, so prepareThreeDS takes the
  * token of module.encrypt: a checkout runs the spec's step 6 (encrypt) before step 5 (prepareThreeDS).
+ * With SANDBOX_SHIELD_THREE_DS=spec the sandbox takes the spec's arguments only, in the spec's order
+ * (it then refuses a token, and knows no card: frictionless); the sandbox's answer says which it wants.
  * The token is RSA-OAEP (SHA-256) by WebCrypto under the environment's public key; WebCrypto exists
  * only in secure contexts (https, or http on localhost / 127.0.0.1).
  *
@@ -172,20 +174,22 @@
     });
   }
 
-  /* amount in minor units (convertDecimalToCents); cardToken from module.encrypt. */
+  /* amount in minor units (convertDecimalToCents); cardToken from module.encrypt, where the sandbox picks the flow by the card. */
   async function prepareThreeDS(options) {
     var input = options || {};
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new TypeError('amount must be a positive integer of minor units (ShieldHelper.convertDecimalToCents)');
     if (!Number.isInteger(input.installments) || input.installments < 1) throw new TypeError('installments must be a positive integer');
     if (!Object.prototype.hasOwnProperty.call(MINOR_UNITS, input.currency)) throw new RangeError('Unsupported currency: ' + String(input.currency));
-    if (typeof input.cardToken !== 'string' || input.cardToken === '') {
-      throw new TypeError('cardToken is required: call ' + MODULE_NAME + '.encrypt first and pass its token (the sandbox picks the 3DS flow by card)');
+    if (input.cardToken !== undefined && (typeof input.cardToken !== 'string' || input.cardToken === '')) {
+      throw new TypeError('cardToken, when given, must be the token of ' + MODULE_NAME + '.encrypt');
     }
     if (!publicKeyPem) throw shieldError('call ' + MODULE_NAME + '.setPublicKey first', 'NO_PUBLIC_KEY');
+    var request = { publicKey: publicKeyPem, amount: input.amount, installments: input.installments, currency: input.currency };
+    if (input.cardToken !== undefined) request.cardToken = input.cardToken;
     var response = await fetch(new URL('sessions', requireBase()).href, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ publicKey: publicKeyPem, amount: input.amount, installments: input.installments, currency: input.currency, cardToken: input.cardToken }),
+      body: JSON.stringify(request),
     });
     var session = await readAnswer(response);
     if (session.status === 'AUTHENTICATED') return { sessionId: session.sessionId, threeDS: session.threeDS };

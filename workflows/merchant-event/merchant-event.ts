@@ -9,8 +9,7 @@ import type { MerchantEventActivities } from '../../activities/merchant-event-ac
 import { WebhookAttempts, WebhookDeliveryStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
-import { attemptsOf, type DeliveryAttempt, type EndpointDelivery, type MerchantEventInput, type MerchantEventView } from './messages';
-import { EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './states';
+import { attemptsOf, type DeliveryAttempt, type EndpointDelivery, type MerchantEventInput, type MerchantEventView, EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './messages';
 import { nowMs } from '../shared/clock';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.

@@ -1,0 +1,56 @@
+/**
+ * The infraction lifecycle's client, as the MED sync uses it: which infraction workflows run and in
+ * which state (from visibility), and the provider's record brought to an infraction's workflow by
+ * signal-with-start (started, with its search attributes and summary, when it does not run yet).
+ */
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { InfractionRecord } from '../infractions/infraction-record';
+import { formatCentavos } from '../money/centavos';
+import { AmountCents, Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
+import { INFRACTION_FLOW, infractionRecordSignal, infractionWorkflowId, type InfractionState, type InfractionWorkflow } from '../../workflows/infraction/messages';
+
+/** Its flow, state, amount and due time (no payer data). */
+function infractionStartAttributes(record: InfractionRecord): SearchAttributePair[] {
+  return [
+    { key: Flow, value: INFRACTION_FLOW },
+    { key: InfractionStatus, value: 'OPEN' },
+    { key: AmountCents, value: record.amountCents },
+    { key: InfractionDueAt, value: new Date(record.defenseDeadline) },
+  ];
+}
+
+/** The states of the running infraction workflows among these ids, by workflow id, from visibility. */
+export async function runningInfractionStates(temporal: Client, infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
+  const states = new Map<string, InfractionState>();
+  if (infractionIds.length === 0) return states;
+  const ids = infractionIds.map((id) => `'${infractionWorkflowId(id).replace(/'/g, "\\'")}'`).join(', ');
+  const query = `${Flow.name} = '${INFRACTION_FLOW}' AND ExecutionStatus = 'Running' AND WorkflowId IN (${ids})`;
+  for await (const execution of temporal.workflow.list({ query })) {
+    const state = execution.typedSearchAttributes.get(InfractionStatus);
+    if (state) states.set(execution.workflowId, state as InfractionState);
+  }
+  return states;
+}
+
+/** The record signalled to its infraction's workflow, started if it does not run; 'closed': it ended (its outcome is final). */
+export async function signalInfractionRecord(temporal: Client, record: InfractionRecord, taskQueue: string): Promise<'signalled' | 'closed'> {
+  try {
+    await temporal.workflow.signalWithStart<InfractionWorkflow, [InfractionRecord]>('infractionWorkflow', {
+      workflowId: infractionWorkflowId(record.infractionId),
+      taskQueue,
+      args: [{ record }],
+      signal: infractionRecordSignal,
+      signalArgs: [record],
+      // A closed infraction is never started again: its outcome is final.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: infractionStartAttributes(record),
+      staticSummary: `MED infraction R$ ${formatCentavos(record.amountCents)} on ${record.transactionId}: ${record.reason.slice(0, 80)}`,
+      staticDetails: `due ${record.defenseDeadline}`,
+    });
+    return 'signalled';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'closed';
+    throw error;
+  }
+}

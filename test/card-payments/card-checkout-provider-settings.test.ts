@@ -1,0 +1,172 @@
+/**
+ * The checkout against providers that differ where the spec leaves room, in a real browser:
+ * - settings that say 3DS is not required (SANDBOX_SHIELD_THREE_DS=off): paid without prepareThreeDS;
+ * - a module that takes the spec's prepareThreeDS arguments in the spec's order (PAYMENT_SHIELD_STEP_ORDER=spec);
+ * - the security module's three configured values (PAYMENT_SHIELD_SCRIPT_URL, PAYMENT_SHIELD_SETTINGS_URL,
+ *   PAYMENT_SHIELD_PUBLIC_KEY as a file and as PEM text) against the seed profile, which serves no
+ *   /shield/public-key, with the default base address dead; and what a wrong or missing value gives.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
+import { freePort } from '../../src/net/free-port';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+
+let browser: Browser;
+const keyDir = mkdtempSync(path.join(os.tmpdir(), 'shield-key-'));
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(keyDir, { recursive: true, force: true });
+});
+afterEach(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+/** What the provider kept of the payment (the sandbox's record of endpoint 2). */
+async function providerPayment(stack: EngineHarness, externalId: string): Promise<Record<string, unknown> | undefined> {
+  const { operations } = (await stack.admin<{ operations: { details: Record<string, unknown> }[] }>('GET', '/sandbox/operations?product=card-payment')).body;
+  return operations.find((operation) => operation.details.externalReference === externalId)?.details;
+}
+
+const events = (lines: string[], event: string) => lines.map((line) => JSON.parse(line) as { event?: string; forCard?: boolean }).filter((line) => line.event === event);
+
+/** A card typed and paid on the checkout page (opened at `origin` when given: another API process); the page's outcome. */
+async function payOnPage(stack: EngineHarness, label: string, card: string, options: { origin?: string; approveChallenge?: boolean } = {}) {
+  const created = await createCardPayment(stack, label);
+  const url = options.origin ? created.checkoutUrl.replace(stack.apiUrl, options.origin) : created.checkoutUrl;
+  const page = await openCheckout(browser, url);
+  await typeCard(page, card);
+  await pay(page);
+  if (options.approveChallenge) await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
+  const outcome = await pageOutcome(page);
+  await page.close();
+  return { externalId: created.externalId, outcome };
+}
+
+describe('the provider says 3DS is not required (SANDBOX_SHIELD_THREE_DS=off)', () => {
+  const lines: string[] = [];
+  let stack: EngineHarness;
+  beforeAll(async () => {
+    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'off' }, { logs: (line) => lines.push(line) });
+  });
+  afterAll(() => stack?.close());
+
+  test('the card its issuer would challenge is paid without prepareThreeDS or a challenge, and completes', async () => {
+    const { externalId, outcome } = await payOnPage(stack, 'card-no-3ds', TEST_CARDS.challenge);
+    expect(outcome).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
+    expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ status: 'PAID', last4: '3220' });
+    // Endpoint 2 got the card and its token, no 3DS data; no 3DS session was ever opened.
+    const details = await providerPayment(stack, externalId);
+    expect(details).toMatchObject({ cardTokenVerified: true, last4: '3220' });
+    expect(details).not.toHaveProperty('sessionId');
+    expect(details).not.toHaveProperty('threeDS');
+    expect(events(lines, 'sandbox.three_ds_session_opened')).toEqual([]);
+  });
+});
+
+describe("the spec's order of steps (PAYMENT_SHIELD_STEP_ORDER=spec, a module that takes the spec's arguments)", () => {
+  const lines: string[] = [];
+  let stack: EngineHarness;
+  beforeAll(async () => {
+    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'spec', PAYMENT_SHIELD_STEP_ORDER: 'spec' }, { logs: (line) => lines.push(line) });
+  });
+  afterAll(() => stack?.close());
+
+  test('prepareThreeDS runs before module.encrypt, without the card token, and the payment completes with its 3DS result', async () => {
+    const { externalId, outcome } = await payOnPage(stack, 'card-spec-order', TEST_CARDS.frictionless);
+    expect(outcome.status).toBe('PAID');
+    expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ status: 'PAID', last4: '1000' });
+    // This module refuses a token at prepareThreeDS: the session opened without one, so the token came after.
+    expect(events(lines, 'sandbox.three_ds_session_opened').map((line) => line.forCard)).toEqual([false]);
+    expect(await providerPayment(stack, externalId)).toMatchObject({ cardTokenVerified: true, sessionId: expect.stringMatching(/^3ds_/) as unknown, threeDS: { eci: '05' } });
+  });
+});
+
+describe('the security module configured (seed profile: no /shield/public-key; the default base address dead)', () => {
+  let stack: EngineHarness;
+  let keyPem = '';
+  let sandboxUrl = '';
+  const keyFile = path.join(keyDir, 'provider-shield-key.pem');
+  beforeAll(async () => {
+    stack = await startEngineHarness(
+      // Nothing listens on port 9: only the explicit addresses can make the page work.
+      { SANDBOX_PROFILE: 'seed', PROVIDER_CALLBACK_SIGNATURES: 'optional', PAYMENT_BROWSER_BASE_URL: 'http://127.0.0.1:9' },
+      {
+        engineSettings: (sandbox) => {
+          keyPem = sandbox.shieldPublicKeyPem;
+          sandboxUrl = sandbox.sandboxUrl;
+          writeFileSync(keyFile, keyPem);
+          // Another spelling of the sandbox's host, so these addresses are not derived from any base.
+          const shield = `${sandbox.sandboxUrl.replace('127.0.0.1', 'localhost')}/shield`;
+          return { PAYMENT_SHIELD_SCRIPT_URL: `${shield}/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${shield}/settings`, PAYMENT_SHIELD_PUBLIC_KEY: keyFile };
+        },
+      },
+    );
+  });
+  afterAll(() => stack?.close());
+
+  test('with the key as a file, a frictionless and a challenge card are paid', async () => {
+    expect((await fetch(`${sandboxUrl}/shield/public-key`)).status).toBe(404);
+    const frictionless = await payOnPage(stack, 'card-configured-file', TEST_CARDS.frictionless);
+    expect(frictionless.outcome.status).toBe('PAID');
+    expect(await waitForCardPayment(stack, frictionless.externalId, ['PAID'])).toMatchObject({ last4: '1000' });
+    // The challenge frame comes from the configured address's origin too.
+    const challenged = await payOnPage(stack, 'card-configured-challenge', TEST_CARDS.challenge, { approveChallenge: true });
+    expect(challenged.outcome.status).toBe('PAID');
+    expect(await waitForCardPayment(stack, challenged.externalId, ['PAID'])).toMatchObject({ last4: '3220' });
+  });
+
+  test('with the key as PEM text (an API process of its own), a card is paid', async () => {
+    const port = await freePort();
+    await stack.spawnApiProcess(port, { PAYMENT_SHIELD_PUBLIC_KEY: keyPem });
+    const { externalId, outcome } = await payOnPage(stack, 'card-configured-pem', TEST_CARDS.frictionless, { origin: `http://127.0.0.1:${port}` });
+    expect(outcome.status).toBe('PAID');
+    expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ last4: '1000' });
+  });
+
+  test('a value that is no key or no address stops the API at start-up, naming the setting', async () => {
+    const notAKey = '-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n';
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: notAKey })).rejects.toThrow(/PAYMENT_SHIELD_PUBLIC_KEY: is PEM text but not a public key/);
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SCRIPT_URL: 'shield.js' })).rejects.toThrow(/PAYMENT_SHIELD_SCRIPT_URL/);
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SETTINGS_URL: 'settings' })).rejects.toThrow(/PAYMENT_SHIELD_SETTINGS_URL/);
+  });
+
+  test('a key file that cannot be read: the checkout answers 503 with Retry-After, naming the setting, never 500', async () => {
+    const port = await freePort();
+    await stack.spawnApiProcess(port, { PAYMENT_SHIELD_PUBLIC_KEY: path.join(keyDir, 'missing.pem') });
+    const created = await createCardPayment(stack, 'card-key-missing');
+    const answer = await fetch(created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${port}`));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).not.toBeNull();
+    expect(await answer.json()).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', message: expect.stringContaining('PAYMENT_SHIELD_PUBLIC_KEY') as unknown });
+  });
+
+  test("another environment's key, or a script that is not there: the page says the provider cannot be reached and takes no card", async () => {
+    const otherKey = path.join(keyDir, 'other.pem');
+    writeFileSync(otherKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const wrongKey = await freePort();
+    const wrongScript = await freePort();
+    await stack.spawnApiProcess(wrongKey, { PAYMENT_SHIELD_PUBLIC_KEY: otherKey });
+    await stack.spawnApiProcess(wrongScript, { PAYMENT_SHIELD_SCRIPT_URL: `${sandboxUrl}/shield/missing.js` });
+    const unavailable = 'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
+
+    const keyRefused = await payOnPage(stack, 'card-wrong-key', TEST_CARDS.frictionless, { origin: `http://127.0.0.1:${wrongKey}` });
+    expect(keyRefused.outcome).toEqual({ status: '', text: unavailable });
+
+    const created = await createCardPayment(stack, 'card-no-script');
+    const page = await openCheckout(browser, created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${wrongScript}`));
+    await expect(page.locator('#checkout-status[data-final]').textContent()).resolves.toBe(unavailable);
+    await expect(page.getByRole('button', { name: /^Pay/ }).isDisabled()).resolves.toBe(true);
+    await page.close();
+    for (const externalId of [keyRefused.externalId, created.externalId]) {
+      expect((await stack.api<{ status: string }>('GET', `/v1/card-payments/${externalId}`)).body.status).toBe('AWAITING_CARD');
+    }
+  });
+});
