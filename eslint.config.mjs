@@ -47,7 +47,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins (no I/O in workflows).' })),
           patterns: [
             { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'Import activity types only: import type * as activities.' },
-            { group: ['**/src/api/**', '**/sandbox/**', '**/tools/**', '**/src/payment-api/client*', '**/src/payment-api/http-*', '**/src/temporal/**', '!**/src/temporal/search-attributes', '**/src/cli/**', '**/src/config/**', '**/src/logging/**'], message: 'Workflows may import only deterministic shared modules.' },
+            { group: ['**/src/api/**', '**/sandbox/**', '**/tools/**', '**/src/payment-api/client*', '**/src/payment-api/http-*', '**/src/temporal/**', '!**/src/temporal/search-attributes', '!**/src/temporal/propagation', '**/src/cli/**', '**/src/config/**', '**/src/logging/**'], message: 'Workflows may import only deterministic shared modules.' },
             { group: ['express', 'better-sqlite3', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Not available in workflow code.' },
           ],
         },

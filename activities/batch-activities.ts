@@ -9,7 +9,7 @@ import type { BatchStore } from '../src/batches/batch-store';
 import type { PayoutTiming } from '../src/payouts/payout-input';
 import { payoutInput, startPayoutWorkflow } from '../src/lifecycles/payout-client';
 import type { Announce } from '../src/webhooks/announce';
-import { batchWorkflowId } from '../workflows/batch/messages';
+import { batchWorkflowId } from '../src/lifecycles/batch-client';
 
 export interface BatchActivityDependencies {
   batchStore: BatchStore;

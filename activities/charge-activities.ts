@@ -17,7 +17,7 @@ import { nextProviderReference } from '../src/charges/provider-reference';
 import { centavosToReais, reaisToCentavos } from '../src/money/centavos';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
-import type { ChargeInput } from '../workflows/charge/messages';
+import type { ChargeInput } from '../src/charges/charge-input';
 
 export type ChargePaymentApi = Pick<PaymentApiClient, 'createPixCashIn' | 'createDeposit' | 'checkTransaction'>;
 

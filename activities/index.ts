@@ -5,11 +5,11 @@ import { createCardPaymentActivities, type CardPaymentActivityDependencies } fro
 import { createInfractionActivities, type InfractionActivityDependencies } from './infraction-activities';
 import { createMerchantEventActivities } from './merchant-event-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
-import { eventAnnouncer } from '../src/webhooks/announce';
+import { eventAnnouncer } from '../src/lifecycles/merchant-event-client';
 import type { Logger } from '../src/logging/logger';
 import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
-import type { DeliveryTiming } from '../workflows/merchant-event/messages';
+import type { DeliveryTiming } from '../src/webhooks/delivery-timing';
 
 export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce'> &
   Omit<BatchActivityDependencies, 'announce'> & {

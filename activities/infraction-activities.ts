@@ -3,13 +3,13 @@
  * infraction's workflow up to date (signal-with-start, only when something changed), the defense (sent
  * once: a retry first looks for it at the provider), and the link to the engine's charges.
  */
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { AcceptedInfraction, ChargeRefunds } from '../src/infractions/charge-refunds';
 import type { Defense } from '../src/infractions/defense';
 import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
-import type { IntentKey, IntentStore } from '../src/intents/intent-store';
+import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
 import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
 import { claimingRun } from './claiming-run';
 import { runningInfractionStates, signalInfractionRecord } from '../src/lifecycles/infraction-client';
@@ -50,6 +50,33 @@ function pageCount(list: { data: readonly unknown[]; total?: number | undefined;
 export const DEFENSE_SENT_BEFORE =
   'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
 
+/**
+ * How long after a run last touched its claim an attempt of it may still send: each attempt touches the
+ * claim when it starts and sends only within its start-to-close timeout; the margin covers clocks of
+ * workers that differ by a few seconds.
+ */
+const CLOCK_MARGIN_MS = 5_000;
+
+/**
+ * The takeover rule of a defense claimed by an earlier run (a reset, or a run after a terminate) when the
+ * provider shows no defense: the earlier run is over, but an attempt of it may still be on its way. Once
+ * no attempt of it can still send (its claim untouched for a whole attempt), this run takes the claim over
+ * and sends; before that it is looked at again (a retryable failure: the activity's retry waits). A claim
+ * the earlier run recorded as SENT is never sent again: the provider will show it.
+ */
+async function takeOverDefense(intents: IntentStore, key: IntentKey, earlier: Intent, runId: string, attemptMs: number): Promise<'taken' | 'sent-before'> {
+  if (earlier.state !== 'CLAIMED') return 'sent-before';
+  const idleMs = Date.now() - earlier.updatedAt.getTime();
+  if (idleMs < attemptMs + CLOCK_MARGIN_MS) {
+    throw ApplicationFailure.retryable(
+      `an attempt of the run that claimed this defense ${Math.round(idleMs / 1_000)} s ago may still send it, and the provider shows none: looked at again once ${Math.round((attemptMs + CLOCK_MARGIN_MS) / 1_000)} s have passed`,
+      'EarlierClaimMaySend',
+    );
+  }
+  if (!(await intents.takeOver(key, earlier.runId, runId))) throw ApplicationFailure.retryable('another run took over this defense meanwhile: its claim is read again', 'IntentMoved');
+  return 'taken';
+}
+
 export function createInfractionActivities({ api, temporal, taskQueue, charges, intents }: InfractionActivityDependencies) {
   async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
     const state = running.get(infractionWorkflowId(record.infractionId));
@@ -84,17 +111,26 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
 
     /**
      * Sent once: the intent is claimed first; an attempt after the first, or a claim this run made before,
-     * looks for the defense at the provider before sending it again; a claim of an earlier run only looks.
+     * looks for the defense at the provider before sending it again; a claim of an earlier run looks, and is
+     * taken over only once no attempt of that run can still send (takeOverDefense).
      */
     async submitDefense(infractionId: string, defense: Defense): Promise<DefenseAnswer> {
+      const { attempt, startToCloseTimeoutMs } = Context.current().info;
+      const startedAt = Date.now();
       const key: IntentKey = { businessId: infractionId, kind: 'defense-submission' };
       const runId = claimingRun();
       const claim = await intents.claim(key, runId);
-      if (claim.by === 'earlier-run' || !claim.fresh || Context.current().info.attempt > 1) {
+      // This attempt may send from now on: the claim says so (an earlier-run rule counts from here).
+      if (claim.by === 'this-run' && !claim.fresh && claim.intent.state === 'CLAIMED') await intents.record(key, runId, { state: 'CLAIMED' });
+      if (claim.by === 'earlier-run' || !claim.fresh || attempt > 1) {
         const existing = await findRecord(infractionId);
         if (existing?.defendedAt) return { kind: 'submitted', record: existing };
-        if (claim.by === 'earlier-run') return { kind: 'refused', reason: DEFENSE_SENT_BEFORE };
+        if (claim.by === 'earlier-run' && (await takeOverDefense(intents, key, claim.intent, runId, startToCloseTimeoutMs)) === 'sent-before') {
+          return { kind: 'refused', reason: DEFENSE_SENT_BEFORE };
+        }
       }
+      // Past its start-to-close timeout this attempt is given up by Temporal: it must not send any more.
+      if (Date.now() - startedAt >= startToCloseTimeoutMs) throw ApplicationFailure.retryable('the attempt ran out of its time before sending the defense', 'AttemptTimedOut');
       try {
         const { infraction } = await api.submitInfractionDefense(infractionId, {
           analise: defense.analise,

@@ -892,6 +892,14 @@ export interface components {
             };
             /** @enum {string} */
             source: "workflow" | "index";
+            /** @enum {string} */
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            creation?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                claimedAt?: string;
+            };
         };
         ChargeCreated: {
             externalId: string;
@@ -958,6 +966,14 @@ export interface components {
                 activity: string;
                 message: string;
                 since: string;
+            };
+            /** @enum {string} */
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            defenseSubmission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                claimedAt?: string;
             };
         };
         InfractionListItem: {
@@ -2534,7 +2550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A different charge has this externalId */
+            /** @description A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -14,8 +14,11 @@ import {
   threeDSSessionResponseSchema,
 } from '../../src/payment-api/schemas/shield';
 import { openApiDocument, withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../../src/openapi/document';
+import type { Config } from '../../src/config/env';
 
-const SECURITY = { none: undefined, bearer: ['bearerAuth'], 'client-headers': ['clientId', 'clientSecret'] } as const;
+type ThreeDSMode = Config['SANDBOX_SHIELD_THREE_DS'];
+
+const SECURITY = { none: undefined, bearer: [['bearerAuth']], 'client-headers': [['clientId', 'clientSecret']] } as const;
 
 const checkByResponseId: LinkSpec = { operationId: 'checkTransaction', requestBody: { transactionId: '$response.body#/transactionId' } };
 const checkByRequestId: LinkSpec = { operationId: 'checkTransaction', requestBody: { transactionId: '$request.body#/transactionId' } };
@@ -62,8 +65,18 @@ function errorResponses(endpoint: EndpointDefinition): Record<number, ResponseSp
   return Object.fromEntries([...byStatus].map(([status, codes]) => [status, { description: [...new Set(codes)].join(' or '), schema: providerErrorSchema }]));
 }
 
+/**
+ * Endpoint 6's credentials are not in the spec (CASH_IN_DEPOSIT_AUTH): either scheme, the one the sandbox
+ * was started with (Bearer by default) being the one it takes.
+ */
+const DEPOSIT_SECURITY = [['bearerAuth'], ['clientId', 'clientSecret']] as const;
+const DEPOSIT_CREDENTIALS =
+  'Credentials: the Bearer JWT of POST /api/auth/login, or the ci and cs headers. The spec lists endpoint 6 under neither scheme ("the JWT-based alternative"): ' +
+  'the sandbox takes the one CASH_IN_DEPOSIT_AUTH names (`bearer`, the default, or `client-headers`) and refuses the other with 401, as the engine sends the one its own CASH_IN_DEPOSIT_AUTH names.';
+
 function operationOf(endpoint: EndpointDefinition): OperationSpec {
-  const security = SECURITY[endpoint.auth];
+  const deposit = endpoint.name === 'createDeposit';
+  const security = deposit ? DEPOSIT_SECURITY : SECURITY[endpoint.auth];
   const name = endpoint.name as EndpointName;
   const links = LINKS[name];
   const examples = EXAMPLES[name];
@@ -74,6 +87,7 @@ function operationOf(endpoint: EndpointDefinition): OperationSpec {
     path: endpoint.path,
     summary: endpoint.aliasOf ? `${endpoint.summary} (alias of ${endpoints[endpoint.aliasOf as keyof typeof endpoints].path})` : endpoint.summary,
     ...(security ? { security } : {}),
+    ...(deposit ? { description: DEPOSIT_CREDENTIALS } : {}),
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(request && endpoint.requestIn === 'body' ? { body: request } : {}),
     ...(request && endpoint.requestIn === 'query' ? { query: request } : {}),
@@ -81,8 +95,21 @@ function operationOf(endpoint: EndpointDefinition): OperationSpec {
   };
 }
 
+/**
+ * POST /shield/sessions as this sandbox takes it (SANDBOX_SHIELD_THREE_DS): the card's token is required where
+ * the environment picks the 3DS flow by the card (`card-token`, `off`) and refused where prepareThreeDS takes
+ * the spec's arguments only (`spec`). The contract's schema allows both; the document states the one this
+ * server accepts, so that a request fitting the document is never refused with 400.
+ */
+const withCardToken = threeDSSessionRequestSchema.required({ cardToken: true }).meta({ id: 'ThreeDSSessionRequest' });
+const THREE_DS_SESSION_REQUESTS: Record<ThreeDSMode, z.ZodType> = {
+  'card-token': withCardToken,
+  off: withCardToken,
+  spec: threeDSSessionRequestSchema.omit({ cardToken: true }).meta({ id: 'ThreeDSSessionSpecRequest' }),
+};
+
 /** The JSON endpoints of the card security module (/shield/, called by shield.js in the browser; no credentials). */
-const SHIELD_OPERATIONS: OperationSpec[] = [
+const shieldOperations = (threeDSMode: ThreeDSMode): OperationSpec[] => [
   { id: 'getShieldPublicKey', method: 'get', path: '/shield/public-key', summary: "The environment's fixed public key (<PUBLIC_KEY>)", responses: { 200: { description: 'Success', schema: shieldPublicKeyResponseSchema } } },
   {
     id: 'getShieldSettings',
@@ -101,10 +128,10 @@ const SHIELD_OPERATIONS: OperationSpec[] = [
     method: 'post',
     path: '/shield/sessions',
     summary: 'Open a 3DS session (ShieldHelper.prepareThreeDS)',
-    body: threeDSSessionRequestSchema,
+    body: THREE_DS_SESSION_REQUESTS[threeDSMode],
     responses: {
       200: { description: 'AUTHENTICATED (frictionless) or CHALLENGE_REQUIRED', schema: threeDSSessionResponseSchema },
-      400: { description: 'VALIDATION_FAILED or MALFORMED_JSON', schema: providerErrorSchema },
+      400: { description: 'VALIDATION_FAILED (cardToken missing where SANDBOX_SHIELD_THREE_DS is card-token or off, sent where it is spec) or MALFORMED_JSON', schema: providerErrorSchema },
       404: { description: 'NOT_FOUND: a public key that is not the environment\'s', schema: providerErrorSchema },
       422: { description: 'INVALID_CARD_TOKEN: the card token does not open with the environment\'s key', schema: providerErrorSchema },
     },
@@ -119,7 +146,8 @@ const SHIELD_OPERATIONS: OperationSpec[] = [
   },
 ];
 
-export function sandboxOpenApiDocument(): ReturnType<typeof openApiDocument> {
+/** The document of a sandbox whose shield runs in `threeDSMode` (SANDBOX_SHIELD_THREE_DS, default `card-token`). */
+export function sandboxOpenApiDocument(threeDSMode: ThreeDSMode = 'card-token'): ReturnType<typeof openApiDocument> {
   return openApiDocument(
     {
       title: 'Payment service (sandbox)',
@@ -130,9 +158,9 @@ export function sandboxOpenApiDocument(): ReturnType<typeof openApiDocument> {
     [{ url: 'http://127.0.0.1:4010', description: 'The sandbox as npm start runs it (SANDBOX_PORT)' }],
     {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token of POST /api/auth/login' },
-      clientId: { type: 'apiKey', in: 'header', name: 'ci' },
-      clientSecret: { type: 'apiKey', in: 'header', name: 'cs' },
+      clientId: { type: 'apiKey', in: 'header', name: 'ci', description: 'The client id (PAYMENT_API_CLIENT_ID), sent with cs on every call' },
+      clientSecret: { type: 'apiKey', in: 'header', name: 'cs', description: 'The client secret (PAYMENT_API_CLIENT_SECRET), sent with ci on every call' },
     },
-    [...ENDPOINT_NAMES.map((name) => operationOf(endpoints[name])), ...SHIELD_OPERATIONS],
+    [...ENDPOINT_NAMES.map((name) => operationOf(endpoints[name])), ...shieldOperations(threeDSMode)],
   );
 }

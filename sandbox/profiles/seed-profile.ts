@@ -91,11 +91,16 @@ const SPEC_FIELDS = {
   fees: ['withdrawal_rate', 'rate_fixed', 'min_withdrawal', 'max_withdrawal', 'usdt_rate'],
 } as const;
 
+/** The code a charge's answer carries in this profile: the dynamic form of its stored code, located by the provider's id. */
+export function seedChargeCode(storedCode: string, providerId: string): string {
+  return dynamicCode(storedCode, providerId.replace(/[^A-Za-z0-9]/g, ''));
+}
+
 function seedCharge(body: Json, providerIdOf: (clientId: string) => string | undefined, amountsText: boolean): Json {
   const qr = only(body.qrCodeResponse, SPEC_FIELDS.qrCode);
   const clientId = String(qr.transactionId);
   const providerId = providerIdOf(clientId) ?? clientId;
-  const charge = { ...qr, transactionId: providerId, qrcode: dynamicCode(String(qr.qrcode), providerId.replace(/[^A-Za-z0-9]/g, '')) };
+  const charge = { ...qr, transactionId: providerId, qrcode: seedChargeCode(String(qr.qrcode), providerId) };
   return { message: body.message, qrCodeResponse: amountsText ? amountsAsText(charge) : charge };
 }
 

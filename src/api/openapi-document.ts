@@ -73,7 +73,7 @@ function linksTo(operationIds: readonly string[], values: Record<string, string>
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
 
-const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: ['apiKey'], responses: { ...op.responses, ...errors(KEYED) } });
+const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: [['apiKey']], responses: { ...op.responses, ...errors(KEYED) } });
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts). */
 const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/'];
@@ -205,7 +205,7 @@ export function engineOpenApi() {
         id: 'createCharge', method: 'post', path: '/v1/charges', summary: 'Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)', body: chargeBody,
         responses: {
           201: { description: 'The charge, created now or by an earlier identical request', schema: chargeCreatedSchema, links: linksTo(['getCharge'], { externalId: '$response.body#/externalId' }) },
-          ...errors({ ...JSON_BODY, 409: 'A different charge has this externalId', 422: "A payer document whose check digits do not match, or the provider refused the charge (its reason)", ...TEMPORAL }),
+          ...errors({ ...JSON_BODY, 409: 'A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED)', 422: "A payer document whose check digits do not match, or the provider refused the charge (its reason)", ...TEMPORAL }),
         },
       }),
       keyed({

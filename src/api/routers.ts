@@ -33,7 +33,7 @@ export interface EngineRouterDependencies {
   logger: Logger;
   temporal: Client;
   batchStore: BatchStore;
-  /** Submission intents: what a payout whose workflow was terminated had sent. */
+  /** Money intents: what a payout, charge or defense whose workflow was terminated had sent. */
   intents: IntentStore;
   endpoints: WebhookEndpointStore;
 }
@@ -60,8 +60,8 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
     ),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents), config.ENGINE_API_KEYS),
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
-    infractionRoutes(new InfractionService(temporal, config), config.ENGINE_API_KEYS),
-    chargeRoutes(new ChargeService(temporal, config), config.ENGINE_API_KEYS),
+    infractionRoutes(new InfractionService(temporal, config, intents), config.ENGINE_API_KEYS),
+    chargeRoutes(new ChargeService(temporal, config, intents), config.ENGINE_API_KEYS),
     ...cardPaymentRouters({ config, logger, temporal }),
     webhookEndpointRoutes(endpoints, config),
     eventRoutes(new EventService(temporal, config), config.ENGINE_API_KEYS),

@@ -1,7 +1,7 @@
 /** The batch store as the place payouts of a batch report to (the payout's outcome port). */
 import { batchItemOutcomes } from '../metrics/engine-metrics';
 import type { PayoutOutcomeRecorder } from '../payouts/payout-outcome-recorder';
-import type { PayoutSettlement } from '../../workflows/payout/messages';
+import type { PayoutSettlement } from '../payouts/payout-state';
 import type { BatchStore, ItemOutcome } from './batch-store';
 
 /** How a payout's state reads in its batch: RECEIVED and SUBMITTED are both "started". */

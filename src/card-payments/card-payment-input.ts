@@ -3,10 +3,16 @@
  * the card goes from the checkout page to the provider through the API process only.
  */
 import type { Config } from '../config/env';
-import type { OutcomeTiming } from '../../workflows/shared/confirmed-outcome';
 import type { CardOrder } from './card-payment-request';
 
-export interface CardPaymentTiming extends OutcomeTiming {
+/** The shape of workflows/shared/confirmed-outcome.ts's OutcomeTiming, which the card payment's wait takes. */
+export interface CardPaymentTiming {
+  /** How long to wait for the first callback before asking the provider. */
+  callbackWaitMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+  /** From the start of the wait: past this without a final answer, NEEDS_REVIEW. */
+  reviewAfterMs: number;
   /** From the card's submission: past this without the provider's answer reaching the workflow, NEEDS_REVIEW. */
   authorizeDeadlineMs: number;
 }

@@ -6,7 +6,7 @@ import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
-import { ensureMedSyncSchedule } from '../infractions/med-sync-schedule';
+import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { clientOnWorkerConnection } from '../temporal/connection';

@@ -4,12 +4,21 @@
  * provider's id of the PIX that paid it (the charge indexes it when it is paid), and told of an accepted
  * infraction by a signal.
  */
-import { WithStartWorkflowOperation, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
+import type { ChargeInput } from '../charges/charge-input';
 import { chargeDetails, chargeSummary } from '../charges/summary';
 import type { ChargeRefunds } from '../infractions/charge-refunds';
 import { AmountCents, ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
-import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+
+/** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
+export * from '../../workflows/charge/messages';
+
+/** The handle every read, signal and update of one charge goes through. */
+export function chargeHandle(client: Client, externalId: string): WorkflowHandle<ChargeWorkflow> {
+  return client.workflow.getHandle<ChargeWorkflow>(chargeWorkflowId(externalId));
+}
 
 /** Its flow, state and amount (no payer data). */
 function chargeStartAttributes(input: ChargeInput): SearchAttributePair[] {

@@ -4,11 +4,19 @@
  * signal-with-start (started, with its search attributes and summary, when it does not run yet).
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { InfractionRecord } from '../infractions/infraction-record';
 import { formatCentavos } from '../money/centavos';
 import { AmountCents, Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
 import { INFRACTION_FLOW, infractionRecordSignal, infractionWorkflowId, type InfractionState, type InfractionWorkflow } from '../../workflows/infraction/messages';
+
+/** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
+export * from '../../workflows/infraction/messages';
+
+/** The handle every read, signal and update of one infraction goes through. */
+export function infractionHandle(client: Client, infractionId: string): WorkflowHandle<InfractionWorkflow> {
+  return client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(infractionId));
+}
 
 /** Its flow, state, amount and due time (no payer data). */
 function infractionStartAttributes(record: InfractionRecord): SearchAttributePair[] {

@@ -1,12 +1,27 @@
 /**
  * Starting a merchant event's delivery workflow, the one way both the announcing activity and the
  * API's redelivery do it: id `event:<eventId>`, indexed by type, time and status from its start.
+ * Announcing: when an endpoint subscribes to an announcement's type, the event's delivery workflow is
+ * started (once: its id is derived from what it announces); when none does, nothing is kept.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/env';
-import { attemptsOf, MERCHANT_EVENT_FLOW, merchantEventWorkflowId, type DeliveryTiming, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
+import type { Announce } from '../webhooks/announce';
+import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import { merchantEventId } from '../webhooks/event-id';
+import type { MerchantEvent } from '../webhooks/merchant-event';
+import type { DeliveryTiming } from '../webhooks/delivery-timing';
+import { attemptsOf, MERCHANT_EVENT_FLOW, merchantEventWorkflowId, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
 import { Flow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
+
+/** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
+export * from '../../workflows/merchant-event/messages';
+
+/** The handle every read, signal and update of one merchant event goes through. */
+export function merchantEventHandle(client: Client, eventId: string): WorkflowHandle<MerchantEventWorkflow> {
+  return client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
+}
 
 export type DeliveryTimingConfig = Pick<Config, 'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'>;
 
@@ -47,4 +62,26 @@ export async function startEventDelivery(client: Client, input: MerchantEventInp
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
     throw error;
   }
+}
+
+export interface AnnouncerDependencies {
+  endpoints: Pick<WebhookEndpointStore, 'subscribedTo'>;
+  temporal: Client;
+  taskQueue: string;
+  timing: DeliveryTiming;
+}
+
+export function eventAnnouncer({ endpoints, temporal, taskQueue, timing }: AnnouncerDependencies): Announce {
+  return async (announcement) => {
+    const subscribed = await endpoints.subscribedTo(announcement.type);
+    if (subscribed.length === 0) return {};
+    const event: MerchantEvent = {
+      id: merchantEventId(announcement.sourceId, announcement.type, announcement.seq),
+      type: announcement.type,
+      createdAt: announcement.occurredAt,
+      data: announcement.data,
+    };
+    await startEventDelivery(temporal, { event, endpointIds: subscribed.map((endpoint) => endpoint.id), timing }, taskQueue);
+    return { eventId: event.id };
+  };
 }

@@ -4,13 +4,21 @@
  * request can be told from a conflicting one, and the search attributes set by the start request.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
 import type { PayoutRequest } from '../payouts/payout-request';
 import { payoutRequestHash } from '../payouts/request-hash';
 import { payoutDetails, payoutSummary } from '../payouts/summary';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../temporal/search-attributes';
+
+/** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
+export * from '../../workflows/payout/messages';
+
+/** The handle every read, signal and update of one payout goes through. */
+export function payoutHandle(client: Client, externalId: string): WorkflowHandle<PayoutWorkflow> {
+  return client.workflow.getHandle<PayoutWorkflow>(payoutWorkflowId(externalId));
+}
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
   return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };

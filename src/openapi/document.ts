@@ -30,8 +30,8 @@ export interface OperationSpec {
   path: string;
   summary: string;
   description?: string;
-  /** Names of security schemes that must all be present (one requirement). */
-  security?: readonly string[];
+  /** Alternative requirements, any one of which will do; each the names of security schemes that must all be present. */
+  security?: readonly (readonly string[])[];
   /** An object schema of the path parameters; every `:name` of the path must be one of its keys. */
   params?: z.ZodType;
   /** An object schema of the request headers the operation reads (other than credentials). */
@@ -206,7 +206,7 @@ export function openApiDocument(info: DocumentInfo, servers: { url: string; desc
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       // An empty list says "no credentials", where an absent one would inherit a global requirement.
-      security: op.security ? [Object.fromEntries(op.security.map((name) => [name, []]))] : [],
+      security: (op.security ?? []).map((requirement) => Object.fromEntries(requirement.map((name) => [name, []]))),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: components.schema(op.body, 'input') } } } } : {}),
       responses: Object.fromEntries(

@@ -1,4 +1,4 @@
-import type { PayoutSettlement } from '../../workflows/payout/messages';
+import type { PayoutSettlement } from './payout-state';
 
 /**
  * Where a payout of a batch reports where it stands (final, or waiting for review), so that its batch

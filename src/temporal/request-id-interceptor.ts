@@ -2,7 +2,7 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Headers } from '@temporalio/common';
 import { currentRequestId } from '../logging/request-context';
-import { REQUEST_ID_HEADER } from '../../workflows/shared/propagation';
+import { REQUEST_ID_HEADER } from './propagation';
 
 function withRequestId(headers: Headers): Headers {
   const requestId = currentRequestId();

@@ -9,7 +9,7 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Logger } from '../logging/logger';
 import type { ActivityProblemReporter } from './activity-problem-reporter';
 import { REQUEST_ID_PATTERN, requestContext } from '../logging/request-context';
-import { REQUEST_ID_HEADER } from '../../workflows/shared/propagation';
+import { REQUEST_ID_HEADER } from '../temporal/propagation';
 
 function requestIdOf(headers: Headers): string | undefined {
   const header = headers[REQUEST_ID_HEADER];

@@ -1,7 +1,7 @@
 /** The worker's side of the `operations` sink (workflows/shared/engine-interceptors.ts): workflows' starts and ends as metrics. */
 import type { InjectedSinks } from '@temporalio/worker';
 import { activityProblems, operationDuration, operationsFinished, operationsStarted } from '../metrics/engine-metrics';
-import type { OperationSinks } from '../../workflows/shared/propagation';
+import type { OperationSinks } from '../temporal/propagation';
 
 export function operationSinks(): InjectedSinks<OperationSinks> {
   return {

@@ -20,7 +20,7 @@ import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../sandbox';
 import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
-import { ensureMedSyncSchedule } from '../../src/infractions/med-sync-schedule';
+import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/activities';
@@ -114,7 +114,7 @@ export interface HarnessOptions {
 }
 
 /**
- * SANDBOX_PROFILE=seed in the test's environment (set by the files under test/seed-profile/) runs the
+ * SANDBOX_PROFILE=seed in the test's environment (`npm run test:seed`, or a file under test/seed-profile/) runs the
  * harness against the spec-only sandbox, with the engine configured for it: unsigned callbacks taken as hints.
  */
 function seedProfileSettings(): Record<string, string> {

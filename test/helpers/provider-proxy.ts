@@ -2,7 +2,8 @@
  * A plain HTTP proxy in front of the sandbox that records every request the engine sends the provider,
  * so that a test asserts on what the engine did (how many POSTs) rather than on what the provider kept.
  * A connection the sandbox drops or resets is dropped towards the engine too; a test may answer a
- * request itself instead of forwarding it (a gateway's odd status).
+ * request itself instead of forwarding it (a gateway's odd status), or hold it: never forwarded, never
+ * answered (a request lost on its way while the engine waits for its answer).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,15 +27,22 @@ export interface ProviderProxy {
   count(method: string, path: string): number;
   /** The next request to `path` is answered with `answer` and never reaches the provider. */
   answerNext(path: string, answer: CannedAnswer): void;
+  /** The next request to `path` never reaches the provider and is never answered (until the engine gives up on it). */
+  holdNext(path: string): void;
   close(): Promise<void>;
 }
 
 export async function startProviderProxy(targetUrl: string): Promise<ProviderProxy> {
   const requests: ProviderRequest[] = [];
   const canned = new Map<string, CannedAnswer>();
+  const held = new Set<string>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     requests.push({ method: req.method ?? 'GET', path });
+    if (held.delete(path)) {
+      req.resume();
+      return;
+    }
     const answer = canned.get(path);
     if (answer) {
       canned.delete(path);
@@ -59,6 +67,9 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
     count: (method, path) => requests.filter((request) => request.method === method && request.path === path).length,
     answerNext: (path, answer) => {
       canned.set(path, answer);
+    },
+    holdNext: (path) => {
+      held.add(path);
     },
     close: () =>
       new Promise<void>((resolve) => {

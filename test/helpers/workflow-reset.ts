@@ -29,6 +29,18 @@ export async function workflowTaskCompletedEvents(stack: EngineHarness, workflow
   return (history.events ?? []).filter((event) => event.workflowTaskCompletedEventAttributes).map((event) => Number(event.eventId));
 }
 
+/**
+ * The WorkflowTaskCompleted events a reset can take the workflow to: every one but those of a task that
+ * accepted an update, which the server may have written with its task in one batch (a speculative task)
+ * and then refuses as a reset point ("this event must be at the boundary").
+ */
+export async function resettableWorkflowTasks(stack: EngineHarness, workflowId: string): Promise<number[]> {
+  const events = (await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  return events
+    .filter((event, i) => event.workflowTaskCompletedEventAttributes && !events[i + 1]?.workflowExecutionUpdateAcceptedEventAttributes)
+    .map((event) => Number(event.eventId));
+}
+
 /** Resets the workflow's current run (running or closed) with the CLI; the id of the run it replaced. */
 export async function resetWorkflow(stack: EngineHarness, workflowId: string, point: ResetPoint): Promise<string> {
   const before = (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId;

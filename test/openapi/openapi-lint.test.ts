@@ -36,6 +36,7 @@ async function lint(name: string, document: object): Promise<z.infer<typeof repo
 test.each([
   ['engine', engineOpenApi(), ['#/paths/~1healthz/get/responses', '#/paths/~1readyz/get/responses']],
   ['sandbox', sandboxOpenApiDocument(), ['#/paths/~1shield~1public-key/get/responses']],
+  ['sandbox (SANDBOX_SHIELD_THREE_DS=spec)', sandboxOpenApiDocument('spec'), ['#/paths/~1shield~1public-key/get/responses']],
 ] as const)("the %s's document passes Redocly's recommended rules", async (name, document, probes) => {
   const report = await lint(name, document);
   const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
@@ -60,4 +61,32 @@ test('shared shapes are named components/schemas, referred to by $ref, so genera
   const text = JSON.stringify([engine, sandboxOpenApiDocument()]);
   expect(text).not.toContain('$defs');
   expect(Object.keys(sandboxOpenApiDocument().components.schemas)).toEqual(expect.arrayContaining(['ProviderError', 'ThreeDSSession']));
+});
+
+test("the sandbox's document names every request body and success answer, declares its credentials, and answers amounts without a floating multipleOf", () => {
+  const sandbox = sandboxOpenApiDocument();
+  const named = /^#\/components\/schemas\/[A-Z][A-Za-z]+$/;
+  type JsonBody = { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+  const refOf = (body: JsonBody): string | undefined => body?.content?.['application/json']?.schema?.$ref;
+  const operations = Object.values(sandbox.paths).flatMap((methods) => Object.values(methods) as { operationId: string; requestBody?: JsonBody; responses: Record<string, JsonBody> }[]);
+  for (const { operationId, requestBody, responses } of operations) {
+    expect({ operationId, answer: refOf(responses[200]) }).toEqual({ operationId, answer: expect.stringMatching(named) as unknown });
+    if (requestBody) expect({ operationId, body: refOf(requestBody) }).toEqual({ operationId, body: expect.stringMatching(named) as unknown });
+  }
+  expect(Object.keys(sandbox.components.schemas)).toEqual(
+    expect.arrayContaining(['LoginRequest', 'WithdrawalRequest', 'WithdrawalResponse', 'PixCashInRequest', 'TransactionCheckResponse', 'ProviderCardPaymentRequest', 'CryptoWithdrawalRequest', 'InfractionListResponse']),
+  );
+  expect(sandbox.components.securitySchemes).toEqual({
+    bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    clientId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'ci' }),
+    clientSecret: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'cs' }),
+  });
+  // The 3DS session's body as the running shield takes it: the card's token required, or (spec) not taken at all.
+  const sessionBody = (mode: 'card-token' | 'spec' | 'off', name: string): unknown => sandboxOpenApiDocument(mode).components.schemas[name];
+  expect(sessionBody('card-token', 'ThreeDSSessionRequest')).toMatchObject({ required: expect.arrayContaining(['cardToken']) as unknown });
+  expect(sessionBody('off', 'ThreeDSSessionRequest')).toMatchObject({ required: expect.arrayContaining(['cardToken']) as unknown });
+  expect(sessionBody('spec', 'ThreeDSSessionSpecRequest')).toMatchObject({ additionalProperties: false, properties: expect.not.objectContaining({ cardToken: expect.anything() as unknown }) as unknown });
+  // What the sandbox answers (a decimal such as 10.13) is valid for a validator that divides binary floats.
+  const answers = Object.entries(sandbox.components.schemas).filter(([name]) => !name.endsWith('Request'));
+  expect(answers.filter(([, schema]) => JSON.stringify(schema).includes('multipleOf')).map(([name]) => name)).toEqual([]);
 });

@@ -56,7 +56,8 @@ test("a payout the provider fails ends FAILED with the provider's reason", async
   const id = externalId('failed');
   await submit(id, 10.13);
   const payout = await waitForStatus(id, ['FAILED']);
-  expect(payout.failureReason).toMatch(/Recipient account closed/);
+  // The reason rides on the provider's signed callback; where callbacks are unsigned hints (the seed profile) it is the check's.
+  expect(payout.failureReason).toMatch(stack.config.PROVIDER_CALLBACK_SIGNATURES === 'required' ? /Recipient account closed/ : /provider reported FALHA/);
   expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-failed');
 });

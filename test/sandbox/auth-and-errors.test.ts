@@ -108,16 +108,18 @@ describe('errors, health and the OpenAPI document', () => {
     expect(await sandbox.call('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
 
-  test('GET /openapi.json documents every path and alias of the endpoint table with its credential scheme', async () => {
-    const answer = await sandbox.call<{ openapi: string; paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> }>('GET', '/openapi.json');
+  test('GET /openapi.json documents every path and alias of the endpoint table with its credential scheme; the deposit endpoint with both', async () => {
+    const answer = await sandbox.call<{ openapi: string; paths: Record<string, Record<string, { security?: Record<string, unknown>[]; description?: string }>> }>('GET', '/openapi.json');
     expect(answer.body.openapi).toBe('3.1.0');
     for (const name of ENDPOINT_NAMES) {
       const endpoint = endpoints[name];
       const operation = answer.body.paths[endpoint.path.replace(/:(\w+)/g, '{$1}')]?.[endpoint.method.toLowerCase()];
       expect(operation).toBeDefined();
-      const schemes = (operation?.security ?? []).flatMap((requirement) => Object.keys(requirement)).sort();
-      const expected = { none: [], bearer: ['bearerAuth'], 'client-headers': ['clientId', 'clientSecret'] }[endpoint.auth];
-      expect(schemes).toEqual(expected);
+      // Each alternative requirement, by the names of its schemes.
+      const requirements = (operation?.security ?? []).map((requirement) => Object.keys(requirement).sort());
+      const expected = name === 'createDeposit' ? [['bearerAuth'], ['clientId', 'clientSecret']] : { none: [], bearer: [['bearerAuth']], 'client-headers': [['clientId', 'clientSecret']] }[endpoint.auth];
+      expect({ name, requirements }).toEqual({ name, requirements: expected });
     }
+    expect(answer.body.paths['/api/payments/deposit']?.post?.description).toContain('CASH_IN_DEPOSIT_AUTH');
   });
 });

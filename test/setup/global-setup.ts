@@ -30,6 +30,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEMPORAL_TEST_DATA_DIR = dir;
   process.stdout.write(
     `\n[global-setup] Temporal dev server ${binaryVersion(binary).split('\n')[0]} from ${binary}\n` +
-      `[global-setup] listening on ${server.address} (pid ${server.pid}), ready in ${Date.now() - started} ms\n`,
+      `[global-setup] listening on ${server.address} (pid ${server.pid}), ready in ${Date.now() - started} ms\n` +
+      // The one switch of `npm run test:seed`: the engine harness starts its sandbox in this profile.
+      `[global-setup] sandbox profile: ${process.env.SANDBOX_PROFILE ?? 'default'}\n`,
   );
 }

@@ -10,7 +10,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ChargeActivities, ChargeCheck, CreatedCharge } from '../../activities/charge-activities';
 import { chargeRequestHash, type ChargeRequest } from '../../src/charges/charge-request';
 import { buildBrCode } from '../../src/pix/brcode';
-import { chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+import { chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+import type { ChargeInput } from '../../src/charges/charge-input';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const HOUR = 3_600_000;

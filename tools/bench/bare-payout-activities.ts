@@ -7,7 +7,7 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import type { PayoutInput } from '../../src/payouts/payout-input';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 
 export interface BareSubmission {
   kind: 'submitted';

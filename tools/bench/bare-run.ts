@@ -7,10 +7,9 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Client } from '@temporalio/client';
-import { payoutInput, payoutStartOptions } from '../../src/lifecycles/payout-client';
+import { payoutInput, payoutStartOptions, payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import type { PayoutTiming } from '../../src/payouts/payout-input';
 import { payoutRequestSchema } from '../../src/payouts/payout-request';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { benchItems } from './engine-run';
 
 export interface BareRunResult {

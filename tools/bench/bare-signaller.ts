@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { stopWhenParentDies } from '../../src/cli/parent-watch';
 import { loadConfigOrExit } from '../../src/config/env';
 import { connectClient } from '../../src/temporal/connection';
-import { withdrawalCallbackSignal } from '../../workflows/payout/messages';
+import { withdrawalCallbackSignal } from '../../src/lifecycles/payout-client';
 
 const signallerEnvSchema = z.object({ BENCH_SIGNALLER_PORT: z.coerce.number().int().min(1).max(65_535) });
 

@@ -38,7 +38,7 @@ import { peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChil
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
-import { batchWorkflowId } from '../../workflows/batch/messages';
+import { batchHandle } from '../../src/lifecycles/batch-client';
 import type { ChildProcess } from 'node:child_process';
 
 const benchEnvSchema = z.object({
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     const accept = async (items: number, format: AcceptanceFormat): Promise<AcceptanceResult> => {
       process.stderr.write(`bench: accepting ${items} items as ${format}\n`);
       const result = await measureAcceptance(engineApi, { items, format, healthzUrl: `${engineUrl}/healthz` });
-      await temporal.client.client.workflow.getHandle(batchWorkflowId(result.batchId)).terminate('bench: acceptance measured');
+      await batchHandle(temporal.client.client, result.batchId).terminate('bench: acceptance measured');
       return result;
     };
     const accept10k = await accept(10_000, 'json');

@@ -55,12 +55,29 @@ async function wholeTraces(jaegerUrl: string): Promise<{ payout: JaegerTrace; ca
   );
 }
 
-/** The trace's page once every expected span's row is drawn; written as `file`, whose size is returned. */
-async function photograph(page: Page, url: string, names: readonly string[], file: string): Promise<number> {
+/** Jaeger UI's share of the width for span names (its own setting, kept in localStorage): wide enough for `RunActivity:submitWithdrawal`. */
+const NAME_COLUMN_WIDTH = '0.36';
+
+/**
+ * The trace's page once every expected span's row is drawn, cut below its last row; `before` opens what the
+ * picture shows (a span's details). Written as `file`, whose size in bytes is returned.
+ */
+async function photograph(page: Page, url: string, names: readonly string[], file: string, before?: (page: Page) => Promise<void>): Promise<number> {
   await page.goto(url, { waitUntil: 'networkidle' });
   for (const name of names) await page.getByText(name, { exact: true }).first().waitFor({ timeout: 60_000 });
-  await page.screenshot({ path: file });
+  await before?.(page);
+  const last = await page.locator('.VirtualizedTraceView--row').last().boundingBox();
+  if (!last) throw new Error(`no span row drawn on ${url}`);
+  const { width } = page.viewportSize() ?? { width: 1440 };
+  await page.screenshot({ path: file, clip: { x: 0, y: 0, width, height: Math.ceil(last.y + last.height) + 8 } });
   return statSync(file).size;
+}
+
+/** The callback's request span opened at its References: the link to the span that started the payout's workflow, in the other trace. */
+async function openCallbackReferences(page: Page): Promise<void> {
+  await page.locator('.span-name').filter({ hasText: 'POST /callbacks/withdrawals' }).first().click();
+  await page.locator('.AccordianReferences--header').first().click();
+  await page.locator('.ReferencesList--Item').first().waitFor({ timeout: 30_000 });
 }
 
 async function main(): Promise<void> {
@@ -82,9 +99,10 @@ async function main(): Promise<void> {
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await page.addInitScript(`localStorage.setItem('spanNameColumnWidth', '${NAME_COLUMN_WIDTH}')`);
       const sizes = {
         'jaeger-payout-trace.png': await photograph(page, `${jaeger.url}/trace/${payout.traceID}`, PAYOUT_SPANS, path.join(SCREENSHOT_DIR, 'jaeger-payout-trace.png')),
-        'jaeger-callback-trace.png': await photograph(page, `${jaeger.url}/trace/${callback.traceID}`, CALLBACK_SPANS, path.join(SCREENSHOT_DIR, 'jaeger-callback-trace.png')),
+        'jaeger-callback-trace.png': await photograph(page, `${jaeger.url}/trace/${callback.traceID}`, CALLBACK_SPANS, path.join(SCREENSHOT_DIR, 'jaeger-callback-trace.png'), openCallbackReferences),
       };
       process.stdout.write(`${JSON.stringify({ written: SCREENSHOT_DIR, payoutTrace: payout.traceID, payoutSpans: payout.spans.length, callbackTrace: callback.traceID, callbackSpans: callback.spans.length, bytes: sizes })}\n`);
     } finally {

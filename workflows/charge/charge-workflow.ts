@@ -5,7 +5,8 @@
  */
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import { Charge } from './charge';
-import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infractionAcceptedSignal, type ChargeInput, type ChargeView } from './messages';
+import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infractionAcceptedSignal, type ChargeView } from './messages';
+import type { ChargeInput } from '../../src/charges/charge-input';
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   const charge = new Charge(input);

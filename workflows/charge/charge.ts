@@ -13,7 +13,8 @@ import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
-import { type CashInHint, type ChargeInput, type ChargeView, CHARGE_TRANSITIONS, type ChargeState } from './messages';
+import type { ChargeInput } from '../../src/charges/charge-input';
+import { CHARGE_TRANSITIONS, type CashInHint, type ChargeState, type ChargeView } from './messages';
 import { nowMs } from '../shared/clock';
 
 // Creating answers a merchant who waits: a provider that stays down fails the charge, not the request forever.

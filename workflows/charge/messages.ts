@@ -3,7 +3,7 @@
  * router, the infraction lifecycle and the workflow import these.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ChargeRequest } from '../../src/charges/charge-request';
+import type { ChargeInput } from '../../src/charges/charge-input';
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
@@ -28,27 +28,6 @@ export const CHARGE_TRANSITIONS: TransitionTable<ChargeState> = {
 
 export function isChargeState(value: unknown): value is ChargeState {
   return typeof value === 'string' && (CHARGE_STATES as readonly string[]).includes(value);
-}
-
-export type CashInEndpoint = 'transactions' | 'deposit';
-
-export interface ChargeTiming {
-  /** How long to wait for the provider's callback before asking its check. */
-  callbackWaitMs: number;
-  pollInitialMs: number;
-  pollMaxMs: number;
-  /** After EXPIRED, how long a payment the provider confirms still makes the charge PAID. */
-  latePaymentWindowMs: number;
-  /** After PAID, how long the charge listens for accepted MED infractions before it closes. */
-  refundWindowMs: number;
-}
-
-export interface ChargeInput {
-  request: ChargeRequest;
-  requestHash: string;
-  /** Which provider endpoint creates it (CASH_IN_ENDPOINT). */
-  endpoint: CashInEndpoint;
-  timing: ChargeTiming;
 }
 
 export interface ChargeRefund {

@@ -3,6 +3,7 @@
  * activity that announces events, the engine API and the workflow import these.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { DeliveryTiming } from '../../src/webhooks/delivery-timing';
 import type { MerchantEvent } from '../../src/webhooks/merchant-event';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
 
@@ -28,14 +29,6 @@ export type EndpointDeliveryState = (typeof ENDPOINT_DELIVERY_STATES)[number];
 
 export function isEventDeliveryState(value: unknown): value is EventDeliveryState {
   return typeof value === 'string' && (EVENT_DELIVERY_STATES as readonly string[]).includes(value);
-}
-
-export interface DeliveryTiming {
-  /** The wait after the first failed attempt; each next wait doubles, up to maximumIntervalMs. */
-  initialIntervalMs: number;
-  maximumIntervalMs: number;
-  /** From the first attempt: past this, an endpoint that never answered 2xx is FAILED. */
-  retryForMs: number;
 }
 
 /** One POST to one endpoint, as the receiver answered it (no body is kept). */

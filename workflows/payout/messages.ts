@@ -6,16 +6,17 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
 import { PAYOUT_FLOWS, type PayoutMethod } from '../../src/payouts/rails/methods';
+import { PAYOUT_STATES, type PayoutSettlement, type PayoutState } from '../../src/payouts/payout-state';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
 
 /**
- * The payout's states and the only moves between them. NEEDS_REVIEW is where a payout whose outcome
+ * The payout's states (listed in the domain, src/payouts/payout-state.ts, since its batch counts them
+ * too) and the only moves between them. NEEDS_REVIEW is where a payout whose outcome
  * could not be established waits for an operator: a recheck can still settle it, a cancel can end it
  * when the provider has no record of it.
  */
-export const PAYOUT_STATES = ['RECEIVED', 'SUBMITTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
-export type PayoutState = (typeof PAYOUT_STATES)[number];
+export { PAYOUT_STATES, type PayoutSettlement, type PayoutState };
 
 export const PAYOUT_TRANSITIONS: TransitionTable<PayoutState> = {
   RECEIVED: ['SUBMITTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'],
@@ -54,14 +55,6 @@ export interface PayoutView {
   transitions: readonly Transition<PayoutState>[];
   /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
   problem?: ActivityProblem;
-}
-
-/** Where a payout stands (final, or waiting for review), as it reports it to whoever records outcomes (its batch). No PII. */
-export interface PayoutSettlement {
-  externalId: string;
-  state: PayoutState;
-  feeCents?: number;
-  failureReason?: string;
 }
 
 export function settlementOf(view: PayoutView): PayoutSettlement {

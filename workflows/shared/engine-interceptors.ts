@@ -11,7 +11,7 @@
 import type { Headers, Payload } from '@temporalio/common';
 import { ContinueAsNew, isCancellation, proxySinks, setHandler, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { activityProblemSignal, ActivityProblems } from './activity-problems';
-import { REQUEST_ID_HEADER, type OperationSinks } from './propagation';
+import { REQUEST_ID_HEADER, type OperationSinks } from '../../src/temporal/propagation';
 
 const { operations } = proxySinks<OperationSinks>();
 

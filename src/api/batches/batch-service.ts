@@ -4,13 +4,13 @@
  * and reads progress from the store, which the batch workflow keeps current.
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
 import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
-import { batchProgressQuery, batchWorkflowId, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchProblem, type PayoutBatchWorkflow } from '../../../workflows/batch/messages';
+import { batchHandle, batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, startBatchWorkflow, type BatchProblem } from '../../lifecycles/batch-client';
 import { ActivityProblemSince, BatchStatus } from '../../temporal/search-attributes';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
@@ -81,31 +81,15 @@ export class BatchService {
   }
 
   private async startWorkflow(batchId: string, total: number): Promise<void> {
-    try {
-      await this.temporal(() => this.client.workflow.start<PayoutBatchWorkflow>('payoutBatchWorkflow', {
-        workflowId: batchWorkflowId(batchId),
-        taskQueue: this.config.TEMPORAL_TASK_QUEUE,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        staticSummary: `Batch of ${total} payouts`,
-        args: [
-          {
-            batchId,
-            total,
-            timing: payoutTiming(this.config),
-            settings: {
-              window: this.config.BATCH_WINDOW,
-              ...(this.config.BATCH_RATE_PER_SECOND ? { ratePerSecond: this.config.BATCH_RATE_PER_SECOND } : {}),
-              pageSize: this.config.BATCH_PAGE_SIZE,
-              pollMs: this.config.BATCH_POLL_MS,
-              maxHistoryEvents: this.config.BATCH_MAX_HISTORY_EVENTS,
-              problemAfterMs: this.config.BATCH_PROBLEM_AFTER_MS,
-            },
-          },
-        ],
-      }));
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
+    const settings = {
+      window: this.config.BATCH_WINDOW,
+      ...(this.config.BATCH_RATE_PER_SECOND ? { ratePerSecond: this.config.BATCH_RATE_PER_SECOND } : {}),
+      pageSize: this.config.BATCH_PAGE_SIZE,
+      pollMs: this.config.BATCH_POLL_MS,
+      maxHistoryEvents: this.config.BATCH_MAX_HISTORY_EVENTS,
+      problemAfterMs: this.config.BATCH_PROBLEM_AFTER_MS,
+    };
+    await this.temporal(() => startBatchWorkflow(this.client, { batchId, total, timing: payoutTiming(this.config), settings }, this.config.TEMPORAL_TASK_QUEUE));
   }
 
   private temporal<T>(call: () => Promise<T>): Promise<T> {
@@ -123,7 +107,7 @@ export class BatchService {
    * from its query; without a worker to answer, the index's word alone.
    */
   async problem(batchId: string): Promise<BatchProblem | undefined> {
-    const handle = this.client.workflow.getHandle(batchWorkflowId(batchId));
+    const handle = batchHandle(this.client, batchId);
     const description = await this.temporal(() => handle.describe()).catch((error: unknown) => {
       if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;
@@ -153,7 +137,7 @@ export class BatchService {
     }
     const { signal, control } = CONTROLS[action];
     try {
-      await this.temporal(() => this.client.workflow.getHandle(batchWorkflowId(batchId)).signal(signal));
+      await this.temporal(() => batchHandle(this.client, batchId).signal(signal));
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
       throw error;

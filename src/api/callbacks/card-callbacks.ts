@@ -4,7 +4,7 @@
  * answer from endpoint 2 never reached the workflow; a callback without a reference is kept as unmatched.
  */
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
-import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../../workflows/card-payment/messages';
+import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../lifecycles/card-payment-client';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
 import { callbackRoute } from './callback-router';
 

@@ -6,7 +6,7 @@
 import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { externalIdOfReference } from '../../charges/provider-reference';
 import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
-import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../../workflows/charge/messages';
+import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../lifecycles/charge-client';
 import { callbackRoute } from './callback-router';
 
 export const chargeCallbackRoute = callbackRoute({

@@ -5,7 +5,7 @@
 import { PAYOUT_FLOWS } from '../../payouts/rails/methods';
 import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import type { RailCallback } from '../../payouts/rails/rail-provider';
-import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../../workflows/payout/messages';
+import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../lifecycles/payout-client';
 import { callbackRoute } from './callback-router';
 
 function payoutCallbackRoute({ path, schema }: RailCallback) {

@@ -1,7 +1,7 @@
 /** What the API answers about a card payment: the workflow's view with amounts back in reais. No card data but brand and last four. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../../workflows/card-payment/messages';
+import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);

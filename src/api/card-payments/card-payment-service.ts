@@ -9,7 +9,6 @@ import { cardPaymentTiming, type CardPaymentInput, type CardPaymentTimingConfig 
 import type { CardOrder } from '../../card-payments/card-payment-request';
 import { checkoutToken } from '../../card-payments/checkout-token';
 import { cardOrderHash } from '../../card-payments/request-hash';
-import { readCardPaymentMemo, startCardPaymentWorkflow } from '../../lifecycles/card-payment-client';
 import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes';
 import {
   cardPaymentStatusQuery,
@@ -20,7 +19,10 @@ import {
   type CardPaymentWorkflow,
   isCardPaymentState,
   type CardPaymentState,
-} from '../../../workflows/card-payment/messages';
+  readCardPaymentMemo,
+  startCardPaymentWorkflow,
+  cardPaymentHandle,
+} from '../../lifecycles/card-payment-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -111,7 +113,7 @@ export class CardPaymentService {
   }
 
   private handle(externalId: string): WorkflowHandle<CardPaymentWorkflow> {
-    return this.client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
+    return cardPaymentHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

@@ -9,7 +9,6 @@ import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpd
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
-import { readCardPaymentMemo } from '../../lifecycles/card-payment-client';
 import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
 import { verifyCheckoutToken } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
@@ -21,14 +20,15 @@ import { AmountCents, CardPaymentStatus } from '../../temporal/search-attributes
 import {
   authorizationAnswerSignal,
   cardPaymentStatusQuery,
-  cardPaymentWorkflowId,
   failCheckoutUpdate,
   startAuthorizationUpdate,
   type AuthorizationAnswer,
   type CardPaymentWorkflow,
   isCardPaymentState,
   type CardPaymentState,
-} from '../../../workflows/card-payment/messages';
+  readCardPaymentMemo,
+  cardPaymentHandle,
+} from '../../lifecycles/card-payment-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -191,7 +191,7 @@ export class CheckoutService {
   }
 
   private handle(externalId: string): WorkflowHandle<CardPaymentWorkflow> {
-    return this.client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
+    return cardPaymentHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

@@ -1,8 +1,9 @@
 /** What the API answers about a charge: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
-import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
+import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -46,6 +47,12 @@ export const chargeResponseSchema = z.object({
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered; only what the visibility index knows (state and amount). */
   source: z.enum(['workflow', 'index']),
+  /**
+   * Present when the charge's workflow closed without its outcome (an operator terminated it, say): how it
+   * closed and what its creation intent says was created. A reset of the workflow settles it.
+   */
+  workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
+  creation: intentViewSchema.optional(),
 }).meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
@@ -54,10 +61,18 @@ export const chargeListResponseSchema = z.object({
   nextCursor: z.string().optional(),
 });
 
-export type ChargeReading = { source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> };
+export type ChargeReading = ({ source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }) & {
+  unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
+};
 
 export function chargeResponse(reading: ChargeReading): ChargeResponse {
-  const base = { externalId: reading.view.externalId, workflowId: chargeWorkflowId(reading.view.externalId), status: reading.view.state, amount: centavosToReais(reading.view.amountCents) };
+  const base = {
+    externalId: reading.view.externalId,
+    workflowId: chargeWorkflowId(reading.view.externalId),
+    status: reading.view.state,
+    amount: centavosToReais(reading.view.amountCents),
+    ...(reading.unfinished ? { workflowStatus: reading.unfinished.executionStatus, creation: reading.unfinished.creation } : {}),
+  };
   if (reading.source === 'index') return { ...base, transitions: [], source: 'index' };
   const view = reading.view;
   const refunded = view.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);

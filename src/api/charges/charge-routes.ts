@@ -6,7 +6,7 @@ import { chargeRequestSchema, chargeShapeSchema } from '../../charges/charge-req
 import { centavosToReais } from '../../money/centavos';
 import { externalIdSchema } from '../../payouts/ids';
 import { zodIssues } from '../../validation/issues';
-import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../../workflows/charge/messages';
+import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';

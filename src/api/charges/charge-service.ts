@@ -6,16 +6,17 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Config } from '../../config/env';
+import type { IntentStore } from '../../intents/intent-store';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
 import { AmountCents, ChargeStatus, Flow } from '../../temporal/search-attributes';
-import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState } from '../../../workflows/charge/messages';
-import { startCreateCharge } from '../../lifecycles/charge-client';
+import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState, startCreateCharge, chargeHandle } from '../../lifecycles/charge-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow } from '../workflow-reading';
+import { intentView, unfinishedStatus } from '../unfinished-workflow';
 import type { ChargeReading } from './charge-response';
 
 export type ChargeServiceConfig = ChargeConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS'>;
@@ -35,6 +36,8 @@ export class ChargeService {
   constructor(
     private readonly client: Client,
     private readonly config: ChargeServiceConfig,
+    /** Creation intents: what a charge whose workflow was terminated had created at the provider. */
+    private readonly intents: IntentStore,
   ) {}
 
   /** The created charge (the same one for a repeated request); a different request under its externalId is 409. */
@@ -49,6 +52,16 @@ export class ChargeService {
       outcome = { kind: 'closed' };
     }
     if (outcome.kind === 'answered') return outcome.result;
+    // Refused by the validator (another request under the id), or failed because the workflow was closed under
+    // it (terminated mid-creation), or closed: a workflow that ended without its outcome is said so first.
+    const reading = await this.read(request.externalId);
+    if (reading.unfinished) {
+      throw new ApiError(
+        409,
+        'CHARGE_UNFINISHED',
+        `The charge's workflow was ${reading.unfinished.executionStatus} before it ended (creation intent: ${reading.unfinished.creation.intent}): an operator resets it to settle it (docs/operations.md)`,
+      );
+    }
     if (outcome.kind === 'refused') throw conflict(request.externalId);
     // Closed: a retry after the charge ended is answered from its result, never a second charge.
     const closed = await this.call(() => this.handle(request.externalId).result());
@@ -56,9 +69,12 @@ export class ChargeService {
     return closed;
   }
 
-  /** A closed charge answers from its result; a running one from its query, or from the index when no worker answers. */
-  read(externalId: string): Promise<ChargeReading> {
-    return readWorkflow(this.client, this.handle(externalId), {
+  /**
+   * A closed charge answers from its result; a running one from its query, or from the index when no worker
+   * answers. One whose workflow closed without its outcome (terminated, say) says so, with its creation intent.
+   */
+  async read(externalId: string): Promise<ChargeReading> {
+    const reading = await readWorkflow(this.client, this.handle(externalId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: chargeStatusQuery,
       notFound: () => notFound(externalId),
@@ -67,6 +83,9 @@ export class ChargeService {
         return { externalId, state: isChargeState(state) ? state : 'PENDING', amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0 };
       },
     });
+    const executionStatus = unfinishedStatus(reading.executionStatus);
+    if (!executionStatus) return reading;
+    return { ...reading, unfinished: { executionStatus, creation: intentView(await this.intents.find({ businessId: externalId, kind: 'charge-creation' })) } };
   }
 
   async list(filter: { status?: ChargeState; cursor?: string; limit: number }): Promise<{ items: { externalId: string; status: string; amountCents: number }[]; nextCursor?: string }> {
@@ -83,7 +102,7 @@ export class ChargeService {
   }
 
   private handle(externalId: string): WorkflowHandle<ChargeWorkflow> {
-    return this.client.workflow.getHandle<ChargeWorkflow>(chargeWorkflowId(externalId));
+    return chargeHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

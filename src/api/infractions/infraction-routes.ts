@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { centavosToReais } from '../../money/centavos';
-import { INFRACTION_STATES } from '../../../workflows/infraction/messages';
+import { INFRACTION_STATES } from '../../lifecycles/infraction-client';
 import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
@@ -39,7 +39,8 @@ export function infractionRoutes(service: InfractionService, apiKeys: readonly s
 
   router.get('/v1/infractions/:infractionId', async (req, res) => {
     const { infractionId } = parseOrThrow(infractionParamsSchema, req.params, 'params');
-    res.json(infractionResponse(await service.read(infractionId)));
+    const { view, unfinished } = await service.readRun(infractionId);
+    res.json(infractionResponse(view, unfinished));
   });
 
   router.post('/v1/infractions/:infractionId/defense', async (req, res) => {

@@ -6,21 +6,28 @@
 import { createHash } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
+import type { IntentStore } from '../../intents/intent-store';
 import type { Defense } from '../../infractions/defense';
-import { triggerMedSync } from '../../infractions/med-sync-schedule';
+import { triggerMedSync } from '../../lifecycles/med-sync-schedule';
 import { AmountCents, InfractionDueAt, InfractionStatus } from '../../temporal/search-attributes';
-import { defendInfractionUpdate, infractionStatusQuery, infractionWorkflowId, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState } from '../../../workflows/infraction/messages';
-import { INFRACTION_FLOW } from '../../../workflows/infraction/messages';
+import { defendInfractionUpdate, infractionStatusQuery, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState, INFRACTION_FLOW, infractionHandle } from '../../lifecycles/infraction-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
+import { intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 
 export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
 
 // The defense waits for the provider's answer (retried for up to 2 minutes): bounded, but longer than a call.
 const DEFENSE_ANSWER_DEADLINE_MS = 150_000;
+
+/** An infraction whose workflow closed without its outcome (terminated, say): how, and what its defense intent says was sent. */
+export interface UnfinishedInfraction {
+  executionStatus: UnfinishedStatus;
+  defenseSubmission: IntentView;
+}
 
 export interface InfractionListItem {
   infractionId: string;
@@ -40,6 +47,8 @@ export class InfractionService {
   constructor(
     private readonly client: Client,
     private readonly config: InfractionServiceConfig,
+    /** Defense intents: what an infraction whose workflow was terminated had sent. */
+    private readonly intents: IntentStore,
   ) {}
 
   async list(filter: { status?: InfractionState; dueBefore?: Date; cursor?: string; limit: number }): Promise<{ items: InfractionListItem[]; nextCursor?: string }> {
@@ -63,13 +72,20 @@ export class InfractionService {
 
   /** A closed infraction answers from its result; a running one from its status query (the index alone cannot show it). */
   async read(infractionId: string): Promise<InfractionView> {
+    return (await this.readRun(infractionId)).view;
+  }
+
+  /** The view, and when the workflow closed without its outcome, how and what its defense intent holds. */
+  async readRun(infractionId: string): Promise<{ view: InfractionView; unfinished?: UnfinishedInfraction }> {
     const reading = await readWorkflow(this.client, this.handle(infractionId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: infractionStatusQuery,
       notFound: () => notFound(infractionId),
       fromIndex: workerUnavailable(`infraction ${infractionId}`),
     });
-    return reading.view;
+    const executionStatus = unfinishedStatus(reading.executionStatus);
+    if (!executionStatus) return { view: reading.view };
+    return { view: reading.view, unfinished: { executionStatus, defenseSubmission: intentView(await this.intents.find({ businessId: infractionId, kind: 'defense-submission' })) } };
   }
 
   /**
@@ -97,7 +113,7 @@ export class InfractionService {
   }
 
   private handle(infractionId: string): WorkflowHandle<InfractionWorkflow> {
-    return this.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(infractionId));
+    return infractionHandle(this.client, infractionId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

@@ -7,32 +7,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { z } from 'zod';
-import { INTENT_STATES, type Intent } from '../../intents/intent-store';
 import type { PayoutInput } from '../../payouts/payout-input';
-
-/** Temporal's statuses of a payout workflow that closed without its outcome: only a re-run can settle it. */
-export const UNFINISHED_STATUSES = ['TERMINATED', 'TIMED_OUT', 'FAILED', 'CANCELLED'] as const;
-export type UnfinishedStatus = (typeof UNFINISHED_STATUSES)[number];
-
-export function unfinishedStatus(status: string): UnfinishedStatus | undefined {
-  return UNFINISHED_STATUSES.find((unfinished) => unfinished === status);
-}
-
-/** The run id a recheck claims an absent intent under, so that a late attempt of the closed run finds it claimed and sends nothing. */
-export const FENCE_RUN_PREFIX = 'recheck-fence:';
-
-export const submissionViewSchema = z.object({
-  /** NONE: nothing was claimed, so nothing was sent (a recheck then fences it: nothing ever will be). */
-  intent: z.enum([...INTENT_STATES, 'NONE']),
-  providerTransactionId: z.string().optional(),
-  claimedAt: z.string().optional(),
-});
-export type SubmissionView = z.infer<typeof submissionViewSchema>;
-
-export function submissionView(intent: Intent | undefined): SubmissionView {
-  if (!intent || intent.runId.startsWith(FENCE_RUN_PREFIX)) return { intent: 'NONE' };
-  return { intent: intent.state, ...(intent.providerId ? { providerTransactionId: intent.providerId } : {}), claimedAt: intent.claimedAt.toISOString() };
-}
 
 /** What the re-run needs to be the same payout; the rest of the input passes as it was recorded. */
 const recordedInputSchema = z.looseObject({

@@ -4,10 +4,10 @@ import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import type { CopyPastePreview } from '../../payouts/rails/pix-copy-paste/preview';
-import { PAYOUT_STATES, payoutWorkflowId } from '../../../workflows/payout/messages';
+import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client';
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './payout-service';
-import { submissionViewSchema, UNFINISHED_STATUSES } from './payout-rerun';
+import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -63,7 +63,7 @@ export const payoutResponseSchema = z.object({
    * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.
    */
   workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
-  submission: submissionViewSchema.optional(),
+  submission: intentViewSchema.optional(),
 }).meta({ id: 'Payout' });
 export type PayoutResponse = z.infer<typeof payoutResponseSchema>;
 

@@ -16,7 +16,6 @@ import type { PayoutRequest } from '../../payouts/payout-request';
 import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
-import { payoutInput, startPayoutWorkflow } from '../../lifecycles/payout-client';
 import { pollUntil } from '../../util/poll';
 import { methodOfFlow } from '../../payouts/rails/methods';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../../temporal/search-attributes';
@@ -30,12 +29,16 @@ import {
   type PayoutWorkflow,
   PAYOUT_STATES,
   type PayoutState,
-} from '../../../workflows/payout/messages';
+  payoutInput,
+  startPayoutWorkflow,
+  payoutHandle,
+} from '../../lifecycles/payout-client';
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
-import { FENCE_RUN_PREFIX, recordedInput, submissionView, unfinishedStatus, type SubmissionView, type UnfinishedStatus } from './payout-rerun';
+import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
+import { recordedInput } from './payout-rerun';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -49,7 +52,7 @@ export interface SubmittedPayout {
  * payout whose workflow closed without its outcome (terminated, say) says so, with its submission intent.
  */
 export type PayoutReading = ({ source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView }) & {
-  unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: SubmissionView };
+  unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: IntentView };
 };
 
 export type PayoutServiceConfig = PayoutTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
@@ -153,7 +156,7 @@ export class PayoutService {
     const executionStatus = unfinishedStatus(reading.executionStatus);
     const { source, view } = reading;
     if (!executionStatus) return { source, view };
-    const submission = submissionView(await this.intents.find(submissionKey(externalId)));
+    const submission = intentView(await this.intents.find(submissionKey(externalId)));
     return { source, view, unfinished: { executionStatus, runId: reading.runId, submission } };
   }
 
@@ -211,7 +214,7 @@ export class PayoutService {
   }
 
   private handle(externalId: string): WorkflowHandle<PayoutWorkflow> {
-    return this.client.workflow.getHandle<PayoutWorkflow>(payoutWorkflowId(externalId));
+    return payoutHandle(this.client, externalId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 /** `/v1/events`: what the engine announced, each with its deliveries and their attempts; redelivery on request. */
 import { Router } from 'express';
-import type { MerchantEventView } from '../../../workflows/merchant-event/messages';
+import type { MerchantEventView } from '../../lifecycles/merchant-event-client';
 import { requireApiKey } from '../auth';
 import { parseOrThrow } from '../errors';
 import type { EventService } from './event-service';

@@ -6,8 +6,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
-import { deliveryTiming, startEventDelivery, type DeliveryTimingConfig } from '../../lifecycles/merchant-event-client';
-import { MERCHANT_EVENT_FLOW, merchantEventQuery, merchantEventWorkflowId, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow, isEventDeliveryState } from '../../../workflows/merchant-event/messages';
+import { deliveryTiming, startEventDelivery, type DeliveryTimingConfig, MERCHANT_EVENT_FLOW, merchantEventQuery, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow, isEventDeliveryState, merchantEventHandle } from '../../lifecycles/merchant-event-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -81,7 +80,7 @@ export class EventService {
   }
 
   private handle(eventId: string): WorkflowHandle<MerchantEventWorkflow> {
-    return this.client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
+    return merchantEventHandle(this.client, eventId);
   }
 
   private call<T>(call: () => Promise<T>): Promise<T> {

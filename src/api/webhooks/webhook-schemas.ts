@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../webhooks/endpoint-store';
 import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
-import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../../workflows/merchant-event/messages';
+import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../lifecycles/merchant-event-client';
 import { visibilityCursorSchema } from '../visibility-page';
 
 export const endpointParamsSchema = z.object({ endpointId: webhookEndpointIdSchema });

@@ -107,7 +107,7 @@ export const cardPaymentRequestSchema = z.strictObject({
   creditCardToken: z.string().min(1).optional(),
   items: z.array(cardItemSchema).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-});
+}).meta({ id: 'ProviderCardPaymentRequest' });
 export type CardPaymentRequest = z.input<typeof cardPaymentRequestSchema>;
 /** The request as its schema reads it (what the sandbox acts on). */
 export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
@@ -143,7 +143,7 @@ const cardPaymentDataFields = {
 export const cardPaymentResponseSchema = z.looseObject({
   message: z.string(),
   data: z.looseObject(cardPaymentDataFields),
-});
+}).meta({ id: 'CardPaymentResponse' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
 /**
@@ -170,7 +170,7 @@ export const cardPaymentDetailsResponseSchema = z.looseObject({
     createdAt: timestampSchema.optional(),
     updatedAt: timestampSchema.optional(),
   }),
-});
+}).meta({ id: 'CardPaymentDetailsResponse' });
 export type CardPaymentDetailsResponse = z.infer<typeof cardPaymentDetailsResponseSchema>;
 
 /** Path parameter of endpoint 3: the integer data.id. */

@@ -55,7 +55,7 @@ export const cashInRequestSchema = z
     }
   })
   // The same rule for the OpenAPI document, which cannot see into the superRefine.
-  .meta({ dependentRequired: { splitUser: ['splitTax'], splitTax: ['splitUser'] } });
+  .meta({ id: 'PixCashInRequest', dependentRequired: { splitUser: ['splitTax'], splitTax: ['splitUser'] } });
 export type CashInRequest = z.input<typeof cashInRequestSchema>;
 
 export const qrCodeResponseSchema = acceptSpellings(
@@ -74,7 +74,7 @@ export const qrCodeResponseSchema = acceptSpellings(
 export const cashInResponseSchema = z.looseObject({
   message: z.string(),
   qrCodeResponse: qrCodeResponseSchema,
-});
+}).meta({ id: 'PixCashInResponse' });
 export type CashInResponse = z.infer<typeof cashInResponseSchema>;
 
 /**

@@ -47,7 +47,7 @@ export const cryptoFeesResponseSchema = z.looseObject({
   max_withdrawal: rateSchema,
   /** Reais per 1 USDT. */
   usdt_rate: rateSchema.positive(),
-});
+}).meta({ id: 'CryptoFeesResponse' });
 export type CryptoFeesResponse = z.infer<typeof cryptoFeesResponseSchema>;
 
 export const cryptoWithdrawalRequestSchema = z
@@ -67,6 +67,7 @@ export const cryptoWithdrawalRequestSchema = z
   })
   // The same rule for the OpenAPI document, which cannot see into the superRefine.
   .meta({
+    id: 'CryptoWithdrawalRequest',
     allOf: CRYPTO_NETWORKS.map((network) => ({
       if: { properties: { network: { const: network } }, required: ['network'] },
       then: { properties: { wallet: { pattern: WALLET_FORMAT[network].pattern.source } } },
@@ -89,7 +90,7 @@ const cryptoWithdrawalFields = {
 export const cryptoWithdrawalResponseSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
   z.looseObject({ message: z.string(), ...cryptoWithdrawalFields }),
-);
+).meta({ id: 'CryptoWithdrawalResponse' });
 export type CryptoWithdrawalResponse = z.infer<typeof cryptoWithdrawalResponseSchema>;
 
 /**
@@ -115,7 +116,7 @@ export const cryptoStatusResponseSchema = acceptSpellings(
     createdAt: timestampSchema.optional(),
     updatedAt: timestampSchema.optional(),
   }),
-);
+).meta({ id: 'CryptoStatusResponse' });
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
 /** Not in the spec: required only what routes it (`external_id` or `transaction_id`, and `status`); the rest optional, typed when present. */

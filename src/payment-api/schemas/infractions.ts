@@ -100,7 +100,7 @@ export const infractionListResponseSchema = acceptSpellings(
     total: z.coerce.number().int().optional(),
     totalPages: z.coerce.number().int().optional(),
   }),
-);
+).meta({ id: 'InfractionListResponse' });
 export type InfractionListResponse = z.infer<typeof infractionListResponseSchema>;
 
 export const infractionPathSchema = z.strictObject({
@@ -115,11 +115,11 @@ export const infractionDefenseRequestSchema = z.strictObject({
     .array(httpUrlSchema)
     .max(MAX_PROOFS, { message: `must have at most ${MAX_PROOFS} URLs` })
     .optional(),
-});
+}).meta({ id: 'InfractionDefenseRequest' });
 export type InfractionDefenseRequest = z.input<typeof infractionDefenseRequestSchema>;
 
 export const infractionDefenseResponseSchema = z.looseObject({
   message: z.string(),
   infraction: infractionSchema,
-});
+}).meta({ id: 'InfractionDefenseResponse' });
 export type InfractionDefenseResponse = z.infer<typeof infractionDefenseResponseSchema>;

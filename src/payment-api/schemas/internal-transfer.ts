@@ -14,7 +14,7 @@ export const internalTransferRequestSchema = z.strictObject({
   email: emailSchema,
   amount: requestAmountSchema,
   description: descriptionSchema.optional(),
-});
+}).meta({ id: 'InternalTransferRequest' });
 export type InternalTransferRequest = z.input<typeof internalTransferRequestSchema>;
 
 export const internalTransferDataSchema = acceptSpellings(
@@ -31,5 +31,5 @@ export const internalTransferDataSchema = acceptSpellings(
 export const internalTransferResponseSchema = z.looseObject({
   message: z.string(),
   data: internalTransferDataSchema,
-});
+}).meta({ id: 'InternalTransferResponse' });
 export type InternalTransferResponse = z.infer<typeof internalTransferResponseSchema>;

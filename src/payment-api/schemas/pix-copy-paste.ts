@@ -29,7 +29,7 @@ export const pixCopyPasteRequestSchema = z.strictObject({
   amount: requestAmountSchema.optional(),
   clientCallbackUrl: callbackUrlSchema,
   description: descriptionSchema.optional(),
-});
+}).meta({ id: 'PixCopyPasteRequest' });
 export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 
 export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
@@ -42,7 +42,7 @@ export const pixCopyPasteResponseSchema = acceptSpellings(
     transactionId: z.string().min(1),
     payment: pixPaymentObjectSchema,
   }),
-);
+).meta({ id: 'PixCopyPasteResponse' });
 export type PixCopyPasteResponse = z.infer<typeof pixCopyPasteResponseSchema>;
 
 export const pixCopyPasteCallbackSchema = pixOutCallbackSchema('PixCopyPaste');

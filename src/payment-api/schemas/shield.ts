@@ -10,7 +10,7 @@ import { CARD_CURRENCIES, MAX_INSTALLMENTS, threeDSSchema } from './card';
 export const SHIELD_MODULE_NAME = 'SandboxShield';
 
 /** GET /shield/public-key: the environment's fixed RSA public key (the spec's <PUBLIC_KEY>), SPKI PEM. */
-export const shieldPublicKeyResponseSchema = z.looseObject({ publicKey: z.string().min(1) });
+export const shieldPublicKeyResponseSchema = z.looseObject({ publicKey: z.string().min(1) }).meta({ id: 'ShieldPublicKeyResponse' });
 
 export const shieldSettingsQuerySchema = z.strictObject({
   publicKey: z.string().min(1, { message: 'must be the public key of the environment' }),
@@ -28,7 +28,7 @@ export const shieldSettingsResponseSchema = z.looseObject({
   }),
   /** Accepted currencies and their minor units (the unit of prepareThreeDS's amount). */
   currencies: z.record(z.string(), z.number().int().min(0)),
-});
+}).meta({ id: 'ShieldSettingsResponse' });
 export type ShieldSettings = z.infer<typeof shieldSettingsResponseSchema>;
 
 /** POST /shield/sessions: what prepareThreeDS sends to open a 3DS session. */

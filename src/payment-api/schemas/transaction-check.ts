@@ -27,7 +27,7 @@ export type TransactionMethod = (typeof TRANSACTION_METHODS)[number];
 export const transactionCheckRequestSchema = z.strictObject({
   /** The id used at creation (external_id, cash-in transactionId) or the id the provider returned. */
   transactionId: requiredTextSchema,
-});
+}).meta({ id: 'TransactionCheckRequest' });
 export type TransactionCheckRequest = z.input<typeof transactionCheckRequestSchema>;
 
 export const checkedTransactionSchema = acceptSpellings(
@@ -49,5 +49,5 @@ export type CheckedTransaction = z.infer<typeof checkedTransactionSchema>;
 export const transactionCheckResponseSchema = z.looseObject({
   message: z.string().optional(),
   transaction: checkedTransactionSchema,
-});
+}).meta({ id: 'TransactionCheckResponse' });
 export type TransactionCheckResponse = z.infer<typeof transactionCheckResponseSchema>;

@@ -37,7 +37,7 @@ export const withdrawalRequestSchema = z.strictObject({
   clientCallbackUrl: callbackUrlSchema,
   description: descriptionSchema.optional(),
   gateway: gatewaySchema.optional(),
-});
+}).meta({ id: 'WithdrawalRequest' });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
 /**
@@ -97,7 +97,7 @@ export const withdrawalResponseSchema = acceptSpellings(
     transactionId: z.string().min(1),
     withdrawal: withdrawalObjectSchema,
   }),
-);
+).meta({ id: 'WithdrawalResponse' });
 export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
 
 export const withdrawalCallbackSchema = pixOutCallbackSchema('Withdrawal');

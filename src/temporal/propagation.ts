@@ -1,7 +1,8 @@
 /**
  * What crosses from the API to the worker beside a workflow's input: the request id of the API call
  * that started it, as a Temporal header (headers are not encrypted: the id is opaque), and the sink the
- * workflow interceptor reports an operation's start and end to. Imported by workflow code: no I/O here.
+ * workflow interceptor reports an operation's start and end to. Imported by workflow code
+ * (workflows/shared/engine-interceptors.ts): no I/O here.
  */
 import type { Sinks } from '@temporalio/workflow';
 

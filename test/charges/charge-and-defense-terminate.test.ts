@@ -1,0 +1,133 @@
+/**
+ * An operator terminates a charge mid-creation and an infraction mid-defense (`temporal workflow
+ * terminate`, the real CLI). The view says the workflow was terminated and what its intent holds; the
+ * documented action (a reset of the workflow, docs/operations.md) settles it with one money movement: the
+ * charge gets one payable code (made anew under a derived reference: nobody has the first one's), the
+ * defense is sent once (taken over from the dead run once none of its attempts can still send). The engine
+ * reaches the sandbox through a recording proxy and the sandbox does not de-duplicate.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChargeResponse } from '../../src/api/charges/charge-response';
+import type { InfractionResponse } from '../../src/api/infractions/infraction-response';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { pollUntil } from '../../src/util/poll';
+import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { infractionWorkflowId } from '../../workflows/infraction/messages';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { waitForInfraction } from '../helpers/infractions';
+import { answeredCode } from '../helpers/provider-charges';
+import { resetWorkflow, temporalCli } from '../helpers/workflow-reset';
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' }, { providerProxy: true });
+});
+afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
+afterAll(() => stack?.close());
+
+function proxy() {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider;
+}
+
+interface SandboxOperation {
+  transactionId: string;
+  status: string;
+  details: { qrcode?: string };
+}
+
+const operationsOf = async (transactionId: string) =>
+  (await stack.admin<{ operations: SandboxOperation[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`)).body.operations;
+
+const terminate = (workflowId: string) => temporalCli(stack, 'workflow', 'terminate', '--workflow-id', workflowId, '--reason', 'test: operator terminates mid-operation');
+
+/** Resets the terminated workflow to its first task; resolves once the run the reset made is running. */
+async function resetToFirstTask(workflowId: string): Promise<void> {
+  const replaced = await resetWorkflow(stack, workflowId, { type: 'FirstWorkflowTask' });
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId !== replaced ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `the run made by resetting ${workflowId}`,
+  });
+}
+
+const charge = (externalId: string) => ({ externalId, amount: 27.3, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+
+test('a charge terminated mid-creation: its view says TERMINATED with the creation intent CLAIMED; a reset creates it anew under a derived reference, one payable code, one payment', async () => {
+  const externalId = `term${randomBytes(5).toString('hex')}`;
+  const creates = proxy().count('POST', '/api/transactions/create');
+  // The provider creates the charge and never answers: the merchant's request waits while the operator terminates.
+  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'hang', paths: ['/api/transactions/create'] } })).status).toBe(200);
+  const waiting = stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId));
+  await pollUntil(async () => ((await operationsOf(externalId)).length === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50, description: `the provider to hold ${externalId}` });
+  await terminate(chargeWorkflowId(externalId));
+
+  // Every answer is defined: the waiting request and a repeated one name the rule, never a 500.
+  const answered = await waiting;
+  expect({ status: answered.status, code: answered.body.code }).toEqual({ status: 409, code: 'CHARGE_UNFINISHED' });
+  expect((await stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId))).body.code).toBe('CHARGE_UNFINISHED');
+  const view = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
+  expect(view.body).toMatchObject({ status: 'PENDING', workflowStatus: 'TERMINATED', creation: { intent: 'CLAIMED' } });
+
+  await resetToFirstTask(chargeWorkflowId(externalId));
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', charge(externalId));
+  expect(created.status).toBe(201);
+  const reference = `_r2_${externalId}`;
+  const [made] = await operationsOf(reference);
+  expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.workflowStatus).toBeUndefined();
+
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  const paid = await pollUntil(
+    async () => {
+      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
+      return answer.body.status === 'PAID' ? answer.body : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, description: `charge ${externalId} to be PAID` },
+  );
+  expect(paid).toMatchObject({ qrcode: created.body.qrcode, providerTransactionId: made?.transactionId });
+  // Two charges at the provider, one paid: the first one's code was never shown to anyone.
+  expect((await operationsOf(externalId)).map((operation) => operation.status)).toEqual(['PENDING']);
+  expect(proxy().count('POST', '/api/transactions/create') - creates).toBe(2);
+}, 120_000);
+
+async function openInfraction(): Promise<string> {
+  const api = paymentApiClient(stack.config);
+  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
+  await api.createPixCashIn({ amount: 70, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
+  const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
+  expect(opened.status).toBe(200);
+  return opened.body.infraction.id;
+}
+
+test('an infraction terminated mid-defense, the defense never at the provider: the view says TERMINATED with the defense intent CLAIMED; after a reset the defense is taken over from the dead run and sent once', async () => {
+  const id = await openInfraction();
+  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
+  await waitForInfraction(stack, id, ['OPEN']);
+  const defensePath = `/api/meds/infractions/${id}/defense`;
+  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
+
+  // The defense is claimed and its request lost on the way: the merchant waits while the operator terminates.
+  proxy().holdNext(defensePath);
+  const waiting = stack.api<{ code: string }>('POST', `/v1/infractions/${id}/defense`, defense);
+  await pollUntil(() => (proxy().count('POST', defensePath) === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50, description: 'the defense to leave' });
+  await terminate(infractionWorkflowId(id));
+  const answered = await waiting;
+  expect(answered.status).toBeGreaterThanOrEqual(400);
+  expect(answered.status).toBeLessThan(500);
+  const view = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
+  expect(view.body).toMatchObject({ status: 'OPEN', workflowStatus: 'TERMINATED', defenseSubmission: { intent: 'CLAIMED' } });
+
+  // The documented action: reset the infraction, then the merchant sends the defense again. The dead run's
+  // claim is taken over once none of its attempts can still send (the activity's start-to-close timeout).
+  await resetToFirstTask(infractionWorkflowId(id));
+  const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect({ status: defended.status, state: defended.body.status }).toEqual({ status: 200, state: 'DEFENSE_SUBMITTED' });
+  expect(proxy().count('POST', defensePath)).toBe(2);
+  const atProvider = await stack.admin<{ infraction: { analise: string | null; defendedAt: string | null } }>('GET', `/sandbox/infractions/${id}`);
+  expect(atProvider.body.infraction).toMatchObject({ analise: 'NEGADA' });
+  expect((await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`)).body.workflowStatus).toBeUndefined();
+}, 150_000);
