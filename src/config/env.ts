@@ -74,6 +74,8 @@ export const envSchema = z.object({
   SANDBOX_PORT: port.default(4010),
   TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:7233'),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** The local dev server's Prometheus port (`npm start`); unset, the Temporal CLI picks a free one. */
+  TEMPORAL_METRICS_PORT: port.optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payouts'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),

@@ -13,7 +13,7 @@ import { pollUntil, StopPolling } from '../../src/util/poll';
 
 const root = path.join(__dirname, '..', '..');
 
-export type StackPorts = Record<'engine' | 'apiMetrics' | 'sandbox' | 'temporal' | 'ui' | 'workerMetrics' | 'workerSdkMetrics', number>;
+export type StackPorts = Record<'engine' | 'apiMetrics' | 'sandbox' | 'temporal' | 'ui' | 'temporalMetrics' | 'workerMetrics' | 'workerSdkMetrics', number>;
 
 export interface NpmStart {
   child: ChildProcess;
@@ -26,8 +26,10 @@ export interface NpmStart {
 
 /** `env`: settings of the run (`SANDBOX_PROFILE=seed npm start`). */
 export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')), env: Record<string, string> = {}): Promise<NpmStart> {
-  const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(7);
-  const ports = { engine, apiMetrics, sandbox, temporal, ui, workerMetrics, workerSdkMetrics };
+  // Every port chosen here, the dev server's metrics one too: left to the Temporal CLI, it once took the
+  // API's metrics port, free while the API was not yet listening.
+  const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, temporalMetrics = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(8);
+  const ports = { engine, apiMetrics, sandbox, temporal, ui, temporalMetrics, workerMetrics, workerSdkMetrics };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], {
     cwd: root,
     env: {
@@ -39,6 +41,7 @@ export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'pay
       SANDBOX_PORT: String(ports.sandbox),
       TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
       TEMPORAL_UI_PORT: String(ports.ui),
+      TEMPORAL_METRICS_PORT: String(ports.temporalMetrics),
       WORKER_METRICS_PORT: String(ports.workerMetrics),
       WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
       PAYMENT_API_BASE_URL: '',

@@ -48,7 +48,12 @@ function uiSource(): string {
 /** Builds the UI in a copy of the checkout (its node_modules and build left out); the folder of the built files. */
 async function buildUi(source: string, work: string, log: (line: string) => void): Promise<string> {
   const copy = path.join(work, 'jaeger-ui');
-  cpSync(source, copy, { recursive: true, filter: (file) => !/[/\\](node_modules|build|\.git)$/.test(file) });
+  const leftOut = new Set(['.git', path.join('packages', 'jaeger-ui', 'build')]);
+  const copied = (file: string): boolean => {
+    const relative = path.relative(source, file);
+    return !leftOut.has(relative) && !relative.split(path.sep).includes('node_modules');
+  };
+  cpSync(source, copy, { recursive: true, filter: copied });
   // The lockfile names yarn's mirror of the npm registry; the same tarballs (checked by the same hashes) come from the npm registry itself.
   const lockfile = path.join(copy, 'yarn.lock');
   writeFileSync(lockfile, readFileSync(lockfile, 'utf8').replaceAll('https://registry.yarnpkg.com/', 'https://registry.npmjs.org/'));

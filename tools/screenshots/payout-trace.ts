@@ -31,8 +31,10 @@ const CALLBACK_SPANS = ['POST /callbacks/withdrawals', 'SignalWorkflow:withdrawa
 
 const EXTERNAL_ID = 'order-1001';
 
-async function tracesOf(jaegerUrl: string, service: string, operation: string): Promise<JaegerTrace[]> {
-  const query = new URLSearchParams({ service, operation, limit: '20', lookback: '1h' });
+/** The traces of `service`'s `operation` that started after `sinceMs` (a Jaeger of JAEGER_URL may hold earlier runs' too). */
+async function tracesOf(jaegerUrl: string, service: string, operation: string, sinceMs: number): Promise<JaegerTrace[]> {
+  // Jaeger's query API takes its bounds in microseconds.
+  const query = new URLSearchParams({ service, operation, limit: '20', start: String(sinceMs * 1000), end: String(Date.now() * 1000) });
   const response = await fetch(`${jaegerUrl}/api/traces?${query.toString()}`, { signal: AbortSignal.timeout(5_000) });
   if (!response.ok) throw new Error(`Jaeger answered ${response.status} to /api/traces`);
   return jaegerTracesSchema.parse(await response.json()).data;
@@ -41,12 +43,12 @@ async function tracesOf(jaegerUrl: string, service: string, operation: string): 
 const hasAll = (trace: JaegerTrace, names: readonly string[]): boolean => names.every((name) => trace.spans.some((span) => span.operationName === name));
 
 /** Polls Jaeger until the payout's trace and its callback's (the one linking to it) hold every expected span. */
-async function wholeTraces(jaegerUrl: string): Promise<{ payout: JaegerTrace; callback: JaegerTrace }> {
+async function wholeTraces(jaegerUrl: string, sinceMs: number): Promise<{ payout: JaegerTrace; callback: JaegerTrace }> {
   return pollUntil(
     async () => {
-      const payout = (await tracesOf(jaegerUrl, 'payout-api', 'POST /v1/payouts')).find((trace) => hasAll(trace, PAYOUT_SPANS));
+      const payout = (await tracesOf(jaegerUrl, 'payout-api', 'POST /v1/payouts', sinceMs)).find((trace) => hasAll(trace, PAYOUT_SPANS));
       if (!payout) return undefined;
-      const callback = (await tracesOf(jaegerUrl, 'payout-api', 'POST /callbacks/withdrawals')).find(
+      const callback = (await tracesOf(jaegerUrl, 'payout-api', 'POST /callbacks/withdrawals', sinceMs)).find(
         (trace) => hasAll(trace, CALLBACK_SPANS) && trace.spans.some((span) => span.references.some((reference) => reference.traceID === payout.traceID)),
       );
       return callback ? { payout, callback } : undefined;
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
   const jaeger = await startJaeger();
   try {
     // Batches of spans leave every 100 ms, so the traces are whole in Jaeger soon after the payout.
+    const startedAt = Date.now();
     const stack = await startScreenshotStack({ temporalUi: false, env: { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint, OTEL_BSP_SCHEDULE_DELAY: '100' } });
     try {
       const created = await stack.engine('POST', '/v1/payouts', { externalId: EXTERNAL_ID, amount: 25, pixKey: '52998224725', keyType: 'CPF' });
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
     } finally {
       await stack.stop();
     }
-    const { payout, callback } = await wholeTraces(jaeger.url);
+    const { payout, callback } = await wholeTraces(jaeger.url, startedAt);
 
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });

@@ -60,14 +60,16 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
     await temporal.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  // A loaded machine (a test suite beside it) can take minutes to start Node services: a deadline, not a forecast.
+  const startup = { timeoutMs: 180_000 };
   try {
     const sandbox = spawnKeepingTail('sandbox', env);
     children.push(sandbox.child);
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
+    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { ...startup, tail: sandbox.tail });
     children.push(await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"'));
     const api = spawnKeepingTail('api', env);
     children.push(api.child);
-    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { tail: api.tail });
+    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { ...startup, tail: api.tail });
   } catch (error) {
     await stop();
     throw error;

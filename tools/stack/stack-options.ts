@@ -12,6 +12,7 @@ export function devServerOptionsFor(config: Config, binary: string): DevServerOp
     ip: host,
     port: Number(port),
     uiPort: config.TEMPORAL_UI_PORT,
+    ...(config.TEMPORAL_METRICS_PORT === undefined ? {} : { metricsPort: config.TEMPORAL_METRICS_PORT }),
     dbFile: path.join(config.DATA_DIR, 'temporal.sqlite'),
     namespace: config.TEMPORAL_NAMESPACE,
     ...(codecToken === undefined ? {} : { codecEndpoint: codecUiEndpoint(config.ENGINE_PUBLIC_URL, codecToken) }),

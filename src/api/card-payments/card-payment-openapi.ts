@@ -1,28 +1,18 @@
 /**
  * The card payment operations of the engine's OpenAPI document: the merchant's API, the buyer's checkout
  * (pages and the script with their media types, token refusals as pages) and the provider's callbacks.
- * Built with the engine document's own helpers, so every operation answers in its shape.
+ * Built with the engine document's own helpers (../openapi-helpers.ts), so every operation answers in its shape.
  */
 import { z } from 'zod';
 import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
-import { withRequestExamples, type LinkSpec, type OperationSpec, type ResponseSpec } from '../../openapi/document';
+import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
+import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
 import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema } from './card-payment-response';
 import { cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './card-payment-routes';
 import { checkoutQuerySchema } from './checkout-routes';
 import { CARD_CALLBACK_PATH } from './checkout-service';
-
-type Errors = Record<number, string>;
-
-export interface OpenApiHelpers {
-  errors: (descriptions: Errors) => Record<number, ResponseSpec>;
-  keyed: (op: Omit<OperationSpec, 'security'>) => OperationSpec;
-  linksTo: (operationIds: readonly string[], values: Record<string, string>) => Record<string, LinkSpec>;
-  callbackHeaders: z.ZodType;
-  jsonBody: Errors;
-  temporal: Errors;
-}
 
 const exampleCardPayment = { externalId: 'order-2001', amount: 100.1, installmentCount: 3, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' }, description: 'Order 2001' };
 const cardPaymentBody = withRequestExamples(cardPaymentShapeSchema, [exampleCardPayment]);
@@ -30,8 +20,8 @@ const cardPaymentParams = z.object({ externalId: cardPaymentParamsSchema.shape.e
 /** The checkout's refusals as the buyer's browser gets them: a page. */
 const checkoutPageErrors = { 401: 'The link is not valid', 404: 'Unknown card payment', 410: 'The link has expired' };
 
-export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders, jsonBody, temporal }: OpenApiHelpers): OperationSpec[] {
-  const checkoutCallErrors: Errors = { ...jsonBody, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...temporal };
+export function cardPaymentOperations(): OperationSpec[] {
+  const checkoutCallErrors: Errors = { ...JSON_BODY, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...TEMPORAL };
   return [
     keyed({
       id: 'createCardPayment', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
@@ -42,19 +32,19 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
           schema: cardPaymentCreatedSchema,
           links: linksTo(['getCardPayment', 'recheckCardPayment', 'closeCardPayment'], { externalId: '$response.body#/externalId' }),
         },
-        ...errors({ ...jsonBody, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...temporal }),
+        ...errors({ ...JSON_BODY, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...TEMPORAL }),
       },
     }),
     keyed({
       id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
-      responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...temporal }) },
+      responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }) },
     }),
     keyed({
       id: 'recheckCardPayment', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
       summary: 'Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it',
       responses: {
         200: { description: 'The card payment after the check', schema: cardPaymentResponseSchema },
-        ...errors({ ...jsonBody, 404: 'Unknown card payment', 409: 'Not PENDING or NEEDS_REVIEW, or another payment id is known', ...temporal }),
+        ...errors({ ...JSON_BODY, 404: 'Unknown card payment', 409: 'Not PENDING or NEEDS_REVIEW, or another payment id is known', ...TEMPORAL }),
       },
     }),
     keyed({
@@ -62,7 +52,7 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
       summary: 'Close a card payment in review that the provider does not have (operators): FAILED',
       responses: {
         200: { description: 'FAILED', schema: cardPaymentResponseSchema },
-        ...errors({ ...jsonBody, 404: 'Unknown card payment', 409: 'Not NEEDS_REVIEW, or the provider has a payment for it', ...temporal }),
+        ...errors({ ...JSON_BODY, 404: 'Unknown card payment', 409: 'Not NEEDS_REVIEW, or the provider has a payment for it', ...TEMPORAL }),
       },
     }),
     {
@@ -85,7 +75,7 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
       id: 'getCheckoutStatus', method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
       responses: {
         200: { description: 'The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...)', schema: checkoutResultSchema },
-        ...errors({ 400: 'Invalid externalId or no token', 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 410: 'The link expired more than an hour ago', ...temporal }),
+        ...errors({ 400: 'Invalid externalId or no token', 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 410: 'The link expired more than an hour ago', ...TEMPORAL }),
       },
     },
     {
@@ -97,7 +87,7 @@ export function cardPaymentOperations({ errors, keyed, linksTo, callbackHeaders,
       responses: {
         200: { description: 'Signalled to the card payment' },
         202: { description: 'Unknown card payment: kept for operators' },
-        ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...temporal }),
+        ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
       },
     },
   ];

@@ -154,6 +154,7 @@ export const CHECKOUT_SCRIPT = `(function () {
       if (!settingsResponse.ok) throw new Error('HTTP ' + settingsResponse.status);
       settings = await settingsResponse.json();
     } catch (error) {
+      clearSecrets();
       show(UNAVAILABLE, 'error', undefined, true);
       return;
     }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { endpointRequestSchema } from '../../webhooks/endpoint-request';
-import type { OpenApiHelpers } from '../card-payments/card-payment-openapi';
+import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   endpointListResponseSchema,
   endpointParamsSchema,
@@ -21,7 +21,7 @@ const exampleEndpoint = { url: 'https://merchant.example.com/webhooks/payouts', 
 const endpointBody = withRequestExamples(endpointRequestSchema, [exampleEndpoint]);
 const endpointParams = z.object({ endpointId: endpointParamsSchema.shape.endpointId });
 
-export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }: Omit<OpenApiHelpers, 'callbackHeaders'>): OperationSpec[] {
+export function webhookOperations(): OperationSpec[] {
   const unknownEndpoint = { 400: 'Invalid endpointId', 404: 'Unknown endpoint' };
   return [
     keyed({
@@ -29,7 +29,7 @@ export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }
       summary: 'Register an endpoint for event types; the signing secret is in this answer only',
       responses: {
         201: { description: 'Registered', schema: endpointWithSecretSchema, links: linksTo(['getWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'], { endpointId: '$response.body#/id' }) },
-        ...errors({ ...jsonBody, 422: 'A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints' }),
+        ...errors({ ...JSON_BODY, 422: 'A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints' }),
       },
     }),
     keyed({
@@ -53,18 +53,18 @@ export function webhookOperations({ errors, keyed, linksTo, jsonBody, temporal }
     keyed({
       id: 'listEvents', method: 'get', path: '/v1/events', query: eventListQuerySchema,
       summary: 'Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts',
-      responses: { 200: { description: 'A page of events', schema: eventListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...temporal }) },
+      responses: { 200: { description: 'A page of events', schema: eventListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
     }),
     keyed({
       id: 'getEvent', method: 'get', path: '/v1/events/:eventId', params: eventParamsSchema, summary: 'An event, its data and every delivery attempt per endpoint',
-      responses: { 200: { description: 'The event', schema: eventResponseSchema }, ...errors({ 400: 'Invalid eventId', 404: 'Unknown event (or past the retention)', ...temporal }) },
+      responses: { 200: { description: 'The event', schema: eventResponseSchema }, ...errors({ 400: 'Invalid eventId', 404: 'Unknown event (or past the retention)', ...TEMPORAL }) },
     }),
     keyed({
       id: 'redeliverEvent', method: 'post', path: '/v1/events/:eventId/redeliver', params: eventParamsSchema,
       summary: 'Send the event again to each of its endpoints now, with a fresh retry period',
       responses: {
         202: { description: 'Redelivery under way', schema: eventResponseSchema },
-        ...errors({ 400: 'Invalid eventId', 404: 'Unknown event', 409: 'The delivery is closing: retry in a moment', ...temporal }),
+        ...errors({ 400: 'Invalid eventId', 404: 'Unknown event', 409: 'The delivery is closing: retry in a moment', ...TEMPORAL }),
       },
     }),
   ];

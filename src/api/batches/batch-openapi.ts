@@ -1,0 +1,77 @@
+/** The payout batch operations of the engine's OpenAPI document. */
+import { z } from 'zod';
+import { MAX_BATCH_ITEMS } from '../../batches/batch-request';
+import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { externalIdSchema } from '../../payouts/ids';
+import { payoutShapeSchema } from '../../payouts/payout-request';
+import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { batchAcceptedSchema, batchItemsQuerySchema, batchItemsResponseSchema, batchParamsSchema, batchSummarySchema } from './batch-schemas';
+
+/**
+ * The batch body as the API reads it: every item a payout's fields. The route itself takes `items` as
+ * any array and checks each item on its own, so that a bad batch is answered with every bad row
+ * named (422 with rows[]), not with the first problem (400).
+ */
+const batchRequestDocument = z
+  .object({ batchId: externalIdSchema.optional(), items: z.array(payoutShapeSchema).min(1).max(MAX_BATCH_ITEMS) })
+  .strict();
+
+/** The documentation's example: the examples phase of `npm run fuzz` sends it, so reads find a real batch. */
+const exampleBatch = {
+  batchId: 'march-sellers',
+  items: [
+    { externalId: 's-1', amount: 25, pixKey: '52998224725', keyType: 'CPF' },
+    { externalId: 's-2', amount: 80.5, pixKey: 'ana@example.com', keyType: 'EMAIL', description: 'March' },
+  ],
+};
+const batchBody = withRequestExamples(batchRequestDocument, [exampleBatch]);
+const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ examples: [exampleBatch.batchId] }) });
+
+const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
+const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
+
+const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
+  keyed({
+    id: batchActionId(action),
+    method: 'post',
+    path: `/v1/payout-batches/:batchId/${action}`,
+    summary: `${action[0]?.toUpperCase()}${action.slice(1)} the batch: items not yet started are affected, started ones go on`,
+    params: batchParams,
+    responses: {
+      200: { description: 'The batch after the request', schema: batchSummarySchema },
+      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch', 409: 'Already finished or cancelled', ...TEMPORAL }),
+    },
+  }),
+);
+
+export const batchOperations: OperationSpec[] = [
+  keyed({
+    id: 'submitBatch', method: 'post', path: '/v1/payout-batches', body: batchBody,
+    summary: 'Submit a batch of payouts',
+    description: 'As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given.',
+    responses: {
+      202: {
+        description: 'Accepted, or the existing batch for a repeated identical request',
+        schema: batchAcceptedSchema,
+        links: linksTo(['getBatch', 'listBatchItems', ...BATCH_ACTIONS.map(batchActionId)], { batchId: '$response.body#/batchId' }),
+      },
+      ...errors({
+        ...JSON_BODY,
+        415: 'Neither JSON nor CSV',
+        409: 'A different batch has this batchId',
+        413: 'More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored',
+        422: 'No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started',
+        503: 'Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again',
+      }),
+    },
+  }),
+  keyed({
+    id: 'getBatch', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
+    responses: { 200: { description: 'The batch', schema: batchSummarySchema }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
+  }),
+  keyed({
+    id: 'listBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
+    responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
+  }),
+  ...batchActions,
+];

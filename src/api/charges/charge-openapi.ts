@@ -1,0 +1,39 @@
+/** The PIX charge operations of the engine's OpenAPI document, and the provider's cash-in callbacks. */
+import { z } from 'zod';
+import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
+import { chargeShapeSchema } from '../../charges/charge-request';
+import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
+import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema } from './charge-response';
+import { chargeListQuerySchema, chargeParamsSchema } from './charge-routes';
+
+const exampleCharge = { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725', email: 'ana@example.com' }, description: 'Invoice 2001' };
+const chargeBody = withRequestExamples(chargeShapeSchema, [exampleCharge]);
+const chargeParams = z.object({ externalId: chargeParamsSchema.shape.externalId.meta({ examples: [exampleCharge.externalId] }) });
+
+export const chargeOperations: OperationSpec[] = [
+  keyed({
+    id: 'createCharge', method: 'post', path: '/v1/charges', summary: 'Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)', body: chargeBody,
+    responses: {
+      201: { description: 'The charge, created now or by an earlier identical request', schema: chargeCreatedSchema, links: linksTo(['getCharge'], { externalId: '$response.body#/externalId' }) },
+      ...errors({ ...JSON_BODY, 409: 'A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED)', 422: "A payer document whose check digits do not match, or the provider refused the charge (its reason)", ...TEMPORAL }),
+    },
+  }),
+  keyed({
+    id: 'listCharges', method: 'get', path: '/v1/charges', summary: 'Charges from visibility, optionally by status', query: chargeListQuerySchema,
+    responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
+  }),
+  keyed({
+    id: 'getCharge', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,
+    responses: { 200: { description: 'The charge', schema: chargeResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }) },
+  }),
+  {
+    id: 'receiveCashInCallback', method: 'post', path: CASH_IN_CALLBACK_PATH, summary: "The provider's signed cash-in status callbacks (each charge's projectWebhook)", headers: callbackHeaders, body: cashInCallbackSchema,
+    responses: {
+      200: { description: 'Signalled to the charge' },
+      202: { description: 'Unknown charge: kept for operators' },
+      ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
+    },
+  },
+];

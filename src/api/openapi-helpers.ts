@@ -1,0 +1,34 @@
+/**
+ * What every operation of the engine's OpenAPI document shares: the error answers in the API's one
+ * error shape, the API key and its statuses, links between operations, the provider's callback
+ * headers. Each lifecycle's openapi.ts (src/api/<flow>/openapi.ts) builds its operations with these;
+ * src/api/openapi-document.ts assembles them.
+ */
+import { z } from 'zod';
+import type { LinkSpec, OperationSpec, ResponseSpec } from '../openapi/document';
+import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
+import { apiErrorBodySchema } from './errors';
+
+export type Errors = Record<number, string>;
+
+export function errors(descriptions: Errors): Record<number, ResponseSpec> {
+  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: apiErrorBodySchema }]));
+}
+
+/** What every operation behind an API key may answer besides its own statuses. */
+export const KEYED: Errors = { 401: 'Missing or invalid API key', 429: 'Too many requests: retry later' };
+export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
+export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
+
+export const callbackHeaders = z.object({
+  [WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^\d{1,12}$/).describe('Unix seconds, inside the signature'),
+  [WEBHOOK_SIGNATURE_HEADER]: z.string().describe('v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret'),
+  [WEBHOOK_ID_HEADER]: z.string().optional().describe('Unique per event, identical on its retries'),
+});
+
+/** Links from an answer to the operations on the resource it names (`values` maps their parameters). */
+export function linksTo(operationIds: readonly string[], values: Record<string, string>): Record<string, LinkSpec> {
+  return Object.fromEntries(operationIds.map((operationId) => [operationId, { operationId, parameters: values }]));
+}
+
+export const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: [['apiKey']], responses: { ...op.responses, ...errors(KEYED) } });
