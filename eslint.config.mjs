@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'tools/bench/floor-workflow.ts'],
+    files: ['workflows/**/*.ts', 'tools/bench/bare-payout-workflow.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -63,6 +63,13 @@ export default tseslint.config(
         { name: 'setInterval', message: 'Use sleep() in a loop.' },
         { name: 'fetch', message: 'No I/O in workflows: call an activity.' },
         { name: 'process', message: 'No environment access in workflows.' },
+      ],
+      // The worker evaluates these modules once and shares them between workflows (WORKFLOW_PRELOAD_MODULES):
+      // state at module scope would leak from one workflow to another.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
+        { selector: 'Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
       ],
     },
   },

@@ -9,7 +9,7 @@ import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
-import { lazyClient } from '../temporal/connection';
+import { clientOnWorkerConnection } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker, createEngineWorker } from '../worker/create-worker';
 import { engineActivities } from '../worker/activities';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
-  const temporal = lazyClient(config, tracing);
+  const temporal = clientOnWorkerConnection(connection, config, tracing);
   const worker = await createEngineWorker({
     config,
     connection,

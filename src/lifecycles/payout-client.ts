@@ -39,23 +39,31 @@ export function payoutStartAttributes(input: Pick<PayoutInput, 'amountCents' | '
 }
 
 /**
+ * The start request of a payout, everything but the workflow type: the bench's yardstick (a bare payout,
+ * tools/bench/bare-payout-workflow.ts) starts its workflows with exactly this, so that the two compare.
+ */
+export function payoutStartOptions(input: PayoutInput, taskQueue: string, options: { rerun?: boolean } = {}) {
+  return {
+    workflowId: payoutWorkflowId(input.externalId),
+    taskQueue,
+    args: [input] as [PayoutInput],
+    // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
+    workflowIdReusePolicy: options.rerun ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    memo: { requestHash: input.requestHash },
+    typedSearchAttributes: payoutStartAttributes(input),
+    staticSummary: payoutSummary(input),
+    staticDetails: payoutDetails(input),
+  };
+}
+
+/**
  * 'exists' when a workflow with this payout's id was already started (running or closed). `rerun`: a
  * new run of a payout whose last run was terminated (or failed, timed out): its submission intent makes
  * the new run reconcile instead of sending again.
  */
 export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string, options: { rerun?: boolean } = {}): Promise<'started' | 'exists'> {
   try {
-    await client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
-      workflowId: payoutWorkflowId(input.externalId),
-      taskQueue,
-      args: [input],
-      // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
-      workflowIdReusePolicy: options.rerun ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      memo: { requestHash: input.requestHash },
-      typedSearchAttributes: payoutStartAttributes(input),
-      staticSummary: payoutSummary(input),
-      staticDetails: payoutDetails(input),
-    });
+    await client.workflow.start<PayoutWorkflow>('payoutWorkflow', payoutStartOptions(input, taskQueue, options));
     return 'started';
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'exists';

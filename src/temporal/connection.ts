@@ -3,7 +3,7 @@
  * encrypts payloads the same way and reaches the frontend the same way (TLS when configured).
  */
 import { readFileSync } from 'node:fs';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ConnectionLike, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config/env';
 import { resolvePayloadKeys } from './encryption-key';
@@ -58,11 +58,11 @@ export function createDataConverter(config: TemporalConfig): DataConverter {
 
 export interface TemporalClientHandle {
   client: Client;
-  connection: Connection;
+  connection: ConnectionLike;
   close(): Promise<void>;
 }
 
-function clientOn(connection: Connection, config: TemporalConfig, tracing: Tracing | undefined): TemporalClientHandle {
+function clientOn(connection: ConnectionLike, config: TemporalConfig, tracing: Tracing | undefined): TemporalClientHandle {
   const client = new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -80,6 +80,15 @@ export async function connectClient(config: TemporalConfig, tracing?: Tracing): 
 /** Connects on first use, so a process can start (and report not-ready) while Temporal is down. */
 export function lazyClient(config: TemporalConfig, tracing?: Tracing): TemporalClientHandle {
   return clientOn(Connection.lazy(temporalConnectionOptions(config)), config, tracing);
+}
+
+/**
+ * A client on a worker's own connection (a NativeConnection: the SDK's Rust core, not a second gRPC stack in
+ * JavaScript): the worker's activities start workflows (a batch's payouts) and send signals without paying
+ * for a JavaScript gRPC client on the worker's main thread. Closing it leaves the connection to the worker.
+ */
+export function clientOnWorkerConnection(connection: ConnectionLike, config: TemporalConfig, tracing?: Tracing): TemporalClientHandle {
+  return { ...clientOn(connection, config, tracing), close: () => Promise.resolve() };
 }
 
 /** Readiness probe: the namespace answers. */

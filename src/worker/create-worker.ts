@@ -44,6 +44,8 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
       activity: [...(tracing ? [tracing.activityInterceptors] : []), activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
       ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing ? TRACING_WORKFLOW_INTERCEPTOR_MODULES : [])] } : {}),
     },
+    // Bundling here (no prebuilt bundle): the workflows evaluated once per worker, as WORKFLOW_PRELOAD_MODULES says why.
+    ...('workflowsPath' in options.workflows && options.workflows.workflowsPath ? { bundlerOptions: { preloadModules: [options.workflows.workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES] } } : {}),
     sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.

@@ -14,6 +14,14 @@ export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 /** Bundled with every workflow code: request id propagation and operation metrics. */
 export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows', 'shared', 'engine-interceptors.ts')];
 
+/**
+ * Evaluated once per worker, not once per workflow: with the SDK's reusable V8 context every module a
+ * workflow imports is otherwise evaluated again for each new workflow (and kept with it while cached). Safe
+ * because no module of workflows/ keeps state at module scope (lint refuses a `let` or `var` there): everything a
+ * workflow keeps lives in its own objects, and the SDK's functions find the running workflow when called.
+ */
+export const WORKFLOW_PRELOAD_MODULES = [WORKFLOWS_PATH, ...WORKFLOW_INTERCEPTOR_MODULES];
+
 /** Bundled too when tracing is on: the workflow's spans, and the span context its activities get. Only a path: nothing is loaded here. */
 export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
@@ -29,7 +37,7 @@ export function workflowSource(bundlePath: string | undefined, traced = false): 
 }
 
 /** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
-export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH };
+export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES };
 
 /** Two bundles: `outFile`, and beside it the one a worker with tracing on runs (tracedBundlePath), so that tracing off costs nothing in workflows. */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {

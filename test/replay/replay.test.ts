@@ -55,7 +55,8 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
   );
 });
 
-// Every module of the bundle is evaluated again for each new workflow: zod's schema classes cost each payout CPU.
+// zod stays out of the workflow context: its schema classes cost each payout CPU when the modules were evaluated per
+// workflow, and a bundle that is preloaded (WORKFLOW_PRELOAD_MODULES) must not come to depend on that.
 test('the workflow bundle holds no zod', async () => {
   expect((await engineBundle()).code).not.toMatch(/node_modules\/zod\//);
 });

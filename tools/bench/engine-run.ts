@@ -81,7 +81,7 @@ function spread<T>(items: readonly T[], count: number): T[] {
 }
 
 /** Events, workflow tasks (WorkflowTaskCompleted) and waits of sampled payouts that a callback woke. */
-async function payoutHistoryCost(client: Client, workflowIds: readonly string[]): Promise<PayoutHistoryCost> {
+export async function payoutHistoryCost(client: Client, workflowIds: readonly string[]): Promise<PayoutHistoryCost> {
   const histories: SampledHistory[] = [];
   for (const workflowId of spread(workflowIds, SAMPLED_HISTORIES)) {
     const sampled = sampledHistory(await client.workflow.getHandle(workflowId).fetchHistory());

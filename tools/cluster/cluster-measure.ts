@@ -1,6 +1,6 @@
 /**
  * `CLUSTER_MEASURE=1 npm run cluster`: what a cluster on this machine carries, for docs/scaling.md. In
- * turn, on a fresh cluster: the bare Temporal limit (the bench's yardstick workflow), a batch of payouts
+ * turn, on a fresh cluster: the bench's yardstick (bare payouts, tools/bench/bare-payout-workflow.ts), a batch of payouts
  * through the engine, PIX charges paid, card payments through their checkout. For each phase: its rate,
  * the CPU each process used per item, what the Temporal server's store did per item (its own metrics, as
  * the bench reads them), and the state transitions of sampled workflows (what Temporal counts and bills
@@ -11,12 +11,14 @@ import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/schemas';
-import { measureBareLimit } from '../bench/floor-limit';
+import { measureBarePayouts } from '../bench/bare-run';
+import { BARE_TASK_QUEUE, startBarePhase } from '../bench/bare-phase';
 import { benchItems } from '../bench/engine-run';
 import { percentile } from '../bench/percentile';
 import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from '../bench/server-persistence';
-import { cpuSeconds, spawnWaitingForLog, stopChild, treeCpuSeconds } from '../stack/child-services';
+import { cpuSeconds, treeCpuSeconds } from '../stack/child-services';
 import { connectClient } from '../../src/temporal/connection';
+import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import { batchWorkflowId } from '../../src/lifecycles/batch-client';
 import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client';
@@ -30,8 +32,8 @@ export interface MeasureSizes {
   payouts: number;
   charges: number;
   cardPayments: number;
-  /** The bare limit's counted seconds (0: not measured). */
-  bareSeconds: number;
+  /** Bare payouts, the bench's yardstick (0: not measured). */
+  barePayouts: number;
 }
 
 export interface PhaseFigures {
@@ -178,25 +180,20 @@ export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log:
     const run = Date.now().toString(36);
 
     let bare: PhaseFigures | undefined;
-    if (sizes.bareSeconds > 0) {
-      log(`measure: the bare limit for ${sizes.bareSeconds} s`);
+    if (sizes.barePayouts > 0) {
+      log(`measure: ${sizes.barePayouts} bare payouts`);
       const temporal = await connectClient(config);
-      const worker = await spawnWaitingForLog('bench-worker', { ...cluster.engineEnv, TEMPORAL_TASK_QUEUE: 'bench-bare', LOG_LEVEL: 'info' }, '"worker.started"');
+      const barePhase = await startBarePhase(cluster.engineEnv);
       try {
-        let counted = 0;
-        const figures = await phase(
+        bare = await phase(
           cluster,
-          async () => {
-            const result = await measureBareLimit(temporal.client, { taskQueue: 'bench-bare', seconds: sizes.bareSeconds, warmupSeconds: 5, concurrency: config.BATCH_WINDOW });
-            counted = result.perSecond;
-            return result.completedWithWarmup;
-          },
-          { 'bench-worker': worker.pid },
+          async () =>
+            (await measureBarePayouts(temporal.client, { taskQueue: BARE_TASK_QUEUE, payouts: sizes.barePayouts, window: config.BATCH_WINDOW, timing: payoutTiming(config), settled: barePhase.settled, timeoutMs: 3_600_000 })).payouts,
+          // The yardstick's starts run in this process (the engine's, in its workers): its CPU counts.
+          { 'bench-worker': barePhase.worker.pid, 'bench-signaller': barePhase.signaller.pid, 'bench-client': process.pid },
         );
-        // The rate after the warm-up, as the bench counts it; the costs per item over the whole phase.
-        bare = { ...figures, perSecond: round(counted) };
       } finally {
-        await stopChild(worker, 30_000);
+        await barePhase.stop();
         await temporal.close();
       }
     }

@@ -27,7 +27,7 @@ const clusterEnvSchema = z.object({
   CLUSTER_MEASURE_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(2_000),
   CLUSTER_MEASURE_CHARGES: z.coerce.number().int().min(1).max(10_000).default(100),
   CLUSTER_MEASURE_CARD_PAYMENTS: z.coerce.number().int().min(1).max(10_000).default(30),
-  CLUSTER_MEASURE_BARE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+  CLUSTER_MEASURE_BARE_PAYOUTS: z.coerce.number().int().min(0).default(2_000),
 });
 type ClusterSettings = z.output<typeof clusterEnvSchema>;
 
@@ -112,7 +112,7 @@ async function measure(settings: ClusterSettings): Promise<number> {
   try {
     const figures = await measureCluster(
       cluster,
-      { payouts: settings.CLUSTER_MEASURE_PAYOUTS, charges: settings.CLUSTER_MEASURE_CHARGES, cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS, bareSeconds: settings.CLUSTER_MEASURE_BARE_SECONDS },
+      { payouts: settings.CLUSTER_MEASURE_PAYOUTS, charges: settings.CLUSTER_MEASURE_CHARGES, cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS, barePayouts: settings.CLUSTER_MEASURE_BARE_PAYOUTS },
       log,
     );
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);

@@ -11,13 +11,14 @@ import { STACK_PARENT_PID_ENV } from '../../src/cli/parent-watch';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Each service's entry point: the engine's in src/cli, the provider sandbox's own, the benchmark's bare worker. */
+/** Each service's entry point: the engine's in src/cli, the provider sandbox's own, the benchmark's bare payout's worker and signaller. */
 const ENTRY_POINTS = {
   api: 'src/cli/api.ts',
   worker: 'src/cli/worker.ts',
   'build-workflows': 'src/cli/build-workflows.ts',
   sandbox: 'sandbox/main.ts',
   'bench-worker': 'tools/bench/bench-worker.ts',
+  'bench-signaller': 'tools/bench/bare-signaller.ts',
 } as const;
 
 export type ServiceName = keyof typeof ENTRY_POINTS;
@@ -122,14 +123,23 @@ export async function spawnWaitingForLog(name: ServiceName, env: NodeJS.ProcessE
   return child;
 }
 
-/** Peak resident set size of a live process, in bytes (Linux: VmHWM). */
-export function peakRssBytes(pid: number): number | undefined {
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
-    const match = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Peak resident set size of a live process, in bytes (Linux: VmHWM). */
+export function peakRssBytes(pid: number): number | undefined {
+  return statusBytes(pid, 'VmHWM');
+}
+
+/** Resident set size of a live process now, in bytes (Linux: VmRSS). */
+export function rssBytes(pid: number): number | undefined {
+  return statusBytes(pid, 'VmRSS');
 }
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once it is gone. */

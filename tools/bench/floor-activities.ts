@@ -1,5 +1,0 @@
-/** The benchmark's empty activity (see tools/bench/floor-workflow.ts). */
-export function createBareActivities() {
-  return { noop: (): Promise<void> => Promise.resolve() };
-}
-export type BareActivities = ReturnType<typeof createBareActivities>;

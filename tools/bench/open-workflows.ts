@@ -1,0 +1,42 @@
+/**
+ * What payouts waiting for their callback cost the worker's memory: N single payouts whose amounts end in
+ * .14 (the sandbox's rule: the withdrawal stays PROCESSING and no callback comes) submitted through the API,
+ * until every one is SUBMITTED and waiting (the bench sets PAYOUT_CALLBACK_WAIT_MS past the phase, so no
+ * check polls meanwhile); then the worker's resident memory, and its growth per thousand open payouts. The
+ * worker keeps WORKER_MAX_CACHED_WORKFLOWS of them in its cache; the rest live in the server until woken.
+ */
+import type { Client } from '@temporalio/client';
+import { pollUntil } from '../../src/util/poll';
+import { rssBytes } from '../stack/child-services';
+import { countWorkflows, submitPayout } from './single-payouts';
+
+export interface OpenWorkflowsResult {
+  payouts: number;
+  /** The worker's resident memory before the phase and with every payout open, in MB. */
+  rssBeforeMb: number;
+  rss: number;
+  mbPerThousand: number;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+export async function measureOpenWorkflows(options: { engine: { url: string; apiKey: string }; client: Client; payouts: number; workerPid: number; concurrency: number; timeoutMs: number }): Promise<OpenWorkflowsResult> {
+  const run = Date.now().toString(36);
+  const before = rssBytes(options.workerPid) ?? Number.NaN;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(options.concurrency, options.payouts) }, async () => {
+      while (next < options.payouts) {
+        const index = next++;
+        await submitPayout(options.engine, { externalId: `open-${run}-${index}`, amount: 10.14 + (index % 90), pixKey: '52998224725', keyType: 'CPF' });
+      }
+    }),
+  );
+  await pollUntil(async () => ((await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts ? true : undefined), {
+    timeoutMs: options.timeoutMs,
+    intervalMs: 1_000,
+    description: `${options.payouts} payouts to wait for their callback`,
+  });
+  const after = rssBytes(options.workerPid) ?? Number.NaN;
+  return { payouts: options.payouts, rssBeforeMb: mb(before), rss: mb(after), mbPerThousand: Number((mb(after - before) / (options.payouts / 1_000)).toFixed(1)) };
+}
