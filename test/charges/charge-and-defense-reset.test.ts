@@ -5,15 +5,14 @@
  * sandbox through a recording proxy: the requests counted are those the engine sent, so the count does
  * not lean on the sandbox's own de-duplication of cash-ins.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { waitForInfraction } from '../helpers/infractions';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { answeredCode } from '../helpers/provider-charges';
 import { describePoint, nthResettableTask, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
@@ -162,15 +161,8 @@ test('paid charges reset to every workflow task (after the creation, after the c
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 180_000);
 
-async function openInfraction(): Promise<string> {
-  const api = paymentApiClient(stack.config);
-  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({ amount: 70, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
-  const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
-  expect(opened.status).toBe(200);
-  return opened.body.infraction.id;
+function openInfraction(): Promise<string> {
+  return openInfractionOnPaidCashIn(stack, 70);
 }
 
 test('a defended infraction reset to its first task: the defense is not sent again, and the merchant sending it again is answered from the provider', async () => {

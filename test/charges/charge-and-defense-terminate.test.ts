@@ -6,15 +6,14 @@
  * defense is sent once (taken over from the dead run once none of its attempts can still send). The engine
  * reaches the sandbox through a recording proxy and the sandbox does not de-duplicate.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { waitForInfraction } from '../helpers/infractions';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { answeredCode } from '../helpers/provider-charges';
 import { resetWorkflow, temporalCli } from '../helpers/workflow-reset';
 
@@ -92,15 +91,8 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   expect(proxy().count('POST', '/api/transactions/create') - creates).toBe(2);
 }, 120_000);
 
-async function openInfraction(): Promise<string> {
-  const api = paymentApiClient(stack.config);
-  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({ amount: 70, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
-  const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
-  expect(opened.status).toBe(200);
-  return opened.body.infraction.id;
+function openInfraction(): Promise<string> {
+  return openInfractionOnPaidCashIn(stack, 70);
 }
 
 test('an infraction terminated mid-defense, the defense never at the provider: the view says TERMINATED with the defense intent CLAIMED; after a reset the defense is taken over from the dead run and sent once', async () => {

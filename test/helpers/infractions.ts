@@ -1,5 +1,7 @@
-/** What infraction tests keep asking: an infraction's view once it reaches one of the states. */
+/** What infraction tests keep asking: an infraction opened on a paid cash-in, and its view once it reaches one of the states. */
+import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 
@@ -17,4 +19,16 @@ export function waitForInfraction(stack: EngineHarness, id: string, statuses: st
     },
     { timeoutMs: 60_000, intervalMs: 500, description: `infraction ${id} to reach ${statuses.join('|')}` },
   );
+}
+
+/** A PIX cash-in paid at the provider (not through the engine) and an infraction the sandbox opens on it: its id. */
+export async function openInfractionOnPaidCashIn(stack: EngineHarness, amount: number): Promise<string> {
+  const api = paymentApiClient(stack.config);
+  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
+  await api.createPixCashIn({ amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
+  const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
+  expect(opened.status).toBe(200);
+  return opened.body.infraction.id;
 }

@@ -3,12 +3,11 @@
  * NEGADA (the sandbox plays one with the same setting). The merchant still defends in the engine's words;
  * the provider receives its own, refuses ours, and resolves the contest as a contest.
  */
-import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { InvalidRequestError } from '../../src/payment-api/errors';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { waitForInfraction } from '../helpers/infractions';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -16,15 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function openInfraction(): Promise<string> {
-  const api = paymentApiClient(stack.config);
-  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({ amount: 60, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
-  const paid = (await api.checkTransaction(transactionId)).transaction.transactionId;
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: paid, reason: 'fraud' });
-  expect(opened.status).toBe(200);
-  return opened.body.infraction.id;
+function openInfraction(): Promise<string> {
+  return openInfractionOnPaidCashIn(stack, 60);
 }
 
 test('a contest in the engine’s words reaches the provider in its words and ends REJECTED; the default word is refused there', async () => {
