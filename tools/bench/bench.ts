@@ -31,9 +31,8 @@ import { measurePaced } from './paced-run';
 import { persistencePerWorkflow, readPersistenceCounters } from './server-persistence';
 import { MAX_BATCH_ITEMS } from '../../src/batches/batch-request';
 import { loadConfig } from '../../src/config/env';
-import { freePort } from '../../src/net/free-port';
 import { payoutTiming } from '../../src/payouts/payout-input';
-import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
+import { freeStackPorts, localStackEnv, type LocalStackPorts } from '../stack/local-stack-env';
 import { peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
@@ -54,11 +53,17 @@ const TARGET_ENGINE_MS = 36;
 const mb = (bytes: number | undefined): number | null => (bytes === undefined ? null : Math.round(bytes / 1024 / 1024));
 const PHASE_TIMEOUT_MS = 3_600_000;
 
-/** A Temporal dev server on a database of its own in `dir`, with its metrics, and a client of it. */
-async function freshTemporal(dir: string, env: NodeJS.ProcessEnv): Promise<{ server: DevServerHandle; client: TemporalClientHandle; metricsUrl: string; env: NodeJS.ProcessEnv }> {
-  const port = await freePort();
-  const metricsPort = await freePort();
-  const server = await startDevServer({ binary: temporalCliPath(), port, dbFile: path.join(dir, 'temporal.sqlite'), metricsPort, stdio: 'ignore' });
+/**
+ * A Temporal dev server on a database of its own in `dir`, with its metrics, and a client of it. It listens on
+ * the ports reserved with the stack's (one phase's server is stopped before the next starts on them).
+ */
+async function freshTemporal(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  ports: Pick<LocalStackPorts, 'temporal' | 'temporalMetrics'>,
+): Promise<{ server: DevServerHandle; client: TemporalClientHandle; metricsUrl: string; env: NodeJS.ProcessEnv }> {
+  const metricsPort = ports.temporalMetrics;
+  const server = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, dbFile: path.join(dir, 'temporal.sqlite'), metricsPort, stdio: 'ignore' });
   const phaseEnv = { ...env, TEMPORAL_ADDRESS: server.address };
   try {
     return { server, client: await connectClient(loadConfig(phaseEnv)), metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, env: phaseEnv };
@@ -74,7 +79,7 @@ async function main(): Promise<void> {
   const ports = await freeStackPorts();
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    ...localStackEnv({ dataDir, temporalAddress: '127.0.0.1:0', ports }),
+    ...localStackEnv({ dataDir, temporalAddress: `127.0.0.1:${ports.temporal}`, ports }),
     SANDBOX_SETTLE_MS: '0',
     // The open-workflow phase's payouts wait for a callback that never comes: no check polls while it lasts.
     // The other phases' callbacks come within milliseconds, so the timer's length changes nothing in them.
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
   try {
     // 1. The yardstick, on a database of its own.
     process.stderr.write(`bench: ${sizes.BENCH_PAYOUTS} bare payouts, ${window} in flight\n`);
-    const bareTemporal = await freshTemporal(path.join(dataDir, 'bare'), baseEnv);
+    const bareTemporal = await freshTemporal(path.join(dataDir, 'bare'), baseEnv, ports);
     stops.push(() => bareTemporal.server.stop(), () => bareTemporal.client.close());
     const bare = await startBarePhase(bareTemporal.env);
     stops.push(() => bare.stop());
@@ -105,7 +110,7 @@ async function main(): Promise<void> {
 
     // 2. The engine, on a fresh database.
     process.stderr.write(`bench: engine stack, ${sizes.BENCH_PAYOUTS} payouts\n`);
-    const temporal = await freshTemporal(path.join(dataDir, 'engine'), baseEnv);
+    const temporal = await freshTemporal(path.join(dataDir, 'engine'), baseEnv, ports);
     stops.push(() => temporal.server.stop(), () => temporal.client.close());
     const env = temporal.env;
     const bundle = path.join(dataDir, 'workflow-bundle.js');
