@@ -161,12 +161,8 @@ test('paid charges reset to every workflow task (after the creation, after the c
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 180_000);
 
-function openInfraction(): Promise<string> {
-  return openInfractionOnPaidCashIn(stack, 70);
-}
-
 test('a defended infraction reset to its first task: the defense is not sent again, and the merchant sending it again is answered from the provider', async () => {
-  const id = await openInfraction();
+  const id = await openInfractionOnPaidCashIn(stack, 70);
   expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
   await waitForInfraction(stack, id, ['OPEN']);
   const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
@@ -187,7 +183,7 @@ test('a defended infraction reset to its first task: the defense is not sent aga
 
 /** An infraction opened on a paid cash-in, synced, defended through the engine: its defense sent once. */
 async function defendedInfraction(): Promise<string> {
-  const id = await openInfraction();
+  const id = await openInfractionOnPaidCashIn(stack, 70);
   expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
   await waitForInfraction(stack, id, ['OPEN']);
   const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);

@@ -91,12 +91,8 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   expect(proxy().count('POST', '/api/transactions/create') - creates).toBe(2);
 }, 120_000);
 
-function openInfraction(): Promise<string> {
-  return openInfractionOnPaidCashIn(stack, 70);
-}
-
 test('an infraction terminated mid-defense, the defense never at the provider: the view says TERMINATED with the defense intent CLAIMED; after a reset the defense is taken over from the dead run and sent once', async () => {
-  const id = await openInfraction();
+  const id = await openInfractionOnPaidCashIn(stack, 70);
   expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
   await waitForInfraction(stack, id, ['OPEN']);
   const defensePath = `/api/meds/infractions/${id}/defense`;

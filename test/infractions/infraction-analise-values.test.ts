@@ -15,12 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-function openInfraction(): Promise<string> {
-  return openInfractionOnPaidCashIn(stack, 60);
-}
-
 test('a contest in the engine’s words reaches the provider in its words and ends REJECTED; the default word is refused there', async () => {
-  const id = await openInfraction();
+  const id = await openInfractionOnPaidCashIn(stack, 60);
   await waitForInfraction(stack, id, ['OPEN']);
 
   // The provider with other words refuses the default one: the setting is what makes the defense valid.
