@@ -45,6 +45,14 @@ function wrap(base: PinoLogger): Logger {
   return logger;
 }
 
+/**
+ * The trace's ids as the mixin put them, left out of redaction: a span id is hex, and one with a run of
+ * eleven digits looks like a CPF to the text patterns, which would break the link from a trace to its lines.
+ */
+function traceIds(traceId: unknown, spanId: unknown): { trace_id?: string; span_id?: string } {
+  return typeof traceId === 'string' && typeof spanId === 'string' && /^[0-9a-f]{32}$/.test(traceId) && /^[0-9a-f]{16}$/.test(spanId) ? { trace_id: traceId, span_id: spanId } : {};
+}
+
 export function createLogger(
   bindings: LogFields = {},
   minLevel: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info',
@@ -59,7 +67,7 @@ export function createLogger(
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
         level: (label) => ({ level: label }),
-        log: (object) => scrub(object) as Record<string, unknown>,
+        log: ({ trace_id, span_id, ...fields }) => ({ ...(scrub(fields) as Record<string, unknown>), ...traceIds(trace_id, span_id) }),
       },
       mixin: () => {
         const requestId = currentRequestId();

@@ -1,4 +1,6 @@
 /** The logger's redaction at any depth: key names, pino paths and text that looks like personal data or credentials. */
+import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createLogger } from '../../src/logging/logger';
 import { MAX_LOGGED_TEXT, maskSecretText } from '../../src/logging/redaction';
 import { requestContext } from '../../src/logging/request-context';
@@ -69,4 +71,17 @@ test('text longer than MAX_LOGGED_TEXT is cut before it is masked, saying how mu
   createLogger({}, 'info', out.write).info('long.text', { detail: `${'z'.repeat(MAX_LOGGED_TEXT + 500)} ana@example.org` });
   const line = JSON.parse(out.text()) as { detail: string };
   expect(line.detail).toBe(`${'z'.repeat(MAX_LOGGED_TEXT)}…[${500 + ' ana@example.org'.length} characters cut]`);
+});
+
+test("the span's ids reach the line as they are, even when a run of their digits looks like a CPF", () => {
+  const manager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(manager);
+  try {
+    const out = capture();
+    const ids = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'ab52998224725cde', traceFlags: TraceFlags.SAMPLED };
+    context.with(trace.setSpan(context.active(), trace.wrapSpanContext(ids)), () => createLogger({}, 'info', out.write).info('inside.span'));
+    expect(JSON.parse(out.text())).toMatchObject({ event: 'inside.span', trace_id: ids.traceId, span_id: ids.spanId });
+  } finally {
+    context.disable();
+  }
 });
