@@ -13,6 +13,7 @@ import { CancellationScope, condition, isCancellation, patched, upsertSearchAttr
 import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
+import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
@@ -35,8 +36,7 @@ export class Payout {
   private readonly details: PayoutDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
-  private hint: WithdrawalCallbackHint | undefined;
-  private hintPending = false;
+  private readonly callbacks = new CallbackInbox<WithdrawalCallbackHint>();
   /** Set by an accepted cancel until the phase that can act on it answers. */
   private cancelReason: string | undefined;
   private readonly rechecks = new PendingUpdates<PayoutView>();
@@ -81,8 +81,7 @@ export class Payout {
   onCallback(hint: WithdrawalCallbackHint): void {
     this.callbacksReceived += 1;
     if (this.lifecycle.isTerminal()) return;
-    this.hint = hint;
-    this.hintPending = true;
+    this.callbacks.put(hint);
   }
 
   /**
@@ -151,10 +150,8 @@ export class Payout {
         this.lifecycle.moveTo('SUBMITTED', result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`);
         // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before this index themselves not).
         if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [result.transactionId] });
-        if (result.providerStatus !== 'PROCESSING') {
-          this.hint = { status: result.providerStatus, receivedAt: new Date().toISOString() };
-          this.hintPending = true;
-        }
+        // An answer already past PROCESSING is a hint too: look at once, without waiting for the callback.
+        if (result.providerStatus !== 'PROCESSING') this.callbacks.put({ status: result.providerStatus, receivedAt: new Date().toISOString() });
       }
     } catch (error) {
       if (isCancellation(error) && this.cancelReason !== undefined) await this.cancelAfterInterruptedSubmission(this.cancelReason);
@@ -184,12 +181,8 @@ export class Payout {
 
   private async awaitOutcome(): Promise<void> {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
-      hasNews: () => this.hintPending || this.rechecks.any,
-      takeHint: () => {
-        const hinted = this.hintPending;
-        this.hintPending = false;
-        return hinted;
-      },
+      hasNews: () => this.callbacks.pending || this.rechecks.any,
+      takeHint: () => this.callbacks.take(),
       check: async () => (await this.check()).final,
       waiting: () => this.lifecycle.state === 'SUBMITTED',
     });
@@ -202,8 +195,8 @@ export class Payout {
   private async awaitOperator(): Promise<void> {
     await this.reportToBatch();
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
-      await condition(() => this.hintPending || this.rechecks.any || this.cancelReason !== undefined);
-      this.hintPending = false;
+      await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
+      this.callbacks.take();
       const { found, final } = await this.askProvider();
       if (this.cancelReason !== undefined) this.decideCancelInReview(this.cancelReason, found, final);
       // A submission that failed on our side but reached the provider goes back to waiting for its outcome.
@@ -272,7 +265,7 @@ export class Payout {
       return { final: true, found: true };
     }
     if (outcome.state === 'FAILED') {
-      this.details.failureReason = this.hint?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
+      this.details.failureReason = this.callbacks.latest?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
       this.lifecycle.moveTo('FAILED', `transaction check: ${outcome.providerState}`);
       return { final: true, found: true };
     }
