@@ -15,7 +15,9 @@ import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from 
 import { Lifecycle } from '../shared/lifecycle';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
+import { MerchantEventOutbox } from '../shared/merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
+import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage, failureType } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
@@ -33,6 +35,8 @@ type PayoutDetails = Omit<PayoutView, 'state' | 'transitions' | 'callbacksReceiv
 
 export class Payout {
   private readonly lifecycle: Lifecycle<PayoutState>;
+  /** Carried by the settlement at the end: a payout's event costs no local activity of its own. */
+  private readonly events = new MerchantEventOutbox('carried');
   private readonly details: PayoutDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
@@ -70,6 +74,8 @@ export class Payout {
       requestHash: input.requestHash,
       ...(input.batchId ? { batchId: input.batchId } : {}),
     };
+    // Payouts of before version 2 have no settlement to carry their events, and announced none.
+    if (this.calls.settlesEveryPayout) this.events.watch(this.lifecycle, PAYOUT_EVENT_TYPES, (state) => payoutEventData(this.view(), state));
   }
 
   view(): PayoutView {
@@ -290,11 +296,11 @@ export class Payout {
   }
 
   /**
-   * The final state, once: every payout of version 2 hands its final view to settlePayout (which records
-   * a batch's outcome, and whatever else the end of a payout means outside it); older ones report to their batch.
+   * The final state, once: every payout of version 2 hands its final view and its queued merchant events to
+   * settlePayout (which records a batch's outcome and announces the events); older ones report to their batch.
    */
   private async settle(): Promise<void> {
-    if (this.calls.settlesEveryPayout) await settlePayout(this.view());
+    if (this.calls.settlesEveryPayout) await settlePayout(this.view(), this.events.take());
     else await this.reportToBatch();
   }
 }
