@@ -15,7 +15,7 @@ import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { MerchantEvent } from '../src/webhooks/merchant-event';
 import { merchantWebhookHeaders } from '../src/webhooks/merchant-webhook-signature';
-import type { DeliveryAttempt } from '../workflows/merchant-event/messages';
+import type { DeliveryAttempt } from '../src/lifecycles/merchant-event-client';
 
 export interface MerchantEventActivityDependencies {
   endpoints: Pick<WebhookEndpointStore, 'get' | 'secretsOf'>;

@@ -16,7 +16,7 @@ import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
 import type { Announce, Announcement } from '../src/webhooks/announce';
-import { settlementOf, type PayoutSettlement, type PayoutView } from '../workflows/payout/messages';
+import { settlementOf, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
 import { announceAll } from './merchant-event-activities';
 
 export type { CheckOutcome, SubmitOutcome };
