@@ -1,8 +1,13 @@
 # One image for the engine API, the worker and the sandbox; docker-compose.yml picks the command.
-# Pinned by digest, as in docker-compose.yml: change tag and digest together.
-FROM node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0 AS build
+# Meant to be pinned by digest, as in docker-compose.yml (change tag and digest together), but the move to
+# Node 24 was made on a machine that reaches no image registry, so node:24-bookworm-slim's digest could not
+# be read there and is not invented: the tag only, until `docker buildx imagetools inspect
+# node:24-bookworm-slim` prints it (then pin both FROMs and drop the exception in
+# test/foundation/docker-compose.test.ts).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source where no prebuilt binary can be downloaded.
+# A toolchain for native modules that compile at install (node-gyp). better-sqlite3 13 no longer needs it on
+# linux x64 or arm64: its npm package carries those binaries.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 # npm install, not npm ci: see .ci/run (the lockfile cannot list other platforms' optional packages).
@@ -15,7 +20,7 @@ COPY activities ./activities
 COPY sandbox ./sandbox
 RUN npm run build:workflows -- dist/workflow-bundle.js && npm prune --omit=dev
 
-FROM node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js DATA_DIR=/data
 COPY --from=build /app /app
