@@ -6,8 +6,8 @@
 # test/foundation/docker-compose.test.ts).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# A toolchain for native modules that compile at install (node-gyp). better-sqlite3 13 no longer needs it on
-# linux x64 or arm64: its npm package carries those binaries.
+# node-gyp's toolchain: npm runs better-sqlite3's `node-gyp rebuild` at install. On linux x64 and arm64 it
+# compiles nothing (better-sqlite3 13's npm package carries those binaries) but still needs python3 and make.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 # npm install, not npm ci: see .ci/run (the lockfile cannot list other platforms' optional packages).
