@@ -12,8 +12,7 @@ import type { PaymentApiClient } from '../src/payment-api/client';
 import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
 import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
 import { claimingRun } from './claiming-run';
-import { runningInfractionStates, signalInfractionRecord } from '../src/lifecycles/infraction-client';
-import { DEFENDABLE_STATES, infractionWorkflowId, type InfractionState } from '../workflows/infraction/messages';
+import { DEFENDABLE_STATES, infractionWorkflowId, runningInfractionStates, signalInfractionRecord, type InfractionState } from '../src/lifecycles/infraction-client';
 
 export interface InfractionActivityDependencies {
   api: Pick<PaymentApiClient, 'listInfractions' | 'submitInfractionDefense'>;

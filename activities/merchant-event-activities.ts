@@ -15,7 +15,7 @@ import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { MerchantEvent } from '../src/webhooks/merchant-event';
 import { merchantWebhookHeaders } from '../src/webhooks/merchant-webhook-signature';
-import type { DeliveryAttempt } from '../workflows/merchant-event/messages';
+import type { DeliveryAttempt } from '../src/lifecycles/merchant-event-client';
 
 export interface MerchantEventActivityDependencies {
   endpoints: Pick<WebhookEndpointStore, 'get' | 'secretsOf'>;
@@ -39,10 +39,22 @@ function failureReason(error: unknown): string {
   return networkErrorCode(error) ?? (typeof message === 'string' ? message : String(error));
 }
 
+/**
+ * Hands a lifecycle's queued events to the merchant-event client, in the order they happened: what
+ * announceEvent does for one event, and an activity that carries its workflow's outbox (a payout's
+ * settlement) for the events it was given.
+ */
+export async function announceAll(announce: Announce, announcements: readonly Announcement[]): Promise<{ eventId?: string }[]> {
+  const handedOver: { eventId?: string }[] = [];
+  for (const announcement of announcements) handedOver.push(await announce(announcement));
+  return handedOver;
+}
+
 export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs, transport, logger }: MerchantEventActivityDependencies) {
   /** The event's id when some endpoint wants it; nothing is started when none does. */
-  function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
-    return announce(announcement);
+  async function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
+    const [handedOver = {}] = await announceAll(announce, [announcement]);
+    return handedOver;
   }
 
   async function deliverEvent({ event, endpointId, number }: { event: MerchantEvent; endpointId: string; number: number }): Promise<{ attempt: DeliveryAttempt; endpointDeleted: boolean }> {

@@ -15,9 +15,9 @@ import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-record
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
-import type { Announce } from '../src/webhooks/announce';
-import { settlementOf, type PayoutSettlement, type PayoutView } from '../workflows/payout/messages';
-import { payoutAnnouncement } from '../workflows/payout/merchant-events';
+import type { Announce, Announcement } from '../src/webhooks/announce';
+import { settlementOf, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
+import { announceAll } from './merchant-event-activities';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -83,12 +83,12 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
 
   /**
    * A payout's final state, once, for every payout (local activity): a batch's payout records its outcome,
-   * then the merchant's endpoints are told (both idempotent: a retry records and announces the same).
+   * then the merchant's endpoints are told of the events its workflow queued (its outbox rides in this
+   * activity); both idempotent: a retry records and announces the same.
    */
-  async function settlePayout(view: PayoutView): Promise<void> {
+  async function settlePayout(view: PayoutView, announcements: readonly Announcement[]): Promise<void> {
     if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
-    const announcement = payoutAnnouncement(view);
-    if (announcement) await announce(announcement);
+    await announceAll(announce, announcements);
   }
 
   return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout };

@@ -45,6 +45,23 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return parseOrThrow(schema, req.body, 'body');
 }
 
+/**
+ * A request body in the two steps of a lifecycle's create request (`payoutRequestSchema`, say: a shape, then
+ * a transform): the shape, exactly what the OpenAPI document states, refused with 400 like any body; then the
+ * rules no JSON Schema states (check digits, a BR Code's CRC), refused with 422 under the lifecycle's own code.
+ */
+export function parseShapeThenRules<Shape extends z.ZodType, Out>(
+  schema: z.ZodPipe<Shape, z.ZodTransform<Out, z.output<Shape>>>,
+  req: Request,
+  code: string,
+  message: string,
+): Out {
+  const shape = parseBody(schema.in, req);
+  const checked = schema.out.safeParse(shape);
+  if (!checked.success) throw new ApiError(422, code, message, zodIssues(checked.error));
+  return checked.data;
+}
+
 /** What every 503 of the API tells the client to wait before it tries again. */
 export const RETRY_AFTER_SECONDS = 5;
 

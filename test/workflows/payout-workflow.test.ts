@@ -11,6 +11,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { CheckOutcome, PayoutActivities, SubmitOutcome } from '../../activities/payout-activities';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
+import type { Announcement } from '../../src/webhooks/announce';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,
@@ -45,6 +46,8 @@ class ScriptedProvider {
   checked = 0;
   readonly reports: PayoutSettlement[] = [];
   readonly settled: PayoutView[] = [];
+  /** The merchant events each settlement carried. */
+  readonly announced: Announcement[] = [];
 
   constructor(
     private readonly submit: (attempt: number) => SubmitOutcome,
@@ -65,8 +68,9 @@ class ScriptedProvider {
         this.reports.push(settlement);
         return Promise.resolve();
       },
-      settlePayout: (view) => {
+      settlePayout: (view, announcements) => {
         this.settled.push(view);
+        this.announced.push(...announcements);
         if (view.batchId) this.reports.push(settlementOf(view));
         return Promise.resolve();
       },
@@ -135,8 +139,17 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(view).toMatchObject({ feeCents: 125, totalCents: 2625, providerTransactionId: 'tx-1', callbacksReceived: 1 });
   expect(provider.submitted).toBe(1);
-  // A payout without a batch is settled too, once, with its final view.
+  // A payout without a batch is settled too, once, with its final view, and its settlement carries its event.
   expect(provider.settled).toEqual([view]);
+  expect(provider.announced).toEqual([
+    {
+      sourceId: payoutWorkflowId(view.externalId),
+      seq: 2,
+      type: 'payout.completed',
+      occurredAt: view.transitions[2]?.at,
+      data: { object: 'payout', externalId: view.externalId, method: 'pix_key', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25, providerTransactionId: 'tx-1' },
+    },
+  ]);
 });
 
 /** The event types of a history, without the EVENT_TYPE_ prefix. */
@@ -212,6 +225,8 @@ test('an input without a version (started before version 2) keeps the remote-act
   // The batch hears of it through recordBatchOutcome; settlePayout is version 2's.
   expect(provider.reports.map((report) => report.state)).toEqual(['COMPLETED']);
   expect(provider.settled).toEqual([]);
+  // Such payouts announced nothing, and still do not: no settlement carries their events.
+  expect(provider.announced).toEqual([]);
 });
 
 test('RECEIVED -> FAILED: the provider refuses the request, with its reason', async () => {
@@ -230,6 +245,7 @@ test('SUBMITTED -> FAILED: the check confirms the failure the callback announced
   });
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'FAILED']);
   expect(view.failureReason).toBe('recipient account closed');
+  expect(provider.announced).toEqual([expect.objectContaining({ seq: 2, type: 'payout.failed', data: expect.objectContaining({ status: 'FAILED', failureReason: 'recipient account closed' }) })]);
 });
 
 test('RECEIVED -> CANCELLED: two concurrent cancels of a retrying submission both get the answer', async () => {
@@ -254,6 +270,8 @@ test('RECEIVED -> NEEDS_REVIEW -> CANCELLED: submission fails for an hour, then 
     expect(answer.cancelled).toBe(true);
   });
   expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'CANCELLED']);
+  // Only the final state is announced: the review on the way is no event.
+  expect(provider.announced).toEqual([expect.objectContaining({ seq: 2, type: 'payout.cancelled', occurredAt: view.transitions[2]?.at })]);
 });
 
 test('RECEIVED -> NEEDS_REVIEW -> COMPLETED: a submission that failed on our side but reached the provider is found on recheck', async () => {

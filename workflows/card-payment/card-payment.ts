@@ -22,6 +22,7 @@ import type { CardPaymentCheck, CardPaymentActivities } from '../../activities/c
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
+import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -50,7 +51,7 @@ export class CardPayment {
   private callbacksReceived = 0;
   private checksMade = 0;
   private answer: AuthorizationAnswer | undefined;
-  private hintPending = false;
+  private readonly callbacks = new CallbackInbox<CardCallbackHint>();
   private readonly rechecks = new PendingUpdates<CardPaymentView>();
   private bindingChecked: boolean | undefined;
 
@@ -113,7 +114,7 @@ export class CardPayment {
     this.callbacksReceived += 1;
     if (this.lifecycle.isTerminal()) return;
     this.details.providerPaymentId ??= hint.paymentId;
-    this.hintPending = true;
+    this.callbacks.put(hint);
   }
 
   validateRecheck({ providerPaymentId }: { providerPaymentId?: number }): void {
@@ -160,7 +161,7 @@ export class CardPayment {
   }
 
   private async awaitAuthorization(): Promise<void> {
-    const heard = await condition(() => this.answer !== undefined || this.hintPending, this.input.timing.authorizeDeadlineMs);
+    const heard = await condition(() => this.answer !== undefined || this.callbacks.pending, this.input.timing.authorizeDeadlineMs);
     if (!heard) {
       this.details.reviewReason = "the provider's answer did not reach the payment in time: the card may have been charged";
       this.lifecycle.moveTo('NEEDS_REVIEW', 'authorization deadline passed');
@@ -171,12 +172,12 @@ export class CardPayment {
 
   private async awaitOutcome(): Promise<void> {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
-      hasNews: () => this.hintPending || this.answer !== undefined || this.rechecks.any,
+      hasNews: () => this.callbacks.pending || this.answer !== undefined || this.rechecks.any,
+      // An answer that comes once the payment is PENDING (a callback came first) only says "look now", as a callback does.
       takeHint: () => {
-        const hinted = this.hintPending || this.answer !== undefined;
-        this.hintPending = false;
+        const answered = this.answer !== undefined;
         this.answer = undefined;
-        return hinted;
+        return this.callbacks.take() || answered;
       },
       check: async () => {
         const found = await this.check();
@@ -193,15 +194,14 @@ export class CardPayment {
 
   /** In review, only the payment id can settle it: a late answer, a callback or an operator brings it. */
   private async awaitNews(): Promise<void> {
-    await condition(() => this.answer !== undefined || this.hintPending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
+    await condition(() => this.answer !== undefined || this.callbacks.pending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
     this.applyNews();
     if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
+    this.callbacks.take();
     if (this.details.providerPaymentId === undefined) {
-      this.hintPending = false;
       this.rechecks.answerAll(this.view());
       return;
     }
-    this.hintPending = false;
     if ((await this.check()) === 'open' && this.lifecycle.state === 'NEEDS_REVIEW') {
       this.lifecycle.moveTo('PENDING', `payment ${this.details.providerPaymentId} found at the provider, not final yet`);
     }
@@ -216,14 +216,14 @@ export class CardPayment {
       Object.assign(this.details, { providerPaymentId: answer.paymentId, brand: answer.brand, last4: answer.last4, providerStatus: answer.providerStatus, netValueCents: answer.netValueCents });
       if (this.lifecycle.can('PENDING')) this.lifecycle.moveTo('PENDING', `provider accepted payment ${answer.paymentId} (${answer.providerStatus})`);
       // The provider's immediate status is a hint too: look at once.
-      this.hintPending = true;
+      this.callbacks.put({ paymentId: answer.paymentId, status: answer.providerStatus, receivedAt: new Date().toISOString() });
     } else if (answer?.kind === 'refused') {
       this.details.failureReason = answer.reason;
       this.lifecycle.moveTo('FAILED', 'provider refused the card payment');
     } else if (answer?.kind === 'unknown') {
       this.details.reviewReason = answer.reason;
       if (this.lifecycle.state === 'AUTHORIZING') this.lifecycle.moveTo('NEEDS_REVIEW', "the provider's answer was lost");
-    } else if (this.hintPending && this.details.providerPaymentId !== undefined && this.lifecycle.state === 'AUTHORIZING') {
+    } else if (this.callbacks.pending && this.details.providerPaymentId !== undefined && this.lifecycle.state === 'AUTHORIZING') {
       this.lifecycle.moveTo('PENDING', `the provider's callback named payment ${this.details.providerPaymentId}`);
     }
   }

@@ -9,6 +9,7 @@ import type { ChargeActivities, ChargeCheck } from '../../activities/charge-acti
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
+import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -41,8 +42,7 @@ export class Charge {
   private readonly details: ChargeDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
-  private hint: CashInHint | undefined;
-  private hintPending = false;
+  private readonly callbacks = new CallbackInbox<CashInHint>();
   private created = false;
   /** The provider closed the charge (its FALHA): no payment can come any more. */
   private providerClosed = false;
@@ -89,8 +89,7 @@ export class Charge {
 
   onCallback(hint: CashInHint): void {
     this.callbacksReceived += 1;
-    this.hint = hint;
-    this.hintPending = true;
+    this.callbacks.put(hint);
   }
 
   onInfractionAccepted(infraction: AcceptedInfraction): void {
@@ -167,12 +166,8 @@ export class Charge {
 
   private outcomeSource(state: ChargeState) {
     return {
-      hasNews: () => this.hintPending,
-      takeHint: () => {
-        const hinted = this.hintPending;
-        this.hintPending = false;
-        return hinted;
-      },
+      hasNews: () => this.callbacks.pending,
+      takeHint: () => this.callbacks.take(),
       check: () => this.check(),
       waiting: () => this.lifecycle.state === state && !this.providerClosed,
     };
@@ -195,7 +190,7 @@ export class Charge {
       this.providerClosed = true;
       this.details.providerTransactionId = answer.providerTransactionId;
       if (this.lifecycle.state === 'PENDING') {
-        if (this.hint?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
+        if (this.callbacks.latest?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
         else this.fail('the provider failed the charge');
       }
       return true;
@@ -206,7 +201,8 @@ export class Charge {
   private recordPayment(paid: Extract<ChargeCheck, { kind: 'paid' }>): void {
     const late = this.lifecycle.state === 'EXPIRED';
     if (paid.feeCents !== undefined) this.details.feeCents = paid.feeCents;
-    this.details.paidAt = this.hint?.status === 'PAID' && this.hint.paidAt ? this.hint.paidAt : paid.at;
+    const hint = this.callbacks.latest;
+    this.details.paidAt = hint?.status === 'PAID' && hint.paidAt ? hint.paidAt : paid.at;
     this.details.providerTransactionId = paid.providerTransactionId;
     // Indexed so that a MED infraction, which names the provider's id, finds this charge.
     upsertSearchAttributes({ [ProviderTransactionId.name]: [paid.providerTransactionId] });

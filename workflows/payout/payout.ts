@@ -13,8 +13,11 @@ import { CancellationScope, condition, isCancellation, patched, upsertSearchAttr
 import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
+import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
+import { MerchantEventOutbox } from '../shared/merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
+import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage, failureType } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
@@ -32,11 +35,12 @@ type PayoutDetails = Omit<PayoutView, 'state' | 'transitions' | 'callbacksReceiv
 
 export class Payout {
   private readonly lifecycle: Lifecycle<PayoutState>;
+  /** Carried by the settlement at the end: a payout's event costs no local activity of its own. */
+  private readonly events = new MerchantEventOutbox('carried');
   private readonly details: PayoutDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
-  private hint: WithdrawalCallbackHint | undefined;
-  private hintPending = false;
+  private readonly callbacks = new CallbackInbox<WithdrawalCallbackHint>();
   /** Set by an accepted cancel until the phase that can act on it answers. */
   private cancelReason: string | undefined;
   private readonly rechecks = new PendingUpdates<PayoutView>();
@@ -70,6 +74,8 @@ export class Payout {
       requestHash: input.requestHash,
       ...(input.batchId ? { batchId: input.batchId } : {}),
     };
+    // Payouts of before version 2 have no settlement to carry their events, and announced none.
+    if (this.calls.settlesEveryPayout) this.events.watch(this.lifecycle, PAYOUT_EVENT_TYPES, (state) => payoutEventData(this.view(), state));
   }
 
   view(): PayoutView {
@@ -81,8 +87,7 @@ export class Payout {
   onCallback(hint: WithdrawalCallbackHint): void {
     this.callbacksReceived += 1;
     if (this.lifecycle.isTerminal()) return;
-    this.hint = hint;
-    this.hintPending = true;
+    this.callbacks.put(hint);
   }
 
   /**
@@ -156,10 +161,8 @@ export class Payout {
           this.lifecycle.moveTo('SUBMITTED', cause);
           if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes(providerId);
         }
-        if (result.providerStatus !== 'PROCESSING') {
-          this.hint = { status: result.providerStatus, receivedAt: new Date().toISOString() };
-          this.hintPending = true;
-        }
+        // An answer already past PROCESSING is a hint too: look at once, without waiting for the callback.
+        if (result.providerStatus !== 'PROCESSING') this.callbacks.put({ status: result.providerStatus, receivedAt: new Date().toISOString() });
       }
     } catch (error) {
       if (isCancellation(error) && this.cancelReason !== undefined) await this.cancelAfterInterruptedSubmission(this.cancelReason);
@@ -189,12 +192,8 @@ export class Payout {
 
   private async awaitOutcome(): Promise<void> {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
-      hasNews: () => this.hintPending || this.rechecks.any,
-      takeHint: () => {
-        const hinted = this.hintPending;
-        this.hintPending = false;
-        return hinted;
-      },
+      hasNews: () => this.callbacks.pending || this.rechecks.any,
+      takeHint: () => this.callbacks.take(),
       check: async () => (await this.check()).final,
       waiting: () => this.lifecycle.state === 'SUBMITTED',
     });
@@ -207,8 +206,8 @@ export class Payout {
   private async awaitOperator(): Promise<void> {
     await this.reportToBatch();
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
-      await condition(() => this.hintPending || this.rechecks.any || this.cancelReason !== undefined);
-      this.hintPending = false;
+      await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
+      this.callbacks.take();
       const { found, final } = await this.askProvider();
       if (this.cancelReason !== undefined) this.decideCancelInReview(this.cancelReason, found, final);
       // A submission that failed on our side but reached the provider goes back to waiting for its outcome.
@@ -277,7 +276,7 @@ export class Payout {
       return { final: true, found: true };
     }
     if (outcome.state === 'FAILED') {
-      this.details.failureReason = this.hint?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
+      this.details.failureReason = this.callbacks.latest?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
       this.lifecycle.moveTo('FAILED', `transaction check: ${outcome.providerState}`);
       return { final: true, found: true };
     }
@@ -302,11 +301,11 @@ export class Payout {
   }
 
   /**
-   * The final state, once: every payout of version 2 or later hands its final view to settlePayout (which records
-   * a batch's outcome, and whatever else the end of a payout means outside it); older ones report to their batch.
+   * The final state, once: every payout of version 2 or later hands its final view and its queued merchant events
+   * to settlePayout (which records a batch's outcome and announces the events); older ones report to their batch.
    */
   private async settle(): Promise<void> {
-    if (this.calls.settlesEveryPayout) await settlePayout(this.view());
+    if (this.calls.settlesEveryPayout) await settlePayout(this.view(), this.events.take());
     else await this.reportToBatch();
   }
 }

@@ -19,7 +19,7 @@ export interface OutcomeTiming {
 export interface OutcomeSource {
   /** A hint or an operator's request waits: ask the provider now. */
   hasNews(): boolean;
-  /** Consumes the pending hint; true when there was one. */
+  /** Consumes the pending hint (the lifecycle's CallbackInbox.take()); true when there was one. */
   takeHint(): boolean;
   /** Asks the provider and applies its answer; true when the outcome is final. */
   check(): Promise<boolean>;

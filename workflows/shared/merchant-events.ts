@@ -1,13 +1,21 @@
 /**
- * How a lifecycle tells the merchant: a move into a state that has an event type queues the event,
- * and one local activity per event hands it over (it starts the event's own delivery workflow when an
- * endpoint subscribes). The operation never waits for a delivery: handing over is a local write-and-start,
- * retried until it lands, and the workflow only waits for it before it closes.
+ * How a lifecycle tells the merchant: a move into a state that has an event type queues the event, and
+ * the queue is handed over to the merchant-event client (it starts the event's own delivery workflow when
+ * an endpoint subscribes). The operation never waits for a delivery: handing over is a local write-and-start,
+ * retried until it lands. Two ways to hand over, the same announcements either way:
  *
- * Workflows recorded before events existed replay without them (the `merchant-events` patch).
+ *  - 'own-activity' (charge, card payment, infraction): one `announceEvent` local activity per event, sent as
+ *    soon as it is queued; the workflow only waits for them (`drained()`) before it closes.
+ *  - 'carried' (payout): the lifecycle takes the queue (`take()`) into a local activity it runs at that point
+ *    anyway, so its events cost no marker and no workflow task of their own (issue 29: a payout completed by
+ *    callback keeps its 16 events and 2 workflow tasks, version 3).
+ *
+ * Workflows recorded before events existed replay without them: the `merchant-events` patch in 'own-activity'
+ * mode; a carrying lifecycle decides by the activity that carries them.
  */
 import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
+import type { Announcement } from '../../src/webhooks/announce';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import type { Lifecycle } from './lifecycle';
 
@@ -17,6 +25,8 @@ const { announceEvent } = proxyLocalActivities<MerchantEventActivities>({
 });
 
 export const MERCHANT_EVENTS_PATCH = 'merchant-events';
+
+export type HandOver = 'own-activity' | 'carried';
 
 interface Queued {
   type: MerchantEventType;
@@ -32,6 +42,8 @@ export class MerchantEventOutbox {
   private sending = false;
   private enabled: boolean | undefined;
 
+  constructor(private readonly handOver: HandOver = 'own-activity') {}
+
   /** Announces `types[state]` on each move into such a state, with `data(state)`. */
   watch<S extends string>(lifecycle: Lifecycle<S>, types: Partial<Record<S, MerchantEventType>>, data: (state: S) => Record<string, unknown>): void {
     lifecycle.onMove((transition, index) => {
@@ -42,7 +54,13 @@ export class MerchantEventOutbox {
 
   announce(event: Queued): void {
     this.queue.push(event);
-    if (!this.sending) void this.send();
+    if (this.handOver === 'own-activity' && !this.sending) void this.send();
+  }
+
+  /** 'carried': the queued events as announcements (their data read now), for the lifecycle's own activity to hand over. */
+  take(): Announcement[] {
+    if (this.handOver !== 'carried') throw new Error('only a carried outbox is taken: this one sends its own events');
+    return this.queue.splice(0).map(announcementOf);
   }
 
   /** Resolves once every queued event is handed over: a workflow awaits it before it returns. */
@@ -55,13 +73,16 @@ export class MerchantEventOutbox {
     try {
       for (let next = this.queue[0]; next; next = this.queue[0]) {
         this.enabled ??= patched(MERCHANT_EVENTS_PATCH);
-        if (this.enabled) {
-          await announceEvent({ sourceId: workflowInfo().workflowId, seq: next.seq, type: next.type, occurredAt: next.occurredAt, data: next.data() });
-        }
+        if (this.enabled) await announceEvent(announcementOf(next));
         this.queue.shift();
       }
     } finally {
       this.sending = false;
     }
   }
+}
+
+/** The event's id derives from its source (this workflow), its type and its seq: handed over twice, it is still one event. */
+function announcementOf(event: Queued): Announcement {
+  return { sourceId: workflowInfo().workflowId, seq: event.seq, type: event.type, occurredAt: event.occurredAt, data: event.data() };
 }

@@ -1,9 +1,8 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
 import express, { Router } from 'express';
-import { cardPaymentRequestSchema, cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
+import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { requireApiKey } from '../auth';
-import { zodIssues } from '../../validation/issues';
-import { ApiError, parseBody, parseOrThrow } from '../errors';
+import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentResponse } from './schemas';
 import type { CardPaymentService } from './service';
@@ -13,10 +12,7 @@ export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly
   router.use('/v1/card-payments', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/card-payments', async (req, res) => {
-    parseBody(cardPaymentShapeSchema, req);
-    const checked = cardPaymentRequestSchema.safeParse(req.body);
-    if (!checked.success) throw new ApiError(422, 'CARD_PAYMENT_INVALID', 'The card payment cannot be made as requested', zodIssues(checked.error));
-    const order = checked.data;
+    const order = parseShapeThenRules(cardPaymentRequestSchema, req, 'CARD_PAYMENT_INVALID', 'The card payment cannot be made as requested');
     const { created, ...answer } = await service.create(order);
     if (!created) res.set('Idempotent-Replayed', 'true');
     res.status(201).json(answer);

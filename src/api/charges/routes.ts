@@ -1,12 +1,11 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them. */
 import express, { Router } from 'express';
 import { toDataURL } from 'qrcode';
-import { chargeRequestSchema, chargeShapeSchema } from '../../charges/charge-request';
+import { chargeRequestSchema } from '../../charges/charge-request';
 import { centavosToReais } from '../../money/centavos';
-import { zodIssues } from '../../validation/issues';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { requireApiKey } from '../auth';
-import { ApiError, parseBody, parseOrThrow } from '../errors';
+import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { chargeParamsSchema, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
 import type { ChargeService } from './service';
@@ -29,10 +28,8 @@ export function chargeRoutes(service: ChargeService, apiKeys: readonly string[])
   router.use('/v1/charges', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/charges', async (req, res) => {
-    parseBody(chargeShapeSchema, req);
-    const checked = chargeRequestSchema.safeParse(req.body);
-    if (!checked.success) throw new ApiError(422, 'CHARGE_NOT_ACCEPTABLE', 'The charge cannot be made as requested', zodIssues(checked.error));
-    res.status(201).json(await created(await service.create(checked.data)));
+    const request = parseShapeThenRules(chargeRequestSchema, req, 'CHARGE_NOT_ACCEPTABLE', 'The charge cannot be made as requested');
+    res.status(201).json(await created(await service.create(request)));
   });
 
   router.get('/v1/charges', async (req, res) => {

@@ -1,9 +1,8 @@
 import express, { Router } from 'express';
 import { requireApiKey } from '../auth';
-import { ApiError, parseBody, parseOrThrow } from '../errors';
+import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { payoutRequestSchema, payoutShapeSchema } from '../../payouts/payout-request';
-import { zodIssues } from '../../validation/issues';
+import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import { payoutParamsSchema, cancelPayoutBodySchema, payoutQuoteQuerySchema, copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './schemas';
 import type { PayoutService } from './service';
@@ -13,10 +12,7 @@ export function payoutRoutes(service: PayoutService, apiKeys: readonly string[])
   router.use('/v1/payouts', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/payouts', async (req, res) => {
-    parseBody(payoutShapeSchema, req);
-    const checked = payoutRequestSchema.safeParse(req.body);
-    if (!checked.success) throw new ApiError(422, 'PAYOUT_NOT_PAYABLE', 'The payout cannot be made as requested', zodIssues(checked.error));
-    const request = checked.data;
+    const request = parseShapeThenRules(payoutRequestSchema, req, 'PAYOUT_NOT_PAYABLE', 'The payout cannot be made as requested');
     const submitted = await service.submit(request);
     if (!submitted.created) res.set('Idempotent-Replayed', 'true');
     res.status(202).json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
