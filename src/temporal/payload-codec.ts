@@ -53,7 +53,7 @@ export class PayloadDecryptionError extends Error {
 
 /**
  * Each IV is 12 fresh random bytes, as before, taken from a block drawn from the CSPRNG for 256 payloads at a
- * time: one call into OpenSSL per block instead of one per payload (a payout encrypts about twenty payloads).
+ * time: one call into OpenSSL per block instead of one per payload (the worker encrypts a dozen per payout).
  * A block's bytes are handed out once each and never written again.
  */
 class RandomIvs {
