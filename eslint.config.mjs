@@ -74,6 +74,19 @@ export default tseslint.config(
     },
   },
   {
+    // Code outside workflows/ reaches a workflow's definitions through its lifecycle's client in src/lifecycles/
+    // (which re-exports its contract): one door, and no import running up from the engine into workflow code.
+    // The bench's bare workflow is workflow code itself, under the workflow rules above.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'tools/**/*.ts', 'sandbox/**/*.ts'],
+    ignores: ['src/lifecycles/**', 'tools/bench/bare-payout-workflow.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workflows', '**/workflows/**'], message: "Take a workflow's contract from its client in src/lifecycles/." }] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

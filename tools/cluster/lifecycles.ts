@@ -43,11 +43,15 @@ const cashInSchema = z.object({ operations: z.array(z.object({ status: z.string(
 
 /**
  * The payer pays the code the merchant showed: the charge the provider made under the engine's reference
- * for it (its externalId, or the derived one a lost creation answer led to). Paid once: a second payment is
- * refused, so a lost answer is read back from the provider, not repeated.
+ * for it (its externalId, or the derived one a lost creation answer led to). That reference is read from
+ * the workflow's own view once it has its code: a reading from the index (a worker or Temporal restarting)
+ * names no derived reference, and paying by the externalId then paid the charge whose answer was lost,
+ * which no merchant ever showed. Paid once: a second payment is refused, so a lost answer is read back from
+ * the provider, not repeated.
  */
 export async function payCharge(client: StackClient, externalId: string): Promise<void> {
-  const reference = (await readCharge(client, externalId))?.providerReference ?? externalId;
+  const shown = await until(() => readCharge(client, externalId), (charge) => charge.source === 'workflow' && (charge.qrcode !== undefined || charge.status === 'FAILED'), `charge ${externalId} to show its code`);
+  const reference = shown.providerReference ?? externalId;
   await client.admin('POST', `/sandbox/cash-ins/${encodeURIComponent(reference)}/pay`, anything, {}).catch(async (error: unknown) => {
     const { operations } = await client.admin('GET', `/sandbox/operations?externalId=${encodeURIComponent(reference)}`, cashInSchema);
     if (!operations.some((operation) => operation.status === 'PAID')) throw error;
