@@ -1,55 +1,47 @@
 import net from 'node:net';
 
-/** Asks the OS for a free TCP port on loopback. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where a port is chosen for a server started a moment later: below Linux's ephemeral range (32768-60999),
+ * which the OS also hands to every outgoing connection's local end. A port taken from that range is free when
+ * chosen, but any connection opened before the server binds it (a test's HTTP client, a gRPC channel) may take
+ * it meanwhile, and the server's start then fails with EADDRINUSE. Below 32768 also suits the Temporal server,
+ * which keeps its membership ports in a PostgreSQL smallint.
+ */
+export const PORTS_FOR_SERVERS = { min: 20_000, max: 32_767 } as const;
+
+/** A free TCP port on loopback, for a server to listen on. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const [port] = await freePorts(1, host);
+  if (port === undefined) throw new Error('could not find a free port');
+  return port;
+}
+
+function listenOn(port: number, host: string): Promise<net.Server | undefined> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not read the allocated port'));
-      });
-    });
+    server.once('error', () => resolve(undefined));
+    server.listen(port, host, () => resolve(server));
   });
 }
 
 /**
- * A free TCP port on loopback within [min, max]: for servers that cannot take any port the OS hands out
- * (the Temporal server keeps its membership ports in a PostgreSQL smallint, so below 32768, where Linux's
- * ephemeral range begins).
+ * `count` distinct free ports among PORTS_FOR_SERVERS: each is held until all are found, so no two calls
+ * can return the same one while they run.
  */
-export async function freePortBetween(min: number, max: number, host = '127.0.0.1'): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const candidate = min + Math.floor(Math.random() * (max - min + 1));
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.unref();
-      server.once('error', () => resolve(false));
-      server.listen(candidate, host, () => server.close(() => resolve(true)));
-    });
-    if (free) return candidate;
-  }
-  throw new Error(`no free port between ${min} and ${max} on ${host}`);
-}
-
-/** `count` distinct free ports: each is held until all are found, so no two calls can return the same one. */
 export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
-      const server = net.createServer();
-      server.unref();
-      server.once('error', reject);
-      server.listen(0, host, () => resolve(server));
-    })),
-  );
-  const ports = servers.map((server) => {
-    const address = server.address();
-    if (!address || typeof address !== 'object') throw new Error('could not read the allocated port');
-    return address.port;
-  });
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
+  const { min, max } = PORTS_FOR_SERVERS;
+  const held = new Map<number, net.Server>();
+  try {
+    for (let attempt = 0; held.size < count; attempt += 1) {
+      if (attempt >= 100 + count * 10) throw new Error(`no ${count} free ports between ${min} and ${max} on ${host}`);
+      const candidate = min + Math.floor(Math.random() * (max - min + 1));
+      if (held.has(candidate)) continue;
+      const server = await listenOn(candidate, host);
+      if (server) held.set(candidate, server);
+    }
+    return [...held.keys()];
+  } finally {
+    await Promise.all([...held.values()].map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }

@@ -9,7 +9,7 @@ import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Running } from '../chaos/supervisor';
-import { freePortBetween } from '../../src/net/free-port';
+import { freePort, freePorts } from '../../src/net/free-port';
 import { launchLoggedBinary } from '../stack/logged-service';
 import { PROJECT_ROOT } from '../pip-wheels';
 import { SERVER_BIN_DIR, serverInstalled, ServerNotInstalledError, temporalServerBinary } from './server-build';
@@ -33,17 +33,12 @@ export interface ServerPorts {
   metrics: number;
 }
 
-/** The server stores its services' ports in a smallint column (cluster_membership): they must be below 32768. */
-const SERVER_PORT_RANGE = [20_000, 32_767] as const;
-export const freeServerPort = (): Promise<number> => freePortBetween(...SERVER_PORT_RANGE);
+/** The server stores its services' ports in a smallint column (cluster_membership): free ports are below 32768 (PORTS_FOR_SERVERS). */
+export const freeServerPort = (): Promise<number> => freePort();
 
 /** Free ports for every listener but the frontend's, which the caller chooses (TEMPORAL_ADDRESS). */
 export async function freeServerPorts(frontend: number): Promise<ServerPorts> {
-  const ports: number[] = [];
-  while (ports.length < 9) {
-    const port = await freeServerPort();
-    if (port !== frontend && !ports.includes(port)) ports.push(port);
-  }
+  const ports = (await freePorts(10)).filter((port) => port !== frontend).slice(0, 9);
   const [frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics] = ports;
   return { frontend, frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics } as ServerPorts;
 }
