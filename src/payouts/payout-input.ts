@@ -26,15 +26,25 @@ export type PayoutInput = PayoutRequest & {
    * Which path of the payout workflow runs, chosen by whoever starts it (payoutInput sets the current one).
    * Absent on inputs started before it existed: those replay the remote-activity path they were recorded on.
    * Carried in the input rather than the SDK's `patched()`, which writes a marker and a TemporalChangeVersion
-   * upsert into every payout's history: two of the 16 events a payout may cost. The price: workers that know
+   * upsert into every payout's history: two more events on the 16 a payout costs. The price: workers that know
    * a version must be deployed before the starters (API, batch activity) that set it.
    */
   workflowVersion?: PayoutWorkflowVersion;
 };
 
-/** 2: provider calls and the settlement as local activities, one settlement call for every payout. */
-export const PAYOUT_WORKFLOW_VERSION = 2;
-export type PayoutWorkflowVersion = typeof PAYOUT_WORKFLOW_VERSION;
+/**
+ * The payout workflow's paths; each version keeps the changes of those before it.
+ * 2: provider calls and the settlement as local activities, one settlement call for every payout.
+ * 3: the provider's id indexed in the same upsert as the move to SUBMITTED, without the
+ *    `payout-provider-id-index` patch (version 2 marks it, and upserts it on its own: three events more).
+ */
+export type PayoutWorkflowVersion = 2 | 3;
+export const PAYOUT_WORKFLOW_VERSION: PayoutWorkflowVersion = 3;
+
+/** Whether the payout takes the path of `version` (an input without a version is of version 1). */
+export function runsVersion(input: Pick<PayoutInput, 'workflowVersion'>, version: PayoutWorkflowVersion): boolean {
+  return (input.workflowVersion ?? 1) >= version;
+}
 
 /** Inputs recorded before the rails existed carry no method: they are PIX-key payouts. */
 export function methodOf(input: Pick<PayoutInput, 'method'>): PayoutMethod {

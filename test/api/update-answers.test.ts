@@ -12,7 +12,7 @@ import { authorizationAnswerSignal, cardPaymentWorkflowId, startAuthorizationUpd
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 
 const DAY_MS = 86_400_000;
@@ -104,7 +104,7 @@ describe('payouts: recheck and cancel', () => {
     expect(await reaches(`/v1/payouts/${stuck}`, ['CANCELLED'])).toBe('CANCELLED');
     await twiceAtOnce(updates(stuck));
     // Its history holds the server's plaintext marker of the submission it cancelled before a retry started.
-    await recordHistory(stack.temporal.client, payoutWorkflowId(stuck), 'payout-v2-cancelled-in-retry-backoff');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(stuck), currentPayoutHistory('cancelled-in-retry-backoff'));
 
     const processing = newExternalId('submitted');
     const completed = newExternalId('completed');

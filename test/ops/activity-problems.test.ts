@@ -10,7 +10,7 @@ import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { parsePrometheusText, sampleSum } from '../helpers/prometheus-text';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -67,7 +67,7 @@ test('a payout whose provider answers 503 shows its problem, is found by Activit
     intervalMs: 250,
     description: 'the payout no longer listed by ActivityProblemSince',
   });
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-activity-problem-completed');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('activity-problem-completed'));
 });
 
 test('a charge whose creation keeps failing shows its problem while the merchant waits', async () => {

@@ -10,7 +10,7 @@ import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const CHECK = '/api/transactions/check';
@@ -54,7 +54,7 @@ test('with the callback dropped, the payout still completes by polling the check
   const payout = await waitForStatus(id, ['COMPLETED']);
   expect(payout.callbacksReceived).toBe(0);
   expect(payout.checksMade).toBeGreaterThanOrEqual(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-completed-by-polling');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('completed-by-polling'));
 });
 
 test('duplicated and reordered callbacks give the same result and change nothing after the end', async () => {

@@ -2,11 +2,14 @@
  * A payout through the real stack: engine API → workflow on a real worker → sandbox over HTTP →
  * signed callback → signal → transaction check → final state, visible in Temporal's visibility.
  */
+import { temporal } from '@temporalio/proto';
+import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
+import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -49,7 +52,33 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(await visibleWithStatus(id, 'COMPLETED')).toBe(true);
   expect(await debitsFor(id)).toBe(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-completed-by-callback');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('completed-by-callback'));
+});
+
+// While a deploy rolls out, an API or batch worker of before still starts payouts of version 2: this worker runs
+// them on version 2's path (the provider id indexed on its own, behind its patch), which still finds them by that id.
+test('a payout of version 2 started now keeps its path: its provider id indexed behind the patch, and found by it', async () => {
+  const id = externalId('v2');
+  const input = { ...payoutInput({ method: 'pix_key', externalId: id, amountCents: 1500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(stack.config)), workflowVersion: 2 as const };
+  expect(await startPayoutWorkflow(stack.temporal.client, input, stack.config.TEMPORAL_TASK_QUEUE)).toBe('started');
+  const payout = await waitForStatus(id, ['COMPLETED']);
+  expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  const history = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).fetchHistory();
+  const upserted = (history.events ?? []).flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+    return fields ? [Object.keys(fields).sort().join('+')] : [];
+  });
+  expect(upserted).toEqual(['PayoutStatus', 'TemporalChangeVersion', 'ProviderTransactionId', 'PayoutStatus']);
+  expect((history.events ?? []).filter((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED)).toHaveLength(4);
+  const byProviderId = await pollUntil(
+    async () => {
+      for await (const execution of stack.temporal.client.workflow.list({ query: `ProviderTransactionId = '${String(payout.providerTransactionId)}'` })) return execution.workflowId;
+      return undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, description: `${id} visible by its provider id` },
+  );
+  expect(byProviderId).toBe(payoutWorkflowId(id));
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-provider-id-patched-completed-by-callback');
 });
 
 test("a payout the provider fails ends FAILED with the provider's reason", async () => {
@@ -59,7 +88,7 @@ test("a payout the provider fails ends FAILED with the provider's reason", async
   // The reason rides on the provider's signed callback; where callbacks are unsigned hints (the seed profile) it is the check's.
   expect(payout.failureReason).toMatch(stack.config.PROVIDER_CALLBACK_SIGNATURES === 'required' ? /Recipient account closed/ : /provider reported FALHA/);
   expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-failed');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('failed'));
 });
 
 test('the same request again answers with the existing payout; a different body under the same id is a 409', async () => {

@@ -8,7 +8,7 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
@@ -50,7 +50,7 @@ describe('PIX copy-and-paste', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'pix_copy_paste', amount: 19.9, fee: 1.1, total: 21 });
     expect(await providerDebits(stack, id)).toBe(1);
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-copy-paste-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('copy-paste-completed'));
   });
 
   test('a code without an amount is paid the amount given; the provider failing it ends FAILED with its reason', async () => {
@@ -107,7 +107,7 @@ describe('internal transfer', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'internal', amount: 12.5, fee: 0, total: 12.5 });
     expect(done.providerTransactionId).toBeTruthy();
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-internal-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('internal-completed'));
   });
 
   test('a transfer to an unknown e-mail is refused by the provider: FAILED with its reason', async () => {
@@ -136,7 +136,7 @@ describe('internal transfer', () => {
     const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'recipient statement checked by the operator' });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('CANCELLED');
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-internal-ambiguous-cancelled');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('internal-ambiguous-cancelled'));
   });
 });
 
@@ -157,7 +157,7 @@ describe('crypto', () => {
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'crypto', amount: 123.45, fee: 3.47, total: 126.92, quote: { usdtAmount: usdtFor(12345), usdtRate: 5.4 } });
     expect(await providerDebits(stack, id)).toBe(1);
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-crypto-completed');
+    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('crypto-completed'));
   });
 
   test('below the minimum or above the maximum: 422 naming both bounds, and nothing reaches the provider', async () => {

@@ -13,7 +13,7 @@ import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { providerDebits, waitForPayout } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { describePoint, providerOperations, resetAndWait, temporalCli, workflowTaskCompletedEvents, type ResetPoint } from '../helpers/workflow-reset';
 
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
@@ -89,7 +89,7 @@ test('one payout reset again and again (first task, last task, first task): stil
   expect(payout).toMatchObject({ status: 'COMPLETED', method: 'internal' });
   expect(payout.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
   await expectOneMoneyMovement('internal', externalId);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-internal-reset-reconciled');
+  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('internal-reset-reconciled'));
 }, 120_000);
 
 test("a payout the provider failed after accepting it, reset to its first task: FAILED again from the provider's record, one operation", async () => {

@@ -15,7 +15,7 @@ import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
-import { recordHistory } from '../helpers/record-history';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { providerOperations, temporalCli } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
@@ -77,7 +77,7 @@ test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout termina
   const done = await waitForPayout(stack, externalId, ['COMPLETED']);
   expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
   expect(await providerOperations(stack, externalId, rail)).toBe(1);
-  if (rail === 'pix_key') await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), 'payout-v2-rerun-after-terminate');
+  if (rail === 'pix_key') await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('rerun-after-terminate'));
 }, 90_000);
 
 test('an internal transfer terminated mid-submission: `payouts reconcile` re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), exit 2, never a second transfer', async () => {

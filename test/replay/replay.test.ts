@@ -2,8 +2,10 @@
  * Replays recorded payout and batch histories against the current workflow code. A change that would make a
  * running payout take a different path on replay (non-determinism) fails here, before it reaches a
  * worker in production. Histories are recorded by the end-to-end tests with RECORD_HISTORIES=1. Payout histories
- * without `v2` were recorded by payouts started before version 2 (src/payouts/payout-input.ts), which still replay
- * the remote-activity path; re-recording writes only the `payout-v2-*` files.
+ * are named by the workflow version their input carries (src/payouts/payout-input.ts): without a version, payouts
+ * started before version 2, which still replay the remote-activity path; `payout-v2-*`, local activities (with and
+ * without the provider-id patch); `payout-v3-*`, the current version. Re-recording writes only the current
+ * version's files (test/helpers/record-history.ts: currentPayoutHistory); the older ones stay, and keep replaying.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +30,7 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-internal-completed.binpb',
       'payout-internal-ambiguous-cancelled.binpb',
       'payout-crypto-completed.binpb',
-      // Version 2 (local activities, settlePayout): the path payouts started now take.
+      // Version 2 (local activities, settlePayout), recorded before the provider-id patch, and one with it.
       'payout-v2-completed-by-callback.binpb',
       'payout-v2-failed.binpb',
       'payout-v2-completed-by-polling.binpb',
@@ -40,6 +42,20 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       // A cancel while the submission waited out a retry backoff; an activity problem reported, then cleared.
       'payout-v2-cancelled-in-retry-backoff.binpb',
       'payout-v2-activity-problem-completed.binpb',
+      'payout-v2-provider-id-patched-completed-by-callback.binpb',
+      // Version 3 (the provider's id indexed with SUBMITTED, no patch): the path payouts started now take.
+      'payout-v3-completed-by-callback.binpb',
+      'payout-v3-failed.binpb',
+      'payout-v3-completed-by-polling.binpb',
+      'payout-v3-of-batch-completed.binpb',
+      'payout-v3-copy-paste-completed.binpb',
+      'payout-v3-internal-completed.binpb',
+      'payout-v3-internal-ambiguous-cancelled.binpb',
+      'payout-v3-crypto-completed.binpb',
+      'payout-v3-cancelled-in-retry-backoff.binpb',
+      'payout-v3-activity-problem-completed.binpb',
+      'payout-v3-internal-reset-reconciled.binpb',
+      'payout-v3-rerun-after-terminate.binpb',
       'infraction-defended-accepted.binpb',
       'charge-paid.binpb',
       'charge-expired-paid-late.binpb',

@@ -42,6 +42,14 @@ test("the server's marker of an activity cancelled before it started passes; oth
   await expect(codec.decode([{ ...marker, metadata: { [METADATA_ENCODING_KEY]: Buffer.from('binary/plain') } }])).rejects.toThrow(/not encrypted/);
 });
 
+test('every payload gets an IV of its own, past the block of random bytes the IVs are drawn from', async () => {
+  const codec = codecWith({ PAYLOAD_ENCRYPTION_KEY: newKey, PAYLOAD_ENCRYPTION_KEY_ID: 'k2' });
+  const plain = Array.from({ length: 1_000 }, (_, index) => json({ index }));
+  const encoded = await codec.encode(plain);
+  expect(new Set(encoded.map((payload) => Buffer.from(payload.data ?? []).subarray(0, 12).toString('hex'))).size).toBe(1_000);
+  expect((await codec.decode(encoded)).map(text)).toEqual(plain.map(text));
+});
+
 test('after a rotation, PAYLOAD_ENCRYPTION_PREVIOUS_KEYS decodes payloads of the old key; new ones use the new key', async () => {
   const before = codecWith({ PAYLOAD_ENCRYPTION_KEY: oldKey, PAYLOAD_ENCRYPTION_KEY_ID: 'k1' });
   const [written] = await before.encode([json('history of k1')]);

@@ -158,10 +158,21 @@ async function eventTypes(handle: WorkflowHandle<PayoutWorkflow>): Promise<strin
   return (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, ''));
 }
 
-test('a payout completed by callback costs 19 events and 2 workflow tasks: provider calls are local activities, the provider id indexed once (its patch marker, and the SDK\'s TemporalChangeVersion upsert)', async () => {
+/** The search attributes of each upsert in a history, by attribute name. */
+async function upserts(handle: WorkflowHandle<PayoutWorkflow>): Promise<string[][]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+    return fields ? [Object.keys(fields).sort()] : [];
+  });
+}
+
+/** Runs a PIX-key payout that completes by callback, started as the engine starts it; its event types and upserts. */
+async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: string[]; upserted: string[][] }> {
   let settled = false;
   const provider = new ScriptedProvider(() => ACCEPTED, () => found(settled ? 'COMPLETED' : 'PENDING'));
   let events: string[] = [];
+  let upserted: string[][] = [];
   await withPayout(provider, async (handle) => {
     // Read from the history, not by a query: the test server answers a query with a workflow task of its own.
     await pollUntil(async () => ((await eventTypes(handle)).includes('TIMER_STARTED') ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, description: 'the callback wait' });
@@ -169,13 +180,32 @@ test('a payout completed by callback costs 19 events and 2 workflow tasks: provi
     await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: 'tx-1', receivedAt: new Date().toISOString() });
     await handle.result();
     events = await eventTypes(handle);
-  }, payoutInput(), true);
+    upserted = await upserts(handle);
+  }, input, true);
+  return { events, upserted };
+}
+
+test('a payout completed by callback costs 16 events and 2 workflow tasks: provider calls are local activities, the provider id indexed with SUBMITTED', async () => {
+  const { events, upserted } = await callbackPayoutHistory(payoutInput());
+  expect(events).toEqual([
+    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+    'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'TIMER_STARTED',
+    'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+    'TIMER_CANCELED', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'WORKFLOW_EXECUTION_COMPLETED',
+  ]);
+  expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
+});
+
+test('a payout of version 2 keeps its path: the provider id indexed on its own behind the patch (19 events)', async () => {
+  const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 2 });
   expect(events).toEqual([
     'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
     'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'TIMER_STARTED',
     'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
     'TIMER_CANCELED', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'WORKFLOW_EXECUTION_COMPLETED',
   ]);
+  // The patch's marker comes with the SDK's TemporalChangeVersion upsert.
+  expect(upserted).toEqual([['PayoutStatus'], ['TemporalChangeVersion'], ['ProviderTransactionId'], ['PayoutStatus']]);
 });
 
 test('an input without a version (started before version 2) keeps the remote-activity path it was recorded on', async () => {

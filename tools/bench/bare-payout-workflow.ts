@@ -6,7 +6,8 @@
  * - the start request: the engine's own (`payoutStartOptions`: id, search attributes, memo, user metadata and
  *   the same encrypted `PayoutInput`), because the start and its visibility record cost the server by size;
  * - its first workflow task: the submission as a local activity (a marker with an answer of a submission's
- *   shape), the `SUBMITTED` upsert of `PayoutStatus` and `ProviderTransactionId`, and the callback wait's timer;
+ *   shape), the `SUBMITTED` upsert of `PayoutStatus` with `ProviderTransactionId` (one upsert, as a payout of
+ *   version 3 writes them), and the callback wait's timer;
  * - the callback: a signal of the payout's own name and hint, sent from another process
  *   (tools/bench/bare-signaller.ts, as the engine API signals the provider's callback) once the submission
  *   has run, so that it wakes a workflow task of its own, as a callback does;
@@ -35,8 +36,7 @@ export async function barePayoutWorkflow(input: PayoutInput): Promise<void> {
     hint = received;
   });
   const submitted = await submitWithdrawal(input);
-  upsertSearchAttributes({ [PayoutStatus.name]: ['SUBMITTED'] });
-  upsertSearchAttributes({ [ProviderTransactionId.name]: [submitted.transactionId] });
+  upsertSearchAttributes({ [PayoutStatus.name]: ['SUBMITTED'], [ProviderTransactionId.name]: [submitted.transactionId] });
   await condition(() => hint !== undefined, input.timing.callbackWaitMs);
   const checked = await checkWithdrawal({ method: 'pix_key', externalId: input.externalId, providerTransactionId: submitted.transactionId });
   upsertSearchAttributes({ [PayoutStatus.name]: [checked.state] });

@@ -203,6 +203,8 @@ async function main(): Promise<void> {
         accept10kUnder2s: accept10k.acceptMs < 2_000,
         chargeCreationP99Under2s: charges.latencyMs.p99 < 2_000,
         healthzUnder100msWhileAccepting: Math.max(acceptCsv.healthz.maxMs, acceptJson.healthz.maxMs) < 100,
+        // The median of the sampled payouts completed by their callback (perPayout.events); perPayout.maxEvents and
+        // timedOutWorkflowTasks, printed beside it, show the payouts whose first task timed out and ran again.
         callbackPayoutAtMost16Events: engine.perPayout.sampled > 0 && engine.perPayout.events <= 16,
         callbackPayoutAtMost2WorkflowTasks: engine.perPayout.sampled > 0 && engine.perPayout.workflowTasks <= 2,
         workerRssUnder400Mb: workerRss !== undefined && workerRss < 400 * 1024 * 1024,

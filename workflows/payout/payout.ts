@@ -10,7 +10,7 @@
  * which the phases answer, every one of them, before the payout ends.
  */
 import { CancellationScope, condition, isCancellation, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
+import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
 import { CallbackInbox } from '../shared/callback-inbox';
@@ -22,7 +22,7 @@ import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type 
 import { failureMessage, failureType } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
 
-/** Marks histories whose payouts index the provider's id once submitted. */
+/** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
 
 /** What the provider said when asked; `found` is 'unknown' when the check failed, 'unknowable' when it cannot be asked. */
@@ -153,9 +153,14 @@ export class Payout {
           totalCents: result.totalCents,
           ...(result.quote ? { quote: result.quote } : {}),
         });
-        this.lifecycle.moveTo('SUBMITTED', result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`);
-        // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before this index themselves not).
-        if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [result.transactionId] });
+        const cause = result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`;
+        // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before the patch index themselves not).
+        const providerId = { [ProviderTransactionId.name]: [result.transactionId] };
+        if (runsVersion(this.input, 3)) this.lifecycle.moveTo('SUBMITTED', cause, providerId);
+        else {
+          this.lifecycle.moveTo('SUBMITTED', cause);
+          if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes(providerId);
+        }
         // An answer already past PROCESSING is a hint too: look at once, without waiting for the callback.
         if (result.providerStatus !== 'PROCESSING') this.callbacks.put({ status: result.providerStatus, receivedAt: new Date().toISOString() });
       }
@@ -296,8 +301,8 @@ export class Payout {
   }
 
   /**
-   * The final state, once: every payout of version 2 hands its final view and its queued merchant events to
-   * settlePayout (which records a batch's outcome and announces the events); older ones report to their batch.
+   * The final state, once: every payout of version 2 or later hands its final view and its queued merchant events
+   * to settlePayout (which records a batch's outcome and announces the events); older ones report to their batch.
    */
   private async settle(): Promise<void> {
     if (this.calls.settlesEveryPayout) await settlePayout(this.view(), this.events.take());

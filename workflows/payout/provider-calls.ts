@@ -1,10 +1,11 @@
 /**
  * How the payout workflow calls its activities: their timeouts and retries, per path of the workflow.
  *
- * Version 2 runs the provider calls as local activities: a call is one marker in the history instead of
- * scheduled/started/completed plus a workflow task to read the result, so a payout completed by callback
- * costs two workflow tasks (submit and wait; check and settle) and 16 events instead of four and 26.
- * Inputs without a version replay the remote-activity path they were recorded on.
+ * Version 2 and later run the provider calls as local activities: a call is one marker in the history instead
+ * of scheduled/started/completed plus a workflow task to read the result, so a payout completed by callback
+ * costs two workflow tasks (submit and wait; check and settle) and 16 events (version 3; version 2's patch
+ * adds three) instead of four and 26. Version 3 differs from 2 only in how the payout indexes the provider's
+ * id (workflows/payout/payout.ts). Inputs without a version replay the remote-activity path they were recorded on.
  *
  * Only the submission's first attempt is local: a provider that is down is retried by the server, as
  * before, not by local retries that hold a workflow task open (heartbeated) for as long as the deadline.
@@ -21,7 +22,7 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { PayoutActivities } from '../../activities/payout-activities';
-import { methodOf, PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
+import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import { METHODS_CHECKED_BY_EXTERNAL_ID } from '../../src/payouts/rails/methods';
 import { retryableFailure } from '../shared/activity-failures';
 
@@ -53,13 +54,13 @@ export const { recordBatchOutcome, settlePayout } = proxyLocalActivities<PayoutA
 export interface ProviderCalls {
   submitWithdrawal(input: PayoutInput): ReturnType<PayoutActivities['submitWithdrawal']>;
   checkWithdrawal: PayoutActivities['checkWithdrawal'];
-  /** Version 2: every payout ends with one settlePayout(view); before it, only a batch's payout reported its end. */
+  /** Version 2 and later: every payout ends with one settlePayout(view); before it, only a batch's payout reported its end. */
   settlesEveryPayout: boolean;
 }
 
 export function providerCalls(input: PayoutInput): ProviderCalls {
   const submit = submitOptions(input.timing.submitDeadlineMs);
-  if (input.workflowVersion === PAYOUT_WORKFLOW_VERSION) {
+  if (runsVersion(input, 2)) {
     return {
       submitWithdrawal: (payout) =>
         METHODS_CHECKED_BY_EXTERNAL_ID.has(methodOf(payout)) ? submitLocallyFirst(payout, submit) : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),

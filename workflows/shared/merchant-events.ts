@@ -8,7 +8,7 @@
  *    soon as it is queued; the workflow only waits for them (`drained()`) before it closes.
  *  - 'carried' (payout): the lifecycle takes the queue (`take()`) into a local activity it runs at that point
  *    anyway, so its events cost no marker and no workflow task of their own (issue 29: a payout completed by
- *    callback stays 19 events and 2 workflow tasks).
+ *    callback keeps its 16 events and 2 workflow tasks, version 3).
  *
  * Workflows recorded before events existed replay without them: the `merchant-events` patch in 'own-activity'
  * mode; a carrying lifecycle decides by the activity that carries them.
