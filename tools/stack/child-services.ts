@@ -30,7 +30,10 @@ export type ServiceName = keyof typeof ENTRY_POINTS;
  * generation is capped too: Node 24's V8 lets each semi-space grow to 64 MB (Node 20's: 16 MB), which
  * took the worker's peak about 200 MB higher; 16 MB keeps it where it was on Node 20.
  */
-export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = { worker: ['--max-old-space-size=256', '--max-semi-space-size=16'] };
+const WORKER_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'] as const;
+
+/** The bench's bare-payout worker runs under the engine worker's flags, so the yardstick's GC is the same. */
+export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = { worker: WORKER_FLAGS, 'bench-worker': WORKER_FLAGS };
 
 /**
  * With SERVICE_CPU_PROFILE_DIR set, each service writes V8 CPU profiles of its threads into
