@@ -39,22 +39,10 @@ function failureReason(error: unknown): string {
   return networkErrorCode(error) ?? (typeof message === 'string' ? message : String(error));
 }
 
-/**
- * Hands a lifecycle's queued events to the merchant-event client, in the order they happened: what
- * announceEvent does for one event, and an activity that carries its workflow's outbox (a payout's
- * settlement) for the events it was given.
- */
-export async function announceAll(announce: Announce, announcements: readonly Announcement[]): Promise<{ eventId?: string }[]> {
-  const handedOver: { eventId?: string }[] = [];
-  for (const announcement of announcements) handedOver.push(await announce(announcement));
-  return handedOver;
-}
-
 export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs, transport, logger }: MerchantEventActivityDependencies) {
   /** The event's id when some endpoint wants it; nothing is started when none does. */
-  async function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
-    const [handedOver = {}] = await announceAll(announce, [announcement]);
-    return handedOver;
+  function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
+    return announce(announcement);
   }
 
   async function deliverEvent({ event, endpointId, number }: { event: MerchantEvent; endpointId: string; number: number }): Promise<{ attempt: DeliveryAttempt; endpointDeleted: boolean }> {

@@ -17,7 +17,6 @@ import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
 import type { Announce, Announcement } from '../src/webhooks/announce';
 import { settlementOf, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
-import { announceAll } from './merchant-event-activities';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -88,7 +87,8 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
    */
   async function settlePayout(view: PayoutView, announcements: readonly Announcement[]): Promise<void> {
     if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
-    await announceAll(announce, announcements);
+    // In the order they happened, each through the same hand-over as announceEvent's.
+    for (const announcement of announcements) await announce(announcement);
   }
 
   return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout };
