@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { batchAnnouncement } from '../src/batches/batch-event';
-import type { BatchStore } from '../src/batches/batch-store';
+import type { BatchStore, BatchSummary } from '../src/batches/batch-store';
 import type { PayoutTiming } from '../src/payouts/payout-input';
 import { payoutInput, startPayoutWorkflow } from '../src/lifecycles/payout-client';
 import type { Announce } from '../src/webhooks/announce';
@@ -29,24 +29,57 @@ export interface BatchCounts {
   inFlight: number;
 }
 
+export interface TopUp extends StartedPage {
+  /** Payouts in flight once this call's have started. */
+  inFlight: number;
+  /** The window had room and the store had no item after `afterSeq`: nothing is left to start. (Nothing started and not
+   * exhausted: the window is full, or the store's control holds the batch.) */
+  exhausted: boolean;
+}
+
 export function createBatchActivities({ batchStore: store, temporal, taskQueue, announce }: BatchActivityDependencies) {
+  async function startPage(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
+    const items = await store.readPage(batchId, afterSeq, limit);
+    await Promise.all(items.map(({ seq: _seq, ...request }) => startPayoutWorkflow(temporal, payoutInput(request, timing, batchId), taskQueue)));
+    await store.markStarted(batchId, items.map((item) => item.seq));
+    return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
+  }
+
+  async function summaryOf(batchId: string): Promise<BatchSummary> {
+    const summary = await store.summary(batchId);
+    if (!summary) throw new Error(`batch ${batchId} is not in the batch store`);
+    return summary;
+  }
+
   return {
     /**
      * Starts the payouts of the next `limit` items after `afterSeq`. A retry after a crash finds some
      * already started ('exists'): the store gives every externalId exactly one owner, so such a
-     * workflow is this item's payout and counts as started.
+     * workflow is this item's payout and counts as started. The batch's path before version
+     * `payout-batch-top-up` (workflows/batch/batch.ts): kept for the runs that replay it.
      */
-    async startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
-      const items = await store.readPage(batchId, afterSeq, limit);
-      await Promise.all(items.map(({ seq: _seq, ...request }) => startPayoutWorkflow(temporal, payoutInput(request, timing, batchId), taskQueue)));
-      await store.markStarted(batchId, items.map((item) => item.seq));
-      return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
+    startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
+      return startPage(batchId, afterSeq, limit, timing);
+    },
+
+    /**
+     * One step of a running batch, one call: the payouts in flight from the store, then the next items started
+     * (as startBatchPayouts, same idempotency) while the window has room, at most `limit`. The batch workflow
+     * runs it as a local activity, so a step costs its history one marker instead of three activities.
+     * Nothing starts while the store's control says PAUSED or CANCELLED: the API writes it once the workflow has
+     * the signal, but a signal reaches the workflow only between its tasks, and local activities run back to back
+     * inside one task (window larger than a page), so the store is where a pause is seen at once.
+     */
+    async topUpBatch(batchId: string, afterSeq: number, window: number, limit: number, timing: PayoutTiming): Promise<TopUp> {
+      const summary = await summaryOf(batchId);
+      const inFlight = summary.countsByState.STARTED.count;
+      const room = summary.control === 'RUNNING' ? Math.min(window - inFlight, limit) : 0;
+      const page = room > 0 ? await startPage(batchId, afterSeq, room, timing) : { lastSeq: afterSeq, started: 0 };
+      return { ...page, inFlight: inFlight + page.started, exhausted: room > 0 && page.started === 0 };
     },
 
     async batchCounts(batchId: string): Promise<BatchCounts> {
-      const summary = await store.summary(batchId);
-      if (!summary) throw new Error(`batch ${batchId} is not in the batch store`);
-      return { inFlight: summary.countsByState.STARTED.count };
+      return { inFlight: (await summaryOf(batchId)).countsByState.STARTED.count };
     },
 
     /** Items never started end CANCELLED; the workflow calls it once it has stopped starting them. */

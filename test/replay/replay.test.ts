@@ -6,6 +6,8 @@
  * started before version 2, which still replay the remote-activity path; `payout-v2-*`, local activities (with and
  * without the provider-id patch); `payout-v3-*`, the current version. Re-recording writes only the current
  * version's files (test/helpers/record-history.ts: currentPayoutHistory); the older ones stay, and keep replaying.
+ * Batch histories: `batch-*`, recorded before the `payout-batch-top-up` patch (workflows/batch/batch.ts), still replay
+ * the three remote activities a step; `batch-top-up-*`, the one local activity a step batches take now.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,8 +61,11 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'infraction-defended-accepted.binpb',
       'charge-paid.binpb',
       'charge-expired-paid-late.binpb',
+      // Batches recorded before the top-up (three remote activities a step), and with it (the payout-batch-top-up patch).
       'batch-completed-last-run.binpb',
       'batch-paused-resumed-last-run.binpb',
+      'batch-top-up-completed-last-run.binpb',
+      'batch-top-up-paused-resumed-last-run.binpb',
       'card-payment-paid.binpb',
       // The binding of a provider payment to its order (the card-payment-binding patch), after three refusals.
       'card-payment-bound-after-refusals.binpb',

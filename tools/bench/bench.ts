@@ -25,7 +25,7 @@ import { measureAcceptance, type AcceptanceFormat, type AcceptanceResult } from 
 import { measureBarePayouts } from './bare-run';
 import { BARE_TASK_QUEUE, startBarePhase } from './bare-phase';
 import { processCpu, type CpuReading } from './cpu-use';
-import { measureEngine, payoutHistoryCost } from './engine-run';
+import { batchHistoryCost, measureEngine, payoutHistoryCost } from './engine-run';
 import { measureOpenWorkflows } from './open-workflows';
 import { measurePaced } from './paced-run';
 import { persistencePerWorkflow, readPersistenceCounters } from './server-persistence';
@@ -37,7 +37,7 @@ import { peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChil
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
-import { batchHandle } from '../../src/lifecycles/batch-client';
+import { batchHandle, batchWorkflowId } from '../../src/lifecycles/batch-client';
 import type { ChildProcess } from 'node:child_process';
 
 const benchEnvSchema = z.object({
@@ -134,6 +134,8 @@ async function main(): Promise<void> {
     const engineCpuUsed = engineCpu();
     const engineStore = persistencePerWorkflow(engineStoreBefore, await readPersistenceCounters(temporal.metricsUrl), engine.completed);
     const workerRss = peakRssBytes(worker.pid ?? -1);
+    // Read after the CPU figures: the reading is the bench's, not the batch's.
+    const batchHistory = await batchHistoryCost(temporal.client.client, batchWorkflowId(engine.batchId));
 
     // 3. Latency at 80 % of the rate just measured.
     const pacedRate = 0.8 * engine.perSecond;
@@ -187,6 +189,8 @@ async function main(): Promise<void> {
       latencyMs: engine.latencyMs,
       payoutLatencyMs: engine.payoutLatencyMs,
       perPayout: engine.perPayout,
+      // The batch workflow of the run itself, all its runs: its own traffic beside its payouts'.
+      batchHistory,
       perBarePayout: { events: barePerPayout.events, workflowTasks: barePerPayout.workflowTasks, eventTypes: barePerPayout.eventTypes },
       completed: engine.completed,
       engineSeconds: Number(engine.seconds.toFixed(1)),

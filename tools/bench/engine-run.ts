@@ -11,6 +11,7 @@ import { pollUntil } from '../../src/util/poll';
 import { percentile } from './percentile';
 
 export interface EngineRunResult {
+  batchId: string;
   payouts: number;
   acceptMs: number;
   seconds: number;
@@ -102,6 +103,25 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
   };
 }
 
+/**
+ * The batch workflow's own history, every run of it (continued as new ones are chained by continuedExecutionRunId):
+ * what the batch itself costs Temporal beside its payouts. Read once the batch workflow has closed.
+ */
+export async function batchHistoryCost(client: Client, workflowId: string): Promise<{ runs: number; events: number; workflowTasks: number; activityTasks: number }> {
+  await client.workflow.getHandle(workflowId).result();
+  const cost = { runs: 0, events: 0, workflowTasks: 0, activityTasks: 0 };
+  let runId: string | undefined;
+  do {
+    const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    cost.runs += 1;
+    cost.events += events.length;
+    cost.workflowTasks += events.filter((event) => event.workflowTaskCompletedEventAttributes).length;
+    cost.activityTasks += events.filter((event) => event.activityTaskScheduledEventAttributes).length;
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  } while (runId);
+  return cost;
+}
+
 export function benchItems(count: number, run: string) {
   // Whole-real amounts: never .13 or .14, the sandbox's failure and stall rules.
   return Array.from({ length: count }, (_, index) => ({
@@ -143,6 +163,7 @@ export async function measureEngine(options: { api: BatchApiClient; client: Clie
   payoutLatencies.sort((a, b) => a - b);
   const seconds = (finishedAt - submittedAt) / 1_000;
   return {
+    batchId,
     payouts: options.payouts,
     acceptMs,
     seconds,
