@@ -10,7 +10,7 @@
  * worker must not act on it. Only `binary/null` (no data, nothing to act on) and the Temporal server's
  * own markers (below: fixed words, nothing a sender chooses) pass as they are.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { METADATA_ENCODING_KEY } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -71,10 +71,14 @@ class RandomIvs {
   }
 }
 
+/**
+ * Keys are held as KeyObjects, made once: given raw bytes, every createCipheriv turns them into a key of its own
+ * first, which on Node 24 is most of a payload's encryption (13 µs against 3.5 µs per payload).
+ */
 export class AesGcmPayloadCodec implements PayloadCodec {
   /** By key id: the key itself (payloads of before the subkeys) and its subkey for payloads. */
-  private readonly byId: Map<string, { key: Buffer; subkey: Buffer }>;
-  private readonly activeSubkey: Buffer;
+  private readonly byId: Map<string, { key: KeyObject; subkey: KeyObject }>;
+  private readonly activeSubkey: KeyObject;
   private readonly ivs = new RandomIvs();
   /** The active key's id (the AAD) and the metadata of every payload it encrypts: built once, never written to. */
   private readonly activeKeyId: Buffer;
@@ -85,8 +89,8 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     for (const k of [active, ...previous]) {
       if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
     }
-    this.byId = new Map([active, ...previous].map((k) => [k.id, { key: k.key, subkey: purposeKey(k.key, 'temporal-payloads') }]));
-    this.activeSubkey = purposeKey(active.key, 'temporal-payloads');
+    this.byId = new Map([active, ...previous].map((k) => [k.id, { key: createSecretKey(k.key), subkey: createSecretKey(purposeKey(k.key, 'temporal-payloads')) }]));
+    this.activeSubkey = createSecretKey(purposeKey(active.key, 'temporal-payloads'));
     this.activeKeyId = Buffer.from(active.id);
     this.encryptedMetadata = {
       [METADATA_ENCODING_KEY]: Buffer.from(ENCRYPTED_ENCODING),

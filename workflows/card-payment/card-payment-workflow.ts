@@ -2,7 +2,8 @@
  * One card payment, id `card-payment:<externalId>`, from the merchant's request to a confirmed outcome.
  * This function only wires the messages to the state machine (./card-payment.ts) and runs it.
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { handlersFinished } from '../shared/pending-updates';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import { CardPayment } from './card-payment';
 import {
@@ -27,6 +28,6 @@ export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<Card
   setHandler(cardCallbackSignal, (hint) => payment.onCallback(hint));
   const view = await payment.run();
   await payment.events.drained();
-  await condition(allHandlersFinished);
+  await handlersFinished();
   return view;
 }

@@ -3,7 +3,8 @@
  * and the merchant's wait for the created charge are one round trip. This function only wires the
  * messages to the state machine (./charge.ts).
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { handlersFinished } from '../shared/pending-updates';
 import { Charge } from './charge';
 import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infractionAcceptedSignal, type ChargeView } from './messages';
 import type { ChargeInput } from '../../src/charges/charge-input';
@@ -16,6 +17,6 @@ export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
   const view = await charge.run();
   await charge.events.drained();
-  await condition(allHandlersFinished);
+  await handlersFinished();
   return view;
 }

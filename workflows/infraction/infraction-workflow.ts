@@ -2,7 +2,8 @@
  * One MED infraction, id `infraction:<infractionId>`, started (and kept up to date) by the MED sync with
  * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { handlersFinished } from '../shared/pending-updates';
 import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
 import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, type InfractionInput, type InfractionView } from './messages';
@@ -14,6 +15,6 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense: Defense) => infraction.validateDefense(defense) });
   const view = await infraction.run();
   await infraction.events.drained();
-  await condition(allHandlersFinished);
+  await handlersFinished();
   return view;
 }

@@ -2,7 +2,8 @@
  * One merchant event's delivery, id `event:<eventId>`, started when an operation reaches a final
  * state that an endpoint subscribes to. This function only wires the messages to ./merchant-event.ts.
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { handlersFinished } from '../shared/pending-updates';
 import { EventDelivery } from './merchant-event';
 import { merchantEventQuery, redeliverEventUpdate, type MerchantEventInput, type MerchantEventView } from './messages';
 
@@ -11,6 +12,6 @@ export async function merchantEventWorkflow(input: MerchantEventInput): Promise<
   setHandler(merchantEventQuery, () => delivery.view());
   setHandler(redeliverEventUpdate, () => delivery.redeliver(), { validator: () => delivery.validateRedeliver() });
   const view = await delivery.run();
-  await condition(allHandlersFinished);
+  await handlersFinished();
   return view;
 }

@@ -3,7 +3,8 @@
  * only wires the messages to the state machine (./payout.ts) and runs it; every update is answered
  * before the workflow ends.
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { handlersFinished } from '../shared/pending-updates';
 import type { PayoutInput } from '../../src/payouts/payout-input';
 import { cancelPayoutUpdate, payoutStatusQuery, recheckPayoutUpdate, withdrawalCallbackSignal, type PayoutView } from './messages';
 import { Payout } from './payout';
@@ -15,6 +16,6 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   setHandler(recheckPayoutUpdate, () => payout.recheck(), { validator: () => payout.validateRecheck() });
   setHandler(cancelPayoutUpdate, (request) => payout.cancel(request), { validator: (_request) => payout.validateCancel() });
   const view = await payout.run();
-  await condition(allHandlersFinished);
+  await handlersFinished();
   return view;
 }
