@@ -70,8 +70,8 @@ test('a batch that stopped settling says what it waits for instead of a time lef
   expect(moving).toMatch(/\| 2s left$/);
   const stalled = renderProgress(stuck, { now: T0 + 80_000, startedAt: T0, width: 200, lastSettledAt: T0 + 20_000 });
   expect(stalled).toMatch(/\| waiting for the provider on 1 payout \(nothing settled for 1m 00s\)$/);
-  const withProblem = batchSummarySchema.parse({ ...stuck, problem: { activity: 'startBatchPayouts', message: 'disk full\u001b[2J', since: '2025-03-01T12:00:05.000Z' } });
+  const withProblem = batchSummarySchema.parse({ ...stuck, problem: { activity: 'topUpBatch', message: 'disk full\u001b[2J', since: '2025-03-01T12:00:05.000Z' } });
   const problemLine = renderProgress(withProblem, { now: T0 + 80_000, startedAt: T0, width: 300 });
-  expect(problemLine).toMatch(/\| waiting: startBatchPayouts keeps failing since 2025-03-01T12:00:05\.000Z: disk full/);
+  expect(problemLine).toMatch(/\| waiting: topUpBatch keeps failing since 2025-03-01T12:00:05\.000Z: disk full/);
   expect(problemLine).not.toContain('\u001b');
 });
