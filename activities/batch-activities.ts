@@ -55,8 +55,8 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue, 
     /**
      * Starts the payouts of the next `limit` items after `afterSeq`. A retry after a crash finds some
      * already started ('exists'): the store gives every externalId exactly one owner, so such a
-     * workflow is this item's payout and counts as started. The batch's path before version
-     * `payout-batch-top-up` (workflows/batch/batch.ts): kept for the runs that replay it.
+     * workflow is this item's payout and counts as started. The batch's step before the
+     * `payout-batch-top-up` patch (workflows/batch/batch.ts): kept for the runs recorded with it.
      */
     startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
       return startPage(batchId, afterSeq, limit, timing);

@@ -22,7 +22,7 @@ const MAX_POLL_MS = 30_000;
 const MAX_PROBLEM_RETRY_MS = 600_000;
 const DEFAULT_PROBLEM_AFTER_MS = 300_000;
 /** The runs that record this marker top the window up with one local activity per step. */
-export const TOP_UP_PATCH = 'payout-batch-top-up';
+const TOP_UP_PATCH = 'payout-batch-top-up';
 
 export class PayoutBatch {
   private cursor: number;
