@@ -7,9 +7,10 @@
  * 2. the engine: one batch of BENCH_PAYOUTS payouts through the API, the worker, the sandbox and its
  *    callbacks, on another fresh database, with the events, workflow tasks and waits of sampled histories;
  * 3. latency at 80 % of the engine's rate: single payouts paced for BENCH_PACED_SECONDS;
- * 4. PIX charge creation (BENCH_CHARGES, one after another), then the acceptance of a 10,000-item batch and
- *    of a BENCH_ACCEPT_ITEMS batch as CSV and as JSON with the longest /healthz answer meanwhile;
- * 5. the worker's memory with BENCH_OPEN_PAYOUTS payouts waiting for their callback.
+ * 4. PIX charge creation (BENCH_CHARGES, one after another);
+ * 5. the worker's memory with BENCH_OPEN_PAYOUTS payouts waiting for their callback;
+ * 6. with the worker stopped, the acceptance of a 10,000-item batch and of a BENCH_ACCEPT_ITEMS batch as CSV and
+ *    as JSON with the longest /healthz answer meanwhile.
  *
  * For phases 1 and 2, the CPU every process used per item (the bench's own client included), and what the
  * Temporal server's store did per item (its own metrics). Prints one JSON document, the targets of issue 29
@@ -142,10 +143,21 @@ async function main(): Promise<void> {
     process.stderr.write(`bench: single payouts at ${pacedRate.toFixed(1)}/s for ${sizes.BENCH_PACED_SECONDS} s\n`);
     const paced = await measurePaced({ engine: { url: engineUrl, apiKey }, client: temporal.client.client, rate: pacedRate, seconds: sizes.BENCH_PACED_SECONDS, timeoutMs: PHASE_TIMEOUT_MS });
 
-    // 4. Charges and acceptances, after the runs so that they do not slow them; each accepted batch is
-    // stopped at once, so that its payouts do not run under the next measurement.
+    // 4. PIX charge creation, one after another.
     process.stderr.write(`bench: ${sizes.BENCH_CHARGES} PIX charges, one after another\n`);
     const charges = await measureChargeCreation({ baseUrl: engineUrl, apiKey, charges: sizes.BENCH_CHARGES });
+
+    // 5. Payouts waiting for their callback: they stay open until the stack stops.
+    process.stderr.write(`bench: ${sizes.BENCH_OPEN_PAYOUTS} payouts waiting for their callback\n`);
+    const openWorkflows =
+      sizes.BENCH_OPEN_PAYOUTS > 0
+        ? await measureOpenWorkflows({ engine: { url: engineUrl, apiKey }, client: temporal.client.client, payouts: sizes.BENCH_OPEN_PAYOUTS, workerPid: worker.pid ?? -1, concurrency: 20, timeoutMs: PHASE_TIMEOUT_MS })
+        : null;
+
+    // 6. Acceptance, last and with the worker stopped. Accepting is the API's work (the body, validation, the
+    // store, the batch workflow's start); a running batch's first step starts a page of payouts at once, before
+    // any stop can reach it, and those would run under the next measurement. Each accepted batch is then stopped.
+    await stopChild(worker, 30_000);
     const accept = async (items: number, format: AcceptanceFormat): Promise<AcceptanceResult> => {
       process.stderr.write(`bench: accepting ${items} items as ${format}\n`);
       const result = await measureAcceptance(engineApi, { items, format, healthzUrl: `${engineUrl}/healthz` });
@@ -157,13 +169,6 @@ async function main(): Promise<void> {
     const acceptJson = await accept(sizes.BENCH_ACCEPT_ITEMS, 'json');
     const apiRss = peakRssBytes(api.child.pid ?? -1);
     const acceptanceFigures = (result: AcceptanceResult) => ({ acceptMs: Math.round(result.acceptMs), healthzMaxMs: result.healthz.maxMs, healthzAnswers: result.healthz.answers });
-
-    // 5. Payouts waiting for their callback, last: they stay open until the stack stops.
-    process.stderr.write(`bench: ${sizes.BENCH_OPEN_PAYOUTS} payouts waiting for their callback\n`);
-    const openWorkflows =
-      sizes.BENCH_OPEN_PAYOUTS > 0
-        ? await measureOpenWorkflows({ engine: { url: engineUrl, apiKey }, client: temporal.client.client, payouts: sizes.BENCH_OPEN_PAYOUTS, workerPid: worker.pid ?? -1, concurrency: 20, timeoutMs: PHASE_TIMEOUT_MS })
-        : null;
 
     const perItem = (reading: CpuReading, items: number) => Object.fromEntries(Object.entries(reading).map(([name, seconds]) => [name, seconds === null ? null : Number(((seconds * 1_000) / items).toFixed(1))]));
     const engineMs = perItem(engineCpuUsed, engine.completed);
