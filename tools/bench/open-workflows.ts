@@ -6,7 +6,7 @@
  * worker keeps WORKER_MAX_CACHED_WORKFLOWS of them in its cache; the rest live in the server until woken.
  */
 import type { Client } from '@temporalio/client';
-import { pollUntil } from '../../src/util/poll';
+import { pollUntil, StopPolling } from '../../src/util/poll';
 import { rssBytes } from '../stack/child-services';
 import { countWorkflows, submitPayout } from './single-payouts';
 
@@ -28,11 +28,19 @@ export async function measureOpenWorkflows(options: { engine: { url: string; api
     Array.from({ length: Math.min(options.concurrency, options.payouts) }, async () => {
       while (next < options.payouts) {
         const index = next++;
-        await submitPayout(options.engine, { externalId: `open-${run}-${index}`, amount: 10.14 + (index % 90), pixKey: '52998224725', keyType: 'CPF' });
+        // Small amounts: the sandbox's merchant opens with R$ 1,000,000 and the engine phase's 10,000 payouts take over
+        // half of it; at the engine's amounts the default 10,000 open payouts ran out of balance (FAILED, never SUBMITTED).
+        await submitPayout(options.engine, { externalId: `open-${run}-${index}`, amount: (114 + 100 * (index % 9)) / 100, pixKey: '52998224725', keyType: 'CPF' });
       }
     }),
   );
-  await pollUntil(async () => ((await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts ? true : undefined), {
+  const failed = `WorkflowId STARTS_WITH 'payout:open-${run}-' AND PayoutStatus = 'FAILED'`;
+  await pollUntil(async () => {
+    // A refused payout never waits: say so now, not when the phase's timeout passes.
+    const refused = await countWorkflows(options.client, failed);
+    if (refused > 0) throw new StopPolling(`${refused} of the open payouts FAILED at the provider (its balance?), so they cannot wait for a callback`);
+    return (await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts ? true : undefined;
+  }, {
     timeoutMs: options.timeoutMs,
     intervalMs: 1_000,
     description: `${options.payouts} payouts to wait for their callback`,

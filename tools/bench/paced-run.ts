@@ -41,7 +41,7 @@ export async function measurePaced(options: { engine: { url: string; apiKey: str
     const wait = due - performance.now();
     // The pacing itself: each payout is sent at its time, not when the one before was answered.
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    submissions.push(submitPayout(options.engine, { externalId: `paced-${run}-${index}`, amount: 10 + (index % 90), pixKey: '52998224725', keyType: 'CPF' }));
+    submissions.push(submitPayout(options.engine, { externalId: `paced-${run}-${index}`, amount: 1 + (index % 9), pixKey: '52998224725', keyType: 'CPF' }));
   }
   await Promise.all(submissions);
   const query = `PayoutFlow = 'pix-withdrawal' AND BatchId IS NULL AND StartTime >= '${since}'`;
