@@ -11,6 +11,7 @@ import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/bat
 import { batchWorkflowId } from '../../workflows/batch/messages';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { pollUntil } from '../../src/util/poll';
+import { eventsOfEveryRun } from '../../src/temporal/every-run';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import Database from 'better-sqlite3';
@@ -66,17 +67,12 @@ const waitUntil = (batchId: string, test: (current: Summary) => boolean, descrip
  * operator pages through in the Temporal UI, and what the server stores for the batch itself.
  */
 async function batchHistory(batchId: string): Promise<{ events: number; activityTasks: number; markers: number }> {
-  const total = { events: 0, activityTasks: 0, markers: 0 };
-  let runId: string | undefined;
-  do {
-    const history = await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId), runId).fetchHistory();
-    const events = history.events ?? [];
-    total.events += events.length;
-    total.activityTasks += events.filter((event) => event.activityTaskScheduledEventAttributes).length;
-    total.markers += events.filter((event) => event.markerRecordedEventAttributes).length;
-    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-  } while (runId);
-  return total;
+  const events = (await eventsOfEveryRun(stack.temporal.client, batchWorkflowId(batchId))).flat();
+  return {
+    events: events.length,
+    activityTasks: events.filter((event) => event.activityTaskScheduledEventAttributes).length,
+    markers: events.filter((event) => event.markerRecordedEventAttributes).length,
+  };
 }
 
 async function allItems(batchId: string, status?: string, pageSize = 100): Promise<Items['items']> {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { BatchApiClient } from '../../src/client';
+import { eventsOfEveryRun } from '../../src/temporal/every-run';
 import { pollUntil } from '../../src/util/poll';
 import { percentile } from './percentile';
 
@@ -109,17 +110,14 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
  */
 export async function batchHistoryCost(client: Client, workflowId: string): Promise<{ runs: number; events: number; workflowTasks: number; activityTasks: number }> {
   await client.workflow.getHandle(workflowId).result();
-  const cost = { runs: 0, events: 0, workflowTasks: 0, activityTasks: 0 };
-  let runId: string | undefined;
-  do {
-    const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    cost.runs += 1;
-    cost.events += events.length;
-    cost.workflowTasks += events.filter((event) => event.workflowTaskCompletedEventAttributes).length;
-    cost.activityTasks += events.filter((event) => event.activityTaskScheduledEventAttributes).length;
-    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-  } while (runId);
-  return cost;
+  const runs = await eventsOfEveryRun(client, workflowId);
+  const count = (has: (event: (typeof runs)[number][number]) => unknown) => runs.reduce((total, events) => total + events.filter(has).length, 0);
+  return {
+    runs: runs.length,
+    events: count(() => true),
+    workflowTasks: count((event) => event.workflowTaskCompletedEventAttributes),
+    activityTasks: count((event) => event.activityTaskScheduledEventAttributes),
+  };
 }
 
 export function benchItems(count: number, run: string) {
