@@ -1,6 +1,7 @@
 /**
  * How a failed activity reads in a workflow: the provider's or the engine's own words, and the failure's type.
- * A remote activity's failure arrives wrapped in an ActivityFailure; a local activity's arrives as it was thrown.
+ * A remote or local activity's failure arrives wrapped in an ActivityFailure whose cause is what the activity threw
+ * (SDK 1.24; the batch's STALLED test sees a local one so); anything else is read as it is.
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 
