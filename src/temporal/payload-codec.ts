@@ -89,8 +89,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     for (const k of [active, ...previous]) {
       if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
     }
-    this.byId = new Map([active, ...previous].map((k) => [k.id, { key: createSecretKey(k.key), subkey: createSecretKey(purposeKey(k.key, 'temporal-payloads')) }]));
-    this.activeSubkey = createSecretKey(purposeKey(active.key, 'temporal-payloads'));
+    const keysOf = (k: EncryptionKey) => ({ key: createSecretKey(k.key), subkey: createSecretKey(purposeKey(k.key, 'temporal-payloads')) });
+    const activeKeys = keysOf(active);
+    this.byId = new Map([[active.id, activeKeys], ...previous.map((k) => [k.id, keysOf(k)] as const)]);
+    this.activeSubkey = activeKeys.subkey;
     this.activeKeyId = Buffer.from(active.id);
     this.encryptedMetadata = {
       [METADATA_ENCODING_KEY]: Buffer.from(ENCRYPTED_ENCODING),
