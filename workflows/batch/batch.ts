@@ -109,8 +109,7 @@ export class PayoutBatch {
   /** One step: the window topped up in one local activity; a full or held window (or a rate-capped page) waits before the next. */
   private async topUpStep(): Promise<void> {
     const { batchId, settings, timing } = this.input;
-    const limit = Math.min(settings.pageSize, settings.ratePerSecond ?? Number.POSITIVE_INFINITY);
-    const page: TopUp = await this.persist('topUpBatch', () => this.local.topUpBatch(batchId, this.cursor, settings.window, limit, timing));
+    const page: TopUp = await this.persist('topUpBatch', () => this.local.topUpBatch(batchId, this.cursor, settings.window, this.pageLimit(), timing));
     // Exhausted before `total`: the store has no more items, nothing is left to start.
     this.cursor = page.exhausted ? this.input.total : page.lastSeq;
     this.counted(page.inFlight - page.started, page.inFlight);
@@ -122,7 +121,7 @@ export class PayoutBatch {
   private async remoteStep(): Promise<void> {
     const { batchId, settings } = this.input;
     await this.readInFlight(this.activities);
-    const room = Math.min(settings.window - this.inFlight, settings.pageSize, settings.ratePerSecond ?? Number.POSITIVE_INFINITY);
+    const room = Math.min(settings.window - this.inFlight, this.pageLimit());
     if (room > 0 && !this.cancelled && !this.paused) {
       const page = await this.persist('startBatchPayouts', () => this.activities.startBatchPayouts(batchId, this.cursor, room, this.input.timing));
       // An empty page before `total` means the store has no more items: nothing is left to start.
@@ -132,6 +131,12 @@ export class PayoutBatch {
     } else {
       await this.waitPollInterval();
     }
+  }
+
+  /** Most payouts one step starts: a page, and no more than a second's worth when the batch has a rate. */
+  private pageLimit(): number {
+    const { pageSize, ratePerSecond } = this.input.settings;
+    return Math.min(pageSize, ratePerSecond ?? Number.POSITIVE_INFINITY);
   }
 
   private status(): string {
