@@ -192,19 +192,16 @@ async function main(): Promise<void> {
         return [name, seconds === null || after === null || after === undefined ? null : seconds + after];
       }),
     );
-    const bareTotalOf = (cpu: CpuReading, payouts: number) => {
-      const ms = perItem(cpu, payouts);
-      return sum([ms.temporal, ms.worker, ms.signaller, ms.client]);
-    };
+    const bareTotalOf = (ms: ReturnType<typeof perItem>) => sum([ms.temporal, ms.worker, ms.signaller, ms.client]);
     const bareMs = perItem(bareCpuUsed, bareBefore.run.payouts + bareAfter.run.payouts);
-    const bareTotal = bareTotalOf(bareCpuUsed, bareBefore.run.payouts + bareAfter.run.payouts);
+    const bareTotal = bareTotalOf(bareMs);
     const barePerSecond = (bareBefore.run.perSecond + bareAfter.run.perSecond) / 2;
     const ratio = Number((bareTotal / engineTotal).toFixed(2));
     const report = {
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, loadAverage: { atStart: loadAtStart, atEnd: load() } },
       settings: { payouts: sizes.BENCH_PAYOUTS, window, pacedSeconds: sizes.BENCH_PACED_SECONDS, openPayouts: sizes.BENCH_OPEN_PAYOUTS },
       cpuMsPerPayout: { temporal: engineMs.temporal, worker: engineMs.worker, api: engineMs.api, sandbox: engineMs.sandbox, engine: engineTotal, benchClient: engineMs.client },
-      cpuMsPerBarePayout: { temporal: bareMs.temporal, worker: bareMs.worker, signaller: bareMs.signaller, client: bareMs.client, total: bareTotal, before: bareTotalOf(bareBefore.cpu, bareBefore.run.payouts), after: bareTotalOf(bareAfter.cpu, bareAfter.run.payouts) },
+      cpuMsPerBarePayout: { temporal: bareMs.temporal, worker: bareMs.worker, signaller: bareMs.signaller, client: bareMs.client, total: bareTotal, before: bareTotalOf(perItem(bareBefore.cpu, bareBefore.run.payouts)), after: bareTotalOf(perItem(bareAfter.cpu, bareAfter.run.payouts)) },
       ratio,
       payoutsPerSecond: Number(engine.perSecond.toFixed(1)),
       barePayoutsPerSecond: Number(barePerSecond.toFixed(1)),
