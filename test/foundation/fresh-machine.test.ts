@@ -27,6 +27,8 @@ const clone = path.join(work, 'payout-engine');
 const machine = machineNode();
 const env = {
   ...machineEnv(),
+  // A shell that has `cd`-ed into the clone says so (.npmrc reads it).
+  PWD: clone,
   // The Temporal CLI `npm start` would install from PyPI on first use: this checkout's (`.ci/run` installs it).
   TEMPORAL_CLI_PATH: temporalCliPath(),
   // npm's cache is warm on a machine that has just installed: no metadata round trip per package.
