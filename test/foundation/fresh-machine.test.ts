@@ -4,7 +4,8 @@
  * PATH, `npm install`, then `npm start`. A payout completes; then SIGINT, and in a second start SIGTERM, sent
  * to the `npm start` process alone (as `kill <pid>` from another terminal sends it, not to its group) stops
  * every service it started: npm exits 0, no port stays held, no process is left. One clone and one install
- * serve every case (a minute or two with npm's cache warm, as it is after `.ci/run`'s own install).
+ * serve every case (the install: 2.5 to 4 minutes with npm's cache warm, as after `.ci/run`'s own install, on
+ * 2 busy cores).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
