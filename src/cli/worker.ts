@@ -2,6 +2,7 @@
  * `npm run worker`: registers the workflows and activities on the task queue. The SDK stops it on
  * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
  */
+import './pinned-node';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
