@@ -28,7 +28,7 @@ const clone = path.join(work, 'payout-engine');
 const machine = machineNode();
 const env = {
   ...machineEnv(),
-  // A shell that has `cd`-ed into the clone says so (.npmrc reads it).
+  // A shell that has `cd`-ed into the clone says so.
   PWD: clone,
   // The Temporal CLI `npm start` would install from PyPI on first use: this checkout's (`.ci/run` installs it).
   TEMPORAL_CLI_PATH: temporalCliPath(),
