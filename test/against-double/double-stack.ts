@@ -32,6 +32,8 @@ export function integratorSettings(double: ProviderDouble): Record<string, strin
     PIX_COPY_PASTE_REQUEST_FIELDS: 'emv=payload,amount=value,externalId=reference,callbackUrl=notifyUrl',
     MED_RECORD_FIELDS: 'id=infraction_id,status=situacao,transactionId=transacao_id,amount=valor,createdAt=aberta_em,defenseDeadline=prazo_defesa,reason=motivo_abertura',
     INFRACTION_ANALISE_VALUES: 'CONCORDO,DISCORDO',
+    // It shows no endpoint that creates a crypto withdrawal: the rail stays off (empty is unset).
+    PAYMENT_API_CRYPTO_WITHDRAW_PATH: '',
     CRYPTO_FEE_RATE_UNIT: 'fraction',
     CRYPTO_FEE_FIXED_UNIT: 'usdt',
     PAYMENT_SHIELD_SCRIPT_URL: double.scriptUrl,

@@ -1,6 +1,6 @@
 /**
  * Card payments: endpoint 2 (the document's request and response), endpoint 3 (its shape is not shown:
- * `{ id, status, amount }` and nothing more), and the PAYMENT_UPDATED callback (the document's payload)
+ * `{ data: { id, status, amount } }` and nothing more), and the PAYMENT_UPDATED callback (the document's payload)
  * once the payment completes, a moment after it was created. The challenge card is charged only with the
  * token of an approved challenge and its session; any other card with or without 3DS data.
  */
@@ -124,7 +124,7 @@ export function cardRoutes(state: DoubleState, browser: BrowserState, auth: Doub
   router.get('/api/v1/card/payments/:id', auth.bearer, (req, res) => {
     const operation = state.operations.find((candidate) => String(candidate.card?.paymentId) === req.params.id);
     if (!operation) return refuse(res, 404, 'pagamento não encontrado');
-    res.json({ id: operation.card?.paymentId, status: operation.state === 'COMPLETO' ? 'COMPLETED' : 'PENDING', amount: centavosToReais(operation.amountCents) });
+    res.json({ data: { id: operation.card?.paymentId, status: operation.state === 'COMPLETO' ? 'COMPLETED' : 'PENDING', amount: centavosToReais(operation.amountCents) } });
   });
 
   return router;

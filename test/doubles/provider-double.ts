@@ -12,7 +12,8 @@
  *   the document's PAYMENT_UPDATED payload, with the `externalReference` echo.
  * - Nothing is de-duplicated: a second POST with the same external_id, cash-in transactionId or card
  *   externalReference makes a second operation and moves money again.
- * - Endpoint 3 answers `{ "id", "status", "amount" }` at the top level, nothing else (PENDING, then COMPLETED).
+ * - Endpoint 3 answers `{ "data": { "id", "status", "amount" } }` (endpoint 2's envelope), nothing else: no
+ *   externalReference, no installmentCount (PENDING, then COMPLETED).
  * - Endpoint 5 takes `{ "payload": <EMV>, "value"?: <reais>, "reference"?: <client id>, "notifyUrl"?: <url> }`
  *   and answers `{ "message", "data": { "transactionId", "status": "PROCESSING", "amount", "fee", "total" } }`;
  *   the withdrawal's fee (R$ 0,75 + 2 %) applies at request time (rule 5).
