@@ -18,7 +18,8 @@
  * - Its answers are not checked against the engine's reading of the contract before they leave: it plays a
  *   provider the engine may fail to read, and the engine's tests show where.
  *
- * The default profile is the identity; every product stays as it is, the profile only rewrites what leaves.
+ * The default profile is the identity; every product stays as it is, the profile rewrites what leaves and
+ * says what is not served or not de-duplicated.
  */
 import type { Config } from '../../src/config/env';
 import type { EndpointName } from '../../src/payment-api/endpoints';
