@@ -143,12 +143,14 @@ export const envSchema = z.object({
   /**
    * Sandbox: a repeated external_id (withdrawal, copy-and-paste, crypto) answers the operation it made (true), or
    * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
+   * The seed profile de-duplicates nothing, whatever this says.
    */
   SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
   /**
    * Sandbox: `default`, the sandbox as documented; `seed`, a provider that keeps to the spec and nothing
    * else (only the spec's fields where it shows a shape, another plausible variant where it does not,
-   * unsigned callbacks naming only its own ids, dynamic QR codes, no /shield/public-key).
+   * nothing it does not show: no crypto withdrawal route, no /shield/public-key, no currency list; no
+   * de-duplication, unsigned callbacks naming only its own ids, dynamic QR codes).
    */
   SANDBOX_PROFILE: z.enum(['default', 'seed']).default('default'),
   /** Sandbox: how callbacks are signed: `hmac` (the documented scheme), `none`, or `alt` (another scheme); unset: hmac, none with the seed profile. */
