@@ -155,10 +155,9 @@ test('every image is pinned by digest, in the compose file and the Dockerfile', 
   for (const image of images) expect(image).toMatch(/^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
   const froms = readFileSync(path.join(__dirname, '../../Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? [];
   expect(froms.length).toBe(2);
-  // The one exception, named: node:24-bookworm-slim's digest could not be read where the move to Node 24
-  // was made (no image registry reachable; see the Dockerfile). Pin it there and delete this line.
-  const digestUnknown = 'FROM node:24-bookworm-slim';
-  for (const from of froms) if (from !== digestUnknown) expect(from).toMatch(/@sha256:[0-9a-f]{64}$/);
+  // On the Node the repository's scripts run on (package.json's `node`).
+  const node = z.object({ dependencies: z.object({ node: z.string() }) }).parse(JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8'))).dependencies.node;
+  for (const from of froms) expect(from).toMatch(new RegExp(`^FROM node:${node.replaceAll('.', '\\.')}-bookworm-slim@sha256:[0-9a-f]{64}$`));
 });
 
 
