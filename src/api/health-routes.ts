@@ -11,8 +11,8 @@ const CHECK_DEADLINE_MS = 5_000;
  * and every caller in the meantime (or while a run is under way) gets that answer.
  */
 export const READINESS_CACHE_MS = 5_000;
-/** Readiness requests a minute per client address: two a second, above any prober's period. */
-export const READINESS_PER_MINUTE = 120;
+/** Readiness requests a minute per client address: ten a second, above any prober's or start-up poller's pace. */
+export const READINESS_PER_MINUTE = 600;
 
 type Readiness = { status: 'ready' | 'not-ready'; checks: Record<string, 'ready' | 'not-ready'> };
 

@@ -157,7 +157,7 @@ test('readyz tells a dependency that came back within a few seconds', async () =
   await pollUntil(async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), { timeoutMs: 10_000, intervalMs: 500, description: 'readyz to see the provider back' });
 });
 
-test('readyz is limited per client address, well above what a prober asks (one a second); healthz never', async () => {
+test('readyz is limited per client address, well above what a prober or a start-up poller asks; healthz never', async () => {
   const url = await serve({ readiness: { temporal: () => Promise.resolve() } });
   const statuses: number[] = [];
   for (let index = 0; index < READINESS_PER_MINUTE; index += 1) statuses.push((await fetch(`${url}/readyz`)).status);
