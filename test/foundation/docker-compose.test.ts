@@ -10,43 +10,22 @@
  * and give the batch store a role and database of its own (the script that makes them runs on a real PostgreSQL).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ipaddr from 'ipaddr.js';
 import { Client } from 'pg';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import { randomBytes } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import { envSchema, loadConfig } from '../../src/config/env';
 import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
+import { compose, environmentOf, interpolate, PRODUCTION_SECRETS, STRONG_SECRETS } from '../helpers/compose-file';
 import { postgresForThisFile } from '../helpers/postgres';
 import { JAEGER_VERSION } from '../../tools/screenshots/jaeger';
 
 const run = promisify(execFile);
 
-const serviceSchema = z.looseObject({
-  volumes: z.array(z.string()).optional(),
-  image: z.string().optional(),
-  build: z.unknown().optional(),
-  command: z.union([z.string(), z.array(z.string())]).optional(),
-  environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  depends_on: z.record(z.string(), z.unknown()).optional(),
-  ports: z.array(z.string()).optional(),
-  deploy: z.looseObject({ replicas: z.number().int().optional() }).optional(),
-  profiles: z.array(z.string()).optional(),
-  entrypoint: z.array(z.string()).optional(),
-  networks: z.record(z.string(), z.looseObject({ ipv4_address: z.string().optional() })).optional(),
-});
-const networkSchema = z.looseObject({
-  internal: z.boolean().optional(),
-  ipam: z.looseObject({ config: z.array(z.looseObject({ subnet: z.string(), ip_range: z.string().optional() })) }).optional(),
-});
-const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema), networks: z.record(z.string(), networkSchema) });
-
-const compose = composeSchema.parse(parse(readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }));
 const ourServices = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 const configNames = new Set(Object.keys(envSchema.shape));
 
@@ -88,45 +67,6 @@ test("the engine services run in production mode with no demo secret baked in, n
   // The sandbox is a profile of its own, for developing against.
   expect(compose.services.sandbox?.profiles).toEqual(['sandbox']);
 });
-
-/** What `docker compose` does to a value: `${NAME:?message}` from the environment or stop naming it, `${NAME:-default}`, `$$` for `$`. */
-function interpolate(value: string, environment: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g, (whole: string, name: string | undefined, kind: string | undefined, text: string | undefined) => {
-    if (whole === '$$' || name === undefined) return '$';
-    const given = environment[name];
-    if (given !== undefined && given !== '') return given;
-    if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${text ?? ''}`);
-    return text ?? '';
-  });
-}
-
-const PRODUCTION_SECRETS: Record<string, string> = {
-  POSTGRES_PASSWORD: 'pg0123456789abcdef',
-  BATCH_STORE_PASSWORD: 'bs0123456789abcdef',
-  ENGINE_API_KEYS: 'key',
-  WEBHOOK_SECRET: 'secret',
-  CODEC_TOKEN: 'token',
-  CHECKOUT_TOKEN_SECRET: 'checkout',
-  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
-  PAYMENT_API_CLIENT_ID: 'client',
-  PAYMENT_API_CLIENT_SECRET: 'client-secret',
-  ENGINE_PUBLIC_URL: 'https://payouts.example.com',
-  PAYLOAD_ENCRYPTION_KEY: 'key',
-  PAYLOAD_ENCRYPTION_KEY_ID: 'k1',
-  GRAFANA_ADMIN_PASSWORD: 'grafana',
-  TLS_CERT_DIR: './certs',
-};
-/** Values production takes: 24+ characters, a random payload key. */
-const STRONG_SECRETS: Record<string, string> = {
-  ...PRODUCTION_SECRETS,
-  ENGINE_API_KEYS: 'merchant-key-0123456789abcdef',
-  WEBHOOK_SECRET: 'webhook-secret-0123456789abcdef',
-  CODEC_TOKEN: 'codec-token-0123456789abcdef',
-  CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
-  PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-};
-const environmentOf = (service: string, environment = PRODUCTION_SECRETS): Record<string, string> =>
-  Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), environment)]));
 
 test('no database password is written in the file: each comes from the environment, and a missing one stops compose naming it', () => {
   const text = readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8');
