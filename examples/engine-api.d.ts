@@ -4514,6 +4514,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Too many requests: retry later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not ready */
             503: {
                 headers: {

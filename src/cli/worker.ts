@@ -19,7 +19,7 @@ import { stopWhenParentDies } from './parent-watch';
 import { startTracing } from '../telemetry/tracing';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit('worker');
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
   for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const tracing = startTracing('payout-worker');
