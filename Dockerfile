@@ -12,8 +12,8 @@ COPY package.json package-lock.json ./
 # npm install, not npm ci: see .ci/run (the lockfile cannot list other platforms' optional packages).
 # It brings the pinned Node too (the `node` dependency, kept by the prune below), and `npm run` puts it first
 # on PATH: the services run on that Node, as in development and CI, and this image's own Node runs npm only.
-# Deliberately: the base image is pinned by tag alone, so its Node's patch version moves; the dependency's
-# does not. The cost is a second Node binary (about 120 MB) in the image.
+# Both are 24.19.0 now that the base image is pinned by digest; the dependency stays the one source of the
+# runtime's version (a base image bumped alone cannot move it). The cost is a second Node binary (~120 MB).
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
