@@ -44,6 +44,8 @@ cell is a field not given, e.g.:
   externalId,method,amount,pixKey,keyType,emv,email,wallet,network,description
   s-1,,25.00,52998224725,CPF,,,,,March rent
   s-3,internal,12.50,,,,recipient@sandbox.test,,,
+Excel pt-BR's files are read as saved: ";" between cells, amounts as 25,50 or 1.234,56, in UTF-8 or
+Windows-1252 (the file goes as it is; the engine reads its encoding).
 A JSON file is either an array of items or { "batchId"?: ..., "items": [...] }.
 reconcile asks the provider where one payout stands (POST /v1/payouts/:id/recheck): a payout in
 NEEDS_REVIEW is asked again; one whose workflow was terminated is re-run from what it claimed, never
