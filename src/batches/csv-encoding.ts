@@ -34,21 +34,19 @@ const DECODE_SLICE = 1 << 20;
 
 const SAVE_AS = 'save it as "CSV UTF-8" or "CSV (separado por vírgulas)"';
 
-/** Every charset label the upload may declare, for the documentation and the refusal. */
-export const DECLARABLE_CHARSETS = Object.keys(DECLARED);
-
 export async function decodeCsvBody(bytes: Buffer, declaredCharset: string | undefined): Promise<DecodedCsv> {
   if (UTF16_BOMS.some((bom) => startsWith(bytes, bom))) return refuse(`the file is UTF-16 ("Unicode text"); ${SAVE_AS}`);
   const nul = bytes.indexOf(0);
   if (nul !== -1) return refuse(`line ${lineAt(bytes, nul)} holds a NUL byte: the file is not a text CSV (UTF-16?); ${SAVE_AS}`);
   const hasBom = startsWith(bytes, UTF8_BOM);
   const declared = declaredCharset?.toLowerCase();
-  if (declared !== undefined && !(declared in DECLARED)) {
-    return refuse(`charset=${declaredCharset} is not read; declare charset=utf-8 or charset=windows-1252, or none and the engine reads UTF-8 or Windows-1252 from the bytes`);
+  // The declared label is not repeated in the answer: it is the client's text.
+  if (declared !== undefined && !Object.hasOwn(DECLARED, declared)) {
+    return refuse('the declared charset is not read; declare charset=utf-8 or charset=windows-1252, or none and the engine reads UTF-8 or Windows-1252 from the bytes');
   }
   const encoding = declared === undefined ? undefined : DECLARED[declared];
   if (encoding === 'windows-1252') {
-    if (hasBom) return refuse(`the file starts with a UTF-8 byte order mark but declares charset=${declaredCharset}; declare charset=utf-8, or none`);
+    if (hasBom) return refuse('the file starts with a UTF-8 byte order mark but declares charset=windows-1252; declare charset=utf-8, or none');
     return fromWindows1252(bytes);
   }
   const text = hasBom ? bytes.subarray(UTF8_BOM.length) : bytes;
