@@ -38,11 +38,12 @@ export function workflowSource(bundlePath: string | undefined, traced = false): 
 
 /** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
 export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES };
+/** The same with the tracing interceptors: what a worker with tracing on runs. */
+export const TRACED_WORKFLOW_BUNDLE_OPTIONS = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
 
 /** Two bundles: `outFile`, and beside it the one a worker with tracing on runs (tracedBundlePath), so that tracing off costs nothing in workflows. */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, (await bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS)).code);
-  const traced = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
-  writeFileSync(tracedBundlePath(outFile), (await bundleWorkflowCode(traced)).code);
+  writeFileSync(tracedBundlePath(outFile), (await bundleWorkflowCode(TRACED_WORKFLOW_BUNDLE_OPTIONS)).code);
 }
