@@ -22,8 +22,8 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows'
  */
 export const WORKFLOW_PRELOAD_MODULES = [WORKFLOWS_PATH, ...WORKFLOW_INTERCEPTOR_MODULES];
 
-/** Bundled too when tracing is on: the workflow's spans, and the span context its activities get. Only a path: nothing is loaded here. */
-export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+/** Bundled too when tracing is on: the workflow's spans, and the span context its activities get (trace context alone). Only a path: nothing is loaded here. */
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'src', 'telemetry', 'workflow-interceptors.ts')];
 
 /** The traced twin of a prebuilt bundle, written beside it by writeWorkflowBundle: `x.js` → `x.traced.js`. */
 export function tracedBundlePath(bundlePath: string): string {
