@@ -155,6 +155,8 @@ describe('a request without a valid API key starts a trace of its own, linked to
     } finally {
       await stack.startWorker();
     }
+    // Its payout goes on as any would: settled before a later test answers the provider's next withdrawal itself.
+    await waitForPayout(stack, externalId, ['COMPLETED']);
   }, 60_000);
 });
 
