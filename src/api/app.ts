@@ -5,7 +5,7 @@
  * client address); 405 and 404 come after every route. Request logs and the request id come first,
  * so every later line carries the id.
  */
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type Request, type Router } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
@@ -18,6 +18,7 @@ import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
 import { trackAllowedMethods } from '../http/allowed-methods';
 import { httpServerSpans } from '../telemetry/http-server-span';
+import { bearerToken, matchesSecret } from '../http/bearer-auth';
 
 export interface AppDependencies {
   config: Pick<
@@ -35,12 +36,17 @@ export interface AppDependencies {
   traceRequests?: boolean;
 }
 
+/** A merchant's request to its API (/v1, whatever the case, as Express routes it) with a valid key: the one caller whose trace the engine's continues. */
+function merchantRequest(apiKeys: readonly string[]): (req: Request) => boolean {
+  return (req) => /^\/v1(\/|$)/i.test(req.path) && matchesSecret(apiKeys, bearerToken(req));
+}
+
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // The client's address is the socket's unless a known load balancer reports it (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
-  if (deps.traceRequests) app.use(httpServerSpans());
+  if (deps.traceRequests) app.use(httpServerSpans({ continuesCallerTrace: merchantRequest(deps.config.ENGINE_API_KEYS) }));
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, deps.logger));
   const openApi = engineOpenApi();

@@ -276,6 +276,18 @@ export const envSchema = z.object({
   ACTIVITY_PROBLEM_AFTER_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** The standard OpenTelemetry variables that turn tracing on (src/telemetry/tracing.ts); the SDK reads them, checked here. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this collector (the SDK posts to <endpoint>/v1/traces); unset: no tracing. Production: https, or loopback, or OTLP_PLAINTEXT_HOST'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this very URL, over OTEL_EXPORTER_OTLP_ENDPOINT; the same production rule'),
+  /**
+   * Production: the one collector host an OTLP endpoint may reach in clear (`http://`), on a network only the
+   * engine's services share (docker-compose's `jaeger`); any other plain-HTTP endpoint beyond loopback is refused.
+   */
+  OTLP_PLAINTEXT_HOST: z
+    .string()
+    .regex(/^[\w.-]+$/, 'a host name or an IPv4 address')
+    .optional()
+    .describe("Production: the one collector host reached over http:// (a private network only the engine's services share); unset: https or loopback only"),
 });
 
 export type EnvInput = z.input<typeof envSchema>;
@@ -345,7 +357,8 @@ const configRules = envSchema.superRefine((env, ctx) => {
 /**
  * Production refusals for how the engine is reached and what it believes: callbacks taken unverified, a
  * TRUST_PROXY that trusts a share of the internet, Temporal's frontend reached in clear beyond this
- * machine, and a plain-HTTP page allowed to read decoded payloads. Each names its variable.
+ * machine, a plain-HTTP page allowed to read decoded payloads, and spans sent in clear beyond this machine.
+ * Each names its variable.
  */
 function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
   if (env.NODE_ENV !== 'production') return;
@@ -367,6 +380,19 @@ function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx):
   }
   for (const origin of env.CODEC_CORS_ORIGINS ?? []) {
     if (origin.startsWith('http:')) ctx.addIssue({ code: 'custom', path: ['CODEC_CORS_ORIGINS'], message: `${origin} must be https when NODE_ENV=production (a page served in clear would read decoded payloads)` });
+  }
+  // Spans name routes, workflows and business ids, and OTEL_EXPORTER_OTLP_HEADERS may hold the collector's credential.
+  // Loopback stays on this machine (a collector sidecar in the same pod or host): TLS there would protect nothing.
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] as const) {
+    const endpoint = env[name];
+    if (endpoint === undefined || !endpoint.startsWith('http:')) continue;
+    const { hostname } = new URL(endpoint);
+    if (isLoopbackHost(hostname) || hostname === env.OTLP_PLAINTEXT_HOST?.toLowerCase()) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: `${endpoint} sends spans in clear beyond this machine when NODE_ENV=production: an https collector, one on loopback, or OTLP_PLAINTEXT_HOST=${hostname} on a network only the engine's services share`,
+    });
   }
 }
 

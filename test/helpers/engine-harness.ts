@@ -25,17 +25,25 @@ import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/activities';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
+import { TRACED_WORKFLOW_BUNDLE_OPTIONS, WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
+import type { Tracing } from '../../src/telemetry/tracing';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
   return bundle;
+}
+
+/** The bundle a worker with tracing on runs (the tracing interceptors inside). */
+function tracedEngineBundle(): Promise<WorkflowBundleWithSourceMap> {
+  tracedBundle ??= bundleWorkflowCode({ ...TRACED_WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
+  return tracedBundle;
 }
 
 export type { HttpAnswer } from './http';
@@ -120,6 +128,8 @@ export interface HarnessOptions {
    * by the harness's `overrides` alone (credentials, callback signatures, the shield's URLs and key, ...).
    */
   externalProvider?: string;
+  /** Tracing on in the test process (startTracing): the API's server spans, the client's and the in-process worker's interceptors, the traced bundle. */
+  tracing?: Tracing;
 }
 
 /**
@@ -178,7 +188,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   // Validated as the engine's processes validate their environment.
   const config = Object.keys(engineOnly).length === 0 ? configured : testConfig({ ...settings, TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE, DATA_DIR: configured.DATA_DIR, ...engineOnly });
 
-  const temporal = await connectClient(config);
+  const temporal = await connectClient(config, options.tracing);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
@@ -189,6 +199,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
     routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -217,8 +228,9 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         config,
         connection,
         activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger: workerLogger }),
-        workflows: { workflowBundle: await engineBundle() },
+        workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
       running = { worker, connection, done: worker.run() };
     },

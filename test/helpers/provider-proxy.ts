@@ -12,6 +12,8 @@ export interface ProviderRequest {
   method: string;
   /** Without the query string. */
   path: string;
+  /** As the engine sent them (trace context, credentials). */
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface CannedAnswer {
@@ -38,7 +40,7 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
   const held = new Set<string>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    requests.push({ method: req.method ?? 'GET', path });
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
     if (held.delete(path)) {
       req.resume();
       return;
