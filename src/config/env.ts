@@ -123,8 +123,16 @@ export const envSchema = z.object({
    * verifies nothing and takes every callback as such a hint (docs/provider-integration.md).
    */
   PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('required'),
-  /** Untrusted callback hints taken a minute per API process; past it, 429 with Retry-After (the provider retries). */
+  /**
+   * Untrusted callback hints each client address may have reach an open operation a minute, per API process;
+   * past it, 429 with Retry-After (the provider retries). Garbage and unknown ids are not counted.
+   */
   UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** The provider's own addresses or subnets (address/bits), comma-separated: their unsigned callbacks are not budgeted. */
+  PROVIDER_CALLBACK_ADDRESSES: commaSeparated
+    .pipe(z.array(z.string().refine((entry) => isTrustedProxy(entry) && isIP(entry.split('/')[0] ?? '') !== 0, 'each entry is an IP address or a subnet (address/bits)')))
+    .default([])
+    .describe('The provider’s callback addresses or subnets, comma-separated: their unsigned callbacks are not budgeted by UNSIGNED_CALLBACKS_PER_MINUTE'),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
   /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */

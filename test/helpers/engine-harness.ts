@@ -13,6 +13,7 @@ import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
+import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -166,13 +167,14 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
+  const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
     config,
     logger,
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -240,6 +242,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await batchStore.close();
       await intents.close();
       await endpoints.close();
+      await unmatched.close();
     },
   };
   if (options.inProcessWorker !== false) await harness.startWorker();
