@@ -120,9 +120,10 @@ export const envSchema = z.object({
   /**
    * Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint
    * (it only makes the workflow ask the provider's check; a badly signed one is still refused); `off`
-   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md).
+   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md). The spec says
+   * callbacks "may be signed": `optional` by default, so a real provider's unsigned callbacks are heard.
    */
-  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('required'),
+  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('optional'),
   /**
    * Untrusted callback hints each client address may have reach an open operation a minute, per API process;
    * past it, 429 with Retry-After (the provider retries). Garbage and unknown ids are not counted.

@@ -1,6 +1,6 @@
 /**
  * PROVIDER_CALLBACK_SIGNATURES over HTTP through the engine's callback router: `required` refuses an
- * unsigned callback; `optional` takes it as a hint (budgeted per client address, only for hints that reach
+ * unsigned callback; `optional` (the default) takes it as a hint (budgeted per client address, only for hints that reach
  * an open operation) but still refuses a bad signature; `off` takes any callback as a hint. A callback may
  * name its payout by the provider's id only.
  */
@@ -40,8 +40,8 @@ test('required: an unsigned callback is refused with 401', async () => {
   expect(await refused.json()).toMatchObject({ code: 'INVALID_SIGNATURE', message: expect.stringContaining('missing-headers') });
 });
 
-test('optional: an unsigned callback is taken as a hint, a badly signed one refused, past the budget 429 with Retry-After', async () => {
-  const api = await engine({ PROVIDER_CALLBACK_SIGNATURES: 'optional', UNSIGNED_CALLBACKS_PER_MINUTE: '3' });
+test('optional (the default): an unsigned callback is taken as a hint, a badly signed one refused, past the budget 429 with Retry-After', async () => {
+  const api = await engine({ UNSIGNED_CALLBACKS_PER_MINUTE: '3' });
   const externalId = await payout(api);
   expect((await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' })).status).toBe(200);
   const bad = await post(api, '/callbacks/withdrawals', { external_id: externalId, status: 'COMPLETED' }, badlySigned);
