@@ -70,6 +70,8 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       // The binding of a provider payment to its order (the card-payment-binding patch), after three refusals.
       'card-payment-bound-after-refusals.binpb',
       'charge-paid-announced.binpb',
+      // A charge re-created after a lost creation answer, paid by both references (the charge-watches-every-reference patch).
+      'charge-recreated-paid-twice.binpb',
       'merchant-event-delivered-third-attempt.binpb',
       'merchant-event-redelivered.binpb',
     ]),
