@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
 import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
-import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS } from '../payment-api/schemas/infractions';
+import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema, PROVIDER_FIELD_PATH } from '../payment-api/schemas/infractions';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -219,6 +219,16 @@ export const envSchema = z.object({
   /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
   MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  /** Endpoint 7's list, when its answer holds more than one array: the field that holds it (dots reach into objects). */
+  MED_LIST_ENVELOPE: z
+    .string()
+    .regex(PROVIDER_FIELD_PATH, 'a field name, or names joined by dots (data.items)')
+    .optional()
+    .describe('The field of endpoint 7’s answer that holds the infractions; unset: the one array in the answer'),
+  /** The provider's names of an infraction record's fields (endpoint 7's record is not shown). */
+  MED_RECORD_FIELDS: medRecordFieldsSchema
+    .default(DEFAULT_MED_RECORD_FIELDS)
+    .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
   MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),

@@ -71,9 +71,12 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The one setting parsed into an object goes back to its `<agrees>,<contests>` text.
-  const { INFRACTION_ANALISE_VALUES: words, ...rest } = config;
-  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}` };
+  // The settings parsed into objects go back to their text (`<agrees>,<contests>`, `field=name|name,...`).
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: fields, ...rest } = config;
+  const env: Record<string, string> = {
+    INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
+    MED_RECORD_FIELDS: Object.entries(fields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+  };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
