@@ -987,7 +987,7 @@ export interface components {
         InfractionListItem: {
             infractionId: string;
             status: string;
-            amount: number;
+            amount?: number;
             deadline?: string;
         };
         MerchantEvent: {

@@ -70,6 +70,12 @@ test('every infraction syncs across pages of the provider’s size; one it canno
   expect(review.problem?.message).not.toContain('Ana');
   const refused = await stack.api<{ code: string }>('POST', `/v1/infractions/${unreadable}/defense`, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' });
   expect(refused.status).toBe(409);
+  // Listed for review, without an amount or a deadline the engine could not read.
+  const listed = await pollUntil(
+    async () => (await stack.api<{ data: { infractionId: string }[] }>('GET', '/v1/infractions?status=NEEDS_REVIEW&limit=500')).body.data.find((item) => item.infractionId === unreadable),
+    { timeoutMs: 10_000, intervalMs: 200, description: 'the infraction in the review list' },
+  );
+  expect(listed).toEqual({ infractionId: unreadable, status: 'NEEDS_REVIEW' });
 
   // The provider's record can be read again: the infraction opens, with its amount.
   broken.delete(unreadable);

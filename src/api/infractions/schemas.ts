@@ -40,7 +40,8 @@ export const infractionResponseSchema = z.object({
 }).meta({ id: 'Infraction' });
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
-export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
+/** `amount` and `deadline` are absent while NEEDS_REVIEW (no record the engine could read). */
+export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number().optional(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
 export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() });
 
 /** What the engine read of the provider's record, when it could. */
