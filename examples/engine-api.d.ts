@@ -889,6 +889,13 @@ export interface components {
             paidAt?: string;
             providerTransactionId?: string;
             providerReference?: string;
+            providerReferences?: string[];
+            paidReference?: string;
+            secondPayments?: {
+                reference: string;
+                providerTransactionId: string;
+                at: string;
+            }[];
             failureReason?: string;
             refunds?: {
                 infractionId: string;
@@ -959,26 +966,27 @@ export interface components {
             infractionId: string;
             workflowId: string;
             /** @enum {string} */
-            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-            providerStatus: string;
-            amount: number;
-            reason: string;
-            transactionId: string;
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
+            providerStatus?: string;
+            amount?: number;
+            reason?: string;
+            transactionId?: string;
             chargeExternalId?: string | null;
-            deadline: string;
+            deadline?: string;
             defense?: {
                 analise: string;
                 justificativa: string;
                 proofs: string[];
                 submittedAt: string;
+                providerAnswer?: string;
             };
             refundRecordedAt?: string;
-            createdAt: string;
+            createdAt?: string;
             resolvedAt?: string;
             transitions: {
-                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED") | null;
+                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
                 /** @enum {string} */
-                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
                 at: string;
                 cause: string;
             }[];
@@ -999,7 +1007,7 @@ export interface components {
         InfractionListItem: {
             infractionId: string;
             status: string;
-            amount: number;
+            amount?: number;
             deadline?: string;
         };
         MerchantEvent: {
@@ -2182,15 +2190,18 @@ export interface operations {
                     "application/json": {
                         data: {
                             receivedAt: string;
+                            firstReceivedAt: string;
                             route: string;
                             eventId?: string;
                             reference: string;
-                            payload: {
+                            providerId?: string;
+                            signed: boolean;
+                            count: number;
+                            payload?: {
                                 [key: string]: unknown;
                             };
                         }[];
                         dropped: number;
-                        unreadable: number;
                     };
                 };
             };
@@ -2217,7 +2228,7 @@ export interface operations {
     listInfractions: {
         parameters: {
             query?: {
-                status?: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                status?: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
                 dueBefore?: string;
                 cursor?: string;
                 limit?: number;

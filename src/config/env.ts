@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
 import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
-import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS } from '../payment-api/schemas/infractions';
+import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema, PROVIDER_FIELD_PATH } from '../payment-api/schemas/infractions';
 import { isLoopbackHost } from '../net/public-address';
 import { trustedProxyRefusal } from '../net/trusted-proxy';
 
@@ -127,11 +127,20 @@ export const envSchema = z.object({
   /**
    * Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint
    * (it only makes the workflow ask the provider's check; a badly signed one is still refused); `off`
-   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md).
+   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md). The spec says
+   * callbacks "may be signed": `optional` by default, so a real provider's unsigned callbacks are heard.
    */
-  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('required'),
-  /** Untrusted callback hints taken a minute per API process; past it, 429 with Retry-After (the provider retries). */
+  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('optional'),
+  /**
+   * Untrusted callback hints each client address may have reach an open operation a minute, per API process;
+   * past it, 429 with Retry-After (the provider retries). Garbage and unknown ids are not counted.
+   */
   UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** The provider's own addresses or subnets (address/bits), comma-separated: their unsigned callbacks are not budgeted. */
+  PROVIDER_CALLBACK_ADDRESSES: commaSeparated
+    .pipe(z.array(z.string().refine((entry) => isTrustedProxy(entry) && isIP(entry.split('/')[0] ?? '') !== 0, 'each entry is an IP address or a subnet (address/bits)')))
+    .default([])
+    .describe('The provider’s callback addresses or subnets, comma-separated: their unsigned callbacks are not budgeted by UNSIGNED_CALLBACKS_PER_MINUTE'),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
   /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
@@ -219,6 +228,16 @@ export const envSchema = z.object({
   /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
   MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  /** Endpoint 7's list, when its answer holds more than one array: the field that holds it (dots reach into objects). */
+  MED_LIST_ENVELOPE: z
+    .string()
+    .regex(PROVIDER_FIELD_PATH, 'a field name, or names joined by dots (data.items)')
+    .optional()
+    .describe('The field of endpoint 7’s answer that holds the infractions; unset: the one array in the answer'),
+  /** The provider's names of an infraction record's fields (endpoint 7's record is not shown). */
+  MED_RECORD_FIELDS: medRecordFieldsSchema
+    .default(DEFAULT_MED_RECORD_FIELDS)
+    .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
   MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),

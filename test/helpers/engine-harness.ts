@@ -14,6 +14,7 @@ import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
+import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -81,9 +82,12 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The one setting parsed into an object goes back to its `<agrees>,<contests>` text.
-  const { INFRACTION_ANALISE_VALUES: words, ...rest } = config;
-  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}` };
+  // The settings parsed into objects go back to their text (`<agrees>,<contests>`, `field=name|name,...`).
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: fields, ...rest } = config;
+  const env: Record<string, string> = {
+    INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
+    MED_RECORD_FIELDS: Object.entries(fields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+  };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
@@ -192,13 +196,14 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
+  const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
     config,
     logger,
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
     traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
@@ -270,6 +275,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await batchStore.close();
       await intents.close();
       await endpoints.close();
+      await unmatched.close();
     },
   };
   if (options.inProcessWorker !== false) await harness.startWorker();
