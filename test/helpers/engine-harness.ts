@@ -16,6 +16,7 @@ import type { IntentStore } from '../../src/intents/intent-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { formatPixCopyPasteFields } from '../../src/payment-api/schemas/pix-copy-paste';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox } from '../../sandbox';
@@ -28,6 +29,7 @@ import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
+import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
@@ -70,9 +72,9 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The one setting parsed into an object goes back to its `<agrees>,<contests>` text.
-  const { INFRACTION_ANALISE_VALUES: words, ...rest } = config;
-  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}` };
+  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `<part>=<name>,…`.
+  const { INFRACTION_ANALISE_VALUES: words, PIX_COPY_PASTE_REQUEST_FIELDS: fields, ...rest } = config;
+  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`, PIX_COPY_PASTE_REQUEST_FIELDS: formatPixCopyPasteFields(fields) };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
@@ -132,6 +134,8 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
     PAYMENT_API_BASE_URL: provider?.url ?? `http://127.0.0.1:${sandboxPort}`,
+    // The sandbox's crypto route, as npm start gives it (the spec shows none); '' in overrides turns the rail off.
+    PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_CRYPTO_WITHDRAW_PATH,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',

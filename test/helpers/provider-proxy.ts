@@ -1,9 +1,11 @@
 /**
  * A plain HTTP proxy in front of the sandbox that records every request the engine sends the provider,
- * so that a test asserts on what the engine did (how many POSTs) rather than on what the provider kept.
- * A connection the sandbox drops or resets is dropped towards the engine too; a test may answer a
- * request itself instead of forwarding it (a gateway's odd status), or hold it: never forwarded, never
- * answered (a request lost on its way while the engine waits for its answer).
+ * so that a test asserts on what the engine did (how many POSTs, with which body) rather than on what the
+ * provider kept. A connection the sandbox drops or resets is dropped towards the engine too; a test may
+ * answer a request itself instead of forwarding it (a gateway's odd status), hold it: never forwarded,
+ * never answered (a request lost on its way while the engine waits for its answer), delay it: forwarded
+ * late, after the engine gave up on it (a provider that takes a request it was slow to answer), or
+ * translate every request to a path and its answer (a provider whose shapes differ from the sandbox's).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,12 +14,20 @@ export interface ProviderRequest {
   method: string;
   /** Without the query string. */
   path: string;
+  /** As the engine sent it. */
+  body: string;
 }
 
 export interface CannedAnswer {
   status: number;
   contentType: string;
   body: string;
+}
+
+/** How requests to a path and their answers are translated on their way through (JSON in, JSON out). */
+export interface Translation {
+  request?: (body: unknown) => unknown;
+  answer?: (body: unknown) => unknown;
 }
 
 export interface ProviderProxy {
@@ -29,35 +39,83 @@ export interface ProviderProxy {
   answerNext(path: string, answer: CannedAnswer): void;
   /** The next request to `path` never reaches the provider and is never answered (until the engine gives up on it). */
   holdNext(path: string): void;
+  /** The next request to `path` reaches the provider `ms` later, whether or not the engine still waits for its answer. */
+  delayNext(path: string, ms: number): void;
+  /** Every request to `path` from now on, and its answer, go through `translation`. */
+  translate(path: string, translation: Translation): void;
   close(): Promise<void>;
 }
+
+function readBody(stream: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+const translated = (body: Buffer, translate: ((body: unknown) => unknown) | undefined): Buffer =>
+  translate && body.length > 0 ? Buffer.from(JSON.stringify(translate(JSON.parse(body.toString('utf8'))))) : body;
 
 export async function startProviderProxy(targetUrl: string): Promise<ProviderProxy> {
   const requests: ProviderRequest[] = [];
   const canned = new Map<string, CannedAnswer>();
   const held = new Set<string>();
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    requests.push({ method: req.method ?? 'GET', path });
-    if (held.delete(path)) {
-      req.resume();
-      return;
-    }
-    const answer = canned.get(path);
-    if (answer) {
-      canned.delete(path);
-      req.resume();
-      res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
-      return;
-    }
-    const upstream = http.request(targetUrl + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answered) => {
-      res.writeHead(answered.statusCode ?? 502, answered.headers);
-      answered.pipe(res);
+  const delayed = new Map<string, number>();
+  const translations = new Map<string, Translation>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  /** Sends the request on to the provider; its answer goes back to the engine while the engine still listens. */
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, translation: Translation | undefined, tiedToEngine: boolean): void => {
+    const headers = { ...req.headers, 'content-length': String(body.length) };
+    const upstream = http.request(targetUrl + (req.url ?? '/'), { method: req.method, headers }, (answered) => {
+      // A delayed request whose engine gave up on it: the provider's answer goes nowhere.
+      if (res.destroyed) {
+        answered.resume();
+        return;
+      }
+      if (!translation?.answer) {
+        res.writeHead(answered.statusCode ?? 502, answered.headers);
+        answered.pipe(res);
+        return;
+      }
+      void readBody(answered).then((raw) => {
+        const answer = translated(raw, translation.answer);
+        res.writeHead(answered.statusCode ?? 502, { ...answered.headers, 'content-length': String(answer.length) }).end(answer);
+      });
     });
     // The provider reset or dropped the connection: so does the proxy, and the engine sees what it would have.
     upstream.on('error', () => res.socket?.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    if (tiedToEngine) res.on('close', () => upstream.destroy());
+    upstream.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    void readBody(req).then((raw) => {
+      requests.push({ method: req.method ?? 'GET', path, body: raw.toString('utf8') });
+      if (held.delete(path)) return;
+      const answer = canned.get(path);
+      if (answer) {
+        canned.delete(path);
+        res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+        return;
+      }
+      const translation = translations.get(path);
+      const body = translated(raw, translation?.request);
+      const delayMs = delayed.get(path);
+      if (delayMs === undefined) {
+        forward(req, res, body, translation, true);
+        return;
+      }
+      delayed.delete(path);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        forward(req, res, body, translation, false);
+      }, delayMs);
+      timers.add(timer);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -71,8 +129,15 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
     holdNext: (path) => {
       held.add(path);
     },
+    delayNext: (path, ms) => {
+      delayed.set(path, ms);
+    },
+    translate: (path, translation) => {
+      translations.set(path, translation);
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
