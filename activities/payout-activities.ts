@@ -11,7 +11,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { claimingRun } from './claiming-run';
 import type { IntentKey, IntentStore, IntentUpdate } from '../src/intents/intent-store';
 import { ConflictError, isClearRefusal, providerDidNothing, RouteNotConfiguredError } from '../src/payment-api/errors';
-import { lookUpUnansweredSubmission, reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
+import { LOST_ANSWER_NOT_FOUND, lookUpUnansweredSubmission, reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
 import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
 import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-recorder';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
@@ -77,10 +77,18 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
     }
   }
 
-  /** `ref` as a string: an external id, as payouts started before the rails existed ask. */
-  function checkWithdrawal(ref: (PayoutRef & { method?: PayoutMethod }) | string): Promise<CheckOutcome> {
+  /**
+   * Where a payout stands at the provider. After a send whose answer was lost (its intent UNKNOWN), "not found"
+   * is no proof of absence: the provider may still make it, so the payout reads as one the provider cannot be
+   * asked about, and a cancel is the operator's decision in review, never a conclusion from the provider's silence.
+   * `ref` as a string: an external id, as payouts started before the rails existed ask.
+   */
+  async function checkWithdrawal(ref: (PayoutRef & { method?: PayoutMethod }) | string): Promise<CheckOutcome> {
     const { method = 'pix_key', ...payout } = typeof ref === 'string' ? { externalId: ref } : ref;
-    return RAIL_PROVIDERS[method].check(payout, api);
+    const outcome = await RAIL_PROVIDERS[method].check(payout, api);
+    if (outcome.kind !== 'not-found') return outcome;
+    const intent = await intents.find({ businessId: payout.externalId, kind: 'payout-submission' });
+    return intent?.state === 'UNKNOWN' ? { kind: 'unknowable', reason: LOST_ANSWER_NOT_FOUND } : outcome;
   }
 
   /** A payout of a batch records where it stands (run as a local activity by the payout workflow). */

@@ -27,6 +27,10 @@ export async function reconcileEarlierSubmission(payout: PayoutRequest, intent: 
   return acceptedFromCheck(found, payout.amountCents);
 }
 
+/** What a check reads when the provider has no record of a payout whose send lost its answer. */
+export const LOST_ANSWER_NOT_FOUND =
+  "a send of this payout lost its answer and the provider has no record of it, which is no proof that it will not make it: a cancel is the operator's decision, once the provider's statement shows nothing came";
+
 /** Not found yet after a send whose answer was lost: no proof of absence, so the caller looks again later. */
 export interface OutcomeStillUnknown {
   kind: 'still-unknown';

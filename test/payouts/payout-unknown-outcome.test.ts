@@ -80,6 +80,25 @@ test.each([
   if (what.startsWith('its')) await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('outcome-unknown-review'));
 }, 60_000);
 
+test("a cancel while the engine looks for a payout whose answer was lost is refused (the provider's silence proves nothing): the payout goes to review, where the operator's cancel ends it", async () => {
+  const id = newExternalId('cancel-unknown');
+  provider().holdNext(WITHDRAW);
+  expect((await withdraw(id, 35)).status).toBe(202);
+  await pollUntil(async () => ((await stack.intents.find({ businessId: id, kind: 'payout-submission' }))?.state === 'UNKNOWN' ? true : undefined), {
+    timeoutMs: 15_000,
+    intervalMs: 100,
+    description: 'the send to lose its answer',
+  });
+  const refused = await stack.api<{ code: string; message: string }>('POST', `/v1/payouts/${id}/cancel`, { reason: 'merchant changed their mind' });
+  expect([refused.status, refused.body.code]).toEqual([409, 'PAYOUT_NOT_CANCELLABLE']);
+  expect(refused.body.message).toMatch(/could not confirm that it has no record/);
+  const review = await waitForPayout(stack, id, ['NEEDS_REVIEW'], 15_000);
+  expect(review.reviewReason).toMatch(/no proof that it will not make it/);
+  const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider statement checked by the operator' });
+  expect([cancelled.status, cancelled.body.status]).toEqual([200, 'CANCELLED']);
+  expect(postsOf(WITHDRAW, id)).toBe(1);
+});
+
 test('a 503 says the provider did nothing with the POST: it is sent again, and the payout COMPLETED with one debit', async () => {
   const id = newExternalId('unavailable');
   provider().answerNext(WITHDRAW, { status: 503, contentType: 'text/html', body: '<h1>503 Service Temporarily Unavailable</h1>' });
