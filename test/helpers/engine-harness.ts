@@ -116,6 +116,12 @@ export interface HarnessOptions {
 }
 
 /**
+ * Whether the sandbox of this test run creates crypto withdrawals: the seed profile, keeping to the spec, shows no
+ * route for it, so the engine's crypto rail is off against it (as it is against any provider without one).
+ */
+export const SANDBOX_SERVES_CRYPTO = process.env.SANDBOX_PROFILE !== 'seed';
+
+/**
  * SANDBOX_PROFILE=seed in the test's environment (`npm run test:seed`, or a file under test/seed-profile/) runs the
  * harness against the spec-only sandbox, with the engine configured for it: unsigned callbacks taken as hints.
  */
@@ -135,7 +141,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     ENGINE_PORT: String(apiPort),
     PAYMENT_API_BASE_URL: provider?.url ?? `http://127.0.0.1:${sandboxPort}`,
     // The sandbox's crypto route, as npm start gives it (the spec shows none); '' in overrides turns the rail off.
-    PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_CRYPTO_WITHDRAW_PATH,
+    PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_SERVES_CRYPTO ? SANDBOX_CRYPTO_WITHDRAW_PATH : '',
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',
