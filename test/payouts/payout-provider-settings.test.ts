@@ -48,10 +48,13 @@ const emv = (txid: string) => buildBrCode({ pixKey: 'loja@example.com', merchant
 type Fields = Record<string, unknown>;
 const fieldsOf = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
 
-/** Endpoint 5 as the provider of this file speaks it: its field names in, the payment one level down (`pagamento`) out. */
+/**
+ * Endpoint 5 as the provider of this file speaks it: its field names in, the payment one level down (`pagamento`) out,
+ * from either of the sandbox's answers (the default profile's `{transactionId, payment}`, the seed's `{transactionId, status}`).
+ */
 function providerSpeaksItsOwnShapes(answer: (sandbox: Fields) => unknown = (sandbox) => {
   const payment = fieldsOf(sandbox.payment);
-  return { mensagem: sandbox.message, pagamento: { transaction_id: payment.transaction_id, status: payment.status, fee: payment.fee, total: payment.total } };
+  return { mensagem: sandbox.message, pagamento: { transaction_id: sandbox.transactionId, status: payment.status ?? sandbox.status, fee: payment.fee, total: payment.total } };
 }): void {
   provider().translate(COPY_PASTE, {
     request: (body) => {
