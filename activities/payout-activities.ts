@@ -1,22 +1,24 @@
 /**
  * The payout's only contact with the provider, for every rail. Each rail (src/payouts/rails/<rail>)
  * submits exactly once and says where a payout stands; here the payment API's errors become what the
- * workflow acts on: a refusal (FAILED), a conflict (NEEDS_REVIEW), or a failure Temporal retries, whose
- * next attempt reconciles before it posts again. Before anything is sent the submission claims its intent
- * (src/intents): a run that finds it claimed by an earlier run (a reset, a re-run) reconciles instead.
+ * workflow acts on: a clear refusal (FAILED, with the provider's words), a conflict (NEEDS_REVIEW), or a
+ * failure Temporal retries. Before anything is sent the submission claims its intent (src/intents), and
+ * records what became of the send: an attempt that finds the intent claimed (by an earlier run, a reset or
+ * a re-run; or by an earlier attempt of its own run whose answer was lost) never sends, it only looks the
+ * payout up. Only an attempt after one the provider surely did nothing with (REFUSED) sends again.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { claimingRun } from './claiming-run';
 import type { IntentKey, IntentStore, IntentUpdate } from '../src/intents/intent-store';
-import { ConflictError, InvalidRequestError } from '../src/payment-api/errors';
-import { reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
+import { ConflictError, isClearRefusal, providerDidNothing, RouteNotConfiguredError } from '../src/payment-api/errors';
+import { LOST_ANSWER_NOT_FOUND, lookUpUnansweredSubmission, reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
 import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
 import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-recorder';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
 import type { Announce, Announcement } from '../src/webhooks/announce';
-import { settlementOf, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
+import { settlementOf, SUBMISSION_OUTCOME_UNKNOWN, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -50,29 +52,43 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
       log.warn('payout.intent_claimed_earlier', { externalId: payout.externalId, intentState: claim.intent.state, claimedByRun: claim.intent.runId, outcome: outcome.kind });
       return outcome;
     }
-    // A claim this run made before is a retry, whatever the attempt says: the send may have reached the provider.
-    const outcome = await submitClaimed(payout, Math.max(attemptsBefore + info.attempt, claim.fresh ? 1 : 2));
+    // Claimed by this run before (not taken over from a send the provider did nothing with): that send may have reached the provider.
+    const outcome = claim.fresh ? await submitClaimed(payout, key, runId, attemptsBefore + info.attempt) : await lookUpUnansweredSubmission(payout, claim.intent, api);
+    if (outcome.kind === 'still-unknown') throw ApplicationFailure.retryable(outcome.reason, SUBMISSION_OUTCOME_UNKNOWN);
     await intents.record(key, runId, intentUpdateOf(outcome));
     return outcome;
   }
 
-  /** The claimed submission, as each rail makes it; an error leaves the intent CLAIMED, and the next attempt reconciles. */
-  async function submitClaimed(payout: PayoutInput, attempt: number): Promise<SubmitOutcome> {
+  /**
+   * The claimed submission, as each rail makes it. A failure is recorded before it is retried: REFUSED when the
+   * provider surely did nothing (the next attempt may send again), UNKNOWN otherwise (the next one only looks).
+   */
+  async function submitClaimed(payout: PayoutInput, key: IntentKey, runId: string, attempt: number): Promise<SubmitOutcome> {
     const rail = railProviderOf(payout);
     try {
       return await rail.submit(payout, { api, attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
     } catch (error) {
-      if (error instanceof InvalidRequestError) return { kind: 'rejected', reason: error.message };
+      // The provider's words, or the engine's own when it has no route for the rail: nothing was made, and sending again changes nothing.
+      if (isClearRefusal(error) || error instanceof RouteNotConfiguredError) return { kind: 'rejected', reason: error.message };
+      await intents.record(key, runId, { state: providerDidNothing(error) ? 'REFUSED' : 'UNKNOWN' });
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
-      // Everything else (5xx, timeouts, lost connections, a gateway's odd status) is retried; the next attempt reconciles first.
+      // Everything else (5xx, timeouts, lost connections, a gateway's odd status) is retried.
       throw error;
     }
   }
 
-  /** `ref` as a string: an external id, as payouts started before the rails existed ask. */
-  function checkWithdrawal(ref: (PayoutRef & { method?: PayoutMethod }) | string): Promise<CheckOutcome> {
+  /**
+   * Where a payout stands at the provider. After a send whose answer was lost (its intent UNKNOWN), "not found"
+   * is no proof of absence: the provider may still make it, so the payout reads as one the provider cannot be
+   * asked about, and a cancel is the operator's decision in review, never a conclusion from the provider's silence.
+   * `ref` as a string: an external id, as payouts started before the rails existed ask.
+   */
+  async function checkWithdrawal(ref: (PayoutRef & { method?: PayoutMethod }) | string): Promise<CheckOutcome> {
     const { method = 'pix_key', ...payout } = typeof ref === 'string' ? { externalId: ref } : ref;
-    return RAIL_PROVIDERS[method].check(payout, api);
+    const outcome = await RAIL_PROVIDERS[method].check(payout, api);
+    if (outcome.kind !== 'not-found') return outcome;
+    const intent = await intents.find({ businessId: payout.externalId, kind: 'payout-submission' });
+    return intent?.state === 'UNKNOWN' ? { kind: 'unknowable', reason: LOST_ANSWER_NOT_FOUND } : outcome;
   }
 
   /** A payout of a batch records where it stands (run as a local activity by the payout workflow). */

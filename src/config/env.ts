@@ -12,6 +12,7 @@ import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
 import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema, PROVIDER_FIELD_PATH } from '../payment-api/schemas/infractions';
 import { isLoopbackHost } from '../net/public-address';
 import { trustedProxyRefusal } from '../net/trusted-proxy';
+import { DEFAULT_PIX_COPY_PASTE_FIELDS, pixCopyPasteFieldNamesSchema } from '../payment-api/schemas/pix-copy-paste';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -208,6 +209,17 @@ export const envSchema = z.object({
   /** Crypto: the units of endpoint 12's fees: withdrawal_rate a percentage (2 = 2 %) or a fraction (0.02); rate_fixed in reais or USDT. */
   CRYPTO_FEE_RATE_UNIT: z.enum(['percent', 'fraction']).default('percent'),
   CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais'),
+  /** Crypto: the provider's route that creates a crypto withdrawal (the spec shows none, rule 6); unset, crypto payouts are refused (422 RAIL_NOT_AVAILABLE). */
+  PAYMENT_API_CRYPTO_WITHDRAW_PATH: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path: /segment/segment…, of letters, digits, ".", "_", "~", "-"')
+    .refine((path) => !path.split('/').some((segment) => segment === '.' || segment === '..'), 'must not hold "." or ".." segments')
+    .optional()
+    .describe("The provider's route that creates a crypto withdrawal (POST, Bearer JWT); unset: the crypto rail is off"),
+  /** Copy-and-paste: the field names endpoint 5's request goes out under (its shape is not shown); default: the sandbox's. */
+  PIX_COPY_PASTE_REQUEST_FIELDS: pixCopyPasteFieldNamesSchema
+    .default(DEFAULT_PIX_COPY_PASTE_FIELDS)
+    .describe("Endpoint 5's request field names, emv=<name>,amount=<name>,externalId=<name>,callbackUrl=<name>[,description=<name>]"),
   /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
   CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
   /** MED: the provider's `analise` words for a defense that agrees and one that contests, `<agrees>,<contests>` (the sandbox plays a provider with these). */

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { zodIssues } from '../validation/issues';
 import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
-import { InvalidRequestError } from './errors';
+import { InvalidRequestError, RouteNotConfiguredError } from './errors';
 import { DEFAULT_ANALYSIS_WORDS, type InfractionAnalysis, type InfractionAnalysisWords } from './schemas/infractions';
+import { DEFAULT_PIX_COPY_PASTE_FIELDS, pixCopyPasteAnswerSchema, pixCopyPasteWireBody, type PixCopyPasteFieldNames } from './schemas/pix-copy-paste';
 import { HttpTransport, type TransportOptions } from './http-transport';
 import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
 
@@ -43,6 +44,13 @@ export interface ClientOptions extends TransportOptions {
   cryptoFeeUnits?: CryptoFeeUnits;
   /** The provider's `analise` words (INFRACTION_ANALISE_VALUES); a defense is given in the engine's. */
   analysisWords?: InfractionAnalysisWords;
+  /**
+   * The route that creates a crypto withdrawal (PAYMENT_API_CRYPTO_WITHDRAW_PATH): the spec shows none (rule 6).
+   * Without one the client creates none (RouteNotConfiguredError, nothing sent).
+   */
+  cryptoWithdrawPath?: string;
+  /** Endpoint 5's request field names (PIX_COPY_PASTE_REQUEST_FIELDS); a payment is given under the sandbox's. */
+  pixCopyPasteFields?: PixCopyPasteFieldNames;
 }
 
 /** Endpoint 8's body with `analise` in the engine's words, translated to the provider's on the way out. */
@@ -53,12 +61,16 @@ export class PaymentApiClient {
   private readonly depositAuth: EndpointAuth | undefined;
   private readonly cryptoFeeUnits: CryptoFeeUnits;
   private readonly analysisWords: InfractionAnalysisWords;
+  private readonly cryptoWithdrawPath: string | undefined;
+  private readonly pixCopyPasteFields: PixCopyPasteFieldNames;
 
   constructor(options: ClientOptions) {
     this.transport = new HttpTransport(options);
     this.depositAuth = options.depositAuth;
     this.cryptoFeeUnits = options.cryptoFeeUnits ?? ENGINE_CRYPTO_FEE_UNITS;
     this.analysisWords = options.analysisWords ?? DEFAULT_ANALYSIS_WORDS;
+    this.cryptoWithdrawPath = options.cryptoWithdrawPath;
+    this.pixCopyPasteFields = options.pixCopyPasteFields ?? DEFAULT_PIX_COPY_PASTE_FIELDS;
   }
 
   login(): Promise<EndpointResponse<'login'>> {
@@ -77,20 +89,24 @@ export class PaymentApiClient {
   withdrawViaPayments(body: EndpointRequest<'withdrawAlias'>) {
     return this.call('withdrawAlias', { body });
   }
+  /**
+   * Endpoint 5, whose shapes the spec does not show: checked under the sandbox's field names, sent under the
+   * provider's; its answer read for the payment's id wherever it is (readPixCopyPasteAnswer), never refused for its shape.
+   */
   payPixCopyPaste(body: EndpointRequest<'payPixCopyPaste'>) {
-    return this.call('payPixCopyPaste', { body });
+    return this.call('payPixCopyPaste', { body }, { toWire: (checked) => pixCopyPasteWireBody(checked, this.pixCopyPasteFields), response: pixCopyPasteAnswerSchema });
   }
   createDeposit(body: EndpointRequest<'createDeposit'>) {
     return this.call('createDeposit', { body });
   }
   /** Endpoint 7's page as the provider sent it: its shape is not shown (src/infractions/infraction-page.ts reads it). */
   listInfractions(query: EndpointRequest<'listInfractions'>): Promise<unknown> {
-    return this.call('listInfractions', { query }, AS_SENT);
+    return this.call('listInfractions', { query }, { response: AS_SENT });
   }
   /** Endpoint 8: any 2xx is the provider taking the defense; its answer (shape not shown) as it was sent. */
   submitInfractionDefense(infractionId: string, defense: InfractionDefense): Promise<unknown> {
     const body = { ...defense, analise: this.analysisWords[defense.analise] };
-    return this.call('submitInfractionDefense', { body, params: { infractionId } }, AS_SENT);
+    return this.call('submitInfractionDefense', { body, params: { infractionId } }, { response: AS_SENT });
   }
   /** Endpoint 9: `id` is the id given at creation (an external_id, a cash-in transactionId) or the one the provider answered. */
   checkTransaction(id: string) {
@@ -113,22 +129,33 @@ export class PaymentApiClient {
   getCryptoStatus(transactionId: string) {
     return this.call('getCryptoStatus', { params: { transactionId } });
   }
-  createCryptoWithdrawal(body: EndpointRequest<'createCryptoWithdrawal'>) {
-    return this.call('createCryptoWithdrawal', { body });
+  /** The crypto withdrawal, on the route the provider gave (the spec shows none); refused before anything leaves without one. */
+  async createCryptoWithdrawal(body: EndpointRequest<'createCryptoWithdrawal'>) {
+    const path = this.cryptoWithdrawPath;
+    if (path === undefined) {
+      throw new RouteNotConfiguredError('crypto withdrawals are off: the provider\'s route that creates one is not configured (PAYMENT_API_CRYPTO_WITHDRAW_PATH); nothing was sent', { method: 'POST', path: '(none)' });
+    }
+    return this.call('createCryptoWithdrawal', { body }, { path });
   }
 
-  /** `read`: what is read of a 2xx answer, when the engine reads it itself (a shape the spec does not show); else the endpoint's schema. */
-  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }): Promise<EndpointResponse<N>>;
-  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }, read: typeof AS_SENT): Promise<unknown>;
-  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }, read?: typeof AS_SENT): Promise<unknown> {
+  /**
+   * `options`: for an endpoint whose shapes the spec does not show, the route the provider gave (`path`), the
+   * request as it goes out once checked (`toWire`), and how its answer is read (`response`).
+   */
+  private async call<N extends EndpointName, R = EndpointResponse<N>>(
+    name: N,
+    request: { body?: unknown; query?: unknown; params?: Record<string, string> },
+    options: { path?: string; toWire?: (checked: Record<string, unknown>) => unknown; response?: z.ZodType<R> } = {},
+  ): Promise<R> {
     const endpoint = endpoints[name];
-    const path = fillPath(endpoint.path, request.params ?? {});
-    const payload = endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
+    const path = fillPath(options.path ?? endpoint.path, request.params ?? {});
+    let payload = endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
     if (endpoint.request) {
       const checked = endpoint.request.safeParse(payload);
       if (!checked.success) {
-        throw new InvalidRequestError(`${endpoint.method} ${endpoint.path}: the request does not match the contract`, { method: endpoint.method, path }, zodIssues(checked.error));
+        throw new InvalidRequestError(`${endpoint.method} ${path}: the request does not match the contract`, { method: endpoint.method, path }, zodIssues(checked.error));
       }
+      if (options.toWire) payload = options.toWire(payload as Record<string, unknown>);
     }
     return (await this.transport.send({
       method: endpoint.method,
@@ -136,9 +163,9 @@ export class PaymentApiClient {
       auth: name === 'createDeposit' && this.depositAuth ? this.depositAuth : endpoint.auth,
       ...(endpoint.requestIn === 'body' ? { body: payload } : {}),
       ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
-      response: read ?? endpoint.response,
+      response: options.response ?? endpoint.response,
       movesMoney: MOVES_MONEY.has(name),
       endpoint: name,
-    }));
+    })) as R;
   }
 }

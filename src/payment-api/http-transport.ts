@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { providerCallDuration, providerCalls } from '../metrics/engine-metrics';
 import { networkErrorCode } from '../net/network-error-code';
 import { loginResponseSchema } from './schemas/auth';
-import { providerErrorSchema, type ProviderError } from './schemas/errors';
+import { readProviderErrorAnswer } from './schemas/errors';
 import {
   AmbiguousOutcomeError,
   AuthenticationError,
@@ -70,16 +70,6 @@ export function jwtExpiry(token: string): number | undefined {
     return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The provider's error body when it parses; a real provider may answer 5xx with HTML, so nothing is required. */
-function readErrorBody(text: string): Partial<ProviderError> {
-  try {
-    const parsed = providerErrorSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
   }
 }
 
@@ -164,7 +154,8 @@ export class HttpTransport {
       return parsed.data;
     }
     observeCall(spec, status >= 500 ? 'server_error' : 'client_error', startedAt);
-    throw errorForStatus(status, readErrorBody(text), details);
+    // The provider's words, however it spells them (a JSON message or error, a plain or HTML body): nothing is required.
+    throw errorForStatus(status, readProviderErrorAnswer(text), details);
   }
 
   private transportFailure(error: unknown, spec: RequestSpec<z.ZodType>, details: { method: string; path: string }): PaymentApiError {

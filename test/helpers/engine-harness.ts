@@ -18,6 +18,7 @@ import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-ca
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { formatPixCopyPasteFields } from '../../src/payment-api/schemas/pix-copy-paste';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
 import { createSandbox, type Sandbox } from '../../sandbox';
@@ -31,6 +32,7 @@ import type { Tracing } from '../../src/telemetry/tracing';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
+import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -82,11 +84,12 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The settings parsed into objects go back to their text (`<agrees>,<contests>`, `field=name|name,...`).
-  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: fields, ...rest } = config;
+  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `field=name|name,…`, `<part>=<name>,…`.
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ...rest } = config;
   const env: Record<string, string> = {
     INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
-    MED_RECORD_FIELDS: Object.entries(fields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+    MED_RECORD_FIELDS: Object.entries(recordFields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+    PIX_COPY_PASTE_REQUEST_FIELDS: formatPixCopyPasteFields(copyPasteFields),
   };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
@@ -137,6 +140,12 @@ export interface HarnessOptions {
 }
 
 /**
+ * Whether the sandbox of this test run creates crypto withdrawals: the seed profile, keeping to the spec, shows no
+ * route for it, so the engine's crypto rail is off against it (as it is against any provider without one).
+ */
+export const SANDBOX_SERVES_CRYPTO = process.env.SANDBOX_PROFILE !== 'seed';
+
+/**
  * SANDBOX_PROFILE=seed in the test's environment (`npm run test:seed`, or a file under test/seed-profile/) runs the
  * harness against the spec-only sandbox, with the engine configured for it: unsigned callbacks taken as hints.
  */
@@ -165,6 +174,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
     PAYMENT_API_BASE_URL: provider?.url ?? providerUrl,
+    ...(options.externalProvider ? {} : { PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_SERVES_CRYPTO ? SANDBOX_CRYPTO_WITHDRAW_PATH : '' }),
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',

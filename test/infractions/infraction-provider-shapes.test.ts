@@ -37,14 +37,14 @@ beforeAll(async () => {
     { providerProxy: true },
   );
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
-  stack.provider.reshape(/^\/api\/meds\/infractions\/list$/, {
+  stack.provider.translate(/^\/api\/meds\/infractions\/list$/, {
     query: (params) => params.set('perPage', String(Math.min(Number(params.get('perPage') ?? PAGE_SIZE), PAGE_SIZE))),
     answer: (body) => {
       const page = body as { data?: Record<string, unknown>[]; items?: Record<string, unknown>[] };
       return { resultado: { infracoes: (page.data ?? page.items ?? []).map(renamed) }, versao: 2 };
     },
   });
-  stack.provider.reshape(/^\/api\/meds\/infractions\/[^/]+\/defense$/, { answer: () => ({ message: 'Defesa recebida' }) });
+  stack.provider.translate(/^\/api\/meds\/infractions\/[^/]+\/defense$/, { answer: () => ({ message: 'Defesa recebida' }) });
 });
 afterAll(() => stack?.close());
 

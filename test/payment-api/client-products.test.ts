@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PaymentApiClient } from '../../src/payment-api/client';
-import { AuthenticationError, InvalidRequestError, NotFoundError } from '../../src/payment-api/errors';
+import { AuthenticationError, InvalidRequestError, NotFoundError, RouteNotConfiguredError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { ADMIN_TOKEN, MERCHANT, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { infractionDefenseResponseSchema, infractionListResponseSchema } from '../../src/payment-api/schemas/infractions';
+import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 
 const CALLBACK_URL = 'http://127.0.0.1:9/callbacks';
 let sb: TestSandbox;
@@ -18,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.stop());
 
-const client = (clientSecret = MERCHANT.clientSecret) => new PaymentApiClient({ baseUrl: sb.url, clientId: MERCHANT.clientId, clientSecret, timeoutMs: 2_000 });
+const client = (clientSecret = MERCHANT.clientSecret) =>
+  new PaymentApiClient({ baseUrl: sb.url, clientId: MERCHANT.clientId, clientSecret, timeoutMs: 2_000, cryptoWithdrawPath: SANDBOX_CRYPTO_WITHDRAW_PATH });
 const txid = () => `CLI${randomBytes(8).toString('hex')}`;
 const charge = (transactionId: string, amount = 40) => ({ amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: CALLBACK_URL });
 
@@ -76,6 +78,14 @@ test('crypto: the fees bound a withdrawal, whose status moves to COMPLETED; out 
   }, { timeoutMs: 10_000, intervalMs: 50, description: 'the crypto withdrawal to settle' });
   expect(settled.usdt_amount).toBe(created.usdt_amount);
   await expect(api.createCryptoWithdrawal({ ...request, external_id: `${externalId}-big`, amount: fees.max_withdrawal + 1 })).rejects.toBeInstanceOf(InvalidRequestError);
+});
+
+test('crypto: without the route that creates a withdrawal (the spec shows none) nothing is sent, and the fees still answer', async () => {
+  const api = new PaymentApiClient({ baseUrl: sb.url, clientId: MERCHANT.clientId, clientSecret: MERCHANT.clientSecret, timeoutMs: 2_000 });
+  expect((await api.getCryptoFees()).usdt_rate).toBeGreaterThan(0);
+  const request = { amount: 60, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', network: 'TRC20' as const, external_id: `crypto-off-${randomBytes(4).toString('hex')}`, clientCallbackUrl: CALLBACK_URL };
+  await expect(api.createCryptoWithdrawal(request)).rejects.toBeInstanceOf(RouteNotConfiguredError);
+  expect((await sb.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${request.external_id}`)).body.operations).toEqual([]);
 });
 
 test('infractions: listed in pages, defended while WAITING_PSP, resolved; a second defense is refused', async () => {

@@ -6,7 +6,7 @@
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
@@ -140,7 +140,18 @@ describe('internal transfer', () => {
   });
 });
 
-describe('crypto', () => {
+// The seed profile shows no crypto withdrawal route, as the spec shows none: against it the rail is off.
+(SANDBOX_SERVES_CRYPTO ? describe.skip : describe)('crypto against a provider that shows no route (the seed profile)', () => {
+  test('a crypto payout is refused with 422 RAIL_NOT_AVAILABLE and nothing starts; the quote still answers', async () => {
+    const id = newExternalId('usdt-off');
+    const answer = await pay({ externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET });
+    expect(answer.body).toMatchObject({ code: 'RAIL_NOT_AVAILABLE' });
+    expect(await operations(id)).toEqual([]);
+    expect((await stack.api('GET', '/v1/payouts/quote?method=crypto&amount=100')).status).toBe(200);
+  });
+});
+
+(SANDBOX_SERVES_CRYPTO ? describe : describe.skip)('crypto', () => {
   /** USDT for an amount at 5.40 reais per USDT, rounded down to 6 places, in integers only. */
   const usdtFor = (centavos: number): string => {
     const micro = (BigInt(centavos) * 1_000_000n) / 540n;

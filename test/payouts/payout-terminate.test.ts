@@ -13,7 +13,7 @@ import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { providerOperations, temporalCli } from '../helpers/workflow-reset';
@@ -64,7 +64,8 @@ async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string
   return externalId;
 }
 
-test.each(['pix_key', 'pix_copy_paste', 'crypto'] as const)('a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async (rail) => {
+// Crypto where the sandbox has a route for it (not the seed profile, which shows none).
+test.each(SANDBOX_SERVES_CRYPTO ? (['pix_key', 'pix_copy_paste', 'crypto'] as const) : (['pix_key', 'pix_copy_paste'] as const))('a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async (rail) => {
   const externalId = await terminatedMidSubmission(rail);
   const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
   expect(view.status).toBe(200);

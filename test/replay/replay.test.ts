@@ -58,6 +58,11 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-v3-activity-problem-completed.binpb',
       'payout-v3-internal-reset-reconciled.binpb',
       'payout-v3-rerun-after-terminate.binpb',
+      // A send whose answer was lost, looked up until the deadline, never sent again; endpoint 5 answered without naming the
+      // payment; an internal transfer refused with a message alone (FAILED with it).
+      'payout-v3-outcome-unknown-review.binpb',
+      'payout-v3-copy-paste-answer-unread-review.binpb',
+      'payout-v3-internal-refused.binpb',
       'infraction-defended-accepted.binpb',
       // An infraction whose record could not be read (NEEDS_REVIEW), then could; the MED sync reading pages by their size (med-sync-follows-pages).
       'infraction-reviewed-opened-cancelled.binpb',

@@ -4,6 +4,7 @@
  * sandbox as its provider. Callers add what their run tunes.
  */
 import { freePorts } from '../../src/net/free-port';
+import { SANDBOX_CRYPTO_WITHDRAW_PATH } from './sandbox-provider-env';
 
 const UNLIMITED = 10_000_000;
 
@@ -39,6 +40,7 @@ export function localStackEnv(options: { dataDir: string; temporalAddress: strin
     WORKER_METRICS_PORT: String(ports.workerMetrics),
     WORKER_SDK_METRICS_PORT: String(ports.workerSdkMetrics),
     PAYMENT_API_BASE_URL: `http://127.0.0.1:${ports.sandbox}`,
+    PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_CRYPTO_WITHDRAW_PATH,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${ports.engine}`,
     // A throwaway stack measures or exercises the engine, all from one address with one key: not its limits.
     ENGINE_RATE_LIMIT_PER_MINUTE: String(UNLIMITED),

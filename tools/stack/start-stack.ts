@@ -9,6 +9,7 @@ import '../../src/cli/pinned-node';
 import type { ChildProcess } from 'node:child_process';
 import { loadConfigOrExit, type Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
+import { sandboxProviderEngineEnv } from './sandbox-provider-env';
 import { seedProfileEngineEnv } from './seed-profile-env';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   try {
     for (const name of SERVICES) {
       // Every child sees the URLs this process derived (and printed), so the engine calls the sandbox started here.
-      const child = spawnService(name, { env: { ...env, ...seedProfileEngineEnv(config, process.env), PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
+      const child = spawnService(name, { env: { ...env, ...seedProfileEngineEnv(config, process.env), ...sandboxProviderEngineEnv(config, process.env), PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
       running.push({ name, child });
       child.once('exit', (code, signal) => {
         if (stopping) return;

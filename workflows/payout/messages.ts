@@ -27,6 +27,12 @@ export const PAYOUT_TRANSITIONS: TransitionTable<PayoutState> = {
   CANCELLED: [],
 };
 
+/**
+ * The failure type of a submission attempt that found nothing at the provider after a send whose answer was
+ * lost: the outcome is unknown, and the payout is only looked up, never sent again, until the deadline.
+ */
+export const SUBMISSION_OUTCOME_UNKNOWN = 'OutcomeUnknown';
+
 /** What a provider callback tells the workflow: a hint, confirmed by the transaction check. No PII. */
 export interface WithdrawalCallbackHint {
   status: string;

@@ -19,8 +19,9 @@ import { MerchantEventOutbox } from '../shared/merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
-import { failureMessage, failureType } from '../shared/activity-failures';
+import { failureMessage } from '../shared/activity-failures';
 import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
+import { submissionReview } from './submission-review';
 
 /** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
@@ -167,8 +168,9 @@ export class Payout {
     } catch (error) {
       if (isCancellation(error) && this.cancelReason !== undefined) await this.cancelAfterInterruptedSubmission(this.cancelReason);
       else {
-        this.details.reviewReason = `submission did not succeed: ${failureMessage(error)}`;
-        this.lifecycle.moveTo('NEEDS_REVIEW', failureType(error) === 'Conflict' ? 'provider holds a different withdrawal with this external_id' : 'submission deadline passed');
+        const review = submissionReview(error);
+        this.details.reviewReason = review.reason;
+        this.lifecycle.moveTo('NEEDS_REVIEW', review.cause);
       }
     }
     // A cancel that raced a successful submission (or a refusal) is answered here.

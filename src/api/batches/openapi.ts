@@ -62,7 +62,7 @@ export const batchOperations: OperationSpec[] = [
         415: 'Neither JSON nor CSV, or a CSV whose bytes do not fit its declared charset, or are neither UTF-8 nor Windows-1252 (UTF-16, NUL bytes): the message names the line and the charset to declare',
         409: 'A different batch has this batchId',
         413: 'More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored',
-        422: 'No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started',
+        422: 'No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started',
         503: 'Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again',
       }),
     },

@@ -16,12 +16,14 @@ import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { payoutTiming } from '../../payouts/payout-input';
+import { railUnavailable, type RailSettings } from '../../payouts/rails/availability';
+import type { PayoutMethod } from '../../payouts/rails/methods';
 
 type BatchConfig = Pick<
   Config,
   | 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS' | 'BATCH_PROBLEM_AFTER_MS'
   | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
->;
+> & RailSettings;
 
 export class BatchService {
   constructor(
@@ -49,6 +51,10 @@ export class BatchService {
     const existing = (ids: string[]) => new Set(ids.filter((id) => taken.has(id)));
     const validation = await runInSlices(validateBatchSlices(rawItems, existing, { knownIssues }));
     if (!validation.ok) throw invalidRows(validation.rows);
+    const offRails = unavailableRails(validation.items, this.config);
+    if (offRails.length > 0) {
+      throw new ApiError(422, 'RAIL_NOT_AVAILABLE', `${new Set(offRails.map((row) => row.index)).size} item(s) of the batch use a rail that is off; nothing was started`, undefined, offRails);
+    }
     const requestHash = await runInSlices(batchRequestHashSlices(validation.items));
     let outcome: CreateBatchOutcome;
     try {
@@ -170,6 +176,14 @@ const CONTROLS = {
   pause: { signal: pauseBatchSignal, control: 'PAUSED' },
   resume: { signal: resumeBatchSignal, control: 'RUNNING' },
 } as const satisfies Record<BatchAction, { signal: unknown; control: BatchControl }>;
+
+/** Items whose rail the engine cannot pay by as configured (src/payouts/rails/availability.ts), one row each. */
+function unavailableRails(items: readonly { externalId: string; method: PayoutMethod }[], settings: RailSettings): RowIssue[] {
+  return items.flatMap((item, index) => {
+    const reason = railUnavailable(item.method, settings);
+    return reason ? [{ index, externalId: item.externalId, field: 'method', message: reason }] : [];
+  });
+}
 
 function invalidRows(rows: RowIssue[]): ApiError {
   return new ApiError(422, 'BATCH_INVALID', `${new Set(rows.map((row) => row.index)).size} row(s) of the batch are invalid; nothing was started`, undefined, rows);

@@ -17,6 +17,7 @@ import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
 import { pollUntil } from '../../util/poll';
+import { railUnavailable, type RailSettings } from '../../payouts/rails/availability';
 import { methodOfFlow } from '../../payouts/rails/methods';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../../temporal/search-attributes';
 import {
@@ -55,7 +56,7 @@ export type PayoutReading = ({ source: 'workflow'; view: PayoutView } | { source
   unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: IntentView };
 };
 
-export type PayoutServiceConfig = PayoutTimingConfig & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
+export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
 
 // An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
@@ -87,6 +88,8 @@ export class PayoutService {
   }
 
   async submit(request: PayoutRequest): Promise<SubmittedPayout> {
+    const unavailable = railUnavailable(request.method, this.config);
+    if (unavailable) throw new ApiError(422, 'RAIL_NOT_AVAILABLE', `${unavailable}; nothing was started`, [{ path: 'method', message: unavailable }]);
     // One id, one payout: an item of a batch is paid by its batch, never by a single request too.
     const batchId = (await this.batches.payoutOwner(request.externalId))?.batchId;
     if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);

@@ -1,7 +1,8 @@
 /**
  * What every rail does at the provider, written once per rail (./<rail>/provider.ts): submit the payout
  * exactly once, and say where it stands. Called only from the payout activities, which turn the
- * payment API's errors into the workflow's outcomes (a refusal, a conflict, or a retry).
+ * payment API's errors into the workflow's outcomes (a refusal, a conflict, or a retry) and decide, by the
+ * payout's intent, whether a submission may be sent at all or only looked up.
  */
 import type { z } from 'zod';
 import { reaisToCentavos } from '../../money/centavos';
@@ -17,14 +18,15 @@ export type PayoutPaymentApi = Pick<
 
 export interface SubmitContext {
   api: PayoutPaymentApi;
-  /** 1 on the first attempt; later attempts may follow one whose request reached the provider. */
+  /** 1 on the first attempt; a later one follows attempts that, by the payout's intent, did nothing at the provider. */
   attempt: number;
   /** Where the provider posts this rail's callbacks. */
   callbackUrl: string;
 }
 
 export type SubmitOutcome =
-  | { kind: 'accepted'; transactionId: string; providerStatus: string; feeCents: number; totalCents: number; reconciled: boolean; quote?: CryptoQuote }
+  /** The fee and total when the provider said them (or, reconciled, its check did). */
+  | { kind: 'accepted'; transactionId: string; providerStatus: string; feeCents?: number; totalCents?: number; reconciled: boolean; quote?: CryptoQuote }
   | { kind: 'rejected'; reason: string }
   /** The request may have reached the provider and cannot be looked up or safely sent again: an operator decides. */
   | { kind: 'unknown'; reason: string };
@@ -82,6 +84,11 @@ export function optionalCentavos(reais: number | undefined): number | undefined 
   }
 }
 
+/** The id endpoint 9 is asked by (rule 2): the provider's own once it answered one, ours before. */
+export function checkIdOf(ref: PayoutRef): string {
+  return ref.providerTransactionId ?? ref.externalId;
+}
+
 /** Endpoint 9 by an id the provider knows (our external_id, or its own id); not-found when it has none. */
 export async function transactionCheck(api: PayoutPaymentApi, id: string): Promise<CheckOutcome> {
   try {
@@ -100,10 +107,17 @@ export async function transactionCheck(api: PayoutPaymentApi, id: string): Promi
   }
 }
 
+/** A payout the provider's check found: accepted, as reconciled, with the fee the check showed (if any). */
+export function acceptedFromCheck(found: Extract<CheckOutcome, { kind: 'found' }>, amountCents: number): SubmitOutcome {
+  const fee = found.feeCents === undefined ? {} : { feeCents: found.feeCents, totalCents: amountCents + found.feeCents };
+  return { kind: 'accepted', transactionId: found.transactionId, providerStatus: found.providerState, ...fee, reconciled: true };
+}
+
 /**
- * Exactly once for rails the provider can be asked about by external_id: any attempt after the first
- * asks first, because the previous one may have reached the provider before it failed; only when the
- * provider has no record does it post. Nothing here relies on the provider de-duplicating.
+ * A send for rails the provider can be asked about by external_id. It runs only when the payout's intent
+ * says no earlier attempt can have reached the provider (src/intents; activities/payout-activities.ts): an
+ * attempt after the first still asks first (cheap, and safe against an attempt made before intents were
+ * kept), and posts only when the provider has no record. Nothing here relies on the provider de-duplicating.
  */
 export async function reconcileThenPost(
   context: SubmitContext,
@@ -113,10 +127,7 @@ export async function reconcileThenPost(
 ): Promise<SubmitOutcome> {
   if (context.attempt > 1) {
     const existing = await lookUp();
-    if (existing.kind === 'found') {
-      const feeCents = existing.feeCents ?? 0;
-      return { kind: 'accepted', transactionId: existing.transactionId, providerStatus: existing.providerState, feeCents, totalCents: amountCents + feeCents, reconciled: true };
-    }
+    if (existing.kind === 'found') return acceptedFromCheck(existing, amountCents);
   }
   return post();
 }

@@ -1,6 +1,8 @@
 /**
- * Crypto (USDT) withdrawal at the provider: the fees are read fresh at every submission (never a cached
- * reading across a quote and its post), the quote decides before anything is posted. Where it stands:
+ * Crypto (USDT) withdrawal at the provider, on the route PAYMENT_API_CRYPTO_WITHDRAW_PATH names (the spec
+ * shows none; without it the API starts no crypto payout, and one started before is FAILED, nothing sent).
+ * The fees are read fresh at every submission (never a cached reading across a quote and its post), the
+ * quote decides before anything is posted. Where it stands:
  * the status endpoint (13) by the provider's id, the one id the spec shows there; before the provider
  * answered one (reconciling a submission that may have reached it), the transaction check (9), which the
  * spec promises by the client's id.

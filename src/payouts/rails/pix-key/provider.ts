@@ -1,7 +1,7 @@
-/** PIX withdrawal to a key at the provider: endpoint 4, checked by endpoint 9 under our external_id. */
+/** PIX withdrawal to a key at the provider: endpoint 4, checked by endpoint 9 (by the provider's id once it answered one, by our external_id before). */
 import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
 import { withdrawalCallbackSchema } from '../../../payment-api/schemas/withdrawal';
-import { reconcileThenPost, transactionCheck, type RailProvider } from '../rail-provider';
+import { checkIdOf, reconcileThenPost, transactionCheck, type RailProvider } from '../rail-provider';
 import type { PixKeyPayout } from './request';
 
 export const pixKeyProvider: RailProvider<PixKeyPayout> = {
@@ -25,5 +25,5 @@ export const pixKeyProvider: RailProvider<PixKeyPayout> = {
         reconciled: false,
       };
     }),
-  check: (ref, api) => transactionCheck(api, ref.externalId),
+  check: (ref, api) => transactionCheck(api, checkIdOf(ref)),
 };
