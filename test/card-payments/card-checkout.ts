@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { CardPaymentCreated, CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
+import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
+import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -89,4 +91,27 @@ export function waitForCardPayment(stack: EngineHarness, externalId: string, sta
     },
     { timeoutMs, intervalMs: 200, description: `card payment ${externalId} to reach ${statuses.join('|')}` },
   );
+}
+
+/** The environment's shield key as the engine hands it to the page: configured, or the default sandbox's GET /shield/public-key. */
+async function shieldPublicKey(stack: EngineHarness): Promise<string> {
+  const configured = stack.config.PAYMENT_SHIELD_PUBLIC_KEY;
+  if (configured !== undefined) return configured;
+  return ((await (await fetch(`${stack.sandboxUrl}/shield/public-key`)).json()) as { publicKey: string }).publicKey;
+}
+
+/**
+ * The checkout page's pay call as the page makes it for a card its issuer does not challenge (no 3DS data): the card,
+ * and its token from the security module's key. For the tests of what happens after the provider took the card.
+ */
+export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCreated, number: string): Promise<HttpAnswer<CheckoutResult>> {
+  const card = { number, holderName: 'ANA SOUZA', expMonth: 12, expYear: Number(EXPIRY_YEAR), cvv: TEST_CVV };
+  const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  return httpCall<CheckoutResult>(`${stack.apiUrl}/checkout/${encodeURIComponent(created.externalId)}/pay`, {
+    body: {
+      token,
+      card: { holderName: card.holderName, number, expiryMonth: '12', expiryYear: EXPIRY_YEAR, cvv: TEST_CVV },
+      cardToken: encryptCardToken(await shieldPublicKey(stack), card),
+    },
+  });
 }

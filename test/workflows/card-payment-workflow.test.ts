@@ -1,13 +1,14 @@
 /**
- * The card payment workflow alone, on the time-skipping test server with a stubbed endpoint 3: its
- * deadlines over skipped time (checkout expiry, the authorization deadline, the review deadline) and how
- * a payment in NEEDS_REVIEW is still settled (a late answer, a callback naming the payment), or not
- * (a callback naming another order's payment).
+ * The card payment workflow alone, on the time-skipping test server with a stubbed endpoint 3 and checkout record:
+ * its deadlines over skipped time (checkout expiry, the authorization deadline, the review deadline); how a payment
+ * in NEEDS_REVIEW is still settled (a late answer, the checkout's record of it, a signed callback naming the payment),
+ * or not (another order's payment); what an unsigned hint can do (look now) and cannot (name the payment).
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { CardPaymentActivities, CardPaymentCheck } from '../../activities/card-payment-activities';
+import type { RecordedAuthorization } from '../../src/card-payments/card-authorization-intent';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import { pollUntil } from '../../src/util/poll';
 import {
@@ -47,6 +48,11 @@ class StubbedProvider {
   readonly announced: Announcement[] = [];
   /** The order of the test's payment: a payment set without a binding of its own is that order's. */
   order: Binding = { amountCents: 10_000, installmentCount: 1 };
+  /** What the checkout recorded of endpoint 2's answer (the intent). */
+  recorded: RecordedAuthorization = { state: 'none' };
+  recordReads = 0;
+  /** Endpoint 3's answers to read when set: unreadable (the problem it names). */
+  unreadable: string | undefined;
 
   set(paymentId: number, status: string, binding: Partial<Binding> = {}): void {
     const providerStatus = status === 'COMPLETED' ? 'PAID' : status === 'FAILED' ? 'DECLINED' : 'PENDING';
@@ -55,7 +61,11 @@ class StubbedProvider {
 
   activities(): CardPaymentActivities & Pick<MerchantEventActivities, 'announceEvent'> {
     return {
-      checkCardPayment: (paymentId) => Promise.resolve(this.payments.get(paymentId) ?? { kind: 'not-found' }),
+      checkCardPayment: (paymentId) => Promise.resolve(this.unreadable ? { kind: 'unreadable', problem: this.unreadable } : (this.payments.get(paymentId) ?? { kind: 'not-found' })),
+      findCardAuthorization: () => {
+        this.recordReads += 1;
+        return Promise.resolve(this.recorded);
+      },
       announceEvent: (announcement) => {
         this.announced.push(announcement);
         return Promise.resolve({});
@@ -97,6 +107,9 @@ function reaches(handle: WorkflowHandle<CardPaymentWorkflow>, state: CardPayment
 const path = (view: CardPaymentView) => view.transitions.map((transition) => transition.to);
 const accepted = (paymentId: number) => ({ kind: 'accepted' as const, paymentId, brand: 'VISA', last4: '1111', providerStatus: 'PENDING', netValueCents: 9_601 });
 const authorize = (handle: WorkflowHandle<CardPaymentWorkflow>) => handle.executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+/** A signed callback's hint names the payment; an unsigned one (the callback router strips it) names none. */
+const signedHint = (paymentId: number) => ({ paymentId, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+const unsignedHint = () => ({ status: 'UNVERIFIED', receivedAt: new Date().toISOString() });
 
 test('nobody pays within the checkout lifetime: EXPIRED, announced to the merchant', async () => {
   const provider = new StubbedProvider();
@@ -136,7 +149,7 @@ test('a payment the provider leaves PENDING past the review deadline: NEEDS_REVI
     await env.sleep(DAY + MINUTE);
     await reaches(handle, 'NEEDS_REVIEW');
     provider.set(42, 'COMPLETED');
-    await handle.signal(cardCallbackSignal, { paymentId: 42, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+    await handle.signal(cardCallbackSignal, signedHint(42));
   });
   expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'NEEDS_REVIEW', 'PAID']);
   expect(view.checksMade).toBeGreaterThan(3);
@@ -151,7 +164,7 @@ test("a callback naming another order's payment settles nothing: the payment sta
   const view = await withPayment(provider, async (handle) => {
     await authorize(handle);
     provider.set(43, 'COMPLETED', { externalReference: 'someone-else' });
-    await handle.signal(cardCallbackSignal, { paymentId: 43, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+    await handle.signal(cardCallbackSignal, signedHint(43));
     const review = await pollUntil(
       async () => {
         const view = await handle.query(cardPaymentStatusQuery);
@@ -163,32 +176,30 @@ test("a callback naming another order's payment settles nothing: the payment sta
     expect(review.providerPaymentId).toBeUndefined();
     // The right payment, when it arrives, settles it.
     provider.set(44, 'COMPLETED');
-    await handle.signal(cardCallbackSignal, { paymentId: 44, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+    await handle.signal(cardCallbackSignal, signedHint(44));
   });
   expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 44 });
 });
 
-test('a payment without a reference, of another amount or in other installments settles nothing, whoever names it; the bound one does', async () => {
+test("another order's payment, another amount or other installments settle nothing, whoever names it; one endpoint 3 shows with only its status and amount does", async () => {
   const provider = new StubbedProvider();
   const view = await withPayment(provider, async (handle) => {
     await authorize(handle);
     await env.sleep(3 * MINUTE);
     await reaches(handle, 'NEEDS_REVIEW');
-    provider.set(45, 'COMPLETED', { externalReference: undefined });
+    provider.set(45, 'COMPLETED', { externalReference: 'someone-else' });
     provider.set(46, 'COMPLETED', { amountCents: 100 });
     provider.set(47, 'COMPLETED', { installmentCount: 12 });
-    provider.set(48, 'COMPLETED', { installmentCount: undefined });
     for (const [paymentId, reason] of [
-      [45, /names no order/],
+      [45, /belongs to another order/],
       [46, /is of 1, not the order's 100/],
       [47, /is in 12 installments, not the order's 1/],
-      [48, /is in an unreported number of installments/],
     ] as const) {
-      // An operator's recheck naming it, and a callback naming it: both refused.
+      // An operator's recheck naming it, and a signed callback naming it: both refused.
       const rechecked = await handle.executeUpdate(recheckCardPaymentUpdate, { args: [{ providerPaymentId: paymentId }] });
       expect(rechecked).toMatchObject({ state: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(reason) as unknown });
       expect(rechecked.providerPaymentId).toBeUndefined();
-      await handle.signal(cardCallbackSignal, { paymentId, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+      await handle.signal(cardCallbackSignal, signedHint(paymentId));
       await pollUntil(
         async () => {
           const view = await handle.query(cardPaymentStatusQuery);
@@ -198,9 +209,104 @@ test('a payment without a reference, of another amount or in other installments 
       );
     }
     expect((await handle.query(cardPaymentStatusQuery)).state).toBe('NEEDS_REVIEW');
-    provider.set(49, 'COMPLETED');
-    await handle.signal(cardCallbackSignal, { paymentId: 49, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+    // Endpoint 3's shape is not shown: a provider may show no reference and no installments.
+    provider.set(49, 'COMPLETED', { externalReference: undefined, installmentCount: undefined });
+    await handle.signal(cardCallbackSignal, signedHint(49));
   });
   expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 49 });
   expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
+});
+
+test("the checkout's signal lost, its record of endpoint 2's answer is read at the authorization deadline: PAID, no review", async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    await authorize(handle);
+    provider.recorded = { state: 'accepted', paymentId: 60 };
+    provider.set(60, 'COMPLETED', { externalReference: undefined, installmentCount: undefined });
+    await env.sleep(3 * MINUTE);
+  });
+  expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 60, brand: 'VISA', last4: '1111' });
+  expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID']);
+});
+
+test('a refusal recorded by the checkout, whose signal was lost: FAILED with the reason, at the deadline', async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    await authorize(handle);
+    provider.recorded = { state: 'refused', reason: 'Card refused by the issuer: insufficient funds' };
+    await env.sleep(3 * MINUTE);
+  });
+  expect(view).toMatchObject({ state: 'FAILED', failureReason: 'Card refused by the issuer: insufficient funds' });
+});
+
+test('an unsigned hint names no payment: before the card, while authorizing or in review it moves nothing; in review it has the checkout record read', async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    // Before the card step not even a signed callback's id is taken: no payment of this order can exist yet.
+    provider.set(70, 'COMPLETED');
+    await handle.signal(cardCallbackSignal, signedHint(70));
+    await handle.signal(cardCallbackSignal, unsignedHint());
+    await authorize(handle);
+    await handle.signal(cardCallbackSignal, unsignedHint());
+    await env.sleep(3 * MINUTE);
+    expect((await reaches(handle, 'NEEDS_REVIEW')).providerPaymentId).toBeUndefined();
+    // Read at the deadline, and again for the hints that waited: nothing recorded, nothing asked of endpoint 3.
+    await pollUntil(() => (provider.recordReads >= 2 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50, description: 'the record to be read twice' });
+    expect((await handle.query(cardPaymentStatusQuery)).checksMade).toBe(0);
+    // In review, an unsigned hint has the checkout's record read: the payment the checkout recorded settles it.
+    provider.recorded = { state: 'accepted', paymentId: 71 };
+    provider.set(71, 'COMPLETED');
+    await handle.signal(cardCallbackSignal, unsignedHint());
+  });
+  expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 71, callbacksReceived: 4 });
+  expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PENDING', 'PAID']);
+});
+
+test("a payment id the provider cannot find is dropped when a callback named it, kept when endpoint 2 answered it", async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    await authorize(handle);
+    await handle.signal(cardCallbackSignal, signedHint(80));
+    await pollUntil(
+      async () => {
+        const view = await handle.query(cardPaymentStatusQuery);
+        return view.checksMade > 0 && view.providerPaymentId === undefined ? view : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, description: 'the unknown payment 80 to be dropped' },
+    );
+    // The answer's own payment, not found at first, is asked again until the provider shows it.
+    await handle.signal(authorizationAnswerSignal, accepted(81));
+    await pollUntil(
+      async () => {
+        const view = await handle.query(cardPaymentStatusQuery);
+        return view.checksMade > 1 && view.reviewReason?.includes('payment 81 is not at the provider') ? view : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, description: 'payment 81 to be asked for' },
+    );
+    provider.set(81, 'COMPLETED');
+    await env.sleep(MINUTE);
+  });
+  expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 81 });
+});
+
+test("endpoint 3's answer without what settles the order: the payment shows the problem, then PAID once it is readable", async () => {
+  const provider = new StubbedProvider();
+  const view = await withPayment(provider, async (handle) => {
+    provider.unreadable = 'GET /api/v1/card/payments/:id: response does not match the contract (data.amount: Invalid input)';
+    await authorize(handle);
+    await handle.signal(authorizationAnswerSignal, accepted(90));
+    const stuck = await pollUntil(
+      async () => {
+        const view = await handle.query(cardPaymentStatusQuery);
+        return view.problem ? view : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, description: 'the problem to be shown' },
+    );
+    expect(stuck).toMatchObject({ state: 'PENDING', problem: { activity: 'checkCardPayment', message: expect.stringContaining('data.amount') as unknown } });
+    provider.unreadable = undefined;
+    provider.set(90, 'COMPLETED');
+    await env.sleep(MINUTE);
+  });
+  expect(view).toMatchObject({ state: 'PAID', providerPaymentId: 90 });
+  expect(view.problem).toBeUndefined();
 });
