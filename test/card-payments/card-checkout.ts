@@ -1,5 +1,10 @@
-/** What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its checkout page. */
+/**
+ * What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its
+ * checkout page (or its pay call made as the page makes it), and the security module served as another provider would.
+ */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -114,4 +119,37 @@ export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCr
       cardToken: encryptCardToken(await shieldPublicKey(stack), card),
     },
   });
+}
+
+/**
+ * The sandbox's security module served from another origin, with its JSON answers rewritten by `rewrite` (path
+ * without query, body): a provider whose settings and 3DS answers differ from the sandbox's where the spec leaves room.
+ * `target` is set once the sandbox listens.
+ */
+export async function startShieldVariant(rewrite: (path: string, body: Record<string, unknown>) => Record<string, unknown>): Promise<{ url: string; target: { url: string }; close(): Promise<void> }> {
+  const target = { url: '' };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host' && entry[0] !== 'content-length'));
+        const answer = await fetch(target.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+        const text = await answer.text();
+        const json = (answer.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+        const body = json === undefined ? text : JSON.stringify(rewrite((req.url ?? '/').split('?')[0] ?? '/', json));
+        const kept = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)));
+        res.writeHead(answer.status, kept).end(body);
+      })().catch(() => res.socket?.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    target,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }
