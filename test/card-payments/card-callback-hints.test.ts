@@ -11,6 +11,7 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
+import { recordHistory } from '../helpers/record-history';
 import { createCardPayment, EXPIRY_YEAR, PAYER, payAtCheckout, TEST_CVV, waitForCardPayment } from './card-checkout';
 
 let stack: EngineHarness;
@@ -37,6 +38,7 @@ test('an unsigned callback naming a payment the provider does not have, sent bef
   expect(settled).toMatchObject({ status: 'PAID', last4: '1000' });
   expect(settled.providerPaymentId).not.toBe(987_654_321);
   expect(settled.callbacksReceived).toBeGreaterThanOrEqual(1);
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-unsigned-hint-paid');
 });
 
 test("an unsigned callback naming the order's own payment, while the order is in review without it, settles nothing; the operator who names it does", async () => {
