@@ -246,6 +246,12 @@ export const envSchema = z.object({
    * prepareThreeDS that way (the sandbox's takes either).
    */
   PAYMENT_SHIELD_STEP_ORDER: z.enum(['encrypt-first', 'spec']).default('spec'),
+  PAYMENT_SHIELD_ARGUMENTS: z
+    .enum(['object', 'positional'])
+    .default('object')
+    .describe(
+      "How the checkout passes the spec's arguments to prepareThreeDS and module.encrypt (not shown): `object`, one object ({amount, installments, currency}; {number, holderName, expMonth, expYear, cvv}); `positional`, one by one in that order",
+    ),
   /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()

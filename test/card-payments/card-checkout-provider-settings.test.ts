@@ -108,7 +108,24 @@ describe('encrypt first (PAYMENT_SHIELD_STEP_ORDER=encrypt-first: a module that 
   });
 });
 
-describe("settings without currencies, 3DS answers with fields the spec does not list (the module served as another provider's)", () => {
+/** The sandbox's module made to take the spec's arguments one by one, in the spec's order, and nothing else. */
+const POSITIONAL_MODULE = `(function () {
+  var helper = window.ShieldHelper;
+  var name = helper.getModuleName();
+  var module = window[name];
+  var number = (value, what) => { if (typeof value !== 'number') throw new TypeError(what + ' must be passed on its own'); return value; };
+  window.ShieldHelper = Object.freeze({
+    getModuleName: helper.getModuleName,
+    convertDecimalToCents: helper.convertDecimalToCents,
+    prepareThreeDS: (amount, installments, currency) => helper.prepareThreeDS({ amount: number(amount, 'amount'), installments, currency }),
+  });
+  window[name] = Object.freeze({
+    setPublicKey: module.setPublicKey,
+    encrypt: (cardNumber, holderName, expMonth, expYear, cvv) => module.encrypt({ number: cardNumber, holderName, expMonth: number(expMonth, 'expMonth'), expYear, cvv }),
+  });
+})();`;
+
+describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): settings without currencies, 3DS answers with fields the spec does not list", () => {
   let stack: EngineHarness;
   const variant = startShieldVariant((path, body) => {
     if (path === '/shield/settings') {
@@ -117,11 +134,11 @@ describe("settings without currencies, 3DS answers with fields the spec does not
     }
     if (path.startsWith('/shield/sessions') && typeof body.threeDS === 'object' && body.threeDS !== null) return { ...body, acsTransId: 'acs-1', threeDS: { ...body.threeDS, dsTransId: 'ds-1' } };
     return body;
-  });
+  }, POSITIONAL_MODULE);
   beforeAll(async () => {
     const shield = await variant;
     stack = await startEngineHarness(
-      {},
+      { PAYMENT_SHIELD_ARGUMENTS: 'positional' },
       {
         engineSettings: (sandbox) => {
           shield.target.url = sandbox.sandboxUrl;

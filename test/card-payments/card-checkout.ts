@@ -123,10 +123,13 @@ export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCr
 
 /**
  * The sandbox's security module served from another origin, with its JSON answers rewritten by `rewrite` (path
- * without query, body): a provider whose settings and 3DS answers differ from the sandbox's where the spec leaves room.
- * `target` is set once the sandbox listens.
+ * without query, body) and `scriptTail` run after its script: a provider whose settings, 3DS answers and module
+ * differ from the sandbox's where the spec leaves room. `target` is set once the sandbox listens.
  */
-export async function startShieldVariant(rewrite: (path: string, body: Record<string, unknown>) => Record<string, unknown>): Promise<{ url: string; target: { url: string }; close(): Promise<void> }> {
+export async function startShieldVariant(
+  rewrite: (path: string, body: Record<string, unknown>) => Record<string, unknown>,
+  scriptTail = '',
+): Promise<{ url: string; target: { url: string }; close(): Promise<void> }> {
   const target = { url: '' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -137,7 +140,8 @@ export async function startShieldVariant(rewrite: (path: string, body: Record<st
         const answer = await fetch(target.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
         const text = await answer.text();
         const json = (answer.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : undefined;
-        const body = json === undefined ? text : JSON.stringify(rewrite((req.url ?? '/').split('?')[0] ?? '/', json));
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        const body = json === undefined ? (path.endsWith('.js') ? `${text}\n${scriptTail}` : text) : JSON.stringify(rewrite(path, json));
         const kept = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)));
         res.writeHead(answer.status, kept).end(body);
       })().catch(() => res.socket?.destroy());

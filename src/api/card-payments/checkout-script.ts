@@ -5,7 +5,8 @@
  * cents, 5 prepareThreeDS (frictionless, or the issuer's challenge in an iframe), 6 the card token, 7 card
  * + token + 3DS result to the engine, which calls the provider. Steps 5 and 6 run in the spec's order, with
  * the spec's arguments (PAYMENT_SHIELD_STEP_ORDER=spec, the default), or 6 first with the token given to
- * prepareThreeDS, for a module that wants the card that way (encrypt-first); 5 is skipped when the settings'
+ * prepareThreeDS, for a module that wants the card that way (encrypt-first); their arguments go as one object or
+ * one by one in the spec's order (PAYMENT_SHIELD_ARGUMENTS); 5 is skipped when the settings'
  * threeDS.enabled is false. The settings are read by what the page needs: a `currencies` list that leaves out
  * the order's currency stops the checkout, an absent one restricts nothing. A 3DS that did not authenticate the
  * buyer is reported instead. A provider that cannot be reached (its script, its settings) is said so, and no
@@ -172,9 +173,13 @@ export const CHECKOUT_SCRIPT = `(function () {
       if (!takesCurrency(settings.currencies, config.currency)) throw new Error('this payment method does not take ' + config.currency);
       /* Step 4: the amount in cents. */
       var amount = ShieldHelper.convertDecimalToCents(config.amount, config.currency);
-      var threeDS = { amount: amount, installments: config.installments, currency: config.currency };
+      /* The spec names the arguments of steps 5 and 6, in order: passed as one object, or one by one (PAYMENT_SHIELD_ARGUMENTS). */
+      var call = function (fn, self, named) {
+        return config.positionalArguments ? fn.apply(self, named.map(function (entry) { return entry[1]; })) : fn.call(self, Object.fromEntries(named));
+      };
+      var threeDS = [['amount', amount], ['installments', config.installments], ['currency', config.currency]];
       var encrypt = function () {
-        return shieldModule.encrypt({ number: card.number, holderName: card.holderName, expMonth: Number(card.expiryMonth), expYear: Number(card.expiryYear), cvv: card.cvv });
+        return call(shieldModule.encrypt, shieldModule, [['number', card.number], ['holderName', card.holderName], ['expMonth', Number(card.expiryMonth)], ['expYear', Number(card.expiryYear)], ['cvv', card.cvv]]);
       };
       if (settings.threeDS && settings.threeDS.enabled === false) {
         /* No 3DS: step 6 alone. */
@@ -182,12 +187,11 @@ export const CHECKOUT_SCRIPT = `(function () {
       } else if (config.encryptFirst) {
         /* Step 6, then step 5 with the token: the provider's module picks frictionless or challenge by the card. */
         var token = await encrypt();
-        threeDS.cardToken = token;
-        var byCard = await ShieldHelper.prepareThreeDS(threeDS);
+        var byCard = await call(ShieldHelper.prepareThreeDS, ShieldHelper, threeDS.concat([['cardToken', token]]));
         prepared = { cardToken: token, sessionId: byCard.sessionId, threeDS: byCard.threeDS };
       } else {
         /* Step 5, frictionless or with the issuer's challenge, then step 6: the spec's order and arguments. */
-        var result = await ShieldHelper.prepareThreeDS(threeDS);
+        var result = await call(ShieldHelper.prepareThreeDS, ShieldHelper, threeDS);
         prepared = { cardToken: await encrypt(), sessionId: result.sessionId, threeDS: result.threeDS };
       }
     } catch (error) {
