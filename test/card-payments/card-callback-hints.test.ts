@@ -12,7 +12,7 @@ import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
 import { recordHistory } from '../helpers/record-history';
-import { createCardPayment, EXPIRY_YEAR, PAYER, payAtCheckout, TEST_CVV, waitForCardPayment } from './card-checkout';
+import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
 
 let stack: EngineHarness;
 
@@ -46,14 +46,7 @@ test("an unsigned callback naming the order's own payment, while the order is in
   // The checkout took the card and "crashed" before calling the provider: no answer, no record, review by the deadline.
   await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
-  const { data } = await paymentApiClient(stack.config).createCardPayment({
-    amount: 20,
-    installmentCount: 1,
-    dueDate: new Date().toISOString().slice(0, 10),
-    externalReference: created.externalId,
-    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
-  });
+  const { data } = await chargeAtProvider(stack, created.externalId, 20);
   await waitForProviderStatus(data.id, 'COMPLETED');
 
   expect((await unsignedCallback(created.externalId, data.id)).status).toBe(200);

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
@@ -156,4 +157,17 @@ export async function startShieldVariant(
       server.close(() => resolve());
     }),
   };
+}
+
+/** Endpoint 2 called directly, as a checkout whose answer was lost called it: a card payment of `amount` naming `externalId`'s order. */
+export function chargeAtProvider(stack: EngineHarness, externalId: string, amount: number, options: { callback?: boolean } = {}) {
+  return paymentApiClient(stack.config).createCardPayment({
+    amount,
+    installmentCount: 1,
+    dueDate: new Date().toISOString().slice(0, 10),
+    externalReference: externalId,
+    ...(options.callback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
+    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
+    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
+  });
 }

@@ -6,7 +6,6 @@
  * the payment, or by an operator who names it (recheck) or finds none (close).
  */
 import type { Page } from 'playwright-core';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
@@ -14,7 +13,7 @@ import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import { pollUntil } from '../../src/util/poll';
-import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import { chargeAtProvider, createCardPayment, launchBrowser, openCheckout, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
 let stack: EngineHarness;
@@ -61,22 +60,9 @@ async function authorizingThenLost(amount: number): Promise<string> {
   return created.externalId;
 }
 
-/** Endpoint 2 as the lost call made it. */
-function chargeAtProvider(externalId: string, amount: number, withCallback: boolean) {
-  return paymentApiClient(stack.config).createCardPayment({
-    amount,
-    installmentCount: 1,
-    dueDate: new Date().toISOString().slice(0, 10),
-    externalReference: externalId,
-    ...(withCallback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
-    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
-  });
-}
-
 test("an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED", async () => {
   const found = await authorizingThenLost(30);
-  const charged = await chargeAtProvider(found, 30, false);
+  const charged = await chargeAtProvider(stack, found, 30);
   const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, { providerPaymentId: charged.data.id });
   expect(rechecked.status).toBe(200);
   expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
@@ -98,7 +84,7 @@ test("endpoint 2's answer recorded by the checkout, its signal lost: read at the
   await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   const key = cardAuthorizationKey(created.externalId);
   await stack.intents.claim(key, 'checkout:crashed');
-  const charged = await chargeAtProvider(created.externalId, 25, false);
+  const charged = await chargeAtProvider(stack, created.externalId, 25);
   await stack.intents.record(key, 'checkout:crashed', { state: 'SENT', providerId: String(charged.data.id) });
 
   const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
@@ -109,7 +95,7 @@ test("endpoint 2's answer recorded by the checkout, its signal lost: read at the
 
 test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a signed callback names the payment, an unsigned one does not", async () => {
   const externalId = await authorizingThenLost(42);
-  const charged = await chargeAtProvider(externalId, 42, true);
+  const charged = await chargeAtProvider(stack, externalId, 42, { callback: true });
   const signed = (stack.config.SANDBOX_CALLBACK_SIGNATURE ?? (stack.config.SANDBOX_PROFILE === 'seed' ? 'none' : 'hmac')) === 'hmac';
   if (!signed) {
     // The provider's callback arrives unsigned: a "look now" that finds no payment id; an operator names it.
@@ -131,12 +117,12 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
 
 test("an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it", async () => {
   const externalId = await authorizingThenLost(50);
-  const cheaper = await chargeAtProvider(externalId, 0.5, false);
+  const cheaper = await chargeAtProvider(stack, externalId, 0.5);
   const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: cheaper.data.id });
   expect(rechecked.status).toBe(200);
   expect(rechecked.body).toMatchObject({ status: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(/is of 0\.5, not the order's 50/) as unknown });
   expect(rechecked.body.providerPaymentId).toBeUndefined();
-  const bound = await chargeAtProvider(externalId, 50, false);
+  const bound = await chargeAtProvider(stack, externalId, 50);
   await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
   expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
   await recordHistory(stack.temporal.client, cardPaymentWorkflowId(externalId), 'card-payment-answer-binding-after-refusal');

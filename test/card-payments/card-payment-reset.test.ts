@@ -10,9 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
-import { createCardPayment, EXPIRY_YEAR, PAYER, payAtCheckout, TEST_CVV, waitForCardPayment } from './card-checkout';
+import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
 import { paidCardPayment, payByCard } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -64,14 +63,7 @@ test("an order whose card authorization an earlier run claimed and sent: the che
   // What the earlier run's checkout did: claimed the order's intent, charged the card, recorded the answer.
   const key = cardAuthorizationKey(created.externalId);
   await stack.intents.claim(key, 'checkout:earlier-run');
-  const { data } = await paymentApiClient(stack.config).createCardPayment({
-    amount: 15,
-    installmentCount: 1,
-    dueDate: new Date().toISOString().slice(0, 10),
-    externalReference: created.externalId,
-    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
-  });
+  const { data } = await chargeAtProvider(stack, created.externalId, 15);
   await stack.intents.record(key, 'checkout:earlier-run', { state: 'SENT', providerId: String(data.id) });
 
   const before = authorizations();
