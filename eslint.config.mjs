@@ -93,4 +93,33 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
     },
   },
+  {
+    // The provider double (test/doubles/) is a second reading of the interface document: nothing of ours may feed
+    // it, neither the engine's code nor its schemas nor the sandbox (test/helpers reach into both).
+    files: ['test/doubles/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The double never checks its answers with schemas: it is written from the document alone.' }],
+          patterns: [
+            {
+              group: ['**/src', '**/src/**', '**/sandbox', '**/sandbox/**', '**/workflows', '**/workflows/**', '**/activities', '**/activities/**', '**/helpers', '**/helpers/**'],
+              message: 'The provider double imports nothing of the engine or the sandbox: it is written from docs/payment-service-interface.md alone.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The double's browser security module, served to the checkout page as it is: browser globals, no Node.
+    files: ['test/doubles/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      parserOptions: { projectService: false, project: false, program: null },
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', URL: 'readonly', setTimeout: 'readonly' },
+    },
+  },
 );

@@ -133,7 +133,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const openApi = sandboxOpenApiDocument(ctx.config.SANDBOX_SHIELD_THREE_DS);
+  const openApi = sandboxOpenApiDocument(ctx.config.SANDBOX_SHIELD_THREE_DS, ctx.profile.omits);
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });

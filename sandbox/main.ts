@@ -1,4 +1,5 @@
 /** `npm run sandbox`: the provider sandbox on SANDBOX_PORT, state in SANDBOX_DB or DATA_DIR/sandbox.sqlite. */
+import '../src/cli/pinned-node';
 import { loadConfigOrExit } from '../src/config/env';
 import { createLogger } from '../src/logging/logger';
 import { createSandbox, sandboxDbPath } from './';

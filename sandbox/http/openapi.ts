@@ -150,7 +150,8 @@ const shieldOperations = (threeDSMode: ThreeDSMode): OperationSpec[] => [
 ];
 
 /** The document of a sandbox whose shield runs in `threeDSMode` (SANDBOX_SHIELD_THREE_DS, default `card-token`). */
-export function sandboxOpenApiDocument(threeDSMode: ThreeDSMode = 'card-token'): ReturnType<typeof openApiDocument> {
+/** `omitted`: endpoints of the table the profile does not serve (the seed profile's crypto withdrawal). */
+export function sandboxOpenApiDocument(threeDSMode: ThreeDSMode = 'card-token', omitted: readonly EndpointName[] = []): ReturnType<typeof openApiDocument> {
   return openApiDocument(
     {
       title: 'Payment service (sandbox)',
@@ -164,6 +165,6 @@ export function sandboxOpenApiDocument(threeDSMode: ThreeDSMode = 'card-token'):
       clientId: { type: 'apiKey', in: 'header', name: 'ci', description: 'The client id (PAYMENT_API_CLIENT_ID), sent with cs on every call' },
       clientSecret: { type: 'apiKey', in: 'header', name: 'cs', description: 'The client secret (PAYMENT_API_CLIENT_SECRET), sent with ci on every call' },
     },
-    [...ENDPOINT_NAMES.map((name) => operationOf(endpoints[name])), ...shieldOperations(threeDSMode)],
+    [...ENDPOINT_NAMES.filter((name) => !omitted.includes(name)).map((name) => operationOf(endpoints[name])), ...shieldOperations(threeDSMode)],
   );
 }

@@ -1,8 +1,10 @@
 /**
  * Mounts the provider's endpoints from the contract's endpoint table: path, method, credential scheme
  * and schemas come from the table, the behaviour from the product registry. One pipeline for all:
- * faults → credentials → validation → handler → response checked against the contract → answer
- * (or, under the timeoutAfterCommit fault, no answer at all).
+ * faults → credentials → validation → handler → the profile's rewrite → response checked against the
+ * contract (default profile only) → answer (or, under the timeoutAfterCommit fault, no answer at all).
+ * The seed profile's answers are not checked with the engine's schemas: it plays a provider the engine
+ * may not read, and leaves unmounted what the spec does not show.
  */
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,6 +78,7 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
   const { ctx, credentials, connections } = deps;
   const router = Router();
   for (const { endpoint, route } of resolveRoutes(deps.routes)) {
+    if (ctx.profile.omits.includes(endpoint.name as EndpointName)) continue;
     const method = endpoint.method === 'GET' ? 'get' : 'post';
     router[method](endpoint.path, async (req: Request, res: Response) => {
       if (ctx.faults.shouldFailRequest()) throw providerError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable (sandbox fault: errorRate)');
@@ -88,8 +91,8 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
       const result = await route.handle({ ctx, user, input, params, req });
       const body = ctx.profile.response(endpoint.name as EndpointName, result.body, (clientId) => (user ? ctx.operations.findForUser(user.id, clientId)?.id : undefined));
 
-      // The engine's own reading of the answer: what the profile sends must be what the engine can read.
-      const checked = endpoint.response.safeParse(body);
+      // The default profile keeps to the contract it shares with the engine: an answer the engine cannot read is a sandbox bug.
+      const checked = ctx.profile.checksAnswers ? endpoint.response.safeParse(body) : { success: true as const };
       if (!checked.success) {
         // A sandbox answer outside the contract is a sandbox bug: fail loudly rather than teach clients a wrong shape.
         ctx.logger.error('sandbox.response_contract_violation', { endpoint: endpoint.name, issues: checked.error.issues.map((issue) => issue.path.join('.')) });

@@ -64,10 +64,10 @@ export interface PixOutRequest {
 
 /**
  * The operation this caller already made with this external_id, for a replay of the same request; a
- * different request under it → 409. None when the sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false).
+ * different request under it → 409. None when the sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false, or the seed profile).
  */
 export function replayedOperation(ctx: SandboxContext, request: { userId: string; externalId: string; product: string; fingerprint: string }): Operation | undefined {
-  if (!ctx.config.SANDBOX_DEDUPLICATE) return undefined;
+  if (!ctx.config.SANDBOX_DEDUPLICATE || !ctx.profile.deduplicates) return undefined;
   const existing = ctx.operations.byExternalId(request.userId, request.externalId);
   if (existing && (existing.product !== request.product || existing.fingerprint !== request.fingerprint)) {
     throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${request.externalId} was already used for a different request`);

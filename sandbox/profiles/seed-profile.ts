@@ -3,15 +3,23 @@
  * is tested against what a real one may plausibly do where the spec is silent (docs/provider-integration.md).
  *
  * - Responses the spec shows carry only the spec's fields (the sandbox's extensions are dropped).
- * - Shapes the spec does not show come in another plausible variant than the default profile's: amounts
- *   as decimal strings, the infraction list under `items` without page counts, endpoint 3 without
- *   `message`, endpoint 13 without dates.
+ * - Shapes the spec does not show come in another plausible variant than the default profile's, with nothing the
+ *   sandbox added for its own convenience: amounts as decimal strings; endpoint 3 without `message`,
+ *   `externalReference` or `installmentCount`; endpoint 5 answering `{ message, transactionId, status }`; the
+ *   infraction list under `content` with `totalElements`, each record without its defense; endpoint 8 answering
+ *   `{ message }` alone; endpoint 13 without dates; the 3DS settings without a currency list.
+ * - What the spec does not show at all is not served: no crypto withdrawal route (rule 6), no GET /shield/public-key
+ *   (the key is printed at start-up, for PAYMENT_SHIELD_PUBLIC_KEY).
+ * - Nothing is de-duplicated (the spec promises it nowhere): a repeated external_id or cash-in transactionId is a
+ *   second operation, whatever SANDBOX_DEDUPLICATE says.
  * - Callbacks (payload not shown) name the operation by the provider's id only, amounts as strings; the
  *   card callback, which the spec shows, is left as it is.
  * - Charges answer a dynamic BR Code (a location in 26-25, no amount, txid ***) and the provider's id.
- * - No GET /shield/public-key: the key is printed at start-up, for PAYMENT_SHIELD_PUBLIC_KEY.
+ * - Its answers are not checked against the engine's reading of the contract before they leave: it plays a
+ *   provider the engine may fail to read, and the engine's tests show where.
  *
- * The default profile is the identity; every product stays as it is, the profile only rewrites what leaves.
+ * The default profile is the identity; every product stays as it is, the profile rewrites what leaves and
+ * says what is not served or not de-duplicated.
  */
 import type { Config } from '../../src/config/env';
 import type { EndpointName } from '../../src/payment-api/endpoints';
@@ -21,12 +29,20 @@ import type { NewCallback } from '../callbacks/outbox';
 
 export type SandboxProfileName = Config['SANDBOX_PROFILE'];
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export interface SandboxProfile {
   name: SandboxProfileName;
   /** Whether GET /shield/public-key is served (no real provider promises it). */
   servesPublicKey: boolean;
+  /** Whether a repeated client id (external_id, the cash-in's transactionId) answers the operation it made. */
+  deduplicates: boolean;
+  /** Whether each answer is checked against the engine's reading of the contract before it leaves (a mismatch is a sandbox bug). */
+  checksAnswers: boolean;
+  /** Endpoints of the table this profile does not serve (404): what the spec does not show. */
+  omits: readonly EndpointName[];
+  /** The 3DS settings ({shield_settings_url}) as they leave. */
+  shieldSettings(settings: Json): Json;
   /** A response body as it leaves; `providerIdOf` finds the provider's id of an operation named by the client's. */
   response(endpoint: EndpointName, body: unknown, providerIdOf: (clientId: string) => string | undefined): unknown;
   /** A callback as it is queued. */
@@ -36,6 +52,10 @@ export interface SandboxProfile {
 export const defaultProfile: SandboxProfile = {
   name: 'default',
   servesPublicKey: true,
+  deduplicates: true,
+  checksAnswers: true,
+  omits: [],
+  shieldSettings: (settings) => settings,
   response: (_endpoint, body) => body,
   callback: (callback) => callback,
 };
@@ -91,6 +111,9 @@ const SPEC_FIELDS = {
   fees: ['withdrawal_rate', 'rate_fixed', 'min_withdrawal', 'max_withdrawal', 'usdt_rate'],
 } as const;
 
+/** An infraction as the seed lists it: what it is about and where it stands, not the defense the sandbox keeps beside it. */
+const INFRACTION_RECORD_FIELDS = ['id', 'transactionId', 'status', 'reason', 'amount', 'createdAt', 'defenseDeadline'];
+
 /** The code a charge's answer carries in this profile: the dynamic form of its stored code, located by the provider's id. */
 export function seedChargeCode(storedCode: string, providerId: string): string {
   return dynamicCode(storedCode, providerId.replace(/[^A-Za-z0-9]/g, ''));
@@ -126,17 +149,15 @@ function seedResponse(endpoint: EndpointName, body: unknown, providerIdOf: (clie
     case 'createDeposit':
       return seedCharge(body, providerIdOf, true);
     case 'getCardPayment':
-      return { data: amountsAsText(body.data) };
+      return { data: without(amountsAsText(body.data), ['externalReference', 'installmentCount']) };
     case 'payPixCopyPaste':
-      return { ...body, payment: amountsAsText(body.payment) };
+      return { message: body.message, transactionId: body.transactionId, status: isObject(body.payment) ? body.payment.status : undefined };
     case 'listInfractions':
-      return { items: Array.isArray(body.data) ? body.data.map(amountsAsText) : [], total: body.total };
+      return { content: Array.isArray(body.data) ? body.data.map((record) => amountsAsText(only(record, INFRACTION_RECORD_FIELDS))) : [], totalElements: body.total };
     case 'submitInfractionDefense':
-      return { ...body, infraction: amountsAsText(body.infraction) };
+      return { message: body.message };
     case 'getCryptoStatus':
       return without(amountsAsText(body), ['createdAt', 'updatedAt', 'external_id']);
-    case 'createCryptoWithdrawal':
-      return amountsAsText(body);
     default:
       return body;
   }
@@ -152,6 +173,12 @@ function seedCallback(callback: NewCallback): NewCallback {
 export const seedProfile: SandboxProfile = {
   name: 'seed',
   servesPublicKey: false,
+  deduplicates: false,
+  checksAnswers: false,
+  // Rule 6: the endpoint that creates a crypto withdrawal is not shown.
+  omits: ['createCryptoWithdrawal'],
+  // Which currencies a card may be charged in is not shown.
+  shieldSettings: (settings) => without(settings, ['currencies']) as Json,
   response: seedResponse,
   callback: seedCallback,
 };

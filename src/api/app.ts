@@ -42,7 +42,7 @@ export function createApp(deps: AppDependencies): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
   if (deps.traceRequests) app.use(httpServerSpans());
   app.use(requestLogging(deps.logger));
-  app.use(healthRoutes(deps.readiness, (check, error) => deps.logger.warn('api.not_ready', { check, error })));
+  app.use(healthRoutes(deps.readiness, deps.logger));
   const openApi = engineOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);

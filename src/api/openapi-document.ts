@@ -12,8 +12,8 @@ import { payoutCallbackOperations, payoutOperations } from './payouts/openapi';
 import { webhookOperations } from './webhooks/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
 
-/** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts). */
-const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/'];
+/** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts; /readyz, src/api/health-routes.ts). */
+const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/', '/readyz'];
 const limitedByAddress = (op: OperationSpec): OperationSpec =>
   ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix)) ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } } : op;
 

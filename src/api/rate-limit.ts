@@ -6,7 +6,7 @@
  *   the Temporal UI). A callback refused with 429 is not lost: the provider retries it, as after any
  *   answer that is not 2xx.
  * The client's address is the socket's, or with TRUST_PROXY the one a trusted load balancer reports.
- * Health probes are not counted.
+ * Liveness (/healthz) is not counted; readiness is, by address (health-routes.ts).
  */
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logging/logger';
@@ -15,7 +15,7 @@ import { bearerToken, matchesSecret } from '../http/bearer-auth';
 import { rateLimitedRequests } from '../metrics/engine-metrics';
 import { ApiError } from './errors';
 
-export type LimitScope = 'api' | 'callbacks' | 'checkout' | 'codec';
+export type LimitScope = 'api' | 'callbacks' | 'checkout' | 'codec' | 'readiness';
 
 function refuse(scope: LimitScope) {
   return (limit: number): ApiError => {

@@ -5,8 +5,8 @@
  *
  * Requests are serialized here, not by pino's serializer (whose object the redaction cannot walk): the
  * path without its query string (checkout links carry their token there, and merchants' queries may
- * carry documents or keys), the codec token's path segment rewritten, and only the headers of an
- * allow-list; a credential header is shown as present, never with its value.
+ * carry documents or keys), the codec token's path segment rewritten (in any case or spelling), and only
+ * the headers of an allow-list; a credential header is shown as present, never with its value.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -24,8 +24,25 @@ const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x
 const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after'] as const;
 const MAX_HEADER_TEXT = 256;
 const MAX_PATH_TEXT = 512;
-/** Path segments that are credentials: the codec token the Temporal UI carries in its URL. */
-const SECRET_SEGMENTS: readonly [RegExp, string][] = [[/^(\/codec\/t\/)[^/]*/, `$1${REDACTED}`]];
+
+/** A path segment as a router compares it: percent-decoded (when it decodes) and without regard to case. */
+function plainSegment(segment: string | undefined): string {
+  try {
+    return decodeURIComponent(segment ?? '').toLowerCase();
+  } catch {
+    return (segment ?? '').toLowerCase();
+  }
+}
+
+/**
+ * The segments that are credentials rewritten: the codec token the Temporal UI carries in its URL, the one
+ * after `codec/t/`. Express routes ignore case, so `/Codec/t/<token>` is that route too; and wherever those
+ * segments stand, in whatever spelling, what follows them is taken for a token.
+ */
+function withoutSecretSegments(path: string): string {
+  const segments = path.split('/');
+  return segments.map((segment, index) => (index >= 2 && plainSegment(segments[index - 1]) === 't' && plainSegment(segments[index - 2]) === 'codec' ? REDACTED : segment)).join('/');
+}
 
 function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
@@ -39,10 +56,7 @@ const shortText = (value: string, max: number): string => scrubText(value.length
 /** The path as logged: no query string or fragment, secret segments rewritten, cut, masked. */
 export function loggedPath(url: string): string {
   const path = url.split(/[?#]/, 1)[0] ?? '';
-  return shortText(
-    SECRET_SEGMENTS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), path),
-    MAX_PATH_TEXT,
-  );
+  return shortText(withoutSecretSegments(path), MAX_PATH_TEXT);
 }
 
 function pickHeaders(headers: IncomingHttpHeaders | OutgoingHttpHeaders, names: readonly string[]): Record<string, string> {

@@ -1,4 +1,5 @@
 /** `npm run api`: the engine's HTTP API on ENGINE_HOST:ENGINE_PORT (loopback unless told otherwise), its metrics on METRICS_HOST:METRICS_PORT. */
+import './pinned-node';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';

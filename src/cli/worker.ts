@@ -2,6 +2,7 @@
  * `npm run worker`: registers the workflows and activities on the task queue. The SDK stops it on
  * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
  */
+import './pinned-node';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
@@ -18,7 +19,7 @@ import { stopWhenParentDies } from './parent-watch';
 import { startTracing } from '../telemetry/tracing';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit('worker');
   const logger = createLogger({ service: 'worker' }, config.LOG_LEVEL);
   for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const tracing = startTracing('payout-worker');

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
 import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
 import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS } from '../payment-api/schemas/infractions';
+import { isLoopbackHost } from '../net/public-address';
+import { trustedProxyRefusal } from '../net/trusted-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -87,6 +89,11 @@ export const envSchema = z.object({
   TEMPORAL_TLS_KEY: z.string().min(1).optional(),
   /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /**
+   * Production: reach a TEMPORAL_ADDRESS beyond loopback without TLS. Only on a network no one else shares
+   * (docker-compose's Docker network, on one host); without it production refuses a plaintext remote frontend.
+   */
+  TEMPORAL_ALLOW_PLAINTEXT: z.stringbool().default(false).describe('Production: reach a TEMPORAL_ADDRESS beyond loopback without TLS, on a network only the engine shares'),
   DATA_DIR: z.string().min(1).default('.data'),
   /**
    * The engine's own database (batches, payout ids, merchant webhook endpoints): unset, SQLite files under
@@ -143,12 +150,14 @@ export const envSchema = z.object({
   /**
    * Sandbox: a repeated external_id (withdrawal, copy-and-paste, crypto) answers the operation it made (true), or
    * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
+   * The seed profile de-duplicates nothing, whatever this says.
    */
   SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
   /**
    * Sandbox: `default`, the sandbox as documented; `seed`, a provider that keeps to the spec and nothing
    * else (only the spec's fields where it shows a shape, another plausible variant where it does not,
-   * unsigned callbacks naming only its own ids, dynamic QR codes, no /shield/public-key).
+   * nothing it does not show: no crypto withdrawal route, no /shield/public-key, no currency list; no
+   * de-duplication, unsigned callbacks naming only its own ids, dynamic QR codes).
    */
   SANDBOX_PROFILE: z.enum(['default', 'seed']).default('default'),
   /** Sandbox: how callbacks are signed: `hmac` (the documented scheme), `none`, or `alt` (another scheme); unset: hmac, none with the seed profile. */
@@ -347,6 +356,44 @@ const configRules = envSchema.superRefine((env, ctx) => {
   }
 });
 
+/**
+ * Production refusals for how the engine is reached and what it believes: callbacks taken unverified, a
+ * TRUST_PROXY that trusts a share of the internet, Temporal's frontend reached in clear beyond this
+ * machine, and a plain-HTTP page allowed to read decoded payloads. Each names its variable.
+ */
+function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV !== 'production') return;
+  if (env.PROVIDER_CALLBACK_SIGNATURES === 'off') {
+    ctx.addIssue({ code: 'custom', path: ['PROVIDER_CALLBACK_SIGNATURES'], message: 'off (no callback verified) is refused when NODE_ENV=production: required, or optional while the provider signs none' });
+  }
+  for (const entry of env.TRUST_PROXY ?? []) {
+    const refusal = trustedProxyRefusal(entry);
+    if (refusal) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${refusal} (refused when NODE_ENV=production)` });
+  }
+  const temporalHost = env.TEMPORAL_ADDRESS.slice(0, env.TEMPORAL_ADDRESS.lastIndexOf(':'));
+  const temporalTls = env.TEMPORAL_TLS_CA !== undefined || env.TEMPORAL_TLS_CERT !== undefined || env.TEMPORAL_TLS_SERVER_NAME !== undefined;
+  if (!temporalTls && !env.TEMPORAL_ALLOW_PLAINTEXT && !isLoopbackHost(temporalHost)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TEMPORAL_ADDRESS'],
+      message: `${env.TEMPORAL_ADDRESS} is beyond this machine and reached without TLS when NODE_ENV=production: set TEMPORAL_TLS_CA (with TEMPORAL_TLS_CERT and _KEY for mutual TLS), or TEMPORAL_ALLOW_PLAINTEXT=true on a network only the engine's services share`,
+    });
+  }
+  for (const origin of env.CODEC_CORS_ORIGINS ?? []) {
+    if (origin.startsWith('http:')) ctx.addIssue({ code: 'custom', path: ['CODEC_CORS_ORIGINS'], message: `${origin} must be https when NODE_ENV=production (a page served in clear would read decoded payloads)` });
+  }
+}
+
+const deploymentRules = configRules.superRefine(refuseOpenDoors);
+
+/**
+ * Which process reads the configuration: the engine API (and every tool) with every rule, or a worker,
+ * which reads none of the API's own credentials (its keys, the checkout links' key, the codec token): a
+ * worker is given none of them, and ignores them when it is.
+ */
+export type ConfigReader = 'api' | 'worker';
+const API_ONLY_VARIABLES: ReadonlySet<string> = new Set(['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN']);
+
 export type Config = ReturnType<typeof toConfig>;
 
 function toConfig({ BATCH_STORE_URL, ...env }: z.output<typeof envSchema>) {
@@ -362,7 +409,8 @@ function toConfig({ BATCH_STORE_URL, ...env }: z.output<typeof envSchema>) {
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
     // In production an unset token is one nobody knows: the sandbox's admin API stays closed.
     SANDBOX_ADMIN_TOKEN: env.SANDBOX_ADMIN_TOKEN ?? (production ? randomBytes(32).toString('base64url') : DEMO_VALUES.SANDBOX_ADMIN_TOKEN),
-    CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`],
+    // Production allows no browser origin unless told (the Temporal UI's, https): the local dev UI's otherwise.
+    CODEC_CORS_ORIGINS: env.CODEC_CORS_ORIGINS ?? (production ? [] : [`http://localhost:${env.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`]),
   };
 }
 
@@ -375,20 +423,24 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses an environment (process.env by default); empty strings count as unset. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/**
+ * Parses an environment (process.env by default); empty strings count as unset. A worker's ignores the
+ * API's own credentials, so production asks it for none of them (their values in its Config are unused).
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env, reader: ConfigReader = 'api'): Config {
   const present = Object.fromEntries(
     Object.keys(envSchema.shape)
+      .filter((key) => reader === 'api' || !API_ONLY_VARIABLES.has(key))
       .map((key) => [key, source[key]] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = configRules.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })),
-    );
+  const parsed = deploymentRules.safeParse(present);
+  const issues = (parsed.error?.issues ?? []).filter((issue) => reader === 'api' || !API_ONLY_VARIABLES.has(String(issue.path[0])));
+  if (issues.length > 0) {
+    throw new ConfigError(issues.map((issue) => ({ variable: issue.path.join('.') || '(environment)', message: issue.message })));
   }
-  return toConfig(parsed.data);
+  // Only a worker gets here with issues, all about credentials it does not read: the schema alone gives its values.
+  return toConfig(parsed.data ?? envSchema.parse(present));
 }
 
 /** Variables still read under a former name: the entry points log one line each, so deployments rename them. */
@@ -397,9 +449,9 @@ export function deprecatedVariables(source: Record<string, string | undefined> =
 }
 
 /** For entry points: load or exit(1) with the message, never a stack trace. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(reader: ConfigReader = 'api'): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, reader);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(error.message + '\n');

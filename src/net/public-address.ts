@@ -4,113 +4,86 @@
  * without this rule the engine would scan its own network for them (the sandbox, Temporal's HTTP API,
  * a cloud's metadata service at 169.254.169.254). Loopback may be allowed outside production (local
  * receivers in tests and `npm start`); private, link-local, metadata and the other special ranges never.
+ *
+ * The special ranges are ipaddr.js's (`range()`, IANA's special-purpose registries, kept up to date
+ * there): an address is public when it names none of them.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export interface AddressPolicy {
   /** Loopback receivers (127.0.0.0/8, ::1, localhost): WEBHOOK_ALLOW_LOOPBACK, never in production. */
   allowLoopback: boolean;
 }
 
-interface Range {
-  address: string;
-  prefix: number;
-  /** What the range is, as the refusal names it. */
-  name: string;
-}
+/** How a refusal names a range; the others by ipaddr.js's own name. */
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  private: 'private',
+  carrierGradeNat: 'carrier-grade NAT (and cloud metadata 100.100.100.200)',
+  linkLocal: 'link-local (and cloud metadata 169.254.169.254)',
+  uniqueLocal: 'unique local (and cloud metadata fd00:ec2::254)',
+  multicast: 'multicast',
+  broadcast: 'broadcast',
+  reserved: 'reserved for documentation or special use',
+  benchmarking: 'benchmarking',
+  deprecatedSiteLocal: 'site-local (deprecated)',
+  discard: 'discard',
+  teredo: 'Teredo',
+  rfc6052: 'IPv4/IPv6 translation, local use (RFC 8215)',
+  rfc6145: 'IPv4-translated (RFC 6145)',
+};
 
-const LOOPBACK_V4: Range = { address: '127.0.0.0', prefix: 8, name: 'loopback' };
-const LOOPBACK_V6: Range = { address: '::1', prefix: 128, name: 'loopback' };
-
-/** IANA's special-purpose IPv4 ranges that are not the public internet. */
-const SPECIAL_V4: readonly Range[] = [
-  { address: '0.0.0.0', prefix: 8, name: '"this network"' },
-  { address: '10.0.0.0', prefix: 8, name: 'private' },
-  { address: '100.64.0.0', prefix: 10, name: 'carrier-grade NAT (and cloud metadata 100.100.100.200)' },
-  { address: '169.254.0.0', prefix: 16, name: 'link-local (and cloud metadata 169.254.169.254)' },
-  { address: '172.16.0.0', prefix: 12, name: 'private' },
-  { address: '192.0.0.0', prefix: 24, name: 'IETF protocol assignments' },
-  { address: '192.0.2.0', prefix: 24, name: 'documentation' },
-  { address: '192.88.99.0', prefix: 24, name: '6to4 relay' },
-  { address: '192.168.0.0', prefix: 16, name: 'private' },
-  { address: '198.18.0.0', prefix: 15, name: 'benchmarking' },
-  { address: '198.51.100.0', prefix: 24, name: 'documentation' },
-  { address: '203.0.113.0', prefix: 24, name: 'documentation' },
-  { address: '224.0.0.0', prefix: 4, name: 'multicast' },
-  { address: '240.0.0.0', prefix: 4, name: 'reserved (and broadcast)' },
-];
-
-/** The same for IPv6; IPv4-mapped, NAT64 and 6to4 addresses are read in `ipv6Refusal`. */
-const SPECIAL_V6: readonly Range[] = [
-  { address: '::', prefix: 128, name: 'unspecified' },
-  { address: '::', prefix: 96, name: 'IPv4-compatible (deprecated)' },
-  { address: '100::', prefix: 64, name: 'discard' },
-  { address: '2001::', prefix: 32, name: 'Teredo' },
-  { address: '2001:db8::', prefix: 32, name: 'documentation' },
-  { address: 'fc00::', prefix: 7, name: 'unique local (and cloud metadata fd00:ec2::254)' },
-  { address: 'fe80::', prefix: 10, name: 'link-local' },
-  { address: 'fec0::', prefix: 10, name: 'site-local (deprecated)' },
-  { address: 'ff00::', prefix: 8, name: 'multicast' },
-];
+/** The well-known NAT64 prefix (RFC 6052): its addresses reach the IPv4 address in their last 32 bits. */
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 /** Host names that always mean this machine or a cloud's metadata service, whatever DNS says. */
 const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
 
-function listOf(range: Range, family: 'ipv4' | 'ipv6'): { list: BlockList; range: Range } {
-  const list = new BlockList();
-  list.addSubnet(range.address, range.prefix, family);
-  return { list, range };
+const notPublic = (text: string, words: string): string => `${text} is not a public address (${words})`;
+const loopbackRefusal = (text: string, policy: AddressPolicy): string | undefined => (policy.allowLoopback ? undefined : `${text} is a loopback address`);
+const embeddedIpv4 = (bytes: number[]): string => ipaddr.fromByteArray(bytes).toString();
+
+function ipv4Refusal(address: ipaddr.IPv4, text: string, policy: AddressPolicy): string | undefined {
+  const range = address.range();
+  if (range === 'unicast') return undefined;
+  if (range === 'loopback') return loopbackRefusal(text, policy);
+  if (range === 'unspecified') return notPublic(text, '"this network"');
+  return notPublic(text, RANGE_WORDS[range] ?? range);
 }
 
-const v4Lists = [LOOPBACK_V4, ...SPECIAL_V4].map((range) => listOf(range, 'ipv4'));
-const v6Lists = [LOOPBACK_V6, ...SPECIAL_V6].map((range) => listOf(range, 'ipv6'));
-const loopbackV4 = listOf(LOOPBACK_V4, 'ipv4').list;
-const loopbackV6 = listOf(LOOPBACK_V6, 'ipv6').list;
-
-function refusal(range: Range, address: string, policy: AddressPolicy): string | undefined {
-  if (range === LOOPBACK_V4 || range === LOOPBACK_V6) return policy.allowLoopback ? undefined : `${address} is a loopback address`;
-  return `${address} is not a public address (${range.name}: ${range.address}/${range.prefix})`;
-}
-
-/** The 16 bytes of an IPv6 address in text (`::` and a dotted IPv4 tail understood); undefined if it is not one. */
-export function ipv6Bytes(address: string): number[] | undefined {
-  if (isIP(address) !== 6) return undefined;
-  let text = address.split('%')[0] ?? '';
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+function ipv6Refusal(address: ipaddr.IPv6, text: string, policy: AddressPolicy): string | undefined {
+  // ipaddr.js's table leaves out the IPv4-compatible block (::/96, deprecated by RFC 4291), which some stacks still tunnel.
+  const range: string = address.parts.slice(0, 6).every((part) => part === 0) && address.range() === 'unicast' ? 'ipv4Compatible' : address.range();
+  const bytes = address.toByteArray();
+  switch (range) {
+    case 'unicast':
+      return undefined;
+    case 'loopback':
+      return loopbackRefusal(text, policy);
+    case 'unspecified':
+      return notPublic(text, 'unspecified');
+    case 'ipv4Compatible':
+      return notPublic(text, 'IPv4-compatible (deprecated)');
+    case 'ipv4Mapped':
+      return `${text} is an IPv4-mapped address: use the IPv4 address itself`;
+    case '6to4':
+      // 6to4 (2002::/16) carries an IPv4 address: the one really reached.
+      return addressRefusal(embeddedIpv4(bytes.slice(2, 6)), policy);
+    case 'rfc6052':
+      // The well-known NAT64 prefix reaches the IPv4 address it carries; a network-specific one (64:ff9b:1::/48) reaches whatever that network maps it to.
+      return address.match(WELL_KNOWN_NAT64) ? addressRefusal(embeddedIpv4(bytes.slice(12)), policy) : notPublic(text, RANGE_WORDS.rfc6052 ?? range);
+    default:
+      return notPublic(text, RANGE_WORDS[range] ?? range);
   }
-  const [head = '', tail] = text.split('::');
-  const groups = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  return all.flatMap((group) => [group >> 8, group & 0xff]);
-}
-
-const dottedFrom = (bytes: number[]): string => bytes.join('.');
-
-function ipv6Refusal(address: string, policy: AddressPolicy): string | undefined {
-  const bytes = ipv6Bytes(address);
-  if (!bytes) return `${address} is not an IP address`;
-  const first80Zero = bytes.slice(0, 10).every((byte) => byte === 0);
-  if (first80Zero && bytes[10] === 0xff && bytes[11] === 0xff) return `${address} is an IPv4-mapped address: use the IPv4 address itself`;
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address: the one really reached.
-  const nat64 = bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.slice(4, 12).every((byte) => byte === 0);
-  if (nat64) return addressRefusal(dottedFrom(bytes.slice(12)), policy);
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return addressRefusal(dottedFrom(bytes.slice(2, 6)), policy);
-  for (const { list, range } of v6Lists) if (list.check(address, 'ipv6')) return refusal(range, address, policy);
-  return undefined;
 }
 
 /** Why the engine must not connect to this IP address, or undefined when it is public (or allowed loopback). */
 export function addressRefusal(address: string, policy: AddressPolicy): string | undefined {
+  // node's isIP first: ipaddr.js also reads forms a URL or a resolver never hands over (`127.1`, octal parts).
   const family = isIP(address);
-  if (family === 6) return ipv6Refusal(address, policy);
-  if (family !== 4) return `${address} is not an IP address`;
-  for (const { list, range } of v4Lists) if (list.check(address, 'ipv4')) return refusal(range, address, policy);
-  return undefined;
+  if (family === 4) return ipv4Refusal(ipaddr.IPv4.parse(address), address, policy);
+  if (family === 6) return ipv6Refusal(ipaddr.IPv6.parse(address), address, policy);
+  return `${address} is not an IP address`;
 }
 
 /** A URL's host name as an IP address when it is one (brackets of IPv6 removed), else undefined. */
@@ -124,8 +97,7 @@ export function isLoopbackHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const literal = ipLiteral(name);
-  if (literal === undefined) return false;
-  return isIP(literal) === 4 ? loopbackV4.check(literal, 'ipv4') : loopbackV6.check(literal, 'ipv6');
+  return literal !== undefined && ipaddr.parse(literal).range() === 'loopback';
 }
 
 /**

@@ -9,6 +9,8 @@ import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { testConfig } from '../helpers/temporal';
+import { READINESS_PER_MINUTE } from '../../src/api/health-routes';
+import { pollUntil } from '../../src/util/poll';
 
 const config = testConfig({ TEMPORAL_UI_PORT: '8233' });
 const codec: PayloadCodec = createPayloadCodec(config);
@@ -16,10 +18,10 @@ const servers: Server[] = [];
 const CODEC_TOKEN = 'ui-codec-token-0123456789abcdef';
 const UI_ORIGIN = 'http://localhost:8233';
 
-async function serve(options: { readiness?: Record<string, () => Promise<void>> } = {}): Promise<string> {
+async function serve(options: { readiness?: Record<string, () => Promise<void>>; logs?: (line: string) => void } = {}): Promise<string> {
   const app = createApp({
     config,
-    logger: createLogger({}, 'error'),
+    logger: options.logs ? createLogger({}, 'info', options.logs) : createLogger({}, 'error'),
     codec,
     codecToken: CODEC_TOKEN,
     readiness: options.readiness ?? {},
@@ -103,6 +105,23 @@ test('a malformed codec request is a 400 naming the field', async () => {
   expect(await answer.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'payloads.0.data' }] });
 });
 
+test('the codec token never reaches a request log line, whatever the case or percent-encoding of the path that carries it', async () => {
+  const lines: string[] = [];
+  const url = await serve({ logs: (line) => lines.push(line) });
+  const body = { payloads: [await encryptedPayload()] };
+  // Express routes without regard to case: each of these is the UI's decode route.
+  for (const prefix of ['/Codec/t', '/CODEC/T', '/codec/T']) {
+    const answer = await post(`${url}${prefix}/${CODEC_TOKEN}/decode`, {}, body);
+    expect({ prefix, status: answer.status }).toEqual({ prefix, status: 200 });
+  }
+  // Not routes, but the token is still a credential wherever the path puts it.
+  for (const path of [`/%63odec/t/${CODEC_TOKEN}/decode`, `//codec/t/${CODEC_TOKEN}/decode`, `/codec/%74/${CODEC_TOKEN}`]) expect((await post(`${url}${path}`, {}, body)).status).toBe(404);
+  const requests = lines.filter((line) => line.includes('"http.request"'));
+  expect(requests).toHaveLength(6);
+  for (const line of requests) expect(line).not.toContain(CODEC_TOKEN);
+  expect(requests[0]).toContain('"path":"/Codec/t/[redacted]/decode"');
+});
+
 test('healthz answers while readyz names the dependency that does not, without its internal error', async () => {
   const url = await serve({ readiness: { temporal: () => Promise.resolve(), paymentApi: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:4010')) } });
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -111,6 +130,43 @@ test('healthz answers while readyz names the dependency that does not, without i
   const text = await ready.text();
   expect(JSON.parse(text)).toEqual({ status: 'not-ready', checks: { temporal: 'ready', paymentApi: 'not-ready' } });
   expect(text).not.toContain('ECONNREFUSED');
+});
+
+test('readyz is unauthenticated, so its answer is kept a few seconds: 50 calls, together or one after another, ask each dependency once', async () => {
+  const calls = { temporal: 0, paymentApi: 0 };
+  const slowly = (name: keyof typeof calls) => async () => {
+    calls[name] += 1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  const url = await serve({ readiness: { temporal: slowly('temporal'), paymentApi: slowly('paymentApi') } });
+  const together = await Promise.all(Array.from({ length: 25 }, () => fetch(`${url}/readyz`)));
+  const afterwards: Response[] = [];
+  for (let index = 0; index < 25; index += 1) afterwards.push(await fetch(`${url}/readyz`));
+  for (const answer of [...together, ...afterwards]) {
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ status: 'ready', checks: { temporal: 'ready', paymentApi: 'ready' } });
+  }
+  expect(calls).toEqual({ temporal: 1, paymentApi: 1 });
+});
+
+test('readyz tells a dependency that came back within a few seconds', async () => {
+  let providerUp = false;
+  const url = await serve({ readiness: { paymentApi: () => (providerUp ? Promise.resolve() : Promise.reject(new Error('connect ECONNREFUSED'))) } });
+  expect((await fetch(`${url}/readyz`)).status).toBe(503);
+  providerUp = true;
+  await pollUntil(async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), { timeoutMs: 10_000, intervalMs: 500, description: 'readyz to see the provider back' });
+});
+
+test('readyz is limited per client address, well above what a prober or a start-up poller asks; healthz never', async () => {
+  const url = await serve({ readiness: { temporal: () => Promise.resolve() } });
+  const statuses: number[] = [];
+  for (let index = 0; index < READINESS_PER_MINUTE; index += 1) statuses.push((await fetch(`${url}/readyz`)).status);
+  expect(new Set(statuses)).toEqual(new Set([200]));
+  const refused = await fetch(`${url}/readyz`);
+  expect(refused.status).toBe(429);
+  expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
 });
 
 test('GET /openapi.json documents every payout route with its request schema, one shape per rail', async () => {

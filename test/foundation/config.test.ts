@@ -179,3 +179,59 @@ test("DATABASE_URL names the engine's database; its former name BATCH_STORE_URL 
   expect(deprecatedVariables({ DATABASE_URL: url })).toEqual([]);
   expect(() => loadConfig({ DATABASE_URL: url, BATCH_STORE_URL: 'postgres://other@db.internal/other' })).toThrow(/BATCH_STORE_URL: is the former name of DATABASE_URL/);
 });
+
+describe('production refuses what would open a door, naming it', () => {
+  test('provider callbacks taken without any signature check (PROVIDER_CALLBACK_SIGNATURES=off)', () => {
+    expect(refusal({ ...STRONG_PRODUCTION_ENV, PROVIDER_CALLBACK_SIGNATURES: 'off' })).toMatch(/PROVIDER_CALLBACK_SIGNATURES: off \(no callback verified\) is refused when NODE_ENV=production/);
+    for (const policy of ['required', 'optional']) expect(loadConfig({ ...STRONG_PRODUCTION_ENV, PROVIDER_CALLBACK_SIGNATURES: policy }).PROVIDER_CALLBACK_SIGNATURES).toBe(policy);
+    expect(loadConfig({ PROVIDER_CALLBACK_SIGNATURES: 'off' }).PROVIDER_CALLBACK_SIGNATURES).toBe('off');
+  });
+
+  test.each([
+    ['0.0.0.0/1,128.0.0.0/1', /0\.0\.0\.0\/1 is wider than a \/8/],
+    ['10.0.0.0/8,0.0.0.0/2,64.0.0.0/2,128.0.0.0/1', /0\.0\.0\.0\/2 is wider than a \/8/],
+    ['::/1,8000::/1', /::\/1 holds every IPv4-mapped address[\s\S]*TRUST_PROXY: 8000::\/1 is wider than a \/16/],
+    ['2000::/3', /2000::\/3 is wider than a \/16/],
+    ['::ffff:0:0/96', /::ffff:0:0\/96 holds every IPv4-mapped address/],
+    ['::/64', /::\/64 holds every IPv4-mapped address/],
+    ['::ffff:0.0.0.0/97', /::ffff:0\.0\.0\.0\/97 is wider than a \/8/],
+  ])('TRUST_PROXY=%s: a share of the internet trusted to name its own address', (value, reason) => {
+    expect(refusal({ ...STRONG_PRODUCTION_ENV, TRUST_PROXY: value })).toMatch(new RegExp(`TRUST_PROXY: ${reason.source}`));
+  });
+
+  test('TRUST_PROXY naming proxies is taken: an address, a private network, a CDN\'s published ranges, the keywords', () => {
+    const proxies = '172.31.253.2, 10.0.0.0/8, 173.245.48.0/20, 2a06:98c0::/29, fc00::/7, ::ffff:10.0.0.0/104, loopback, uniquelocal';
+    expect(loadConfig({ ...STRONG_PRODUCTION_ENV, TRUST_PROXY: proxies }).TRUST_PROXY).toHaveLength(8);
+  });
+
+  test("Temporal's frontend beyond this machine without TLS, unless the network is declared the engine's own", () => {
+    expect(refusal({ ...STRONG_PRODUCTION_ENV, TEMPORAL_ADDRESS: 'temporal.internal:7233' })).toMatch(
+      /TEMPORAL_ADDRESS: temporal\.internal:7233 is beyond this machine and reached without TLS when NODE_ENV=production/,
+    );
+    expect(refusal({ ...STRONG_PRODUCTION_ENV, TEMPORAL_ADDRESS: '10.0.4.2:7233' })).toMatch(/TEMPORAL_ADDRESS: 10\.0\.4\.2:7233 is beyond this machine/);
+    for (const tls of [{ TEMPORAL_TLS_CA: '/etc/temporal/ca.pem' }, { TEMPORAL_TLS_CERT: '/etc/temporal/client.pem', TEMPORAL_TLS_KEY: '/etc/temporal/client.key' }, { TEMPORAL_ALLOW_PLAINTEXT: 'true' }]) {
+      expect(() => loadConfig({ ...STRONG_PRODUCTION_ENV, TEMPORAL_ADDRESS: 'temporal.internal:7233', ...tls })).not.toThrow();
+    }
+    for (const local of ['127.0.0.1:7233', 'localhost:7233']) expect(() => loadConfig({ ...STRONG_PRODUCTION_ENV, TEMPORAL_ADDRESS: local })).not.toThrow();
+    expect(() => loadConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233' })).not.toThrow();
+  });
+
+  test('a codec CORS origin in clear; unset, production allows no browser origin at all', () => {
+    const message = refusal({ ...STRONG_PRODUCTION_ENV, CODEC_CORS_ORIGINS: 'https://temporal.example.com,http://localhost:8080' });
+    expect(message).toMatch(/CODEC_CORS_ORIGINS: http:\/\/localhost:8080 must be https when NODE_ENV=production/);
+    expect(message).not.toMatch(/temporal\.example\.com/);
+    expect(loadConfig({ ...STRONG_PRODUCTION_ENV, CODEC_CORS_ORIGINS: 'https://temporal.example.com' }).CODEC_CORS_ORIGINS).toEqual(['https://temporal.example.com']);
+    expect(loadConfig(STRONG_PRODUCTION_ENV).CODEC_CORS_ORIGINS).toEqual([]);
+  });
+});
+
+test("a worker reads none of the API's own credentials: production asks it for no API key, checkout key or codec token", () => {
+  const { ENGINE_API_KEYS: _keys, CHECKOUT_TOKEN_SECRET: _checkout, ...workerEnv } = STRONG_PRODUCTION_ENV;
+  expect(() => loadConfig(workerEnv, 'worker')).not.toThrow();
+  // Given anyway, even weak ones, it ignores them; the API refuses the same environment.
+  expect(() => loadConfig({ ...workerEnv, ENGINE_API_KEYS: 'short', CODEC_TOKEN: 'short' }, 'worker')).not.toThrow();
+  const apiRefusal = refusal(workerEnv);
+  for (const name of ['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET']) expect(apiRefusal).toContain(name);
+  // Every other production rule still holds for a worker.
+  expect(() => loadConfig({ ...workerEnv, PAYMENT_API_BASE_URL: 'http://api.psp.example.com' }, 'worker')).toThrow(/PAYMENT_API_BASE_URL: must be https/);
+});

@@ -1,45 +1,37 @@
 /**
  * No Docker engine runs here, so the compose file is checked by what can run: its services use only
- * variables the config module knows, register the engine's search attributes, wire the UI's codec with
- * its token, publish nothing but the engine API and the UI, take every password from the environment
- * (a missing one named), give the engine services no sandbox secret, pin every image by digest, and give
- * the batch store a role and database of its own (the script that makes them runs on a real PostgreSQL).
+ * variables the config module knows, and the API's and the workers' environments pass its production
+ * rules; they register the engine's search attributes, wire the UI's codec with its token on the UI's own
+ * origin, publish nothing to everyone but the TLS proxy (test/ops/reverse-proxy.test.ts runs its Caddyfile),
+ * keep the API's plain port on Docker networks and trust X-Forwarded-For from the proxy's fixed address only,
+ * take every password from the environment (a missing one named), give the engine services no sandbox
+ * secret and the sandbox no production one (its own admin token required, its start script run here),
+ * give the workers none of the API's credentials, pin every image by digest, scrape each worker replica,
+ * and give the batch store a role and database of its own (the script that makes them runs on a real PostgreSQL).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ipaddr from 'ipaddr.js';
 import { Client } from 'pg';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { existsSync } from 'node:fs';
-import { envSchema } from '../../src/config/env';
+import { envSchema, loadConfig } from '../../src/config/env';
 import { ENGINE_SEARCH_ATTRIBUTES, searchAttributeCliPairs } from '../../src/temporal/search-attributes';
+import { compose, environmentOf, interpolate, PRODUCTION_SECRETS, STRONG_SECRETS } from '../helpers/compose-file';
 import { postgresForThisFile } from '../helpers/postgres';
 import { JAEGER_VERSION } from '../../tools/screenshots/jaeger';
 
 const run = promisify(execFile);
 
-const serviceSchema = z.looseObject({
-  volumes: z.array(z.string()).optional(),
-  image: z.string().optional(),
-  build: z.unknown().optional(),
-  command: z.union([z.string(), z.array(z.string())]).optional(),
-  environment: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  depends_on: z.record(z.string(), z.unknown()).optional(),
-  ports: z.array(z.string()).optional(),
-  deploy: z.looseObject({ replicas: z.number().int().optional() }).optional(),
-  profiles: z.array(z.string()).optional(),
-});
-const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema) });
-
-const compose = composeSchema.parse(parse(readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }));
 const ourServices = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 const configNames = new Set(Object.keys(envSchema.shape));
 
 test('the topology has every part: PostgreSQL, Temporal, its UI, the API, the worker and the sandbox', () => {
   expect(Object.keys(compose.services).sort()).toEqual(
-    expect.arrayContaining(['api', 'postgresql', 'sandbox', 'temporal', 'temporal-ui', 'worker']),
+    expect.arrayContaining(['api', 'postgresql', 'proxy', 'sandbox', 'temporal', 'temporal-ui', 'worker']),
   );
   expect(ourServices.map(([name]) => name).sort()).toEqual(['api', 'sandbox', 'worker']);
 });
@@ -57,48 +49,24 @@ test("the API and the workers export traces to Jaeger by OTLP/HTTP unless told o
   expect(datasource).toMatch(/type: jaeger[\s\S]*url: http:\/\/jaeger:16686/);
 });
 
-test('the engine services run in production mode with no demo secret baked in, no sandbox secret, and the https settings production requires', () => {
-  for (const name of ['api', 'worker']) {
+/** The API's own credentials: the workers get none of them. */
+const API_ONLY_SECRETS = ['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN'];
+
+test("the engine services run in production mode with no demo secret baked in, no sandbox secret, and the https settings production requires; the workers get none of the API's own credentials", () => {
+  const shared = ['WEBHOOK_SECRET', 'PAYMENT_API_CLIENT_SECRET', 'PAYLOAD_ENCRYPTION_KEY', 'PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL'];
+  for (const [name, secrets] of [['api', [...shared, ...API_ONLY_SECRETS]], ['worker', shared]] as const) {
     const environment = compose.services[name]?.environment ?? {};
     expect(environment.NODE_ENV).toBe('production');
-    for (const secret of ['ENGINE_API_KEYS', 'WEBHOOK_SECRET', 'PAYMENT_API_CLIENT_SECRET', 'PAYLOAD_ENCRYPTION_KEY', 'CHECKOUT_TOKEN_SECRET', 'PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL']) {
+    for (const secret of secrets) {
       expect({ name, secret, value: String(environment[secret]) }).toEqual({ name, secret, value: expect.stringMatching(new RegExp(`^\\$\\{${secret}:\\?`)) as unknown });
     }
     expect(Object.keys(environment).filter((variable) => variable.startsWith('SANDBOX_'))).toEqual([]);
     expect(Object.keys(compose.services[name]?.depends_on ?? {})).not.toContain('sandbox');
   }
+  for (const secret of API_ONLY_SECRETS) expect(compose.services.worker?.environment).not.toHaveProperty(secret);
   // The sandbox is a profile of its own, for developing against.
   expect(compose.services.sandbox?.profiles).toEqual(['sandbox']);
 });
-
-/** What `docker compose` does to a value: `${NAME:?message}` from the environment or stop naming it, `${NAME:-default}`, `$$` for `$`. */
-function interpolate(value: string, environment: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g, (whole: string, name: string | undefined, kind: string | undefined, text: string | undefined) => {
-    if (whole === '$$' || name === undefined) return '$';
-    const given = environment[name];
-    if (given !== undefined && given !== '') return given;
-    if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${text ?? ''}`);
-    return text ?? '';
-  });
-}
-
-const PRODUCTION_SECRETS: Record<string, string> = {
-  POSTGRES_PASSWORD: 'pg0123456789abcdef',
-  BATCH_STORE_PASSWORD: 'bs0123456789abcdef',
-  ENGINE_API_KEYS: 'key',
-  WEBHOOK_SECRET: 'secret',
-  CODEC_TOKEN: 'token',
-  CHECKOUT_TOKEN_SECRET: 'checkout',
-  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
-  PAYMENT_API_CLIENT_ID: 'client',
-  PAYMENT_API_CLIENT_SECRET: 'client-secret',
-  ENGINE_PUBLIC_URL: 'https://payouts.example.com',
-  PAYLOAD_ENCRYPTION_KEY: 'key',
-  PAYLOAD_ENCRYPTION_KEY_ID: 'k1',
-  GRAFANA_ADMIN_PASSWORD: 'grafana',
-};
-const environmentOf = (service: string, environment = PRODUCTION_SECRETS): Record<string, string> =>
-  Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), environment)]));
 
 test('no database password is written in the file: each comes from the environment, and a missing one stops compose naming it', () => {
   const text = readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8');
@@ -113,16 +81,23 @@ test('no database password is written in the file: each comes from the environme
   }
 });
 
+test("the API's and the workers' environments, as compose gives them, pass the engine's production rules (each read as its process reads it)", () => {
+  const api = loadConfig(environmentOf('api', STRONG_SECRETS), 'api');
+  expect(api).toMatchObject({ NODE_ENV: 'production', TRUST_PROXY: ['172.31.253.2'], CODEC_CORS_ORIGINS: [], TEMPORAL_ALLOW_PLAINTEXT: true, ENGINE_PUBLIC_URL: STRONG_SECRETS.ENGINE_PUBLIC_URL });
+  expect(() => loadConfig(environmentOf('worker', STRONG_SECRETS), 'worker')).not.toThrow();
+  // What the worker lacks is what only the API reads.
+  expect(() => loadConfig(environmentOf('worker', STRONG_SECRETS), 'api')).toThrow(/ENGINE_API_KEYS[\s\S]*CHECKOUT_TOKEN_SECRET/);
+});
+
 test('every image is pinned by digest, in the compose file and the Dockerfile', () => {
   const images = Object.values(compose.services).flatMap((service) => (service.image ? [service.image] : []));
   expect(images.length).toBeGreaterThanOrEqual(6);
   for (const image of images) expect(image).toMatch(/^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
   const froms = readFileSync(path.join(__dirname, '../../Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? [];
   expect(froms.length).toBe(2);
-  // The one exception, named: node:24-bookworm-slim's digest could not be read where the move to Node 24
-  // was made (no image registry reachable; see the Dockerfile). Pin it there and delete this line.
-  const digestUnknown = 'FROM node:24-bookworm-slim';
-  for (const from of froms) if (from !== digestUnknown) expect(from).toMatch(/@sha256:[0-9a-f]{64}$/);
+  // On the Node the repository's scripts run on (package.json's `node`).
+  const node = z.object({ dependencies: z.object({ node: z.string() }) }).parse(JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8'))).dependencies.node;
+  for (const from of froms) expect(from).toMatch(new RegExp(`^FROM node:${node.replaceAll('.', '\\.')}-bookworm-slim@sha256:[0-9a-f]{64}$`));
 });
 
 
@@ -132,20 +107,55 @@ test('every engine search attribute is registered with its type', () => {
   expect(ENGINE_SEARCH_ATTRIBUTES.length).toBe(searchAttributeCliPairs().length);
 });
 
-test('the Temporal UI decodes payloads through the engine codec endpoint, with the codec token in its URL', () => {
+const CADDYFILE = readFileSync(path.join(__dirname, '../../ops/proxy/Caddyfile'), 'utf8');
+
+test("the Temporal UI decodes through the codec URL with its token, on the UI's own https origin (no CORS), and only reads", () => {
   const ui = compose.services['temporal-ui']?.environment ?? {};
   const api = compose.services.api?.environment ?? {};
-  expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('http://localhost:3000/codec/t/${CODEC_TOKEN:?set CODEC_TOKEN}');
+  expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('https://localhost:8080/codec/t/${CODEC_TOKEN:?set CODEC_TOKEN}');
   expect(api.CODEC_TOKEN).toBe('${CODEC_TOKEN:?set CODEC_TOKEN}');
-  // The browser on the UI's published port calls the codec.
-  expect(String(api.CODEC_CORS_ORIGINS).split(',')).toContain('http://localhost:8080');
+  // The proxy serves the UI at that origin on the host's loopback and sends its codec URL to the API.
+  expect(compose.services.proxy?.ports).toContain('127.0.0.1:8080:8080');
+  expect(CADDYFILE).toMatch(/^https:\/\/localhost:\{\$TEMPORAL_UI_PROXY_PORT:8080\} \{[^}]*handle \/codec\/t\/\* \{\s*reverse_proxy \{\$ENGINE_UPSTREAM:api:3000\}/m);
+  // Same origin: no browser origin is allowed by CORS (production's default when unset).
+  expect(api).not.toHaveProperty('CODEC_CORS_ORIGINS');
+  // UI users read; resetting, terminating or signalling is the engine API's and the CLI's (docs/security.md).
+  expect(ui.TEMPORAL_DISABLE_WRITE_ACTIONS).toBe('true');
 });
 
-test('only the engine API is published to all; the Temporal UI, Prometheus, Jaeger and Grafana on loopback; never Temporal (7233), PostgreSQL or the sandbox', () => {
+test('only the TLS proxy is published to all; the UI (through the proxy), Prometheus, Jaeger and Grafana on loopback; never the API, Temporal (7233), PostgreSQL or the sandbox', () => {
   const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
-  expect(published.sort()).toEqual(['api 3000:3000', 'grafana 127.0.0.1:3001:3000', 'jaeger 127.0.0.1:16686:16686', 'prometheus 127.0.0.1:9090:9090', 'temporal-ui 127.0.0.1:8080:8080']);
-  // In its container the API must listen beyond loopback to be reachable through the published port.
+  expect(published.sort()).toEqual(['grafana 127.0.0.1:3001:3000', 'jaeger 127.0.0.1:16686:16686', 'prometheus 127.0.0.1:9090:9090', 'proxy 127.0.0.1:8080:8080', 'proxy 443:443']);
+  // The proxy terminates TLS for ENGINE_PUBLIC_URL with the operator's certificate, a missing directory named.
+  expect(compose.services.proxy?.image).toMatch(/^caddy:[\d.]+-alpine@sha256:[0-9a-f]{64}$/);
+  expect(compose.services.proxy?.environment?.ENGINE_PUBLIC_URL).toBe('${ENGINE_PUBLIC_URL:?set ENGINE_PUBLIC_URL (https)}');
+  const volumes = compose.services.proxy?.volumes ?? [];
+  expect(volumes).toContain('./ops/proxy/Caddyfile:/etc/caddy/Caddyfile:ro');
+  const { TLS_CERT_DIR: _certs, ...withoutCertificates } = PRODUCTION_SECRETS;
+  expect(volumes.map((volume) => interpolate(volume, PRODUCTION_SECRETS))).toContain('./certs:/etc/caddy/tls:ro');
+  expect(() => volumes.map((volume) => interpolate(volume, withoutCertificates))).toThrow(/required variable TLS_CERT_DIR is missing a value/);
+  expect(CADDYFILE).toMatch(/^\{\$ENGINE_PUBLIC_URL\} \{\s*tls \{\$TLS_CERT_FILE:\/etc\/caddy\/tls\/cert\.pem\} \{\$TLS_KEY_FILE:\/etc\/caddy\/tls\/key\.pem\}/m);
+  // In its container the API listens beyond loopback, for the proxy and the services of the file.
   expect(compose.services.api?.environment?.ENGINE_HOST).toBe('0.0.0.0');
+});
+
+test("the API trusts X-Forwarded-For from the proxy's fixed address alone, on a network of the proxy's that has no way out and that reaches neither Temporal nor PostgreSQL", () => {
+  const networksOf = (name: string): string[] => Object.keys(compose.services[name]?.networks ?? { default: {} }).sort();
+  const edge = compose.networks.edge;
+  expect(edge?.internal).toBe(true);
+  const [pool] = edge?.ipam?.config ?? [];
+  const proxyAddress = compose.services.proxy?.networks?.edge?.ipv4_address ?? '';
+  expect(compose.services.api?.environment?.TRUST_PROXY).toBe(proxyAddress);
+  // Inside the subnet, outside the range Docker hands out to the others.
+  expect(ipaddr.parse(proxyAddress).match(ipaddr.parseCIDR(pool?.subnet ?? ''))).toBe(true);
+  expect(ipaddr.parse(proxyAddress).match(ipaddr.parseCIDR(pool?.ip_range ?? ''))).toBe(false);
+  expect(networksOf('proxy')).toEqual(['edge', 'public']);
+  expect(networksOf('api')).toEqual(['default', 'edge']);
+  expect(networksOf('temporal-ui')).toEqual(['default', 'edge']);
+  const onEdge = Object.keys(compose.services).filter((name) => networksOf(name).includes('edge')).sort();
+  expect(onEdge).toEqual(['api', 'proxy', 'temporal-ui']);
+  const onPublic = Object.keys(compose.services).filter((name) => networksOf(name).includes('public'));
+  expect(onPublic).toEqual(['proxy']);
 });
 
 test('every depends_on names a service of the file', () => {
@@ -177,11 +187,17 @@ test('the API and two worker replicas share the batch store in PostgreSQL: the s
   }
 });
 
-test('Prometheus loads ops/prometheus and scrapes the worker on the port its /metrics listens on, beyond loopback', () => {
+test("Prometheus loads ops/prometheus and scrapes each worker replica (every address of the service's name) on the port its /metrics listens on, beyond loopback", () => {
   const prometheus = compose.services.prometheus;
   expect(prometheus?.volumes).toContain('./ops/prometheus:/etc/prometheus:ro');
   expect(prometheus?.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
-  expect(readFileSync(path.join(__dirname, '../../ops/prometheus/prometheus.yml'), 'utf8')).toContain(`worker:${envSchema.shape.WORKER_METRICS_PORT.parse(undefined)}`);
+  const config = z
+    .looseObject({ scrape_configs: z.array(z.looseObject({ job_name: z.string(), dns_sd_configs: z.array(z.looseObject({ names: z.array(z.string()), type: z.string(), port: z.number() })).optional() })) })
+    .parse(parse(readFileSync(path.join(__dirname, '../../ops/prometheus/prometheus.yml'), 'utf8')));
+  const workers = config.scrape_configs.find((job) => job.job_name === 'engine-worker');
+  expect(compose.services.worker?.deploy?.replicas).toBeGreaterThan(1);
+  expect(workers?.dns_sd_configs).toEqual([expect.objectContaining({ names: ['worker'], type: 'A', port: envSchema.shape.WORKER_METRICS_PORT.parse(undefined) })]);
+  expect(workers).not.toHaveProperty('static_configs');
   expect(compose.services.worker?.environment?.WORKER_METRICS_HOST).toBe('0.0.0.0');
 });
 
@@ -193,6 +209,32 @@ test('Grafana provisions its data source and the payouts dashboard from ops/graf
   }
   expect(grafana?.volumes).toEqual(expect.arrayContaining(['./ops/grafana/provisioning:/etc/grafana/provisioning:ro', './ops/grafana/payouts.json:/var/lib/grafana/dashboards/payouts.json:ro']));
   expect(String(grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD)).toMatch(/^\$\{GRAFANA_ADMIN_PASSWORD:\?/);
+});
+
+test("the sandbox takes no production secret: its credentials are its own variables", () => {
+  const environment = compose.services.sandbox?.environment ?? {};
+  const referenced = Object.values(environment).flatMap((value) => [...String(value).matchAll(/\$\{(\w+)/g)].map((match) => match[1]));
+  expect(referenced.length).toBeGreaterThan(0);
+  for (const name of referenced) expect(name).toMatch(/^SANDBOX_/);
+  expect(environment.NODE_ENV).toBe('development');
+});
+
+describe("the sandbox's start script (the container's /bin/sh, run here)", () => {
+  const [shell, flag] = compose.services.sandbox?.entrypoint ?? [];
+  const [script] = (compose.services.sandbox?.command ?? []) as string[];
+  // `npm` stands for the image's: it says what it was asked to run.
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'sandbox-start-'));
+  writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\necho "npm $*"\n', { mode: 0o755 });
+  const start = (environment: Record<string, string>) => run(shell ?? '', [flag ?? '', interpolate(script ?? '', {})], { env: { PATH: `${bin}:/usr/bin:/bin`, ...environment } });
+
+  test('stops without SANDBOX_ADMIN_TOKEN, naming it, before the sandbox runs (no demo token to fall back on)', async () => {
+    const refused = start({}).then(() => 'started', (error: { stdout: string; stderr: string }) => `${error.stdout}|${error.stderr}`);
+    expect(await refused).toMatch(/^\|.*SANDBOX_ADMIN_TOKEN: set SANDBOX_ADMIN_TOKEN/);
+  });
+
+  test('runs the sandbox with it', async () => {
+    expect((await start({ SANDBOX_ADMIN_TOKEN: 'admin-token-0123456789abcdef' })).stdout).toBe('npm run sandbox\n');
+  });
 });
 
 describe("the batch store's one-shot service", () => {

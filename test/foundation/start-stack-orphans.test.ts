@@ -3,23 +3,9 @@
  * the launcher, which stops them in order). When the launcher itself is killed (SIGKILL: no chance to
  * stop anything), every service it started must still go: none keeps running or holds its port.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { pollUntil } from '../../src/util/poll';
-import { npmStart, portOpen } from '../helpers/npm-start';
-
-/** Pids of live processes whose command line or environment names `text` (the stack's own data folder). */
-function processesNaming(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return [`/proc/${pid}/cmdline`, `/proc/${pid}/environ`].some((file) => readFileSync(file).toString('latin1').includes(text));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+import { npmStart, portOpen, processesNaming } from '../helpers/npm-start';
 
 test('a SIGKILLed npm start leaves no service running and no port held', async () => {
   const { child: launcher, ports, dataDir, exited } = await npmStart();

@@ -2,6 +2,7 @@
  * The whole engine in one test process, every part real: the sandbox over HTTP, the engine API over
  * HTTP, a worker on the shared Temporal dev server, the engine's own wiring (config, client, activities).
  * The worker can be stopped and started again mid-test; the workflow bundle is built once per file.
+ * With `externalProvider`, no sandbox: the engine talks to the provider at that URL, configured by settings alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
@@ -18,7 +19,7 @@ import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
-import { createSandbox } from '../../sandbox';
+import { createSandbox, type Sandbox } from '../../sandbox';
 import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
 import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
@@ -50,6 +51,8 @@ export interface EngineHarness {
   /** The in-process API's `/metrics`, on METRICS_PORT (never on the API's port). */
   metricsUrl: string;
   sandboxUrl: string;
+  /** The provider the engine talks to (the sandbox, or the external provider), without the recording proxy. */
+  providerUrl: string;
   temporal: TemporalClientHandle;
   /** The engine's intent store (the one the in-process worker claims in). */
   intents: IntentStore;
@@ -57,7 +60,7 @@ export interface EngineHarness {
   provider?: ProviderProxy;
   /** Engine API call with the API key. */
   api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
-  /** Sandbox admin call with the admin token. */
+  /** Sandbox admin call with the admin token (refused with an external provider: it has no sandbox admin API). */
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
@@ -111,6 +114,12 @@ export interface HarnessOptions {
   sandboxNow?: () => number;
   /** Settings of the engine only, from what the sandbox became once started (its shield key, made on its first start). */
   engineSettings?: (sandbox: { sandboxUrl: string; shieldPublicKeyPem: string }) => Record<string, string>;
+  /**
+   * The base URL of a provider running outside the harness (test/doubles/provider-double.ts, or a provider's own
+   * test environment): no sandbox is started, and the engine reaches that provider as an integrator configures it,
+   * by the harness's `overrides` alone (credentials, callback signatures, the shield's URLs and key, ...).
+   */
+  externalProvider?: string;
 }
 
 /**
@@ -122,16 +131,26 @@ function seedProfileSettings(): Record<string, string> {
   return { SANDBOX_PROFILE: 'seed', PROVIDER_CALLBACK_SIGNATURES: 'optional' };
 }
 
+/** The engine's settings that come from the sandbox once started: a provider without GET /shield/public-key gives the engine its key, as the real one's would. */
+function sandboxEngineSettings(sandbox: Sandbox, settings: Record<string, string>, sandboxPort: number, options: HarnessOptions): Record<string, string> {
+  const publicKeyPem = shieldKeys(sandbox.ctx.db).publicKeyPem;
+  return {
+    ...(sandbox.ctx.profile.servesPublicKey || settings.PAYMENT_SHIELD_PUBLIC_KEY !== undefined ? {} : { PAYMENT_SHIELD_PUBLIC_KEY: publicKeyPem }),
+    ...options.engineSettings?.({ sandboxUrl: `http://127.0.0.1:${sandboxPort}`, shieldPublicKeyPem: publicKeyPem }),
+  };
+}
+
 export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
   const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
-  const provider = options.providerProxy ? await startProviderProxy(`http://127.0.0.1:${sandboxPort}`) : undefined;
+  const providerUrl = options.externalProvider ?? `http://127.0.0.1:${sandboxPort}`;
+  const provider = options.providerProxy ? await startProviderProxy(providerUrl) : undefined;
   const settings: Record<string, string> = {
-    ...seedProfileSettings(),
+    ...(options.externalProvider ? {} : seedProfileSettings()),
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
-    PAYMENT_API_BASE_URL: provider?.url ?? `http://127.0.0.1:${sandboxPort}`,
+    PAYMENT_API_BASE_URL: provider?.url ?? providerUrl,
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',
@@ -151,14 +170,11 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
   const logger = logFor('engine-api');
   const workerLogger = logFor('worker');
-  const sandbox = createSandbox({ config: configured, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
-  await sandbox.start(sandboxPort);
-  // A provider without GET /shield/public-key: the engine is given the key, as it would be the real one's.
-  const publicKeyPem = shieldKeys(sandbox.ctx.db).publicKeyPem;
-  const engineOnly = {
-    ...(sandbox.ctx.profile.servesPublicKey || settings.PAYMENT_SHIELD_PUBLIC_KEY !== undefined ? {} : { PAYMENT_SHIELD_PUBLIC_KEY: publicKeyPem }),
-    ...options.engineSettings?.({ sandboxUrl: `http://127.0.0.1:${sandboxPort}`, shieldPublicKeyPem: publicKeyPem }),
-  };
+  const sandbox = options.externalProvider
+    ? undefined
+    : createSandbox({ config: configured, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
+  await sandbox?.start(sandboxPort);
+  const engineOnly = sandbox ? sandboxEngineSettings(sandbox, settings, sandboxPort, options) : {};
   // Validated as the engine's processes validate their environment.
   const config = Object.keys(engineOnly).length === 0 ? configured : testConfig({ ...settings, TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE, DATA_DIR: configured.DATA_DIR, ...engineOnly });
 
@@ -187,11 +203,13 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     apiUrl: `http://127.0.0.1:${apiPort}`,
     metricsUrl: `http://127.0.0.1:${metrics.port}/metrics`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    providerUrl,
     temporal,
     intents,
     ...(provider ? { provider } : {}),
     api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
-    admin: (method, path, body) => call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }),
+    admin: (method, path, body) =>
+      sandbox ? call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }) : Promise.reject(new Error(`no sandbox admin API: the engine runs against ${providerUrl}`)),
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
@@ -236,7 +254,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await metrics.close();
       await temporal.close();
       await provider?.close();
-      await sandbox.stop();
+      await sandbox?.stop();
       await batchStore.close();
       await intents.close();
       await endpoints.close();

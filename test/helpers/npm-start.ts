@@ -4,7 +4,7 @@
  * sandbox by SANDBOX_PORT). Resolves once the banner is printed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,16 +24,27 @@ export interface NpmStart {
   exited: Promise<number | null>;
 }
 
+/** What starts the stack, where, with what environment (the stack's settings are added to it). */
+export interface Launcher {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** This checkout's launcher on this test's Node, without npm in between. */
+const thisCheckout = (): Launcher => ({ command: process.execPath, args: ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], cwd: root, env: process.env });
+
 /** `env`: settings of the run (`SANDBOX_PROFILE=seed npm start`). */
-export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')), env: Record<string, string> = {}): Promise<NpmStart> {
+export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')), env: Record<string, string> = {}, launcher = thisCheckout()): Promise<NpmStart> {
   // Every port chosen here, the dev server's metrics one too: left to the Temporal CLI, it once took the
   // API's metrics port, free while the API was not yet listening.
   const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, temporalMetrics = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(8);
   const ports = { engine, apiMetrics, sandbox, temporal, ui, temporalMetrics, workerMetrics, workerSdkMetrics };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], {
-    cwd: root,
+  const child = spawn(launcher.command, launcher.args, {
+    cwd: launcher.cwd,
     env: {
-      ...process.env,
+      ...launcher.env,
       NODE_ENV: 'development',
       DATA_DIR: dataDir,
       ENGINE_PORT: String(ports.engine),
@@ -75,4 +86,18 @@ export function portOpen(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Pids of live processes whose command line or environment names `text` (a stack's own data folder). */
+export function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return [`/proc/${pid}/cmdline`, `/proc/${pid}/environ`].some((file) => readFileSync(file).toString('latin1').includes(text));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

@@ -54,11 +54,20 @@ test('every expression is balanced PromQL over at least one engine or SDK metric
   }
 });
 
-test("Prometheus scrapes the API's and the worker's metrics ports (the API's never its public port) and loads the alerts", () => {
-  const config = parse(readFileSync(PROMETHEUS_PATH, 'utf8')) as { rule_files: string[]; scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
+test("Prometheus scrapes the API's and each worker's metrics ports (the API's never its public port) and loads the alerts", () => {
+  const config = parse(readFileSync(PROMETHEUS_PATH, 'utf8')) as {
+    rule_files: string[];
+    scrape_configs: { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; type: string; port: number }[] }[];
+  };
   expect(config.rule_files).toEqual(['alerts.yml']);
-  const targets = Object.fromEntries(config.scrape_configs.map((job) => [job.job_name, job.static_configs.flatMap((group) => group.targets)]));
-  expect(targets).toEqual({ 'engine-api': [`api:${envSchema.shape.METRICS_PORT.parse(undefined)}`], 'engine-worker': [`worker:${envSchema.shape.WORKER_METRICS_PORT.parse(undefined)}`] });
+  const targets = Object.fromEntries(
+    config.scrape_configs.map((job) => [
+      job.job_name,
+      [...(job.static_configs ?? []).flatMap((group) => group.targets), ...(job.dns_sd_configs ?? []).flatMap((group) => group.names.map((name) => `every ${group.type} of ${name}:${group.port}`))],
+    ]),
+  );
+  // The workers run as several replicas behind one name: each address it resolves to is a target of its own.
+  expect(targets).toEqual({ 'engine-api': [`api:${envSchema.shape.METRICS_PORT.parse(undefined)}`], 'engine-worker': [`every A of worker:${envSchema.shape.WORKER_METRICS_PORT.parse(undefined)}`] });
 });
 
 test('the Grafana dashboard shows throughput, latency, provider errors, the review queue and callbacks, on the provisioned data source', () => {

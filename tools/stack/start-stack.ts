@@ -2,7 +2,10 @@
  * `npm start`: the whole stack on its embedded defaults. Starts the Temporal dev server, then the
  * sandbox, the worker and the engine API as child processes in their own process groups, prints the
  * URLs, and on Ctrl-C (or SIGTERM) stops them in reverse order, so no process and no port is left.
+ * The npm script execs node on this file: npm passes a SIGINT or SIGTERM sent to its own pid on to its
+ * child only, and a shell (`sh -c`) or tsx's CLI in between would not pass it on further.
  */
+import '../../src/cli/pinned-node';
 import type { ChildProcess } from 'node:child_process';
 import { loadConfigOrExit, type Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';

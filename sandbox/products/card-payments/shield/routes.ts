@@ -142,7 +142,7 @@ export function shieldRouter(ctx: SandboxContext): Router {
       threeDS: { enabled: threeDSMode !== 'off', version: THREE_DS_VERSION, challengeTimeoutMs: ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS },
       currencies: { ...CARD_CURRENCY_MINOR_UNITS },
     };
-    res.json(settings);
+    res.json(ctx.profile.shieldSettings(settings));
   });
 
   router.post('/shield/sessions', acceptJsonBodies, express.json({ limit: '16kb' }), (req, res) => {
