@@ -127,33 +127,37 @@ const POSITIONAL_MODULE = `(function () {
 
 describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): settings without currencies, 3DS answers with fields the spec does not list", () => {
   let stack: EngineHarness;
-  const variant = startShieldVariant((path, body) => {
+  let shield: Awaited<ReturnType<typeof startShieldVariant>> | undefined;
+  const rewrite = (path: string, body: Record<string, unknown>): Record<string, unknown> => {
     if (path === '/shield/settings') {
       const { currencies: _dropped, ...rest } = body;
       return { ...rest, region: 'br-1' };
     }
     if (path.startsWith('/shield/sessions') && typeof body.threeDS === 'object' && body.threeDS !== null) return { ...body, acsTransId: 'acs-1', threeDS: { ...body.threeDS, dsTransId: 'ds-1' } };
     return body;
-  }, POSITIONAL_MODULE);
+  };
   beforeAll(async () => {
-    const shield = await variant;
+    const variant = await startShieldVariant(rewrite, POSITIONAL_MODULE);
+    shield = variant;
     stack = await startEngineHarness(
       { PAYMENT_SHIELD_ARGUMENTS: 'positional' },
       {
         engineSettings: (sandbox) => {
-          shield.target.url = sandbox.sandboxUrl;
-          return { PAYMENT_SHIELD_SCRIPT_URL: `${shield.url}/shield/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${shield.url}/shield/settings` };
+          variant.target.url = sandbox.sandboxUrl;
+          return { PAYMENT_SHIELD_SCRIPT_URL: `${variant.url}/shield/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${variant.url}/shield/settings` };
         },
       },
     );
   });
   afterAll(async () => {
     await stack?.close();
-    await (await variant).close();
+    await shield?.close();
   });
 
   test('a frictionless and a challenge card are paid: no currencies restricts nothing, 3DS fields the spec does not list are dropped, not refused', async () => {
-    const settings = (await (await fetch(`${(await variant).url}/shield/settings?publicKey=x`)).json()) as Record<string, unknown>;
+    const { publicKey } = (await (await fetch(`${stack.sandboxUrl}/shield/public-key`)).json()) as { publicKey: string };
+    const settings = (await (await fetch(`${shield?.url ?? ''}/shield/settings?publicKey=${encodeURIComponent(publicKey)}`)).json()) as Record<string, unknown>;
+    expect(settings).toMatchObject({ moduleName: 'SandboxShield', region: 'br-1' });
     expect(settings).not.toHaveProperty('currencies');
     const frictionless = await payOnPage(stack, 'card-variant-frictionless', TEST_CARDS.frictionless);
     expect(frictionless.outcome.status).toBe('PAID');
