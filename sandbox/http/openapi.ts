@@ -96,12 +96,15 @@ function operationOf(endpoint: EndpointDefinition): OperationSpec {
 }
 
 /**
- * POST /shield/sessions as this sandbox takes it (SANDBOX_SHIELD_THREE_DS): the card's token is required where
- * the environment picks the 3DS flow by the card (`card-token`, `off`) and refused where prepareThreeDS takes
- * the spec's arguments only (`spec`). The contract's schema allows both; the document states the one this
- * server accepts, so that a request fitting the document is never refused with 400.
+ * POST /shield/sessions as this sandbox takes it (SANDBOX_SHIELD_THREE_DS): the card is required where the
+ * environment picks the 3DS flow by the card (`card-token`, `off`), as the checkout's token or the one the module
+ * made of the page's card; the checkout's token is refused where the issuer never looks at the card (`spec`). The
+ * contract's schema allows all; the document states what this server accepts, so that a request fitting the
+ * document is never refused with 400.
  */
-const withCardToken = threeDSSessionRequestSchema.required({ cardToken: true }).meta({ id: 'ThreeDSSessionRequest' });
+const withCardToken = z
+  .union([threeDSSessionRequestSchema.required({ cardToken: true }), threeDSSessionRequestSchema.required({ pageCardToken: true })])
+  .meta({ id: 'ThreeDSSessionRequest' });
 const THREE_DS_SESSION_REQUESTS: Record<ThreeDSMode, z.ZodType> = {
   'card-token': withCardToken,
   off: withCardToken,
@@ -131,7 +134,7 @@ const shieldOperations = (threeDSMode: ThreeDSMode): OperationSpec[] => [
     body: THREE_DS_SESSION_REQUESTS[threeDSMode],
     responses: {
       200: { description: 'AUTHENTICATED (frictionless) or CHALLENGE_REQUIRED', schema: threeDSSessionResponseSchema },
-      400: { description: 'VALIDATION_FAILED (cardToken missing where SANDBOX_SHIELD_THREE_DS is card-token or off, sent where it is spec) or MALFORMED_JSON', schema: providerErrorSchema },
+      400: { description: 'VALIDATION_FAILED (neither cardToken nor pageCardToken where SANDBOX_SHIELD_THREE_DS is card-token or off, cardToken sent where it is spec) or MALFORMED_JSON', schema: providerErrorSchema },
       404: { description: 'NOT_FOUND: a public key that is not the environment\'s', schema: providerErrorSchema },
       422: { description: 'INVALID_CARD_TOKEN: the card token does not open with the environment\'s key', schema: providerErrorSchema },
     },

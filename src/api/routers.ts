@@ -67,7 +67,7 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
     batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
     infractionRoutes(new InfractionService(temporal, config, intents), config.ENGINE_API_KEYS),
     chargeRoutes(new ChargeService(temporal, config, intents), config.ENGINE_API_KEYS),
-    ...cardPaymentRouters({ config, logger, temporal }),
+    ...cardPaymentRouters({ config, logger, temporal, intents }),
     webhookEndpointRoutes(endpoints, config),
     eventRoutes(new EventService(temporal, config), config.ENGINE_API_KEYS),
     operations,

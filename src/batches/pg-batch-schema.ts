@@ -76,4 +76,14 @@ export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 'batches/003-card-authorization-intents',
+    sql: `
+      -- The checkout's card authorization (endpoint 2) is a money movement too: claimed before the call, with
+      -- the provider's data.id once answered.
+      ALTER TABLE money_intents DROP CONSTRAINT money_intents_kind_check;
+      ALTER TABLE money_intents ADD CONSTRAINT money_intents_kind_check
+        CHECK (kind IN ('payout-submission', 'charge-creation', 'defense-submission', 'card-authorization'));
+    `,
+  },
 ];

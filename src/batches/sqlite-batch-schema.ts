@@ -97,4 +97,26 @@ export const BATCH_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: 'batches/006-card-authorization-intents',
+    sql: `
+      -- The checkout's card authorization (endpoint 2) is a money movement too: claimed before the call, with
+      -- the provider's data.id once answered. SQLite cannot change a CHECK: the table is copied into a new one.
+      CREATE TABLE money_intents_next (
+        business_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('payout-submission', 'charge-creation', 'defense-submission', 'card-authorization')),
+        run_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('CLAIMED', 'SENT', 'REFUSED', 'UNKNOWN')),
+        provider_id TEXT,
+        answer TEXT,
+        claimed_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (business_id, kind)
+      ) WITHOUT ROWID;
+      INSERT INTO money_intents_next (business_id, kind, run_id, state, provider_id, answer, claimed_at, updated_at)
+        SELECT business_id, kind, run_id, state, provider_id, answer, claimed_at, updated_at FROM money_intents;
+      DROP TABLE money_intents;
+      ALTER TABLE money_intents_next RENAME TO money_intents;
+    `,
+  },
 ];

@@ -36,7 +36,8 @@ export const checkoutPaymentSchema = z
     card: checkoutCardSchema,
     cardToken: z.string().min(1).max(2_048),
     sessionId: z.string().min(1).max(200).optional(),
-    threeDS: threeDSSchema.optional(),
+    // The security module's answer, passed on by the page: fields the spec does not list are dropped, not refused.
+    threeDS: z.object(threeDSSchema.shape).optional(),
   })
   .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] })
   // The refinement in the OpenAPI document, so that a request it refuses (400) is one the document calls invalid.

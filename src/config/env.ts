@@ -265,19 +265,33 @@ export const envSchema = z.object({
   /** The spec's {shield_script_url} and {shield_settings_url}; unset: the sandbox's /shield/shield.js and /shield/settings under PAYMENT_BROWSER_BASE_URL. */
   PAYMENT_SHIELD_SCRIPT_URL: url.optional(),
   PAYMENT_SHIELD_SETTINGS_URL: url.optional(),
-  /** The spec's <PUBLIC_KEY>: the PEM itself or the path of a PEM file; unset: read from the sandbox's GET /shield/public-key. */
+  /**
+   * The spec's <PUBLIC_KEY>, handed to the security module as it is: the key itself (an opaque string such as
+   * `pk_live_…`, or PEM text), or `file:<path>` (or an absolute path) of a file holding it; unset: read from the
+   * sandbox's GET /shield/public-key.
+   */
   PAYMENT_SHIELD_PUBLIC_KEY: z
     .string()
     .min(1)
     // PEM text is checked here, at start-up; a file is read when first needed (`SANDBOX_PROFILE=seed npm start` writes it as the stack starts).
     .refine((value) => !value.trimStart().startsWith('-----BEGIN') || isPublicKeyPem(value), 'is PEM text but not a public key (SPKI, -----BEGIN PUBLIC KEY-----)')
+    .refine(
+      (value) => value.trimStart().startsWith('-----BEGIN') || value.startsWith('file:') || path.isAbsolute(value) || !/\s/.test(value.trim()),
+      'is neither PEM text nor a file (file:<path>), so it must be the key on one line',
+    )
     .optional(),
   /**
-   * The order of the spec's browser steps 5 (prepareThreeDS) and 6 (module.encrypt): `spec`, 5 then 6 with the
-   * spec's arguments; `encrypt-first`, 6 then 5 with the card token, for a module that picks the 3DS flow by the card
-   * (the sandbox's, unless SANDBOX_SHIELD_THREE_DS=spec).
+   * The order of the spec's browser steps 5 (prepareThreeDS) and 6 (module.encrypt): `spec` (the default), 5 then 6
+   * with the spec's arguments; `encrypt-first`, 6 then 5 with the card token, for a module that wants the card at
+   * prepareThreeDS that way (the sandbox's takes either).
    */
-  PAYMENT_SHIELD_STEP_ORDER: z.enum(['encrypt-first', 'spec']).default('encrypt-first'),
+  PAYMENT_SHIELD_STEP_ORDER: z.enum(['encrypt-first', 'spec']).default('spec'),
+  PAYMENT_SHIELD_ARGUMENTS: z
+    .enum(['object', 'positional'])
+    .default('object')
+    .describe(
+      "How the checkout passes the spec's arguments to prepareThreeDS and module.encrypt (not shown): `object`, one object ({amount, installments, currency}; {number, holderName, expMonth, expYear, cvv}); `positional`, one by one in that order",
+    ),
   /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 
-export const INTENT_KINDS = ['payout-submission', 'charge-creation', 'defense-submission'] as const;
+export const INTENT_KINDS = ['payout-submission', 'charge-creation', 'defense-submission', 'card-authorization'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
 /**

@@ -40,6 +40,8 @@ export function integratorSettings(double: ProviderDouble): Record<string, strin
     PAYMENT_SHIELD_SETTINGS_URL: double.settingsUrl,
     PAYMENT_SHIELD_PUBLIC_KEY: double.publicKey,
     PAYMENT_SHIELD_STEP_ORDER: 'spec',
+    // Its module takes the document's arguments one by one: prepareThreeDS(amount, installments, currency), encrypt(number, …).
+    PAYMENT_SHIELD_ARGUMENTS: 'positional',
   };
 }
 

@@ -72,7 +72,7 @@ test('a frictionless card: created through the API, paid on the checkout page, P
   await page.goto(created.checkoutUrl);
   await expect(page.getByRole('status').textContent()).resolves.toBe('This order is paid. Thank you!');
   await page.close();
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-paid');
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-paid');
 });
 
 test('the challenge card: the buyer approves in the issuer iframe, and the payment is PAID', async () => {

@@ -1,10 +1,13 @@
 /**
  * The checkout against providers that differ where the spec leaves room, in a real browser:
  * - settings that say 3DS is not required (SANDBOX_SHIELD_THREE_DS=off): paid without prepareThreeDS;
- * - a module that takes the spec's prepareThreeDS arguments in the spec's order (PAYMENT_SHIELD_STEP_ORDER=spec);
+ * - a module that takes the spec's prepareThreeDS arguments only and refuses a card token (SANDBOX_SHIELD_THREE_DS=spec),
+ *   in the default order of steps; and the other order (PAYMENT_SHIELD_STEP_ORDER=encrypt-first) for a module that
+ *   takes the token;
+ * - settings without `currencies` and 3DS answers carrying fields the spec does not list;
  * - the security module's three configured values (PAYMENT_SHIELD_SCRIPT_URL, PAYMENT_SHIELD_SETTINGS_URL,
- *   PAYMENT_SHIELD_PUBLIC_KEY as a file and as PEM text) against the seed profile, which serves no
- *   /shield/public-key, with the default base address dead; and what a wrong or missing value gives.
+ *   PAYMENT_SHIELD_PUBLIC_KEY as a file, as PEM text and as an opaque key) against the seed profile, which serves
+ *   no /shield/public-key, with the default base address dead; and what a wrong or missing value gives.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +16,7 @@ import path from 'node:path';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { freePort } from '../../src/net/free-port';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, startShieldVariant, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
 let browser: Browser;
 const keyDir = mkdtempSync(path.join(os.tmpdir(), 'shield-key-'));
@@ -71,11 +74,11 @@ describe('the provider says 3DS is not required (SANDBOX_SHIELD_THREE_DS=off)', 
   });
 });
 
-describe("the spec's order of steps (PAYMENT_SHIELD_STEP_ORDER=spec, a module that takes the spec's arguments)", () => {
+describe("the spec's order of steps, the default (a module that takes the spec's arguments only: SANDBOX_SHIELD_THREE_DS=spec)", () => {
   const lines: string[] = [];
   let stack: EngineHarness;
   beforeAll(async () => {
-    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'spec', PAYMENT_SHIELD_STEP_ORDER: 'spec' }, { logs: (line) => lines.push(line) });
+    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'spec' }, { logs: (line) => lines.push(line) });
   });
   afterAll(() => stack?.close());
 
@@ -86,6 +89,82 @@ describe("the spec's order of steps (PAYMENT_SHIELD_STEP_ORDER=spec, a module th
     // This module refuses a token at prepareThreeDS: the session opened without one, so the token came after.
     expect(events(lines, 'sandbox.three_ds_session_opened').map((line) => line.forCard)).toEqual([false]);
     expect(await providerPayment(stack, externalId)).toMatchObject({ cardTokenVerified: true, sessionId: expect.stringMatching(/^3ds_/) as unknown, threeDS: { eci: '05' } });
+  });
+});
+
+describe('encrypt first (PAYMENT_SHIELD_STEP_ORDER=encrypt-first: a module that takes the card token at prepareThreeDS)', () => {
+  const lines: string[] = [];
+  let stack: EngineHarness;
+  beforeAll(async () => {
+    stack = await startEngineHarness({ PAYMENT_SHIELD_STEP_ORDER: 'encrypt-first' }, { logs: (line) => lines.push(line) });
+  });
+  afterAll(() => stack?.close());
+
+  test('the challenge card is challenged from its token, and paid', async () => {
+    const { externalId, outcome } = await payOnPage(stack, 'card-encrypt-first', TEST_CARDS.challenge, { approveChallenge: true });
+    expect(outcome.status).toBe('PAID');
+    expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ last4: '3220' });
+    expect(events(lines, 'sandbox.three_ds_session_opened').map((line) => line.forCard)).toEqual([true]);
+  });
+});
+
+/** The sandbox's module made to take the spec's arguments one by one, in the spec's order, and nothing else. */
+const POSITIONAL_MODULE = `(function () {
+  var helper = window.ShieldHelper;
+  var name = helper.getModuleName();
+  var module = window[name];
+  var number = (value, what) => { if (typeof value !== 'number') throw new TypeError(what + ' must be passed on its own'); return value; };
+  window.ShieldHelper = Object.freeze({
+    getModuleName: helper.getModuleName,
+    convertDecimalToCents: helper.convertDecimalToCents,
+    prepareThreeDS: (amount, installments, currency) => helper.prepareThreeDS({ amount: number(amount, 'amount'), installments, currency }),
+  });
+  window[name] = Object.freeze({
+    setPublicKey: module.setPublicKey,
+    encrypt: (cardNumber, holderName, expMonth, expYear, cvv) => module.encrypt({ number: cardNumber, holderName, expMonth: number(expMonth, 'expMonth'), expYear, cvv }),
+  });
+})();`;
+
+describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): settings without currencies, 3DS answers with fields the spec does not list", () => {
+  let stack: EngineHarness;
+  let shield: Awaited<ReturnType<typeof startShieldVariant>> | undefined;
+  const rewrite = (path: string, body: Record<string, unknown>): Record<string, unknown> => {
+    if (path === '/shield/settings') {
+      const { currencies: _dropped, ...rest } = body;
+      return { ...rest, region: 'br-1' };
+    }
+    if (path.startsWith('/shield/sessions') && typeof body.threeDS === 'object' && body.threeDS !== null) return { ...body, acsTransId: 'acs-1', threeDS: { ...body.threeDS, dsTransId: 'ds-1' } };
+    return body;
+  };
+  beforeAll(async () => {
+    const variant = await startShieldVariant(rewrite, POSITIONAL_MODULE);
+    shield = variant;
+    stack = await startEngineHarness(
+      { PAYMENT_SHIELD_ARGUMENTS: 'positional' },
+      {
+        engineSettings: (sandbox) => {
+          variant.target.url = sandbox.sandboxUrl;
+          return { PAYMENT_SHIELD_SCRIPT_URL: `${variant.url}/shield/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${variant.url}/shield/settings` };
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await shield?.close();
+  });
+
+  test('a frictionless and a challenge card are paid: no currencies restricts nothing, 3DS fields the spec does not list are dropped, not refused', async () => {
+    const { publicKey } = (await (await fetch(`${stack.sandboxUrl}/shield/public-key`)).json()) as { publicKey: string };
+    const settings = (await (await fetch(`${shield?.url ?? ''}/shield/settings?publicKey=${encodeURIComponent(publicKey)}`)).json()) as Record<string, unknown>;
+    expect(settings).toMatchObject({ moduleName: 'SandboxShield', region: 'br-1' });
+    expect(settings).not.toHaveProperty('currencies');
+    const frictionless = await payOnPage(stack, 'card-variant-frictionless', TEST_CARDS.frictionless);
+    expect(frictionless.outcome.status).toBe('PAID');
+    const challenged = await payOnPage(stack, 'card-variant-challenge', TEST_CARDS.challenge, { approveChallenge: true });
+    expect(challenged.outcome.status).toBe('PAID');
+    expect(await providerPayment(stack, challenged.externalId)).toMatchObject({ threeDS: { eci: '05' } });
+    expect(await providerPayment(stack, challenged.externalId)).not.toHaveProperty('threeDS.dsTransId');
   });
 });
 
@@ -105,14 +184,14 @@ describe('the security module configured (seed profile: no /shield/public-key; t
           writeFileSync(keyFile, keyPem);
           // Another spelling of the sandbox's host, so these addresses are not derived from any base.
           const shield = `${sandbox.sandboxUrl.replace('127.0.0.1', 'localhost')}/shield`;
-          return { PAYMENT_SHIELD_SCRIPT_URL: `${shield}/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${shield}/settings`, PAYMENT_SHIELD_PUBLIC_KEY: keyFile };
+          return { PAYMENT_SHIELD_SCRIPT_URL: `${shield}/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${shield}/settings`, PAYMENT_SHIELD_PUBLIC_KEY: `file:${keyFile}` };
         },
       },
     );
   });
   afterAll(() => stack?.close());
 
-  test('with the key as a file, a frictionless and a challenge card are paid', async () => {
+  test('with the key as a file (file:<path>), a frictionless and a challenge card are paid', async () => {
     expect((await fetch(`${sandboxUrl}/shield/public-key`)).status).toBe(404);
     const frictionless = await payOnPage(stack, 'card-configured-file', TEST_CARDS.frictionless);
     expect(frictionless.outcome.status).toBe('PAID');
@@ -131,9 +210,19 @@ describe('the security module configured (seed profile: no /shield/public-key; t
     expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ last4: '1000' });
   });
 
+  test('an opaque key (no PEM) is the key itself: the page hands it to the module as it is', async () => {
+    const port = await freePort();
+    await stack.spawnApiProcess(port, { PAYMENT_SHIELD_PUBLIC_KEY: 'pk_test_51OpaqueKey' });
+    const created = await createCardPayment(stack, 'card-opaque-key');
+    const page = await fetch(created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${port}`));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('"publicKey":"pk_test_51OpaqueKey"');
+  });
+
   test('a value that is no key or no address stops the API at start-up, naming the setting', async () => {
     const notAKey = '-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n';
     await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: notAKey })).rejects.toThrow(/PAYMENT_SHIELD_PUBLIC_KEY: is PEM text but not a public key/);
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: 'two words' })).rejects.toThrow(/PAYMENT_SHIELD_PUBLIC_KEY: is neither PEM text nor a file/);
     await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SCRIPT_URL: 'shield.js' })).rejects.toThrow(/PAYMENT_SHIELD_SCRIPT_URL/);
     await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SETTINGS_URL: 'settings' })).rejects.toThrow(/PAYMENT_SHIELD_SETTINGS_URL/);
   });

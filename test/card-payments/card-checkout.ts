@@ -1,11 +1,19 @@
-/** What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its checkout page. */
+/**
+ * What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its
+ * checkout page (or its pay call made as the page makes it), and the security module served as another provider would.
+ */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { CardPaymentCreated, CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
+import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
+import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -89,4 +97,77 @@ export function waitForCardPayment(stack: EngineHarness, externalId: string, sta
     },
     { timeoutMs, intervalMs: 200, description: `card payment ${externalId} to reach ${statuses.join('|')}` },
   );
+}
+
+/** The environment's shield key as the engine hands it to the page: configured, or the default sandbox's GET /shield/public-key. */
+async function shieldPublicKey(stack: EngineHarness): Promise<string> {
+  const configured = stack.config.PAYMENT_SHIELD_PUBLIC_KEY;
+  if (configured !== undefined) return configured;
+  return ((await (await fetch(`${stack.sandboxUrl}/shield/public-key`)).json()) as { publicKey: string }).publicKey;
+}
+
+/**
+ * The checkout page's pay call as the page makes it for a card its issuer does not challenge (no 3DS data): the card,
+ * and its token from the security module's key. For the tests of what happens after the provider took the card.
+ */
+export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCreated, number: string): Promise<HttpAnswer<CheckoutResult>> {
+  const card = { number, holderName: 'ANA SOUZA', expMonth: 12, expYear: Number(EXPIRY_YEAR), cvv: TEST_CVV };
+  const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  return httpCall<CheckoutResult>(`${stack.apiUrl}/checkout/${encodeURIComponent(created.externalId)}/pay`, {
+    body: {
+      token,
+      card: { holderName: card.holderName, number, expiryMonth: '12', expiryYear: EXPIRY_YEAR, cvv: TEST_CVV },
+      cardToken: encryptCardToken(await shieldPublicKey(stack), card),
+    },
+  });
+}
+
+/**
+ * The sandbox's security module served from another origin, with its JSON answers rewritten by `rewrite` (path
+ * without query, body) and `scriptTail` run after its script: a provider whose settings, 3DS answers and module
+ * differ from the sandbox's where the spec leaves room. `target` is set once the sandbox listens.
+ */
+export async function startShieldVariant(
+  rewrite: (path: string, body: Record<string, unknown>) => Record<string, unknown>,
+  scriptTail = '',
+): Promise<{ url: string; target: { url: string }; close(): Promise<void> }> {
+  const target = { url: '' };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host' && entry[0] !== 'content-length'));
+        const answer = await fetch(target.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+        const text = await answer.text();
+        const json = (answer.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        const body = json === undefined ? (path.endsWith('.js') ? `${text}\n${scriptTail}` : text) : JSON.stringify(rewrite(path, json));
+        const kept = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)));
+        res.writeHead(answer.status, kept).end(body);
+      })().catch(() => res.socket?.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    target,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Endpoint 2 called directly, as a checkout whose answer was lost called it: a card payment of `amount` naming `externalId`'s order. */
+export function chargeAtProvider(stack: EngineHarness, externalId: string, amount: number, options: { callback?: boolean } = {}) {
+  return paymentApiClient(stack.config).createCardPayment({
+    amount,
+    installmentCount: 1,
+    dueDate: new Date().toISOString().slice(0, 10),
+    externalReference: externalId,
+    ...(options.callback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
+    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
+    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
+  });
 }

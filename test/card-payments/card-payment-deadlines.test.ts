@@ -1,17 +1,19 @@
 /**
  * A card payment's deadlines through the real stack: a checkout nobody pays in time is EXPIRED (and its
  * page, still open in Chromium, can no longer pay); a payment whose answer from endpoint 2 never reached
- * the workflow (the API crashed in between) is NEEDS_REVIEW, then settled by the provider's callback,
- * which names the payment, or by an operator who names it (recheck) or finds none (close).
+ * the workflow is settled by the checkout's record of that answer at the authorization deadline, or (the API
+ * crashed before recording it) is NEEDS_REVIEW, then settled by the provider's signed callback, which names
+ * the payment, or by an operator who names it (recheck) or finds none (close).
  */
 import type { Page } from 'playwright-core';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
-import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pay, PAYER, TEST_CVV, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import { pollUntil } from '../../src/util/poll';
+import { chargeAtProvider, createCardPayment, launchBrowser, openCheckout, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
 let stack: EngineHarness;
@@ -58,23 +60,9 @@ async function authorizingThenLost(amount: number): Promise<string> {
   return created.externalId;
 }
 
-/** Endpoint 2 as the lost call made it (or, with `binding`, a payment made otherwise: no reference, other installments). */
-function chargeAtProvider(externalId: string, amount: number, withCallback: boolean, binding: { externalReference?: string | null; installmentCount?: number } = {}) {
-  const externalReference = binding.externalReference === undefined ? externalId : binding.externalReference;
-  return paymentApiClient(stack.config).createCardPayment({
-    amount,
-    installmentCount: binding.installmentCount ?? 1,
-    dueDate: new Date().toISOString().slice(0, 10),
-    ...(externalReference === null ? {} : { externalReference }),
-    ...(withCallback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
-    payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
-  });
-}
-
 test("an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED", async () => {
   const found = await authorizingThenLost(30);
-  const charged = await chargeAtProvider(found, 30, false);
+  const charged = await chargeAtProvider(stack, found, 30);
   const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, { providerPaymentId: charged.data.id });
   expect(rechecked.status).toBe(200);
   expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
@@ -90,31 +78,52 @@ test("an operator names the payment the workflow never heard of: recheck settles
   expect(closed.body.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'FAILED']);
 });
 
-test("endpoint 2's answer lost between the provider and the workflow: NEEDS_REVIEW, then PAID by the provider's callback", async () => {
-  const externalId = await authorizingThenLost(42);
-  const charged = await chargeAtProvider(externalId, 42, true);
+test("endpoint 2's answer recorded by the checkout, its signal lost: read at the authorization deadline, PAID without review", async () => {
+  const created = await createCardPayment(stack, 'card-recorded', { amount: 25 });
+  // The checkout's part up to its crash: the card submitted, the intent claimed, endpoint 2 called, its answer recorded.
+  await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  const key = cardAuthorizationKey(created.externalId);
+  await stack.intents.claim(key, 'checkout:crashed');
+  const charged = await chargeAtProvider(stack, created.externalId, 25);
+  await stack.intents.record(key, 'checkout:crashed', { state: 'SENT', providerId: String(charged.data.id) });
 
+  const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
+  expect(paid).toMatchObject({ providerPaymentId: charged.data.id, callbacksReceived: 0 });
+  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID']);
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-record-read');
+});
+
+test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a signed callback names the payment, an unsigned one does not", async () => {
+  const externalId = await authorizingThenLost(42);
+  const charged = await chargeAtProvider(stack, externalId, 42, { callback: true });
+  const signed = (stack.config.SANDBOX_CALLBACK_SIGNATURE ?? (stack.config.SANDBOX_PROFILE === 'seed' ? 'none' : 'hmac')) === 'hmac';
+  if (!signed) {
+    // The provider's callback arrives unsigned: a "look now" that finds no payment id; an operator names it.
+    await pollUntil(
+      async () => {
+        const view = (await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {})).body;
+        return view.callbacksReceived >= 1 ? view : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, description: 'the unsigned callback to arrive' },
+    );
+    expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`)).body).toMatchObject({ status: 'NEEDS_REVIEW', checksMade: 0 });
+    await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
+  }
   const paid = await waitForCardPayment(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
   expect(paid.callbacksReceived).toBeGreaterThanOrEqual(1);
   expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
 });
 
-test("an operator naming a payment not bound to the order settles nothing: no reference, another amount or other installments are refused and named; the bound one settles it", async () => {
+test("an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it", async () => {
   const externalId = await authorizingThenLost(50);
-  const unbound = [
-    [await chargeAtProvider(externalId, 50, false, { externalReference: null }), /names no order/],
-    [await chargeAtProvider(externalId, 0.5, false), /is of 0\.5, not the order's 50/],
-    [await chargeAtProvider(externalId, 50, false, { installmentCount: 6 }), /is in 6 installments, not the order's 1/],
-  ] as const;
-  for (const [charged, reason] of unbound) {
-    const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
-    expect(rechecked.status).toBe(200);
-    expect(rechecked.body).toMatchObject({ status: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(reason) as unknown });
-    expect(rechecked.body.providerPaymentId).toBeUndefined();
-  }
-  const bound = await chargeAtProvider(externalId, 50, false);
+  const cheaper = await chargeAtProvider(stack, externalId, 0.5);
+  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: cheaper.data.id });
+  expect(rechecked.status).toBe(200);
+  expect(rechecked.body).toMatchObject({ status: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(/is of 0\.5, not the order's 50/) as unknown });
+  expect(rechecked.body.providerPaymentId).toBeUndefined();
+  const bound = await chargeAtProvider(stack, externalId, 50);
   await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
   expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(externalId), 'card-payment-bound-after-refusals');
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(externalId), 'card-payment-answer-binding-after-refusal');
 });

@@ -3,12 +3,15 @@
  * reset can reach. No workflow calls the card authorization (endpoint 2): the API's checkout does, once,
  * and only while the workflow awaits a card. A reset re-applies the checkout's update and the provider's
  * answer (Temporal's default), so the new run is past AWAITING_CARD, re-reads the payment (endpoint 3) and
- * the checkout refuses a second card: one authorization per payment, whatever the point. The engine
- * reaches the sandbox through a recording proxy.
+ * the checkout refuses a second card: one authorization per payment, whatever the point. A run that does
+ * reach AWAITING_CARD again (a workflow started anew for the order) finds the authorization's intent claimed
+ * by the earlier one and sends no card. The engine reaches the sandbox through a recording proxy.
  */
 import { randomBytes } from 'node:crypto';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
 import { paidCardPayment, payByCard } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -54,3 +57,18 @@ test('paid card payments reset to their first task, their last and every workflo
   );
   expect(authorizations()).toBe(before);
 }, 240_000);
+
+test("an order whose card authorization an earlier run claimed and sent: the checkout sends no card again, and the earlier payment settles it", async () => {
+  const created = await createCardPayment(stack, 'card-rerun', { amount: 15 });
+  // What the earlier run's checkout did: claimed the order's intent, charged the card, recorded the answer.
+  const key = cardAuthorizationKey(created.externalId);
+  await stack.intents.claim(key, 'checkout:earlier-run');
+  const { data } = await chargeAtProvider(stack, created.externalId, 15);
+  await stack.intents.record(key, 'checkout:earlier-run', { state: 'SENT', providerId: String(data.id) });
+
+  const before = authorizations();
+  const answer = await payAtCheckout(stack, created, '4000000000001000');
+  expect(answer.body).toMatchObject({ status: 'PENDING' });
+  expect(authorizations()).toBe(before);
+  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ providerPaymentId: data.id });
+});

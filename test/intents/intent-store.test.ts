@@ -6,7 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Pool } from 'pg';
 import { openBatchStore } from '../../src/batches/open-batch-store';
+import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
+import { BATCH_MIGRATIONS } from '../../src/batches/sqlite-batch-schema';
+import { applyPgMigrations } from '../../src/db/postgres';
+import { applyMigrations, openSqlite } from '../../src/db/sqlite';
 import { pgIntentStore, sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import type { IntentKey, IntentStore } from '../../src/intents/intent-store';
 import { postgresForThisFile } from '../helpers/postgres';
@@ -80,6 +85,7 @@ describe.each(dialects)('$name intent store', ({ open }) => {
     expect(await db.intents.claim(charge, 'run-b')).toMatchObject({ by: 'earlier-run', intent: { state: 'SENT', answer: '{"qrcode":"000201"}' } });
     // Other kinds of the same business id are other intents.
     expect(await db.intents.claim({ businessId: 'order-1', kind: 'defense-submission' }, 'run-b')).toMatchObject({ by: 'this-run', fresh: true });
+    expect(await db.intents.claim({ businessId: 'order-1', kind: 'card-authorization' }, 'checkout:1')).toMatchObject({ by: 'this-run', fresh: true });
   });
 
   test('an intent the provider refused (nothing moved) is taken over by the next run; an unknown one is not', async () => {
@@ -115,5 +121,37 @@ describe.each(dialects)('$name intent store', ({ open }) => {
     expect(holders).toHaveLength(1);
     const holder = holders[0]?.intent.runId;
     expect(claims.every((claim) => claim.intent.runId === holder)).toBe(true);
+  });
+});
+
+describe('a database that holds intents from before the card-authorization kind', () => {
+  const CARD_KIND = (migration: { id: string }) => !migration.id.endsWith('-card-authorization-intents');
+  const before = "INSERT INTO money_intents (business_id, kind, run_id, state, provider_id, answer, claimed_at, updated_at) VALUES ('order-9', 'payout-submission', 'run-a', 'SENT', 'tx-9', NULL, 1, 1)";
+  const kept = { businessId: 'order-9', kind: 'payout-submission', runId: 'run-a', state: 'SENT', providerId: 'tx-9' };
+
+  test('SQLite: the migration keeps every intent, and takes the new kind', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'intents-'));
+    folders.push(dir);
+    const file = path.join(dir, 'batches.sqlite');
+    const old = openSqlite(file, { busyTimeoutMs: 1_000 });
+    applyMigrations(old, BATCH_MIGRATIONS.filter(CARD_KIND));
+    old.exec(before);
+    old.close();
+    const intents = sqliteIntentStore(file);
+    expect(await intents.find({ businessId: 'order-9', kind: 'payout-submission' })).toMatchObject(kept);
+    expect(await intents.claim({ businessId: 'order-9', kind: 'card-authorization' }, 'checkout:1')).toMatchObject({ by: 'this-run', fresh: true });
+    await intents.close();
+  });
+
+  test('PostgreSQL: the migration keeps every intent, and takes the new kind', async () => {
+    const url = await freshDatabase();
+    const pool = new Pool({ connectionString: url });
+    await applyPgMigrations(pool, PG_BATCH_MIGRATIONS.filter(CARD_KIND));
+    await pool.query(before.replace('1, 1)', 'now(), now())'));
+    await pool.end();
+    const intents = await pgIntentStore(url);
+    expect(await intents.find({ businessId: 'order-9', kind: 'payout-submission' })).toMatchObject(kept);
+    expect(await intents.claim({ businessId: 'order-9', kind: 'card-authorization' }, 'checkout:1')).toMatchObject({ by: 'this-run', fresh: true });
+    await intents.close();
   });
 });

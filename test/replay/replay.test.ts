@@ -77,6 +77,13 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'card-payment-paid.binpb',
       // The binding of a provider payment to its order (the card-payment-binding patch), after three refusals.
       'card-payment-bound-after-refusals.binpb',
+      // The payment id from the provider's own word only (the card-payment-answer-binding patch): paid through the
+      // checkout, after an unsigned callback naming a wrong payment, from the checkout's record at the deadline, and
+      // after an operator named a payment of another amount.
+      'card-payment-answer-binding-paid.binpb',
+      'card-payment-answer-binding-unsigned-hint-paid.binpb',
+      'card-payment-answer-binding-record-read.binpb',
+      'card-payment-answer-binding-after-refusal.binpb',
       'charge-paid-announced.binpb',
       // A charge re-created after a lost creation answer, paid by both references (the charge-watches-every-reference patch).
       'charge-recreated-paid-twice.binpb',

@@ -1,8 +1,10 @@
 /**
  * The card flow's browser side in a real browser (Debian's chromium, driven by playwright-core): a
  * checkout page on its own origin loads the sandbox's shield.js and runs the spec's "Browser-side 3DS
- * preparation" steps 1-7; the test then plays the merchant's backend and calls endpoint 2 with what
- * the page produced. Chromium: CHROMIUM_PATH, else /usr/bin/chromium (`apt-get install -y chromium`).
+ * preparation" steps 1-7, in the spec's order (the module reads the card from the page's card fields) or
+ * with encrypt first (the token given to prepareThreeDS); the test then plays the merchant's backend and
+ * calls endpoint 2 with what the page produced. Chromium: CHROMIUM_PATH, else /usr/bin/chromium
+ * (`apt-get install -y chromium`).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -44,7 +46,7 @@ interface PaymentBody {
   data: { id: number; status: string; last4: string };
 }
 
-/** The merchant's checkout page: steps 1-7, with encrypt (6) before prepareThreeDS (5) as the sandbox documents. */
+/** The merchant's checkout page: steps 1-7, with encrypt (6) before prepareThreeDS (5), or in the spec's order from its card fields. */
 function checkoutPage(sandboxUrl: string, publicKey: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -53,6 +55,9 @@ function checkoutPage(sandboxUrl: string, publicKey: string): string {
 </head>
 <body>
 <h1>Test shop</h1>
+<form id="card-fields">
+<input autocomplete="cc-name"><input autocomplete="cc-number"><input autocomplete="cc-exp-month"><input autocomplete="cc-exp-year"><input autocomplete="cc-csc">
+</form>
 <script>
   const PUBLIC_KEY = ${JSON.stringify(publicKey)};
   const SETTINGS_URL = ${JSON.stringify(`${sandboxUrl}/shield/settings`)};
@@ -73,6 +78,24 @@ function checkoutPage(sandboxUrl: string, publicKey: string): string {
       // Step 5: 3DS, frictionless or with the issuer's challenge in an iframe.
       const result = await ShieldHelper.prepareThreeDS({ amount, installments: order.installments, currency: order.currency, cardToken });
       // Step 7: what goes to the merchant's backend.
+      return { ok: true, cardToken, sessionId: result.sessionId, threeDS: result.threeDS, amount, settings };
+    } catch (error) {
+      return { ok: false, name: error.name, code: error.code, message: error.message };
+    }
+  };
+
+  // The spec's order and arguments: the buyer typed the card into the page's fields; 5, then 6.
+  window.checkoutInSpecOrder = async (order) => {
+    try {
+      const form = document.getElementById('card-fields');
+      if (form) {
+        const typed = { 'cc-name': order.card.holderName, 'cc-number': order.card.number, 'cc-exp-month': String(order.card.expMonth).padStart(2, '0'), 'cc-exp-year': String(order.card.expYear), 'cc-csc': order.card.cvv };
+        for (const [name, value] of Object.entries(typed)) form.querySelector('[autocomplete="' + name + '"]').value = value;
+      }
+      const settings = await (await fetch(SETTINGS_URL + '?publicKey=' + encodeURIComponent(PUBLIC_KEY))).json();
+      const amount = ShieldHelper.convertDecimalToCents(order.amount, order.currency);
+      const result = await ShieldHelper.prepareThreeDS({ amount, installments: order.installments, currency: order.currency });
+      const cardToken = await shieldModule.encrypt(order.card);
       return { ok: true, cardToken, sessionId: result.sessionId, threeDS: result.threeDS, amount, settings };
     } catch (error) {
       return { ok: false, name: error.name, code: error.code, message: error.message };
@@ -135,6 +158,8 @@ async function openCheckout(pagePath = '/checkout'): Promise<Page> {
 }
 
 const runCheckout = (page: Page, order: Order): Promise<Outcome> => page.evaluate((value) => (globalThis as unknown as { checkout(order: Order): Promise<Outcome> }).checkout(value), order);
+const runCheckoutInSpecOrder = (page: Page, order: Order): Promise<Outcome> =>
+  page.evaluate((value) => (globalThis as unknown as { checkoutInSpecOrder(order: Order): Promise<Outcome> }).checkoutInSpecOrder(value), order);
 const challengeFrame = (page: Page) => page.frameLocator('iframe[title="3-D Secure challenge"]');
 const challengeOverlays = (page: Page) => page.locator('[data-shield-challenge]').count();
 
@@ -242,4 +267,31 @@ test("endpoint 2 refuses another card's token, a reused session, another amount,
   const withoutThreeDS = refusal(await pay(42, challengeCard, { cardToken: challengeToken }));
   expect(withoutThreeDS).toMatchObject({ status: 422, code: 'THREE_DS_REQUIRED', issues: [{ path: 'creditCard.threeDS' }] });
   await page.close();
+});
+
+describe("the spec's order: prepareThreeDS with the spec's arguments, then module.encrypt", () => {
+  test('the module reads the card from the page: a frictionless card goes through at once, the challenge card gets its challenge', async () => {
+    const page = await openCheckout();
+    const card = testCard('4111111111111111');
+    const outcome = succeeded(await runCheckoutInSpecOrder(page, { amount: 30, currency: 'BRL', installments: 2, card }));
+    expect(await challengeOverlays(page)).toBe(0);
+    expect((await pay(30, card, outcome, 2)).body.data).toMatchObject({ status: 'PENDING', last4: '1111' });
+
+    const challengeCard = testCard(TEST_CARDS.challenge);
+    const pending = runCheckoutInSpecOrder(page, { amount: 42, currency: 'BRL', installments: 1, card: challengeCard });
+    await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
+    const challenged = succeeded(await pending);
+    // The session is bound to the card the page held: endpoint 2 takes it with that card only.
+    expect(refusal(await pay(42, card, { ...challenged, cardToken: outcome.cardToken }))).toMatchObject({ status: 422, code: 'THREE_DS_INVALID', issues: [{ path: 'creditCard.number' }] });
+    expect((await pay(42, challengeCard, challenged)).body.data).toMatchObject({ status: 'PENDING', last4: '3220' });
+    await page.close();
+  });
+
+  test('a page without card fields: this environment, which picks the 3DS flow by the card, refuses the session naming what it needs', async () => {
+    const page = await openCheckout();
+    await page.evaluate("document.getElementById('card-fields').remove()");
+    const outcome = await runCheckoutInSpecOrder(page, { amount: 30, currency: 'BRL', installments: 1, card: testCard('4111111111111111') });
+    expect(outcome).toMatchObject({ ok: false, name: 'ShieldError', code: 'VALIDATION_FAILED' });
+    await page.close();
+  });
 });

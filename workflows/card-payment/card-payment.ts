@@ -3,22 +3,19 @@
  *
  *   awaitCard          AWAITING_CARD → AUTHORIZING (the checkout took a card: an update) | FAILED (3DS
  *                      failed at the checkout: an update) | EXPIRED (nobody paid before expiresAt)
- *   awaitAuthorization AUTHORIZING → PENDING | FAILED (the API reports endpoint 2's answer: a signal)
- *                      AUTHORIZING → NEEDS_REVIEW (no answer by the deadline, or an unknown one)
+ *   awaitAuthorization AUTHORIZING → PENDING | FAILED (endpoint 2's answer: the checkout's signal, or at the deadline
+ *                      the intent it recorded); AUTHORIZING → NEEDS_REVIEW (neither by the deadline, or an unknown one)
  *   awaitOutcome       PENDING → PAID | FAILED (callback hint or timer, then endpoint 3), NEEDS_REVIEW past the review deadline
- *   awaitNews          NEEDS_REVIEW → PENDING | PAID | FAILED once the payment id is known (late answer, callback,
- *                      or an operator's recheck naming it); NEEDS_REVIEW → FAILED when an operator closes it
+ *   awaitNews          NEEDS_REVIEW → PENDING | PAID | FAILED once the payment id is known (late answer or its record,
+ *                      signed callback, an operator's recheck naming it); NEEDS_REVIEW → FAILED when an operator closes it
  *
- * The provider's payment id may come from the API's answer or from the PAYMENT_UPDATED callback, which
- * names it: a crash between endpoint 2's answer and the signal leaves a visible NEEDS_REVIEW, settled
- * as soon as the callback arrives. Whatever brought the id (an answer, a callback, an operator's
- * recheck), only a payment bound to this order settles it: the provider must report this order's
- * externalId as its `externalReference`, and the order's amount and installment count. Anything else is
- * refused, logged and forgotten, so that another payment (someone else's, or a cheaper one) cannot pay
- * for this order.
+ * The payment id comes from the provider's own word (endpoint 2's answer; a signed PAYMENT_UPDATED callback, which
+ * echoes this order's reference) or an operator: an unsigned callback only says "look now". Endpoint 3 must then show
+ * the order's amount, and its reference and installments where it shows them (./payment-binding.ts); anything else is
+ * refused, logged and forgotten, as is an id the provider cannot find (unless endpoint 2 answered it), so that another
+ * payment (someone else's, or a cheaper one) cannot pay for this order.
  */
-import { condition, log, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { CardPaymentCheck, CardPaymentActivities } from '../../activities/card-payment-activities';
+import { condition, log, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
@@ -26,21 +23,13 @@ import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
-import { CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData } from './merchant-events';
+import { CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData, cardPaymentOutcome } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { CARD_PAYMENT_FLOW, CARD_PAYMENT_TRANSITIONS, type AuthorizationAnswer, type CardCallbackHint, type CardPaymentState, type CardPaymentView, type SubmittedCard } from './messages';
 import { nowMs } from '../shared/clock';
 import { failureMessage } from '../shared/activity-failures';
-import { centavosToReais } from '../../src/money/centavos';
-
-/** Payments recorded before the binding was checked keep the old rule on replay (reference only, when present). */
-export const CARD_PAYMENT_BINDING_PATCH = 'card-payment-binding';
-
-// A check that keeps failing returns "unknown" quickly: the outcome loop has its own timers and deadline.
-const { checkCardPayment } = proxyActivities<CardPaymentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+import { bindingProblems, CARD_PAYMENT_ANSWER_BINDING_PATCH, CARD_PAYMENT_BINDING_PATCH, finalOutcome, reportedDetails, type BindingRule } from './payment-binding';
+import { checkCardPayment, recordedAnswer } from './provider-calls';
 
 type Details = Omit<CardPaymentView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
 
@@ -54,8 +43,13 @@ export class CardPayment {
   private readonly callbacks = new CallbackInbox<CardCallbackHint>();
   private readonly rechecks = new PendingUpdates<CardPaymentView>();
   private bindingChecked: boolean | undefined;
+  /** Payments started with the card-payment-answer-binding patch take ids from the provider's own word only (above). */
+  private readonly boundByAnswer: boolean;
+  /** The id is endpoint 2's answer: kept while endpoint 3 cannot find it yet. */
+  private idFromAnswer = false;
 
   constructor(private readonly input: CardPaymentInput) {
+    this.boundByAnswer = patched(CARD_PAYMENT_ANSWER_BINDING_PATCH);
     // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
     // itself. Read from the start event, so replay takes the same path.
     const indexedAtStart = workflowInfo().typedSearchAttributes.get(Flow) === CARD_PAYMENT_FLOW;
@@ -113,7 +107,14 @@ export class CardPayment {
   onCallback(hint: CardCallbackHint): void {
     this.callbacksReceived += 1;
     if (this.lifecycle.isTerminal()) return;
-    this.details.providerPaymentId ??= hint.paymentId;
+    if (!this.boundByAnswer) {
+      // The old rules knew no hint without an id: one is a "look now" once an id is known, else nothing.
+      if (hint.paymentId === undefined && this.details.providerPaymentId === undefined) return;
+      this.details.providerPaymentId ??= hint.paymentId;
+    } else if (hint.paymentId !== undefined && this.lifecycle.state !== 'AWAITING_CARD') {
+      // Signed: the provider names its payment of this order. Before the card step no payment of this order can exist.
+      this.details.providerPaymentId ??= hint.paymentId;
+    }
     this.callbacks.put(hint);
   }
 
@@ -125,7 +126,7 @@ export class CardPayment {
 
   /** Answered after the provider has next been asked, or when the payment ends. */
   recheck({ providerPaymentId }: { providerPaymentId?: number }): Promise<CardPaymentView> {
-    this.details.providerPaymentId ??= providerPaymentId;
+    if (providerPaymentId !== undefined) this.details.providerPaymentId ??= providerPaymentId;
     return this.rechecks.wait();
   }
 
@@ -161,8 +162,12 @@ export class CardPayment {
   }
 
   private async awaitAuthorization(): Promise<void> {
-    const heard = await condition(() => this.answer !== undefined || this.callbacks.pending, this.input.timing.authorizeDeadlineMs);
-    if (!heard) {
+    // A hint without a payment id (unsigned) cannot move it: only the answer, or a signed callback's id.
+    const named = () => this.callbacks.pending && (!this.boundByAnswer || this.details.providerPaymentId !== undefined);
+    const heard = await condition(() => this.answer !== undefined || named(), this.input.timing.authorizeDeadlineMs);
+    // The checkout's signal may be lost while its record of the answer is not.
+    if (!heard && this.boundByAnswer) this.answer = await recordedAnswer(this.input.order.externalId);
+    if (!heard && this.answer === undefined) {
       this.details.reviewReason = "the provider's answer did not reach the payment in time: the card may have been charged";
       this.lifecycle.moveTo('NEEDS_REVIEW', 'authorization deadline passed');
       return;
@@ -173,11 +178,12 @@ export class CardPayment {
   private async awaitOutcome(): Promise<void> {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
       hasNews: () => this.callbacks.pending || this.answer !== undefined || this.rechecks.any,
-      // An answer that comes once the payment is PENDING (a callback came first) only says "look now", as a callback does.
+      // An answer that comes once the payment is PENDING (a signed callback came first) says "look now", and names the payment.
       takeHint: () => {
-        const answered = this.answer !== undefined;
+        const answer = this.answer;
         this.answer = undefined;
-        return this.callbacks.take() || answered;
+        if (answer?.kind === 'accepted' && this.boundByAnswer) this.acceptAnswer(answer);
+        return this.callbacks.take() || answer !== undefined;
       },
       check: async () => {
         const found = await this.check();
@@ -192,12 +198,17 @@ export class CardPayment {
     }
   }
 
-  /** In review, only the payment id can settle it: a late answer, a callback or an operator brings it. */
+  /** In review, only the payment id can settle it: a late answer (or the checkout's record of it), a signed callback or an operator brings it. */
   private async awaitNews(): Promise<void> {
     await condition(() => this.answer !== undefined || this.callbacks.pending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
     this.applyNews();
     if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
     this.callbacks.take();
+    if (this.details.providerPaymentId === undefined && this.boundByAnswer) {
+      this.answer = await recordedAnswer(this.input.order.externalId);
+      this.applyNews();
+      if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
+    }
     if (this.details.providerPaymentId === undefined) {
       this.rechecks.answerAll(this.view());
       return;
@@ -208,15 +219,23 @@ export class CardPayment {
     this.rechecks.answerAll(this.view());
   }
 
-  /** Applies the API's answer, or a callback's payment id when the answer was lost (the hint stays for the check). */
+  /** Endpoint 2's answer names the payment: it replaces any id named otherwise. */
+  private acceptAnswer(answer: Extract<AuthorizationAnswer, { kind: 'accepted' }>): void {
+    const { paymentId, brand, last4, providerStatus, netValueCents } = answer;
+    // What the answer did not show stays as the checkout said it.
+    Object.assign(this.details, { providerPaymentId: paymentId, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(providerStatus ? { providerStatus } : {}), ...(netValueCents === undefined ? {} : { netValueCents }) });
+    this.idFromAnswer = true;
+  }
+
+  /** Applies the API's answer, or a signed callback's payment id when the answer was lost (the hint stays for the check). */
   private applyNews(): void {
     const answer = this.answer;
     this.answer = undefined;
     if (answer?.kind === 'accepted') {
-      Object.assign(this.details, { providerPaymentId: answer.paymentId, brand: answer.brand, last4: answer.last4, providerStatus: answer.providerStatus, netValueCents: answer.netValueCents });
-      if (this.lifecycle.can('PENDING')) this.lifecycle.moveTo('PENDING', `provider accepted payment ${answer.paymentId} (${answer.providerStatus})`);
+      this.acceptAnswer(answer);
+      if (this.lifecycle.can('PENDING')) this.lifecycle.moveTo('PENDING', `provider accepted payment ${answer.paymentId}${answer.providerStatus ? ` (${answer.providerStatus})` : ''}`);
       // The provider's immediate status is a hint too: look at once.
-      this.callbacks.put({ paymentId: answer.paymentId, status: answer.providerStatus, receivedAt: new Date().toISOString() });
+      this.callbacks.put({ paymentId: answer.paymentId, status: answer.providerStatus ?? 'UNKNOWN', receivedAt: new Date().toISOString() });
     } else if (answer?.kind === 'refused') {
       this.details.failureReason = answer.reason;
       this.lifecycle.moveTo('FAILED', 'provider refused the card payment');
@@ -228,16 +247,22 @@ export class CardPayment {
     }
   }
 
-  /** Why the provider's payment is not this order's: its reference, amount and installments must be the order's. */
-  private bindingProblems(found: Extract<CardPaymentCheck, { kind: 'found' }>): string[] {
-    const { order } = this.input;
+  /** Which rule binds a payment to this order (./payment-binding.ts), decided once, at its first check. */
+  private bindingRule(): BindingRule {
+    if (this.boundByAnswer) return 'amount-and-what-is-shown';
     this.bindingChecked ??= patched(CARD_PAYMENT_BINDING_PATCH);
-    if (!this.bindingChecked) return found.externalReference !== undefined && found.externalReference !== order.externalId ? ['at the provider belongs to another order'] : [];
-    const problems: string[] = [];
-    if (found.externalReference !== order.externalId) problems.push(found.externalReference === undefined ? 'at the provider names no order (externalReference)' : 'at the provider belongs to another order');
-    if (found.amountCents !== order.amountCents) problems.push(`is of ${centavosToReais(found.amountCents)}, not the order's ${centavosToReais(order.amountCents)}`);
-    if (found.installmentCount !== order.installmentCount) problems.push(`is in ${found.installmentCount ?? 'an unreported number of'} installments, not the order's ${order.installmentCount}`);
-    return problems;
+    return this.bindingChecked ? 'reference-amount-installments' : 'reference-when-shown';
+  }
+
+  private forgetPaymentId(): void {
+    delete this.details.providerPaymentId;
+    this.idFromAnswer = false;
+  }
+
+  /** Endpoint 3 answered without what settles the order: shown as the payment's problem until it answers readably. */
+  private showUnreadable(problem: string): void {
+    const since = this.details.problem?.since ?? new Date().toISOString();
+    this.details.problem = { activity: 'checkCardPayment', message: problem, since };
   }
 
   /** Asks endpoint 3 and applies a final answer: 'final', 'open' (at the provider, not final), or 'unknown'. */
@@ -253,39 +278,25 @@ export class CardPayment {
     } finally {
       this.checksMade += 1;
     }
-    const foreign = outcome.kind === 'found' ? this.bindingProblems(outcome) : [];
+    if (outcome.kind === 'unreadable') {
+      this.showUnreadable(outcome.problem);
+      return 'unknown';
+    }
+    delete this.details.problem;
+    const foreign = outcome.kind === 'found' ? bindingProblems(outcome, this.input.order, this.bindingRule()) : [];
     if (outcome.kind === 'not-found' || foreign.length > 0) {
       this.details.reviewReason = `payment ${paymentId} ${foreign.length > 0 ? foreign.join('; ') : 'is not at the provider'}`;
       if (foreign.length > 0) log.warn('card_payment.foreign_payment_refused', { paymentId, problems: foreign });
-      // Not this order's (whatever the state), or absent while in review: forget it, so the right id can come.
-      if (foreign.length > 0 || this.lifecycle.state === 'NEEDS_REVIEW') delete this.details.providerPaymentId;
+      // Not this order's (whatever the state), or absent while in review (or, named by anyone but endpoint 2, ever): forget it, so the right id can come.
+      const absentForGood = this.lifecycle.state === 'NEEDS_REVIEW' || (this.boundByAnswer && !this.idFromAnswer);
+      if (foreign.length > 0 || absentForGood) this.forgetPaymentId();
       return 'unknown';
     }
-    // What endpoint 3 did not say stays as the checkout or endpoint 2 said it.
-    Object.assign(this.details, {
-      ...(outcome.brand === undefined ? {} : { brand: outcome.brand }),
-      ...(outcome.last4 === undefined ? {} : { last4: outcome.last4 }),
-      ...(outcome.netValueCents === undefined ? {} : { netValueCents: outcome.netValueCents }),
-      ...(outcome.providerStatus ? { providerStatus: outcome.providerStatus } : {}),
-    });
-    if (outcome.status === 'COMPLETED') {
-      this.lifecycle.moveTo('PAID', `payment check: COMPLETED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
-      return 'final';
-    }
-    if (outcome.status === 'FAILED') {
-      this.details.failureReason = outcome.providerStatus === 'DECLINED' ? 'declined by the card issuer' : `the provider reported ${outcome.providerStatus ?? outcome.status}`;
-      this.lifecycle.moveTo('FAILED', `payment check: FAILED${outcome.providerStatus ? ` (${outcome.providerStatus})` : ''}`);
-      return 'final';
-    }
-    return 'open';
+    Object.assign(this.details, reportedDetails(outcome));
+    const final = finalOutcome(outcome);
+    if (!final) return 'open';
+    if (final.failureReason) this.details.failureReason = final.failureReason;
+    this.lifecycle.moveTo(final.state, final.cause);
+    return 'final';
   }
-}
-
-/** What a card payment's state means for the merchant, for the Temporal UI's current details. */
-function cardPaymentOutcome(state: CardPaymentState, details: Pick<Details, 'failureReason' | 'reviewReason'>): string | undefined {
-  if (state === 'PAID') return 'the buyer paid';
-  if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the payment failed'}`;
-  if (state === 'EXPIRED') return 'not paid: nobody paid before the checkout expired';
-  if (state === 'NEEDS_REVIEW') return `an operator must look at it: ${details.reviewReason ?? 'no confirmed outcome'}`;
-  return undefined;
 }

@@ -1,4 +1,4 @@
-/** What a card payment tells the merchant's endpoints: its final states, amounts in reais, no card data but brand and last4. */
+/** What a card payment tells the merchant (its endpoints, its row in the Temporal UI): its final states, amounts in reais, no card data but brand and last4. */
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import type { CardPaymentView, CardPaymentState } from './messages';
@@ -22,4 +22,13 @@ export function cardPaymentEventData(view: CardPaymentView, state: CardPaymentSt
     ...(view.providerPaymentId === undefined ? {} : { providerPaymentId: view.providerPaymentId }),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
   };
+}
+
+/** What a card payment's state means for the merchant, for the Temporal UI's current details. */
+export function cardPaymentOutcome(state: CardPaymentState, details: Pick<CardPaymentView, 'failureReason' | 'reviewReason'>): string | undefined {
+  if (state === 'PAID') return 'the buyer paid';
+  if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the payment failed'}`;
+  if (state === 'EXPIRED') return 'not paid: nobody paid before the checkout expired';
+  if (state === 'NEEDS_REVIEW') return `an operator must look at it: ${details.reviewReason ?? 'no confirmed outcome'}`;
+  return undefined;
 }

@@ -59,16 +59,20 @@ export interface SubmittedCard {
   last4: string;
 }
 
-/** What endpoint 2 said, as the API reports it once it called the provider. */
+/** What endpoint 2 said, as the API reports it once it called the provider (data.id always; the rest as far as its answer showed it). */
 export type AuthorizationAnswer =
-  | { kind: 'accepted'; paymentId: number; brand: string; last4: string; providerStatus: string; netValueCents: number }
+  | { kind: 'accepted'; paymentId: number; brand?: string; last4?: string; providerStatus?: string; netValueCents?: number }
   | { kind: 'refused'; reason: string }
   /** The request may have reached the provider and no answer came back: only the payment id can settle it. */
   | { kind: 'unknown'; reason: string };
 
-/** A PAYMENT_UPDATED callback: a hint, confirmed by endpoint 3. It names the payment, so it can settle a payment whose answer was lost. */
+/**
+ * A PAYMENT_UPDATED callback: a hint, confirmed by endpoint 3. A signed one names the payment (the provider echoing
+ * this order's reference), so it can settle a payment whose answer was lost; an unsigned one names none: it only
+ * says "look now".
+ */
 export interface CardCallbackHint {
-  paymentId: number;
+  paymentId?: number;
   status: string;
   receivedAt: string;
 }

@@ -1,7 +1,8 @@
 /**
  * PAYMENT_UPDATED → the card payment workflow of its `externalReference` (the engine sends its
- * externalId there). The hint carries the provider's payment id, so it can settle a payment whose
- * answer from endpoint 2 never reached the workflow; a callback without a reference is kept as unmatched.
+ * externalId there). A signed callback's hint carries the provider's payment id, so it can settle a payment
+ * whose answer from endpoint 2 never reached the workflow; an unsigned one carries none. A callback without
+ * a reference is kept as unmatched.
  */
 import { cardCallbackSchema } from '../../payment-api/schemas/card';
 import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../lifecycles/card-payment-client';
@@ -19,6 +20,6 @@ export const cardCallbackRoute = callbackRoute({
     reference: callback.externalReference ?? `card payment ${callback.id}`,
     hint: { paymentId: callback.id, status: callback.status, receivedAt: receivedAt.toISOString() },
   }),
-  // Unsigned: no status; the payment id stays, since the workflow checks it is this checkout's payment before it reads it.
-  untrusted: (hint: CardCallbackHint): CardCallbackHint => ({ ...hint, status: 'UNVERIFIED' }),
+  // Unsigned: anyone may have sent it, so it names no payment the workflow could take for its own: "look now" only.
+  untrusted: ({ receivedAt }: CardCallbackHint): CardCallbackHint => ({ status: 'UNVERIFIED', receivedAt }),
 });

@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import { checkoutTokenKey } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
+import type { IntentStore } from '../../intents/intent-store';
 import type { Logger } from '../../logging/logger';
 import { paymentApiClient } from '../../payment-api/client-from-config';
 import { cardPaymentRoutes } from './routes';
@@ -11,9 +12,9 @@ import { checkoutRoutes } from './checkout-routes';
 import { CheckoutService } from './checkout-service';
 import { shieldConfig } from './shield-config';
 
-export function cardPaymentRouters({ config, logger, temporal }: { config: Config; logger: Logger; temporal: Client }): Router[] {
+export function cardPaymentRouters({ config, logger, temporal, intents }: { config: Config; logger: Logger; temporal: Client; intents: IntentStore }): Router[] {
   const tokenKey = checkoutTokenKey(config);
-  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), logger.child({ component: 'checkout' }));
+  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }));
   return [
     cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey), config.ENGINE_API_KEYS),
     checkoutRoutes(checkout, shieldConfig(config)),

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { formatCentavos } from '../../money/centavos';
 import type { CheckoutOrder } from './checkout-service';
-import type { ShieldStepOrder } from './shield-config';
+import type { ShieldArguments, ShieldStepOrder } from './shield-config';
 
 export interface CheckoutPageConfig {
   publicKey: string;
@@ -22,6 +22,8 @@ export interface CheckoutPageConfig {
   settingsUrl: string;
   /** PAYMENT_SHIELD_STEP_ORDER: prepareThreeDS before module.encrypt (`spec`), or after it with the card token. */
   stepOrder: ShieldStepOrder;
+  /** PAYMENT_SHIELD_ARGUMENTS: how prepareThreeDS and module.encrypt take the arguments the spec names. */
+  arguments: ShieldArguments;
   token: string;
   /** The expected hash of the provider's script (`sha384-…`): the browser refuses any other. */
   shieldIntegrity?: string;
@@ -116,6 +118,7 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     publicKey: page.publicKey,
     settingsUrl: page.settingsUrl,
     encryptFirst: page.stepOrder === 'encrypt-first',
+    positionalArguments: page.arguments === 'positional',
     amount: formatCentavos(order.amountCents),
     currency: 'BRL',
     installments: order.installmentCount,

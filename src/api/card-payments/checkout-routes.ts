@@ -35,7 +35,7 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
     try {
       service.verify(externalId, token);
       const order = await service.order(externalId);
-      html(res, 200, checkoutPage(order, { publicKey: await shield.publicKey.read(), scriptUrl: shield.scriptUrl, settingsUrl: shield.settingsUrl, stepOrder: shield.stepOrder, token, ...(shield.integrity ? { shieldIntegrity: shield.integrity } : {}) }));
+      html(res, 200, checkoutPage(order, { publicKey: await shield.publicKey.read(), scriptUrl: shield.scriptUrl, settingsUrl: shield.settingsUrl, stepOrder: shield.stepOrder, arguments: shield.arguments, token, ...(shield.integrity ? { shieldIntegrity: shield.integrity } : {}) }));
     } catch (error) {
       // The buyer's browser gets a page, not JSON; outages still leave as the API's 503.
       const refusal = error instanceof ApiError ? PAGE_REFUSALS[error.status] : undefined;

@@ -3,13 +3,16 @@
  * CSP allows none). It runs the spec's "Browser-side 3DS preparation" with the provider's shield.js:
  * 1 the script (loaded by the page), 2 the module and the public key, 3 the 3DS settings, 4 the amount in
  * cents, 5 prepareThreeDS (frictionless, or the issuer's challenge in an iframe), 6 the card token, 7 card
- * + token + 3DS result to the engine, which calls the provider. Steps 5 and 6 run in the spec's order, or
- * 6 first with the token given to prepareThreeDS where the provider's module picks the 3DS flow by the
- * card (PAYMENT_SHIELD_STEP_ORDER=encrypt-first, the sandbox's); 5 is skipped when the settings' threeDS.enabled
- * is false. A 3DS that did not authenticate the buyer is reported instead. A provider that cannot be
- * reached (its script, its settings) is said so, and no card is taken. Once the
- * provider took the card, the page follows the payment (GET .../status, backing off, for at most three
- * minutes) and tells the buyer its outcome in their words: paid, declined, challenge refused, expired.
+ * + token + 3DS result to the engine, which calls the provider. Steps 5 and 6 run in the spec's order, with
+ * the spec's arguments (PAYMENT_SHIELD_STEP_ORDER=spec, the default), or 6 first with the token given to
+ * prepareThreeDS, for a module that wants the card that way (encrypt-first); their arguments go as one object or
+ * one by one in the spec's order (PAYMENT_SHIELD_ARGUMENTS); 5 is skipped when the settings'
+ * threeDS.enabled is false. The settings are read by what the page needs: a `currencies` list that leaves out
+ * the order's currency stops the checkout, an absent one restricts nothing. A 3DS that did not authenticate the
+ * buyer is reported instead. A provider that cannot be reached (its script, its settings) is said so, and no
+ * card is taken. Once the provider took the card, the page follows the payment (GET .../status, backing off,
+ * for at most three minutes) and tells the buyer its outcome in their words: paid, declined, challenge refused,
+ * expired.
  */
 export const CHECKOUT_SCRIPT = `(function () {
   'use strict';
@@ -119,6 +122,13 @@ export const CHECKOUT_SCRIPT = `(function () {
     return answer;
   }
 
+  /* The settings' currencies: absent, no restriction; else an object keyed by currency, or a list of them. */
+  function takesCurrency(currencies, currency) {
+    if (currencies === undefined || currencies === null) return true;
+    if (Array.isArray(currencies)) return currencies.indexOf(currency) !== -1;
+    return typeof currencies === 'object' && Object.prototype.hasOwnProperty.call(currencies, currency);
+  }
+
   function clearSecrets() {
     form.elements.namedItem('cc-number').value = '';
     form.elements.namedItem('cc-csc').value = '';
@@ -160,12 +170,16 @@ export const CHECKOUT_SCRIPT = `(function () {
     }
     var prepared;
     try {
-      if (!settings.currencies || !(config.currency in settings.currencies)) throw new Error('this payment method does not take ' + config.currency);
+      if (!takesCurrency(settings.currencies, config.currency)) throw new Error('this payment method does not take ' + config.currency);
       /* Step 4: the amount in cents. */
       var amount = ShieldHelper.convertDecimalToCents(config.amount, config.currency);
-      var threeDS = { amount: amount, installments: config.installments, currency: config.currency };
+      /* The spec names the arguments of steps 5 and 6, in order: passed as one object, or one by one (PAYMENT_SHIELD_ARGUMENTS). */
+      var call = function (fn, self, named) {
+        return config.positionalArguments ? fn.apply(self, named.map(function (entry) { return entry[1]; })) : fn.call(self, Object.fromEntries(named));
+      };
+      var threeDS = [['amount', amount], ['installments', config.installments], ['currency', config.currency]];
       var encrypt = function () {
-        return shieldModule.encrypt({ number: card.number, holderName: card.holderName, expMonth: Number(card.expiryMonth), expYear: Number(card.expiryYear), cvv: card.cvv });
+        return call(shieldModule.encrypt, shieldModule, [['number', card.number], ['holderName', card.holderName], ['expMonth', Number(card.expiryMonth)], ['expYear', Number(card.expiryYear)], ['cvv', card.cvv]]);
       };
       if (settings.threeDS && settings.threeDS.enabled === false) {
         /* No 3DS: step 6 alone. */
@@ -173,12 +187,11 @@ export const CHECKOUT_SCRIPT = `(function () {
       } else if (config.encryptFirst) {
         /* Step 6, then step 5 with the token: the provider's module picks frictionless or challenge by the card. */
         var token = await encrypt();
-        threeDS.cardToken = token;
-        var byCard = await ShieldHelper.prepareThreeDS(threeDS);
+        var byCard = await call(ShieldHelper.prepareThreeDS, ShieldHelper, threeDS.concat([['cardToken', token]]));
         prepared = { cardToken: token, sessionId: byCard.sessionId, threeDS: byCard.threeDS };
       } else {
         /* Step 5, frictionless or with the issuer's challenge, then step 6: the spec's order and arguments. */
-        var result = await ShieldHelper.prepareThreeDS(threeDS);
+        var result = await call(ShieldHelper.prepareThreeDS, ShieldHelper, threeDS);
         prepared = { cardToken: await encrypt(), sessionId: result.sessionId, threeDS: result.threeDS };
       }
     } catch (error) {

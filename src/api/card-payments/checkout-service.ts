@@ -1,17 +1,22 @@
 /**
  * The checkout's side of a card payment, in the API process: checks the link's token, tells the
- * workflow a card was submitted (an update that answers with the order), calls endpoint 2 with the card,
- * and signals the provider's answer. The card lives in this one request: never logged, stored or sent
- * to Temporal (brand and last four only). A crash between endpoint 2 and the signal leaves the workflow
- * AUTHORIZING, which it turns into NEEDS_REVIEW, and the provider's callback still settles it.
+ * workflow a card was submitted (an update that answers with the order), claims the authorization's intent,
+ * calls endpoint 2 with the card, records the provider's answer in the intent and signals it. The card lives
+ * in this one request: never logged, stored or sent to Temporal (brand and last four only). A crash between
+ * endpoint 2 and the signal leaves the workflow AUTHORIZING; by its deadline it reads the recorded answer, or
+ * (none recorded) goes to NEEDS_REVIEW, where a signed callback or an operator still settles it. An order
+ * whose intent was claimed already (a re-run of its workflow) never sends the card again.
  */
+import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
 import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
+import { cardAuthorizationKey, recordedAuthorization, refusalAnswer } from '../../card-payments/card-authorization-intent';
 import { verifyCheckoutToken } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
+import type { IntentStore } from '../../intents/intent-store';
 import type { Logger } from '../../logging/logger';
 import { centavosToReais, reaisToCentavos } from '../../money/centavos';
 import type { PaymentApiClient } from '../../payment-api/client';
@@ -55,7 +60,7 @@ export interface CheckoutOrder {
 
 
 function resultOf(answer: AuthorizationAnswer, card: { brand: string; last4: string }): CheckoutResult {
-  if (answer.kind === 'accepted') return { status: 'PENDING', brand: answer.brand, last4: answer.last4 };
+  if (answer.kind === 'accepted') return { status: 'PENDING', brand: answer.brand ?? card.brand, last4: answer.last4 ?? card.last4 };
   if (answer.kind === 'refused') return { status: 'FAILED', ...card, reason: answer.reason };
   return { status: 'NEEDS_REVIEW', ...card, reason: 'the payment could not be confirmed yet; it is being checked' };
 }
@@ -66,6 +71,7 @@ export class CheckoutService {
     private readonly config: CheckoutServiceConfig,
     private readonly tokenKey: Buffer,
     private readonly provider: CardCharger,
+    private readonly intents: Pick<IntentStore, 'claim' | 'record'>,
     private readonly logger: Logger,
   ) {}
 
@@ -117,7 +123,7 @@ export class CheckoutService {
     if (problems.length > 0) throw new ApiError(422, 'CARD_INVALID', 'Check the card details', problems);
     const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
     const order = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(startAuthorizationUpdate, { args: [card], waitForStage: WorkflowUpdateStage.ACCEPTED }));
-    const answer = await this.authorize(order, payment);
+    const answer = await this.authorizeOnce(order, payment, card);
     const log = this.logger.child({ externalId, outcome: answer.kind, ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}) });
     try {
       await this.call(() => this.handle(externalId).signal(authorizationAnswerSignal, answer));
@@ -135,9 +141,36 @@ export class CheckoutService {
     return { status: view.state, ...(view.failureReason ? { reason: view.failureReason } : {}) };
   }
 
+  /**
+   * Endpoint 2 at most once per order: the intent is claimed before the card leaves, and the answer recorded in it. A
+   * claim held already (an earlier run of the order's workflow took a card) sends nothing: the earlier answer stands.
+   */
+  private async authorizeOnce(order: CardOrder, payment: CheckoutPayment, card: { brand: string; last4: string }): Promise<AuthorizationAnswer> {
+    const key = cardAuthorizationKey(order.externalId);
+    const claimant = `checkout:${randomUUID()}`;
+    let claim: Awaited<ReturnType<IntentStore['claim']>>;
+    try {
+      claim = await this.intents.claim(key, claimant);
+    } catch {
+      this.logger.error('checkout.intent_unavailable', { externalId: order.externalId });
+      return { kind: 'refused', reason: 'the payment could not be started (the engine could not record it); no card was charged' };
+    }
+    if (!(claim.by === 'this-run' && claim.fresh)) {
+      const earlier = recordedAuthorization(claim.intent);
+      this.logger.warn('checkout.authorization_claimed_before', { externalId: order.externalId, earlier: earlier.state });
+      if (earlier.state === 'accepted') return { kind: 'accepted', paymentId: earlier.paymentId };
+      return { kind: 'unknown', reason: 'a card was sent to the provider for this order already, and its answer is not known' };
+    }
+    const answer = await this.authorize(order, payment, card);
+    const update =
+      answer.kind === 'accepted' ? { state: 'SENT' as const, providerId: String(answer.paymentId) } : answer.kind === 'refused' ? { state: 'REFUSED' as const, answer: refusalAnswer(answer.reason) } : { state: 'UNKNOWN' as const };
+    // Unrecorded, the answer still reaches the workflow by the signal; the claim keeps any re-run from sending again.
+    await this.intents.record(key, claimant, update).catch(() => this.logger.error('checkout.intent_not_recorded', { externalId: order.externalId, outcome: answer.kind }));
+    return answer;
+  }
+
   /** Endpoint 2. Only a definite refusal is FAILED; an answer that may hide a charge is "unknown". */
-  private async authorize(order: CardOrder, payment: CheckoutPayment): Promise<AuthorizationAnswer> {
-    const { card } = payment;
+  private async authorize(order: CardOrder, payment: CheckoutPayment, card: { brand: string; last4: string }): Promise<AuthorizationAnswer> {
     try {
       const { data } = await this.provider.createCardPayment({
         amount: centavosToReais(order.amountCents),
@@ -148,11 +181,11 @@ export class CheckoutService {
         clientCallbackUrl: `${this.config.ENGINE_PUBLIC_URL}${CARD_CALLBACK_PATH}`,
         payer: { name: order.payer.name, email: order.payer.email, document: order.payer.document, phone: `+${order.payer.phone}` },
         creditCard: {
-          holderName: card.holderName.trim(),
-          number: card.number,
-          expiryMonth: card.expiryMonth,
-          expiryYear: card.expiryYear,
-          ccv: card.cvv,
+          holderName: payment.card.holderName.trim(),
+          number: payment.card.number,
+          expiryMonth: payment.card.expiryMonth,
+          expiryYear: payment.card.expiryYear,
+          ccv: payment.card.cvv,
           currency: 'BRL',
           ...(payment.sessionId ? { sessionId: payment.sessionId } : {}),
           ...(payment.threeDS ? { threeDS: payment.threeDS } : {}),
@@ -170,7 +203,15 @@ export class CheckoutService {
             }
           : {}),
       });
-      return { kind: 'accepted', paymentId: data.id, brand: data.brand, last4: data.last4, providerStatus: data.status, netValueCents: reaisToCentavos(data.netValue) };
+      // data.id is what the engine needs; the rest as far as the answer showed it, the card's own brand and digits otherwise.
+      return {
+        kind: 'accepted',
+        paymentId: data.id,
+        brand: data.brand ?? card.brand,
+        last4: data.last4 ?? card.last4,
+        ...(data.status ? { providerStatus: data.status } : {}),
+        ...(data.netValue === undefined ? {} : { netValueCents: reaisToCentavos(data.netValue) }),
+      };
     } catch (error) {
       // The provider refused before acting (or was never reached): nothing was charged.
       if (error instanceof InvalidRequestError || error instanceof AuthenticationError || error instanceof ConnectionError) return { kind: 'refused', reason: error.message };

@@ -7,11 +7,13 @@ import type { Config } from '../../config/env';
 import { ShieldPublicKey } from './shield-public-key';
 
 export type ShieldStepOrder = Config['PAYMENT_SHIELD_STEP_ORDER'];
+export type ShieldArguments = Config['PAYMENT_SHIELD_ARGUMENTS'];
 
 export interface ShieldConfig {
   scriptUrl: string;
   settingsUrl: string;
   stepOrder: ShieldStepOrder;
+  arguments: ShieldArguments;
   /** Every origin the page's script, fetches and the module's frames may come from (its CSP). */
   origins: readonly string[];
   publicKey: ShieldPublicKey;
@@ -29,6 +31,7 @@ export function shieldConfig(config: Config): ShieldConfig {
     scriptUrl,
     settingsUrl,
     stepOrder: config.PAYMENT_SHIELD_STEP_ORDER,
+    arguments: config.PAYMENT_SHIELD_ARGUMENTS,
     origins,
     publicKey: new ShieldPublicKey(
       config.PAYMENT_SHIELD_PUBLIC_KEY === undefined ? { baseUrl: config.PAYMENT_API_BASE_URL, timeoutMs: config.PAYMENT_API_TIMEOUT_MS } : { configured: config.PAYMENT_SHIELD_PUBLIC_KEY },

@@ -1,28 +1,45 @@
 /**
- * The environment's fixed public key (the spec's <PUBLIC_KEY>) that the checkout page hands to the
- * security module. The spec makes it a configured value: PAYMENT_SHIELD_PUBLIC_KEY (the PEM itself,
- * checked at start-up, or the path of a PEM file, read when first needed). Unset, it is read from the sandbox's own
- * `/shield/public-key` (no real provider promises that endpoint) once, then kept; a failed read is not
- * kept, so the next page view asks again.
+ * The environment's fixed public key (the spec's <PUBLIC_KEY>) that the checkout page hands to the security module.
+ * The spec says only that it is fixed per environment, not what it looks like, so the engine passes it on as it is:
+ * PAYMENT_SHIELD_PUBLIC_KEY is the key itself (an opaque string such as `pk_live_…`, or PEM text, checked at
+ * start-up to be a public key), or names a file holding it: `file:<path>`, or an absolute path (no key starts with
+ * `/`), read when first needed. Unset, it is read from the sandbox's own `/shield/public-key` (no real provider
+ * promises that endpoint) once, then kept; a failed read is not kept, so the next page view asks again.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { isPublicKeyPem } from '../../config/env';
 import { shieldPublicKeyResponseSchema } from '../../payment-api/schemas/shield';
 import { ApiError } from '../errors';
 
-/** The PEM of a configured value: the text itself when it is a PEM, else the file it names; checked to be a public key. */
-export function configuredPublicKey(value: string): string {
-  const pem = value.trimStart().startsWith('-----BEGIN') ? value : readFileSync(value, 'utf8');
-  if (!isPublicKeyPem(pem)) throw new Error('PAYMENT_SHIELD_PUBLIC_KEY is not a PEM public key (nor the path of a file holding one)');
-  return pem.trim();
+const FILE_PREFIX = 'file:';
+const isPem = (text: string): boolean => text.trimStart().startsWith('-----BEGIN');
+
+/** Where PAYMENT_SHIELD_PUBLIC_KEY's key is: in a file it names, or the value itself. */
+export function publicKeySource(value: string): { file: string } | { key: string } {
+  if (value.startsWith(FILE_PREFIX)) return { file: value.slice(FILE_PREFIX.length) };
+  if (!isPem(value) && path.isAbsolute(value)) return { file: value };
+  return { key: value.trim() };
+}
+
+/** A key as it was written (in the setting or its file): PEM text must be a public key; anything else is one line, taken as it is. */
+export function checkedKey(text: string): string {
+  const key = text.trim();
+  if (isPem(key) ? !isPublicKeyPem(key) : key === '' || /\s/.test(key)) {
+    throw new Error('PAYMENT_SHIELD_PUBLIC_KEY is neither a PEM public key nor a key on one line');
+  }
+  return key;
 }
 
 export class ShieldPublicKey {
   private key: Promise<string> | undefined;
 
   constructor(private readonly source: { configured: string } | { baseUrl: string; timeoutMs: number }) {
-    // PEM text is checked at once (a bad value stops the start); a file is read when first needed, then kept.
-    if ('configured' in source && source.configured.trimStart().startsWith('-----BEGIN')) this.key = Promise.resolve(configuredPublicKey(source.configured));
+    // A key in the setting is known at once (PEM text was checked with the configuration); a file is read when first needed, then kept.
+    if ('configured' in source) {
+      const configured = publicKeySource(source.configured);
+      if ('key' in configured) this.key = Promise.resolve(checkedKey(configured.key));
+    }
   }
 
   read(): Promise<string> {
@@ -35,8 +52,9 @@ export class ShieldPublicKey {
 
   private async fetchKey(): Promise<string> {
     if ('configured' in this.source) {
+      const configured = publicKeySource(this.source.configured);
       try {
-        return configuredPublicKey(this.source.configured);
+        return checkedKey('file' in configured ? readFileSync(configured.file, 'utf8') : configured.key);
       } catch {
         throw new ApiError(503, 'PROVIDER_UNAVAILABLE', "The payment provider's public key (PAYMENT_SHIELD_PUBLIC_KEY) could not be read; retry later");
       }

@@ -127,51 +127,61 @@ const providerReferencesSchema = z.looseObject({
   cardId: z.string().optional(),
 });
 
-const cardPaymentDataFields = {
-  id: z.number().int(),
-  status: openEnum(CARD_PAYMENT_STATUSES),
-  amount: responseAmountSchema,
-  netValue: responseAmountSchema,
-  brand: z.string(),
-  last4: z.string(),
-  invoiceUrl: z.string().nullable(),
-  receiptUrl: z.string().nullable(),
-  provider: z.string(),
-  providerReferences: providerReferencesSchema,
-};
+/** A field the engine reads only when the provider sends it readably: anything else reads as absent, never as a refusal. */
+const whenReadable = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
+/** The spec's integer data.id; a numeric string is read as the integer. */
+const cardPaymentIdSchema = z.preprocess((value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Endpoint 2's answer. The engine needs data.id, the payment it then follows; the spec shows the other fields, read
+ * when they come readably (brand and last four digits, else the checkout's own; status, amount and net value).
+ */
 export const cardPaymentResponseSchema = z.looseObject({
-  message: z.string(),
-  data: z.looseObject(cardPaymentDataFields),
+  message: whenReadable(z.string()),
+  data: z.looseObject({
+    id: cardPaymentIdSchema,
+    status: whenReadable(openEnum(CARD_PAYMENT_STATUSES)),
+    amount: whenReadable(responseAmountSchema),
+    netValue: whenReadable(responseAmountSchema),
+    brand: whenReadable(z.string().min(1)),
+    last4: whenReadable(z.string().regex(/^\d{4}$/)),
+    invoiceUrl: whenReadable(z.string().nullable()),
+    receiptUrl: whenReadable(z.string().nullable()),
+    provider: whenReadable(z.string()),
+    providerReferences: whenReadable(providerReferencesSchema),
+  }),
 }).meta({ id: 'CardPaymentResponse' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
 /**
- * Endpoint 3 (shape not in the spec; the sandbox answers the creation envelope with the current state).
- * Required only what the engine reads: the id, the status and the amount (which bind the payment to its
- * order); the rest typed when present.
+ * Endpoint 3 (shape not in the spec): the payment under `data`, as endpoint 2 answers it, or at the top level.
+ * Required only what settles an order: its status and its amount (which must be the order's); a missing one is
+ * refused naming it (data.status, data.amount), which the workflow shows as its problem. Whatever else comes is read
+ * when readable: the reference and installments, when shown, must be the order's too.
  */
-export const cardPaymentDetailsResponseSchema = z.looseObject({
-  message: z.string().optional(),
-  data: z.looseObject({
-    id: z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number().int()),
-    status: openEnum(CARD_PAYMENT_STATUSES),
-    amount: responseAmountSchema,
-    netValue: responseAmountSchema.optional(),
-    brand: z.string().optional(),
-    last4: z.string().optional(),
-    invoiceUrl: z.string().nullable().optional(),
-    receiptUrl: z.string().nullable().optional(),
-    provider: z.string().optional(),
-    providerReferences: providerReferencesSchema.optional(),
-    providerStatus: openEnum(CARD_PROVIDER_STATUSES).optional(),
-    externalReference: z.string().nullable().optional(),
-    installmentCount: z.number().int().optional(),
-    createdAt: timestampSchema.optional(),
-    updatedAt: timestampSchema.optional(),
+export const cardPaymentDetailsResponseSchema = z.preprocess(
+  (body) => (isRecord(body) && !isRecord(body.data) ? { data: body } : body),
+  z.looseObject({
+    message: whenReadable(z.string()),
+    data: z.looseObject({
+      id: whenReadable(cardPaymentIdSchema),
+      status: openEnum(CARD_PAYMENT_STATUSES),
+      amount: responseAmountSchema,
+      netValue: whenReadable(responseAmountSchema),
+      brand: whenReadable(z.string().min(1)),
+      last4: whenReadable(z.string().regex(/^\d{4}$/)),
+      providerStatus: whenReadable(openEnum(CARD_PROVIDER_STATUSES)),
+      externalReference: whenReadable(z.string().nullable()),
+      installmentCount: whenReadable(z.number().int()),
+      createdAt: whenReadable(timestampSchema),
+      updatedAt: whenReadable(timestampSchema),
+    }),
   }),
-}).meta({ id: 'CardPaymentDetailsResponse' });
-export type CardPaymentDetailsResponse = z.infer<typeof cardPaymentDetailsResponseSchema>;
+).meta({ id: 'CardPaymentDetailsResponse' });
+export type CardPaymentDetailsResponse = z.output<typeof cardPaymentDetailsResponseSchema>;
 
 /** Path parameter of endpoint 3: the integer data.id. */
 export const cardPaymentPathSchema = z.strictObject({
@@ -183,7 +193,7 @@ export const cardPaymentPathSchema = z.strictObject({
  * Required only what routes it: the payment's `id` and its `status`; every other field optional.
  */
 export const cardCallbackSchema = z.looseObject({
-  id: z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number().int()),
+  id: cardPaymentIdSchema,
   status: openEnum(CARD_PAYMENT_STATUSES),
   type: openEnum(['Card']).optional(),
   amount: responseAmountSchema.optional(),

@@ -39,10 +39,15 @@ export const threeDSSessionRequestSchema = z.strictObject({
   installments: z.number().int().min(1).max(MAX_INSTALLMENTS),
   currency: z.enum(CARD_CURRENCIES, { message: `must be one of ${CARD_CURRENCIES.join(', ')}` }),
   /**
-   * module.encrypt's token: the sandbox reads the card from it to choose frictionless or challenge. Not among the
-   * spec's arguments of prepareThreeDS: required or refused by the sandbox's SANDBOX_SHIELD_THREE_DS.
+   * module.encrypt's token, when the checkout gives it to prepareThreeDS (not among the spec's arguments): the sandbox
+   * reads the card from it to choose frictionless or challenge. Refused with SANDBOX_SHIELD_THREE_DS=spec.
    */
   cardToken: z.string().min(1).max(2_048).optional(),
+  /**
+   * The card the module read from the page's card fields, encrypted like module.encrypt's token: how the sandbox's
+   * issuer learns the card when prepareThreeDS is called with the spec's arguments only (ignored with `spec`).
+   */
+  pageCardToken: z.string().min(1).max(2_048).optional(),
 });
 
 export const THREE_DS_SESSION_STATUSES = ['CHALLENGE_REQUIRED', 'AUTHENTICATED', 'DENIED', 'EXPIRED', 'USED'] as const;

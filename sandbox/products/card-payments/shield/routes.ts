@@ -70,18 +70,23 @@ export function shieldRouter(ctx: SandboxContext): Router {
   router.use('/shield', cors(allowedOrigins));
 
   /**
-   * The card a session is opened for: from the token, where this environment picks the 3DS flow by the card
-   * (`card-token`, and `off`); none where prepareThreeDS takes the spec's arguments only (`spec`), which
-   * refuses a token, so a checkout that encrypted first is caught.
+   * The card a session is opened for, where this environment picks the 3DS flow by the card (`card-token`, and
+   * `off`): from the token the checkout gave prepareThreeDS, else from the page's card the module read. None where the
+   * issuer never looks at the card (`spec`), which refuses a checkout's token, so a checkout that encrypted first is caught.
    */
-  const sessionCard = (cardToken: string | undefined): CardTokenPayload | undefined => {
+  const sessionCard = ({ cardToken, pageCardToken }: { cardToken?: string | undefined; pageCardToken?: string | undefined }): CardTokenPayload | undefined => {
     const refuse = (message: string) => providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'cardToken', message }]);
     if (threeDSMode === 'spec') {
       if (cardToken !== undefined) throw refuse('is not taken here: prepareThreeDS takes amount, installments and currency, then module.encrypt makes the token (SANDBOX_SHIELD_THREE_DS=spec)');
       return undefined;
     }
-    if (cardToken === undefined) throw refuse('is required: call module.encrypt first and pass its token (this environment picks the 3DS flow by the card)');
-    const card = openCardToken(shieldKeys(ctx.db), cardToken);
+    const token = cardToken ?? pageCardToken;
+    if (token === undefined) {
+      throw refuse(
+        "is required: this environment picks the 3DS flow by the card: pass module.encrypt's token, or call prepareThreeDS from the page whose card fields carry the autocomplete names cc-number, cc-name, cc-exp-month, cc-exp-year and cc-csc",
+      );
+    }
+    const card = openCardToken(shieldKeys(ctx.db), token);
     if (!card) throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [{ path: 'cardToken', message: "does not decrypt with this environment's key" }]);
     if (!luhnValid(card.number) || cardBrand(card.number) === 'UNKNOWN') {
       throw providerError('CARD_REFUSED', 'Card refused', [{ path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' }]);
@@ -143,7 +148,7 @@ export function shieldRouter(ctx: SandboxContext): Router {
   router.post('/shield/sessions', acceptJsonBodies, express.json({ limit: '16kb' }), (req, res) => {
     const request = parseOrRefuse(threeDSSessionRequestSchema, req.body ?? {}, 'body');
     requireKnownKey(request.publicKey);
-    const card = sessionCard(request.cardToken);
+    const card = sessionCard(request);
     const origin = browserOriginSchema.safeParse(req.get('origin'));
     const session = openSession(ctx, { amountMinor: request.amount, currency: request.currency, installments: request.installments, card, parentOrigin: origin.success ? origin.data : undefined });
     ctx.logger.info('sandbox.three_ds_session_opened', { sessionId: session.id, status: session.status, brand: session.brand, forCard: card !== undefined });

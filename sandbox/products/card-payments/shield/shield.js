@@ -9,10 +9,13 @@
  *   window.SandboxShield.setPublicKey(pem)
  *   window.SandboxShield.encrypt({ number, holderName, expMonth, expYear, cvv }) -> Promise<card token>
  *
- * The sandbox needs the card to choose a frictionless or a challenge flow, so prepareThreeDS takes the
- * token of module.encrypt: a checkout runs the spec's step 6 (encrypt) before step 5 (prepareThreeDS).
- * With SANDBOX_SHIELD_THREE_DS=spec the sandbox takes the spec's arguments only, in the spec's order
- * (it then refuses a token, and knows no card: frictionless); the sandbox's answer says which it wants.
+ * The sandbox's issuer needs the card to choose a frictionless or a challenge flow, and the spec's
+ * prepareThreeDS takes none (amount, installments, currency), as 3DS itself needs the card: so, called the
+ * spec's way (step 5 before step 6), the module reads the card from the page's card fields, found by their
+ * standard autocomplete names (cc-number, cc-name, cc-exp-month, cc-exp-year, cc-csc), and sends it
+ * encrypted like module.encrypt's token. A checkout may instead run step 6 first and give prepareThreeDS
+ * the token (`cardToken`). With SANDBOX_SHIELD_THREE_DS=spec the sandbox's issuer never looks at the card
+ * (it refuses a `cardToken`, and is frictionless).
  * The token is RSA-OAEP (SHA-256) by WebCrypto under the environment's public key; WebCrypto exists
  * only in secure contexts (https, or http on localhost / 127.0.0.1).
  *
@@ -111,6 +114,18 @@
     return toBase64(ciphertext);
   }
 
+  /* The card as the buyer typed it into the page, by the fields' standard autocomplete names; null when the page has no such fields. */
+  function pageCard() {
+    if (typeof document === 'undefined') return null;
+    function value(name) {
+      var input = document.querySelector('input[autocomplete~="' + name + '"]');
+      return input ? String(input.value).trim() : null;
+    }
+    var card = { number: value('cc-number'), holderName: value('cc-name'), expMonth: value('cc-exp-month'), expYear: value('cc-exp-year'), cvv: value('cc-csc') };
+    if (Object.keys(card).some(function (key) { return card[key] === null; })) return null;
+    return { number: card.number, holderName: card.holderName, expMonth: Number(card.expMonth), expYear: Number(card.expYear), cvv: card.cvv };
+  }
+
   async function readAnswer(response) {
     var body = null;
     try {
@@ -174,7 +189,7 @@
     });
   }
 
-  /* amount in minor units (convertDecimalToCents); cardToken from module.encrypt, where the sandbox picks the flow by the card. */
+  /* amount in minor units (convertDecimalToCents); cardToken from module.encrypt when given, else the page's card (above). */
   async function prepareThreeDS(options) {
     var input = options || {};
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new TypeError('amount must be a positive integer of minor units (ShieldHelper.convertDecimalToCents)');
@@ -186,6 +201,10 @@
     if (!publicKeyPem) throw shieldError('call ' + MODULE_NAME + '.setPublicKey first', 'NO_PUBLIC_KEY');
     var request = { publicKey: publicKeyPem, amount: input.amount, installments: input.installments, currency: input.currency };
     if (input.cardToken !== undefined) request.cardToken = input.cardToken;
+    else {
+      var typed = pageCard();
+      if (typed) request.pageCardToken = await encrypt(typed);
+    }
     var response = await fetch(new URL('sessions', requireBase()).href, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
