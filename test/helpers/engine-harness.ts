@@ -15,6 +15,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
+import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
@@ -73,9 +74,9 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The one setting parsed into an object goes back to its `<agrees>,<contests>` text.
-  const { INFRACTION_ANALISE_VALUES: words, ...rest } = config;
-  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}` };
+  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `name:secret:scope+scope,…`.
+  const { INFRACTION_ANALISE_VALUES: words, ENGINE_API_KEYS: apiKeys, ...rest } = config;
+  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`, ENGINE_API_KEYS: apiKeysText(apiKeys) };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
@@ -207,7 +208,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     temporal,
     intents,
     ...(provider ? { provider } : {}),
-    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
+    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
     admin: (method, path, body) =>
       sandbox ? call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }) : Promise.reject(new Error(`no sandbox admin API: the engine runs against ${providerUrl}`)),
     async startWorker() {

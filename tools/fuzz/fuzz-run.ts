@@ -24,7 +24,7 @@ async function sandboxToken(stack: FuzzStack): Promise<string> {
 }
 
 async function targets(stack: FuzzStack): Promise<FuzzTarget[]> {
-  const apiKey = z.string().min(1).parse(stack.config.ENGINE_API_KEYS[0]);
+  const apiKey = z.string().min(1).parse(stack.config.ENGINE_API_KEYS[0]?.secret);
   return [
     { name: 'engine', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${apiKey}` } },
     {

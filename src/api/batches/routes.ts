@@ -5,7 +5,6 @@
  * server goes on answering other requests while it reads a big one.
  */
 import express, { Router, type Request } from 'express';
-import { z } from 'zod';
 import { parseBatchCsv, type ReadBatchOptions } from '../../batches/batch-csv';
 import { parseBatchJson } from '../../batches/batch-json';
 import {
@@ -16,7 +15,6 @@ import {
   toBatchSummaryResponse,
 } from './schemas';
 import { batchCsvQuerySchema, batchRequestBodySchema, MAX_BATCH_ITEMS } from '../../batches/batch-request';
-import { requireApiKey } from '../auth';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError, parseOrThrow } from '../errors';
 import { acceptBodies } from '../http-refusals';
@@ -68,11 +66,10 @@ async function readBatchBody(req: Request): Promise<BatchBody> {
   return { batchId: body.batchId, items: body.items, knownIssues: [] };
 }
 
-export function batchRoutes(service: BatchService, apiKeys: readonly string[]): Router {
+export function batchRoutes(service: BatchService): Router {
   const router = Router();
   router.use(
     '/v1/payout-batches',
-    requireApiKey(apiKeys),
     acceptBodies(['application/json', 'text/csv']),
     // Both as text: parseBatchJson and parseBatchCsv read them in slices.
     express.text({ type: ['application/json', 'text/csv'], limit: BATCH_BODY_LIMIT }),
@@ -103,13 +100,13 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
     res.json(toBatchItemsResponse(page));
   });
 
-  const actionSchema = z.enum(['cancel', 'pause', 'resume'] satisfies BatchAction[]);
-  router.post('/v1/payout-batches/:batchId/:action', async (req, res) => {
-    const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
-    const action = actionSchema.safeParse(req.params.action);
-    if (!action.success) throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
-    res.json(toBatchSummaryResponse(await service.control(batchId, action.data)));
-  });
+  // A route per action, as the OpenAPI document has an operation (and a scope) per action.
+  for (const action of ['cancel', 'pause', 'resume'] as const satisfies readonly BatchAction[]) {
+    router.post(`/v1/payout-batches/:batchId/${action}`, async (req, res) => {
+      const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
+      res.json(toBatchSummaryResponse(await service.control(batchId, action)));
+    });
+  }
 
   return router;
 }
