@@ -12,7 +12,7 @@ import express, { Router, type RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../temporal/payload-codec';
-import type { ApiKey } from '../config/api-keys';
+import type { ApiKey, ApiKeyScope } from '../config/api-keys';
 import { matchesSecret } from '../http/bearer-auth';
 import { requireApiKey, requireScope } from './auth';
 import { ApiError, parseBody } from './errors';
@@ -61,6 +61,9 @@ export interface CodecRouteOptions {
   corsOrigins: readonly string[];
 }
 
+/** The scope of /codec/decode and /codec/encode with an API key, declared here: the codec is not in the OpenAPI document. */
+export const CODEC_SCOPE: ApiKeyScope = 'codec';
+
 const unauthorized = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid credential: send Authorization: Bearer <key>, or use the codec URL with its token');
 
 export function codecRoutes(options: CodecRouteOptions): Router {
@@ -79,8 +82,7 @@ export function codecRoutes(options: CodecRouteOptions): Router {
     if (req.method === 'OPTIONS') res.sendStatus(204);
     else next();
   };
-  // The scope of both routes, declared here: the codec is not in the OpenAPI document.
-  const apiKey = [requireApiKey(options.apiKeys, unauthorized), requireScope('codec')];
+  const apiKey = [requireApiKey(options.apiKeys, unauthorized), requireScope(CODEC_SCOPE)];
   const codecToken: RequestHandler<{ token: string }> = (req, _res, next) => {
     // The same constant-time comparison as API keys.
     const valid = options.codecToken !== undefined && matchesSecret([options.codecToken], req.params.token);
