@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'tools/bench/bare-payout-workflow.ts'],
+    files: ['workflows/**/*.ts', 'tools/bench/bare-payout-workflow.ts', 'src/telemetry/workflow-interceptors.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

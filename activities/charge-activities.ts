@@ -5,7 +5,7 @@
  * de-duplication by transactionId, so a run made by a reset or a re-run answers the code the earlier run
  * was given instead of creating another. When no code was recorded (an answer lost, a run terminated
  * mid-creation) the charge is created anew under a derived provider reference (src/charges/provider-reference.ts),
- * recorded in the intent before it is sent: whatever the lost attempt made has a code nobody was shown.
+ * recorded in the intent before it is sent; the workflow watches every reference for a payment.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
@@ -69,8 +69,8 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
     let reference = intentAnswer(claim.intent, pendingAnswerSchema)?.reference ?? externalId;
     if (claim.by === 'earlier-run') {
       // Claimed by a run a reset or a re-run replaced, with no code recorded: it may have created the charge,
-      // and an attempt of it may still be in flight. Taken over under the next reference, so whatever it made
-      // keeps a code nobody has.
+      // and an attempt of it may still be in flight. Taken over under the next reference, so that the code this
+      // run answers is one it was given (the workflow still watches the earlier references for a payment).
       reference = nextProviderReference(externalId, reference);
       if (!(await intents.takeOver(key, claim.intent.runId, runId, JSON.stringify({ reference })))) {
         throw ApplicationFailure.retryable('another run took over the creation of this charge meanwhile: its claim is read again', 'IntentMoved');

@@ -1,18 +1,30 @@
 /**
  * The MED side of the provider: the sync that reads every page of the infraction list and brings each
- * infraction's workflow up to date (signal-with-start, only when something changed), the defense (sent
- * once: a retry first looks for it at the provider), and the link to the engine's charges.
+ * infraction's workflow up to date (signal-with-start, only when something changed; a record it cannot read
+ * starts its workflow in review, the others sync all the same), the defense (sent once: any 2xx is sent; a
+ * retry first looks for it at the provider), and the link to the engine's charges.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { AcceptedInfraction, ChargeRefunds } from '../src/infractions/charge-refunds';
 import type { Defense } from '../src/infractions/defense';
-import { isFinalProviderStatus, toInfractionRecord, type InfractionRecord } from '../src/infractions/infraction-record';
+import { isFinalProviderStatus, type InfractionRecord } from '../src/infractions/infraction-record';
+import { morePagesAfter, readInfractionPage, UnreadableListError, type InfractionPage, type MedReading } from '../src/infractions/infraction-page';
+import { providerAnswerText } from '../src/infractions/provider-answer';
+import { readInfractionRecord, valueAt } from '../src/infractions/record-reader';
+import { unreadableProblem } from '../src/infractions/unreadable-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
-import { InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
+import { BadResponseError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
 import { claimingRun } from './claiming-run';
-import { DEFENDABLE_STATES, infractionWorkflowId, runningInfractionStates, signalInfractionRecord, type InfractionState } from '../src/lifecycles/infraction-client';
+import {
+  DEFENDABLE_STATES,
+  infractionWorkflowId,
+  runningInfractionStates,
+  signalInfractionRecord,
+  startInfractionReview,
+  type InfractionState,
+} from '../src/lifecycles/infraction-client';
 
 export interface InfractionActivityDependencies {
   api: Pick<PaymentApiClient, 'listInfractions' | 'submitInfractionDefense'>;
@@ -20,31 +32,41 @@ export interface InfractionActivityDependencies {
   taskQueue: string;
   charges: ChargeRefunds;
   intents: IntentStore;
+  /** Where endpoint 7's list is and what its records' fields are called (MED_LIST_ENVELOPE, MED_RECORD_FIELDS). */
+  med: MedReading;
 }
 
 export interface SyncedPage {
+  /** This page's number, plus one while a page after it may hold more (the sync reads on until it does not). */
   totalPages: number;
+  /** Records on the page, read or not: the next call is told the longest page so far. */
+  size: number;
   seen: number;
   /** Infraction workflows started (new infractions). */
   started: number;
   /** Running infraction workflows told of a change. */
   signalled: number;
+  /** Records the engine could not read: each with an id started in NEEDS_REVIEW (`reviews`), the others named in `problems`. */
+  unreadable: number;
+  reviews: number;
+  /** Records without a readable id: their field names, and what was missing (at most MAX_PROBLEMS). */
+  problems: string[];
 }
 
-export type DefenseAnswer = { kind: 'submitted'; record: InfractionRecord } | { kind: 'refused'; reason: string };
+/** `record`: the provider's record in its answer, when it carries one the engine can read; `providerAnswer`: the answer, bounded and masked. */
+export type DefenseAnswer = { kind: 'submitted'; record?: InfractionRecord; providerAnswer?: string } | { kind: 'refused'; reason: string };
+
+const MAX_PROBLEMS = 5;
+/** A provider that answers the same full page whatever `page` asks would be read forever. */
+export const MAX_LIST_PAGES = 1_000;
 
 /** Whether the provider's record says something the workflow in `state` does not know yet. */
 function hasNews(record: InfractionRecord, state: InfractionState): boolean {
-  if (isFinalProviderStatus(record.providerStatus)) return true;
+  // Waiting for a record it can read: this one is.
+  if (state === 'NEEDS_REVIEW' || isFinalProviderStatus(record.providerStatus)) return true;
   return record.defendedAt !== undefined && DEFENDABLE_STATES.includes(state);
 }
 
-/** The pages there are, as far as this one tells: its totalPages, else its total, else one more while pages come full. */
-function pageCount(list: { data: readonly unknown[]; total?: number | undefined; totalPages?: number | undefined }, page: number, perPage: number): number {
-  if (list.totalPages !== undefined) return list.totalPages;
-  if (list.total !== undefined) return Math.ceil(list.total / perPage);
-  return list.data.length < perPage ? page : page + 1;
-}
 
 export const DEFENSE_SENT_BEFORE =
   'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
@@ -76,7 +98,17 @@ async function takeOverDefense(intents: IntentStore, key: IntentKey, earlier: In
   return 'taken';
 }
 
-export function createInfractionActivities({ api, temporal, taskQueue, charges, intents }: InfractionActivityDependencies) {
+export function createInfractionActivities({ api, temporal, taskQueue, charges, intents, med }: InfractionActivityDependencies) {
+  /** One page of endpoint 7, read; a list the engine cannot find fails for good (the setting must say where it is). */
+  async function readPage(page: number, perPage: number): Promise<InfractionPage> {
+    try {
+      return readInfractionPage(await api.listInfractions({ page, perPage }), med);
+    } catch (error) {
+      if (error instanceof UnreadableListError) throw ApplicationFailure.nonRetryable(error.message, 'UnreadableInfractionList');
+      throw error;
+    }
+  }
+
   async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
     const state = running.get(infractionWorkflowId(record.infractionId));
     if (state !== undefined && !hasNews(record, state)) return 'unchanged';
@@ -84,27 +116,49 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
     return state === undefined ? 'started' : 'signalled';
   }
 
-  /** The provider's record of one infraction, read through the list (the provider has no GET by id). */
+  /** The provider's record of one infraction, read through the list (the provider has no GET by id), whatever page size it applies. */
   async function findRecord(infractionId: string): Promise<InfractionRecord | undefined> {
-    for (let page = 1; ; page += 1) {
-      const list = await api.listInfractions({ page, perPage: 100 });
-      const found = list.data.find((infraction) => infraction.id === infractionId);
-      if (found) return toInfractionRecord(found);
-      if (page >= pageCount(list, page, 100)) return undefined;
+    let longest: number | undefined;
+    for (let page = 1; page <= MAX_LIST_PAGES; page += 1) {
+      const read = await readPage(page, 100);
+      const found = read.records.find((record) => record.infractionId === infractionId);
+      if (found) return found;
+      if (!morePagesAfter(read.size, longest)) return undefined;
+      longest = Math.max(longest ?? 0, read.size);
+    }
+    return undefined;
+  }
+
+  /** A record the engine cannot read: started in review when it has an id and no workflow yet; else named in the page's problems. */
+  async function setAside(read: InfractionPage, running: Map<string, InfractionState>, result: SyncedPage): Promise<void> {
+    for (const unreadable of read.unreadable) {
+      const { infractionId } = unreadable;
+      if (infractionId === undefined) {
+        if (result.problems.length < MAX_PROBLEMS) result.problems.push(unreadableProblem(unreadable));
+        continue;
+      }
+      // A running workflow keeps the record it last read.
+      if (running.has(infractionWorkflowId(infractionId))) continue;
+      if ((await startInfractionReview(temporal, { ...unreadable, infractionId }, taskQueue)) === 'started') result.reviews += 1;
     }
   }
 
   return {
-    /** One page of the provider's list; every infraction on it brought up to date. Idempotent. */
-    async syncInfractionPage(page: number, perPage: number): Promise<SyncedPage> {
-      const list = await api.listInfractions({ page, perPage });
-      const records = list.data.map(toInfractionRecord);
-      const running = await runningInfractionStates(temporal, records.map((record) => record.infractionId));
-      const result: SyncedPage = { totalPages: pageCount(list, page, perPage), seen: records.length, started: 0, signalled: 0 };
-      for (const record of records) {
+    /**
+     * One page of the provider's list; every infraction on it brought up to date, those it cannot read set
+     * aside. `longestBefore`: the longest page the sync has read so far. Idempotent.
+     */
+    async syncInfractionPage(page: number, perPage: number, longestBefore?: number): Promise<SyncedPage> {
+      const read = await readPage(page, perPage);
+      const ids = [...read.records.map((record) => record.infractionId), ...read.unreadable.flatMap((unreadable) => unreadable.infractionId ?? [])];
+      const running = await runningInfractionStates(temporal, ids);
+      const more = morePagesAfter(read.size, longestBefore);
+      const result: SyncedPage = { totalPages: more ? page + 1 : page, size: read.size, seen: read.size, started: 0, signalled: 0, unreadable: read.unreadable.length, reviews: 0, problems: [] };
+      for (const record of read.records) {
         const outcome = await bringUpToDate(record, running);
         if (outcome !== 'unchanged') result[outcome] += 1;
       }
+      await setAside(read, running, result);
       return result;
     },
 
@@ -131,14 +185,19 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       // Past its start-to-close timeout this attempt is given up by Temporal: it must not send any more.
       if (Date.now() - startedAt >= startToCloseTimeoutMs) throw ApplicationFailure.retryable('the attempt ran out of its time before sending the defense', 'AttemptTimedOut');
       try {
-        const { infraction } = await api.submitInfractionDefense(infractionId, {
+        const answer = await api.submitInfractionDefense(infractionId, {
           analise: defense.analise,
           justificativa: defense.justificativa,
           ...(defense.proofs.length > 0 ? { proofs: defense.proofs } : {}),
         });
         await intents.record(key, runId, { state: 'SENT' });
-        return { kind: 'submitted', record: toInfractionRecord(infraction) };
+        return takenDefense(infractionId, answer, med);
       } catch (error) {
+        // Taken (a 2xx) with an answer that is not JSON: sent all the same, and never sent again.
+        if (error instanceof BadResponseError && isSuccess(error.details.status)) {
+          await intents.record(key, runId, { state: 'SENT' });
+          return { kind: 'submitted', providerAnswer: 'a 2xx answer that is not JSON' };
+        }
         if (error instanceof InvalidRequestError || error instanceof NotFoundError) {
           await intents.record(key, runId, { state: 'REFUSED' });
           return { kind: 'refused', reason: error.message };
@@ -158,3 +217,15 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
 }
 
 export type InfractionActivities = ReturnType<typeof createInfractionActivities>;
+
+const isSuccess = (status: unknown): boolean => typeof status === 'number' && status >= 200 && status < 300;
+
+/** Endpoint 8's 2xx (shape not shown): the record it carries (under `infraction`, or as the answer itself) when it is this one's and readable. */
+function takenDefense(infractionId: string, answer: unknown, med: MedReading): DefenseAnswer {
+  const providerAnswer = providerAnswerText(answer);
+  for (const candidate of [valueAt(answer, 'infraction'), answer]) {
+    const read = readInfractionRecord(candidate, med.fields);
+    if (read.kind === 'read' && read.record.infractionId === infractionId) return { kind: 'submitted', record: read.record, providerAnswer };
+  }
+  return { kind: 'submitted', providerAnswer };
+}

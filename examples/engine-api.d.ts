@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a batch of payouts
-         * @description As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given.
+         * @description As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given. The CSV is separated by "," (amounts 25.50) or, as Excel pt-BR saves it, by ";" (amounts 25,50 or 1.234,56), whichever its header uses; its encoding is the declared charset (utf-8, windows-1252, iso-8859-1), or without one UTF-8 (with or without BOM) when the bytes are UTF-8 and Windows-1252 otherwise.
          */
         post: operations["submitBatch"];
         delete?: never;
@@ -152,6 +152,26 @@ export interface paths {
         };
         /** The items with their states, paged */
         get: operations["listBatchItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout-batches/{batchId}/items.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every item's outcome as a CSV that Excel pt-BR opens as it is
+         * @description UTF-8 with a byte order mark, ";" between cells, amounts with a decimal comma, CRLF line ends; the columns seq, externalId, method, amount, status, fee, failureReason, one row per item in seq order (no destination, no description). Streamed page by page; each item as it stood when its page was read. A cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a CR) starts with a quote.
+         */
+        get: operations["exportBatchItems"];
         put?: never;
         post?: never;
         delete?: never;
@@ -869,6 +889,13 @@ export interface components {
             paidAt?: string;
             providerTransactionId?: string;
             providerReference?: string;
+            providerReferences?: string[];
+            paidReference?: string;
+            secondPayments?: {
+                reference: string;
+                providerTransactionId: string;
+                at: string;
+            }[];
             failureReason?: string;
             refunds?: {
                 infractionId: string;
@@ -939,26 +966,27 @@ export interface components {
             infractionId: string;
             workflowId: string;
             /** @enum {string} */
-            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-            providerStatus: string;
-            amount: number;
-            reason: string;
-            transactionId: string;
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
+            providerStatus?: string;
+            amount?: number;
+            reason?: string;
+            transactionId?: string;
             chargeExternalId?: string | null;
-            deadline: string;
+            deadline?: string;
             defense?: {
                 analise: string;
                 justificativa: string;
                 proofs: string[];
                 submittedAt: string;
+                providerAnswer?: string;
             };
             refundRecordedAt?: string;
-            createdAt: string;
+            createdAt?: string;
             resolvedAt?: string;
             transitions: {
-                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED") | null;
+                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
                 /** @enum {string} */
-                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
                 at: string;
                 cause: string;
             }[];
@@ -979,7 +1007,7 @@ export interface components {
         InfractionListItem: {
             infractionId: string;
             status: string;
-            amount: number;
+            amount?: number;
             deadline?: string;
         };
         MerchantEvent: {
@@ -1760,7 +1788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Neither JSON nor CSV */
+            /** @description Neither JSON nor CSV, or a CSV whose bytes do not fit its declared charset, or are neither UTF-8 nor Windows-1252 (UTF-16, NUL bytes): the message names the line and the charset to declare */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1893,6 +1921,73 @@ export interface operations {
                 };
             };
             /** @description Invalid batchId or query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown batch */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: retry later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportBatchItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The items as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Invalid batchId */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2212,15 +2307,18 @@ export interface operations {
                     "application/json": {
                         data: {
                             receivedAt: string;
+                            firstReceivedAt: string;
                             route: string;
                             eventId?: string;
                             reference: string;
-                            payload: {
+                            providerId?: string;
+                            signed: boolean;
+                            count: number;
+                            payload?: {
                                 [key: string]: unknown;
                             };
                         }[];
                         dropped: number;
-                        unreadable: number;
                     };
                 };
             };
@@ -2256,7 +2354,7 @@ export interface operations {
     listInfractions: {
         parameters: {
             query?: {
-                status?: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                status?: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
                 dueBefore?: string;
                 cursor?: string;
                 limit?: number;

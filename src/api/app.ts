@@ -5,7 +5,7 @@
  * client address); /v1's API key and each operation's scope (auth.ts) before any body is read; 405 and 404
  * come after every route. Request logs and the request id come first, so every later line carries the id.
  */
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type Request, type Router } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
@@ -19,6 +19,8 @@ import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
 import { trackAllowedMethods } from '../http/allowed-methods';
 import { httpServerSpans } from '../telemetry/http-server-span';
+import { bearerToken, holderOfSecret } from '../http/bearer-auth';
+import type { ApiKey } from '../config/api-keys';
 
 export interface AppDependencies {
   config: Pick<
@@ -36,12 +38,17 @@ export interface AppDependencies {
   traceRequests?: boolean;
 }
 
+/** A merchant's request to its API (/v1, whatever the case, as Express routes it) with a valid key: the one caller whose trace the engine's continues. */
+function merchantRequest(apiKeys: readonly ApiKey[]): (req: Request) => boolean {
+  return (req) => /^\/v1(\/|$)/i.test(req.path) && holderOfSecret(apiKeys, (key) => key.secret, bearerToken(req)) !== undefined;
+}
+
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // The client's address is the socket's unless a known load balancer reports it (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
-  if (deps.traceRequests) app.use(httpServerSpans());
+  if (deps.traceRequests) app.use(httpServerSpans({ continuesCallerTrace: merchantRequest(deps.config.ENGINE_API_KEYS) }));
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, deps.logger));
   const openApi = engineOpenApi();

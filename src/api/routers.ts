@@ -13,7 +13,8 @@ import { chargeRoutes } from './charges/routes';
 import { ChargeService } from './charges/service';
 import { cardCallbackRoute } from './callbacks/card-callbacks';
 import { cardPaymentRouters } from './card-payments/card-payment-routers';
-import { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
+import type { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
+import { addressList, UnsignedBudget } from './callbacks/unsigned-budget';
 import { payoutRoutes } from './payouts/routes';
 import { PayoutService } from './payouts/service';
 import { infractionRoutes } from './infractions/routes';
@@ -35,14 +36,15 @@ export interface EngineRouterDependencies {
   /** Money intents: what a payout, charge or defense whose workflow was terminated had sent. */
   intents: IntentStore;
   endpoints: WebhookEndpointStore;
+  /** Callbacks that named nothing known, kept for operators (openUnmatchedCallbackStore). */
+  unmatched: UnmatchedCallbackStore;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal, batchStore, intents, endpoints }: EngineRouterDependencies): Router[] {
-  const unmatched = new UnmatchedCallbackStore(config.DATA_DIR, config.UNMATCHED_CALLBACKS_MAX);
+export function engineRouters({ config, logger, temporal, batchStore, intents, endpoints, unmatched }: EngineRouterDependencies): Router[] {
   const operations = Router();
-  operations.get('/v1/callbacks/unmatched', (_req, res) => {
-    res.json(unmatched.list());
+  operations.get('/v1/callbacks/unmatched', async (_req, res) => {
+    res.json(await unmatched.list());
   });
   return [
     callbackRouter(
@@ -50,7 +52,10 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
         client: temporal,
         verifier: callbackVerifierFor(config),
         policy: config.PROVIDER_CALLBACK_SIGNATURES,
-        unsignedPerMinute: config.UNSIGNED_CALLBACKS_PER_MINUTE,
+        unsigned: {
+          perMinute: config.UNSIGNED_CALLBACKS_PER_MINUTE,
+          budget: new UnsignedBudget(config.UNSIGNED_CALLBACKS_PER_MINUTE, addressList(config.PROVIDER_CALLBACK_ADDRESSES), () => Date.now()),
+        },
         unmatched,
         replays: new ReplayGuard(),
         logger: logger.child({ component: 'callbacks' }),

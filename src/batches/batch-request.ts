@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { externalIdSchema } from '../payouts/ids';
 import { payoutHashParts, payoutRequestSchema, type PayoutRequest } from '../payouts/payout-request';
 import type { RowIssue } from '../validation/issues';
-import { pixKeyTypeSchema, validatePixKey } from '../pix/keys';
+import { isValidCpf, pixKeyTypeSchema, validatePixKey } from '../pix/keys';
 import { WHOLE_ROW_FIELD } from './batch-csv';
 import { runAtOnce, type Slices } from '../util/slices';
 
@@ -63,6 +63,17 @@ function pixKeyIssue(raw: unknown, reportedFields: ReadonlySet<string>): string 
   return key.ok ? undefined : key.message;
 }
 
+/**
+ * A CPF of 10 digits is one a spreadsheet took for a number and dropped the leading zero of. The hint
+ * says so, and whether the zero puts the check digits right, without repeating the key.
+ */
+function droppedZeroHint(raw: unknown, field: string): string {
+  if (field !== 'pixKey' || typeof raw !== 'object' || raw === null || !('pixKey' in raw) || !('keyType' in raw)) return '';
+  if (raw.keyType !== 'CPF' || typeof raw.pixKey !== 'string' || !/^\d{10}$/.test(raw.pixKey.trim())) return '';
+  const checks = isValidCpf(`0${raw.pixKey.trim()}`) ? 'with a leading 0 its check digits match' : 'a leading 0 would not make its check digits match either';
+  return `; it has 10 digits: a spreadsheet drops a CPF's leading zero when the column holds numbers (format the column as text and write the 0; ${checks})`;
+}
+
 export function validateBatch(
   rawItems: readonly unknown[],
   existingIds: (ids: string[]) => Set<string>,
@@ -108,10 +119,10 @@ export function* validateBatchSlices(
         const field = fieldOf(issue);
         if (reported.has(field)) continue;
         reported.add(field);
-        issues.push({ index, ...(externalId ? { externalId } : {}), field, message: issue.message });
+        issues.push({ index, ...(externalId ? { externalId } : {}), field, message: issue.message + droppedZeroHint(raw, field) });
       }
       const keyMessage = pixKeyIssue(raw, reported);
-      if (keyMessage) issues.push({ index, ...(externalId ? { externalId } : {}), field: 'pixKey', message: keyMessage });
+      if (keyMessage) issues.push({ index, ...(externalId ? { externalId } : {}), field: 'pixKey', message: keyMessage + droppedZeroHint(raw, 'pixKey') });
     }
     if (externalId === undefined) continue;
     if (!seenIds.has(externalId)) {

@@ -193,6 +193,16 @@ export function itemsPage(rows: readonly BatchItemView[], limit: number): ItemsP
   return rows.length > limit && last ? { items, nextCursor: encodeItemsCursor(last.seq) } : { items };
 }
 
+/** Every item of a batch in seq order, `pageSize` at a time; each page is read only when the previous one has been taken. */
+export async function* itemPages(store: Pick<BatchStore, 'listItems'>, batchId: string, pageSize: number): AsyncGenerator<BatchItemView[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await store.listItems(batchId, { limit: pageSize, ...(cursor === undefined ? {} : { cursor }) });
+    yield page.items;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+}
+
 /** A summary from the batch's columns and its totals by state. */
 export function summaryOf(
   batch: Pick<BatchSummary, 'batchId' | 'total' | 'totalAmountCents' | 'control' | 'createdAt' | 'startedAt' | 'finishedAt'>,

@@ -98,7 +98,7 @@ export const cardPaymentRequestSchema = cardPaymentShapeSchema.transform((reques
     payer: {
       name: trimmed(request.payer.name, ['payer', 'name'], ctx),
       email: request.payer.email,
-      document: document.ok ? document.digits : '',
+      document: document.ok ? document.unmasked : '',
       phone: phone.success ? phone.data : '',
     },
     ...(description ? { description } : {}),

@@ -1,9 +1,32 @@
 /**
  * Card number checks done before a card reaches the provider: Luhn, brand by BIN, expiry, last four.
+ * The brand comes from card-validator (its BIN table, credit-card-type, follows the networks: Elo's and
+ * Hipercard's ranges move); the Luhn check stays here because the library checks Luhn only together with
+ * the lengths of a brand it knows, and this check must hold for any card number of 12 to 19 digits.
  * These functions see full card numbers (PAN), so they never log and never put the number in an error.
  */
+import cardValidator from 'card-validator';
 
-export const CARD_BRANDS = ['VISA', 'MASTERCARD', 'AMEX', 'ELO', 'HIPERCARD', 'DINERS', 'DISCOVER', 'JCB', 'UNKNOWN'] as const;
+/** The brands card-validator tells apart, by our names. */
+const BRAND_OF_TYPE = {
+  visa: 'VISA',
+  mastercard: 'MASTERCARD',
+  'american-express': 'AMEX',
+  elo: 'ELO',
+  hipercard: 'HIPERCARD',
+  hiper: 'HIPER',
+  'diners-club': 'DINERS',
+  discover: 'DISCOVER',
+  jcb: 'JCB',
+  unionpay: 'UNIONPAY',
+  maestro: 'MAESTRO',
+  mir: 'MIR',
+  troy: 'TROY',
+  naranja: 'NARANJA',
+  verve: 'VERVE',
+} as const;
+
+export const CARD_BRANDS = [...Object.values(BRAND_OF_TYPE), 'UNKNOWN'] as const;
 export type CardBrand = (typeof CARD_BRANDS)[number];
 
 const MIN_PAN_LENGTH = 12;
@@ -31,66 +54,16 @@ export function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-type BinRange = readonly [low: number, high: number];
-
-/** Elo's 6-digit BIN ranges; several sit inside Visa (4), Discover (65) and other ranges, hence checked first. */
-const ELO_BINS: readonly BinRange[] = [
-  [401178, 401179],
-  [431274, 431274],
-  [438935, 438935],
-  [451416, 451416],
-  [457393, 457393],
-  [457631, 457632],
-  [504175, 504175],
-  [506699, 506778],
-  [509000, 509999],
-  [627780, 627780],
-  [636297, 636297],
-  [636368, 636368],
-  [650031, 650033],
-  [650035, 650051],
-  [650405, 650439],
-  [650485, 650538],
-  [650541, 650598],
-  [650700, 650718],
-  [650720, 650727],
-  [650901, 650920],
-  [651652, 651679],
-  [655000, 655019],
-  [655021, 655058],
-];
-
-/** Prefix rules for the other brands, tried in order; Hipercard's 3841 must win over Diners' 38. */
-const PREFIX_RULES: readonly { brand: CardBrand; digits: number; ranges: readonly BinRange[] }[] = [
-  { brand: 'HIPERCARD', digits: 6, ranges: [[606282, 606282]] },
-  { brand: 'HIPERCARD', digits: 4, ranges: [[3841, 3841]] },
-  { brand: 'AMEX', digits: 2, ranges: [[34, 34], [37, 37]] },
-  { brand: 'DINERS', digits: 3, ranges: [[300, 305]] },
-  { brand: 'DINERS', digits: 4, ranges: [[3095, 3095]] },
-  { brand: 'DINERS', digits: 2, ranges: [[36, 36], [38, 39]] },
-  { brand: 'JCB', digits: 4, ranges: [[3528, 3589]] },
-  { brand: 'DISCOVER', digits: 4, ranges: [[6011, 6011]] },
-  { brand: 'DISCOVER', digits: 6, ranges: [[622126, 622925]] },
-  { brand: 'DISCOVER', digits: 3, ranges: [[644, 649]] },
-  { brand: 'DISCOVER', digits: 2, ranges: [[65, 65]] },
-  { brand: 'VISA', digits: 1, ranges: [[4, 4]] },
-  { brand: 'MASTERCARD', digits: 2, ranges: [[51, 55]] },
-  { brand: 'MASTERCARD', digits: 4, ranges: [[2221, 2720]] },
-];
-
-function prefixIn(digits: string, length: number, ranges: readonly BinRange[]): boolean {
-  if (digits.length < length) return false;
-  const prefix = Number(digits.slice(0, length));
-  return ranges.some(([low, high]) => prefix >= low && prefix <= high);
+function isKnownType(type: string): type is keyof typeof BRAND_OF_TYPE {
+  return Object.hasOwn(BRAND_OF_TYPE, type);
 }
 
-/** The card brand from its BIN; 'UNKNOWN' for unrecognised or non-digit input. */
+/** The card brand from its BIN; 'UNKNOWN' for unrecognised or non-digit input (dashes included: a card number is digits and spaces). */
 export function cardBrand(number: string): CardBrand {
   const digits = panDigits(number);
   if (digits === undefined) return 'UNKNOWN';
-  if (prefixIn(digits, 6, ELO_BINS)) return 'ELO';
-  const rule = PREFIX_RULES.find(({ digits: length, ranges }) => prefixIn(digits, length, ranges));
-  return rule?.brand ?? 'UNKNOWN';
+  const type = cardValidator.number(digits).card?.type;
+  return type !== undefined && isKnownType(type) ? BRAND_OF_TYPE[type] : 'UNKNOWN';
 }
 
 /** Anywhere-on-Earth offset (UTC-12) in milliseconds. */

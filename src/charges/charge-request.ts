@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { positiveReaisToCentavosSchema } from '../money/reais-schemas';
 import { externalIdSchema } from '../payouts/ids';
-import { documentDigits, documentFormSchema } from '../validation/document';
+import { unmaskedDocument, documentFormSchema } from '../validation/document';
 import { plainTextSchema } from '../validation/plain-text';
 
 const MAX_CHARGE_REAIS = 1_000_000;
@@ -53,7 +53,7 @@ export const chargeRequestSchema = chargeShapeSchema.transform((shape, ctx): Cha
   return {
     externalId: shape.externalId,
     amountCents: shape.amount,
-    payer: { name: shape.payer.name.trim(), document: documentDigits(shape.payer.document, ctx, ['payer', 'document']), ...(shape.payer.email ? { email: shape.payer.email } : {}) },
+    payer: { name: shape.payer.name.trim(), document: unmaskedDocument(shape.payer.document, ctx, ['payer', 'document']), ...(shape.payer.email ? { email: shape.payer.email } : {}) },
     ...(description ? { description } : {}),
     expiresInSeconds: shape.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
     ...(shape.split ? { split: shape.split } : {}),

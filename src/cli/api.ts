@@ -5,6 +5,7 @@ import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
+import { openUnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
+  const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
     config,
     logger,
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
     traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       await batchStore.close();
       await intents.close();
       await endpoints.close();
+      await unmatched.close();
       await tracing?.shutdown();
     },
     (event, fields) => logger.info(event, fields),

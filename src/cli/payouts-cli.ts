@@ -23,7 +23,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
-  readFile(file: string): Promise<string>;
+  /** The file's bytes: a CSV goes as it is (the engine reads its encoding), a JSON file is read as UTF-8. */
+  readFile(file: string): Promise<Uint8Array>;
   now(): number;
   sleep(ms: number): Promise<void>;
 }
@@ -43,6 +44,8 @@ cell is a field not given, e.g.:
   externalId,method,amount,pixKey,keyType,emv,email,wallet,network,description
   s-1,,25.00,52998224725,CPF,,,,,March rent
   s-3,internal,12.50,,,,recipient@sandbox.test,,,
+Excel pt-BR's files are read as saved: ";" between cells, amounts as 25,50 or 1.234,56, in UTF-8 or
+Windows-1252 (the file goes as it is; the engine reads its encoding).
 A JSON file is either an array of items or { "batchId"?: ..., "items": [...] }.
 reconcile asks the provider where one payout stands (POST /v1/payouts/:id/recheck): a payout in
 NEEDS_REVIEW is asked again; one whose workflow was terminated is re-run from what it claimed, never
@@ -123,16 +126,16 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
 async function submitFile(client: BatchApiClient, file: string, batchId: string | undefined, io: CliIo) {
   const extension = path.extname(file).toLowerCase();
   if (extension !== '.csv' && extension !== '.json') throw new UsageError('the file must end in .csv or .json');
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await io.readFile(file);
+    bytes = await io.readFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  if (extension === '.csv') return client.submitCsv(text, batchId);
+  if (extension === '.csv') return client.submitCsv(bytes, batchId);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (error) {
     throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
@@ -207,7 +210,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    readFile: (file) => readFile(file, 'utf8'),
+    readFile: (file) => readFile(file),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   });

@@ -47,9 +47,10 @@ export class BatchApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
-  submitCsv(csv: string, batchId?: string): Promise<BatchAccepted> {
+  /** Text is sent as UTF-8; a file's bytes as they are, without a charset: the engine reads UTF-8 or Windows-1252 from them. */
+  submitCsv(csv: string | Uint8Array, batchId?: string): Promise<BatchAccepted> {
     const query = batchId === undefined ? '' : `?batchId=${encodeURIComponent(batchId)}`;
-    return this.request(batchAcceptedSchema, 'POST', `/v1/payout-batches${query}`, { contentType: 'text/csv; charset=utf-8', body: csv });
+    return this.request(batchAcceptedSchema, 'POST', `/v1/payout-batches${query}`, { contentType: typeof csv === 'string' ? 'text/csv; charset=utf-8' : 'text/csv', body: csv });
   }
 
   /** `body` may come already serialized (the benchmark keeps the serialization out of what it times). */
@@ -89,7 +90,7 @@ export class BatchApiClient {
     schema: S,
     method: 'GET' | 'POST',
     path: string,
-    payload?: { contentType: string; body: string },
+    payload?: { contentType: string; body: string | Uint8Array },
   ): Promise<z.output<S>> {
     const url = `${this.baseUrl}${path}`;
     let response: Response;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { reaisAmountSchema } from '../money/reais-schemas';
 import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
-import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS } from '../payment-api/schemas/infractions';
+import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema, PROVIDER_FIELD_PATH } from '../payment-api/schemas/infractions';
 import { isLoopbackHost } from '../net/public-address';
 import { trustedProxyRefusal } from '../net/trusted-proxy';
 import { API_KEY_SCOPES, apiKeysFileSchema, apiKeysTextSchema, type ApiKey } from './api-keys';
@@ -139,11 +139,20 @@ export const envSchema = z.object({
   /**
    * Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint
    * (it only makes the workflow ask the provider's check; a badly signed one is still refused); `off`
-   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md).
+   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md). The spec says
+   * callbacks "may be signed": `optional` by default, so a real provider's unsigned callbacks are heard.
    */
-  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('required'),
-  /** Untrusted callback hints taken a minute per API process; past it, 429 with Retry-After (the provider retries). */
+  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('optional'),
+  /**
+   * Untrusted callback hints each client address may have reach an open operation a minute, per API process;
+   * past it, 429 with Retry-After (the provider retries). Garbage and unknown ids are not counted.
+   */
   UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** The provider's own addresses or subnets (address/bits), comma-separated: their unsigned callbacks are not budgeted. */
+  PROVIDER_CALLBACK_ADDRESSES: commaSeparated
+    .pipe(z.array(z.string().refine((entry) => isTrustedProxy(entry) && isIP(entry.split('/')[0] ?? '') !== 0, 'each entry is an IP address or a subnet (address/bits)')))
+    .default([])
+    .describe('The provider’s callback addresses or subnets, comma-separated: their unsigned callbacks are not budgeted by UNSIGNED_CALLBACKS_PER_MINUTE'),
   /** Comma-separated during a rotation: the first one signs, every one verifies. */
   WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
   /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
@@ -231,6 +240,16 @@ export const envSchema = z.object({
   /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
   MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  /** Endpoint 7's list, when its answer holds more than one array: the field that holds it (dots reach into objects). */
+  MED_LIST_ENVELOPE: z
+    .string()
+    .regex(PROVIDER_FIELD_PATH, 'a field name, or names joined by dots (data.items)')
+    .optional()
+    .describe('The field of endpoint 7’s answer that holds the infractions; unset: the one array in the answer'),
+  /** The provider's names of an infraction record's fields (endpoint 7's record is not shown). */
+  MED_RECORD_FIELDS: medRecordFieldsSchema
+    .default(DEFAULT_MED_RECORD_FIELDS)
+    .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
   MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
@@ -288,6 +307,18 @@ export const envSchema = z.object({
   ACTIVITY_PROBLEM_AFTER_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
   METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** The standard OpenTelemetry variables that turn tracing on (src/telemetry/tracing.ts); the SDK reads them, checked here. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this collector (the SDK posts to <endpoint>/v1/traces); unset: no tracing. Production: https, or loopback, or OTLP_PLAINTEXT_HOST'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this very URL, over OTEL_EXPORTER_OTLP_ENDPOINT; the same production rule'),
+  /**
+   * Production: the one collector host an OTLP endpoint may reach in clear (`http://`), on a network only the
+   * engine's services share (docker-compose's `jaeger`); any other plain-HTTP endpoint beyond loopback is refused.
+   */
+  OTLP_PLAINTEXT_HOST: z
+    .string()
+    .regex(/^[\w.-]+$/, 'a host name or an IPv4 address')
+    .optional()
+    .describe("Production: the one collector host reached over http:// (a private network only the engine's services share); unset: https or loopback only"),
 });
 
 export type EnvInput = z.input<typeof envSchema>;
@@ -364,7 +395,8 @@ const configRules = envSchema.superRefine((env, ctx) => {
 /**
  * Production refusals for how the engine is reached and what it believes: callbacks taken unverified, a
  * TRUST_PROXY that trusts a share of the internet, Temporal's frontend reached in clear beyond this
- * machine, and a plain-HTTP page allowed to read decoded payloads. Each names its variable.
+ * machine, a plain-HTTP page allowed to read decoded payloads, and spans sent in clear beyond this machine.
+ * Each names its variable.
  */
 function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx): void {
   if (env.NODE_ENV !== 'production') return;
@@ -386,6 +418,19 @@ function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx):
   }
   for (const origin of env.CODEC_CORS_ORIGINS ?? []) {
     if (origin.startsWith('http:')) ctx.addIssue({ code: 'custom', path: ['CODEC_CORS_ORIGINS'], message: `${origin} must be https when NODE_ENV=production (a page served in clear would read decoded payloads)` });
+  }
+  // Spans name routes, workflows and business ids, and OTEL_EXPORTER_OTLP_HEADERS may hold the collector's credential.
+  // Loopback stays on this machine (a collector sidecar in the same pod or host): TLS there would protect nothing.
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] as const) {
+    const endpoint = env[name];
+    if (endpoint === undefined || !endpoint.startsWith('http:')) continue;
+    const { hostname } = new URL(endpoint);
+    if (isLoopbackHost(hostname) || hostname === env.OTLP_PLAINTEXT_HOST?.toLowerCase()) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: `${endpoint} sends spans in clear beyond this machine when NODE_ENV=production: an https collector, one on loopback, or OTLP_PLAINTEXT_HOST=${hostname} on a network only the engine's services share`,
+    });
   }
 }
 

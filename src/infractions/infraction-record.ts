@@ -1,10 +1,7 @@
 /**
- * An infraction as the engine keeps it: what it needs of the provider's record (a tolerant reader of
- * endpoint 7's items), in centavos and epoch milliseconds. No payer data: the provider's record has none
- * the engine reads.
+ * An infraction as the engine keeps it: what it needs of the provider's record (read by record-reader.ts),
+ * in centavos and ISO times. No payer data: the provider's record has none the engine reads.
  */
-import { reaisToCentavos } from '../money/centavos';
-import type { Infraction } from '../payment-api/schemas/infractions';
 
 export interface InfractionRecord {
   infractionId: string;
@@ -26,21 +23,3 @@ export interface InfractionRecord {
 export const DEFAULT_DEFENSE_WINDOW_MS = 7 * 24 * 3_600_000;
 
 export { FINAL_PROVIDER_STATUSES, isFinalProviderStatus, type FinalProviderStatus } from './provider-status';
-
-export function toInfractionRecord(infraction: Infraction): InfractionRecord {
-  // The schema promises one of the two; the documented window gives the other.
-  const createdAt = new Date(infraction.createdAt ?? Date.parse(infraction.defenseDeadline ?? '') - DEFAULT_DEFENSE_WINDOW_MS).toISOString();
-  const deadline = infraction.defenseDeadline ?? new Date(Date.parse(createdAt) + DEFAULT_DEFENSE_WINDOW_MS).toISOString();
-  return {
-    infractionId: infraction.id,
-    transactionId: infraction.transactionId,
-    providerStatus: infraction.status,
-    reason: infraction.reason ?? '',
-    amountCents: reaisToCentavos(infraction.amount),
-    createdAt,
-    defenseDeadline: new Date(deadline).toISOString(),
-    ...(infraction.defendedAt ? { defendedAt: new Date(infraction.defendedAt).toISOString() } : {}),
-    ...(infraction.analise ? { analise: infraction.analise } : {}),
-    ...(infraction.resolvedAt ? { resolvedAt: new Date(infraction.resolvedAt).toISOString() } : {}),
-  };
-}

@@ -6,6 +6,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { InfractionRecord } from '../infractions/infraction-record';
+import type { UnreadableInfraction } from '../infractions/unreadable-record';
 import { formatCentavos } from '../money/centavos';
 import { AmountCents, Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
 import { INFRACTION_FLOW, infractionRecordSignal, infractionWorkflowId, type InfractionState, type InfractionWorkflow } from '../../workflows/infraction/messages';
@@ -59,6 +60,31 @@ export async function signalInfractionRecord(temporal: Client, record: Infractio
     return 'signalled';
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'closed';
+    throw error;
+  }
+}
+
+/**
+ * An infraction whose record the engine cannot read, started in NEEDS_REVIEW (its `problem` names the record's
+ * fields); 'exists' when its workflow runs or ran (it keeps what it knew).
+ */
+export async function startInfractionReview(temporal: Client, unreadable: UnreadableInfraction & { infractionId: string }, taskQueue: string): Promise<'started' | 'exists'> {
+  try {
+    await temporal.workflow.start<InfractionWorkflow>('infractionWorkflow', {
+      workflowId: infractionWorkflowId(unreadable.infractionId),
+      taskQueue,
+      args: [{ unreadable }],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: Flow, value: INFRACTION_FLOW },
+        { key: InfractionStatus, value: 'NEEDS_REVIEW' },
+      ],
+      staticSummary: 'MED infraction whose record the engine could not read',
+      staticDetails: `missing: ${unreadable.missing.join(', ')}`,
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
     throw error;
   }
 }

@@ -4,12 +4,16 @@
  * (credentials, timeouts, typed errors, parsing) live in HttpTransport. Requests are checked against
  * the contract before they leave, so a malformed request fails here, before any money can move.
  */
+import { z } from 'zod';
 import { zodIssues } from '../validation/issues';
 import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
 import { InvalidRequestError } from './errors';
 import { DEFAULT_ANALYSIS_WORDS, type InfractionAnalysis, type InfractionAnalysisWords } from './schemas/infractions';
 import { HttpTransport, type TransportOptions } from './http-transport';
 import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
+
+/** A 2xx answer taken as it came (any JSON), for the caller to read. */
+const AS_SENT = z.unknown();
 
 /** Endpoints whose lost answer is ambiguous: the provider may have moved money. */
 const MOVES_MONEY: ReadonlySet<EndpointName> = new Set<EndpointName>([
@@ -79,12 +83,14 @@ export class PaymentApiClient {
   createDeposit(body: EndpointRequest<'createDeposit'>) {
     return this.call('createDeposit', { body });
   }
-  listInfractions(query: EndpointRequest<'listInfractions'>) {
-    return this.call('listInfractions', { query });
+  /** Endpoint 7's page as the provider sent it: its shape is not shown (src/infractions/infraction-page.ts reads it). */
+  listInfractions(query: EndpointRequest<'listInfractions'>): Promise<unknown> {
+    return this.call('listInfractions', { query }, AS_SENT);
   }
-  submitInfractionDefense(infractionId: string, defense: InfractionDefense) {
+  /** Endpoint 8: any 2xx is the provider taking the defense; its answer (shape not shown) as it was sent. */
+  submitInfractionDefense(infractionId: string, defense: InfractionDefense): Promise<unknown> {
     const body = { ...defense, analise: this.analysisWords[defense.analise] };
-    return this.call('submitInfractionDefense', { body, params: { infractionId } });
+    return this.call('submitInfractionDefense', { body, params: { infractionId } }, AS_SENT);
   }
   /** Endpoint 9: `id` is the id given at creation (an external_id, a cash-in transactionId) or the one the provider answered. */
   checkTransaction(id: string) {
@@ -111,7 +117,10 @@ export class PaymentApiClient {
     return this.call('createCryptoWithdrawal', { body });
   }
 
-  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }): Promise<EndpointResponse<N>> {
+  /** `read`: what is read of a 2xx answer, when the engine reads it itself (a shape the spec does not show); else the endpoint's schema. */
+  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }): Promise<EndpointResponse<N>>;
+  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }, read: typeof AS_SENT): Promise<unknown>;
+  private async call<N extends EndpointName>(name: N, request: { body?: unknown; query?: unknown; params?: Record<string, string> }, read?: typeof AS_SENT): Promise<unknown> {
     const endpoint = endpoints[name];
     const path = fillPath(endpoint.path, request.params ?? {});
     const payload = endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
@@ -127,9 +136,9 @@ export class PaymentApiClient {
       auth: name === 'createDeposit' && this.depositAuth ? this.depositAuth : endpoint.auth,
       ...(endpoint.requestIn === 'body' ? { body: payload } : {}),
       ...(endpoint.requestIn === 'query' ? { query: payload as Record<string, string | number | undefined> } : {}),
-      response: endpoint.response,
+      response: read ?? endpoint.response,
       movesMoney: MOVES_MONEY.has(name),
       endpoint: name,
-    })) as EndpointResponse<N>;
+    }));
   }
 }

@@ -21,6 +21,7 @@ export function engineActivities(config: Config, resources: { batchStore: BatchS
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
     chargeMerchantName: config.CHARGE_MERCHANT_NAME,
     charges: chargeRefunds(resources.temporal),
+    med: { envelope: config.MED_LIST_ENVELOPE, fields: config.MED_RECORD_FIELDS },
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS, transport: endpointTransport(endpointPolicy(config)) },

@@ -22,8 +22,8 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows'
  */
 export const WORKFLOW_PRELOAD_MODULES = [WORKFLOWS_PATH, ...WORKFLOW_INTERCEPTOR_MODULES];
 
-/** Bundled too when tracing is on: the workflow's spans, and the span context its activities get. Only a path: nothing is loaded here. */
-export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+/** Bundled too when tracing is on: the workflow's spans, and the span context its activities get (trace context alone). Only a path: nothing is loaded here. */
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'src', 'telemetry', 'workflow-interceptors.ts')];
 
 /** The traced twin of a prebuilt bundle, written beside it by writeWorkflowBundle: `x.js` → `x.traced.js`. */
 export function tracedBundlePath(bundlePath: string): string {
@@ -38,11 +38,12 @@ export function workflowSource(bundlePath: string | undefined, traced = false): 
 
 /** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
 export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES };
+/** The same with the tracing interceptors: what a worker with tracing on runs. */
+export const TRACED_WORKFLOW_BUNDLE_OPTIONS = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
 
 /** Two bundles: `outFile`, and beside it the one a worker with tracing on runs (tracedBundlePath), so that tracing off costs nothing in workflows. */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, (await bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS)).code);
-  const traced = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
-  writeFileSync(tracedBundlePath(outFile), (await bundleWorkflowCode(traced)).code);
+  writeFileSync(tracedBundlePath(outFile), (await bundleWorkflowCode(TRACED_WORKFLOW_BUNDLE_OPTIONS)).code);
 }

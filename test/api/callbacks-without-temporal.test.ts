@@ -10,6 +10,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
+import { openUnmatchedCallbackStore, type UnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { BatchStore } from '../../src/batches/batch-store';
 import { createLogger } from '../../src/logging/logger';
@@ -23,6 +24,7 @@ let url: string;
 let batchStore: BatchStore;
 let endpoints: WebhookEndpointStore;
 let intents: IntentStore;
+let unmatched: UnmatchedCallbackStore;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
@@ -32,7 +34,8 @@ beforeAll(async () => {
   batchStore = await openBatchStore(config);
   intents = await openIntentStore(config);
   endpoints = await openWebhookEndpointStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }) });
+  unmatched = await openUnmatchedCallbackStore(config);
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -43,6 +46,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await endpoints.close();
   await intents.close();
+  await unmatched.close();
 });
 
 const api = (method: string, path: string, body?: unknown) =>

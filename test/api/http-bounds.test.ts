@@ -3,6 +3,7 @@
  * limit (413), a body it cannot read (415), a method the path does not have (405 with Allow), and a
  * payout description carrying control or bidirectional characters (400 naming the field).
  */
+import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 let api: EngineApi;
@@ -41,10 +42,14 @@ test('a body over the limit is 413 in the error shape, also on the callback rout
   expect(await callback.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 });
 
-test('a callback is never refused for its Content-Type: the signature decides', async () => {
-  const response = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
-  expect(response.status).toBe(401);
-  expect(await response.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
+test('a callback is never refused for its Content-Type: the signature decides, then the body', async () => {
+  const badlySigned = { [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: 'v1=' + '0'.repeat(64) };
+  const refused = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'text/plain', ...badlySigned }, body: '{}' });
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
+  // Unsigned (a hint, PROVIDER_CALLBACK_SIGNATURES=optional by default) and in text/plain: read, and kept as unmatched.
+  const taken = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ external_id: 'ct-nobody', status: 'COMPLETED' }) });
+  expect(taken.status).toBe(202);
 });
 
 test('a method the path does not have is 405 with Allow, after the API key check', async () => {

@@ -1,15 +1,17 @@
 /**
  * Callbacks over HTTP through the engine's callback router, signed as the provider signs them: a
  * minimal withdrawal callback (only what routing needs) is taken, and what names no payout is kept for
- * operators in a bounded, private, crash-tolerant store: once per event id, only the fields the
- * contract declares, at most UNMATCHED_CALLBACKS_MAX (the number dropped shown).
+ * operators in a bounded store in the engine's database: once per event id (a retry counted), only the
+ * fields the contract declares, each cut short, at most UNMATCHED_CALLBACKS_MAX (the newest kept, the
+ * number dropped shown). The store itself on SQLite and on PostgreSQL: of an unsigned callback only its ids.
  */
-import { appendFileSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { UnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
+import { MAX_FIELD_LENGTH, MAX_ID_LENGTH, openUnmatchedCallbackStore, type UnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { postgresForThisFile } from '../helpers/postgres';
 
 let api: EngineApi;
 beforeAll(async () => {
@@ -18,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 interface UnmatchedList {
-  data: { reference: string; eventId?: string; route: string; payload: Record<string, unknown> }[];
+  data: { reference: string; eventId?: string; route: string; count: number; signed: boolean; payload?: Record<string, unknown> }[];
   dropped: number;
 }
 
@@ -27,8 +29,6 @@ async function unmatched(): Promise<UnmatchedList> {
   expect(response.status).toBe(200);
   return (await response.json()) as UnmatchedList;
 }
-
-const storeFile = () => path.join(api.config.DATA_DIR, 'unmatched-callbacks.jsonl');
 
 test('a signed withdrawal callback with only external_id and status is taken: signalled to its payout, or kept when none', async () => {
   const externalId = `minimal-${randomUUID().slice(0, 8)}`;
@@ -41,7 +41,7 @@ test('a signed withdrawal callback with only external_id and status is taken: si
   const unknown = `nobody-${randomUUID().slice(0, 8)}`;
   const kept = await api.sendCallback('/callbacks/withdrawals', JSON.stringify({ external_id: unknown, status: 'FAILED', reason: 'Invalid key' }), `evt-${unknown}`);
   expect(kept.status).toBe(202);
-  expect((await unmatched()).data).toContainEqual(expect.objectContaining({ reference: unknown, payload: { external_id: unknown, status: 'FAILED', reason: 'Invalid key' } }));
+  expect((await unmatched()).data).toContainEqual(expect.objectContaining({ reference: unknown, signed: true, count: 1, payload: { external_id: unknown, status: 'FAILED', reason: 'Invalid key' } }));
 
   // What routing needs is still required.
   const noStatus = await api.sendCallback('/callbacks/withdrawals', JSON.stringify({ external_id: unknown }));
@@ -49,11 +49,11 @@ test('a signed withdrawal callback with only external_id and status is taken: si
   expect(await noStatus.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'status' }] });
 });
 
-test('a retried event is kept once, with only the fields the contract declares, in a file only its owner reads', async () => {
+test('a retried event is kept once (counted), with only the fields the contract declares, each cut short', async () => {
   const reference = `dup-${randomUUID().slice(0, 8)}`;
   const body = JSON.stringify({
-    transaction_id: 'wd_77', external_id: reference, status: 'COMPLETED', amount: 25, fee: 0.5, total: 25.5, type: 'Withdrawal', updated_at: new Date().toISOString(),
-    pix_key: 'ana@example.com', receiver: { name: 'Ana Souza', document: '52998224725' },
+    transaction_id: 'wd_77', external_id: reference, status: 'FAILED', amount: 25, fee: 0.5, total: 25.5, type: 'Withdrawal', updated_at: new Date().toISOString(),
+    reason: 'r'.repeat(200 * 1024), pix_key: 'ana@example.com', receiver: { name: 'Ana Souza', document: '52998224725' },
   });
   expect((await api.sendCallback('/callbacks/withdrawals', body, `evt-${reference}`)).status).toBe(202);
   // The provider's retry is signed again, at its own time: a new request with the same event id.
@@ -61,9 +61,9 @@ test('a retried event is kept once, with only the fields the contract declares, 
 
   const kept = (await unmatched()).data.filter((entry) => entry.reference === reference);
   expect(kept).toHaveLength(1);
-  expect(kept[0]?.eventId).toBe(`evt-${reference}`);
-  expect(Object.keys(kept[0]?.payload ?? {}).sort()).toEqual(['amount', 'external_id', 'fee', 'status', 'total', 'transaction_id', 'type', 'updated_at']);
-  expect(statSync(storeFile()).mode & 0o777).toBe(0o600);
+  expect(kept[0]).toMatchObject({ eventId: `evt-${reference}`, count: 2, signed: true });
+  expect(Object.keys(kept[0]?.payload ?? {}).sort()).toEqual(['amount', 'external_id', 'fee', 'reason', 'status', 'total', 'transaction_id', 'type', 'updated_at']);
+  expect(String(kept[0]?.payload?.reason)).toHaveLength(MAX_FIELD_LENGTH);
 });
 
 test('past UNMATCHED_CALLBACKS_MAX the oldest are dropped and counted', async () => {
@@ -75,26 +75,43 @@ test('past UNMATCHED_CALLBACKS_MAX the oldest are dropped and counted', async ()
   const after = await unmatched();
   expect(after.data.map((entry) => entry.reference)).toEqual(references.slice(-3));
   expect(after.dropped).toBe(before.dropped + before.data.length + 1);
-  expect(statSync(storeFile()).mode & 0o777).toBe(0o600);
 });
 
-test('a line half written by a crash does not break the list, nor the next callback', async () => {
-  appendFileSync(storeFile(), '{"receivedAt":"2025-01-01T00:00:00.000Z","route":"/callbacks/withdr');
-  const listed = await unmatched();
-  expect(listed.data.length).toBeGreaterThan(0);
+const freshDatabase = postgresForThisFile();
 
-  const reference = `after-crash-${randomUUID().slice(0, 6)}`;
-  expect((await api.sendCallback('/callbacks/withdrawals', JSON.stringify({ external_id: reference, status: 'FAILED' }), `evt-${reference}`)).status).toBe(202);
-  expect((await unmatched()).data.map((entry) => entry.reference)).toContain(reference);
-});
+describe.each([
+  ['SQLite', () => openUnmatchedCallbackStore({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'unmatched-')), UNMATCHED_CALLBACKS_MAX: 3 })],
+  ['PostgreSQL', async () => openUnmatchedCallbackStore({ DATA_DIR: '.', DATABASE_URL: await freshDatabase(), UNMATCHED_CALLBACKS_MAX: 3 })],
+])('the store on %s', (_name, open: () => Promise<UnmatchedCallbackStore>) => {
+  let store: UnmatchedCallbackStore;
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
 
-test('below the cap, the callback after a crash starts a line of its own and both survive', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'unmatched-'));
-  const store = new UnmatchedCallbackStore(dataDir, 10);
-  const entry = (reference: string) => ({ receivedAt: new Date().toISOString(), route: '/callbacks/withdrawals', eventId: `evt-${reference}`, reference, payload: { external_id: reference, status: 'COMPLETED' } });
-  expect(store.add(entry('first'))).toBe(true);
-  appendFileSync(path.join(dataDir, 'unmatched-callbacks.jsonl'), '{"receivedAt":"2025-01-01T00:00:00.000Z","rou');
-  expect(store.add(entry('second'))).toBe(true);
-  expect(store.add(entry('second'))).toBe(false);
-  expect(store.list()).toEqual({ data: [entry('first'), entry('second')].map((expected) => ({ ...expected, receivedAt: expect.any(String) })), dropped: 0, unreadable: 1 });
+  const route = '/callbacks/withdrawals';
+  const at = (second: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, second));
+
+  test('of an unsigned callback only its ids and a count, ids cut short; the newest kept, the pruned counted', async () => {
+    const long = `ref-${'x'.repeat(10_000)}`;
+    expect(await store.add({ receivedAt: at(1), route, reference: long, providerId: 'p'.repeat(500), signed: false })).toBe(true);
+    expect(await store.add({ receivedAt: at(2), route, reference: long, signed: false })).toBe(false);
+    expect(await store.add({ receivedAt: at(3), route, reference: 'b', eventId: 'evt-b', signed: true, payload: { external_id: 'b', receiver: { name: 'Ana' } } })).toBe(true);
+    expect(await store.add({ receivedAt: at(4), route, reference: 'c', signed: true, payload: { external_id: 'c' } })).toBe(true);
+    expect(await store.list()).toEqual({
+      data: [
+        { receivedAt: at(2).toISOString(), firstReceivedAt: at(1).toISOString(), route, reference: long.slice(0, MAX_ID_LENGTH - 1) + '…', providerId: 'p'.repeat(MAX_ID_LENGTH - 1) + '…', signed: false, count: 2 },
+        { receivedAt: at(3).toISOString(), firstReceivedAt: at(3).toISOString(), route, reference: 'b', eventId: 'evt-b', signed: true, count: 1, payload: { external_id: 'b', receiver: '{"name":"Ana"}' } },
+        { receivedAt: at(4).toISOString(), firstReceivedAt: at(4).toISOString(), route, reference: 'c', signed: true, count: 1, payload: { external_id: 'c' } },
+      ],
+      dropped: 0,
+    });
+
+    // The unsigned reference seen again is the newest: the signed 'b' is the oldest now, and goes.
+    await store.add({ receivedAt: at(5), route, reference: long, signed: false });
+    await store.add({ receivedAt: at(6), route, reference: 'd', signed: false });
+    const after = await store.list();
+    expect(after.data.map((entry) => [entry.reference.slice(0, 4), entry.count])).toEqual([['c', 1], ['ref-', 3], ['d', 1]]);
+    expect(after.dropped).toBe(1);
+  });
 });

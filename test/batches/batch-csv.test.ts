@@ -1,5 +1,6 @@
-import { csvAmountToReais, parseBatchCsv, type CsvBatch } from '../../src/batches/batch-csv';
-import { csvRecords } from '../../src/batches/csv-records';
+import { parseBatchCsv, type CsvBatch } from '../../src/batches/batch-csv';
+import { csvAmountToReais } from '../../src/batches/csv-amount';
+import { csvRecords, type CsvRecord } from '../../src/batches/csv-records';
 import { validateBatch } from '../../src/batches/batch-request';
 import { buildBrCode } from '../../src/pix/brcode';
 import { VALID_CPF } from './fixtures';
@@ -113,12 +114,18 @@ test('a header with unknown, repeated or missing columns refuses the file, namin
   expect(parsedOk(await parseBatchCsv('externalId,amount,pixKey,keyType\r\n', ANY_SIZE)).items).toEqual([]);
 });
 
-test('a quote inside an unquoted field is an error of that line', () => {
-  expect([...csvRecords('a,b"c,d\nx,y,z')]).toEqual([
+async function records(text: string): Promise<CsvRecord[]> {
+  const all: CsvRecord[] = [];
+  for await (const record of csvRecords(Buffer.from(text), ',')) all.push(record);
+  return all;
+}
+
+test('a quote inside an unquoted field is an error of that line', async () => {
+  expect(await records('a,b"c,d\nx,y,z')).toEqual([
     { line: 1, error: expect.stringMatching(/^line 1: a quote inside an unquoted field/) },
     { line: 2, fields: ['x', 'y', 'z'] },
   ]);
-  expect([...csvRecords('"a\nb",c\n"d"\r"e"')]).toEqual([
+  expect(await records('"a\nb",c\n"d"\r"e"')).toEqual([
     { line: 1, fields: ['a\nb', 'c'] },
     { line: 3, fields: ['d'] },
     { line: 4, fields: ['e'] },

@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { batchStorePath } from '../../src/batches/sql-batch-store';
 import { BatchStatus } from '../../src/temporal/search-attributes';
 import { buildBrCode } from '../../src/pix/brcode';
+import { healthDuring } from './health-during';
 
 let stack: EngineHarness;
 
@@ -224,25 +225,6 @@ test('a CSV with a header and no rows, and an empty items array, are refused 422
   expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
 });
 
-/**
- * /healthz asked again and again while `work` waits for its own answer: the longest stretch without a
- * health answer, as a share of the whole wait. Work done in one go holds the API for most of its wait;
- * work done in slices lets a probe through after each one, whatever the machine's speed.
- */
-async function healthDuring<T>(work: Promise<T>): Promise<{ result: T; healthAnswers: number; longestSilence: number }> {
-  const startedAt = performance.now();
-  let answeredAt: number | undefined;
-  const result = work.finally(() => (answeredAt = performance.now()));
-  const healthAt: number[] = [];
-  while (answeredAt === undefined) {
-    const health = await fetch(`${stack.apiUrl}/healthz`);
-    if (health.ok && answeredAt === undefined) healthAt.push(performance.now());
-  }
-  const marks = [startedAt, ...healthAt, answeredAt];
-  const longest = Math.max(...marks.slice(1).map((at, i) => at - (marks[i] ?? at)));
-  return { result: await result, healthAnswers: healthAt.length, longestSilence: longest / (answeredAt - startedAt) };
-}
-
 test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 100,000-item JSON batch; every item is listed', async () => {
   // Accepted, never paid: 200,000 payouts would swamp the shared test server.
   await stack.stopWorker();
@@ -251,7 +233,7 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
       const batchId = `big-${format}-${randomUUID().slice(0, 8)}`;
       const list = items(`big-${format}`, 100_000);
       const upload: Promise<{ status: number; body: unknown }> = format === 'csv' ? postCsv(batchId, toCsv(list)) : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
-      const { result, healthAnswers, longestSilence } = await healthDuring(upload);
+      const { result, healthAnswers, longestSilence } = await healthDuring(stack.apiUrl, upload);
       if (result.status === 202) await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
       expect([format, result.status, result.body]).toEqual([format, 202, expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 })]);
       // Answered throughout, not only before and after: no stretch of a quarter of the acceptance went without an answer

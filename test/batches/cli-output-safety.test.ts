@@ -38,7 +38,7 @@ test('a refused file prints the rows the server names without the characters a f
     env: { PAYOUTS_API_URL: api.url, PAYOUTS_API_KEY: api.apiKey },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
-    readFile: (name) => readFile(name, 'utf8'),
+    readFile: (name) => readFile(name),
     now: () => Date.now(),
     sleep: () => Promise.resolve(),
   };

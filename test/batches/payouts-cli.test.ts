@@ -32,7 +32,7 @@ function io(env: Record<string, string>, tty = false) {
     env,
     stdout: { write: (text: string) => (stdout += text), isTTY: tty, columns: 120 },
     stderr: { write: (text: string) => (stderr += text) },
-    readFile: (file) => readFile(file, 'utf8'),
+    readFile: (file) => readFile(file),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };

@@ -14,6 +14,7 @@ import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { answeredCode } from '../helpers/provider-charges';
+import { recordHistory } from '../helpers/record-history';
 import { describePoint, nthResettableTask, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
@@ -125,6 +126,44 @@ test('a charge whose creation answer was lost is created anew under a derived re
   expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PAID', qrcode: created.body.qrcode, providerReference: reference });
   expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
+}, 120_000);
+
+test('a re-created charge whose first reference is paid ends PAID with that one payment credited; the other reference paid too goes to review, naming both', async () => {
+  const externalId = `first${randomBytes(5).toString('hex')}`;
+  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] } })).status).toBe(200);
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 27.5, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  expect(created.status).toBe(201);
+  const reference = `_r2_${externalId}`;
+  const [first] = await operationsOf(externalId);
+
+  // The provider mailed the first charge's code to the payer, who pays it: the order is paid by it.
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  const paid = await waitForCharge(externalId, ['PAID']);
+  expect(paid).toMatchObject({ providerReferences: [externalId, reference], paidReference: externalId, providerTransactionId: first?.transactionId, amount: 27.5 });
+  expect(paid.transitions.filter((transition) => transition.to === 'PAID')).toHaveLength(1);
+  expect(paid.secondPayments).toBeUndefined();
+
+  // The code the merchant showed is paid as well: a second payment, which the order does not take; an operator refunds it.
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  const [second] = await operationsOf(reference);
+  const reviewed = await pollUntil(
+    async () => {
+      const view = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
+      return view.secondPayments ? view : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, description: 'the second payment to be seen' },
+  );
+  expect(reviewed).toMatchObject({ status: 'PAID', paidReference: externalId, providerTransactionId: first?.transactionId });
+  expect(reviewed.secondPayments).toEqual([{ reference, providerTransactionId: second?.transactionId, at: expect.any(String) }]);
+  expect(reviewed.problem?.message).toEqual(expect.stringContaining(`${externalId} (provider id ${first?.transactionId ?? ''}) settled the order`));
+  expect(reviewed.problem?.message).toEqual(expect.stringContaining(`${reference} (provider id ${second?.transactionId ?? ''}) was paid too`));
+
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `charge ${externalId} to close`,
+  });
+  await recordHistory(stack.temporal.client, chargeWorkflowId(externalId), 'charge-recreated-paid-twice');
 }, 120_000);
 
 /** A charge created through the engine, paid by the payer, and closed (its refund window is 2 s here). */

@@ -14,6 +14,7 @@ import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
+import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
@@ -26,17 +27,25 @@ import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
 import { engineActivities } from '../../src/worker/activities';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
+import { TRACED_WORKFLOW_BUNDLE_OPTIONS, WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
+import type { Tracing } from '../../src/telemetry/tracing';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
   return bundle;
+}
+
+/** The bundle a worker with tracing on runs (the tracing interceptors inside). */
+function tracedEngineBundle(): Promise<WorkflowBundleWithSourceMap> {
+  tracedBundle ??= bundleWorkflowCode({ ...TRACED_WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
+  return tracedBundle;
 }
 
 export type { HttpAnswer } from './http';
@@ -74,9 +83,13 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `name:secret:scope+scope,…`.
-  const { INFRACTION_ANALISE_VALUES: words, ENGINE_API_KEYS: apiKeys, ...rest } = config;
-  const env: Record<string, string> = { INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`, ENGINE_API_KEYS: apiKeysText(apiKeys) };
+  // The settings parsed into objects go back to their text (`<agrees>,<contests>`, `field=name|name,...`, `name:secret:scope+scope,…`).
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: fields, ENGINE_API_KEYS: apiKeys, ...rest } = config;
+  const env: Record<string, string> = {
+    INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
+    MED_RECORD_FIELDS: Object.entries(fields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+    ENGINE_API_KEYS: apiKeysText(apiKeys),
+  };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     env[key] = Array.isArray(value) ? value.join(',') : String(value);
@@ -121,6 +134,8 @@ export interface HarnessOptions {
    * by the harness's `overrides` alone (credentials, callback signatures, the shield's URLs and key, ...).
    */
   externalProvider?: string;
+  /** Tracing on in the test process (startTracing): the API's server spans, the client's and the in-process worker's interceptors, the traced bundle. */
+  tracing?: Tracing;
 }
 
 /**
@@ -179,17 +194,19 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   // Validated as the engine's processes validate their environment.
   const config = Object.keys(engineOnly).length === 0 ? configured : testConfig({ ...settings, TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE, DATA_DIR: configured.DATA_DIR, ...engineOnly });
 
-  const temporal = await connectClient(config);
+  const temporal = await connectClient(config, options.tracing);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const endpoints = await openWebhookEndpointStore(config);
+  const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
     config,
     logger,
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
+    traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(apiPort, '127.0.0.1', () => resolve(listening));
@@ -218,8 +235,9 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
         config,
         connection,
         activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger: workerLogger }),
-        workflows: { workflowBundle: await engineBundle() },
+        workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
       running = { worker, connection, done: worker.run() };
     },
@@ -259,6 +277,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await batchStore.close();
       await intents.close();
       await endpoints.close();
+      await unmatched.close();
     },
   };
   if (options.inProcessWorker !== false) await harness.startWorker();

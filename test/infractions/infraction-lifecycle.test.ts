@@ -67,7 +67,7 @@ test('an infraction opened at the provider appears after a sync, OPEN, with its 
     { timeoutMs: 20_000, intervalMs: 200, description: 'the charge link to be looked up' },
   );
   expect(seen).toMatchObject({ infractionId: id, providerStatus: 'WAITING_PSP', amount: 80, reason: 'fraud', chargeExternalId: null });
-  expect(Date.parse(seen.deadline) - Date.parse(seen.createdAt)).toBe(7 * 24 * 3_600_000);
+  expect(Date.parse(seen.deadline ?? '') - Date.parse(seen.createdAt ?? '')).toBe(7 * 24 * 3_600_000);
 
   // Visibility follows the workflow shortly after: what is due this week lists it.
   const dueThisWeek = `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 8 * 86_400_000).toISOString())}&limit=500`;

@@ -3,12 +3,14 @@
  * those values searched for where an operator or an attacker with partial access could read it: every
  * log line of the API, the worker and the sandbox; every history of the run as Temporal stores it
  * (`temporal workflow show -o json`, without the codec, payload bytes decoded too); every file under
- * DATA_DIR. None may be found. The run: payouts on every rail (PIX key by e-mail and by CPF, copy and
- * paste, internal transfer, crypto), a CSV batch, a PIX charge paid and then claimed by a MED infraction
- * that is defended, a card payment paid in a real browser at its checkout link, merchant webhooks
- * delivered, the codec called with its token, a forged callback, and requests carrying documents and
- * keys in their query strings and credentials in headers no list names. The same run shows the request
- * id of an API call on the worker's lines of the activities it caused.
+ * DATA_DIR; every span the API and the worker export with tracing on (OTLP, as Jaeger would keep it). None
+ * may be found. The run: payouts on every rail (PIX key by e-mail and by CPF, copy and paste, internal
+ * transfer, crypto), one of them first answered 503 by the provider with a message quoting the key and its
+ * owner's e-mail, a CSV batch, a PIX charge paid and then claimed by a MED infraction that is defended, a
+ * card payment paid in a real browser at its checkout link, merchant webhooks delivered, the codec called
+ * with its token, a forged callback, and requests carrying documents and keys in their query strings,
+ * credentials in headers no list names and in `baggage`. The same run shows the request id of an API call
+ * on the worker's lines of the activities it caused.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -25,6 +27,8 @@ import { pollUntil } from '../../src/util/poll';
 import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
 import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, digitsAlone, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver';
+import { startTracing, type Tracing } from '../../src/telemetry/tracing';
 import { waitForInfraction } from '../helpers/infractions';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { temporalTestAddress } from '../helpers/temporal';
@@ -44,8 +48,8 @@ const CONFIGURED = {
   codecToken: token('codec-token'),
   checkoutTokenSecret: token('checkout-secret'),
 };
-/** Credentials a client sent in headers the engine has no name for. */
-const STRAY_CREDENTIALS = { xAuthToken: token('x-auth-token'), proxyPassword: token('proxy-password') };
+/** Credentials a client sent in headers the engine has no name for, and in W3C baggage. */
+const STRAY_CREDENTIALS = { xAuthToken: token('x-auth-token'), proxyPassword: token('proxy-password'), baggageToken: token('baggage') };
 /** Personal data of the run: keys, documents, e-mails, names, a wallet, card data. */
 const PERSONAL = {
   pixEmail: `maria.silva+${tag}@example.com`,
@@ -70,11 +74,18 @@ const PERSONAL = {
 const lines: string[] = [];
 let stack: EngineHarness;
 let receiver: WebhookReceiver;
+let collector: OtlpReceiver;
+let tracing: Tracing | undefined;
 let browser: Browser;
 /** Secrets that appear during the run: the merchant endpoint's signing secret, checkout link tokens. */
 const issued: Record<string, string> = {};
 
 beforeAll(async () => {
+  // Tracing on, as an operator turns it on (the standard variables), towards a receiver that keeps every span.
+  collector = await startOtlpReceiver();
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.endpoint;
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
+  tracing = startTracing('payout-api');
   stack = await startEngineHarness(
     {
       ENGINE_API_KEYS: `merchant:${CONFIGURED.apiKey}:${API_KEY_SCOPES.join('+')}`,
@@ -89,7 +100,8 @@ beforeAll(async () => {
       // The merchant's receiver is on this machine.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
     },
-    { logs: (line) => lines.push(line) },
+    // Through the recording proxy: one provider answer is the test's own (payouts()).
+    { logs: (line) => lines.push(line), tracing, providerProxy: true },
   );
   receiver = await startWebhookReceiver();
   browser = await launchBrowser();
@@ -98,12 +110,18 @@ afterAll(async () => {
   await browser?.close();
   await receiver?.close();
   await stack?.close();
+  await tracing?.shutdown();
+  await collector?.close();
+  delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete process.env.OTEL_BSP_SCHEDULE_DELAY;
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${CONFIGURED.apiKey}`, ...headers }, body: JSON.stringify(body) });
 
 const requestId = `secrets-${tag}`;
+/** W3C baggage a caller sends along: it must go nowhere, neither into Temporal's headers nor to the provider. */
+const baggage = { baggage: `session=${STRAY_CREDENTIALS.baggageToken},cpf=${PERSONAL.pixCpf}` };
 
 async function payouts(): Promise<string[]> {
   const code = buildBrCode({ pixKey: PERSONAL.copyPasteKey, merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'PEDIDO42', amountCentavos: 1990 });
@@ -114,7 +132,10 @@ async function payouts(): Promise<string[]> {
     { externalId: newExternalId('secret-internal'), method: 'internal', email: 'recipient@sandbox.test', amount: 5 },
     { externalId: newExternalId('secret-crypto'), method: 'crypto', amount: 60, wallet: PERSONAL.walletAddress },
   ];
-  for (const request of requests) expect((await post('/v1/payouts', request, { 'x-request-id': requestId })).status).toBe(202);
+  // The first withdrawal is answered 503 with a message quoting the key and its owner (a provider's words): retried, then completed.
+  const message = `Chave PIX ${PERSONAL.pixCpfMasked} de ${PERSONAL.pixEmail} indisponível no momento`;
+  stack.provider?.answerNext('/api/withdrawals/withdraw', { status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message }) });
+  for (const request of requests) expect((await post('/v1/payouts', request, { 'x-request-id': requestId, ...baggage })).status).toBe(202);
   // Refused for its body: the validation error must not carry the key anywhere either.
   expect((await post('/v1/payouts', { externalId: newExternalId('secret-bad'), amount: 1, pixKey: PERSONAL.pixEmail, keyType: 'CPF' })).status).toBe(422);
   return requests.map((request) => request.externalId);
@@ -172,7 +193,7 @@ async function cardPaidAtCheckout(): Promise<void> {
 async function carelessRequests(): Promise<void> {
   const forged = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: `v1=${'ab'.repeat(32)}` },
+    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: `v1=${'ab'.repeat(32)}`, ...baggage },
     body: JSON.stringify({ external_id: 'any', status: 'COMPLETED', pix_key: PERSONAL.pixEmail }),
   });
   expect(forged.status).toBe(401);
@@ -180,7 +201,7 @@ async function carelessRequests(): Promise<void> {
   await fetch(`${stack.apiUrl}/v1/charges?${query.toString()}`, { headers: { authorization: `Bearer ${CONFIGURED.apiKey}`, 'x-auth-token': STRAY_CREDENTIALS.xAuthToken, 'proxy-authorization': `Basic ${STRAY_CREDENTIALS.proxyPassword}` } });
   await fetch(`${stack.apiUrl}/v1/payouts/quote?method=crypto&amount=60&wallet=${PERSONAL.walletAddress}`, { headers: { authorization: `Bearer ${CONFIGURED.apiKey}` } });
   // The Temporal UI's way in: the token in the codec URL.
-  const decoded = await fetch(`${stack.apiUrl}/codec/t/${CONFIGURED.codecToken}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' });
+  const decoded = await fetch(`${stack.apiUrl}/codec/t/${CONFIGURED.codecToken}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...baggage }, body: '{"payloads":[]}' });
   expect(decoded.status).toBe(200);
 }
 
@@ -228,7 +249,7 @@ function secretsIn(text: string, values: Record<string, string>): string[] {
     .map(([name]) => name);
 }
 
-test('no secret or personal data of a run of every lifecycle is in the logs, the stored histories or the files of the engine', async () => {
+test('no secret or personal data of a run of every lifecycle is in the logs, the stored histories, the exported spans or the files of the engine', async () => {
   const endpoint = await stack.api<{ secret: string }>('POST', '/v1/webhook-endpoints', { url: receiver.url, events: [...MERCHANT_EVENT_TYPES] });
   expect(endpoint.status).toBe(201);
   issued.merchantWebhookSecret = endpoint.body.secret;
@@ -264,12 +285,24 @@ test('no secret or personal data of a run of every lifecycle is in the logs, the
   const activities = entries.filter((entry) => entry.event === 'activity.completed' && entry.workflowId === `payout:${payoutIds[0] ?? ''}`);
   expect(activities.length).toBeGreaterThan(0);
   expect(activities.every((entry) => entry.requestId === requestId && entry.service === 'worker')).toBe(true);
-  expect(secretsIn(lines.join('\n'), values)).toEqual([]);
   expect(lines.some((line) => line.includes('"http.request"') && line.includes('/codec/t/[redacted]/decode'))).toBe(true);
 
   const histories = await storedHistories();
   expect(histories.length).toBeGreaterThanOrEqual(12);
-  expect(secretsIn(histories.join('\n'), values)).toEqual([]);
+
+  // Every span leaves the process before it is read (the SDK flushes on shutdown): the API's, the client's, the workflows' and the activities'.
+  await tracing?.shutdown();
+  const spans = collector.spans;
+  expect(['POST /v1/payouts', 'RunWorkflow:payoutWorkflow', 'RunActivity:submitWithdrawal', 'POST withdraw'].filter((name) => !spans.some((span) => span.name === name))).toEqual([]);
+  // The provider's 503 is on a span as an exception: what the search below reads.
+  expect(spans.some((span) => span.name === 'RunActivity:submitWithdrawal' && span.status.code === 2 && span.events.some((event) => event.name === 'exception'))).toBe(true);
+
+  // What leaked where: each secret found, by place (a span by its name).
+  expect({
+    logs: secretsIn(lines.join('\n'), values),
+    histories: secretsIn(histories.join('\n'), values),
+    spans: [...new Set(spans.flatMap((span) => secretsIn(span.texts.join('\n'), values).map((name) => `${name} in ${span.name}`)))],
+  }).toEqual({ logs: [], histories: [], spans: [] });
 
   const files = filesUnder(stack.config.DATA_DIR);
   expect(files.some((file) => file.endsWith('.sqlite'))).toBe(true);

@@ -8,6 +8,7 @@ import { PaymentApiClient } from '../../src/payment-api/client';
 import { AuthenticationError, InvalidRequestError, NotFoundError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { ADMIN_TOKEN, MERCHANT, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { infractionDefenseResponseSchema, infractionListResponseSchema } from '../../src/payment-api/schemas/infractions';
 
 const CALLBACK_URL = 'http://127.0.0.1:9/callbacks';
 let sb: TestSandbox;
@@ -90,13 +91,14 @@ test('infractions: listed in pages, defended while WAITING_PSP, resolved; a seco
   });
   expect(opened.status).toBe(200);
 
-  const page = await api.listInfractions({ page: 1, perPage: 5 });
+  // The engine's client hands endpoints 7 and 8 over as sent (their shapes are not shown); the sandbox answers its documented ones.
+  const page = infractionListResponseSchema.parse(await api.listInfractions({ page: 1, perPage: 5 }));
   const infraction = page.data.find((item) => item.transactionId === providerId);
   expect(infraction?.status).toBe('WAITING_PSP');
-  const defended = await api.submitInfractionDefense(String(infraction?.id), { analise: 'NEGADA', justificativa: 'Goods delivered; tracking attached.' });
+  const defended = infractionDefenseResponseSchema.parse(await api.submitInfractionDefense(String(infraction?.id), { analise: 'NEGADA', justificativa: 'Goods delivered; tracking attached.' }));
   expect(defended.infraction.analise).toBe('NEGADA');
   await pollUntil(async () => {
-    const listed = await api.listInfractions({ page: 1, perPage: 100 });
+    const listed = infractionListResponseSchema.parse(await api.listInfractions({ page: 1, perPage: 100 }));
     return listed.data.find((item) => item.id === infraction?.id && item.status === 'REJECTED');
   }, { timeoutMs: 10_000, intervalMs: 50, description: 'the infraction to be resolved' });
   await expect(api.submitInfractionDefense(String(infraction?.id), { analise: 'ACEITA', justificativa: 'again' })).rejects.toBeInstanceOf(InvalidRequestError);

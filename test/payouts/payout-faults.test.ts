@@ -138,8 +138,8 @@ test('a forged or stale callback is answered 401 and changes nothing', async () 
   expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: wrongSecret.timestamp, [WEBHOOK_SIGNATURE_HEADER]: wrongSecret.signature })).status).toBe(401);
   const stale = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) - 600);
   expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: stale.timestamp, [WEBHOOK_SIGNATURE_HEADER]: stale.signature })).status).toBe(401);
-  // Unsigned: refused where signatures are required (the default); where they are optional (the seed profile's
-  // setting) it is taken as a hint that carries no outcome, so the FAILED it claims changes nothing either.
+  // Unsigned: refused where signatures are required; where they are optional (the default) it is taken as a
+  // hint that carries no outcome, so the FAILED it claims changes nothing either.
   const required = stack.config.PROVIDER_CALLBACK_SIGNATURES === 'required';
   expect((await post({})).status).toBe(required ? 401 : 200);
 

@@ -86,7 +86,7 @@ test("a payout the provider fails ends FAILED with the provider's reason", async
   await submit(id, 10.13);
   const payout = await waitForStatus(id, ['FAILED']);
   // The reason rides on the provider's signed callback; where callbacks are unsigned hints (the seed profile) it is the check's.
-  expect(payout.failureReason).toMatch(stack.config.PROVIDER_CALLBACK_SIGNATURES === 'required' ? /Recipient account closed/ : /provider reported FALHA/);
+  expect(payout.failureReason).toMatch(stack.config.SANDBOX_PROFILE === 'seed' ? /provider reported FALHA/ : /Recipient account closed/);
   expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('failed'));
 });

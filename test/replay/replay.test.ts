@@ -59,6 +59,9 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-v3-internal-reset-reconciled.binpb',
       'payout-v3-rerun-after-terminate.binpb',
       'infraction-defended-accepted.binpb',
+      // An infraction whose record could not be read (NEEDS_REVIEW), then could; the MED sync reading pages by their size (med-sync-follows-pages).
+      'infraction-reviewed-opened-cancelled.binpb',
+      'med-sync-follows-pages.binpb',
       'charge-paid.binpb',
       'charge-expired-paid-late.binpb',
       // Batches recorded before the top-up (three remote activities a step), and with it (the payout-batch-top-up patch).
@@ -70,6 +73,8 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       // The binding of a provider payment to its order (the card-payment-binding patch), after three refusals.
       'card-payment-bound-after-refusals.binpb',
       'charge-paid-announced.binpb',
+      // A charge re-created after a lost creation answer, paid by both references (the charge-watches-every-reference patch).
+      'charge-recreated-paid-twice.binpb',
       'merchant-event-delivered-third-attempt.binpb',
       'merchant-event-redelivered.binpb',
     ]),

@@ -60,13 +60,20 @@ describe('cardBrand', () => {
     expect(cardBrand(cardWithBin('655020'))).toBe('DISCOVER');
   });
 
-  it('recognises Hipercard, including 3841 which lies inside the Diners range', () => {
+  it('follows the library\'s current Elo ranges: 650921-650978 joined Elo after our own table was written', () => {
+    for (const bin of ['650921', '650950', '650978']) expect([bin, cardBrand(cardWithBin(bin))]).toEqual([bin, 'ELO']);
+    expect(cardBrand(cardWithBin('650979'))).toBe('DISCOVER');
+  });
+
+  it('recognises Hipercard (606282) and Hiper, Itaú\'s other Brazilian brand; the retired 3841 Hipercard BINs read as Diners, as the library has them', () => {
     expect(cardBrand('6062825624254001')).toBe('HIPERCARD');
-    expect(cardBrand(cardWithBin('384100'))).toBe('HIPERCARD');
-    expect(cardBrand(cardWithBin('384200'))).toBe('DINERS');
+    expect(cardBrand(cardWithBin('606282'))).toBe('HIPERCARD');
+    expect(cardBrand(cardWithBin('637095'))).toBe('HIPER');
+    expect(cardBrand(cardWithBin('384100'))).toBe('DINERS');
   });
 
   it('answers UNKNOWN for unrecognised or non-digit numbers', () => {
+    expect(cardBrand('1234567890123452')).toBe('UNKNOWN');
     expect(cardBrand('9999999999999995')).toBe('UNKNOWN');
     expect(cardBrand('4111-1111-1111-1111')).toBe('UNKNOWN');
     expect(cardBrand('')).toBe('UNKNOWN');

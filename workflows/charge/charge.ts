@@ -2,12 +2,14 @@
  * A PIX charge's state machine. Created at the provider once (the creation answers the merchant's
  * update-with-start); then callbacks are hints and the transaction check is the truth; at expiresAt one
  * last look decides EXPIRED; a payment confirmed within the late-payment window still wins; a paid
- * charge listens for accepted MED infractions (refunds) until its refund window closes.
+ * charge listens for accepted MED infractions (refunds) until its refund window closes. A charge re-created
+ * after a lost creation answer watches every reference it was created under (./reference-watch.ts).
  */
 import { condition, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ChargeActivities, ChargeCheck } from '../../activities/charge-activities';
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
-import { ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
+import { referencesUpTo } from '../../src/charges/provider-reference';
+import { ActivityProblemSince, ChargeStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
@@ -17,6 +19,7 @@ import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
 import type { ChargeInput } from '../../src/charges/charge-input';
 import { CHARGE_TRANSITIONS, type CashInHint, type ChargeState, type ChargeView } from './messages';
 import { nowMs } from '../shared/clock';
+import { ReferenceWatch } from './reference-watch';
 
 // Creating answers a merchant who waits: a provider that stays down fails the charge, not the request forever.
 const { createCharge } = proxyActivities<ChargeActivities>({
@@ -35,6 +38,8 @@ type ChargeDetails = Omit<ChargeView, 'state' | 'transitions' | 'callbacksReceiv
 
 /** Marks histories whose charges index the provider's id at creation. */
 const PROVIDER_ID_INDEX_PATCH = 'charge-provider-id-index';
+/** Marks histories whose re-created charges watch every reference they were created under. */
+const WATCH_EVERY_REFERENCE_PATCH = 'charge-watches-every-reference';
 
 export class Charge {
   private readonly lifecycle: Lifecycle<ChargeState>;
@@ -48,6 +53,8 @@ export class Charge {
   private providerClosed = false;
   private providerExpiresAtMs = Number.POSITIVE_INFINITY;
   private readonly acceptedInfractions: AcceptedInfraction[] = [];
+  /** Set when the charge was re-created under a derived reference: every reference it was created under. */
+  private watch: ReferenceWatch | undefined;
 
   constructor(private readonly input: ChargeInput) {
     const { request } = input;
@@ -102,7 +109,7 @@ export class Charge {
     await this.create();
     if (this.lifecycle.state === 'PENDING') await this.awaitPayment();
     if (this.lifecycle.state === 'EXPIRED') await this.awaitLatePayment();
-    if (this.lifecycle.state === 'PAID') await this.awaitRefunds();
+    if (this.lifecycle.state === 'PAID') await (this.watch ? Promise.all([this.awaitRefunds(), this.watchOtherReferences(this.watch)]) : this.awaitRefunds());
     return this.view();
   }
 
@@ -120,6 +127,11 @@ export class Charge {
     }
     this.details.qrcode = created.qrcode;
     if (created.providerReference) this.details.providerReference = created.providerReference;
+    // A creation whose answer was lost may have made a charge whose code the provider sent the payer: every reference is watched.
+    if (created.providerReference && patched(WATCH_EVERY_REFERENCE_PATCH)) {
+      this.watch = new ReferenceWatch(referencesUpTo(this.input.request.externalId, created.providerReference));
+      this.details.providerReferences = [...this.watch.references];
+    }
     // Indexed at once, so that a callback naming the charge only by the provider's id finds it.
     if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
     if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
@@ -144,12 +156,24 @@ export class Charge {
   }
 
   private async awaitLatePayment(): Promise<void> {
-    if (this.providerClosed) return;
+    if (this.providerClosed && !this.watchesOthers()) return;
     const { timing } = this.input;
     await awaitConfirmedOutcome(
       { callbackWaitMs: timing.pollMaxMs, pollInitialMs: timing.pollInitialMs, pollMaxMs: timing.pollMaxMs, reviewAfterMs: timing.latePaymentWindowMs },
       this.outcomeSource('EXPIRED'),
     );
+  }
+
+  /** After the order is paid, the other references until each is paid or closed, or the late-payment window ends: a payment of one is a second payment. */
+  private async watchOtherReferences(watch: ReferenceWatch): Promise<void> {
+    const until = Date.parse(this.details.expiresAt ?? '') + this.input.timing.latePaymentWindowMs;
+    while (watch.open().length > 0) {
+      const remaining = until - nowMs();
+      if (remaining <= 0) return;
+      await condition(() => this.callbacks.pending, Math.min(remaining, this.input.timing.pollMaxMs));
+      this.callbacks.take();
+      await this.checkEveryReference(watch);
+    }
   }
 
   private async awaitRefunds(): Promise<void> {
@@ -169,13 +193,18 @@ export class Charge {
       hasNews: () => this.callbacks.pending,
       takeHint: () => this.callbacks.take(),
       check: () => this.check(),
-      waiting: () => this.lifecycle.state === state && !this.providerClosed,
+      waiting: () => this.lifecycle.state === state && (!this.providerClosed || this.watchesOthers()),
     };
+  }
+
+  private watchesOthers(): boolean {
+    return this.watch !== undefined && this.watch.open().length > 0;
   }
 
   /** Asks the provider and applies its answer; true when nothing more will change before the next phase. */
   private async check(): Promise<boolean> {
     this.checksMade += 1;
+    if (this.watch) return this.checkEveryReference(this.watch);
     let answer: ChargeCheck;
     try {
       answer = await checkCharge(this.details.providerReference ?? this.input.request.externalId);
@@ -187,15 +216,52 @@ export class Charge {
       return true;
     }
     if (answer.kind === 'failed') {
-      this.providerClosed = true;
-      this.details.providerTransactionId = answer.providerTransactionId;
-      if (this.lifecycle.state === 'PENDING') {
-        if (this.callbacks.latest?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
-        else this.fail('the provider failed the charge');
-      }
+      this.closedAtProvider(answer);
       return true;
     }
     return false;
+  }
+
+  /** Each reference still open; true when the order is paid, or the charge's own reference closed and no other is open. */
+  private async checkEveryReference(watch: ReferenceWatch): Promise<boolean> {
+    const current = this.details.providerReference ?? this.input.request.externalId;
+    for (const reference of watch.open()) {
+      let answer: ChargeCheck;
+      try {
+        answer = await checkCharge(reference);
+      } catch {
+        continue;
+      }
+      if (answer.kind === 'paid') this.referencePaid(watch, reference, answer);
+      if (answer.kind === 'failed') {
+        watch.closed(reference);
+        if (reference === current) this.closedAtProvider(answer);
+      }
+    }
+    return this.lifecycle.state === 'PAID' || (this.providerClosed && watch.open().length === 0);
+  }
+
+  /** The first payment of any reference settles the order; another is a second payment, to refund by hand (the `problem` names both). */
+  private referencePaid(watch: ReferenceWatch, reference: string, paid: Extract<ChargeCheck, { kind: 'paid' }>): void {
+    if (watch.paid(reference, paid.providerTransactionId, paid.at) === 'first') {
+      this.details.paidReference = reference;
+      if (this.lifecycle.state === 'PENDING' || this.lifecycle.state === 'EXPIRED') this.recordPayment(paid);
+      return;
+    }
+    this.details.secondPayments = [...watch.secondPayments];
+    this.details.problem = watch.secondPaymentProblem(this.details.providerTransactionId ?? '');
+    // Found where every problem is: ActivityProblemSince in the Temporal UI.
+    upsertSearchAttributes({ [ActivityProblemSince.name]: [new Date(this.details.problem.since)] });
+  }
+
+  /** The provider closed the charge's own reference (its FALHA): no payment can come by it any more. */
+  private closedAtProvider(failed: Extract<ChargeCheck, { kind: 'failed' }>): void {
+    this.providerClosed = true;
+    this.details.providerTransactionId = failed.providerTransactionId;
+    if (this.lifecycle.state === 'PENDING') {
+      if (this.callbacks.latest?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
+      else this.fail('the provider failed the charge');
+    }
   }
 
   private recordPayment(paid: Extract<ChargeCheck, { kind: 'paid' }>): void {

@@ -7,6 +7,7 @@ import type { ChargeInput } from '../../src/charges/charge-input';
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
+import type { SecondPayment } from './reference-watch';
 
 /**
  * A PIX charge's states and the only moves between them. The provider's check decides payment; the
@@ -49,6 +50,12 @@ export interface ChargeView {
   expiresAt?: string;
   /** The transactionId it was created under at the provider, when not its externalId (an earlier creation's answer was lost). */
   providerReference?: string;
+  /** Re-created: every reference it was created under, oldest first, each watched for a payment. */
+  providerReferences?: string[];
+  /** Re-created: the reference whose payment settled the order. */
+  paidReference?: string;
+  /** Re-created: payments of another reference after the order was paid, to be refunded to their payers. */
+  secondPayments?: SecondPayment[];
   feeCents?: number;
   paidAt?: string;
   /** The provider's id of the PIX that paid it: what MED infractions refer to. */
@@ -58,7 +65,10 @@ export interface ChargeView {
   callbacksReceived: number;
   checksMade: number;
   transitions: readonly Transition<ChargeState>[];
-  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  /**
+   * Added to the status query's answer by the workflow interceptor while an activity keeps failing; set by
+   * the charge itself when a second reference was paid (it names both references).
+   */
   problem?: ActivityProblem;
 }
 

@@ -4,14 +4,16 @@
  * took it (or refused it): the same defense again, while it is sent or after, gets that answer; a
  * different one is refused by the validator from the moment the first is taken until the provider refuses
  * it. The deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it passes without a
- * defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one.
+ * defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one. An infraction the
+ * sync could not read starts in NEEDS_REVIEW and waits for a record it can read (then OPEN).
  */
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
 import type { Defense } from '../../src/infractions/defense';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { isFinalProviderStatus } from '../../src/infractions/provider-status';
-import { InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
+import { unreadableProblem } from '../../src/infractions/unreadable-record';
+import { AmountCents, InfractionDueAt, InfractionStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -51,19 +53,26 @@ export class Infraction {
 
   constructor(input: InfractionInput) {
     const carried = input.carried;
+    const { record, unreadable } = input;
     this.lifecycle = new Lifecycle({
       table: INFRACTION_TRANSITIONS,
-      initial: carried?.state ?? 'OPEN',
-      cause: carried ? 'continued as new' : 'seen in the provider list',
+      initial: carried?.state ?? (record ? 'OPEN' : 'NEEDS_REVIEW'),
+      cause: carried ? 'continued as new' : record ? 'seen in the provider list' : 'seen in the provider list with a record the engine could not read',
       stateAttribute: InfractionStatus,
       // The sync indexes it at start; a run continued as new keeps the attributes of the run before.
       initialIndexed: true,
       ...(carried ? { history: carried.transitions } : {}),
     });
-    this.details = carried
-      ? { infractionId: carried.infractionId, record: carried.record, ...optional(carried) }
-      : { infractionId: input.record.infractionId, record: input.record };
-    if (!carried) this.latest = input.record;
+    if (carried) {
+      const review = carried.state === 'NEEDS_REVIEW' && carried.problem ? { problem: carried.problem } : {};
+      this.details = { infractionId: carried.infractionId, ...(carried.record ? { record: carried.record } : {}), ...optional(carried), ...review };
+    }
+    else if (record) this.details = { infractionId: record.infractionId, record };
+    else if (unreadable) {
+      const problem = { activity: 'syncInfractionPage', message: unreadableProblem(unreadable), since: new Date().toISOString() };
+      this.details = { infractionId: unreadable.infractionId, problem };
+    } else throw new Error('an infraction starts with the provider record, readable or not');
+    if (!carried) this.latest = record;
     this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state));
   }
 
@@ -80,6 +89,7 @@ export class Infraction {
   /** A defense is refused when it cannot be sent, or differs from the one taken, being sent or sent. */
   validateDefense(defense: Defense): void {
     if (this.details.defense && sameDefense(this.details.defense, defense)) return;
+    if (this.lifecycle.state === 'NEEDS_REVIEW') throw new Error('the provider record of this infraction could not be read: it cannot be defended until it can');
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
     const first = this.pendingDefense ?? this.sendingDefense ?? this.details.defense;
     if (first && !sameDefense(first, defense)) throw new Error('a different defense was already sent for this infraction');
@@ -95,7 +105,8 @@ export class Infraction {
   // ---- The phases ----
 
   async run(): Promise<InfractionView> {
-    if (this.details.chargeExternalId === undefined) this.details.chargeExternalId = await findCharge(this.details.record.transactionId);
+    const record = this.details.record ?? (await this.awaitReadableRecord());
+    if (this.details.chargeExternalId === undefined) this.details.chargeExternalId = await findCharge(record.transactionId);
     while (!this.lifecycle.isTerminal()) {
       this.applyRecord();
       if (this.lifecycle.isTerminal()) break;
@@ -110,12 +121,32 @@ export class Infraction {
     return this.view();
   }
 
+  /** NEEDS_REVIEW until the sync brings a record the engine can read (each wait bounded, history kept small): then OPEN. */
+  private async awaitReadableRecord(): Promise<InfractionRecord> {
+    while (!this.latest) {
+      await this.continueAsNewIfLarge();
+      await condition(() => this.latest !== undefined, MAX_WAIT_MS);
+    }
+    const record = this.latest;
+    this.details.record = record;
+    delete this.details.problem;
+    upsertSearchAttributes({ [AmountCents.name]: [record.amountCents], [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    this.lifecycle.moveTo('OPEN', 'the provider record could be read');
+    return record;
+  }
+
+  /** The record the run works with: there from the start, or once NEEDS_REVIEW ended. */
+  private get record(): InfractionRecord {
+    if (!this.details.record) throw new Error('no provider record yet');
+    return this.details.record;
+  }
+
   /** The provider's latest word: its outcome, or a defense it holds that the engine did not send. */
   private applyRecord(): void {
     const record = this.latest;
     this.latest = undefined;
     if (!record) return;
-    if (record.defenseDeadline !== this.details.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    if (record.defenseDeadline !== this.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
     this.details.record = record;
     if (isFinalProviderStatus(record.providerStatus)) {
       this.lifecycle.moveTo(record.providerStatus, `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`);
@@ -147,8 +178,13 @@ export class Infraction {
         this.defenses.answerAll({ submitted: false, reason: answer.reason, view: this.view() });
         return;
       }
-      this.details.record = answer.record;
-      this.details.defense = { ...defense, submittedAt: answer.record.defendedAt ?? new Date().toISOString() };
+      // Any 2xx is the defense taken; the record in the answer, when the engine can read one, is the provider's latest.
+      if (answer.record) this.details.record = answer.record;
+      this.details.defense = {
+        ...defense,
+        submittedAt: answer.record?.defendedAt ?? new Date().toISOString(),
+        ...(answer.providerAnswer ? { providerAnswer: answer.providerAnswer } : {}),
+      };
       this.lifecycle.moveTo('DEFENSE_SUBMITTED', `defense ${defense.analise} accepted by the provider`);
       this.defenses.answerAll({ submitted: true, view: this.view() });
     } catch (error) {
@@ -159,7 +195,7 @@ export class Infraction {
   /** DUE_SOON a day before the deadline, DEADLINE_MISSED once it passed without a defense. */
   private followDeadline(): void {
     const now = nowMs();
-    const deadline = Date.parse(this.details.record.defenseDeadline);
+    const deadline = Date.parse(this.record.defenseDeadline);
     if (this.lifecycle.state === 'OPEN' && now >= deadline - DUE_SOON_BEFORE_MS && now < deadline) {
       this.lifecycle.moveTo('DUE_SOON', 'the defense is due within a day');
     }
@@ -170,7 +206,7 @@ export class Infraction {
 
   private nextWaitMs(): number {
     const now = nowMs();
-    const deadline = Date.parse(this.details.record.defenseDeadline);
+    const deadline = Date.parse(this.record.defenseDeadline);
     const next = [deadline - DUE_SOON_BEFORE_MS, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
     return Math.max(1, Math.min(MAX_WAIT_MS, (next ?? now + MAX_WAIT_MS) - now));
   }
@@ -178,7 +214,7 @@ export class Infraction {
   private async recordRefund(): Promise<void> {
     const chargeExternalId = this.details.chargeExternalId;
     if (!chargeExternalId) return;
-    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.details.infractionId, amountCents: this.details.record.amountCents });
+    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.details.infractionId, amountCents: this.record.amountCents });
     if (recorded) this.details.refundRecordedAt = new Date().toISOString();
   }
 

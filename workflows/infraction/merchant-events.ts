@@ -14,8 +14,8 @@ export function infractionEventData(view: InfractionView, state: InfractionState
     object: 'infraction',
     infractionId: view.infractionId,
     status: state,
-    amount: centavosToReais(view.record.amountCents),
-    providerTransactionId: view.record.transactionId,
+    // An outcome comes with a record the engine could read.
+    ...(view.record ? { amount: centavosToReais(view.record.amountCents), providerTransactionId: view.record.transactionId } : {}),
     ...(view.chargeExternalId ? { chargeExternalId: view.chargeExternalId } : {}),
     ...(view.defense ? { defense: view.defense.analise } : {}),
   };

@@ -5,15 +5,17 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Defense } from '../../src/infractions/defense';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
+import type { UnreadableInfraction } from '../../src/infractions/unreadable-record';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
 
 /**
  * An infraction's states and the only moves between them. The provider's record decides the outcome
  * (ACCEPTED, REJECTED, CANCELLED); the engine adds what the merchant must see coming: DUE_SOON a day
- * before the deadline, DEADLINE_MISSED when it passed without a defense.
+ * before the deadline, DEADLINE_MISSED when it passed without a defense. NEEDS_REVIEW: the provider listed
+ * it with a record the engine could not read (its `problem` names the record's fields); OPEN once it can.
  */
-export const INFRACTION_STATES = ['OPEN', 'DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
+export const INFRACTION_STATES = ['OPEN', 'DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', 'ACCEPTED', 'REJECTED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
 export type InfractionState = (typeof INFRACTION_STATES)[number];
 
 const OUTCOMES = ['ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
@@ -26,14 +28,17 @@ export const INFRACTION_TRANSITIONS: TransitionTable<InfractionState> = {
   ACCEPTED: [],
   REJECTED: [],
   CANCELLED: [],
+  NEEDS_REVIEW: ['OPEN'],
 };
 
 /** While these, the merchant may still defend. */
 export const DEFENDABLE_STATES: readonly InfractionState[] = ['OPEN', 'DUE_SOON'];
 
 export interface InfractionInput {
-  /** The provider's record as the sync first saw it. */
-  record: InfractionRecord;
+  /** The provider's record as the sync first saw it (absent: `unreadable`, or carried). */
+  record?: InfractionRecord;
+  /** The sync could not read the provider's record: the workflow starts in NEEDS_REVIEW until a record it can read comes. */
+  unreadable?: UnreadableInfraction & { infractionId: string };
   /** Carried over a continue-as-new. */
   carried?: InfractionView;
 }
@@ -41,14 +46,16 @@ export interface InfractionInput {
 export interface InfractionView {
   infractionId: string;
   state: InfractionState;
-  record: InfractionRecord;
+  /** Absent while NEEDS_REVIEW: no record the engine could read yet. */
+  record?: InfractionRecord;
   /** The engine's charge the infracted cash-in belongs to; `null`: not a charge of the engine (unlinked). */
   chargeExternalId?: string | null;
-  defense?: Defense & { submittedAt: string };
+  /** providerAnswer: what endpoint 8 answered, bounded and masked (its shape is not shown). */
+  defense?: Defense & { submittedAt: string; providerAnswer?: string };
   /** When a charge was told of the accepted infraction. */
   refundRecordedAt?: string;
   transitions: readonly Transition<InfractionState>[];
-  /** Added to the status query's answer by the workflow interceptor while an activity keeps failing. */
+  /** While NEEDS_REVIEW, why (the record's field names); else added by the workflow interceptor while an activity keeps failing. */
   problem?: ActivityProblem;
 }
 

@@ -48,16 +48,18 @@ export const batchOperations: OperationSpec[] = [
   keyed('payouts:write', {
     id: 'submitBatch', method: 'post', path: '/v1/payout-batches', body: batchBody,
     summary: 'Submit a batch of payouts',
-    description: 'As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given.',
+    description:
+      'As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given. ' +
+      'The CSV is separated by "," (amounts 25.50) or, as Excel pt-BR saves it, by ";" (amounts 25,50 or 1.234,56), whichever its header uses; its encoding is the declared charset (utf-8, windows-1252, iso-8859-1), or without one UTF-8 (with or without BOM) when the bytes are UTF-8 and Windows-1252 otherwise.',
     responses: {
       202: {
         description: 'Accepted, or the existing batch for a repeated identical request',
         schema: batchAcceptedSchema,
-        links: linksTo(['getBatch', 'listBatchItems', ...BATCH_ACTIONS.map(batchActionId)], { batchId: '$response.body#/batchId' }),
+        links: linksTo(['getBatch', 'listBatchItems', 'exportBatchItems', ...BATCH_ACTIONS.map(batchActionId)], { batchId: '$response.body#/batchId' }),
       },
       ...errors({
         ...JSON_BODY,
-        415: 'Neither JSON nor CSV',
+        415: 'Neither JSON nor CSV, or a CSV whose bytes do not fit its declared charset, or are neither UTF-8 nor Windows-1252 (UTF-16, NUL bytes): the message names the line and the charset to declare',
         409: 'A different batch has this batchId',
         413: 'More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored',
         422: 'No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started',
@@ -72,6 +74,14 @@ export const batchOperations: OperationSpec[] = [
   keyed('read', {
     id: 'listBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
     responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
+  }),
+  keyed('read', {
+    id: 'exportBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items.csv', params: batchParams,
+    summary: "Every item's outcome as a CSV that Excel pt-BR opens as it is",
+    description:
+      'UTF-8 with a byte order mark, ";" between cells, amounts with a decimal comma, CRLF line ends; the columns seq, externalId, method, amount, status, fee, failureReason, one row per item in seq order (no destination, no description). ' +
+      'Streamed page by page; each item as it stood when its page was read. A cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a CR) starts with a quote.',
+    responses: { 200: { description: 'The items as CSV', contentType: 'text/csv' }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
   }),
   ...batchActions,
 ];

@@ -1,11 +1,15 @@
 /**
- * `/v1/payout-batches`: submit a batch as JSON or CSV, follow it, page its items, cancel, pause, resume.
- * A CSV body is parsed into the same raw items a JSON body carries, so one validation answers both, and
- * the same bounds (1 to MAX_BATCH_ITEMS items) hold for both. Both bodies are read in slices, so the
- * server goes on answering other requests while it reads a big one.
+ * `/v1/payout-batches`: submit a batch as JSON or CSV, follow it, page its items, export them as CSV,
+ * cancel, pause, resume. A CSV body is decoded from its bytes (UTF-8 or Windows-1252: csv-encoding.ts)
+ * and parsed into the same raw items a JSON body carries, so one validation answers both, and the same
+ * bounds (1 to MAX_BATCH_ITEMS items) hold for both. Both bodies are read in slices, so the server goes
+ * on answering other requests while it reads a big one.
  */
+import { MIMEType } from 'node:util';
 import express, { Router, type Request } from 'express';
 import { parseBatchCsv, type ReadBatchOptions } from '../../batches/batch-csv';
+import { decodeCsvBody } from '../../batches/csv-encoding';
+import { streamItemsCsv } from '../../batches/items-csv';
 import { parseBatchJson } from '../../batches/batch-json';
 import {
   batchItemsQuerySchema,
@@ -29,6 +33,9 @@ interface BatchBody {
   knownIssues: RowIssue[];
 }
 
+/** A reader of the export that takes nothing for this long is cut off: the export holds a connection and a page meanwhile. */
+const EXPORT_STALL_MS = 60_000;
+
 /** One item more than a batch may hold: enough to tell that it is too big without reading the rest. */
 const READ_LIMIT: ReadBatchOptions = { maxItems: MAX_BATCH_ITEMS + 1 };
 
@@ -43,16 +50,27 @@ function checkBatchSize(count: number, format: 'CSV' | 'JSON'): void {
   }
 }
 
+/** The charset the request declares, if any (`text/csv; charset=windows-1252`). */
+function declaredCharset(req: Request): string | undefined {
+  try {
+    return new MIMEType(req.get('content-type') ?? '').params.get('charset') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function readBatchBody(req: Request): Promise<BatchBody> {
-  const text = typeof req.body === 'string' ? req.body : '';
   if (req.is('text/csv')) {
     const { batchId } = parseOrThrow(batchCsvQuerySchema, req.query, 'query');
-    const csv = await parseBatchCsv(text, READ_LIMIT);
+    const decoded = await decodeCsvBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), declaredCharset(req));
+    if (!decoded.ok) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `The CSV cannot be decoded: ${decoded.message}. Nothing was stored`);
+    const csv = await parseBatchCsv(decoded.utf8, READ_LIMIT);
     if (!csv.ok) throw new ApiError(400, 'VALIDATION_FAILED', 'The CSV cannot be read', csv.issues);
     checkBatchSize(csv.items.length, 'CSV');
     return { batchId, items: csv.items, knownIssues: csv.rowIssues };
   }
   if (!req.is('application/json')) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the batch as application/json or text/csv');
+  const text = typeof req.body === 'string' ? req.body : '';
   let json: unknown;
   try {
     json = await parseBatchJson(text, READ_LIMIT);
@@ -71,8 +89,9 @@ export function batchRoutes(service: BatchService): Router {
   router.use(
     '/v1/payout-batches',
     acceptBodies(['application/json', 'text/csv']),
-    // Both as text: parseBatchJson and parseBatchCsv read them in slices.
-    express.text({ type: ['application/json', 'text/csv'], limit: BATCH_BODY_LIMIT }),
+    // JSON as text, CSV as bytes (its encoding is read from them): parseBatchJson and parseBatchCsv read them in slices.
+    express.text({ type: 'application/json', limit: BATCH_BODY_LIMIT }),
+    express.raw({ type: 'text/csv', limit: BATCH_BODY_LIMIT }),
   );
 
   router.post('/v1/payout-batches', async (req, res) => {
@@ -98,6 +117,13 @@ export function batchRoutes(service: BatchService): Router {
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     });
     res.json(toBatchItemsResponse(page));
+  });
+
+  router.get('/v1/payout-batches/:batchId/items.csv', async (req, res) => {
+    const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
+    const pages = await service.itemPages(batchId);
+    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${batchId.replace(/:/g, '_')}-items.csv"` });
+    if (await streamItemsCsv(pages, res, { stallMs: EXPORT_STALL_MS })) res.end();
   });
 
   // A route per action, as the OpenAPI document has an operation (and a scope) per action.

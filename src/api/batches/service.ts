@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
+import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, itemPages, type BatchItemView, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
 import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
 import { batchHandle, batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, startBatchWorkflow, type BatchProblem } from '../../lifecycles/batch-client';
@@ -125,6 +125,15 @@ export class BatchService {
   }
 
   /**
+   * Every item of the batch in seq order, a page at a time, for the export: an unknown batch is refused
+   * (404) before anything is written; each page is read only when the previous one has been taken.
+   */
+  async itemPages(batchId: string): Promise<AsyncIterable<BatchItemView[]>> {
+    await this.summary(batchId);
+    return itemPages(this.store, batchId, EXPORT_PAGE);
+  }
+
+  /**
    * Cancel, pause or resume. The workflow is signalled first (it alone acts: on cancel, items not started
    * end CANCELLED; started ones go on); then the store's control is written, so the answer already shows it.
    */
@@ -147,6 +156,9 @@ export class BatchService {
     return this.summary(batchId);
   }
 }
+
+/** Items per read of the export: one short query each, about 100 kB of CSV. */
+const EXPORT_PAGE = 1_000;
 
 /** Ids per question to the store: one statement each, short enough for the other writers. */
 const EXISTING_IDS_CHUNK = 5_000;

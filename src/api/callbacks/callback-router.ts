@@ -10,7 +10,8 @@
  *
  * An unsigned callback taken under `optional` (or any callback under `off`) is an untrusted hint: its
  * route's `untrusted` strips everything but "look now", so it only makes the workflow ask the provider's
- * check, and they are rate-limited together (429 with Retry-After past UNSIGNED_CALLBACKS_PER_MINUTE).
+ * check; each client address may have UNSIGNED_CALLBACKS_PER_MINUTE of them reach an open operation
+ * (unsigned-budget.ts; past it 429 with Retry-After), and of one that names nothing only its ids are kept.
  *
  * A callback is matched by our id when it carries one; else by the provider's id, which the workflow
  * indexed (ProviderTransactionId) once the provider answered it.
@@ -31,7 +32,9 @@ import { linkToWorkflowTrace } from '../../telemetry/trace-links';
 import { zodIssues } from '../../validation/issues';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
+import { clientIpKey } from '../../http/rate-limit';
 import type { UnmatchedCallbackStore } from './unmatched-callbacks';
+import type { UnsignedBudget, UnsignedClient } from './unsigned-budget';
 
 export interface CallbackTarget<H> {
   /** The workflow of our id, when the callback carries it; else found by `providerId`. */
@@ -58,8 +61,8 @@ export interface CallbackRouterDependencies {
   client: Client;
   verifier: CallbackVerifier;
   policy: CallbackSignaturePolicy;
-  /** Untrusted hints taken a minute, over every route, in this process. */
-  unsignedPerMinute: number;
+  /** Untrusted hints each client may have reach an open operation a minute (UNSIGNED_CALLBACKS_PER_MINUTE), in this process. */
+  unsigned: { perMinute: number; budget: UnsignedBudget };
   unmatched: UnmatchedCallbackStore;
   /** The callbacks this process accepted within the signature window: the same one again is answered without a signal. */
   replays: ReplayGuard;
@@ -123,25 +126,9 @@ async function workflowOfProviderId(client: Client, providerId: string, flows: r
   return undefined;
 }
 
-/** A fixed one-minute window over every untrusted hint this process takes. */
-function unsignedBudget(perMinute: number, now: () => Date): () => boolean {
-  let windowStart = 0;
-  let taken = 0;
-  return () => {
-    const at = now().getTime();
-    if (at - windowStart >= 60_000) {
-      windowStart = at;
-      taken = 0;
-    }
-    taken += 1;
-    return taken <= perMinute;
-  };
-}
-
 export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<z.ZodType, unknown>[]): Router {
   const router = Router();
   const now = deps.now ?? (() => new Date());
-  const takeUnsigned = unsignedBudget(deps.unsignedPerMinute, now);
   for (const route of routes) {
     const declared = declaredKeys(route.schema);
     if (!declared) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
@@ -167,8 +154,11 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       return 'closed';
     }
 
-    /** A callback whose signature is good (or an allowed unsigned hint) and which is new: parsed, then signalled to its workflow (or kept as unmatched). */
-    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, trusted: boolean, log: Logger, res: Response): Promise<void> {
+    /**
+     * A callback whose signature is good (or an allowed unsigned hint, from `client`) and which is new: parsed,
+     * then signalled to its workflow (or kept as unmatched).
+     */
+    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, client: UnsignedClient | undefined, log: Logger, res: Response): Promise<void> {
       let json: unknown;
       try {
         json = JSON.parse(rawBody.toString('utf8'));
@@ -181,22 +171,31 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         throw new ApiError(400, 'VALIDATION_FAILED', 'The callback body is invalid', zodIssues(parsed.error));
       }
       const named = route.target(parsed.data, receivedAt);
-      const hint = trusted ? named.hint : route.untrusted(named.hint);
+      if (client && !deps.unsigned.budget.allows(client)) {
+        log.warn('callback.unsigned_rate_limited');
+        res.set('Retry-After', '60');
+        throw new ApiError(429, 'RATE_LIMITED', `More than ${deps.unsigned.perMinute} unsigned callbacks a minute from this address`);
+      }
+      const hint = client ? route.untrusted(named.hint) : named.hint;
       // Our id first; then the provider's id, which the workflow indexed once the provider answered it.
       let delivery: 'signalled' | 'closed' | 'absent' = named.workflowId === undefined ? 'absent' : await signalWorkflow(named.workflowId, named.signal, hint, log);
       if (delivery === 'absent' && named.providerId !== undefined) {
         const found = await workflowOfProviderId(deps.client, named.providerId, route.flows);
         if (found !== undefined) delivery = await signalWorkflow(found, named.signal, hint, log);
       }
-      if (!trusted) log.info('callback.untrusted_hint', { delivery });
+      if (client) {
+        if (delivery === 'signalled') deps.unsigned.budget.charge(client);
+        log.info('callback.untrusted_hint', { delivery });
+      }
       if (delivery !== 'absent') {
         res.status(200).json(delivery === 'signalled' ? { received: true } : { received: true, note: 'already final' });
         return;
       }
-      const kept = deps.unmatched.add({ receivedAt: receivedAt.toISOString(), route: route.path, ...(eventId ? { eventId } : {}), reference: named.reference, payload: declaredFields(keys, parsed.data) });
+      const ids = { receivedAt, route: route.path, reference: named.reference, ...(eventId ? { eventId } : {}), ...(named.providerId ? { providerId: named.providerId } : {}) };
+      const kept = await deps.unmatched.add(client ? { ...ids, signed: false } : { ...ids, signed: true, payload: declaredFields(keys, parsed.data) });
       callbacksUnmatched.inc({ route: route.path });
-      if (kept) log.warn('callback.unmatched', { reference: named.reference });
-      else log.info('callback.unmatched_again', { reference: named.reference });
+      if (kept) log.warn('callback.unmatched', { reference: named.reference, signed: !client });
+      else log.info('callback.unmatched_again', { reference: named.reference, signed: !client });
       res.status(202).json({ received: true, matched: false });
     }
 
@@ -216,12 +215,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       }
       callbacksReceived.inc({ route: route.path, verification: verdict.kind === 'verified' ? 'verified' : 'unsigned' });
       if (verdict.kind === 'unsigned') {
-        if (!takeUnsigned()) {
-          log.warn('callback.unsigned_rate_limited');
-          res.set('Retry-After', '60');
-          throw new ApiError(429, 'RATE_LIMITED', `More than ${deps.unsignedPerMinute} unsigned callbacks a minute`);
-        }
-        await take(rawBody, receivedAt, eventId, false, log, res);
+        await take(rawBody, receivedAt, eventId, { address: req.ip ?? req.socket.remoteAddress ?? '', key: clientIpKey(req) }, log, res);
         return;
       }
       const signed = verdict.signed;
@@ -232,7 +226,7 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         return;
       }
       try {
-        await take(rawBody, receivedAt, eventId, true, log, res);
+        await take(rawBody, receivedAt, eventId, undefined, log, res);
       } catch (error) {
         // Not taken: the same bytes sent again (a provider's retry) must be taken then.
         deps.replays.release(signed);

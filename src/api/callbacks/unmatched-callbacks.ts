@@ -1,29 +1,55 @@
 /**
- * Callbacks that name no payout we know are acknowledged (so the provider stops retrying) and kept
- * here, one JSON line each under DATA_DIR, where an operator can find them (GET /v1/callbacks/unmatched).
+ * Callbacks that name no operation we know are acknowledged (so the provider stops retrying) and kept in
+ * the engine's database, where an operator finds them (GET /v1/callbacks/unmatched).
  *
- * Bounded and private: one line per provider event (`X-Service-Webhook-Id`; retries of an event are
- * not kept again), only the fields the route's schema declares (the callback router strips the rest,
- * which may be personal data), at most `maxEntries` lines (past that the oldest are dropped and counted
- * in a `{"dropped": n}` line at the top), the file readable by its owner only (0600). A line cut short by
- * a crash is skipped when read and never glued to the next one.
+ * Bounded and private, whoever sends them: every id cut to MAX_ID_LENGTH and every kept field to
+ * MAX_FIELD_LENGTH; of a signed callback only the fields its route's schema declares (the router strips
+ * the rest, which may be personal data), one row per provider event (`X-Service-Webhook-Id`; a retry only
+ * counts); of an unsigned one, which nobody vouches for, nothing but its ids and how many came (one row
+ * per reference). At most `maxEntries` rows, the newest kept, the pruned ones counted. Each callback is one
+ * short write: nothing grows with what was kept before.
  */
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { Pool } from 'pg';
 import { z } from 'zod';
+import { batchStorePath } from '../../batches/sql-batch-store';
+import type { Config } from '../../config/env';
+import { applyPgMigrations } from '../../db/postgres';
+import { postgresDialect, PgRunner } from '../../db/postgres-dialect';
+import type { Sql, SqlDialect, SqlRunner } from '../../db/sql';
+import { applyMigrations, openSqlite } from '../../db/sqlite';
+import { sqliteDialect, SqliteRunner } from '../../db/sqlite-dialect';
+import { PG_UNMATCHED_CALLBACK_MIGRATIONS, UNMATCHED_CALLBACK_MIGRATIONS } from './unmatched-callback-migrations';
 
-const FILE_MODE = 0o600;
+/** The longest id kept (references, provider ids, event ids): longer ones are cut. */
+export const MAX_ID_LENGTH = 128;
+/** The longest text kept of a payload field (a `reason`, a `payerName`, a `note`): longer ones are cut. */
+export const MAX_FIELD_LENGTH = 256;
+
+/** What the router hands the store: a signed callback with its declared fields, or an unsigned one's ids. */
+export type UnmatchedCallbackInput = {
+  receivedAt: Date;
+  route: string;
+  reference: string;
+  providerId?: string;
+  eventId?: string;
+} & ({ signed: true; payload: Record<string, unknown> } | { signed: false });
 
 export const unmatchedCallbackSchema = z.object({
+  /** When the last of them came. */
   receivedAt: z.string(),
+  firstReceivedAt: z.string(),
   route: z.string(),
   eventId: z.string().optional(),
   reference: z.string(),
-  payload: z.record(z.string(), z.unknown()),
+  providerId: z.string().optional(),
+  /** false: an unsigned callback, of which only the ids are kept. */
+  signed: z.boolean(),
+  /** How many came: a provider's retries of one event, or unsigned callbacks naming one reference. */
+  count: z.number().int().min(1),
+  /** A signed callback's fields that its route's schema declares, each cut short. */
+  payload: z.record(z.string(), z.unknown()).optional(),
 });
 export type UnmatchedCallback = z.infer<typeof unmatchedCallbackSchema>;
-
-const droppedLineSchema = z.object({ dropped: z.number().int().min(0) });
 
 /** GET /v1/callbacks/unmatched. */
 export const unmatchedCallbacksResponseSchema = z.object({
@@ -31,85 +57,128 @@ export const unmatchedCallbacksResponseSchema = z.object({
   data: z.array(unmatchedCallbackSchema),
   /** Callbacks dropped so far to keep the store within UNMATCHED_CALLBACKS_MAX. */
   dropped: z.number().int().min(0),
-  /** Lines that could not be read (cut short by a crash), skipped. */
-  unreadable: z.number().int().min(0),
 });
 export type UnmatchedCallbacksResponse = z.infer<typeof unmatchedCallbacksResponseSchema>;
 
-interface StoreContents {
-  entries: UnmatchedCallback[];
-  dropped: number;
-  unreadable: number;
-  /** The file's last line is complete (or the file is empty). */
-  endsCleanly: boolean;
+/** At most `max` UTF-16 units, without a half of a surrogate pair at the cut; a cut text ends with "…". */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
-function parseLine(line: string): UnmatchedCallback | { dropped: number } | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  const entry = unmatchedCallbackSchema.safeParse(json);
-  if (entry.success) return entry.data;
-  const dropped = droppedLineSchema.safeParse(json);
-  return dropped.success ? dropped.data : undefined;
+/** Scalars kept as they are (texts cut); anything else as its JSON text, cut. */
+function boundedPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const bounded = (value: unknown): unknown => {
+    if (typeof value === 'string') return cut(value, MAX_FIELD_LENGTH);
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+    // JSON text of an object or an array (the payload came from JSON.parse: nothing else is in it).
+    return cut(JSON.stringify(value) ?? '', MAX_FIELD_LENGTH);
+  };
+  return Object.fromEntries(Object.entries(payload).map(([key, value]) => [key, bounded(value)]));
 }
+
+const rowSchema = z.object({
+  route: z.string(),
+  reference: z.string(),
+  provider_id: z.string().nullable(),
+  event_id: z.string().nullable(),
+  signed: z.coerce.number(),
+  payload: z.string().nullable(),
+  count: z.coerce.number(),
+  first_received_at: z.unknown(),
+  last_received_at: z.unknown(),
+});
+
+/** A retry of a signed event, or another unsigned callback naming the same reference, only counts. */
+const UPSERT = `INSERT INTO unmatched_callbacks (route, dedupe_key, reference, provider_id, event_id, signed, payload, count, first_received_at, last_received_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
+  ON CONFLICT (route, dedupe_key) DO UPDATE SET count = unmatched_callbacks.count + 1, last_received_at = excluded.last_received_at,
+    provider_id = COALESCE(unmatched_callbacks.provider_id, excluded.provider_id), event_id = COALESCE(excluded.event_id, unmatched_callbacks.event_id)
+  RETURNING count`;
+
+const PRUNE = `DELETE FROM unmatched_callbacks WHERE seq IN (SELECT seq FROM unmatched_callbacks ORDER BY last_received_at, seq LIMIT $1)`;
 
 export class UnmatchedCallbackStore {
-  private readonly file: string;
-
   constructor(
-    dataDir: string,
+    private readonly sql: SqlRunner,
+    private readonly dialect: SqlDialect,
     private readonly maxEntries: number,
-  ) {
-    mkdirSync(dataDir, { recursive: true });
-    this.file = path.join(dataDir, 'unmatched-callbacks.jsonl');
-    // A file left by an older version may be world-readable.
-    if (existsSync(this.file)) chmodSync(this.file, FILE_MODE);
-  }
+  ) {}
 
-  /** Keeps the callback; false when its event was kept before (a retry of the same event). */
-  add(callback: UnmatchedCallback): boolean {
-    const contents = this.read();
-    if (callback.eventId !== undefined && contents.entries.some((entry) => entry.eventId === callback.eventId && entry.route === callback.route)) return false;
-    if (contents.entries.length < this.maxEntries) {
-      // A line cut short by a crash gets its own line ending, so it cannot spoil this one.
-      appendFileSync(this.file, `${contents.endsCleanly ? '' : '\n'}${JSON.stringify(callback)}\n`, { mode: FILE_MODE });
+  /** Keeps the callback; false when one like it was kept before (it only counted). */
+  add(callback: UnmatchedCallbackInput): Promise<boolean> {
+    const reference = cut(callback.reference, MAX_ID_LENGTH);
+    const eventId = callback.eventId === undefined ? null : cut(callback.eventId, MAX_ID_LENGTH);
+    const dedupeKey = callback.signed ? (eventId === null ? null : `event:${eventId}`) : `unsigned:${reference}`;
+    const params = [
+      callback.route,
+      dedupeKey,
+      reference,
+      callback.providerId === undefined ? null : cut(callback.providerId, MAX_ID_LENGTH),
+      eventId,
+      callback.signed ? 1 : 0,
+      callback.signed ? JSON.stringify(boundedPayload(callback.payload)) : null,
+      this.dialect.timeParam(callback.receivedAt),
+    ];
+    return this.sql.transaction(async (tx) => {
+      const kept = await tx.query<{ count: unknown }>(UPSERT, params);
+      if (Number(kept.rows[0]?.count) !== 1) return false;
+      await this.prune(tx);
       return true;
-    }
-    const kept = [...contents.entries, callback].slice(-this.maxEntries);
-    const dropped = contents.dropped + contents.entries.length + 1 - kept.length;
-    const lines = [JSON.stringify({ dropped }), ...kept.map((entry) => JSON.stringify(entry))];
-    // Written aside and renamed over: a crash leaves the old file or the new one, never half of each.
-    const next = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(next, lines.join('\n') + '\n', { mode: FILE_MODE });
-    renameSync(next, this.file);
-    return true;
+    });
   }
 
-  list(limit = 100): UnmatchedCallbacksResponse {
-    const { entries, dropped, unreadable } = this.read();
-    return { data: entries.slice(-limit), dropped, unreadable };
+  async list(limit = 100): Promise<UnmatchedCallbacksResponse> {
+    const rows = await this.sql.query('SELECT * FROM unmatched_callbacks ORDER BY last_received_at DESC, seq DESC LIMIT $1', [limit]);
+    const drops = await this.sql.query<{ dropped: unknown }>('SELECT dropped FROM unmatched_callback_drops WHERE id = 1');
+    return { data: rows.rows.map((row) => this.entryOf(row)).reverse(), dropped: Number(drops.rows[0]?.dropped ?? 0) };
   }
 
-  private read(): StoreContents {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], dropped: 0, unreadable: 0, endsCleanly: true };
-      throw error;
-    }
-    const contents: StoreContents = { entries: [], dropped: 0, unreadable: 0, endsCleanly: text.length === 0 || text.endsWith('\n') };
-    for (const line of text.split('\n')) {
-      if (line.length === 0) continue;
-      const parsed = parseLine(line);
-      if (parsed === undefined) contents.unreadable += 1;
-      else if ('dropped' in parsed) contents.dropped = parsed.dropped;
-      else contents.entries.push(parsed);
-    }
-    return contents;
+  close(): Promise<void> {
+    return this.sql.close();
   }
+
+  /** Past maxEntries, the oldest rows go (counted). */
+  private async prune(tx: Sql): Promise<void> {
+    const { rows } = await tx.query<{ kept: unknown }>('SELECT COUNT(*) AS kept FROM unmatched_callbacks');
+    const excess = Number(rows[0]?.kept ?? 0) - this.maxEntries;
+    if (excess <= 0) return;
+    const pruned = await tx.query(PRUNE, [excess]);
+    await tx.query('UPDATE unmatched_callback_drops SET dropped = dropped + $1 WHERE id = 1', [pruned.changes]);
+  }
+
+  private entryOf(raw: unknown): UnmatchedCallback {
+    const row = rowSchema.parse(raw);
+    return {
+      receivedAt: this.dialect.timeOf(row.last_received_at).toISOString(),
+      firstReceivedAt: this.dialect.timeOf(row.first_received_at).toISOString(),
+      route: row.route,
+      ...(row.event_id === null ? {} : { eventId: row.event_id }),
+      reference: row.reference,
+      ...(row.provider_id === null ? {} : { providerId: row.provider_id }),
+      signed: row.signed === 1,
+      count: row.count,
+      ...(row.payload === null ? {} : { payload: z.record(z.string(), z.unknown()).parse(JSON.parse(row.payload)) }),
+    };
+  }
+}
+
+/** In the engine's database: PostgreSQL when DATABASE_URL names a server, else the batch store's SQLite file under DATA_DIR. */
+export async function openUnmatchedCallbackStore(config: Pick<Config, 'DATA_DIR' | 'UNMATCHED_CALLBACKS_MAX'> & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<UnmatchedCallbackStore> {
+  if (!config.DATABASE_URL) {
+    const db = openSqlite(batchStorePath(config.DATA_DIR), { busyTimeoutMs: 10_000 });
+    applyMigrations(db, UNMATCHED_CALLBACK_MIGRATIONS);
+    return new UnmatchedCallbackStore(new SqliteRunner(db), sqliteDialect, config.UNMATCHED_CALLBACKS_MAX);
+  }
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 2 });
+  // An idle connection the server dropped must not take the process down; the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    await applyPgMigrations(pool, PG_UNMATCHED_CALLBACK_MIGRATIONS);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new UnmatchedCallbackStore(new PgRunner(pool), postgresDialect, config.UNMATCHED_CALLBACKS_MAX);
 }

@@ -41,13 +41,22 @@ export const chargeResponseSchema = z.object({
   providerTransactionId: z.string().optional(),
   /** The transactionId the charge was created under at the provider, when it is not its externalId: a creation whose answer was lost made it anew under this one. */
   providerReference: z.string().optional(),
+  /** Every reference it was created under, oldest first, when it was created more than once: each is watched for a payment. */
+  providerReferences: z.array(z.string()).optional(),
+  /** Created more than once: the reference whose payment settled the order. */
+  paidReference: z.string().optional(),
+  /** Created more than once: payments of another reference after the order was paid, to be refunded to their payers (the `problem` names them). */
+  secondPayments: z.array(z.object({ reference: z.string(), providerTransactionId: z.string(), at: z.string() })).optional(),
   failureReason: z.string().optional(),
   refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: z.string() })).optional(),
   refundedAmount: z.number().optional(),
   callbacksReceived: z.number().optional(),
   checksMade: z.number().optional(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
-  /** While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since when. */
+  /**
+   * While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since
+   * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).
+   */
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered; only what the visibility index knows (state and amount). */
   source: z.enum(['workflow', 'index']),
@@ -91,6 +100,9 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     ...(view.paidAt ? { paidAt: view.paidAt } : {}),
     ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
     ...(view.providerReference ? { providerReference: view.providerReference } : {}),
+    ...(view.providerReferences ? { providerReferences: view.providerReferences } : {}),
+    ...(view.paidReference ? { paidReference: view.paidReference } : {}),
+    ...(view.secondPayments ? { secondPayments: view.secondPayments } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
     refunds: view.refunds.map((refund) => ({ infractionId: refund.infractionId, amount: centavosToReais(refund.amountCents), at: refund.at })),
     refundedAmount: centavosToReais(refunded),

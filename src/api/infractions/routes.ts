@@ -15,7 +15,12 @@ export function infractionRoutes(service: InfractionService): Router {
     const query = parseOrThrow(infractionListQuerySchema, req.query, 'query');
     const page = await service.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(query.dueBefore ? { dueBefore: query.dueBefore } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
     res.json({
-      data: page.items.map((item) => ({ infractionId: item.infractionId, status: item.status, amount: centavosToReais(item.amountCents), ...(item.deadline ? { deadline: item.deadline } : {}) })),
+      data: page.items.map((item) => ({
+        infractionId: item.infractionId,
+        status: item.status,
+        ...(item.amountCents === undefined ? {} : { amount: centavosToReais(item.amountCents) }),
+        ...(item.deadline ? { deadline: item.deadline } : {}),
+      })),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     });
   });

@@ -1,6 +1,7 @@
 /** What the API answers about an infraction: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
 import { centavosToReais } from '../../money/centavos';
+import type { InfractionRecord } from '../../infractions/infraction-record';
 import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../lifecycles/infraction-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
@@ -13,20 +14,22 @@ export const infractionResponseSchema = z.object({
   infractionId: z.string(),
   workflowId: z.string(),
   status: stateSchema,
-  providerStatus: z.string(),
-  amount: z.number(),
-  reason: z.string(),
+  /** The provider's record as the engine read it: absent while NEEDS_REVIEW (the record could not be read; `problem` says why). */
+  providerStatus: z.string().optional(),
+  amount: z.number().optional(),
+  reason: z.string().optional(),
   /** The provider's id of the infracted PIX. */
-  transactionId: z.string(),
+  transactionId: z.string().optional(),
   /** The engine's charge it belongs to; `null`: not a charge of the engine (unlinked); absent: not looked up yet. */
   chargeExternalId: z.string().nullable().optional(),
-  deadline: z.string(),
-  defense: z.object({ analise: z.string(), justificativa: z.string(), proofs: z.array(z.string()), submittedAt: z.string() }).optional(),
+  deadline: z.string().optional(),
+  /** providerAnswer: what the provider answered to it (endpoint 8's answer, not shown by the spec), bounded and masked. */
+  defense: z.object({ analise: z.string(), justificativa: z.string(), proofs: z.array(z.string()), submittedAt: z.string(), providerAnswer: z.string().optional() }).optional(),
   refundRecordedAt: z.string().optional(),
-  createdAt: z.string(),
+  createdAt: z.string().optional(),
   resolvedAt: z.string().optional(),
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
-  /** While an activity keeps failing (sending the defense, say): which one, why, since when. */
+  /** While NEEDS_REVIEW: the provider record's field names and what could not be read; else while an activity keeps failing (sending the defense, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
   /**
    * Present when the infraction's workflow closed without its outcome (an operator terminated it, say): how it
@@ -37,24 +40,33 @@ export const infractionResponseSchema = z.object({
 }).meta({ id: 'Infraction' });
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
-export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
+/** `amount` and `deadline` are absent while NEEDS_REVIEW (no record the engine could read). */
+export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number().optional(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
 export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() });
+
+/** What the engine read of the provider's record, when it could. */
+function recordFields(record: InfractionRecord | undefined): Partial<InfractionResponse> {
+  if (!record) return {};
+  return {
+    providerStatus: record.providerStatus,
+    amount: centavosToReais(record.amountCents),
+    reason: record.reason,
+    transactionId: record.transactionId,
+    deadline: record.defenseDeadline,
+    createdAt: record.createdAt,
+    ...(record.resolvedAt ? { resolvedAt: record.resolvedAt } : {}),
+  };
+}
 
 export function infractionResponse(view: InfractionView, unfinished?: UnfinishedInfraction): InfractionResponse {
   return {
     infractionId: view.infractionId,
     workflowId: infractionWorkflowId(view.infractionId),
     status: view.state,
-    providerStatus: view.record.providerStatus,
-    amount: centavosToReais(view.record.amountCents),
-    reason: view.record.reason,
-    transactionId: view.record.transactionId,
+    ...recordFields(view.record),
     ...(view.chargeExternalId !== undefined ? { chargeExternalId: view.chargeExternalId } : {}),
-    deadline: view.record.defenseDeadline,
     ...(view.defense ? { defense: view.defense } : {}),
     ...(view.refundRecordedAt ? { refundRecordedAt: view.refundRecordedAt } : {}),
-    createdAt: view.record.createdAt,
-    ...(view.record.resolvedAt ? { resolvedAt: view.record.resolvedAt } : {}),
     transitions: [...view.transitions],
     ...(view.problem ? { problem: view.problem } : {}),
     ...(unfinished ? { workflowStatus: unfinished.executionStatus, defenseSubmission: unfinished.defenseSubmission } : {}),

@@ -32,7 +32,8 @@ export interface UnfinishedInfraction {
 export interface InfractionListItem {
   infractionId: string;
   status: string;
-  amountCents: number;
+  /** Absent while NEEDS_REVIEW: no record the engine could read. */
+  amountCents?: number;
   deadline?: string;
 }
 
@@ -59,10 +60,11 @@ export class InfractionService {
     return {
       items: page.workflows.map((workflow) => {
         const due = workflow.searchAttributes.get(InfractionDueAt);
+        const amountCents = workflow.searchAttributes.get(AmountCents);
         return {
           infractionId: workflow.workflowId.replace(/^infraction:/, ''),
           status: workflow.searchAttributes.get(InfractionStatus) ?? 'OPEN',
-          amountCents: workflow.searchAttributes.get(AmountCents) ?? 0,
+          ...(amountCents === undefined ? {} : { amountCents }),
           ...(due ? { deadline: due.toISOString() } : {}),
         };
       }),

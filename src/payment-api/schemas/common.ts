@@ -82,10 +82,10 @@ export const gatewaySchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'must be 1-32 letters, digits, "_" or "-"' });
 
-/** CPF (11 digits) or CNPJ (14 digits), without mask. */
+/** CPF (11 digits) or CNPJ (14 characters: from July 2026 the first 12 may be capital letters), without mask. */
 export const documentNumberSchema = z
   .string()
-  .regex(/^(\d{11}|\d{14})$/, { message: 'must be 11 (CPF) or 14 (CNPJ) digits without mask' });
+  .regex(/^(\d{11}|[0-9A-Z]{12}\d{2})$/, { message: 'must be a CPF (11 digits) or a CNPJ (14 characters, capital letters and digits) without mask' });
 
 export const emailSchema = z.email({ message: 'must be a valid e-mail address' });
 

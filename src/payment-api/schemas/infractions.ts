@@ -1,7 +1,9 @@
 /**
  * MED infractions: endpoint 7 (GET /api/meds/infractions/list) and endpoint 8
  * (POST /api/meds/infractions/:infractionId/defense). The record's fields, the allowed `analise`
- * values and both response shapes are not in the spec; these are our choices (docs/assumptions.md).
+ * values and both response shapes are not in the spec: the shapes here are the sandbox's (its answers and
+ * its OpenAPI document); the engine reads endpoint 7 by its settings (MED_LIST_ENVELOPE, MED_RECORD_FIELDS:
+ * src/infractions/infraction-page.ts) and takes any 2xx of endpoint 8 as the defense taken (docs/assumptions.md).
  */
 import { z } from 'zod';
 import {
@@ -39,6 +41,50 @@ export const analysisWordsSchema = z
     message: 'must be two distinct words, `<agrees>,<contests>` (e.g. ACEITA,NEGADA)',
   })
   .transform((words): InfractionAnalysisWords => ({ ACEITA: words[0] ?? '', NEGADA: words[1] ?? '' }));
+
+/** The engine's fields of an infraction record; the provider's names for them are a setting (MED_RECORD_FIELDS). */
+export const MED_RECORD_FIELD_NAMES = ['id', 'transactionId', 'status', 'amount', 'createdAt', 'defenseDeadline', 'reason', 'analise', 'defendedAt', 'resolvedAt'] as const;
+export type MedRecordField = (typeof MED_RECORD_FIELD_NAMES)[number];
+
+/** Each engine field's names in the provider's record, tried in order; a dotted name reaches into an object (`valor.total`). */
+export type MedRecordFields = Readonly<Record<MedRecordField, readonly string[]>>;
+
+/** The sandbox's names (and the snake spelling of the transaction id): endpoint 7's record is not shown. */
+export const DEFAULT_MED_RECORD_FIELDS: MedRecordFields = {
+  id: ['id'],
+  transactionId: ['transactionId', 'transaction_id'],
+  status: ['status'],
+  amount: ['amount'],
+  createdAt: ['createdAt'],
+  defenseDeadline: ['defenseDeadline'],
+  reason: ['reason'],
+  analise: ['analise'],
+  defendedAt: ['defendedAt'],
+  resolvedAt: ['resolvedAt'],
+};
+
+/** A field of the provider's JSON: names of letters, digits, `_` and `-`, joined by dots to reach into objects. */
+export const PROVIDER_FIELD_PATH = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,4}$/;
+
+/**
+ * MED_RECORD_FIELDS: `id=<name>,status=<name>,...`, the provider's name of each engine field it differs in
+ * (`a|b`: a, else b); the fields not named keep their default names.
+ */
+export const medRecordFieldsSchema = z.string().transform((text, ctx): MedRecordFields => {
+  const fields: Record<string, readonly string[]> = { ...DEFAULT_MED_RECORD_FIELDS };
+  for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item.length > 0)) {
+    const [field = '', names = ''] = entry.split('=').map((part) => part.trim());
+    const alternatives = names.split('|').map((name) => name.trim());
+    if (!(MED_RECORD_FIELD_NAMES as readonly string[]).includes(field)) {
+      ctx.addIssue({ code: 'custom', message: `${field} is not one of ${MED_RECORD_FIELD_NAMES.join(', ')}` });
+    } else if (!entry.includes('=') || !alternatives.every((name) => PROVIDER_FIELD_PATH.test(name))) {
+      ctx.addIssue({ code: 'custom', message: `${field} must be given as ${field}=<name> (a|b for either; dots reach into objects)` });
+    } else {
+      fields[field] = alternatives;
+    }
+  }
+  return fields as MedRecordFields;
+});
 
 export const INFRACTIONS_DEFAULT_PER_PAGE = 20;
 export const INFRACTIONS_MAX_PER_PAGE = 100;

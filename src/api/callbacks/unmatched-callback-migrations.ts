@@ -1,0 +1,43 @@
+/**
+ * The unmatched-callback store's table, in the engine's database (SQLite: the batch store's file;
+ * PostgreSQL: DATABASE_URL), one list per dialect. Migrations are named, applied once each, in this order;
+ * a change of schema is a new entry, never an edit of one already released.
+ */
+import type { Migration } from '../../db/sqlite';
+
+/**
+ * One row per kept callback. dedupe_key: the provider's event id of a signed callback, or the reference of
+ * an unsigned one (whose repeats only count), NULL when a callback has neither; count: how many came.
+ * payload: the fields the route's schema declares, each cut short, as JSON; NULL for an unsigned callback
+ * (nobody vouches for it: only its ids are kept). Newest kept: pruned by (last_received_at, seq).
+ * The two dialects differ only in the types of the sequence, the times and the drop count.
+ */
+function unmatchedTables(types: { seq: string; time: string; count: string }): Migration {
+  return {
+    id: 'callbacks/001-unmatched',
+    sql: `
+      CREATE TABLE unmatched_callbacks (
+        seq ${types.seq},
+        route TEXT NOT NULL,
+        dedupe_key TEXT,
+        reference TEXT NOT NULL,
+        provider_id TEXT,
+        event_id TEXT,
+        signed INTEGER NOT NULL CHECK (signed IN (0, 1)),
+        payload TEXT,
+        count INTEGER NOT NULL,
+        first_received_at ${types.time} NOT NULL,
+        last_received_at ${types.time} NOT NULL,
+        UNIQUE (route, dedupe_key)
+      );
+      CREATE INDEX unmatched_callbacks_by_recency ON unmatched_callbacks (last_received_at, seq);
+      -- How many rows were pruned to keep the table within UNMATCHED_CALLBACKS_MAX, ever: one row.
+      CREATE TABLE unmatched_callback_drops (id INTEGER PRIMARY KEY CHECK (id = 1), dropped ${types.count} NOT NULL);
+      INSERT INTO unmatched_callback_drops (id, dropped) VALUES (1, 0);
+    `,
+  };
+}
+
+export const UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', time: 'INTEGER', count: 'INTEGER' })];
+
+export const PG_UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'TIMESTAMPTZ', count: 'BIGINT' })];

@@ -1,0 +1,94 @@
+/**
+ * Endpoint 7's record, whose fields the spec does not show, read by the provider's names (MED_RECORD_FIELDS):
+ * what the engine needs (the id, the PIX it is about, the status, the amount, when it was opened or is due)
+ * or, when something of that cannot be read, what an operator needs to fix the setting: the record's own
+ * field NAMES (never its values, which may be personal data) and the engine's fields that were missing.
+ */
+import { z } from 'zod';
+import { maskSecretText } from '../logging/redaction';
+import { reaisToCentavos } from '../money/centavos';
+import { providerIdSchema, responseAmountSchema, timestampSchema } from '../payment-api/schemas/common';
+import type { MedRecordField, MedRecordFields } from '../payment-api/schemas/infractions';
+import { DEFAULT_DEFENSE_WINDOW_MS, type InfractionRecord } from './infraction-record';
+import type { UnreadableInfraction } from './unreadable-record';
+
+export type RecordReading = { kind: 'read'; record: InfractionRecord } | { kind: 'unreadable'; unreadable: UnreadableInfraction };
+
+const MAX_NAMES = 30;
+const MAX_NAME_LENGTH = 64;
+const MAX_TEXT = 2_000;
+
+/** The value at `path` (dots reach into objects), or undefined. */
+export function valueAt(body: unknown, path: string): unknown {
+  let value = body;
+  for (const name of path.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}
+
+/** The names of an object's fields, bounded, with anything that looks like personal data masked. */
+export function fieldNamesOf(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const names = Array.isArray(value) ? ['(a list)'] : Object.keys(value);
+  return names.slice(0, MAX_NAMES).map((name) => maskSecretText(name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH)}…` : name));
+}
+
+const readers = {
+  id: providerIdSchema,
+  transactionId: providerIdSchema,
+  status: z.string().min(1).max(64),
+  amount: responseAmountSchema.transform((reais) => reaisToCentavos(reais)),
+  createdAt: timestampSchema,
+  defenseDeadline: timestampSchema,
+  reason: z.string().transform((text) => text.slice(0, MAX_TEXT)),
+  analise: z.string().max(64),
+  defendedAt: timestampSchema,
+  resolvedAt: timestampSchema,
+} satisfies Record<MedRecordField, z.ZodType>;
+
+type Read = { [F in MedRecordField]?: z.output<(typeof readers)[F]> };
+
+/** The first of the field's names that holds a value it can read. */
+function readField<F extends MedRecordField>(raw: unknown, field: F, names: MedRecordFields): Read[F] | undefined {
+  for (const name of names[field]) {
+    const parsed = readers[field].safeParse(valueAt(raw, name));
+    if (parsed.success) return parsed.data as Read[F];
+  }
+  return undefined;
+}
+
+const iso = (text: string): string => new Date(text).toISOString();
+
+export function readInfractionRecord(raw: unknown, names: MedRecordFields): RecordReading {
+  const read: Read = {};
+  for (const field of Object.keys(readers) as MedRecordField[]) {
+    const value = readField(raw, field, names);
+    if (value !== undefined) (read as Record<string, unknown>)[field] = value;
+  }
+  const { id, transactionId, status, amount, createdAt, defenseDeadline } = read;
+  const missing = (['id', 'transactionId', 'status', 'amount'] as const).filter((field) => read[field] === undefined) as string[];
+  if (createdAt === undefined && defenseDeadline === undefined) missing.push('createdAt or defenseDeadline');
+  if (id === undefined || transactionId === undefined || status === undefined || amount === undefined || missing.length > 0) {
+    return { kind: 'unreadable', unreadable: { ...(id === undefined ? {} : { infractionId: id }), fields: fieldNamesOf(raw), missing } };
+  }
+  // One of the two is there; the documented window (docs/assumptions.md §8) gives the other.
+  const opened = createdAt === undefined ? Date.parse(defenseDeadline ?? '') - DEFAULT_DEFENSE_WINDOW_MS : Date.parse(createdAt);
+  const due = defenseDeadline === undefined ? opened + DEFAULT_DEFENSE_WINDOW_MS : Date.parse(defenseDeadline);
+  return {
+    kind: 'read',
+    record: {
+      infractionId: id,
+      transactionId,
+      providerStatus: status,
+      reason: read.reason ?? '',
+      amountCents: amount,
+      createdAt: new Date(opened).toISOString(),
+      defenseDeadline: new Date(due).toISOString(),
+      ...(read.defendedAt ? { defendedAt: iso(read.defendedAt) } : {}),
+      ...(read.analise ? { analise: read.analise } : {}),
+      ...(read.resolvedAt ? { resolvedAt: iso(read.resolvedAt) } : {}),
+    },
+  };
+}
