@@ -1195,6 +1195,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A different payout has this externalId, or it is an item of a batch */
             409: {
                 headers: {
@@ -1306,6 +1315,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -1391,6 +1409,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Amount outside the provider's bounds */
             422: {
                 headers: {
@@ -1458,6 +1485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown payout */
             404: {
                 headers: {
@@ -1518,6 +1554,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1601,6 +1646,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1707,6 +1761,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A different batch has this batchId */
             409: {
                 headers: {
@@ -1801,6 +1864,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown batch */
             404: {
                 headers: {
@@ -1866,6 +1938,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown batch */
             404: {
                 headers: {
@@ -1924,6 +2005,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown batch */
             404: {
                 headers: {
@@ -1975,6 +2065,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2058,6 +2157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown batch */
             404: {
                 headers: {
@@ -2127,6 +2235,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2214,6 +2331,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests: retry later */
             429: {
                 headers: {
@@ -2262,6 +2388,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2323,6 +2458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests: retry later */
             429: {
                 headers: {
@@ -2374,6 +2518,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2451,6 +2604,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2570,6 +2732,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A cursor this API did not give */
             422: {
                 headers: {
@@ -2632,6 +2803,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2726,6 +2906,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3173,6 +3362,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A different card payment has this externalId */
             409: {
                 headers: {
@@ -3267,6 +3465,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown card payment */
             404: {
                 headers: {
@@ -3333,6 +3540,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3433,6 +3649,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4051,6 +4276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests: retry later */
             429: {
                 headers: {
@@ -4117,6 +4351,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4200,6 +4443,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown endpoint */
             404: {
                 headers: {
@@ -4249,6 +4501,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4319,6 +4580,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4397,6 +4667,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A cursor this API did not give */
             422: {
                 headers: {
@@ -4464,6 +4743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unknown event (or past the retention) */
             404: {
                 headers: {
@@ -4524,6 +4812,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

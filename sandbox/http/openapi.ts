@@ -18,7 +18,7 @@ import type { Config } from '../../src/config/env';
 
 type ThreeDSMode = Config['SANDBOX_SHIELD_THREE_DS'];
 
-const SECURITY = { none: undefined, bearer: [['bearerAuth']], 'client-headers': [['clientId', 'clientSecret']] } as const;
+const SECURITY = { none: undefined, bearer: [{ bearerAuth: [] }], 'client-headers': [{ clientId: [], clientSecret: [] }] } as const;
 
 const checkByResponseId: LinkSpec = { operationId: 'checkTransaction', requestBody: { transactionId: '$response.body#/transactionId' } };
 const checkByRequestId: LinkSpec = { operationId: 'checkTransaction', requestBody: { transactionId: '$request.body#/transactionId' } };
@@ -69,7 +69,7 @@ function errorResponses(endpoint: EndpointDefinition): Record<number, ResponseSp
  * Endpoint 6's credentials are not in the spec (CASH_IN_DEPOSIT_AUTH): either scheme, the one the sandbox
  * was started with (Bearer by default) being the one it takes.
  */
-const DEPOSIT_SECURITY = [['bearerAuth'], ['clientId', 'clientSecret']] as const;
+const DEPOSIT_SECURITY = [{ bearerAuth: [] }, { clientId: [], clientSecret: [] }] as const;
 const DEPOSIT_CREDENTIALS =
   'Credentials: the Bearer JWT of POST /api/auth/login, or the ci and cs headers. The spec lists endpoint 6 under neither scheme ("the JWT-based alternative"): ' +
   'the sandbox takes the one CASH_IN_DEPOSIT_AUTH names (`bearer`, the default, or `client-headers`) and refuses the other with 401, as the engine sends the one its own CASH_IN_DEPOSIT_AUTH names.';

@@ -2,23 +2,25 @@
  * The engine's HTTP surface. Routes are mounted from their own modules; this file only wires them,
  * in an order that matters: callbacks need the raw body (signatures), so they mount before any JSON parser;
  * the rate limits come before the routes they cover (/v1 per API key; callbacks, checkout and codec per
- * client address); 405 and 404 come after every route. Request logs and the request id come first,
- * so every later line carries the id.
+ * client address); /v1's API key and each operation's scope (auth.ts) before any body is read; 405 and 404
+ * come after every route. Request logs and the request id come first, so every later line carries the id.
  */
 import express, { type Express, type Request, type Router } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
 import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
+import { requireApiKey, scopeChecks, scopedRoutes, undeclaredRoutes } from './auth';
 import { codecRoutes } from './codec-routes';
 import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
-import { engineOpenApi } from './openapi-document';
+import { engineOpenApi, engineOperations } from './openapi-document';
 import { refuseOtherMethods } from './http-refusals';
 import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
 import { trackAllowedMethods } from '../http/allowed-methods';
 import { httpServerSpans } from '../telemetry/http-server-span';
-import { bearerToken, matchesSecret } from '../http/bearer-auth';
+import { bearerToken, holderOfSecret } from '../http/bearer-auth';
+import type { ApiKey } from '../config/api-keys';
 
 export interface AppDependencies {
   config: Pick<
@@ -37,8 +39,8 @@ export interface AppDependencies {
 }
 
 /** A merchant's request to its API (/v1, whatever the case, as Express routes it) with a valid key: the one caller whose trace the engine's continues. */
-function merchantRequest(apiKeys: readonly string[]): (req: Request) => boolean {
-  return (req) => /^\/v1(\/|$)/i.test(req.path) && matchesSecret(apiKeys, bearerToken(req));
+function merchantRequest(apiKeys: readonly ApiKey[]): (req: Request) => boolean {
+  return (req) => /^\/v1(\/|$)/i.test(req.path) && holderOfSecret(apiKeys, (key) => key.secret, bearerToken(req)) !== undefined;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -66,6 +68,12 @@ export function createApp(deps: AppDependencies): Express {
     }),
   );
   app.use('/v1', apiRateLimit({ apiKeys: deps.config.ENGINE_API_KEYS, perMinute: deps.config.ENGINE_RATE_LIMIT_PER_MINUTE, logger: deps.logger }));
+  app.use('/v1', requireApiKey(deps.config.ENGINE_API_KEYS));
+  const scoped = scopedRoutes(engineOperations());
+  // A route no operation declares would be open to every key: refused here, before the API listens.
+  const undeclared = undeclaredRoutes(deps.routers ?? [], scoped);
+  if (undeclared.length > 0) throw new Error(`Routes under /v1 without an operation naming their scope (src/api/<flow>/openapi.ts): ${undeclared.join(', ')}`);
+  app.use(scopeChecks(scoped));
   for (const router of deps.routers ?? []) app.use(router);
   trackAllowedMethods(app.router);
   app.use(refuseOtherMethods);

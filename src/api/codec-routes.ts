@@ -1,8 +1,8 @@
 /**
  * The remote codec endpoint the Temporal UI and CLI call to show decrypted payloads: POST .../decode and
  * .../encode with `{ payloads: [{ metadata, data }] }`, bytes as base64. Two credentials:
- * - an engine API key (`Authorization: Bearer`): /codec/decode and /codec/encode, for the CLI
- *   (`--codec-endpoint <engine>/codec --codec-auth 'Bearer <key>'`) and scripts;
+ * - an engine API key with the `codec` scope (`Authorization: Bearer`): /codec/decode and /codec/encode, for
+ *   the CLI (`--codec-endpoint <engine>/codec --codec-auth 'Bearer <key>'`) and scripts;
  * - the codec token, in the URL the UI is configured with (see codec-token.ts): /codec/t/<token>/decode.
  *   It only decodes: whoever can open the UI can read its token, and encoding would let them make
  *   payloads the worker accepts.
@@ -12,7 +12,9 @@ import express, { Router, type RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../temporal/payload-codec';
-import { bearerToken, matchesSecret } from '../http/bearer-auth';
+import type { ApiKey, ApiKeyScope } from '../config/api-keys';
+import { matchesSecret } from '../http/bearer-auth';
+import { requireApiKey, requireScope } from './auth';
 import { ApiError, parseBody } from './errors';
 import { acceptJsonBodies } from './http-refusals';
 
@@ -52,12 +54,15 @@ async function decodeForDisplay(codec: PayloadCodec, payloads: Payload[]): Promi
 
 export interface CodecRouteOptions {
   codec: PayloadCodec;
-  apiKeys: readonly string[];
+  apiKeys: readonly ApiKey[];
   /** The Temporal UI's codec token; unset: only API keys are accepted. */
   codecToken?: string;
   /** Browser origins of the Temporal UI allowed to call (CORS). */
   corsOrigins: readonly string[];
 }
+
+/** The scope of /codec/decode and /codec/encode with an API key, declared here: the codec is not in the OpenAPI document. */
+export const CODEC_SCOPE: ApiKeyScope = 'codec';
 
 const unauthorized = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid credential: send Authorization: Bearer <key>, or use the codec URL with its token');
 
@@ -77,9 +82,7 @@ export function codecRoutes(options: CodecRouteOptions): Router {
     if (req.method === 'OPTIONS') res.sendStatus(204);
     else next();
   };
-  const apiKey: RequestHandler = (req, _res, next) => {
-    next(matchesSecret(options.apiKeys, bearerToken(req)) ? undefined : unauthorized());
-  };
+  const apiKey = [requireApiKey(options.apiKeys, unauthorized), requireScope(CODEC_SCOPE)];
   const codecToken: RequestHandler<{ token: string }> = (req, _res, next) => {
     // The same constant-time comparison as API keys.
     const valid = options.codecToken !== undefined && matchesSecret([options.codecToken], req.params.token);

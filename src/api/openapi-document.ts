@@ -7,15 +7,36 @@ import { callbackOperations } from './callbacks/openapi';
 import { cardPaymentOperations } from './card-payments/openapi';
 import { chargeOperations } from './charges/openapi';
 import { infractionOperations } from './infractions/openapi';
-import { errors, KEYED } from './openapi-helpers';
+import { API_KEY_SCHEME, errors, KEYED } from './openapi-helpers';
 import { payoutCallbackOperations, payoutOperations } from './payouts/openapi';
 import { webhookOperations } from './webhooks/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
+import { API_KEY_SCOPES, SCOPE_MEANINGS } from '../config/api-keys';
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts; /readyz, src/api/health-routes.ts). */
 const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/', '/readyz'];
 const limitedByAddress = (op: OperationSpec): OperationSpec =>
   ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix)) ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } } : op;
+
+const API_KEY_DESCRIPTION =
+  'An engine API key (ENGINE_API_KEYS or ENGINE_API_KEYS_FILE) with the scope each operation names in its security requirement; ' +
+  `without it, 403 INSUFFICIENT_SCOPE naming the scope. The scopes: ${API_KEY_SCOPES.map((scope) => `${scope} (${SCOPE_MEANINGS[scope]})`).join('; ')}.`;
+
+/** Every operation of the engine API, in the order the document lists them; the API checks the scopes they name (auth.ts). */
+export function engineOperations(): OperationSpec[] {
+  return ([
+    ...payoutOperations,
+    ...batchOperations,
+    ...callbackOperations,
+    ...infractionOperations,
+    ...chargeOperations,
+    ...payoutCallbackOperations,
+    ...cardPaymentOperations(),
+    ...webhookOperations(),
+    { id: 'getHealth', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
+    { id: 'getReadiness', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
+  ] satisfies OperationSpec[]).map(limitedByAddress);
+}
 
 /** GET /openapi.json of the engine API. */
 export function engineOpenApi() {
@@ -27,18 +48,7 @@ export function engineOpenApi() {
       license: { name: 'Proprietary (UNLICENSED)' },
     },
     [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
-    { apiKey: { type: 'http', scheme: 'bearer', description: 'An engine API key (ENGINE_API_KEYS)' } },
-    ([
-      ...payoutOperations,
-      ...batchOperations,
-      ...callbackOperations,
-      ...infractionOperations,
-      ...chargeOperations,
-      ...payoutCallbackOperations,
-      ...cardPaymentOperations(),
-      ...webhookOperations(),
-      { id: 'getHealth', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
-      { id: 'getReadiness', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
-    ] satisfies OperationSpec[]).map(limitedByAddress),
+    { [API_KEY_SCHEME]: { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION } },
+    engineOperations(),
   );
 }

@@ -5,6 +5,7 @@
  * src/api/openapi-document.ts assembles them.
  */
 import { z } from 'zod';
+import type { ApiKeyScope } from '../config/api-keys';
 import type { LinkSpec, OperationSpec, ResponseSpec } from '../openapi/document';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
 import { apiErrorBodySchema } from './errors';
@@ -16,7 +17,7 @@ export function errors(descriptions: Errors): Record<number, ResponseSpec> {
 }
 
 /** What every operation behind an API key may answer besides its own statuses. */
-export const KEYED: Errors = { 401: 'Missing or invalid API key', 429: 'Too many requests: retry later' };
+export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'The API key lacks the scope this operation needs (named in the message)', 429: 'Too many requests: retry later' };
 export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
 
@@ -31,4 +32,15 @@ export function linksTo(operationIds: readonly string[], values: Record<string, 
   return Object.fromEntries(operationIds.map((operationId) => [operationId, { operationId, parameters: values }]));
 }
 
-export const keyed = (op: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...op, security: [['apiKey']], responses: { ...op.responses, ...errors(KEYED) } });
+/** The security scheme of the engine's API keys. */
+export const API_KEY_SCHEME = 'apiKey';
+
+/**
+ * An operation behind an API key with `scope`: the one place its scope is declared. The document names it in the
+ * operation's security requirement; the API reads it from there to check each request (src/api/auth.ts).
+ */
+export const keyed = (scope: ApiKeyScope, op: Omit<OperationSpec, 'security'>): OperationSpec => ({
+  ...op,
+  security: [{ [API_KEY_SCHEME]: [scope] }],
+  responses: { ...op.responses, ...errors(KEYED) },
+});

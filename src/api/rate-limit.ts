@@ -11,7 +11,8 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logging/logger';
 import { clientIpKey, hashedKey, perMinuteLimit } from '../http/rate-limit';
-import { bearerToken, matchesSecret } from '../http/bearer-auth';
+import type { ApiKey } from '../config/api-keys';
+import { bearerToken, holderOfSecret } from '../http/bearer-auth';
 import { rateLimitedRequests } from '../metrics/engine-metrics';
 import { ApiError } from './errors';
 
@@ -24,12 +25,12 @@ function refuse(scope: LimitScope) {
   };
 }
 
-export function apiRateLimit(options: { apiKeys: readonly string[]; perMinute: number; logger: Logger }): RequestHandler {
+export function apiRateLimit(options: { apiKeys: readonly ApiKey[]; perMinute: number; logger: Logger }): RequestHandler {
   return perMinuteLimit({
     perMinute: options.perMinute,
     keyOf: (req) => {
-      const presented = bearerToken(req);
-      return presented !== undefined && matchesSecret(options.apiKeys, presented) ? hashedKey('api-key', presented) : clientIpKey(req);
+      const key = holderOfSecret(options.apiKeys, (candidate) => candidate.secret, bearerToken(req));
+      return key ? hashedKey('api-key', key.secret) : clientIpKey(req);
     },
     refuse: refuse('api'),
     logger: options.logger,

@@ -4,7 +4,6 @@ import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
 import type { BatchStore } from '../batches/batch-store';
 import type { IntentStore } from '../intents/intent-store';
-import { requireApiKey } from './auth';
 import { batchRoutes } from './batches/routes';
 import { BatchService } from './batches/service';
 import { callbackRouter } from './callbacks/callback-router';
@@ -44,7 +43,7 @@ export interface EngineRouterDependencies {
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
 export function engineRouters({ config, logger, temporal, batchStore, intents, endpoints, unmatched }: EngineRouterDependencies): Router[] {
   const operations = Router();
-  operations.get('/v1/callbacks/unmatched', requireApiKey(config.ENGINE_API_KEYS), async (_req, res) => {
+  operations.get('/v1/callbacks/unmatched', async (_req, res) => {
     res.json(await unmatched.list());
   });
   return [
@@ -63,13 +62,13 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
       },
       [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute],
     ),
-    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents), config.ENGINE_API_KEYS),
-    batchRoutes(new BatchService(temporal, batchStore, config), config.ENGINE_API_KEYS),
-    infractionRoutes(new InfractionService(temporal, config, intents), config.ENGINE_API_KEYS),
-    chargeRoutes(new ChargeService(temporal, config, intents), config.ENGINE_API_KEYS),
+    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents)),
+    batchRoutes(new BatchService(temporal, batchStore, config)),
+    infractionRoutes(new InfractionService(temporal, config, intents)),
+    chargeRoutes(new ChargeService(temporal, config, intents)),
     ...cardPaymentRouters({ config, logger, temporal, intents }),
     webhookEndpointRoutes(endpoints, config),
-    eventRoutes(new EventService(temporal, config), config.ENGINE_API_KEYS),
+    eventRoutes(new EventService(temporal, config)),
     operations,
   ];
 }

@@ -9,9 +9,9 @@ const PURPOSE = 'card-checkout.v1';
 const TOKEN_PATTERN = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 /** The signing key: CHECKOUT_TOKEN_SECRET (required in production), or outside production one derived from the first engine API key (rotating that key voids open checkout links). */
-export function checkoutTokenKey(config: { CHECKOUT_TOKEN_SECRET?: string | undefined; ENGINE_API_KEYS: readonly string[] }): Buffer {
+export function checkoutTokenKey(config: { CHECKOUT_TOKEN_SECRET?: string | undefined; ENGINE_API_KEYS: readonly { secret: string }[] }): Buffer {
   if (config.CHECKOUT_TOKEN_SECRET) return Buffer.from(config.CHECKOUT_TOKEN_SECRET, 'utf8');
-  const apiKey = config.ENGINE_API_KEYS[0];
+  const apiKey = config.ENGINE_API_KEYS[0]?.secret;
   if (!apiKey) throw new Error('no secret to sign checkout tokens with: set CHECKOUT_TOKEN_SECRET');
   return createHmac('sha256', apiKey).update(`${PURPOSE} key`).digest();
 }

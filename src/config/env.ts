@@ -13,6 +13,7 @@ import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS,
 import { isLoopbackHost } from '../net/public-address';
 import { trustedProxyRefusal } from '../net/trusted-proxy';
 import { DEFAULT_PIX_COPY_PASTE_FIELDS, pixCopyPasteFieldNamesSchema } from '../payment-api/schemas/pix-copy-paste';
+import { API_KEY_SCOPES, apiKeysFileSchema, apiKeysTextSchema, type ApiKey } from './api-keys';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const commaSeparated = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
@@ -56,6 +57,15 @@ export const DEMO_VALUES = {
   WEBHOOK_SECRET: 'demo-webhook-secret',
   SANDBOX_ADMIN_TOKEN: 'demo-admin',
 } as const;
+
+/** The key of a fresh clone (`npm start`): every scope. */
+export const DEVELOPMENT_API_KEY: ApiKey = { name: 'dev', secret: DEMO_VALUES.ENGINE_API_KEYS, scopes: [...API_KEY_SCOPES] };
+
+/** The keys the API takes, and the variable that gave them. */
+function configuredApiKeys(env: Pick<z.output<typeof envSchema>, 'ENGINE_API_KEYS' | 'ENGINE_API_KEYS_FILE'>): { variable: 'ENGINE_API_KEYS' | 'ENGINE_API_KEYS_FILE'; keys: ApiKey[] } {
+  if (env.ENGINE_API_KEYS_FILE) return { variable: 'ENGINE_API_KEYS_FILE', keys: env.ENGINE_API_KEYS_FILE };
+  return { variable: 'ENGINE_API_KEYS', keys: env.ENGINE_API_KEYS ?? [DEVELOPMENT_API_KEY] };
+}
 
 /** An SPKI public key (what the security module's setPublicKey takes); never a private key, which createPublicKey would also take. */
 export function isPublicKeyPem(pem: string): boolean {
@@ -103,7 +113,9 @@ export const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   /** DATABASE_URL's former name, still read (with a deprecation line in the log) when DATABASE_URL is unset. */
   BATCH_STORE_URL: postgresUrl.optional(),
-  ENGINE_API_KEYS: list.default([DEMO_VALUES.ENGINE_API_KEYS]),
+  /** Unset (and no ENGINE_API_KEYS_FILE): DEVELOPMENT_API_KEY, refused in production. */
+  ENGINE_API_KEYS: apiKeysTextSchema.optional().describe('API keys, comma-separated: secret, name:secret or name:secret:scope+scope (src/config/api-keys.ts)'),
+  ENGINE_API_KEYS_FILE: apiKeysFileSchema.optional().describe('A JSON file of API keys, each with its scopes, instead of ENGINE_API_KEYS'),
   /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
   ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
   /** Requests a minute per client address on the routes reached without an API key: provider callbacks, the buyers' checkout, the codec. */
@@ -348,6 +360,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
   if (env.DATABASE_URL !== undefined && env.BATCH_STORE_URL !== undefined && env.DATABASE_URL !== env.BATCH_STORE_URL) {
     ctx.addIssue({ code: 'custom', path: ['BATCH_STORE_URL'], message: 'is the former name of DATABASE_URL: set DATABASE_URL only' });
   }
+  if (env.ENGINE_API_KEYS !== undefined && env.ENGINE_API_KEYS_FILE !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ENGINE_API_KEYS_FILE'], message: 'and ENGINE_API_KEYS both give the API keys: set one of them' });
+  }
   if (env.NODE_ENV !== 'production') return;
   if (env.WEBHOOK_ALLOW_LOOPBACK) {
     ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook endpoints are refused when NODE_ENV=production' });
@@ -355,12 +370,14 @@ const configRules = envSchema.superRefine((env, ctx) => {
   if (env.MERCHANT_WEBHOOK_RETRY_FOR_MS < 86_400_000) {
     ctx.addIssue({ code: 'custom', path: ['MERCHANT_WEBHOOK_RETRY_FOR_MS'], message: 'merchants are promised at least 24 h of retries when NODE_ENV=production' });
   }
-  const tooShort = (name: 'ENGINE_API_KEYS' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN' | 'CHECKOUT_TOKEN_SECRET' | 'SANDBOX_ADMIN_TOKEN', values: readonly string[]): void => {
+  const tooShort = (name: 'ENGINE_API_KEYS' | 'ENGINE_API_KEYS_FILE' | 'WEBHOOK_SECRET' | 'CODEC_TOKEN' | 'CHECKOUT_TOKEN_SECRET' | 'SANDBOX_ADMIN_TOKEN', values: readonly string[]): void => {
     if (values.some((value) => value.length < MIN_SECRET_LENGTH)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `each value must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production` });
     }
   };
-  tooShort('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
+  const apiKeys = configuredApiKeys(env);
+  const apiKeySecrets = apiKeys.keys.map((key) => key.secret);
+  tooShort(apiKeys.variable, apiKeySecrets);
   tooShort('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
   tooShort('CODEC_TOKEN', env.CODEC_TOKEN === undefined ? [] : [env.CODEC_TOKEN]);
   tooShort('CHECKOUT_TOKEN_SECRET', env.CHECKOUT_TOKEN_SECRET === undefined ? [] : [env.CHECKOUT_TOKEN_SECRET]);
@@ -385,7 +402,9 @@ const configRules = envSchema.superRefine((env, ctx) => {
       ctx.addIssue({ code: 'custom', path: [name], message: 'the demo value is refused when NODE_ENV=production' });
     }
   };
-  demo('ENGINE_API_KEYS', env.ENGINE_API_KEYS);
+  if (apiKeySecrets.includes(DEMO_VALUES.ENGINE_API_KEYS)) {
+    ctx.addIssue({ code: 'custom', path: [apiKeys.variable], message: 'the demo value is refused when NODE_ENV=production' });
+  }
   demo('PAYMENT_API_CLIENT_ID', [env.PAYMENT_API_CLIENT_ID]);
   demo('PAYMENT_API_CLIENT_SECRET', [env.PAYMENT_API_CLIENT_SECRET]);
   demo('WEBHOOK_SECRET', env.WEBHOOK_SECRET);
@@ -449,15 +468,17 @@ const deploymentRules = configRules.superRefine(refuseOpenDoors);
  * worker is given none of them, and ignores them when it is.
  */
 export type ConfigReader = 'api' | 'worker';
-const API_ONLY_VARIABLES: ReadonlySet<string> = new Set(['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN']);
+const API_ONLY_VARIABLES: ReadonlySet<string> = new Set(['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN', 'ENGINE_API_KEYS_FILE']);
 
 export type Config = ReturnType<typeof toConfig>;
 
-function toConfig({ BATCH_STORE_URL, ...env }: z.output<typeof envSchema>) {
+function toConfig({ BATCH_STORE_URL, ENGINE_API_KEYS_FILE, ...env }: z.output<typeof envSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   const production = env.NODE_ENV === 'production';
   return {
     ...env,
+    // Whichever variable gave them: a child process given this config gets them as ENGINE_API_KEYS (api-keys.ts, apiKeysText).
+    ENGINE_API_KEYS: configuredApiKeys({ ENGINE_API_KEYS: env.ENGINE_API_KEYS, ENGINE_API_KEYS_FILE }).keys,
     DATA_DIR: dataDir,
     DATABASE_URL: env.DATABASE_URL ?? BATCH_STORE_URL,
     // Production has both (the rules above). Locally, a URL derived from a port follows that port unless it

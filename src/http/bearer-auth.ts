@@ -11,11 +11,16 @@ export function bearerToken(req: Request): string | undefined {
   return match?.[1];
 }
 
+/** The holder whose secret `presented` is, comparing with every one in constant time (no early exit). */
+export function holderOfSecret<T>(holders: readonly T[], secretOf: (holder: T) => string, presented: string | undefined): T | undefined {
+  if (!presented) return undefined;
+  const candidate = digest(presented);
+  let found: T | undefined;
+  for (const holder of holders) if (timingSafeEqual(candidate, digest(secretOf(holder)))) found ??= holder;
+  return found;
+}
+
 /** Whether `presented` equals one of `secrets`, comparing every one in constant time. */
 export function matchesSecret(secrets: readonly string[], presented: string | undefined): boolean {
-  if (!presented) return false;
-  const candidate = digest(presented);
-  let valid = false;
-  for (const secret of secrets) valid = timingSafeEqual(candidate, digest(secret)) || valid;
-  return valid;
+  return holderOfSecret(secrets, (secret) => secret, presented) !== undefined;
 }

@@ -22,6 +22,9 @@ export interface ResponseSpec {
   links?: Record<string, LinkSpec>;
 }
 
+/** Security scheme name → the scopes it must grant (none: the credential alone). */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
 export interface OperationSpec {
   /** The operationId (verb and noun, stable: generated clients name their functions by it; links name it). */
   id: string;
@@ -30,8 +33,11 @@ export interface OperationSpec {
   path: string;
   summary: string;
   description?: string;
-  /** Alternative requirements, any one of which will do; each the names of security schemes that must all be present. */
-  security?: readonly (readonly string[])[];
+  /**
+   * Alternative requirements, any one of which will do (OpenAPI's own form): each maps the security schemes that must
+   * all be present to the scopes each needs (OpenAPI 3.1 lets any scheme name scopes, as roles).
+   */
+  security?: readonly SecurityRequirement[];
   /** An object schema of the path parameters; every `:name` of the path must be one of its keys. */
   params?: z.ZodType;
   /** An object schema of the request headers the operation reads (other than credentials). */
@@ -206,7 +212,7 @@ export function openApiDocument(info: DocumentInfo, servers: { url: string; desc
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       // An empty list says "no credentials", where an absent one would inherit a global requirement.
-      security: (op.security ?? []).map((requirement) => Object.fromEntries(requirement.map((name) => [name, []]))),
+      security: op.security ?? [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: components.schema(op.body, 'input') } } } } : {}),
       responses: Object.fromEntries(

@@ -54,7 +54,7 @@ test('the codec endpoint decodes payloads for a caller with an API key, and refu
   const refused = await decode(url, {}, body);
   expect(refused.status).toBe(401);
 
-  const decoded = await decode(url, { authorization: `Bearer ${config.ENGINE_API_KEYS[0] ?? ''}` }, body);
+  const decoded = await decode(url, { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` }, body);
   expect(decoded.status).toBe(200);
   const { payloads } = (await decoded.json()) as { payloads: { data: string }[] };
   expect(Buffer.from(payloads[0]?.data ?? '', 'base64').toString()).toBe('{"pixKey":"ana@example.com"}');
@@ -84,7 +84,7 @@ test('the codec token only decodes; encoding needs an API key, and what it encod
   const plain = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"x"').toString('base64') }] };
   expect((await post(`${url}/codec/t/${CODEC_TOKEN}/encode`, {}, plain)).status).toBe(403);
 
-  const encoded = await post(`${url}/codec/encode`, { authorization: `Bearer ${config.ENGINE_API_KEYS[0] ?? ''}` }, plain);
+  const encoded = await post(`${url}/codec/encode`, { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` }, plain);
   expect(encoded.status).toBe(200);
   const decoded = await post(`${url}/codec/t/${CODEC_TOKEN}/decode`, {}, await encoded.json());
   expect(await dataOf(decoded)).toEqual(['"x"']);
@@ -100,7 +100,7 @@ test('a payload that is not encrypted is shown as stored, next to the decrypted 
 
 test('a malformed codec request is a 400 naming the field', async () => {
   const url = await serve();
-  const answer = await decode(url, { authorization: `Bearer ${config.ENGINE_API_KEYS[0] ?? ''}` }, { payloads: [{ data: 'not base64!' }] });
+  const answer = await decode(url, { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` }, { payloads: [{ data: 'not base64!' }] });
   expect(answer.status).toBe(400);
   expect(await answer.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'payloads.0.data' }] });
 });

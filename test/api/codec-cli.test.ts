@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 async function temporalCli(...args: string[]): Promise<string> {
-  const codec = ['--codec-endpoint', `${stack.apiUrl}/codec`, '--codec-auth', `Bearer ${stack.config.ENGINE_API_KEYS[0] ?? ''}`];
+  const codec = ['--codec-endpoint', `${stack.apiUrl}/codec`, '--codec-auth', `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`];
   const { stdout } = await promisify(execFile)(temporalCliPath(), [...args, '--address', stack.config.TEMPORAL_ADDRESS, ...codec], { timeout: 30_000 });
   return stdout;
 }
@@ -40,7 +40,7 @@ test('temporal workflow query and workflow show decode a payout through the code
 test('an empty payload list may be sent as {} (protobuf JSON omits empty arrays)', async () => {
   const decoded = await fetch(`${stack.apiUrl}/codec/decode`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0] ?? ''}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}` },
     body: '{}',
   });
   expect(decoded.status).toBe(200);

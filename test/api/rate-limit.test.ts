@@ -10,7 +10,7 @@ let api: EngineApi;
 beforeAll(async () => {
   api = await startEngineApi({
     ENGINE_RATE_LIMIT_PER_MINUTE: '3',
-    ENGINE_API_KEYS: 'key-a,key-b,key-c',
+    ENGINE_API_KEYS: 'a:key-a:operator+read,b:key-b:operator+read,c:key-c:operator+read',
     CALLBACK_RATE_LIMIT_PER_MINUTE: '3',
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '3',
     CODEC_RATE_LIMIT_PER_MINUTE: '3',

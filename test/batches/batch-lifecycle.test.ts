@@ -136,7 +136,7 @@ test('one CSV mixing every rail: each item paid once on its own rail, the item l
   const csv = ['externalId,method,amount,pixKey,keyType,emv,email,wallet,network', ...rows.map((row) => row.join(','))].join('\n');
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'text/csv' },
     body: csv,
   });
   const expectedCents = 1_000 + 1_100 + 1_250 + 1_350 + 725 + 800 + 6_000;
@@ -182,7 +182,7 @@ test('the same batch again answers the existing batch; another batch under its i
 async function postCsv(batchId: string, csv: string): Promise<{ status: number; body: { code?: string; message?: string; total?: number } }> {
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'text/csv' },
     body: csv,
   });
   return { status: response.status, body: (await response.json()) as { code?: string; message?: string; total?: number } };
@@ -262,7 +262,7 @@ test('a CSV with bad rows is refused 422 naming each row, field and message, and
   ].join('\n');
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'text/csv' },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'text/csv' },
     body: csv,
   });
   expect(response.status).toBe(422);

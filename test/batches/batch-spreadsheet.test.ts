@@ -35,7 +35,7 @@ function excelFile(prefix: string): Buffer {
   return Buffer.from(bytes.toString('latin1').replace(/excel-/g, `${prefix}-`), 'latin1');
 }
 
-const auth = () => ({ authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}` });
+const auth = () => ({ authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}` });
 
 async function postCsv(batchId: string, body: Buffer | string, contentType = 'text/csv'): Promise<{ status: number; body: { code?: string; message?: string; rows?: { index: number; field: string; message: string }[] } }> {
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, { method: 'POST', headers: { ...auth(), 'content-type': contentType }, body });
@@ -65,7 +65,7 @@ test('Excel pt-BR\'s file (Windows-1252, ";", 25,50 and 1.234,56) sent by `payou
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    env: { PAYOUTS_API_URL: stack.apiUrl, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0] ?? '' },
+    env: { PAYOUTS_API_URL: stack.apiUrl, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     readFile: (name) => readFile(name),

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 function cliEnv(url = stack.apiUrl): Record<string, string> {
-  return { PAYOUTS_API_URL: url, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0] ?? '' };
+  return { PAYOUTS_API_URL: url, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' };
 }
 
 function io(env: Record<string, string>, tty = false) {

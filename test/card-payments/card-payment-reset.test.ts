@@ -23,7 +23,7 @@ beforeAll(async () => {
   // The default profile in either suite: the buyer is driven without a browser, through the default sandbox's shield
   // endpoints (tools/cluster/lifecycles.ts); what a reset does is the engine's, whatever the provider's profile.
   stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', SANDBOX_PROFILE: 'default' }, { providerProxy: true });
-  client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, shieldPublicKey: stack.config.PAYMENT_SHIELD_PUBLIC_KEY });
+  client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, shieldPublicKey: stack.config.PAYMENT_SHIELD_PUBLIC_KEY });
 });
 afterAll(() => stack?.close());
 

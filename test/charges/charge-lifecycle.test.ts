@@ -150,7 +150,7 @@ test('the API process killed between the start and its answer: the same request 
   const api = await stack.spawnApiProcess(port);
   const pending = fetch(`http://127.0.0.1:${port}/v1/charges`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'application/json' },
     body: JSON.stringify(charge(id)),
   }).catch((error: unknown) => error);
   await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(id)).describe().catch(() => undefined)) ? true : undefined), {

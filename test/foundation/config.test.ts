@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_KEY_SCOPES } from '../../src/config/api-keys';
 import { ConfigError, deprecatedVariables, loadConfig } from '../../src/config/env';
 
 test('a fresh environment gets the documented local defaults', () => {
@@ -9,7 +10,7 @@ test('a fresh environment gets the documented local defaults', () => {
     TEMPORAL_ADDRESS: '127.0.0.1:7233',
     TEMPORAL_UI_PORT: 8233,
     TEMPORAL_NAMESPACE: 'default',
-    ENGINE_API_KEYS: ['dev-api-key'],
+    ENGINE_API_KEYS: [{ name: 'dev', secret: 'dev-api-key', scopes: [...API_KEY_SCOPES] }],
     PAYMENT_API_BASE_URL: 'http://127.0.0.1:4010',
     PAYMENT_API_CLIENT_ID: 'demo-client',
     PAYMENT_API_CLIENT_SECRET: 'demo-secret',
@@ -66,7 +67,7 @@ const STRONG_PRODUCTION_ENV = {
 
 test('production starts with real values; rotation secrets and several API keys are lists', () => {
   const config = loadConfig(STRONG_PRODUCTION_ENV);
-  expect(config.ENGINE_API_KEYS).toEqual(['key-one-0123456789abcdefghij', 'key-two-0123456789abcdefghij']);
+  expect(config.ENGINE_API_KEYS.map((key) => key.secret)).toEqual(['key-one-0123456789abcdefghij', 'key-two-0123456789abcdefghij']);
   expect(config.WEBHOOK_SECRET).toEqual(['new-secret-0123456789abcdefghij', 'old-secret-0123456789abcdefghij']);
 });
 

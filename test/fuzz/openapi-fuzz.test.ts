@@ -25,6 +25,7 @@ test('both OpenAPI documents hold against their servers: no check fails, no 5xx'
   expect({ verdicts, summary: fuzzSummary(results) }).toEqual({
     verdicts: [
       { target: 'engine', failures: [], errors: [] },
+      { target: 'engine-read-only', failures: [], errors: [] },
       { target: 'sandbox', failures: [], errors: [] },
     ],
     summary: expect.any(String) as unknown,

@@ -49,7 +49,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
   });
   const url = `http://127.0.0.1:${port}`;
   const metrics = await startMetricsServer({ host: '127.0.0.1', port: 0 });
-  const apiKey = config.ENGINE_API_KEYS[0] ?? '';
+  const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
   return {
     config,
     url,

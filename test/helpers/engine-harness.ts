@@ -16,6 +16,7 @@ import { openIntentStore } from '../../src/intents/open-intent-store';
 import type { IntentStore } from '../../src/intents/intent-store';
 import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
+import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { formatPixCopyPasteFields } from '../../src/payment-api/schemas/pix-copy-paste';
@@ -84,12 +85,13 @@ export interface EngineHarness {
 
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
-  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `field=name|name,…`, `<part>=<name>,…`.
-  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ...rest } = config;
+  // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `field=name|name,…`, `<part>=<name>,…`, `name:secret:scope+scope,…`.
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ENGINE_API_KEYS: apiKeys, ...rest } = config;
   const env: Record<string, string> = {
     INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
     MED_RECORD_FIELDS: Object.entries(recordFields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
     PIX_COPY_PASTE_REQUEST_FIELDS: formatPixCopyPasteFields(copyPasteFields),
+    ENGINE_API_KEYS: apiKeysText(apiKeys),
   };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
@@ -233,7 +235,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     temporal,
     intents,
     ...(provider ? { provider } : {}),
-    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0] ?? '' }),
+    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
     admin: (method, path, body) =>
       sandbox ? call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }) : Promise.reject(new Error(`no sandbox admin API: the engine runs against ${providerUrl}`)),
     async startWorker() {

@@ -44,7 +44,7 @@ test('the types openapi-typescript generates from the served document are the co
 test('the example client creates and reads a payout, a charge and a card payment through the real API', async () => {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'examples', 'engine-client.ts')], {
     cwd: root,
-    env: { ...process.env, ENGINE_URL: stack.apiUrl, ENGINE_API_KEY: stack.config.ENGINE_API_KEYS[0] ?? '' },
+    env: { ...process.env, ENGINE_URL: stack.apiUrl, ENGINE_API_KEY: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' },
   });
   const result = JSON.parse(stdout) as Record<string, { externalId: string; status: string; amount?: number; checkoutUrl?: string }>;
   expect(result).toEqual({

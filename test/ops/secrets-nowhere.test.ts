@@ -17,6 +17,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { API_KEY_SCOPES } from '../../src/config/api-keys';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { buildBrCode } from '../../src/pix/brcode';
@@ -87,7 +88,7 @@ beforeAll(async () => {
   tracing = startTracing('payout-api');
   stack = await startEngineHarness(
     {
-      ENGINE_API_KEYS: CONFIGURED.apiKey,
+      ENGINE_API_KEYS: `merchant:${CONFIGURED.apiKey}:${API_KEY_SCOPES.join('+')}`,
       PAYMENT_API_CLIENT_ID: CONFIGURED.providerClientId,
       PAYMENT_API_CLIENT_SECRET: CONFIGURED.providerClientSecret,
       WEBHOOK_SECRET: CONFIGURED.webhookSecret,

@@ -40,7 +40,7 @@ async function reconcile(externalId: string): Promise<{ code: number; stdout: st
   let stdout = '';
   let stderr = '';
   const code = await runPayoutsCli(['reconcile', externalId], {
-    env: { PAYOUTS_API_URL: stack.apiUrl, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0] ?? '' },
+    env: { PAYOUTS_API_URL: stack.apiUrl, PAYOUTS_API_KEY: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     readFile: () => Promise.reject(new Error('reconcile reads no file')),

@@ -89,7 +89,7 @@ test("a merchant's request with a valid key continues the merchant's trace; its 
   const externalId = newExternalId('traced-baggage');
   const answer = await fetch(`${stack.apiUrl}/v1/payouts`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0] ?? ''}`, 'content-type': 'application/json', traceparent: caller.traceparent, baggage: `session=${secret}` },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`, 'content-type': 'application/json', traceparent: caller.traceparent, baggage: `session=${secret}` },
     body: payoutBody(externalId),
   });
   expect(answer.status).toBe(202);
@@ -114,7 +114,7 @@ describe('a request without a valid API key starts a trace of its own, linked to
     ["the Temporal UI's codec URL", (headers) => fetch(`${stack.apiUrl}/codec/t/${codecToken}/decode`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"payloads":[]}' })],
     [
       'the codec with an API key (a door of its own, not the merchant API)',
-      (headers) => fetch(`${stack.apiUrl}/codec/decode`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0] ?? ''}`, 'content-type': 'application/json' }, body: '{"payloads":[]}' }),
+      (headers) => fetch(`${stack.apiUrl}/codec/decode`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`, 'content-type': 'application/json' }, body: '{"payloads":[]}' }),
     ],
     ['a /v1 call with a wrong key', (headers) => fetch(`${stack.apiUrl}/v1/payouts`, { method: 'POST', headers: { ...headers, authorization: 'Bearer not-a-key', 'content-type': 'application/json' }, body: payoutBody('never') })],
   ];

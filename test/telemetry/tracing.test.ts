@@ -66,7 +66,7 @@ function ancestry(span: ReceivedSpan, spans: readonly ReceivedSpan[]): ReceivedS
 
 test("one trace from the API's request through the workflow start, the workflow and its activity to the provider call; the callback's signal traced and linked to it; logs carry the ids", async () => {
   const externalId = newExternalId('traced');
-  const token = stack.config.ENGINE_API_KEYS[0] ?? '';
+  const token = stack.config.ENGINE_API_KEYS[0]?.secret ?? '';
   const created = await httpCall(`${apiUrl}/v1/payouts`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { externalId, amount: 21.5, pixKey: '52998224725', keyType: 'CPF' } });
   expect(created.status).toBe(202);
   await pollUntil(

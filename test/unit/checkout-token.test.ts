@@ -1,6 +1,6 @@
 import { checkoutToken, checkoutTokenKey, verifyCheckoutToken } from '../../src/card-payments/checkout-token';
 
-const key = checkoutTokenKey({ CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-of-some-length', ENGINE_API_KEYS: ['k'] });
+const key = checkoutTokenKey({ CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-of-some-length', ENGINE_API_KEYS: [{ secret: 'k' }] });
 const expiresAt = Date.parse('2030-01-01T00:00:00Z');
 
 test('a token opens its own payment until its expiry, and nothing else', () => {
@@ -8,7 +8,7 @@ test('a token opens its own payment until its expiry, and nothing else', () => {
   expect(verifyCheckoutToken(key, 'order-1', token, expiresAt - 1)).toEqual({ ok: true, expiresAtMs: expiresAt });
   expect(verifyCheckoutToken(key, 'order-1', token, expiresAt)).toEqual({ ok: false, reason: 'expired' });
   expect(verifyCheckoutToken(key, 'order-2', token, 0)).toEqual({ ok: false, reason: 'invalid' });
-  const otherKey = checkoutTokenKey({ ENGINE_API_KEYS: ['another-api-key'] });
+  const otherKey = checkoutTokenKey({ ENGINE_API_KEYS: [{ secret: 'another-api-key' }] });
   expect(verifyCheckoutToken(otherKey, 'order-1', token, 0)).toEqual({ ok: false, reason: 'invalid' });
 });
 
@@ -21,7 +21,7 @@ test('a token whose expiry was moved, or that is not a token, is refused', () =>
 });
 
 test('without CHECKOUT_TOKEN_SECRET the key is derived from the first API key, and differs from it', () => {
-  const derived = checkoutTokenKey({ ENGINE_API_KEYS: ['dev-api-key', 'other'] });
-  expect(derived.equals(checkoutTokenKey({ ENGINE_API_KEYS: ['dev-api-key'] }))).toBe(true);
+  const derived = checkoutTokenKey({ ENGINE_API_KEYS: [{ secret: 'dev-api-key' }, { secret: 'other' }] });
+  expect(derived.equals(checkoutTokenKey({ ENGINE_API_KEYS: [{ secret: 'dev-api-key' }] }))).toBe(true);
   expect(derived.toString('utf8')).not.toContain('dev-api-key');
 });

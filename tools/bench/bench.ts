@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { tail: api.tail });
 
     const engineUrl = `http://127.0.0.1:${ports.engine}`;
-    const apiKey = config.ENGINE_API_KEYS[0] ?? '';
+    const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
     const engineApi = new BatchApiClient({ baseUrl: engineUrl, apiKey });
     const engineCpu = processCpu({ temporal: temporal.server.pid, worker: worker.pid, api: api.child.pid, sandbox: sandbox.child.pid, client: process.pid });
     const engineStoreBefore = await readPersistenceCounters(temporal.metricsUrl);

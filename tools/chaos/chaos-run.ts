@@ -125,7 +125,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       stack = await startChaosStack({ dataDir, workflowBundle, deduplicate: options.deduplicate, store: options.store, log: options.log });
     }
     if (options.flows.includes('webhooks')) {
-      const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN });
+      const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN });
       // A PRNG of its own: the receiver's answers do not shift the trials' plans.
       endpoint = await startFlappingEndpoint(client, new Prng(options.seed ^ 0x5eed));
     }

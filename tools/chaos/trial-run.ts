@@ -130,7 +130,7 @@ async function batchItems(api: BatchApiClient, batchId: string): Promise<BatchIt
 
 async function readPayout(stack: ChaosStack, externalId: string): Promise<PayoutReading> {
   const response = await fetch(`${stack.engineUrl}/v1/payouts/${encodeURIComponent(externalId)}`, {
-    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0] ?? ''}` },
+    headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}` },
     signal: AbortSignal.timeout(15_000),
   });
   if (response.status === 404) return { known: false };
@@ -168,8 +168,8 @@ const byKind = (evidence: readonly LifecycleEvidence[]): Record<LifecycleKind, L
 export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number, endpoint?: FlappingEndpoint): Promise<TrialResult> {
   const startedAt = Date.now();
   const kills = zeroKills();
-  const api = new BatchApiClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '' });
-  const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0] ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, patienceMs: timeouts.submitMs });
+  const api = new BatchApiClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' });
+  const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, patienceMs: timeouts.submitMs });
   const hasBatch = plan.items.length > 0;
 
   await stack.setFaults(plan.faults);

@@ -156,7 +156,7 @@ const outcome = (work: Promise<unknown>): Promise<string> => work.then(() => 'ok
 export async function runClusterCheck(cluster: Cluster, options: { payouts: number; log: (line: string) => void }): Promise<ClusterCheckReport> {
   const { log } = options;
   const run = randomBytes(4).toString('hex');
-  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: cluster.config.ENGINE_API_KEYS[0] ?? '', adminToken: cluster.config.SANDBOX_ADMIN_TOKEN });
+  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: cluster.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: cluster.config.SANDBOX_ADMIN_TOKEN });
   const server = await describeServer(cluster.temporalAddress);
   const receiver = await startWebhookReceiver();
   try {

@@ -173,7 +173,7 @@ async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: R
 
 export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log: (line: string) => void): Promise<ClusterMeasurement> {
   const { config } = cluster;
-  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: config.ENGINE_API_KEYS[0] ?? '', adminToken: config.SANDBOX_ADMIN_TOKEN });
+  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: config.SANDBOX_ADMIN_TOKEN });
   const connection = await Connection.connect({ address: cluster.temporalAddress });
   try {
     const info = await connection.workflowService.getClusterInfo({});

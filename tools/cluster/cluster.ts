@@ -41,7 +41,7 @@ function banner(cluster: Cluster): string {
   return [
     '',
     `The engine on a Temporal server ${TEMPORAL_SERVER_VERSION} with PostgreSQL is up:`,
-    `  Engine API         ${cluster.engineUrl}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
+    `  Engine API         ${cluster.engineUrl}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''})`,
     `  Sandbox (PSP)      ${cluster.sandboxUrl}`,
     `  Temporal frontend  ${cluster.temporalAddress}   namespace ${config.TEMPORAL_NAMESPACE}; no Web UI here (docs/scaling.md, "Running it")`,
     `  Temporal metrics   ${cluster.serverMetricsUrl}`,

@@ -1,8 +1,8 @@
 /**
  * `npm run fuzz` as a function: a stack of its own, then schemathesis against the engine's and the
- * sandbox's OpenAPI documents with the credentials each needs, one after the other (2 cores).
+ * sandbox's OpenAPI documents with the credentials each needs (the engine's twice: a key with every scope,
+ * one that only reads), one after the other (2 cores).
  */
-import { z } from 'zod';
 import { loginResponseSchema } from '../../src/payment-api/schemas/auth';
 import { startFuzzStack, type FuzzStack } from './fuzz-stack';
 import { runSchemathesis, type FuzzResult, type FuzzSettings, type FuzzTarget } from './run-schemathesis';
@@ -24,9 +24,11 @@ async function sandboxToken(stack: FuzzStack): Promise<string> {
 }
 
 async function targets(stack: FuzzStack): Promise<FuzzTarget[]> {
-  const apiKey = z.string().min(1).parse(stack.config.ENGINE_API_KEYS[0]);
+  const { every, reader } = stack.apiKeys;
   return [
-    { name: 'engine', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${apiKey}` } },
+    { name: 'engine', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${every.secret}` } },
+    // A key that only reads: every other operation answers its documented 403.
+    { name: 'engine-read-only', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${reader.secret}` } },
     {
       name: 'sandbox',
       schemaUrl: `${stack.sandboxUrl}/openapi.json`,

@@ -4,11 +4,12 @@
  * do), in a throwaway data folder. Rate limits are lifted: fuzzing sends far more requests than a merchant.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { API_KEY_SCOPES, type ApiKey } from '../../src/config/api-keys';
 import { loadConfig, type Config } from '../../src/config/env';
 import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
 import { spawnService, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
@@ -17,6 +18,8 @@ import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
 
 export interface FuzzStack {
   config: Config;
+  /** The engine's keys, written with their scopes: one with every scope, one that only reads. */
+  apiKeys: { every: ApiKey; reader: ApiKey };
   engineUrl: string;
   sandboxUrl: string;
   /** Callbacks the sandbox tried to deliver: must stay 0 (see keepCallbacks). */
@@ -83,9 +86,12 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
       TEMPORAL_TASK_QUEUE: `fuzz-${randomUUID()}`,
       SANDBOX_SETTLE_MS: '0',
       ENGINE_RATE_LIMIT_PER_MINUTE: '1000000',
+      ENGINE_API_KEYS: `fuzz:${randomBytes(24).toString('hex')}:${API_KEY_SCOPES.join('+')},fuzz-reader:${randomBytes(24).toString('hex')}:read`,
       LOG_LEVEL: 'warn',
     };
     const config = loadConfig(env);
+    const [every, reader] = config.ENGINE_API_KEYS;
+    if (!every || !reader) throw new Error('the fuzz stack has its two API keys');
 
     const sandboxLog = logTo(options.logDir, 'sandbox');
     logFiles.push(sandboxLog);
@@ -102,6 +108,7 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
     await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api, 'engine API');
     return {
       config,
+      apiKeys: { every, reader },
       engineUrl: `http://127.0.0.1:${ports.engine}`,
       sandboxUrl,
       async callbackAttempts() {

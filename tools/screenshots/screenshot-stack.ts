@@ -78,7 +78,7 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
   const engine = async (method: string, route: string, body?: unknown): Promise<EngineAnswer> => {
     const response = await fetch(`http://127.0.0.1:${ports.engine}${route}`, {
       method,
-      headers: { authorization: `Bearer ${config.ENGINE_API_KEYS[0] ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };

@@ -30,7 +30,7 @@ function banner(config: Config, temporal: DevServerHandle): string {
   return [
     '',
     'Payout engine stack is up:',
-    `  Engine API       ${engineLocalUrl(config)}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0] ?? ''})`,
+    `  Engine API       ${engineLocalUrl(config)}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''})`,
     `  Sandbox (PSP)    ${sandboxUrl}   (OpenAPI: /openapi.json, admin: Authorization: Bearer ${config.SANDBOX_ADMIN_TOKEN})`,
     `  Provider         ${config.PAYMENT_API_BASE_URL}   (what the engine calls: ${provider})`,
     `  Temporal         ${temporal.address}   namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}`,

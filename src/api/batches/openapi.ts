@@ -31,7 +31,7 @@ const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
 
 const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
-  keyed({
+  keyed('operator', {
     id: batchActionId(action),
     method: 'post',
     path: `/v1/payout-batches/:batchId/${action}`,
@@ -45,7 +45,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 );
 
 export const batchOperations: OperationSpec[] = [
-  keyed({
+  keyed('payouts:write', {
     id: 'submitBatch', method: 'post', path: '/v1/payout-batches', body: batchBody,
     summary: 'Submit a batch of payouts',
     description:
@@ -67,15 +67,15 @@ export const batchOperations: OperationSpec[] = [
       }),
     },
   }),
-  keyed({
+  keyed('read', {
     id: 'getBatch', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
     responses: { 200: { description: 'The batch', schema: batchSummarySchema }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
   }),
-  keyed({
+  keyed('read', {
     id: 'listBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
     responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
   }),
-  keyed({
+  keyed('read', {
     id: 'exportBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items.csv', params: batchParams,
     summary: "Every item's outcome as a CSV that Excel pt-BR opens as it is",
     description:

@@ -7,7 +7,6 @@
  */
 import { MIMEType } from 'node:util';
 import express, { Router, type Request } from 'express';
-import { z } from 'zod';
 import { parseBatchCsv, type ReadBatchOptions } from '../../batches/batch-csv';
 import { decodeCsvBody } from '../../batches/csv-encoding';
 import { streamItemsCsv } from '../../batches/items-csv';
@@ -20,7 +19,6 @@ import {
   toBatchSummaryResponse,
 } from './schemas';
 import { batchCsvQuerySchema, batchRequestBodySchema, MAX_BATCH_ITEMS } from '../../batches/batch-request';
-import { requireApiKey } from '../auth';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError, parseOrThrow } from '../errors';
 import { acceptBodies } from '../http-refusals';
@@ -86,11 +84,10 @@ async function readBatchBody(req: Request): Promise<BatchBody> {
   return { batchId: body.batchId, items: body.items, knownIssues: [] };
 }
 
-export function batchRoutes(service: BatchService, apiKeys: readonly string[]): Router {
+export function batchRoutes(service: BatchService): Router {
   const router = Router();
   router.use(
     '/v1/payout-batches',
-    requireApiKey(apiKeys),
     acceptBodies(['application/json', 'text/csv']),
     // JSON as text, CSV as bytes (its encoding is read from them): parseBatchJson and parseBatchCsv read them in slices.
     express.text({ type: 'application/json', limit: BATCH_BODY_LIMIT }),
@@ -129,13 +126,13 @@ export function batchRoutes(service: BatchService, apiKeys: readonly string[]): 
     if (await streamItemsCsv(pages, res, { stallMs: EXPORT_STALL_MS })) res.end();
   });
 
-  const actionSchema = z.enum(['cancel', 'pause', 'resume'] satisfies BatchAction[]);
-  router.post('/v1/payout-batches/:batchId/:action', async (req, res) => {
-    const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
-    const action = actionSchema.safeParse(req.params.action);
-    if (!action.success) throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
-    res.json(toBatchSummaryResponse(await service.control(batchId, action.data)));
-  });
+  // A route per action, as the OpenAPI document has an operation (and a scope) per action.
+  for (const action of ['cancel', 'pause', 'resume'] as const satisfies readonly BatchAction[]) {
+    router.post(`/v1/payout-batches/:batchId/${action}`, async (req, res) => {
+      const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
+      res.json(toBatchSummaryResponse(await service.control(batchId, action)));
+    });
+  }
 
   return router;
 }

@@ -4,7 +4,7 @@ import { keyed } from '../openapi-helpers';
 import { unmatchedCallbacksResponseSchema } from './unmatched-callbacks';
 
 export const callbackOperations: OperationSpec[] = [
-  keyed({
+  keyed('operator', {
     id: 'listUnmatchedCallbacks', method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
     responses: { 200: { description: 'The most recent unmatched callbacks', schema: unmatchedCallbacksResponseSchema } },
   }),

@@ -16,7 +16,7 @@ export function cardPaymentRouters({ config, logger, temporal, intents }: { conf
   const tokenKey = checkoutTokenKey(config);
   const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }));
   return [
-    cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey), config.ENGINE_API_KEYS),
+    cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey)),
     checkoutRoutes(checkout, shieldConfig(config)),
   ];
 }

@@ -22,7 +22,7 @@ const checkoutPageErrors = { 401: 'The link is not valid', 404: 'Unknown card pa
 export function cardPaymentOperations(): OperationSpec[] {
   const checkoutCallErrors: Errors = { ...JSON_BODY, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...TEMPORAL };
   return [
-    keyed({
+    keyed('charges:write', {
       id: 'createCardPayment', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
       summary: 'Create a card payment (idempotent by externalId) and its checkout link; no card data',
       responses: {
@@ -34,11 +34,11 @@ export function cardPaymentOperations(): OperationSpec[] {
         ...errors({ ...JSON_BODY, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...TEMPORAL }),
       },
     }),
-    keyed({
+    keyed('read', {
       id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
       responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }) },
     }),
-    keyed({
+    keyed('operator', {
       id: 'recheckCardPayment', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
       summary: 'Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it',
       responses: {
@@ -46,7 +46,7 @@ export function cardPaymentOperations(): OperationSpec[] {
         ...errors({ ...JSON_BODY, 404: 'Unknown card payment', 409: 'Not PENDING or NEEDS_REVIEW, or another payment id is known', ...TEMPORAL }),
       },
     }),
-    keyed({
+    keyed('operator', {
       id: 'closeCardPayment', method: 'post', path: '/v1/card-payments/:externalId/close', params: cardPaymentParams, body: closeCardPaymentBodySchema,
       summary: 'Close a card payment in review that the provider does not have (operators): FAILED',
       responses: {

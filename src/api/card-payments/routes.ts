@@ -1,15 +1,14 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
 import express, { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
-import { requireApiKey } from '../auth';
 import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentResponse } from './schemas';
 import type { CardPaymentService } from './service';
 
-export function cardPaymentRoutes(service: CardPaymentService, apiKeys: readonly string[]): Router {
+export function cardPaymentRoutes(service: CardPaymentService): Router {
   const router = Router();
-  router.use('/v1/card-payments', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/card-payments', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/card-payments', async (req, res) => {
     const order = parseShapeThenRules(cardPaymentRequestSchema, req, 'CARD_PAYMENT_INVALID', 'The card payment cannot be made as requested');

@@ -2,15 +2,14 @@
 import express, { Router } from 'express';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { centavosToReais } from '../../money/centavos';
-import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { infractionParamsSchema, infractionListQuerySchema, infractionResponse } from './schemas';
 import type { InfractionService } from './service';
 
-export function infractionRoutes(service: InfractionService, apiKeys: readonly string[]): Router {
+export function infractionRoutes(service: InfractionService): Router {
   const router = Router();
-  router.use('/v1/infractions', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/infractions', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.get('/v1/infractions', async (req, res) => {
     const query = parseOrThrow(infractionListQuerySchema, req.query, 'query');

@@ -13,7 +13,7 @@ const payoutBody = withRequestExamples(payoutShapeSchema, [examplePayout]);
 const payoutParams = z.object({ externalId: payoutParamsSchema.shape.externalId.meta({ examples: [examplePayout.externalId] }) });
 
 export const payoutOperations: OperationSpec[] = [
-  keyed({
+  keyed('payouts:write', {
     id: 'submitPayout', method: 'post', path: '/v1/payouts', summary: 'Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto', body: payoutBody,
     responses: {
       202: {
@@ -29,26 +29,26 @@ export const payoutOperations: OperationSpec[] = [
       }),
     },
   }),
-  keyed({
+  keyed('payouts:write', {
     id: 'previewCopyPaste', method: 'post', path: '/v1/payouts/preview', summary: 'Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee', body: copyPastePreviewRequestSchema,
     responses: { 200: { description: 'What paying the code would do', schema: copyPastePreviewResponseSchema }, ...errors({ ...JSON_BODY, 422: 'A code that does not read, or a missing or different amount' }) },
   }),
-  keyed({
+  keyed('payouts:write', {
     id: 'quoteCrypto', method: 'get', path: '/v1/payouts/quote', summary: "A crypto payout's fee and USDT at the provider's current fees, without paying", query: payoutQuoteQuerySchema,
     responses: { 200: { description: 'The quote', schema: cryptoQuoteResponseSchema }, ...errors({ 400: 'Bad query', 422: "Amount outside the provider's bounds", 503: 'The provider could not be asked' }) },
   }),
-  keyed({
+  keyed('read', {
     id: 'getPayout', method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', params: payoutParams,
     responses: { 200: { description: 'The payout', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
   }),
-  keyed({
+  keyed('operator', {
     id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
     responses: {
       200: { description: 'The payout after the check (a terminated one: its re-run)', schema: payoutResponseSchema },
       ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', 409: 'Terminated before anything was sent: nothing to recheck', ...TEMPORAL }),
     },
   }),
-  keyed({
+  keyed('operator', {
     id: 'cancelPayout', method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', params: payoutParams,
     body: cancelPayoutBodySchema, bodyOptional: true,
     responses: {

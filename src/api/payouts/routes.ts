@@ -1,5 +1,4 @@
 import express, { Router } from 'express';
-import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { payoutRequestSchema } from '../../payouts/payout-request';
@@ -7,9 +6,9 @@ import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-past
 import { payoutParamsSchema, cancelPayoutBodySchema, payoutQuoteQuerySchema, copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './schemas';
 import type { PayoutService } from './service';
 
-export function payoutRoutes(service: PayoutService, apiKeys: readonly string[]): Router {
+export function payoutRoutes(service: PayoutService): Router {
   const router = Router();
-  router.use('/v1/payouts', requireApiKey(apiKeys), acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/payouts', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/payouts', async (req, res) => {
     const request = parseShapeThenRules(payoutRequestSchema, req, 'PAYOUT_NOT_PAYABLE', 'The payout cannot be made as requested');

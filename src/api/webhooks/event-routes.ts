@@ -1,7 +1,6 @@
 /** `/v1/events`: what the engine announced, each with its deliveries and their attempts; redelivery on request. */
 import { Router } from 'express';
 import type { MerchantEventView } from '../../lifecycles/merchant-event-client';
-import { requireApiKey } from '../auth';
 import { parseOrThrow } from '../errors';
 import type { EventService } from './event-service';
 import { eventListQuerySchema, eventParamsSchema, type EventResponse } from './schemas';
@@ -14,9 +13,8 @@ export function eventResponse({ event, state, deliveries }: MerchantEventView): 
   };
 }
 
-export function eventRoutes(service: EventService, apiKeys: readonly string[]): Router {
+export function eventRoutes(service: EventService): Router {
   const router = Router();
-  router.use('/v1/events', requireApiKey(apiKeys));
 
   router.get('/v1/events', async (req, res) => {
     const query = parseOrThrow(eventListQuerySchema, req.query, 'query');

@@ -24,7 +24,7 @@ const endpointParams = z.object({ endpointId: endpointParamsSchema.shape.endpoin
 export function webhookOperations(): OperationSpec[] {
   const unknownEndpoint = { 400: 'Invalid endpointId', 404: 'Unknown endpoint' };
   return [
-    keyed({
+    keyed('webhooks:write', {
       id: 'createWebhookEndpoint', method: 'post', path: '/v1/webhook-endpoints', body: endpointBody,
       summary: 'Register an endpoint for event types; the signing secret is in this answer only',
       responses: {
@@ -32,34 +32,34 @@ export function webhookOperations(): OperationSpec[] {
         ...errors({ ...JSON_BODY, 422: 'A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints' }),
       },
     }),
-    keyed({
+    keyed('read', {
       id: 'listWebhookEndpoints', method: 'get', path: '/v1/webhook-endpoints', summary: 'Every registered endpoint, oldest first (no secrets)',
       responses: { 200: { description: 'The endpoints', schema: endpointListResponseSchema } },
     }),
-    keyed({
+    keyed('read', {
       id: 'getWebhookEndpoint', method: 'get', path: '/v1/webhook-endpoints/:endpointId', params: endpointParams, summary: 'One endpoint (no secret)',
       responses: { 200: { description: 'The endpoint', schema: endpointResponseSchema }, ...errors(unknownEndpoint) },
     }),
-    keyed({
+    keyed('webhooks:write', {
       id: 'deleteWebhookEndpoint', method: 'delete', path: '/v1/webhook-endpoints/:endpointId', params: endpointParams,
       summary: 'Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED)',
       responses: { 204: { description: 'Deleted' }, ...errors(unknownEndpoint) },
     }),
-    keyed({
+    keyed('webhooks:write', {
       id: 'rotateWebhookEndpointSecret', method: 'post', path: '/v1/webhook-endpoints/:endpointId/rotate-secret', params: endpointParams,
       summary: 'A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt',
       responses: { 200: { description: 'Rotated', schema: endpointWithSecretSchema }, ...errors(unknownEndpoint) },
     }),
-    keyed({
+    keyed('read', {
       id: 'listEvents', method: 'get', path: '/v1/events', query: eventListQuerySchema,
       summary: 'Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts',
       responses: { 200: { description: 'A page of events', schema: eventListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
     }),
-    keyed({
+    keyed('read', {
       id: 'getEvent', method: 'get', path: '/v1/events/:eventId', params: eventParamsSchema, summary: 'An event, its data and every delivery attempt per endpoint',
       responses: { 200: { description: 'The event', schema: eventResponseSchema }, ...errors({ 400: 'Invalid eventId', 404: 'Unknown event (or past the retention)', ...TEMPORAL }) },
     }),
-    keyed({
+    keyed('operator', {
       id: 'redeliverEvent', method: 'post', path: '/v1/events/:eventId/redeliver', params: eventParamsSchema,
       summary: 'Send the event again to each of its endpoints now, with a fresh retry period',
       responses: {

@@ -7,12 +7,11 @@ import type { WebhookEndpoint, WebhookEndpointStore } from '../../webhooks/endpo
 import { endpointPolicy } from '../../webhooks/endpoint-transport';
 import { endpointRequestSchema, endpointRuleProblems, MAX_WEBHOOK_ENDPOINTS } from '../../webhooks/endpoint-request';
 import { newStandardWebhookSecret } from '../../webhooks/standard-webhook-signature';
-import { requireApiKey } from '../auth';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './schemas';
 
-export type EndpointRouteConfig = Pick<Config, 'ENGINE_API_KEYS' | 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
+export type EndpointRouteConfig = Pick<Config, 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
 
 function notFound(endpointId: string): ApiError {
   return new ApiError(404, 'ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
@@ -25,7 +24,7 @@ function shown(endpoint: WebhookEndpoint): z.infer<typeof endpointResponseSchema
 
 export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: EndpointRouteConfig): Router {
   const router = Router();
-  router.use('/v1/webhook-endpoints', requireApiKey(config.ENGINE_API_KEYS), acceptJsonBodies, express.json({ limit: '16kb' }));
+  router.use('/v1/webhook-endpoints', acceptJsonBodies, express.json({ limit: '16kb' }));
 
   router.post('/v1/webhook-endpoints', async (req, res) => {
     const request = parseBody(endpointRequestSchema, req);
