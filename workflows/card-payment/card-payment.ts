@@ -223,14 +223,7 @@ export class CardPayment {
   private acceptAnswer(answer: Extract<AuthorizationAnswer, { kind: 'accepted' }>): void {
     const { paymentId, brand, last4, providerStatus, netValueCents, eci } = answer;
     // What the answer did not show stays as the checkout said it.
-    Object.assign(this.details, {
-      providerPaymentId: paymentId,
-      ...(brand ? { brand } : {}),
-      ...(last4 ? { last4 } : {}),
-      ...(providerStatus ? { providerStatus } : {}),
-      ...(netValueCents === undefined ? {} : { netValueCents }),
-      ...(eci ? { eci } : {}),
-    });
+    Object.assign(this.details, { providerPaymentId: paymentId, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(providerStatus ? { providerStatus } : {}), ...(netValueCents === undefined ? {} : { netValueCents }), ...(eci ? { eci } : {}) });
     this.idFromAnswer = true;
   }
 
