@@ -823,6 +823,7 @@ export interface components {
             providerPaymentId?: number;
             providerStatus?: string;
             netValue?: number;
+            eci?: string;
             failureReason?: string;
             reviewReason?: string;
             callbacksReceived: number;
@@ -3933,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A card number that fails its check digit, an expired card, a blank name */
+            /** @description A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -67,7 +67,7 @@ export function cardPaymentOperations(): OperationSpec[] {
       id: 'payCheckout', method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
       responses: {
         200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
-        ...errors({ ...checkoutCallErrors, 422: 'A card number that fails its check digit, an expired card, a blank name' }),
+        ...errors({ ...checkoutCallErrors, 422: "A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED)" }),
       },
     },
     {
