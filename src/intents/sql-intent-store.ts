@@ -3,14 +3,8 @@
  * SQLite (`${DATA_DIR}/batches.sqlite`, on a connection of its own) or PostgreSQL (DATABASE_URL). A claim
  * is one upsert inside a write transaction: of two runs claiming one key at once, one holds it.
  */
-import { Pool } from 'pg';
-import { PG_BATCH_MIGRATIONS } from '../batches/pg-batch-schema';
-import { BATCH_MIGRATIONS } from '../batches/sqlite-batch-schema';
-import { applyPgMigrations } from '../db/postgres';
-import { postgresDialect, PgRunner } from '../db/postgres-dialect';
+import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
-import { applyMigrations, openSqlite } from '../db/sqlite';
-import { sqliteDialect, SqliteRunner } from '../db/sqlite-dialect';
 import { intentRowSchema, type Claim, type Intent, type IntentKey, type IntentStore, type IntentUpdate } from './intent-store';
 
 const FIND = 'SELECT * FROM money_intents WHERE business_id = $1 AND kind = $2';
@@ -66,21 +60,12 @@ export class SqlIntentStore implements IntentStore {
 
 /** On the batch store's SQLite file; its migrations (the table is one) applied by whichever opens it first. */
 export function sqliteIntentStore(file: string, busyTimeoutMs = 10_000): IntentStore {
-  const db = openSqlite(file, { busyTimeoutMs });
-  applyMigrations(db, BATCH_MIGRATIONS);
-  return new SqlIntentStore(new SqliteRunner(db), sqliteDialect);
+  const { runner, dialect } = sqliteBatchDatabase(file, busyTimeoutMs);
+  return new SqlIntentStore(runner, dialect);
 }
 
 /** On the batch store's PostgreSQL database: connects and applies the batch store's migrations not yet applied. */
 export async function pgIntentStore(connectionString: string, poolSize = 4): Promise<IntentStore> {
-  const pool = new Pool({ connectionString, max: poolSize });
-  // An idle connection the server dropped must not take the process down; the next query reconnects.
-  pool.on('error', () => undefined);
-  try {
-    await applyPgMigrations(pool, PG_BATCH_MIGRATIONS);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  return new SqlIntentStore(new PgRunner(pool), postgresDialect);
+  const { runner, dialect } = await pgBatchDatabase(connectionString, poolSize);
+  return new SqlIntentStore(runner, dialect);
 }
