@@ -1,7 +1,7 @@
 /**
- * The batch routes of the engine API from the outside (the CLI, benchmarks), and a payout's recheck (the
- * CLI's reconcile): every answer is parsed with the schema the server builds it from, so a mismatch fails
- * loudly here instead of printing nonsense.
+ * The batch routes of the engine API from the outside, for the benchmark and the chaos run: every answer is
+ * parsed with the schema the server builds it from, so a mismatch fails loudly here instead of measuring
+ * nonsense. (The `payouts` CLI uses the client typed from the served document, engine-client.ts.)
  */
 import { z } from 'zod';
 import {
@@ -13,7 +13,6 @@ import {
   type BatchSummaryResponse,
 } from '../api/batches/schemas';
 import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
-import { payoutResponseSchema, type PayoutResponse } from '../api/payouts/schemas';
 import type { ItemState } from '../batches/batch-store';
 
 /** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
@@ -69,21 +68,6 @@ export class BatchApiClient {
     if (query.cursor) params.set('cursor', query.cursor);
     if (query.limit) params.set('limit', String(query.limit));
     return this.request(batchItemsResponseSchema, 'GET', `/v1/payout-batches/${encodeURIComponent(batchId)}/items?${params.toString()}`);
-  }
-
-  /** `POST /v1/payouts/:id/recheck`: asks the provider again, or re-runs a payout whose workflow closed unfinished. */
-  recheckPayout(externalId: string): Promise<PayoutResponse> {
-    return this.request(payoutResponseSchema, 'POST', `/v1/payouts/${encodeURIComponent(externalId)}/recheck`);
-  }
-
-  /** Every item in `status`, following nextCursor to the end. */
-  async *allItems(batchId: string, status: ItemState, pageSize = 1_000): AsyncGenerator<BatchItemsResponse['items'][number]> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.items(batchId, { status, limit: pageSize, ...(cursor ? { cursor } : {}) });
-      yield* page.items;
-      cursor = page.nextCursor;
-    } while (cursor);
   }
 
   private async request<S extends z.ZodType>(
