@@ -12,27 +12,12 @@ import {
   type BatchItemsResponse,
   type BatchSummaryResponse,
 } from '../api/batches/schemas';
-import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
+import { apiErrorBodySchema } from '../api/errors';
+import { EngineApiError, EngineApiUnreachableError } from './api-errors';
 import type { ItemState } from '../batches/batch-store';
 
-/** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
-export class BatchApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiErrorBody,
-  ) {
-    super(`${status} ${body.code}: ${body.message}`);
-    this.name = 'BatchApiError';
-  }
-}
-
-/** No answer at all: the URL is wrong or the engine is down. */
-export class BatchApiUnreachableError extends Error {
-  constructor(url: string, cause: unknown) {
-    super(`cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
-    this.name = 'BatchApiUnreachableError';
-  }
-}
+// The benchmark and the chaos run name them so.
+export { EngineApiError as BatchApiError, EngineApiUnreachableError as BatchApiUnreachableError };
 
 export interface BatchApiClientOptions {
   baseUrl: string;
@@ -85,13 +70,13 @@ export class BatchApiClient {
         ...(payload ? { body: payload.body } : {}),
       });
     } catch (error) {
-      throw new BatchApiUnreachableError(this.baseUrl, error);
+      throw new EngineApiUnreachableError(this.baseUrl, error);
     }
     const text = await response.text();
     const json = parseJson(text);
     if (!response.ok) {
       const error = apiErrorBodySchema.safeParse(json);
-      throw new BatchApiError(
+      throw new EngineApiError(
         response.status,
         error.success ? error.data : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || response.statusText },
       );

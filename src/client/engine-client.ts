@@ -7,7 +7,10 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../../examples/engine-api';
-import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
+import { apiErrorBodySchema } from '../api/errors';
+import { EngineApiError, EngineApiUnreachableError } from './api-errors';
+
+export { EngineApiError, EngineApiUnreachableError };
 
 export type Payout = components['schemas']['Payout'];
 export type PayoutList = components['schemas']['PayoutList'];
@@ -19,25 +22,6 @@ export type BatchSummary = operations['getBatch']['responses'][200]['content']['
 export type BatchItems = operations['listBatchItems']['responses'][200]['content']['application/json'];
 export type BatchItemStatus = NonNullable<NonNullable<operations['listBatchItems']['parameters']['query']>['status']>;
 type BatchRequest = NonNullable<operations['submitBatch']['requestBody']>['content']['application/json'];
-
-/** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
-export class EngineApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiErrorBody,
-  ) {
-    super(`${status} ${body.code}: ${body.message}`);
-    this.name = 'EngineApiError';
-  }
-}
-
-/** No answer at all: the URL is wrong or the engine is down. */
-export class EngineApiUnreachableError extends Error {
-  constructor(url: string, cause: unknown) {
-    super(`cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
-    this.name = 'EngineApiUnreachableError';
-  }
-}
 
 export interface EngineClientOptions {
   baseUrl: string;
