@@ -8,6 +8,8 @@ import { batchAnnouncement } from '../src/batches/batch-event';
 import type { BatchStore, BatchSummary } from '../src/batches/batch-store';
 import type { PayoutTiming } from '../src/payouts/payout-input';
 import { payoutInput, startPayoutWorkflow } from '../src/lifecycles/payout-client';
+import { acceptedPayout } from '../src/read-model/payout-records';
+import type { ReadModel } from '../src/read-model/read-model';
 import type { Announce } from '../src/webhooks/announce';
 import { batchWorkflowId } from '../src/lifecycles/batch-client';
 
@@ -16,6 +18,7 @@ export interface BatchActivityDependencies {
   temporal: Client;
   taskQueue: string;
   announce: Announce;
+  readModel: Pick<ReadModel, 'recordPayouts'>;
 }
 
 export interface StartedPage {
@@ -37,10 +40,13 @@ export interface TopUp extends StartedPage {
   exhausted: boolean;
 }
 
-export function createBatchActivities({ batchStore: store, temporal, taskQueue, announce }: BatchActivityDependencies) {
+export function createBatchActivities({ batchStore: store, temporal, taskQueue, announce, readModel }: BatchActivityDependencies) {
   async function startPage(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
     const items = await store.readPage(batchId, afterSeq, limit);
-    await Promise.all(items.map(({ seq: _seq, ...request }) => startPayoutWorkflow(temporal, payoutInput(request, timing, batchId), taskQueue)));
+    const inputs = items.map(({ seq: _seq, ...request }) => payoutInput(request, timing, batchId));
+    await Promise.all(inputs.map((input) => startPayoutWorkflow(temporal, input, taskQueue)));
+    // Accepted rows only: a payout already further along keeps its row (a retry of this page).
+    await readModel.recordPayouts(inputs.map(acceptedPayout));
     await store.markStarted(batchId, items.map((item) => item.seq));
     return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
   }

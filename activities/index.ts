@@ -6,23 +6,26 @@ import { createInfractionActivities, type InfractionActivityDependencies } from 
 import { createMerchantEventActivities } from './merchant-event-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
 import { eventAnnouncer } from '../src/lifecycles/merchant-event-client';
+import { recordedAnnounce } from '../src/read-model/recorded-announce';
 import type { Logger } from '../src/logging/logger';
+import type { ReadModel } from '../src/read-model/read-model';
 import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
 import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
 import type { DeliveryTiming } from '../src/webhooks/delivery-timing';
 
-export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce'> &
+export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce' | 'readModel'> &
   Omit<BatchActivityDependencies, 'announce'> & {
     endpoints: WebhookEndpointStore;
     webhooks: { timing: DeliveryTiming; timeoutMs: number; transport: EndpointTransport };
     logger: Logger;
+    readModel: ReadModel;
     chargeMerchantName?: string | undefined;
   } &
   Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] & ChargePaymentApi & CardPaymentActivityDependencies['api'] };
 
 /** Every activity the worker registers, built from its dependencies; payouts report to the batch store; final states are announced to the merchant's endpoints. */
 export function createActivities(deps: ActivityDependencies) {
-  const announce = eventAnnouncer({ endpoints: deps.endpoints, temporal: deps.temporal, taskQueue: deps.taskQueue, timing: deps.webhooks.timing });
+  const announce = recordedAnnounce(deps.readModel, eventAnnouncer({ endpoints: deps.endpoints, temporal: deps.temporal, taskQueue: deps.taskQueue, timing: deps.webhooks.timing }));
   return {
     ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore), announce }),
     ...createBatchActivities({ ...deps, announce }),

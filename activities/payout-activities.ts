@@ -17,6 +17,8 @@ import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-record
 import type { PayoutMethod } from '../src/payouts/rails/methods';
 import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
+import { payoutOfView, submittedPayout } from '../src/read-model/payout-records';
+import type { ReadModel } from '../src/read-model/read-model';
 import type { Announce, Announcement } from '../src/webhooks/announce';
 import { settlementOf, SUBMISSION_OUTCOME_UNKNOWN, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
 
@@ -31,6 +33,8 @@ export interface PayoutActivityDependencies {
   announce: Announce;
   /** Where each submission claims its intent before it is sent. */
   intents: IntentStore;
+  /** Where the API lists payouts from: written as the payout moves. */
+  readModel: Pick<ReadModel, 'recordPayout'>;
 }
 
 /** What the intent records of a submission's outcome. */
@@ -39,7 +43,7 @@ function intentUpdateOf(outcome: SubmitOutcome): IntentUpdate {
   return { state: outcome.kind === 'rejected' ? 'REFUSED' : 'UNKNOWN' };
 }
 
-export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce, intents }: PayoutActivityDependencies) {
+export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce, intents, readModel }: PayoutActivityDependencies) {
   /** `attemptsBefore`: attempts already made elsewhere (the workflow's local first one), so that this one reconciles first. */
   async function submitWithdrawal(input: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> {
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
@@ -56,6 +60,8 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
     const outcome = claim.fresh ? await submitClaimed(payout, key, runId, attemptsBefore + info.attempt) : await lookUpUnansweredSubmission(payout, claim.intent, api);
     if (outcome.kind === 'still-unknown') throw ApplicationFailure.retryable(outcome.reason, SUBMISSION_OUTCOME_UNKNOWN);
     await intents.record(key, runId, intentUpdateOf(outcome));
+    // The workflow's next move is SUBMITTED: listed so from now on, not only once the payout ends.
+    if (outcome.kind === 'accepted') await readModel.recordPayout(submittedPayout(payout, outcome));
     return outcome;
   }
 
@@ -103,11 +109,18 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
    */
   async function settlePayout(view: PayoutView, announcements: readonly Announcement[]): Promise<void> {
     if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
+    await readModel.recordPayout(payoutOfView(view));
     // In the order they happened, each through the same hand-over as announceEvent's.
     for (const announcement of announcements) await announce(announcement);
   }
 
-  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout };
+  /** A payout gone to review (local activity, behind the `payout-read-model` patch): its batch's outcome as recordBatchOutcome, and its row. */
+  async function recordPayoutReview(view: PayoutView): Promise<void> {
+    if (view.batchId) await outcomes.record(view.batchId, settlementOf(view));
+    await readModel.recordPayout(payoutOfView(view));
+  }
+
+  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout, recordPayoutReview };
 }
 
 export type PayoutActivities = ReturnType<typeof createPayoutActivities>;

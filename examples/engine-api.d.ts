@@ -11,7 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor */
+        get: operations["listPayouts"];
         put?: never;
         /** Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto */
         post: operations["submitPayout"];
@@ -47,6 +48,40 @@ export interface paths {
         };
         /** A crypto payout's fee and USDT at the provider's current fees, without paying */
         get: operations["quoteCrypto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts and sums (amount, fee) of the payouts created on the days from..to of a time zone, by status and by rail */
+        get: operations["summarizePayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{externalId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events announced about the payout, in the order they happened (kept after Temporal forgets the payout) */
+        get: operations["listPayoutEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1075,8 +1110,11 @@ export interface components {
                 message: string;
                 since: string;
             };
+            keyType?: string;
+            /** @description The PIX key it was sent to, masked */
+            pixKey?: string;
             /** @enum {string} */
-            source: "workflow" | "index";
+            source: "workflow" | "index" | "store";
             /** @enum {string} */
             workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
             submission?: {
@@ -1090,6 +1128,39 @@ export interface components {
             externalId: string;
             status: string;
             workflowId: string;
+        };
+        PayoutEvents: {
+            data: {
+                id: string;
+                type: string;
+                createdAt: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        PayoutList: {
+            data: components["schemas"]["PayoutListItem"][];
+            nextCursor?: string;
+        };
+        PayoutListItem: {
+            externalId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @enum {string} */
+            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            amount: number;
+            fee?: number;
+            total?: number;
+            batchId?: string;
+            keyType?: string;
+            /** @description The PIX key it was sent to, masked */
+            pixKey?: string;
+            providerTransactionId?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            createdAt: string;
+            updatedAt: string;
         };
         PayoutRequest: {
             externalId: string;
@@ -1124,6 +1195,43 @@ export interface components {
             /** @enum {string} */
             network?: "TRC20" | "ERC20" | "BEP20";
         };
+        PayoutSummary: {
+            from: string;
+            to: string;
+            timeZone: string;
+            /** @description The first instant summed */
+            createdFrom: string;
+            /** @description The first instant after the last day */
+            createdTo: string;
+            total: {
+                count: number;
+                amount: number;
+                fee: number;
+            };
+            byStatus: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            }[];
+            byMethod: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            }[];
+            byStatusAndMethod: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** @enum {string} */
+                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            }[];
+        };
         Problem: {
             code: string;
             message: string;
@@ -1156,6 +1264,79 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listPayouts: {
+        parameters: {
+            query?: {
+                status?: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                method?: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+                batchId?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts (the PIX key masked) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            /** @description Bad query: every refused parameter is named in issues[] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: retry later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     submitPayout: {
         parameters: {
             query?: never;
@@ -1232,7 +1413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds */
+            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1439,6 +1620,142 @@ export interface operations {
             };
             /** @description The provider could not be asked */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    summarizePayouts: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSummary"];
+                };
+            };
+            /** @description Bad query: every refused parameter is named in issues[] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_FILTER: a time zone the engine does not know, to before from, or more than 366 days */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: retry later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPayoutEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout's events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEvents"];
+                };
+            };
+            /** @description Invalid externalId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (named in the message) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown payout */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: retry later */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1798,7 +2115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started */
+            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started */
             422: {
                 headers: {
                     [name: string]: unknown;

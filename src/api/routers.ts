@@ -24,6 +24,8 @@ import { callbackVerifierFor } from '../payment-api/callback-verifier';
 import { ReplayGuard } from '../payment-api/webhook-signature';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import type { ReadModel } from '../read-model/read-model';
+import { PayoutListing } from './payouts/payout-listing';
 import { eventRoutes } from './webhooks/event-routes';
 import { EventService } from './webhooks/event-service';
 import { webhookEndpointRoutes } from './webhooks/webhook-endpoint-routes';
@@ -35,13 +37,15 @@ export interface EngineRouterDependencies {
   batchStore: BatchStore;
   /** Money intents: what a payout, charge or defense whose workflow was terminated had sent. */
   intents: IntentStore;
+  /** What the lists and sums are served from, and what outlives Temporal's retention. */
+  readModel: ReadModel;
   endpoints: WebhookEndpointStore;
   /** Callbacks that named nothing known, kept for operators (openUnmatchedCallbackStore). */
   unmatched: UnmatchedCallbackStore;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal, batchStore, intents, endpoints, unmatched }: EngineRouterDependencies): Router[] {
+export function engineRouters({ config, logger, temporal, batchStore, intents, readModel, endpoints, unmatched }: EngineRouterDependencies): Router[] {
   const operations = Router();
   operations.get('/v1/callbacks/unmatched', async (_req, res) => {
     res.json(await unmatched.list());
@@ -62,7 +66,7 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
       },
       [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute],
     ),
-    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents)),
+    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents, readModel), new PayoutListing(readModel)),
     batchRoutes(new BatchService(temporal, batchStore, config)),
     infractionRoutes(new InfractionService(temporal, config, intents)),
     chargeRoutes(new ChargeService(temporal, config, intents)),

@@ -4,6 +4,7 @@
  * a new entry here, never an edit of one already released.
  */
 import type { Migration } from '../db/sqlite';
+import { READ_MODEL_PG_MIGRATIONS } from '../read-model/migrations';
 
 export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
   {
@@ -86,4 +87,5 @@ export const PG_BATCH_MIGRATIONS: readonly Migration[] = [
         CHECK (kind IN ('payout-submission', 'charge-creation', 'defense-submission', 'card-authorization'));
     `,
   },
+  ...READ_MODEL_PG_MIGRATIONS,
 ];

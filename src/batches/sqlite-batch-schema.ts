@@ -3,6 +3,7 @@
  * change of schema is a new entry here, never an edit of one already released.
  */
 import type { Migration } from '../db/sqlite';
+import { READ_MODEL_SQLITE_MIGRATIONS } from '../read-model/migrations';
 
 export const BATCH_MIGRATIONS: readonly Migration[] = [
   {
@@ -119,4 +120,5 @@ export const BATCH_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE money_intents_next RENAME TO money_intents;
     `,
   },
+  ...READ_MODEL_SQLITE_MIGRATIONS,
 ];

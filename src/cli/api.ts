@@ -5,6 +5,7 @@ import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
+import { openReadModel } from '../read-model/open-read-model';
 import { openUnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const temporal = lazyClient(config, tracing);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
+  const readModel = await openReadModel(config);
   const endpoints = await openWebhookEndpointStore(config);
   const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }),
     traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       await temporal.close();
       await batchStore.close();
       await intents.close();
+      await readModel.close();
       await endpoints.close();
       await unmatched.close();
       await tracing?.shutdown();

@@ -5,6 +5,7 @@
 import './pinned-node';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
+import { openReadModel } from '../read-model/open-read-model';
 import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
@@ -29,12 +30,13 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
+  const readModel = await openReadModel(config);
   const endpoints = await openWebhookEndpointStore(config);
   const temporal = clientOnWorkerConnection(connection, config, tracing);
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger }),
+    activities: engineActivities(config, { batchStore, intents, readModel, endpoints, temporal: temporal.client, logger }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
     ...(tracing ? { tracing } : {}),
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
   await temporal.close();
   await batchStore.close();
   await intents.close();
+  await readModel.close();
   await endpoints.close();
   await metrics.close();
   await tracing?.shutdown();

@@ -1,7 +1,7 @@
 /**
- * The batch routes of the engine API from the outside (the CLI, benchmarks), and a payout's recheck (the
- * CLI's reconcile): every answer is parsed with the schema the server builds it from, so a mismatch fails
- * loudly here instead of printing nonsense.
+ * The batch routes of the engine API from the outside, for the benchmark and the chaos run: every answer is
+ * parsed with the schema the server builds it from, so a mismatch fails loudly here instead of measuring
+ * nonsense. (The `payouts` CLI uses the client typed from the served document, engine-client.ts.)
  */
 import { z } from 'zod';
 import {
@@ -12,28 +12,12 @@ import {
   type BatchItemsResponse,
   type BatchSummaryResponse,
 } from '../api/batches/schemas';
-import { apiErrorBodySchema, type ApiErrorBody } from '../api/errors';
-import { payoutResponseSchema, type PayoutResponse } from '../api/payouts/schemas';
+import { apiErrorBodySchema } from '../api/errors';
+import { EngineApiError, EngineApiUnreachableError } from './api-errors';
 import type { ItemState } from '../batches/batch-store';
 
-/** The API answered with an error status; `body` is its error shape (422 of a batch: `rows`). */
-export class BatchApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiErrorBody,
-  ) {
-    super(`${status} ${body.code}: ${body.message}`);
-    this.name = 'BatchApiError';
-  }
-}
-
-/** No answer at all: the URL is wrong or the engine is down. */
-export class BatchApiUnreachableError extends Error {
-  constructor(url: string, cause: unknown) {
-    super(`cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
-    this.name = 'BatchApiUnreachableError';
-  }
-}
+// The benchmark and the chaos run name them so.
+export { EngineApiError as BatchApiError, EngineApiUnreachableError as BatchApiUnreachableError };
 
 export interface BatchApiClientOptions {
   baseUrl: string;
@@ -71,21 +55,6 @@ export class BatchApiClient {
     return this.request(batchItemsResponseSchema, 'GET', `/v1/payout-batches/${encodeURIComponent(batchId)}/items?${params.toString()}`);
   }
 
-  /** `POST /v1/payouts/:id/recheck`: asks the provider again, or re-runs a payout whose workflow closed unfinished. */
-  recheckPayout(externalId: string): Promise<PayoutResponse> {
-    return this.request(payoutResponseSchema, 'POST', `/v1/payouts/${encodeURIComponent(externalId)}/recheck`);
-  }
-
-  /** Every item in `status`, following nextCursor to the end. */
-  async *allItems(batchId: string, status: ItemState, pageSize = 1_000): AsyncGenerator<BatchItemsResponse['items'][number]> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.items(batchId, { status, limit: pageSize, ...(cursor ? { cursor } : {}) });
-      yield* page.items;
-      cursor = page.nextCursor;
-    } while (cursor);
-  }
-
   private async request<S extends z.ZodType>(
     schema: S,
     method: 'GET' | 'POST',
@@ -101,13 +70,13 @@ export class BatchApiClient {
         ...(payload ? { body: payload.body } : {}),
       });
     } catch (error) {
-      throw new BatchApiUnreachableError(this.baseUrl, error);
+      throw new EngineApiUnreachableError(this.baseUrl, error);
     }
     const text = await response.text();
     const json = parseJson(text);
     if (!response.ok) {
       const error = apiErrorBodySchema.safeParse(json);
-      throw new BatchApiError(
+      throw new EngineApiError(
         response.status,
         error.success ? error.data : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || response.statusText },
       );

@@ -4,14 +4,8 @@
  * is one upsert inside a write transaction: of two runs claiming one key at once, one holds it. Answers are
  * sealed as they are written and opened as they are read (sealed-answer.ts).
  */
-import { Pool } from 'pg';
-import { PG_BATCH_MIGRATIONS } from '../batches/pg-batch-schema';
-import { BATCH_MIGRATIONS } from '../batches/sqlite-batch-schema';
-import { applyPgMigrations } from '../db/postgres';
-import { postgresDialect, PgRunner } from '../db/postgres-dialect';
+import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
-import { applyMigrations, openSqlite } from '../db/sqlite';
-import { sqliteDialect, SqliteRunner } from '../db/sqlite-dialect';
 import type { PayloadKeys } from '../temporal/encryption-key';
 import { intentRowSchema, type Claim, type Intent, type IntentKey, type IntentStore, type IntentUpdate } from './intent-store';
 import { IntentAnswerSealer } from './sealed-answer';
@@ -87,21 +81,12 @@ export class SqlIntentStore implements IntentStore {
 
 /** On the batch store's SQLite file; its migrations (the table is one) applied by whichever opens it first. */
 export function sqliteIntentStore(file: string, keys: PayloadKeys, busyTimeoutMs = 10_000): IntentStore {
-  const db = openSqlite(file, { busyTimeoutMs });
-  applyMigrations(db, BATCH_MIGRATIONS);
-  return new SqlIntentStore(new SqliteRunner(db), sqliteDialect, keys);
+  const { runner, dialect } = sqliteBatchDatabase(file, busyTimeoutMs);
+  return new SqlIntentStore(runner, dialect, keys);
 }
 
 /** On the batch store's PostgreSQL database: connects and applies the batch store's migrations not yet applied. */
 export async function pgIntentStore(connectionString: string, keys: PayloadKeys, poolSize = 4): Promise<IntentStore> {
-  const pool = new Pool({ connectionString, max: poolSize });
-  // An idle connection the server dropped must not take the process down; the next query reconnects.
-  pool.on('error', () => undefined);
-  try {
-    await applyPgMigrations(pool, PG_BATCH_MIGRATIONS);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  return new SqlIntentStore(new PgRunner(pool), postgresDialect, keys);
+  const { runner, dialect } = await pgBatchDatabase(connectionString, poolSize);
+  return new SqlIntentStore(runner, dialect, keys);
 }

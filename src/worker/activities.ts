@@ -8,6 +8,7 @@ import { createActivities } from '../../activities';
 import type { BatchStore } from '../batches/batch-store';
 import type { Config } from '../config/env';
 import type { IntentStore } from '../intents/intent-store';
+import type { ReadModel } from '../read-model/read-model';
 import { chargeRefunds } from '../lifecycles/charge-client';
 import { paymentApiClient } from '../payment-api/client-from-config';
 import type { Logger } from '../logging/logger';
@@ -15,7 +16,7 @@ import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
 import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
 import { deliveryTiming } from '../lifecycles/merchant-event-client';
 
-export function engineActivities(config: Config, resources: { batchStore: BatchStore; intents: IntentStore; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
+export function engineActivities(config: Config, resources: { batchStore: BatchStore; intents: IntentStore; readModel: ReadModel; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,

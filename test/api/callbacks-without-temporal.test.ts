@@ -8,6 +8,8 @@ import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
+import { openReadModel } from '../../src/read-model/open-read-model';
+import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
 import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
 import { openUnmatchedCallbackStore, type UnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
@@ -24,6 +26,7 @@ let url: string;
 let batchStore: BatchStore;
 let endpoints: WebhookEndpointStore;
 let intents: IntentStore;
+let readModel: ReadModel;
 let unmatched: UnmatchedCallbackStore;
 const DEADLINE_MS = 500;
 
@@ -33,9 +36,10 @@ beforeAll(async () => {
   const logger = createLogger({}, 'error', () => undefined);
   batchStore = await openBatchStore(config);
   intents = await openIntentStore(config);
+  readModel = await openReadModel(config);
   endpoints = await openWebhookEndpointStore(config);
   unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }) });
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }) });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -46,6 +50,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await endpoints.close();
   await intents.close();
+  await readModel.close();
   await unmatched.close();
 });
 

@@ -8,6 +8,7 @@ import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
+import { openReadModel } from '../../src/read-model/open-read-model';
 import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
 import type { Config } from '../../src/config/env';
@@ -40,9 +41,10 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
+  const readModel = await openReadModel(config);
   const endpoints = await openWebhookEndpointStore(config);
   const unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }) });
+  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }) });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -80,6 +82,7 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
       await temporal.close();
       await batchStore.close();
       await intents.close();
+      await readModel.close();
       await endpoints.close();
       await unmatched.close();
     },

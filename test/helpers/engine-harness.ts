@@ -13,6 +13,8 @@ import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
+import { openReadModel } from '../../src/read-model/open-read-model';
+import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
 import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
 import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
@@ -68,6 +70,8 @@ export interface EngineHarness {
   temporal: TemporalClientHandle;
   /** The engine's intent store (the one the in-process worker claims in). */
   intents: IntentStore;
+  /** The engine's read model (lists, sums), on the batch store's database. */
+  readModel: ReadModel;
   /** With `providerProxy`: every request the engine (any of its processes) sent the provider. */
   provider?: ProviderProxy;
   /** Engine API call with the API key. */
@@ -207,6 +211,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
   const temporal = await connectClient(config, options.tracing);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
+  const readModel = await openReadModel(config);
   const endpoints = await openWebhookEndpointStore(config);
   const unmatched = await openUnmatchedCallbackStore(config);
   const app = createApp({
@@ -215,7 +220,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, endpoints, unmatched }),
+    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }),
     traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
@@ -234,6 +239,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     providerUrl,
     temporal,
     intents,
+    readModel,
     ...(provider ? { provider } : {}),
     api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
     admin: (method, path, body) =>
@@ -244,7 +250,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, intents, endpoints, temporal: temporal.client, logger: workerLogger }),
+        activities: engineActivities(config, { batchStore, intents, readModel, endpoints, temporal: temporal.client, logger: workerLogger }),
         workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
         ...(options.tracing ? { tracing: options.tracing } : {}),
@@ -286,6 +292,7 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
       await sandbox?.stop();
       await batchStore.close();
       await intents.close();
+      await readModel.close();
       await endpoints.close();
       await unmatched.close();
     },

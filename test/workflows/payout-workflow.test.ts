@@ -68,6 +68,10 @@ class ScriptedProvider {
         this.reports.push(settlement);
         return Promise.resolve();
       },
+      recordPayoutReview: (view) => {
+        if (view.batchId) this.reports.push(settlementOf(view));
+        return Promise.resolve();
+      },
       settlePayout: (view, announcements) => {
         this.settled.push(view);
         this.announced.push(...announcements);

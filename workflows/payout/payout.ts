@@ -20,8 +20,11 @@ import { PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage } from '../shared/activity-failures';
-import { providerCalls, recordBatchOutcome, settlePayout, type ProviderCalls } from './provider-calls';
+import { providerCalls, recordBatchOutcome, recordPayoutReview, settlePayout, type ProviderCalls } from './provider-calls';
 import { submissionReview } from './submission-review';
+
+/** Marks histories whose payouts write their row of the read model when they go to review (with their batch's outcome). */
+const READ_MODEL_PATCH = 'payout-read-model';
 
 /** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
@@ -206,7 +209,9 @@ export class Payout {
   }
 
   private async awaitOperator(): Promise<void> {
-    await this.reportToBatch();
+    // Only the review path pays for the patch's marker: a payout that settles without review records its row in settlePayout.
+    if (patched(READ_MODEL_PATCH)) await recordPayoutReview(this.view());
+    else await this.reportToBatch();
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
       await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
       this.callbacks.take();

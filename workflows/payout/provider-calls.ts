@@ -49,7 +49,7 @@ const SETTLE: LocalActivityOptions = {
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 };
 
-export const { recordBatchOutcome, settlePayout } = proxyLocalActivities<PayoutActivities>(SETTLE);
+export const { recordBatchOutcome, recordPayoutReview, settlePayout } = proxyLocalActivities<PayoutActivities>(SETTLE);
 
 export interface ProviderCalls {
   submitWithdrawal(input: PayoutInput): ReturnType<PayoutActivities['submitWithdrawal']>;

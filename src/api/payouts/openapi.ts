@@ -5,6 +5,7 @@ import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { payoutEventsResponseSchema, payoutListQuerySchema, payoutListResponseSchema, payoutSummaryQuerySchema, payoutSummaryResponseSchema } from './list-schemas';
 import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema, cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './schemas';
 
 /** The documentation's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts. */
@@ -36,6 +37,24 @@ export const payoutOperations: OperationSpec[] = [
   keyed('payouts:write', {
     id: 'quoteCrypto', method: 'get', path: '/v1/payouts/quote', summary: "A crypto payout's fee and USDT at the provider's current fees, without paying", query: payoutQuoteQuerySchema,
     responses: { 200: { description: 'The quote', schema: cryptoQuoteResponseSchema }, ...errors({ 400: 'Bad query', 422: "Amount outside the provider's bounds", 503: 'The provider could not be asked' }) },
+  }),
+  keyed('read', {
+    id: 'listPayouts', method: 'get', path: '/v1/payouts', summary: "Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor", query: payoutListQuerySchema,
+    responses: {
+      200: { description: 'A page of payouts (the PIX key masked)', schema: payoutListResponseSchema },
+      ...errors({ 400: 'Bad query: every refused parameter is named in issues[]', 422: 'INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give' }),
+    },
+  }),
+  keyed('read', {
+    id: 'summarizePayouts', method: 'get', path: '/v1/payouts/summary', summary: 'Counts and sums (amount, fee) of the payouts created on the days from..to of a time zone, by status and by rail', query: payoutSummaryQuerySchema,
+    responses: {
+      200: { description: 'The totals', schema: payoutSummaryResponseSchema },
+      ...errors({ 400: 'Bad query: every refused parameter is named in issues[]', 422: 'INVALID_FILTER: a time zone the engine does not know, to before from, or more than 366 days' }),
+    },
+  }),
+  keyed('read', {
+    id: 'listPayoutEvents', method: 'get', path: '/v1/payouts/:externalId/events', summary: 'The events announced about the payout, in the order they happened (kept after Temporal forgets the payout)', params: payoutParams,
+    responses: { 200: { description: "The payout's events", schema: payoutEventsResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout' }) },
   }),
   keyed('read', {
     id: 'getPayout', method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', params: payoutParams,

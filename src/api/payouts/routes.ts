@@ -4,9 +4,11 @@ import { acceptJsonBodies } from '../http-refusals';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import { payoutParamsSchema, cancelPayoutBodySchema, payoutQuoteQuerySchema, copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './schemas';
+import { payoutListQuerySchema, payoutSummaryQuerySchema } from './list-schemas';
+import type { PayoutListing } from './payout-listing';
 import type { PayoutService } from './service';
 
-export function payoutRoutes(service: PayoutService): Router {
+export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
   const router = Router();
   router.use('/v1/payouts', acceptJsonBodies, express.json({ limit: '64kb' }));
 
@@ -21,7 +23,15 @@ export function payoutRoutes(service: PayoutService): Router {
     res.json(copyPastePreviewResponse(service.previewCopyPaste(parseBody(copyPastePreviewRequestSchema, req))));
   });
 
-  // Before /:externalId, which would take "quote" for an id.
+  router.get('/v1/payouts', async (req, res) => {
+    res.json(await listing.list(parseOrThrow(payoutListQuerySchema, req.query, 'query')));
+  });
+
+  // Before /:externalId, which would take "summary" and "quote" for ids.
+  router.get('/v1/payouts/summary', async (req, res) => {
+    res.json(await listing.summary(parseOrThrow(payoutSummaryQuerySchema, req.query, 'query')));
+  });
+
   router.get('/v1/payouts/quote', async (req, res) => {
     const { amount } = parseOrThrow(payoutQuoteQuerySchema, req.query, 'query');
     res.json(cryptoQuoteResponse(await service.quoteCrypto(amount)));
@@ -30,6 +40,11 @@ export function payoutRoutes(service: PayoutService): Router {
   router.get('/v1/payouts/:externalId', async (req, res) => {
     const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
     res.json(payoutResponse(await service.read(externalId)));
+  });
+
+  router.get('/v1/payouts/:externalId/events', async (req, res) => {
+    const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
+    res.json(await listing.events(externalId));
   });
 
   router.post('/v1/payouts/:externalId/recheck', async (req, res) => {

@@ -60,8 +60,13 @@ export const payoutResponseSchema = z.object({
   transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
   /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
-  /** `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown. */
-  source: z.enum(['workflow', 'index']),
+  keyType: z.string().optional(),
+  pixKey: z.string().optional().describe('The PIX key it was sent to, masked'),
+  /**
+   * `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown;
+   * `store`: Temporal no longer has the workflow (retention), so the engine's database answers with its last view.
+   */
+  source: z.enum(['workflow', 'index', 'store']),
   /**
    * Present when the payout's workflow closed without its outcome (an operator terminated it, say): how it
    * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.
@@ -96,7 +101,7 @@ export function copyPastePreviewResponse(preview: CopyPastePreview): z.infer<typ
   };
 }
 
-export function payoutResponse({ view, source, unfinished }: PayoutReading): PayoutResponse {
+export function payoutResponse({ view, source, unfinished, destination }: PayoutReading): PayoutResponse {
   return {
     externalId: view.externalId,
     workflowId: payoutWorkflowId(view.externalId),
@@ -115,6 +120,8 @@ export function payoutResponse({ view, source, unfinished }: PayoutReading): Pay
     checksMade: view.checksMade,
     transitions: [...view.transitions],
     problem: view.problem,
+    keyType: destination?.keyType,
+    pixKey: destination?.pixKey,
     source,
     workflowStatus: unfinished?.executionStatus,
     submission: unfinished?.submission,

@@ -40,6 +40,8 @@ import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { recordedInput } from './payout-rerun';
+import { acceptedPayout } from '../../read-model/payout-records';
+import type { ReadModel } from '../../read-model/read-model';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -52,8 +54,10 @@ export interface SubmittedPayout {
  * Where a view came from: the workflow itself, or (no worker answered in time) the visibility index. A
  * payout whose workflow closed without its outcome (terminated, say) says so, with its submission intent.
  */
-export type PayoutReading = ({ source: 'workflow'; view: PayoutView } | { source: 'index'; view: PayoutView }) & {
+export type PayoutReading = { source: 'workflow' | 'index' | 'store'; view: PayoutView } & {
   unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: IntentView };
+  /** The PIX key it was sent to, masked, from the read model. */
+  destination?: { keyType: string; pixKey: string };
 };
 
 export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
@@ -82,6 +86,7 @@ export class PayoutService {
     private readonly batches: BatchStore,
     private readonly cryptoFees: CryptoFeeReader,
     private readonly intents: Pick<IntentStore, 'find' | 'claim'>,
+    private readonly readModel: Pick<ReadModel, 'recordPayout' | 'findPayout'>,
   ) {
     // Percent with 2 places → basis points: the same exact "× 100 from the digits" as reais → centavos.
     this.feeSchedule = { fixedCents: reaisToCentavos(config.PROVIDER_PIX_FEE_FIXED), percentBasisPoints: reaisToCentavos(config.PROVIDER_PIX_FEE_PERCENT) };
@@ -99,7 +104,10 @@ export class PayoutService {
     const started = await this.call(() => startPayoutWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
     // Registered once its workflow exists, so that a start that failed leaves the id free for a batch.
     await this.batches.registerPayout(request.externalId);
-    if (started === 'started') return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
+    if (started === 'started') {
+      await this.readModel.recordPayout(acceptedPayout(input));
+      return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
+    }
     return this.existing(request.externalId, input.requestHash);
   }
 
@@ -134,8 +142,22 @@ export class PayoutService {
     return quoted.quote;
   }
 
-  /** A closed payout answers from its result; a running one from its query, or from the index (state, amount, batch) when no worker answers. */
+  /**
+   * A closed payout answers from its result; a running one from its query, or from the index (state, amount, batch) when no worker answers;
+   * one whose workflow Temporal no longer has (retention) from the read model. The masked destination comes from the read model.
+   */
   async read(externalId: string): Promise<PayoutReading> {
+    const stored = await this.readModel.findPayout(externalId);
+    const destination = stored?.keyType && stored.destination ? { destination: { keyType: stored.keyType, pixKey: stored.destination } } : {};
+    try {
+      return { ...(await this.readFromTemporal(externalId)), ...destination };
+    } catch (error) {
+      if (!stored || !(error instanceof ApiError) || error.status !== 404) throw error;
+      return { source: 'store', view: stored.view, ...destination };
+    }
+  }
+
+  private async readFromTemporal(externalId: string): Promise<PayoutReading> {
     const reading = await readWorkflow(this.client, this.handle(externalId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: payoutStatusQuery,
@@ -169,13 +191,16 @@ export class PayoutService {
    */
   async recheck(externalId: string): Promise<PayoutReading> {
     const current = await this.read(externalId);
+    // Temporal no longer has it: it ended long ago, and its last view is the answer.
+    if (current.source === 'store') return current;
     if (current.unfinished) return this.rerun(externalId, current.unfinished);
     const outcome = await this.update(() => this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }));
     return outcome.kind === 'answered' ? { source: 'workflow', view: outcome.result } : this.read(externalId);
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
-    await this.read(externalId);
+    const current = await this.read(externalId);
+    if (current.source === 'store') return { cancelled: false, reason: `the payout is already ${current.view.state}`, view: current.view };
     const outcome = await this.update(() => this.handle(externalId).startUpdate(cancelPayoutUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     if (outcome.kind === 'answered') return outcome.result;
     const { view } = await this.read(externalId);

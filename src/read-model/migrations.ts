@@ -1,0 +1,70 @@
+/**
+ * The read model's tables, in the batch store's database (the one money_intents lives in), appended to its
+ * migration lists (sqlite-batch-schema.ts, pg-batch-schema.ts): what the API lists and sums from, and what
+ * outlives Temporal's retention. Written by the activities as operations move (src/read-model/payout-records.ts).
+ *
+ * `seq` is the index of the operation's transition the row shows: a write never replaces a row of a later
+ * transition, and a re-run writes the same row again. Amounts in integer centavos. No PIX key in clear:
+ * `destination` is the masked key the view shows, nothing more.
+ */
+import type { Migration } from '../db/sqlite';
+
+const PAYOUT_COLUMNS = (time: string, money: string): string => `
+        external_id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        method TEXT NOT NULL,
+        batch_id TEXT,
+        amount_cents ${money} NOT NULL,
+        fee_cents ${money},
+        -- The masked PIX key (CPF ***.456.789-**), for PIX-key payouts only.
+        key_type TEXT,
+        destination TEXT,
+        -- The payout's view as its workflow last told it (JSON, no destination): what GET answers once the workflow is gone.
+        view TEXT NOT NULL,
+        created_at ${time} NOT NULL,
+        updated_at ${time} NOT NULL`;
+
+const EVENT_COLUMNS = (time: string): string => `
+        event_id TEXT PRIMARY KEY,
+        -- The workflow id of the operation it is about (payout:order-1001) and the move's index in its history.
+        source_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        occurred_at ${time} NOT NULL,
+        -- The event's data as announced (JSON): the same payload the merchant's endpoints receive.
+        data TEXT NOT NULL`;
+
+// Newest first in a stable order: (created_at, external_id) descending, by itself and under each filter.
+const INDEXES = `
+      CREATE INDEX payouts_by_created ON payouts (created_at, external_id);
+      CREATE INDEX payouts_by_status ON payouts (status, created_at, external_id);
+      CREATE INDEX payouts_by_method ON payouts (method, created_at, external_id);
+      CREATE INDEX payouts_by_batch ON payouts (batch_id, created_at, external_id);
+      CREATE INDEX operation_events_by_source ON operation_events (source_id, seq);`;
+
+export const READ_MODEL_SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 'read-model/001-payouts',
+    sql: `
+      CREATE TABLE payouts (${PAYOUT_COLUMNS('INTEGER', 'INTEGER')}
+      ) WITHOUT ROWID;
+      CREATE TABLE operation_events (${EVENT_COLUMNS('INTEGER')}
+      ) WITHOUT ROWID;
+      ${INDEXES}
+    `,
+  },
+];
+
+export const READ_MODEL_PG_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 'read-model/001-payouts',
+    sql: `
+      CREATE TABLE payouts (${PAYOUT_COLUMNS('TIMESTAMPTZ', 'BIGINT')}
+      );
+      CREATE TABLE operation_events (${EVENT_COLUMNS('TIMESTAMPTZ')}
+      );
+      ${INDEXES}
+    `,
+  },
+];

@@ -1,0 +1,75 @@
+/**
+ * The read model's operations: what the activities write as operations move, and what the API reads
+ * (lists, sums, a payout once its workflow is gone, an operation's events). Written once over a SQL
+ * runner in sql-read-model.ts; the payout's own shapes are in payout-records.ts.
+ */
+import type { PayoutView } from '../lifecycles/payout-client';
+import type { PayoutState } from '../payouts/payout-state';
+import type { PayoutMethod } from '../payouts/rails/methods';
+import type { Announcement } from '../webhooks/announce';
+import type { PayoutRecord } from './payout-records';
+
+export interface PayoutListFilter {
+  status?: PayoutState;
+  method?: PayoutMethod;
+  batchId?: string;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  /** The last row of the previous page: this page starts after it (newest first). */
+  after?: PayoutPosition;
+  limit: number;
+}
+
+/** A row's place in the list's order: (createdAt, externalId), both descending. */
+export interface PayoutPosition {
+  createdAt: Date;
+  externalId: string;
+}
+
+export interface StoredPayout {
+  view: PayoutView;
+  keyType?: string;
+  /** The masked PIX key. */
+  destination?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface PayoutPage {
+  payouts: StoredPayout[];
+  /** Where the next page starts; absent on the last page. */
+  next?: PayoutPosition;
+}
+
+/** Counts and sums (integer centavos) of payouts of one status and rail. */
+export interface PayoutTotals {
+  status: PayoutState;
+  method: PayoutMethod;
+  count: number;
+  amountCents: number;
+  feeCents: number;
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface ReadModel {
+  /** Idempotent: kept unless a row of a later transition (higher seq) is there already. */
+  recordPayout(record: PayoutRecord, at?: Date): Promise<void>;
+  recordPayouts(records: readonly PayoutRecord[], at?: Date): Promise<void>;
+  /** Idempotent by the event's id. */
+  recordEvent(eventId: string, announcement: Announcement): Promise<void>;
+  findPayout(externalId: string): Promise<StoredPayout | undefined>;
+  listPayouts(filter: PayoutListFilter): Promise<PayoutPage>;
+  /** Payouts created in [from, to), grouped by status and rail. */
+  payoutTotals(from: Date, to: Date): Promise<PayoutTotals[]>;
+  /** The events announced about an operation (its workflow id), in the order of its moves. */
+  eventsOf(sourceId: string): Promise<StoredEvent[]>;
+  close(): Promise<void>;
+}
