@@ -7,6 +7,7 @@ import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
 import { PAYOUT_FLOWS, type PayoutMethod } from '../../src/payouts/rails/methods';
 import { PAYOUT_STATES, type PayoutSettlement, type PayoutState } from '../../src/payouts/payout-state';
+import { chargedCents } from '../../src/payouts/charged';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
 
@@ -64,10 +65,11 @@ export interface PayoutView {
 }
 
 export function settlementOf(view: PayoutView): PayoutSettlement {
+  const { feeCents } = chargedCents(view);
   return {
     externalId: view.externalId,
     state: view.state,
-    ...(view.feeCents === undefined ? {} : { feeCents: view.feeCents }),
+    ...(feeCents === undefined ? {} : { feeCents }),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
   };
 }

@@ -23,7 +23,7 @@ export const payoutOperations: OperationSpec[] = [
       },
       ...errors({
         ...JSON_BODY,
-        409: 'A different payout has this externalId, or it is an item of a batch',
+        409: 'A different payout has this externalId (PAYOUT_CONFLICT: `issues` names each field that differs from the stored request), or it is an item of a batch',
         422: "Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH)",
         503: "Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry",
       }),

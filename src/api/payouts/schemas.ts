@@ -12,6 +12,7 @@ import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
 import { externalIdSchema } from '../../payouts/ids';
 import { payoutAmountSchema } from '../../payouts/rails/fields';
+import { chargedCents } from '../../payouts/charged';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -47,7 +48,9 @@ export const payoutResponseSchema = z.object({
   method: z.enum(PAYOUT_METHODS),
   status: stateSchema,
   amount: z.number(),
+  /** What the provider charged: 0 on a FAILED payout, whose amount and fee the provider refunds. */
   fee: z.number().optional(),
+  /** amount + fee taken from the balance: 0 on a FAILED payout. */
   total: z.number().optional(),
   quote: cryptoQuoteResponseSchema.optional(),
   providerTransactionId: z.string().optional(),
@@ -97,14 +100,15 @@ export function copyPastePreviewResponse(preview: CopyPastePreview): z.infer<typ
 }
 
 export function payoutResponse({ view, source, unfinished }: PayoutReading): PayoutResponse {
+  const charged = chargedCents(view);
   return {
     externalId: view.externalId,
     workflowId: payoutWorkflowId(view.externalId),
     method: view.method,
     status: view.state,
     amount: centavosToReais(view.amountCents),
-    fee: optionalReais(view.feeCents),
-    total: optionalReais(view.totalCents),
+    fee: optionalReais(charged.feeCents),
+    total: optionalReais(charged.totalCents),
     quote: view.quote ? cryptoQuoteResponse(view.quote) : undefined,
     providerTransactionId: view.providerTransactionId,
     providerState: view.providerState,

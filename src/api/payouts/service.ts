@@ -40,6 +40,7 @@ import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { recordedInput } from './payout-rerun';
+import { differingFields } from '../../payouts/request-differences';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -100,17 +101,34 @@ export class PayoutService {
     // Registered once its workflow exists, so that a start that failed leaves the id free for a batch.
     await this.batches.registerPayout(request.externalId);
     if (started === 'started') return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
-    return this.existing(request.externalId, input.requestHash);
+    return this.existing(request, input.requestHash);
   }
 
-  private async existing(externalId: string, requestHash: string): Promise<SubmittedPayout> {
+  private async existing(request: PayoutRequest, requestHash: string): Promise<SubmittedPayout> {
+    const { externalId } = request;
     const workflowId = payoutWorkflowId(externalId);
     const description = await this.call(() => this.handle(externalId).describe());
-    if (description.memo?.requestHash !== requestHash) {
-      throw new ApiError(409, 'PAYOUT_CONFLICT', `A different payout with externalId ${externalId} already exists`);
-    }
+    if (description.memo?.requestHash !== requestHash) throw await this.conflict(request);
     const status = description.typedSearchAttributes.get(PayoutStatus) ?? 'RECEIVED';
     return { created: false, externalId, workflowId, status };
+  }
+
+  /**
+   * A different request under an id already taken: the 409 names the fields that differ from the stored request
+   * (read back from the payout's history), never their values. Unreadable in time: the 409 without the names.
+   */
+  private async conflict(request: PayoutRequest): Promise<ApiError> {
+    const taken = `A different payout with externalId ${request.externalId} already exists`;
+    let fields: string[];
+    try {
+      const stored = await this.call(() => recordedInput(this.client, this.handle(request.externalId), request.externalId));
+      fields = differingFields(stored, request);
+    } catch {
+      fields = [];
+    }
+    if (fields.length === 0) return new ApiError(409, 'PAYOUT_CONFLICT', taken);
+    const issues = fields.map((field) => ({ path: field, message: 'differs from the stored request' }));
+    return new ApiError(409, 'PAYOUT_CONFLICT', `${taken}: ${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the stored request`, issues);
   }
 
   /** Without paying: the payee, amount and fee of a copy-and-paste code. */
