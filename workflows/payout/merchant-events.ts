@@ -1,4 +1,4 @@
-/** What a payout tells the merchant's endpoints once it is final: amounts in reais, never the destination. */
+/** What a payout tells the merchant's endpoints once it is final, or in review (with why): amounts in reais, never the destination. */
 import { centavosToReais } from '../../src/money/centavos';
 import { chargedCents } from '../../src/payouts/charged';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
@@ -21,7 +21,9 @@ export function payoutEventData(view: PayoutView, state: PayoutState): Record<st
     ...(charged.feeCents === undefined ? {} : { fee: centavosToReais(charged.feeCents) }),
     ...(charged.totalCents === undefined ? {} : { total: centavosToReais(charged.totalCents) }),
     ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
+    ...(view.endToEndId ? { endToEndId: view.endToEndId } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+    ...(state === 'NEEDS_REVIEW' && view.reviewReason ? { reviewReason: view.reviewReason } : {}),
     ...(view.batchId ? { batchId: view.batchId } : {}),
   };
 }

@@ -39,6 +39,8 @@ export interface WithdrawalCallbackHint {
   status: string;
   transactionId?: string;
   reason?: string;
+  /** The PIX end-to-end id the signed callback named. */
+  endToEndId?: string;
   receivedAt: string;
 }
 
@@ -51,6 +53,8 @@ export interface PayoutView {
   totalCents?: number;
   providerTransactionId?: string;
   providerState?: string;
+  /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
+  endToEndId?: string;
   /** Crypto: the fees applied and the USDT delivered. */
   quote?: CryptoQuote;
   failureReason?: string;

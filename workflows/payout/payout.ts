@@ -25,6 +25,8 @@ import { submissionReview } from './submission-review';
 
 /** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
+/** Marks histories whose payouts tell the merchant when they go to review (payout.needs_review). */
+const REVIEW_EVENT_PATCH = 'payout-review-event';
 
 /** What the provider said when asked; `found` is 'unknown' when the check failed, 'unknowable' when it cannot be asked. */
 interface ProviderAnswer {
@@ -207,6 +209,10 @@ export class Payout {
 
   private async awaitOperator(): Promise<void> {
     await this.reportToBatch();
+    // Payouts of before version 2 announce nothing; those recorded before the patch did not announce review.
+    if (this.calls.settlesEveryPayout && patched(REVIEW_EVENT_PATCH)) {
+      await this.events.announceLatestMove(this.lifecycle, 'payout.needs_review', () => payoutEventData(this.view(), 'NEEDS_REVIEW'));
+    }
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
       await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
       this.callbacks.take();
@@ -269,6 +275,8 @@ export class Payout {
     }
     this.details.providerTransactionId = outcome.transactionId;
     this.details.providerState = outcome.providerState;
+    const endToEndId = outcome.endToEndId ?? this.callbacks.latest?.endToEndId;
+    if (endToEndId) this.details.endToEndId = endToEndId;
     if (outcome.feeCents !== undefined) {
       this.details.feeCents = outcome.feeCents;
       this.details.totalCents = this.input.amountCents + outcome.feeCents;

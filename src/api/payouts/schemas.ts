@@ -55,6 +55,8 @@ export const payoutResponseSchema = z.object({
   quote: cryptoQuoteResponseSchema.optional(),
   providerTransactionId: z.string().optional(),
   providerState: z.string().optional(),
+  /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
+  endToEndId: z.string().optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),
   batchId: z.string().optional(),
@@ -112,6 +114,7 @@ export function payoutResponse({ view, source, unfinished }: PayoutReading): Pay
     quote: view.quote ? cryptoQuoteResponse(view.quote) : undefined,
     providerTransactionId: view.providerTransactionId,
     providerState: view.providerState,
+    endToEndId: view.endToEndId,
     failureReason: view.failureReason,
     reviewReason: view.reviewReason,
     batchId: view.batchId,
