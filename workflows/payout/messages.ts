@@ -87,6 +87,11 @@ export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
 /** Ask the provider now. Refused (validator) while it is being submitted and once it is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
+/**
+ * Ask the provider at the next chance, answering nothing: what the API sends when the workflow could not take the
+ * update at once (its task busy with the submission, say) or is still being submitted. Taken like a recheck.
+ */
+export const recheckAskedSignal = defineSignal('recheckAsked');
 /** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');
 

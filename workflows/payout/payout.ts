@@ -16,7 +16,7 @@ import { Lifecycle } from '../shared/lifecycle';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { MerchantEventOutbox } from '../shared/merchant-events';
-import { PendingUpdates } from '../shared/pending-updates';
+import { LookRequests, PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage } from '../shared/activity-failures';
@@ -46,7 +46,7 @@ export class Payout {
   private readonly callbacks = new CallbackInbox<WithdrawalCallbackHint>();
   /** Set by an accepted cancel until the phase that can act on it answers. */
   private cancelReason: string | undefined;
-  private readonly rechecks = new PendingUpdates<PayoutView>();
+  private readonly rechecks = new LookRequests<PayoutView>();
   private readonly cancels = new PendingUpdates<CancelOutcome>();
   private readonly calls: ProviderCalls;
 
@@ -106,6 +106,11 @@ export class Payout {
   /** Answered after the provider has next been asked (at once in review), or when the payout ends. */
   recheck(): Promise<PayoutView> {
     return this.rechecks.wait();
+  }
+
+  /** A recheck the API could not hand over as an update (or sent while submitting): the next look takes it. */
+  askRecheck(): void {
+    this.rechecks.ask();
   }
 
   /** Update validator: only a payout that may not be at the provider yet can be cancelled. */

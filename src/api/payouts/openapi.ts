@@ -44,7 +44,8 @@ export const payoutOperations: OperationSpec[] = [
   keyed('operator', {
     id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
     responses: {
-      200: { description: 'The payout after the check (a terminated one: its re-run)', schema: payoutResponseSchema },
+      200: { description: 'The payout after the check (a terminated one: its re-run; a final one: its view)', schema: payoutResponseSchema },
+      202: { description: 'Taken: still being submitted, or its workflow busy; the current view, and the workflow asks the provider as soon as it can', schema: payoutResponseSchema },
       ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', 409: 'Terminated before anything was sent: nothing to recheck', ...TEMPORAL }),
     },
   }),

@@ -3,7 +3,8 @@
  * them through the shared message definitions, every call within a deadline. Knows nothing about HTTP
  * beyond the ApiErrors it throws.
  */
-import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateStage, type Client, type WorkflowExecutionDescription, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
 import type { IntentKey, IntentStore } from '../../intents/intent-store';
 import type { Config } from '../../config/env';
@@ -24,6 +25,7 @@ import {
   cancelPayoutUpdate,
   payoutStatusQuery,
   payoutWorkflowId,
+  recheckAskedSignal,
   recheckPayoutUpdate,
   type CancelOutcome,
   type PayoutView,
@@ -37,7 +39,7 @@ import {
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
-import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
+import { sendUpdate, sendUpdateUnlessBusy, type UpdateOutcome } from '../workflow-updates';
 import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { recordedInput } from './payout-rerun';
 import { differingFields } from '../../payouts/request-differences';
@@ -61,6 +63,11 @@ export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Confi
 
 // An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
+/**
+ * How long a recheck waits for the workflow to take it as an update: a free worker takes it in milliseconds; past
+ * this its task is busy (a local activity waiting for the provider), and the recheck goes by signal instead.
+ */
+const RECHECK_ACCEPT_MS = 1_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
@@ -72,6 +79,29 @@ function submissionKey(externalId: string): IntentKey {
 
 function isPayoutState(value: string | undefined): value is PayoutState {
   return (PAYOUT_STATES as readonly string[]).includes(value ?? '');
+}
+
+/** What the visibility index knows of a payout (state, amount, batch), for when its workflow cannot answer now. */
+function indexView(externalId: string, description: WorkflowExecutionDescription): PayoutView {
+  const state = description.typedSearchAttributes.get(PayoutStatus);
+  const batchId = description.typedSearchAttributes.get(BatchId);
+  return {
+    externalId,
+    method: methodOfFlow(description.typedSearchAttributes.get(Flow)) ?? 'pix_key',
+    state: isPayoutState(state) ? state : 'RECEIVED',
+    amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+    requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
+    ...(batchId ? { batchId } : {}),
+    callbacksReceived: 0,
+    checksMade: 0,
+    transitions: [],
+  };
+}
+
+/** `later`: the workflow was asked to look when its task lets it; the reading is its view before that look. */
+export interface RecheckAnswer {
+  later: boolean;
+  reading: PayoutReading;
 }
 
 export class PayoutService {
@@ -158,21 +188,7 @@ export class PayoutService {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: payoutStatusQuery,
       notFound: () => notFound(externalId),
-      fromIndex: (description): PayoutView => {
-        const state = description.typedSearchAttributes.get(PayoutStatus);
-        const batchId = description.typedSearchAttributes.get(BatchId);
-        return {
-          externalId,
-          method: methodOfFlow(description.typedSearchAttributes.get(Flow)) ?? 'pix_key',
-          state: isPayoutState(state) ? state : 'RECEIVED',
-          amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
-          requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
-          ...(batchId ? { batchId } : {}),
-          callbacksReceived: 0,
-          checksMade: 0,
-          transitions: [],
-        };
-      },
+      fromIndex: (description) => indexView(externalId, description),
     });
     const executionStatus = unfinishedStatus(reading.executionStatus);
     const { source, view } = reading;
@@ -182,14 +198,44 @@ export class PayoutService {
   }
 
   /**
-   * Refused by the workflow when there is nothing to ask (final, or still being submitted): then its current
-   * view is the answer. A payout whose workflow closed unfinished is re-run, and the re-run asks the provider.
+   * "Look now". Taken by the workflow at once (its task free), the answer is its view once the provider was asked.
+   * Its task busy (a submission waiting for a slow provider holds it), or still being submitted, the workflow is
+   * asked by a signal to look when it can, and the answer is its current view, `later`. Final: its view. A payout
+   * whose workflow closed unfinished is re-run, and the re-run asks the provider.
    */
-  async recheck(externalId: string): Promise<PayoutReading> {
+  async recheck(externalId: string): Promise<RecheckAnswer> {
+    const acceptMs = Math.min(RECHECK_ACCEPT_MS, this.config.TEMPORAL_CALL_DEADLINE_MS);
+    const outcome = await sendUpdateUnlessBusy(this.client, { acceptMs, answerMs: UPDATE_ANSWER_DEADLINE_MS }, () =>
+      this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }),
+    );
+    if (outcome.kind === 'answered') return { later: false, reading: { source: 'workflow', view: outcome.result } };
+    if (outcome.kind === 'busy') return (await this.askToLook(externalId)) ? { later: true, reading: await this.indexed(externalId) } : this.recheckClosed(externalId);
+    return this.recheckClosed(externalId);
+  }
+
+  /** Refused (still being submitted, or final) or closed: its view, asked to look when it can while it is still being submitted. */
+  private async recheckClosed(externalId: string): Promise<RecheckAnswer> {
     const current = await this.read(externalId);
-    if (current.unfinished) return this.rerun(externalId, current.unfinished);
-    const outcome = await this.update(() => this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }));
-    return outcome.kind === 'answered' ? { source: 'workflow', view: outcome.result } : this.read(externalId);
+    if (current.unfinished) return { later: false, reading: await this.rerun(externalId, current.unfinished) };
+    if (current.view.state === 'RECEIVED' && (await this.askToLook(externalId))) return { later: true, reading: current };
+    return { later: false, reading: current };
+  }
+
+  /** False when the workflow had closed meanwhile. */
+  private async askToLook(externalId: string): Promise<boolean> {
+    try {
+      await this.call(() => this.handle(externalId).signal(recheckAskedSignal));
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /** The view the visibility index holds, without waiting for the workflow's task. */
+  private async indexed(externalId: string): Promise<PayoutReading> {
+    const description = await this.call(() => this.handle(externalId).describe());
+    return { source: 'index', view: indexView(externalId, description) };
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
