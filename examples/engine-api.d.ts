@@ -1013,7 +1013,7 @@ export interface components {
         MerchantEvent: {
             id: string;
             /** @enum {string} */
-            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
             createdAt: string;
             data: {
                 [key: string]: unknown;
@@ -1057,6 +1057,7 @@ export interface components {
             };
             providerTransactionId?: string;
             providerState?: string;
+            endToEndId?: string;
             failureReason?: string;
             reviewReason?: string;
             batchId?: string;
@@ -1140,7 +1141,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
             /** @enum {string} */
             signatureScheme: "standard-webhooks" | "legacy";
             createdAt: string;
@@ -1204,7 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A different payout has this externalId, or it is an item of a batch */
+            /** @description A different payout has this externalId (PAYOUT_CONFLICT: `issues` names each field that differs from the stored request), or it is an item of a batch */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1231,7 +1232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds */
+            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1534,8 +1535,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payout after the check (a terminated one: its re-run) */
+            /** @description The payout after the check (a terminated one: its re-run; a final one: its view) */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Taken: still being submitted, or its workflow busy; the current view, and the workflow asks the provider as soon as it can */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1797,7 +1807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started */
+            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4308,7 +4318,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                    events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                     /**
                      * @description standard-webhooks: webhook-id, webhook-timestamp, webhook-signature (verify with any Standard Webhooks library). legacy (deprecated): X-Webhook-* as before, and the standard headers beside them
                      * @default standard-webhooks
@@ -4328,7 +4338,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
                         createdAt: string;
@@ -4557,7 +4567,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
                         createdAt: string;
@@ -4619,7 +4629,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+                type?: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
                 cursor?: string;
                 limit?: number;
             };
@@ -4639,7 +4649,7 @@ export interface operations {
                         data: {
                             id: string;
                             /** @enum {string} */
-                            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+                            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
                             createdAt: string;
                             /** @enum {string} */
                             status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
