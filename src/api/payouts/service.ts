@@ -64,10 +64,11 @@ export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Confi
 // An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
 /**
- * How long a recheck waits for the workflow to take it as an update: a free worker takes it in milliseconds; past
- * this its task is busy (a local activity waiting for the provider), and the recheck goes by signal instead.
+ * How long a recheck waits for the workflow to take it as an update: a free worker takes it in milliseconds (a
+ * loaded one within a second); past this its task is busy (a local activity waiting for the provider), and the
+ * recheck goes by signal instead. At most TEMPORAL_CALL_DEADLINE_MS.
  */
-const RECHECK_ACCEPT_MS = 1_000;
+const RECHECK_ACCEPT_MS = 2_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
