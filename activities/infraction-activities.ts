@@ -34,6 +34,8 @@ export interface InfractionActivityDependencies {
   intents: IntentStore;
   /** Where endpoint 7's list is and what its records' fields are called (MED_LIST_ENVELOPE, MED_RECORD_FIELDS). */
   med: MedReading;
+  /** INFRACTION_DUE_SOON_LEAD_MS: given to each infraction workflow it starts, which keeps it. */
+  dueSoonLeadMs: number;
 }
 
 export interface SyncedPage {
@@ -98,7 +100,7 @@ async function takeOverDefense(intents: IntentStore, key: IntentKey, earlier: In
   return 'taken';
 }
 
-export function createInfractionActivities({ api, temporal, taskQueue, charges, intents, med }: InfractionActivityDependencies) {
+export function createInfractionActivities({ api, temporal, taskQueue, charges, intents, med, dueSoonLeadMs }: InfractionActivityDependencies) {
   /** One page of endpoint 7, read; a list the engine cannot find fails for good (the setting must say where it is). */
   async function readPage(page: number, perPage: number): Promise<InfractionPage> {
     try {
@@ -112,7 +114,7 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
   async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
     const state = running.get(infractionWorkflowId(record.infractionId));
     if (state !== undefined && !hasNews(record, state)) return 'unchanged';
-    if ((await signalInfractionRecord(temporal, record, taskQueue)) === 'closed') return 'unchanged';
+    if ((await signalInfractionRecord(temporal, record, { taskQueue, dueSoonLeadMs })) === 'closed') return 'unchanged';
     return state === undefined ? 'started' : 'signalled';
   }
 
@@ -139,7 +141,7 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       }
       // A running workflow keeps the record it last read.
       if (running.has(infractionWorkflowId(infractionId))) continue;
-      if ((await startInfractionReview(temporal, { ...unreadable, infractionId }, taskQueue)) === 'started') result.reviews += 1;
+      if ((await startInfractionReview(temporal, { ...unreadable, infractionId }, { taskQueue, dueSoonLeadMs })) === 'started') result.reviews += 1;
     }
   }
 

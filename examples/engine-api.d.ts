@@ -1049,7 +1049,7 @@ export interface components {
         MerchantEvent: {
             id: string;
             /** @enum {string} */
-            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
             createdAt: string;
             data: {
                 [key: string]: unknown;
@@ -1093,6 +1093,7 @@ export interface components {
             };
             providerTransactionId?: string;
             providerState?: string;
+            endToEndId?: string;
             failureReason?: string;
             reviewReason?: string;
             batchId?: string;
@@ -1249,7 +1250,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
             /** @enum {string} */
             signatureScheme: "standard-webhooks" | "legacy";
             createdAt: string;
@@ -1386,7 +1387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A different payout has this externalId, or it is an item of a batch */
+            /** @description A different payout has this externalId (PAYOUT_CONFLICT: `issues` names each field that differs from the stored request), or it is an item of a batch */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1852,8 +1853,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payout after the check (a terminated one: its re-run) */
+            /** @description The payout after the check (a terminated one: its re-run; a final one: its view) */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Taken: still being submitted, or its workflow busy; the current view, and the workflow asks the provider as soon as it can */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4626,7 +4636,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                    events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                     /**
                      * @description standard-webhooks: webhook-id, webhook-timestamp, webhook-signature (verify with any Standard Webhooks library). legacy (deprecated): X-Webhook-* as before, and the standard headers beside them
                      * @default standard-webhooks
@@ -4646,7 +4656,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
                         createdAt: string;
@@ -4875,7 +4885,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
+                        events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
                         createdAt: string;
@@ -4937,7 +4947,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+                type?: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
                 cursor?: string;
                 limit?: number;
             };
@@ -4957,7 +4967,7 @@ export interface operations {
                         data: {
                             id: string;
                             /** @enum {string} */
-                            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+                            type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
                             createdAt: string;
                             /** @enum {string} */
                             status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";

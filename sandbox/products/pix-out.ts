@@ -173,7 +173,11 @@ const CHECK_STATES: Record<string, CheckView['transactionState']> = { PROCESSING
 
 export function pixOutOperationKind(family: PixOutFamily): OperationKind {
   return {
-    checkView: (operation) => ({ ...family.check, transactionState: CHECK_STATES[operation.status] ?? 'PROCESSING' }),
+    checkView: (operation) => ({
+      ...family.check,
+      transactionState: CHECK_STATES[operation.status] ?? 'PROCESSING',
+      ...(typeof operation.details.endToEndId === 'string' ? { endToEndId: operation.details.endToEndId } : {}),
+    }),
     isFinal: (operation) => operation.status !== 'PROCESSING',
     forceOutcome: (ctx, operation, outcome) => {
       ctx.db.transaction(() => settlePixOut(ctx, family, operation, outcome))();

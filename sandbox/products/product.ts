@@ -49,6 +49,8 @@ export interface CheckView {
   transactionState: TransactionState;
   transactionType: TransactionType;
   transactionMethod: TransactionMethod;
+  /** A settled PIX transfer's end-to-end id (the spec shows none: docs/assumptions.md §10). */
+  endToEndId?: string;
 }
 
 /** How one kind of operation (operations.product) behaves outside its own routes. */

@@ -41,6 +41,24 @@ export async function sendUpdate<R>(client: Client, deadlines: UpdateDeadlines, 
   } catch (error) {
     return outcomeOf(error);
   }
+  return answerOf(client, deadlines, handle);
+}
+
+/**
+ * sendUpdate for a caller with another way to be heard (a signal): an update the workflow did not take within
+ * `acceptMs` (its task busy with a local activity, say) is `busy` instead of a 503.
+ */
+export async function sendUpdateUnlessBusy<R>(client: Client, deadlines: UpdateDeadlines, start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R> | { kind: 'busy' }> {
+  let handle: WorkflowUpdateHandle<R>;
+  try {
+    handle = await client.withDeadline(Date.now() + deadlines.acceptMs, start);
+  } catch (error) {
+    return error instanceof WorkflowUpdateRPCTimeoutOrCancelledError ? { kind: 'busy' } : outcomeOf(error);
+  }
+  return answerOf(client, deadlines, handle);
+}
+
+async function answerOf<R>(client: Client, deadlines: UpdateDeadlines, handle: WorkflowUpdateHandle<R>): Promise<UpdateOutcome<R>> {
   try {
     return { kind: 'answered', result: await client.withDeadline(Date.now() + deadlines.answerMs, () => handle.result()) };
   } catch (error) {

@@ -263,6 +263,13 @@ export const envSchema = z.object({
     .default(DEFAULT_MED_RECORD_FIELDS)
     .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
   MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
+  /** MED: how long before its defense deadline an undefended infraction is DUE_SOON (and infraction.due_soon is sent, once). */
+  INFRACTION_DUE_SOON_LEAD_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(86_400_000)
+    .describe('How long before the defense deadline an infraction becomes DUE_SOON and infraction.due_soon is sent (once); infractions started before keep theirs'),
   /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */

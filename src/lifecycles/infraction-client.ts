@@ -47,13 +47,19 @@ export async function runningInfractionStates(temporal: Client, infractionIds: r
   return states;
 }
 
+/** Where an infraction workflow is started, and the DUE_SOON lead time it keeps (INFRACTION_DUE_SOON_LEAD_MS). */
+export interface InfractionStart {
+  taskQueue: string;
+  dueSoonLeadMs: number;
+}
+
 /** The record signalled to its infraction's workflow, started if it does not run; 'closed': it ended (its outcome is final). */
-export async function signalInfractionRecord(temporal: Client, record: InfractionRecord, taskQueue: string): Promise<'signalled' | 'closed'> {
+export async function signalInfractionRecord(temporal: Client, record: InfractionRecord, { taskQueue, dueSoonLeadMs }: InfractionStart): Promise<'signalled' | 'closed'> {
   try {
     await temporal.workflow.signalWithStart<InfractionWorkflow, [InfractionRecord]>('infractionWorkflow', {
       workflowId: infractionWorkflowId(record.infractionId),
       taskQueue,
-      args: [{ record }],
+      args: [{ record, dueSoonLeadMs }],
       signal: infractionRecordSignal,
       signalArgs: [record],
       // A closed infraction is never started again: its outcome is final.
@@ -73,12 +79,16 @@ export async function signalInfractionRecord(temporal: Client, record: Infractio
  * An infraction whose record the engine cannot read, started in NEEDS_REVIEW (its `problem` names the record's
  * fields); 'exists' when its workflow runs or ran (it keeps what it knew).
  */
-export async function startInfractionReview(temporal: Client, unreadable: UnreadableInfraction & { infractionId: string }, taskQueue: string): Promise<'started' | 'exists'> {
+export async function startInfractionReview(
+  temporal: Client,
+  unreadable: UnreadableInfraction & { infractionId: string },
+  { taskQueue, dueSoonLeadMs }: InfractionStart,
+): Promise<'started' | 'exists'> {
   try {
     await temporal.workflow.start<InfractionWorkflow>('infractionWorkflow', {
       workflowId: infractionWorkflowId(unreadable.infractionId),
       taskQueue,
-      args: [{ unreadable }],
+      args: [{ unreadable, dueSoonLeadMs }],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: Flow, value: INFRACTION_FLOW },

@@ -1,5 +1,7 @@
 /**
- * What the engine tells a merchant's endpoints: one event per final state of an operation. The event
+ * What the engine tells a merchant's endpoints: one event per final state of an operation, and one for each
+ * state that has a deadline or needs a person (an infraction opened or due soon, a payout or card payment in
+ * review). The event
  * is the payload every attempt of its delivery carries, byte for byte the same, so a receiver
  * de-duplicates by `id`. Pure: workflows build events too.
  */
@@ -22,6 +24,11 @@ export const MERCHANT_EVENT_TYPES = [
   'infraction.accepted',
   'infraction.rejected',
   'infraction.cancelled',
+  // Appended, not sorted in: endpoints store their subscriptions in this order.
+  'payout.needs_review',
+  'card_payment.needs_review',
+  'infraction.opened',
+  'infraction.due_soon',
 ] as const;
 
 export const merchantEventTypeSchema = z.enum(MERCHANT_EVENT_TYPES);

@@ -23,6 +23,7 @@ export function engineActivities(config: Config, resources: { batchStore: BatchS
     chargeMerchantName: config.CHARGE_MERCHANT_NAME,
     charges: chargeRefunds(resources.temporal),
     med: { envelope: config.MED_LIST_ENVELOPE, fields: config.MED_RECORD_FIELDS },
+    dueSoonLeadMs: config.INFRACTION_DUE_SOON_LEAD_MS,
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS, transport: endpointTransport(endpointPolicy(config)) },

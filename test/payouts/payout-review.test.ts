@@ -54,13 +54,14 @@ test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds on
   expect(ledger.body.entries).toEqual([]);
 });
 
-test('a recheck sent while the first submission attempt is in flight is answered once that attempt ends (the provider refused it: FAILED)', async () => {
+test('a recheck sent while the first submission attempt is in flight is taken at once (202, RECEIVED); the attempt then ends as the provider said (refused: FAILED)', async () => {
   const id = externalId('early-recheck');
   await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1500 });
   // R$ 1,000,000.00 plus its fee is more than the merchant's balance: the provider refuses it.
   expect((await submit(id, 1_000_000)).status).toBe(202);
   const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
-  expect(recheck.status).toBe(200);
-  expect(recheck.body.status).toBe('FAILED');
-  expect(recheck.body.failureReason).toMatch(/Insufficient balance/);
+  expect([recheck.status, recheck.body.status]).toEqual([202, 'RECEIVED']);
+  const failed = await waitForPayout(stack, id, ['FAILED', 'COMPLETED', 'NEEDS_REVIEW']);
+  expect(failed.status).toBe('FAILED');
+  expect(failed.failureReason).toMatch(/Insufficient balance/);
 });

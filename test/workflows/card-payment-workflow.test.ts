@@ -57,8 +57,9 @@ test('a payment the provider leaves PENDING past the review deadline: NEEDS_REVI
   });
   expect(path(view)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'NEEDS_REVIEW', 'PAID']);
   expect(view.checksMade).toBeGreaterThan(3);
-  // Only the final state is announced, with the card as far as the engine keeps it.
+  // The review (a person must look, and why) and the final state are announced, with the card as far as the engine keeps it.
   expect(provider.announced.map((announcement) => [announcement.type, announcement.data])).toEqual([
+    ['card_payment.needs_review', expect.objectContaining({ object: 'card_payment', status: 'NEEDS_REVIEW', reviewReason: expect.any(String) as unknown })],
     ['card_payment.paid', { object: 'card_payment', externalId: view.externalId, status: 'PAID', amount: 100, installmentCount: 1, brand: 'VISA', last4: '1111', netValue: 96.01, providerPaymentId: 42 }],
   ]);
 });

@@ -110,15 +110,40 @@ test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it pa
   expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'ACCEPTED']);
   expect(provider.refunds).toEqual([{ chargeExternalId: 'order-42', infraction: { infractionId: initial.infractionId, amountCents: 8_000 } }]);
   expect(view.refundRecordedAt).toBeTruthy();
+  const sourceId = infractionWorkflowId(initial.infractionId);
+  const about = { object: 'infraction', infractionId: initial.infractionId, amount: 80, providerTransactionId: 'ci_abc', defenseDeadline: initial.defenseDeadline, chargeExternalId: 'order-42' };
   expect(provider.announced).toEqual([
-    {
-      sourceId: infractionWorkflowId(initial.infractionId),
-      seq: 3,
-      type: 'infraction.accepted',
-      occurredAt: view.transitions[3]?.at,
-      data: { object: 'infraction', infractionId: initial.infractionId, status: 'ACCEPTED', amount: 80, providerTransactionId: 'ci_abc', chargeExternalId: 'order-42' },
-    },
+    { sourceId, seq: 0, type: 'infraction.opened', occurredAt: view.transitions[0]?.at, data: { ...about, status: 'OPEN' } },
+    { sourceId, seq: 1, type: 'infraction.due_soon', occurredAt: view.transitions[1]?.at, data: { ...about, status: 'DUE_SOON' } },
+    { sourceId, seq: 3, type: 'infraction.accepted', occurredAt: view.transitions[3]?.at, data: { ...about, status: 'ACCEPTED' } },
   ]);
+  // Due soon by the workflow's own timer: a day before the deadline (the default lead time).
+  expect(Date.parse(view.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - DAY)).toBeGreaterThanOrEqual(0);
+  expect(Date.parse(view.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - DAY)).toBeLessThan(60_000);
+});
+
+test("the lead time comes with the infraction's input: DUE_SOON (announced once) that long before the deadline", async () => {
+  const provider = new StubbedProvider(null);
+  const initial = await record({ defenseDeadline: new Date((await env.currentTimeMs()) + 5 * DAY).toISOString() });
+  const leadMs = 3 * DAY;
+  const taskQueue = `infraction-${randomUUID()}`;
+  const view = await withWorker(env, taskQueue, provider.activities(() => initial), async () => {
+    const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', { taskQueue, workflowId: infractionWorkflowId(initial.infractionId), args: [{ record: initial, dueSoonLeadMs: leadMs }] });
+    await reaches(handle, 'OPEN');
+    await env.sleep(DAY + 3_600_000);
+    expect((await handle.query(infractionStatusQuery)).state).toBe('OPEN');
+    await env.sleep(DAY);
+    const due = await reaches(handle, 'DUE_SOON');
+    const dueAt = Date.parse(due.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - leadMs);
+    expect(dueAt).toBeGreaterThanOrEqual(0);
+    expect(dueAt).toBeLessThan(60_000);
+    expect(due.transitions[1]?.cause).toBe('the defense is due within 3 days');
+    await env.sleep(4 * DAY);
+    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
+    return handle.result();
+  });
+  expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'CANCELLED']);
+  expect(provider.announced.map((announcement) => announcement.type)).toEqual(['infraction.opened', 'infraction.due_soon', 'infraction.cancelled']);
 });
 
 test('a defense is answered once the provider took it; a second one is refused; REJECTED tells no charge', async () => {

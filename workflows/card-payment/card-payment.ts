@@ -23,7 +23,7 @@ import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
-import { CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData, cardPaymentOutcome } from './merchant-events';
+import { CARD_PAYMENT_EVENT_PATCHES, CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData, cardPaymentOutcome } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { CARD_PAYMENT_FLOW, CARD_PAYMENT_TRANSITIONS, type AuthorizationAnswer, type CardCallbackHint, type CardPaymentState, type CardPaymentView, type SubmittedCard } from './messages';
 import { nowMs } from '../shared/clock';
@@ -69,7 +69,7 @@ export class CardPayment {
       expiresAt: input.expiresAt,
       requestHash: input.requestHash,
     };
-    this.events.watch(this.lifecycle, CARD_PAYMENT_EVENT_TYPES, (state) => cardPaymentEventData(this.view(), state));
+    this.events.watch(this.lifecycle, CARD_PAYMENT_EVENT_TYPES, (state) => cardPaymentEventData(this.view(), state), CARD_PAYMENT_EVENT_PATCHES);
   }
 
   view(): CardPaymentView {

@@ -1,13 +1,21 @@
-/** What a card payment tells the merchant (its endpoints, its row in the Temporal UI): its final states, amounts in reais, no card data but brand and last4. */
+/**
+ * What a card payment tells the merchant (its endpoints, its row in the Temporal UI): its final states, and
+ * review (a person must look: with why), amounts in reais, no card data but brand and last4.
+ */
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { EventPatches } from '../shared/merchant-events';
 import type { CardPaymentView, CardPaymentState } from './messages';
 
 export const CARD_PAYMENT_EVENT_TYPES: Partial<Record<CardPaymentState, MerchantEventType>> = {
   PAID: 'card_payment.paid',
   FAILED: 'card_payment.failed',
   EXPIRED: 'card_payment.expired',
+  NEEDS_REVIEW: 'card_payment.needs_review',
 };
+
+/** Payments recorded before review was announced replay without it. */
+export const CARD_PAYMENT_EVENT_PATCHES: EventPatches = { 'card_payment.needs_review': 'card-payment-review-event' };
 
 export function cardPaymentEventData(view: CardPaymentView, state: CardPaymentState): Record<string, unknown> {
   return {
@@ -21,6 +29,7 @@ export function cardPaymentEventData(view: CardPaymentView, state: CardPaymentSt
     ...(view.netValueCents === undefined ? {} : { netValue: centavosToReais(view.netValueCents) }),
     ...(view.providerPaymentId === undefined ? {} : { providerPaymentId: view.providerPaymentId }),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+    ...(state === 'NEEDS_REVIEW' && view.reviewReason ? { reviewReason: view.reviewReason } : {}),
   };
 }
 

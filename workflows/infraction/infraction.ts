@@ -3,8 +3,9 @@
  * outcome; the merchant's defense (an update) is submitted once and answered only after the provider
  * took it (or refused it): the same defense again, while it is sent or after, gets that answer; a
  * different one is refused by the validator from the moment the first is taken until the provider refuses
- * it. The deadline drives two timers: DUE_SOON a day before, DEADLINE_MISSED when it passes without a
- * defense. ACCEPTED tells the charge of the infracted cash-in, when the engine has one. An infraction the
+ * it. The deadline drives two timers: DUE_SOON its lead time before (INFRACTION_DUE_SOON_LEAD_MS, a day by
+ * default), DEADLINE_MISSED when it passes without a defense. The merchant is told it was opened (once the
+ * charge it is about is known) and that it is due soon, each once. ACCEPTED tells the charge of the infracted cash-in, when the engine has one. An infraction the
  * sync could not read starts in NEEDS_REVIEW and waits for a record it can read (then OPEN).
  */
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
@@ -17,7 +18,7 @@ import { AmountCents, InfractionDueAt, InfractionStatus } from '../../src/tempor
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
-import { INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
+import { DEADLINE_EVENTS_PATCH, INFRACTION_EVENT_PATCHES, INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { type DefenseOutcome, type InfractionInput, type InfractionView, DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './messages';
 import { nowMs } from '../shared/clock';
@@ -34,7 +35,8 @@ const { submitDefense } = proxyActivities<InfractionActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds' },
 });
 
-const DUE_SOON_BEFORE_MS = 24 * 3_600_000;
+/** The lead time of inputs of before the setting. */
+const DEFAULT_DUE_SOON_LEAD_MS = 24 * 3_600_000;
 /** The longest wait for the provider's next word: every wait has a timer, and history stays small. */
 const MAX_WAIT_MS = 24 * 3_600_000;
 /** Continue as new before the history grows large (syncs signal changed records only, so this is rare). */
@@ -50,8 +52,12 @@ export class Infraction {
   /** Being sent: the provider's answer has not come yet. */
   private sendingDefense: Defense | undefined;
   private readonly defenses = new PendingUpdates<DefenseOutcome>();
+  private readonly dueSoonLeadMs: number;
+  /** The index of the move to OPEN when this run made it (or started OPEN): infraction.opened is still to be announced. */
+  private openedAt: number | undefined;
 
   constructor(input: InfractionInput) {
+    this.dueSoonLeadMs = input.dueSoonLeadMs ?? DEFAULT_DUE_SOON_LEAD_MS;
     const carried = input.carried;
     const { record, unreadable } = input;
     this.lifecycle = new Lifecycle({
@@ -73,7 +79,8 @@ export class Infraction {
       this.details = { infractionId: unreadable.infractionId, problem };
     } else throw new Error('an infraction starts with the provider record, readable or not');
     if (!carried) this.latest = record;
-    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state));
+    if (!carried && record) this.openedAt = 0;
+    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state), INFRACTION_EVENT_PATCHES);
   }
 
   view(): InfractionView {
@@ -107,6 +114,7 @@ export class Infraction {
   async run(): Promise<InfractionView> {
     const record = this.details.record ?? (await this.awaitReadableRecord());
     if (this.details.chargeExternalId === undefined) this.details.chargeExternalId = await findCharge(record.transactionId);
+    this.announceOpened();
     while (!this.lifecycle.isTerminal()) {
       this.applyRecord();
       if (this.lifecycle.isTerminal()) break;
@@ -132,7 +140,17 @@ export class Infraction {
     delete this.details.problem;
     upsertSearchAttributes({ [AmountCents.name]: [record.amountCents], [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
     this.lifecycle.moveTo('OPEN', 'the provider record could be read');
+    this.openedAt = this.lifecycle.history.length - 1;
     return record;
+  }
+
+  /** After the charge it is about was looked up, so the event names it; once, by the move's index. */
+  private announceOpened(): void {
+    const seq = this.openedAt;
+    const move = seq === undefined ? undefined : this.lifecycle.history[seq];
+    if (seq === undefined || !move) return;
+    this.openedAt = undefined;
+    this.events.announce({ type: 'infraction.opened', occurredAt: move.at, seq, data: () => infractionEventData(this.view(), 'OPEN'), patch: DEADLINE_EVENTS_PATCH });
   }
 
   /** The record the run works with: there from the start, or once NEEDS_REVIEW ended. */
@@ -192,12 +210,12 @@ export class Infraction {
     }
   }
 
-  /** DUE_SOON a day before the deadline, DEADLINE_MISSED once it passed without a defense. */
+  /** DUE_SOON its lead time before the deadline, DEADLINE_MISSED once it passed without a defense. */
   private followDeadline(): void {
     const now = nowMs();
     const deadline = Date.parse(this.record.defenseDeadline);
-    if (this.lifecycle.state === 'OPEN' && now >= deadline - DUE_SOON_BEFORE_MS && now < deadline) {
-      this.lifecycle.moveTo('DUE_SOON', 'the defense is due within a day');
+    if (this.lifecycle.state === 'OPEN' && now >= deadline - this.dueSoonLeadMs && now < deadline) {
+      this.lifecycle.moveTo('DUE_SOON', this.dueSoonLeadMs === DEFAULT_DUE_SOON_LEAD_MS ? 'the defense is due within a day' : `the defense is due within ${leadText(this.dueSoonLeadMs)}`);
     }
     if (DEFENDABLE_STATES.includes(this.lifecycle.state) && now >= deadline) {
       this.lifecycle.moveTo('DEADLINE_MISSED', 'the deadline passed without a defense');
@@ -207,7 +225,7 @@ export class Infraction {
   private nextWaitMs(): number {
     const now = nowMs();
     const deadline = Date.parse(this.record.defenseDeadline);
-    const next = [deadline - DUE_SOON_BEFORE_MS, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
+    const next = [deadline - this.dueSoonLeadMs, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
     return Math.max(1, Math.min(MAX_WAIT_MS, (next ?? now + MAX_WAIT_MS) - now));
   }
 
@@ -223,8 +241,21 @@ export class Infraction {
     if (workflowInfo().historyLength <= MAX_HISTORY_EVENTS && !workflowInfo().continueAsNewSuggested) return;
     await condition(() => this.pendingDefense !== undefined || allHandlersFinished());
     if (this.pendingDefense) return;
-    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.details.record, carried: this.view() });
+    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.details.record, carried: this.view(), dueSoonLeadMs: this.dueSoonLeadMs });
   }
+}
+
+/** A lead time in the largest whole unit that states it: `2 days`, `36 hours`, `90 minutes`. */
+function leadText(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    if (ms % size === 0) return `${ms / size} ${name}${ms === size ? '' : 's'}`;
+  }
+  return `${Math.round(ms / 1_000)} seconds`;
 }
 
 function sameDefense(a: Defense, b: Defense): boolean {

@@ -11,8 +11,8 @@ import type { Transition, TransitionTable } from '../shared/lifecycle';
 
 /**
  * An infraction's states and the only moves between them. The provider's record decides the outcome
- * (ACCEPTED, REJECTED, CANCELLED); the engine adds what the merchant must see coming: DUE_SOON a day
- * before the deadline, DEADLINE_MISSED when it passed without a defense. NEEDS_REVIEW: the provider listed
+ * (ACCEPTED, REJECTED, CANCELLED); the engine adds what the merchant must see coming: DUE_SOON a lead
+ * time (a day by default) before the deadline, DEADLINE_MISSED when it passed without a defense. NEEDS_REVIEW: the provider listed
  * it with a record the engine could not read (its `problem` names the record's fields); OPEN once it can.
  */
 export const INFRACTION_STATES = ['OPEN', 'DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', 'ACCEPTED', 'REJECTED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
@@ -41,6 +41,8 @@ export interface InfractionInput {
   unreadable?: UnreadableInfraction & { infractionId: string };
   /** Carried over a continue-as-new. */
   carried?: InfractionView;
+  /** How long before the deadline it is DUE_SOON (INFRACTION_DUE_SOON_LEAD_MS when started); absent on inputs of before: a day. */
+  dueSoonLeadMs?: number;
 }
 
 export interface InfractionView {

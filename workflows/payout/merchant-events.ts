@@ -1,5 +1,6 @@
-/** What a payout tells the merchant's endpoints once it is final: amounts in reais, never the destination. */
+/** What a payout tells the merchant's endpoints once it is final, or in review (with why): amounts in reais, never the destination. */
 import { centavosToReais } from '../../src/money/centavos';
+import { chargedCents } from '../../src/payouts/charged';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import type { PayoutView, PayoutState } from './messages';
 
@@ -10,16 +11,19 @@ export const PAYOUT_EVENT_TYPES: Partial<Record<PayoutState, MerchantEventType>>
 };
 
 export function payoutEventData(view: PayoutView, state: PayoutState): Record<string, unknown> {
+  const charged = chargedCents({ ...view, state });
   return {
     object: 'payout',
     externalId: view.externalId,
     method: view.method,
     status: state,
     amount: centavosToReais(view.amountCents),
-    ...(view.feeCents === undefined ? {} : { fee: centavosToReais(view.feeCents) }),
-    ...(view.totalCents === undefined ? {} : { total: centavosToReais(view.totalCents) }),
+    ...(charged.feeCents === undefined ? {} : { fee: centavosToReais(charged.feeCents) }),
+    ...(charged.totalCents === undefined ? {} : { total: centavosToReais(charged.totalCents) }),
     ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
+    ...(view.endToEndId ? { endToEndId: view.endToEndId } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
+    ...(state === 'NEEDS_REVIEW' && view.reviewReason ? { reviewReason: view.reviewReason } : {}),
     ...(view.batchId ? { batchId: view.batchId } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
 import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
 import { PAYOUT_FLOWS, type PayoutMethod } from '../../src/payouts/rails/methods';
 import { PAYOUT_STATES, type PayoutSettlement, type PayoutState } from '../../src/payouts/payout-state';
+import { chargedCents } from '../../src/payouts/charged';
 import type { ActivityProblem } from '../shared/activity-problems';
 import type { Transition, TransitionTable } from '../shared/lifecycle';
 
@@ -38,6 +39,8 @@ export interface WithdrawalCallbackHint {
   status: string;
   transactionId?: string;
   reason?: string;
+  /** The PIX end-to-end id the signed callback named. */
+  endToEndId?: string;
   receivedAt: string;
 }
 
@@ -50,6 +53,8 @@ export interface PayoutView {
   totalCents?: number;
   providerTransactionId?: string;
   providerState?: string;
+  /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
+  endToEndId?: string;
   /** Crypto: the fees applied and the USDT delivered. */
   quote?: CryptoQuote;
   failureReason?: string;
@@ -64,10 +69,11 @@ export interface PayoutView {
 }
 
 export function settlementOf(view: PayoutView): PayoutSettlement {
+  const { feeCents } = chargedCents(view);
   return {
     externalId: view.externalId,
     state: view.state,
-    ...(view.feeCents === undefined ? {} : { feeCents: view.feeCents }),
+    ...(feeCents === undefined ? {} : { feeCents }),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
   };
 }
@@ -81,6 +87,11 @@ export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
 /** Ask the provider now. Refused (validator) while it is being submitted and once it is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');
+/**
+ * Ask the provider at the next chance, answering nothing: what the API sends when the workflow could not take the
+ * update at once (its task busy with the submission, say) or is still being submitted. Taken like a recheck.
+ */
+export const recheckAskedSignal = defineSignal('recheckAsked');
 /** Refused (validator) once the payout is at the provider or final; otherwise answered when the provider has been asked. */
 export const cancelPayoutUpdate = defineUpdate<CancelOutcome, [{ reason: string }]>('cancel');
 

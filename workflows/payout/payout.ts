@@ -16,7 +16,7 @@ import { Lifecycle } from '../shared/lifecycle';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { MerchantEventOutbox } from '../shared/merchant-events';
-import { PendingUpdates } from '../shared/pending-updates';
+import { LookRequests, PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
 import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
 import { failureMessage } from '../shared/activity-failures';
@@ -28,6 +28,8 @@ const READ_MODEL_PATCH = 'payout-read-model';
 
 /** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
+/** Marks histories whose payouts tell the merchant when they go to review (payout.needs_review). */
+const REVIEW_EVENT_PATCH = 'payout-review-event';
 
 /** What the provider said when asked; `found` is 'unknown' when the check failed, 'unknowable' when it cannot be asked. */
 interface ProviderAnswer {
@@ -47,7 +49,7 @@ export class Payout {
   private readonly callbacks = new CallbackInbox<WithdrawalCallbackHint>();
   /** Set by an accepted cancel until the phase that can act on it answers. */
   private cancelReason: string | undefined;
-  private readonly rechecks = new PendingUpdates<PayoutView>();
+  private readonly rechecks = new LookRequests<PayoutView>();
   private readonly cancels = new PendingUpdates<CancelOutcome>();
   private readonly calls: ProviderCalls;
 
@@ -107,6 +109,11 @@ export class Payout {
   /** Answered after the provider has next been asked (at once in review), or when the payout ends. */
   recheck(): Promise<PayoutView> {
     return this.rechecks.wait();
+  }
+
+  /** A recheck the API could not hand over as an update (or sent while submitting): the next look takes it. */
+  askRecheck(): void {
+    this.rechecks.ask();
   }
 
   /** Update validator: only a payout that may not be at the provider yet can be cancelled. */
@@ -212,6 +219,10 @@ export class Payout {
     // Only the review path pays for the patch's marker: a payout that settles without review records its row in settlePayout.
     if (patched(READ_MODEL_PATCH)) await recordPayoutReview(this.view());
     else await this.reportToBatch();
+    // Payouts of before version 2 announce nothing; those recorded before the patch did not announce review.
+    if (this.calls.settlesEveryPayout && patched(REVIEW_EVENT_PATCH)) {
+      await this.events.announceLatestMove(this.lifecycle, 'payout.needs_review', () => payoutEventData(this.view(), 'NEEDS_REVIEW'));
+    }
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
       await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
       this.callbacks.take();
@@ -274,6 +285,8 @@ export class Payout {
     }
     this.details.providerTransactionId = outcome.transactionId;
     this.details.providerState = outcome.providerState;
+    const endToEndId = outcome.endToEndId ?? this.callbacks.latest?.endToEndId;
+    if (endToEndId) this.details.endToEndId = endToEndId;
     if (outcome.feeCents !== undefined) {
       this.details.feeCents = outcome.feeCents;
       this.details.totalCents = this.input.amountCents + outcome.feeCents;

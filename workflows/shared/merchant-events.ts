@@ -35,7 +35,12 @@ interface Queued {
   seq: number;
   /** Read when the event is handed over, so details set right after the move are in it. */
   data: () => Record<string, unknown>;
+  /** An event type added after histories were recorded: announced only where this patch is (or is now) marked. */
+  patch?: string;
 }
+
+/** Per event type, the patch that marks the histories announcing it (types added after the first ones). */
+export type EventPatches = Partial<Record<MerchantEventType, string>>;
 
 export class MerchantEventOutbox {
   private readonly queue: Queued[] = [];
@@ -44,11 +49,17 @@ export class MerchantEventOutbox {
 
   constructor(private readonly handOver: HandOver = 'own-activity') {}
 
-  /** Announces `types[state]` on each move into such a state, with `data(state)`. */
-  watch<S extends string>(lifecycle: Lifecycle<S>, types: Partial<Record<S, MerchantEventType>>, data: (state: S) => Record<string, unknown>): void {
+  /** Announces `types[state]` on each move into such a state, with `data(state)`; a type in `patches` only where its patch is marked. */
+  watch<S extends string>(
+    lifecycle: Lifecycle<S>,
+    types: Partial<Record<S, MerchantEventType>>,
+    data: (state: S) => Record<string, unknown>,
+    patches: EventPatches = {},
+  ): void {
     lifecycle.onMove((transition, index) => {
       const type = types[transition.to];
-      if (type) this.announce({ type, occurredAt: transition.at, seq: index, data: () => data(transition.to) });
+      const patch = type ? patches[type] : undefined;
+      if (type) this.announce({ type, occurredAt: transition.at, seq: index, data: () => data(transition.to), ...(patch ? { patch } : {}) });
     });
   }
 
@@ -63,6 +74,17 @@ export class MerchantEventOutbox {
     return this.queue.splice(0).map(announcementOf);
   }
 
+  /**
+   * Hands over now, by its own local activity, the event of the lifecycle's latest move: a carrying lifecycle's
+   * state that waits for a person (a payout in review) cannot wait for the end to be told.
+   */
+  async announceLatestMove<S extends string>(lifecycle: Lifecycle<S>, type: MerchantEventType, data: () => Record<string, unknown>): Promise<void> {
+    const seq = lifecycle.history.length - 1;
+    const move = lifecycle.history[seq];
+    if (!move) throw new Error('a lifecycle always has its first move');
+    await announceEvent(announcementOf({ type, occurredAt: move.at, seq, data }));
+  }
+
   /** Resolves once every queued event is handed over: a workflow awaits it before it returns. */
   drained(): Promise<void> {
     return condition(() => this.queue.length === 0 && !this.sending);
@@ -72,8 +94,11 @@ export class MerchantEventOutbox {
     this.sending = true;
     try {
       for (let next = this.queue[0]; next; next = this.queue[0]) {
-        this.enabled ??= patched(MERCHANT_EVENTS_PATCH);
-        if (this.enabled) await announceEvent(announcementOf(next));
+        // A later type's own patch first: a history without it is not asked about the first patch at a point where it never was.
+        if (next.patch === undefined || patched(next.patch)) {
+          this.enabled ??= patched(MERCHANT_EVENTS_PATCH);
+          if (this.enabled) await announceEvent(announcementOf(next));
+        }
         this.queue.shift();
       }
     } finally {

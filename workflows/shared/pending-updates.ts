@@ -24,6 +24,29 @@ export class PendingUpdates<T> {
 }
 
 /**
+ * Rechecks: updates waiting for the main loop's next look at the provider, and looks asked for by a signal
+ * that waits for no answer (a recheck sent while the workflow's task was busy: the API answered at once). The
+ * next look answers both.
+ */
+export class LookRequests<T> extends PendingUpdates<T> {
+  private asked = false;
+
+  /** A look asked for without an answer awaited. */
+  ask(): void {
+    this.asked = true;
+  }
+
+  override get any(): boolean {
+    return this.asked || super.any;
+  }
+
+  override answerAll(answer: T): void {
+    this.asked = false;
+    super.answerAll(answer);
+  }
+}
+
+/**
  * Before a workflow returns: waits for the update handlers still running. Nearly always none is, and then
  * nothing is awaited: a condition would cost every operation three promises, each paying the SDK's promise
  * hook (a captured, source-mapped stack). A condition adds nothing to the history, so replay is unchanged.

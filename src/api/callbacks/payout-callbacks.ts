@@ -7,6 +7,7 @@ import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import type { RailCallback } from '../../payouts/rails/rail-provider';
 import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../lifecycles/payout-client';
 import { callbackRoute } from './callback-router';
+import { readEndToEndId } from '../../pix/end-to-end-id';
 
 function payoutCallbackRoute({ path, schema }: RailCallback) {
   return callbackRoute({
@@ -22,12 +23,19 @@ function payoutCallbackRoute({ path, schema }: RailCallback) {
         status: callback.status,
         ...(callback.transaction_id ? { transactionId: callback.transaction_id } : {}),
         ...(callback.reason ? { reason: callback.reason } : {}),
+        ...endToEndIdOf(callback),
         receivedAt: receivedAt.toISOString(),
       },
     }),
     // Unsigned: only "look now"; the status and the reason are the check's to say.
     untrusted: (hint: WithdrawalCallbackHint): WithdrawalCallbackHint => ({ status: UNVERIFIED, receivedAt: hint.receivedAt }),
   });
+}
+
+/** The PIX end-to-end id a signed callback names (under any spelling the reader knows), when it names one. */
+function endToEndIdOf(callback: object): { endToEndId?: string } {
+  const endToEndId = readEndToEndId(callback);
+  return endToEndId ? { endToEndId } : {};
 }
 
 /** The status an untrusted hint carries: no provider claim at all. */

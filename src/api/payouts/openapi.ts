@@ -24,7 +24,7 @@ export const payoutOperations: OperationSpec[] = [
       },
       ...errors({
         ...JSON_BODY,
-        409: 'A different payout has this externalId, or it is an item of a batch',
+        409: 'A different payout has this externalId (PAYOUT_CONFLICT: `issues` names each field that differs from the stored request), or it is an item of a batch',
         422: "Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH)",
         503: "Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry",
       }),
@@ -63,7 +63,8 @@ export const payoutOperations: OperationSpec[] = [
   keyed('operator', {
     id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
     responses: {
-      200: { description: 'The payout after the check (a terminated one: its re-run)', schema: payoutResponseSchema },
+      200: { description: 'The payout after the check (a terminated one: its re-run; a final one: its view)', schema: payoutResponseSchema },
+      202: { description: 'Taken: still being submitted, or its workflow busy; the current view, and the workflow asks the provider as soon as it can', schema: payoutResponseSchema },
       ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', 409: 'Terminated before anything was sent: nothing to recheck', ...TEMPORAL }),
     },
   }),

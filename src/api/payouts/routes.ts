@@ -49,7 +49,9 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
 
   router.post('/v1/payouts/:externalId/recheck', async (req, res) => {
     const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
-    res.json(payoutResponse(await service.recheck(externalId)));
+    const { later, reading } = await service.recheck(externalId);
+    // 202: taken, the workflow looks when its task lets it; the view is the one before that look.
+    res.status(later ? 202 : 200).json(payoutResponse(reading));
   });
 
   router.post('/v1/payouts/:externalId/cancel', async (req, res) => {

@@ -12,6 +12,7 @@ import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
 import { externalIdSchema } from '../../payouts/ids';
 import { payoutAmountSchema } from '../../payouts/rails/fields';
+import { chargedCents } from '../../payouts/charged';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
@@ -47,11 +48,15 @@ export const payoutResponseSchema = z.object({
   method: z.enum(PAYOUT_METHODS),
   status: stateSchema,
   amount: z.number(),
+  /** What the provider charged: 0 on a FAILED payout, whose amount and fee the provider refunds. */
   fee: z.number().optional(),
+  /** amount + fee taken from the balance: 0 on a FAILED payout. */
   total: z.number().optional(),
   quote: cryptoQuoteResponseSchema.optional(),
   providerTransactionId: z.string().optional(),
   providerState: z.string().optional(),
+  /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
+  endToEndId: z.string().optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),
   batchId: z.string().optional(),
@@ -102,17 +107,19 @@ export function copyPastePreviewResponse(preview: CopyPastePreview): z.infer<typ
 }
 
 export function payoutResponse({ view, source, unfinished, destination }: PayoutReading): PayoutResponse {
+  const charged = chargedCents(view);
   return {
     externalId: view.externalId,
     workflowId: payoutWorkflowId(view.externalId),
     method: view.method,
     status: view.state,
     amount: centavosToReais(view.amountCents),
-    fee: optionalReais(view.feeCents),
-    total: optionalReais(view.totalCents),
+    fee: optionalReais(charged.feeCents),
+    total: optionalReais(charged.totalCents),
     quote: view.quote ? cryptoQuoteResponse(view.quote) : undefined,
     providerTransactionId: view.providerTransactionId,
     providerState: view.providerState,
+    endToEndId: view.endToEndId,
     failureReason: view.failureReason,
     reviewReason: view.reviewReason,
     batchId: view.batchId,

@@ -3,7 +3,8 @@
  * them through the shared message definitions, every call within a deadline. Knows nothing about HTTP
  * beyond the ApiErrors it throws.
  */
-import { WorkflowUpdateStage, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateStage, type Client, type WorkflowExecutionDescription, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
 import type { IntentKey, IntentStore } from '../../intents/intent-store';
 import type { Config } from '../../config/env';
@@ -24,6 +25,7 @@ import {
   cancelPayoutUpdate,
   payoutStatusQuery,
   payoutWorkflowId,
+  recheckAskedSignal,
   recheckPayoutUpdate,
   type CancelOutcome,
   type PayoutView,
@@ -37,11 +39,12 @@ import {
 import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
-import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
+import { sendUpdate, sendUpdateUnlessBusy, type UpdateOutcome } from '../workflow-updates';
 import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { recordedInput } from './payout-rerun';
 import { acceptedPayout } from '../../read-model/payout-records';
 import type { ReadModel } from '../../read-model/read-model';
+import { differingFields } from '../../payouts/request-differences';
 
 export interface SubmittedPayout {
   created: boolean;
@@ -64,6 +67,12 @@ export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Confi
 
 // An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
+/**
+ * How long a recheck waits for the workflow to take it as an update: a free worker takes it in milliseconds (a
+ * loaded one within a second); past this its task is busy (a local activity waiting for the provider), and the
+ * recheck goes by signal instead. At most TEMPORAL_CALL_DEADLINE_MS.
+ */
+const RECHECK_ACCEPT_MS = 2_000;
 
 function notFound(externalId: string): ApiError {
   return new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
@@ -75,6 +84,29 @@ function submissionKey(externalId: string): IntentKey {
 
 function isPayoutState(value: string | undefined): value is PayoutState {
   return (PAYOUT_STATES as readonly string[]).includes(value ?? '');
+}
+
+/** What the visibility index knows of a payout (state, amount, batch), for when its workflow cannot answer now. */
+function indexView(externalId: string, description: WorkflowExecutionDescription): PayoutView {
+  const state = description.typedSearchAttributes.get(PayoutStatus);
+  const batchId = description.typedSearchAttributes.get(BatchId);
+  return {
+    externalId,
+    method: methodOfFlow(description.typedSearchAttributes.get(Flow)) ?? 'pix_key',
+    state: isPayoutState(state) ? state : 'RECEIVED',
+    amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+    requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
+    ...(batchId ? { batchId } : {}),
+    callbacksReceived: 0,
+    checksMade: 0,
+    transitions: [],
+  };
+}
+
+/** `later`: the workflow was asked to look when its task lets it; the reading is its view before that look. */
+export interface RecheckAnswer {
+  later: boolean;
+  reading: PayoutReading;
 }
 
 export class PayoutService {
@@ -108,17 +140,34 @@ export class PayoutService {
       await this.readModel.recordPayout(acceptedPayout(input));
       return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
     }
-    return this.existing(request.externalId, input.requestHash);
+    return this.existing(request, input.requestHash);
   }
 
-  private async existing(externalId: string, requestHash: string): Promise<SubmittedPayout> {
+  private async existing(request: PayoutRequest, requestHash: string): Promise<SubmittedPayout> {
+    const { externalId } = request;
     const workflowId = payoutWorkflowId(externalId);
     const description = await this.call(() => this.handle(externalId).describe());
-    if (description.memo?.requestHash !== requestHash) {
-      throw new ApiError(409, 'PAYOUT_CONFLICT', `A different payout with externalId ${externalId} already exists`);
-    }
+    if (description.memo?.requestHash !== requestHash) throw await this.conflict(request);
     const status = description.typedSearchAttributes.get(PayoutStatus) ?? 'RECEIVED';
     return { created: false, externalId, workflowId, status };
+  }
+
+  /**
+   * A different request under an id already taken: the 409 names the fields that differ from the stored request
+   * (read back from the payout's history), never their values. Unreadable in time: the 409 without the names.
+   */
+  private async conflict(request: PayoutRequest): Promise<ApiError> {
+    const taken = `A different payout with externalId ${request.externalId} already exists`;
+    let fields: string[];
+    try {
+      const stored = await this.call(() => recordedInput(this.client, this.handle(request.externalId), request.externalId));
+      fields = differingFields(stored, request);
+    } catch {
+      fields = [];
+    }
+    if (fields.length === 0) return new ApiError(409, 'PAYOUT_CONFLICT', taken);
+    const issues = fields.map((field) => ({ path: field, message: 'differs from the stored request' }));
+    return new ApiError(409, 'PAYOUT_CONFLICT', `${taken}: ${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the stored request`, issues);
   }
 
   /** Without paying: the payee, amount and fee of a copy-and-paste code. */
@@ -162,21 +211,7 @@ export class PayoutService {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: payoutStatusQuery,
       notFound: () => notFound(externalId),
-      fromIndex: (description): PayoutView => {
-        const state = description.typedSearchAttributes.get(PayoutStatus);
-        const batchId = description.typedSearchAttributes.get(BatchId);
-        return {
-          externalId,
-          method: methodOfFlow(description.typedSearchAttributes.get(Flow)) ?? 'pix_key',
-          state: isPayoutState(state) ? state : 'RECEIVED',
-          amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
-          requestHash: typeof description.memo?.requestHash === 'string' ? description.memo.requestHash : '',
-          ...(batchId ? { batchId } : {}),
-          callbacksReceived: 0,
-          checksMade: 0,
-          transitions: [],
-        };
-      },
+      fromIndex: (description) => indexView(externalId, description),
     });
     const executionStatus = unfinishedStatus(reading.executionStatus);
     const { source, view } = reading;
@@ -186,16 +221,46 @@ export class PayoutService {
   }
 
   /**
-   * Refused by the workflow when there is nothing to ask (final, or still being submitted): then its current
-   * view is the answer. A payout whose workflow closed unfinished is re-run, and the re-run asks the provider.
+   * "Look now". Taken by the workflow at once (its task free), the answer is its view once the provider was asked.
+   * Its task busy (a submission waiting for a slow provider holds it), or still being submitted, the workflow is
+   * asked by a signal to look when it can, and the answer is its current view, `later`. Final: its view. A payout
+   * whose workflow closed unfinished is re-run, and the re-run asks the provider.
    */
-  async recheck(externalId: string): Promise<PayoutReading> {
+  async recheck(externalId: string): Promise<RecheckAnswer> {
+    const acceptMs = Math.min(RECHECK_ACCEPT_MS, this.config.TEMPORAL_CALL_DEADLINE_MS);
+    const outcome = await sendUpdateUnlessBusy(this.client, { acceptMs, answerMs: UPDATE_ANSWER_DEADLINE_MS }, () =>
+      this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }),
+    );
+    if (outcome.kind === 'answered') return { later: false, reading: { source: 'workflow', view: outcome.result } };
+    if (outcome.kind === 'busy') return (await this.askToLook(externalId)) ? { later: true, reading: await this.indexed(externalId) } : this.recheckClosed(externalId);
+    return this.recheckClosed(externalId);
+  }
+
+  /** Refused (still being submitted, or final) or closed: its view, asked to look when it can while it is still being submitted. */
+  private async recheckClosed(externalId: string): Promise<RecheckAnswer> {
     const current = await this.read(externalId);
     // Temporal no longer has it: it ended long ago, and its last view is the answer.
-    if (current.source === 'store') return current;
-    if (current.unfinished) return this.rerun(externalId, current.unfinished);
-    const outcome = await this.update(() => this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }));
-    return outcome.kind === 'answered' ? { source: 'workflow', view: outcome.result } : this.read(externalId);
+    if (current.source === 'store') return { later: false, reading: current };
+    if (current.unfinished) return { later: false, reading: await this.rerun(externalId, current.unfinished) };
+    if (current.view.state === 'RECEIVED' && (await this.askToLook(externalId))) return { later: true, reading: current };
+    return { later: false, reading: current };
+  }
+
+  /** False when the workflow had closed meanwhile. */
+  private async askToLook(externalId: string): Promise<boolean> {
+    try {
+      await this.call(() => this.handle(externalId).signal(recheckAskedSignal));
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /** The view the visibility index holds, without waiting for the workflow's task. */
+  private async indexed(externalId: string): Promise<PayoutReading> {
+    const description = await this.call(() => this.handle(externalId).describe());
+    return { source: 'index', view: indexView(externalId, description) };
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {

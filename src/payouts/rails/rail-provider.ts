@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { reaisToCentavos } from '../../money/centavos';
 import type { PaymentApiClient } from '../../payment-api/client';
 import { NotFoundError } from '../../payment-api/errors';
+import { readEndToEndId } from '../../pix/end-to-end-id';
 import type { CryptoQuote } from './crypto/quote';
 
 /** The slice of the payment API the payout rails use; PaymentApiClient implements it. */
@@ -37,7 +38,8 @@ export type CheckOutcome =
   | { kind: 'not-found' }
   /** The provider cannot be asked about this payout (no id it knows it by). */
   | { kind: 'unknowable'; reason: string }
-  | { kind: 'found'; transactionId: string; state: ProviderState; providerState: string; feeCents?: number; reason?: string };
+  /** endToEndId: the PIX end-to-end id, when the provider's answer carries one. */
+  | { kind: 'found'; transactionId: string; state: ProviderState; providerState: string; feeCents?: number; reason?: string; endToEndId?: string };
 
 /** What a check needs to know of a payout: no destination, no personal data. */
 export interface PayoutRef {
@@ -94,12 +96,14 @@ export async function transactionCheck(api: PayoutPaymentApi, id: string): Promi
   try {
     const { transaction } = await api.checkTransaction(id);
     const feeCents = optionalCentavos(transaction.fee);
+    const endToEndId = readEndToEndId(transaction);
     return {
       kind: 'found',
       transactionId: transaction.transactionId,
       state: classifyTransactionState(transaction.transactionState),
       providerState: transaction.transactionState,
       ...(feeCents === undefined ? {} : { feeCents }),
+      ...(endToEndId ? { endToEndId } : {}),
     };
   } catch (error) {
     if (error instanceof NotFoundError) return { kind: 'not-found' };

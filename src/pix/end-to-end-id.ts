@@ -1,0 +1,18 @@
+/**
+ * The PIX end-to-end id (the Banco Central's `E` + ISPB + time + serial, 32 characters) of a payout, read
+ * tolerantly from whatever the provider answers about it. The spec shows it nowhere (docs/assumptions.md §10):
+ * it is read under the spellings providers of this interface use, and only when it looks like an id
+ * (letters and digits, at most 64), so a provider that sends none, or something else under the name, leaves
+ * it absent and changes nothing else.
+ */
+const SPELLINGS = ['endToEndId', 'end_to_end_id', 'e2eId', 'e2e_id'] as const;
+const ID_PATTERN = /^[A-Za-z0-9]{1,64}$/;
+
+export function readEndToEndId(answer: object): string | undefined {
+  const fields = answer as Readonly<Record<string, unknown>>;
+  for (const name of SPELLINGS) {
+    const value = fields[name];
+    if (typeof value === 'string' && ID_PATTERN.test(value)) return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+/**
+ * Events for what has a deadline or needs a person, through the real stack with an endpoint registered: an
+ * infraction opened (with its defense deadline) and due soon (its lead time before the deadline, once, by the
+ * workflow's durable timer), a payout in review (with why) that then completes with its PIX end-to-end id, and a
+ * card payment in review. Each event's id derives from the operation and the move, as every event's does.
+ */
+import { pollUntil } from '../../src/util/poll';
+import type { MerchantEvent } from '../../src/webhooks/merchant-event';
+import { merchantEventId } from '../../src/webhooks/event-id';
+import { merchantEventPayloadSchemas } from '../../src/webhooks/event-payloads';
+import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
+import { infractionWorkflowId } from '../../workflows/infraction/messages';
+import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { createCardPayment } from '../card-payments/card-checkout';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
+
+const DAY_MS = 86_400_000;
+/** The sandbox gives 7 days to defend: due soon 10 s after the infraction is opened. */
+const DUE_SOON_LEAD_MS = 7 * DAY_MS - 10_000;
+
+let stack: EngineHarness;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  stack = await startEngineHarness({
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    INFRACTION_DUE_SOON_LEAD_MS: String(DUE_SOON_LEAD_MS),
+    PAYOUT_REVIEW_AFTER_MS: '3000',
+    CARD_AUTHORIZE_DEADLINE_MS: '1000',
+  });
+  receiver = await startWebhookReceiver();
+  const types = ['infraction.opened', 'infraction.due_soon', 'payout.needs_review', 'payout.completed', 'card_payment.needs_review'];
+  expect((await stack.api('POST', '/v1/webhook-endpoints', { url: receiver.url, events: types })).status).toBe(201);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.close();
+});
+
+/** The events received so far of `type` whose data has `field` = `value`. */
+const received = (type: string, field: string, value: string): MerchantEvent[] =>
+  receiver.received.map((request) => request.event).filter((event) => event.type === type && event.data[field] === value);
+
+function eventOf(type: string, field: string, value: string, timeoutMs = 30_000): Promise<MerchantEvent> {
+  return pollUntil(() => received(type, field, value)[0], { timeoutMs, intervalMs: 100, description: `${type} for ${value}` });
+}
+
+/** The event as a merchant's typed receiver reads it: its type's payload schema, strict. */
+function readAs(event: MerchantEvent): unknown {
+  return merchantEventPayloadSchemas[event.type].parse(event.data);
+}
+
+test('an infraction is announced opened with its defense deadline, then due soon once, its lead time before the deadline', async () => {
+  const infractionId = await openInfractionOnPaidCashIn(stack, 80);
+  const open = await waitForInfraction(stack, infractionId, ['OPEN', 'DUE_SOON']);
+
+  const opened = await eventOf('infraction.opened', 'infractionId', infractionId);
+  expect(opened.id).toBe(merchantEventId(infractionWorkflowId(infractionId), 'infraction.opened', 0));
+  expect(opened.data).toEqual({ object: 'infraction', infractionId, status: 'OPEN', amount: 80, providerTransactionId: open.transactionId, defenseDeadline: open.deadline });
+  expect(readAs(opened)).toEqual(opened.data);
+
+  // The workflow's timer fires DUE_SOON_LEAD_MS before the deadline, 10 s after the provider opened it.
+  const dueSoon = await eventOf('infraction.due_soon', 'infractionId', infractionId, 40_000);
+  expect(dueSoon.data).toMatchObject({ status: 'DUE_SOON', defenseDeadline: open.deadline });
+  expect(Date.parse(dueSoon.createdAt)).toBeGreaterThanOrEqual(Date.parse(open.deadline ?? '') - DUE_SOON_LEAD_MS);
+  expect(dueSoon.id).toBe(merchantEventId(infractionWorkflowId(infractionId), 'infraction.due_soon', 1));
+  expect(readAs(dueSoon)).toEqual(dueSoon.data);
+
+  // Later syncs bring nothing new: sent once, each.
+  await stack.api('POST', '/v1/infractions/sync');
+  await waitForInfraction(stack, infractionId, ['DUE_SOON']);
+  expect([received('infraction.opened', 'infractionId', infractionId).length, received('infraction.due_soon', 'infractionId', infractionId).length]).toEqual([1, 1]);
+
+  expect((await stack.admin('POST', `/sandbox/infractions/${infractionId}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
+  await waitForInfraction(stack, infractionId, ['CANCELLED']);
+  await recordHistory(stack.temporal.client, infractionWorkflowId(infractionId), 'infraction-opened-due-soon-cancelled');
+}, 90_000);
+
+test('a payout in review is announced with the reason; once settled it completes with its PIX end-to-end id', async () => {
+  const externalId = newExternalId('review');
+  // Amounts ending in .14 stay PROCESSING at the sandbox: no outcome before the review deadline (3 s here).
+  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  const review = await eventOf('payout.needs_review', 'externalId', externalId);
+  expect(review.id).toBe(merchantEventId(payoutWorkflowId(externalId), 'payout.needs_review', 2));
+  expect(review.data).toMatchObject({ object: 'payout', externalId, status: 'NEEDS_REVIEW', amount: 10.14, reviewReason: 'no confirmed outcome before the review deadline' });
+  expect(review.data).not.toHaveProperty('endToEndId');
+  expect(readAs(review)).toEqual(review.data);
+
+  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations;
+  expect((await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, { status: 'COMPLETED' })).status).toBe(200);
+  const completed = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED']);
+  expect(completed.endToEndId).toMatch(/^E\d{8}\d{12}[0-9a-f]{11}$/);
+  const event = await eventOf('payout.completed', 'externalId', externalId);
+  expect(event.data).toMatchObject({ status: 'COMPLETED', endToEndId: completed.endToEndId });
+  expect(readAs(event)).toEqual(event.data);
+  expect(received('payout.needs_review', 'externalId', externalId)).toHaveLength(1);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('review-announced-completed'));
+});
+
+test('a card payment whose provider answer never reached it is announced in review, with the reason', async () => {
+  const created = await createCardPayment(stack, 'card-review-event');
+  // The checkout's first step, then a "crash": the workflow never hears what the provider answered.
+  await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  const review = await eventOf('card_payment.needs_review', 'externalId', created.externalId);
+  expect(review.data).toMatchObject({ object: 'card_payment', externalId: created.externalId, status: 'NEEDS_REVIEW', amount: 100.1, brand: 'VISA', last4: '1111' });
+  expect(review.data.reviewReason).toMatch(/did not reach the payment in time/);
+  expect(readAs(review)).toEqual(review.data);
+  expect((await stack.api('POST', `/v1/card-payments/${created.externalId}/close`, { reason: 'no charge at the provider' })).status).toBe(200);
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-review-announced-closed');
+});
