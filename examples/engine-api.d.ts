@@ -360,7 +360,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed cash-in status callbacks (each charge's projectWebhook) */
+        /** The provider's cash-in status callbacks (each charge's projectWebhook) */
         post: operations["receiveCashInCallback"];
         delete?: never;
         options?: never;
@@ -377,7 +377,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of withdrawals payouts */
+        /** The provider's final-status callbacks of withdrawals payouts */
         post: operations["receiveWithdrawalsCallback"];
         delete?: never;
         options?: never;
@@ -394,7 +394,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of pix-copy-paste payouts */
+        /** The provider's final-status callbacks of pix-copy-paste payouts */
         post: operations["receivePixCopyPasteCallback"];
         delete?: never;
         options?: never;
@@ -411,7 +411,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of crypto payouts */
+        /** The provider's final-status callbacks of crypto payouts */
         post: operations["receiveCryptoCallback"];
         delete?: never;
         options?: never;
@@ -581,7 +581,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed PAYMENT_UPDATED callbacks of card payments */
+        /** The provider's PAYMENT_UPDATED callbacks of card payments */
         post: operations["receiveCardPaymentCallback"];
         delete?: never;
         options?: never;
@@ -1231,7 +1231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds */
+            /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1797,7 +1797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used); nothing started */
+            /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2317,6 +2317,7 @@ export interface operations {
                             payload?: {
                                 [key: string]: unknown;
                             };
+                            problem?: string;
                         }[];
                         dropped: number;
                     };
@@ -2954,9 +2955,9 @@ export interface operations {
     receiveCashInCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -2965,37 +2966,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    transactionId: string;
-                    status: ("PENDING" | "PAID" | "EXPIRED" | "FAILED") | string;
-                    amount?: number;
-                    type?: "Deposit" | string;
-                    /** Format: date-time */
-                    paidAt?: string;
-                    payerName?: string;
-                    endToEndId?: string;
-                    /** Format: date-time */
-                    updatedAt?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description transactionId: the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it */
+                    transactionId?: unknown;
+                    /** @description transactionId: the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it */
+                    transaction_id?: unknown;
+                    /** @description status: the status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description paidAt: when it was paid (a signed callback only) */
+                    paidAt?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the charge */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown charge: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3045,9 +3042,9 @@ export interface operations {
     receiveWithdrawalsCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3056,38 +3053,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    type?: "Withdrawal" | string;
-                    reason?: string;
-                    end_to_end_id?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,9 +3131,9 @@ export interface operations {
     receivePixCopyPasteCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3148,38 +3142,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    type?: "PixCopyPaste" | string;
-                    reason?: string;
-                    end_to_end_id?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3229,9 +3220,9 @@ export interface operations {
     receiveCryptoCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3240,42 +3231,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    usdt_amount?: string;
-                    usdt_rate?: number;
-                    wallet?: string;
-                    network?: ("TRC20" | "ERC20" | "BEP20") | string;
-                    txHash?: string | null;
-                    type?: "CryptoWithdrawal" | string;
-                    reason?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,9 +4137,9 @@ export interface operations {
     receiveCardPaymentCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -4164,43 +4148,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: number;
-                    status: ("PENDING" | "COMPLETED" | "FAILED" | "REFUNDED") | string;
-                    type?: "Card" | string;
-                    amount?: number;
-                    netValue?: number;
-                    brand?: string;
-                    last4?: string;
-                    provider?: string;
-                    providerTransactionId?: string;
-                    providerCustomerId?: string;
-                    providerStatus?: ("PENDING" | "PAID" | "DECLINED" | "REFUNDED") | string;
-                    eventType?: "PAYMENT_UPDATED" | string;
-                    externalReference?: string;
-                    /** Format: date-time */
-                    updatedAt?: string;
-                    note?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalReference: the card payment: the spec's externalReference, the engine's externalId echoed */
+                    externalReference?: unknown;
+                    /** @description id: the provider's payment id (data.id; a signed callback only) */
+                    id?: unknown;
+                    /** @description status: the status (a signed callback only: an unsigned one only makes the engine ask endpoint 3) */
+                    status?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the card payment */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown card payment: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -36,7 +36,8 @@ export function hmacV1Verifier(secrets: readonly string[]): CallbackVerifier {
   return {
     verify({ rawBody, header, nowSeconds }) {
       const signed: SignedRequest = { timestampHeader: header(WEBHOOK_TIMESTAMP_HEADER), signatureHeader: header(WEBHOOK_SIGNATURE_HEADER) };
-      if (!signed.timestampHeader && !signed.signatureHeader) return { kind: 'unsigned' };
+      // A header sent empty is a signature attempt that fails, not an unsigned callback (the OpenAPI document says so).
+      if (signed.timestampHeader === undefined && signed.signatureHeader === undefined) return { kind: 'unsigned' };
       const verification = verifyWebhook({ secrets, rawBody, ...signed, nowSeconds });
       return verification.ok ? { kind: 'verified', signed } : { kind: 'refused', reason: verification.reason };
     },
