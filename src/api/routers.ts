@@ -7,7 +7,7 @@ import type { IntentStore } from '../intents/intent-store';
 import { batchRoutes } from './batches/routes';
 import { BatchService } from './batches/service';
 import { callbackRouter } from './callbacks/callback-router';
-import { callbackRoutes } from './callbacks/callback-routes';
+import { callbackFieldsOf, callbackRoutes } from './callbacks/callback-routes';
 import { chargeRoutes } from './charges/routes';
 import { ChargeService } from './charges/service';
 import { cardPaymentRouters } from './card-payments/card-payment-routers';
@@ -58,7 +58,7 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, e
         replays: new ReplayGuard(),
         logger: logger.child({ component: 'callbacks' }),
       },
-      callbackRoutes(),
+      callbackRoutes(callbackFieldsOf(config)),
     ),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents)),
     batchRoutes(new BatchService(temporal, batchStore, config)),
