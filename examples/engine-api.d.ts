@@ -395,7 +395,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed cash-in status callbacks (each charge's projectWebhook) */
+        /** The provider's cash-in status callbacks (each charge's projectWebhook) */
         post: operations["receiveCashInCallback"];
         delete?: never;
         options?: never;
@@ -412,7 +412,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of withdrawals payouts */
+        /** The provider's final-status callbacks of withdrawals payouts */
         post: operations["receiveWithdrawalsCallback"];
         delete?: never;
         options?: never;
@@ -429,7 +429,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of pix-copy-paste payouts */
+        /** The provider's final-status callbacks of pix-copy-paste payouts */
         post: operations["receivePixCopyPasteCallback"];
         delete?: never;
         options?: never;
@@ -446,7 +446,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of crypto payouts */
+        /** The provider's final-status callbacks of crypto payouts */
         post: operations["receiveCryptoCallback"];
         delete?: never;
         options?: never;
@@ -616,7 +616,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed PAYMENT_UPDATED callbacks of card payments */
+        /** The provider's PAYMENT_UPDATED callbacks of card payments */
         post: operations["receiveCardPaymentCallback"];
         delete?: never;
         options?: never;
@@ -2645,6 +2645,7 @@ export interface operations {
                             payload?: {
                                 [key: string]: unknown;
                             };
+                            problem?: string;
                         }[];
                         dropped: number;
                     };
@@ -3282,9 +3283,9 @@ export interface operations {
     receiveCashInCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3293,37 +3294,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    transactionId: string;
-                    status: ("PENDING" | "PAID" | "EXPIRED" | "FAILED") | string;
-                    amount?: number;
-                    type?: "Deposit" | string;
-                    /** Format: date-time */
-                    paidAt?: string;
-                    payerName?: string;
-                    endToEndId?: string;
-                    /** Format: date-time */
-                    updatedAt?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description transactionId: the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it */
+                    transactionId?: unknown;
+                    /** @description transactionId: the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it */
+                    transaction_id?: unknown;
+                    /** @description status: the status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description paidAt: when it was paid (a signed callback only) */
+                    paidAt?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the charge */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown charge: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3373,9 +3370,9 @@ export interface operations {
     receiveWithdrawalsCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3384,38 +3381,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    type?: "Withdrawal" | string;
-                    reason?: string;
-                    end_to_end_id?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3465,9 +3459,9 @@ export interface operations {
     receivePixCopyPasteCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3476,38 +3470,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    type?: "PixCopyPaste" | string;
-                    reason?: string;
-                    end_to_end_id?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3557,9 +3548,9 @@ export interface operations {
     receiveCryptoCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3568,42 +3559,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    external_id?: string;
-                    status: ("COMPLETED" | "FAILED") | string;
-                    transaction_id?: string;
-                    amount?: number;
-                    fee?: number;
-                    total?: number;
-                    usdt_amount?: string;
-                    usdt_rate?: number;
-                    wallet?: string;
-                    network?: ("TRC20" | "ERC20" | "BEP20") | string;
-                    txHash?: string | null;
-                    type?: "CryptoWithdrawal" | string;
-                    reason?: string;
-                    /** Format: date-time */
-                    updated_at?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalId: the payout: the external_id the engine sent */
+                    external_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transaction_id?: unknown;
+                    /** @description transactionId: the payout, by the provider's id (the one its answer gave) */
+                    transactionId?: unknown;
+                    /** @description status: the final status (a signed callback only: an unsigned one only makes the engine ask the check) */
+                    status?: unknown;
+                    /** @description reason: why it failed (a signed callback only) */
+                    reason?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the payout */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown payout: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4481,9 +4465,9 @@ export interface operations {
     receiveCardPaymentCallback: {
         parameters: {
             query?: never;
-            header: {
-                "X-Service-Webhook-Timestamp": string;
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                "X-Service-Webhook-Timestamp"?: string;
+                "X-Service-Webhook-Signature"?: string;
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -4492,43 +4476,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: number;
-                    status: ("PENDING" | "COMPLETED" | "FAILED" | "REFUNDED") | string;
-                    type?: "Card" | string;
-                    amount?: number;
-                    netValue?: number;
-                    brand?: string;
-                    last4?: string;
-                    provider?: string;
-                    providerTransactionId?: string;
-                    providerCustomerId?: string;
-                    providerStatus?: ("PENDING" | "PAID" | "DECLINED" | "REFUNDED") | string;
-                    eventType?: "PAYMENT_UPDATED" | string;
-                    externalReference?: string;
-                    /** Format: date-time */
-                    updatedAt?: string;
-                    note?: string;
-                } & {
-                    [key: string]: unknown;
+                    /** @description externalReference: the card payment: the spec's externalReference, the engine's externalId echoed */
+                    externalReference?: unknown;
+                    /** @description id: the provider's payment id (data.id; a signed callback only) */
+                    id?: unknown;
+                    /** @description status: the status (a signed callback only: an unsigned one only makes the engine ask endpoint 3) */
+                    status?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Signalled to the card payment */
+            /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Unknown card payment: kept for operators */
+            /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid body */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ import { codecRoutes } from './codec-routes';
 import { ApiError, errorHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { engineOpenApi, engineOperations } from './openapi-document';
+import { callbackFieldsOf, type CallbackFieldSettings } from './callbacks/callback-routes';
 import { refuseOtherMethods } from './http-refusals';
 import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
@@ -25,8 +26,9 @@ import type { ApiKey } from '../config/api-keys';
 export interface AppDependencies {
   config: Pick<
     Config,
-    'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE' | 'CALLBACK_RATE_LIMIT_PER_MINUTE' | 'CHECKOUT_RATE_LIMIT_PER_MINUTE' | 'CODEC_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY'
-  >;
+    'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE' | 'CALLBACK_RATE_LIMIT_PER_MINUTE' | 'CHECKOUT_RATE_LIMIT_PER_MINUTE' | 'CODEC_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY' | 'PROVIDER_CALLBACK_SIGNATURES'
+  > &
+    CallbackFieldSettings;
   logger: Logger;
   codec: PayloadCodec;
   /** The Temporal UI's credential for the codec endpoint (codec-token.ts); unset: API keys only. */
@@ -51,7 +53,7 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.traceRequests) app.use(httpServerSpans({ continuesCallerTrace: merchantRequest(deps.config.ENGINE_API_KEYS) }));
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, deps.logger));
-  const openApi = engineOpenApi();
+  const openApi = engineOpenApi({ policy: deps.config.PROVIDER_CALLBACK_SIGNATURES, fields: callbackFieldsOf(deps.config) });
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });

@@ -3,12 +3,12 @@
  * in the order the document lists them.
  */
 import { batchOperations } from './batches/openapi';
-import { callbackOperations } from './callbacks/openapi';
+import { callbackOperations, callbackReceivers, DEFAULT_CALLBACK_DOCUMENT, type CallbackDocumentSettings } from './callbacks/openapi';
 import { cardPaymentOperations } from './card-payments/openapi';
 import { chargeOperations } from './charges/openapi';
 import { infractionOperations } from './infractions/openapi';
 import { API_KEY_SCHEME, errors, KEYED } from './openapi-helpers';
-import { payoutCallbackOperations, payoutOperations } from './payouts/openapi';
+import { payoutOperations } from './payouts/openapi';
 import { webhookOperations } from './webhooks/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
 import { API_KEY_SCOPES, SCOPE_MEANINGS } from '../config/api-keys';
@@ -23,23 +23,26 @@ const API_KEY_DESCRIPTION =
   `without it, 403 INSUFFICIENT_SCOPE naming the scope. The scopes: ${API_KEY_SCOPES.map((scope) => `${scope} (${SCOPE_MEANINGS[scope]})`).join('; ')}.`;
 
 /** Every operation of the engine API, in the order the document lists them; the API checks the scopes they name (auth.ts). */
-export function engineOperations(): OperationSpec[] {
+export function engineOperations(callbacks: CallbackDocumentSettings = DEFAULT_CALLBACK_DOCUMENT): OperationSpec[] {
+  const receivers = callbackReceivers(callbacks);
   return ([
     ...payoutOperations,
     ...batchOperations,
     ...callbackOperations,
     ...infractionOperations,
     ...chargeOperations,
-    ...payoutCallbackOperations,
+    ...receivers.cashIn,
+    ...receivers.payouts,
     ...cardPaymentOperations(),
+    ...receivers.card,
     ...webhookOperations(),
     { id: 'getHealth', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
     { id: 'getReadiness', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
   ] satisfies OperationSpec[]).map(limitedByAddress);
 }
 
-/** GET /openapi.json of the engine API. */
-export function engineOpenApi() {
+/** GET /openapi.json of the engine API; its callbacks as the running settings read them. */
+export function engineOpenApi(callbacks: CallbackDocumentSettings = DEFAULT_CALLBACK_DOCUMENT) {
   return openApiDocument(
     {
       title: 'Payout engine API',
@@ -49,6 +52,6 @@ export function engineOpenApi() {
     },
     [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
     { [API_KEY_SCHEME]: { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION } },
-    engineOperations(),
+    engineOperations(callbacks),
   );
 }

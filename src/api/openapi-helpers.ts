@@ -1,13 +1,10 @@
 /**
  * What every operation of the engine's OpenAPI document shares: the error answers in the API's one
- * error shape, the API key and its statuses, links between operations, the provider's callback
- * headers. Each lifecycle's openapi.ts (src/api/<flow>/openapi.ts) builds its operations with these;
+ * error shape, the API key and its statuses, links between operations. Each lifecycle's openapi.ts (src/api/<flow>/openapi.ts) builds its operations with these;
  * src/api/openapi-document.ts assembles them.
  */
-import { z } from 'zod';
 import type { ApiKeyScope } from '../config/api-keys';
 import type { LinkSpec, OperationSpec, ResponseSpec } from '../openapi/document';
-import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
 import { apiErrorBodySchema } from './errors';
 
 export type Errors = Record<number, string>;
@@ -20,12 +17,6 @@ export function errors(descriptions: Errors): Record<number, ResponseSpec> {
 export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'The API key lacks the scope this operation needs (named in the message)', 429: 'Too many requests: retry later' };
 export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
-
-export const callbackHeaders = z.object({
-  [WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^\d{1,12}$/).describe('Unix seconds, inside the signature'),
-  [WEBHOOK_SIGNATURE_HEADER]: z.string().describe('v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret'),
-  [WEBHOOK_ID_HEADER]: z.string().optional().describe('Unique per event, identical on its retries'),
-});
 
 /** Links from an answer to the operations on the resource it names (`values` maps their parameters). */
 export function linksTo(operationIds: readonly string[], values: Record<string, string>): Record<string, LinkSpec> {

@@ -7,11 +7,9 @@ import type { IntentStore } from '../intents/intent-store';
 import { batchRoutes } from './batches/routes';
 import { BatchService } from './batches/service';
 import { callbackRouter } from './callbacks/callback-router';
-import { payoutCallbackRoutes } from './callbacks/payout-callbacks';
-import { chargeCallbackRoute } from './callbacks/charge-callbacks';
+import { callbackFieldsOf, callbackRoutes } from './callbacks/callback-routes';
 import { chargeRoutes } from './charges/routes';
 import { ChargeService } from './charges/service';
-import { cardCallbackRoute } from './callbacks/card-callbacks';
 import { cardPaymentRouters } from './card-payments/card-payment-routers';
 import type { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
 import { addressList, UnsignedBudget } from './callbacks/unsigned-budget';
@@ -64,7 +62,7 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, r
         replays: new ReplayGuard(),
         logger: logger.child({ component: 'callbacks' }),
       },
-      [...payoutCallbackRoutes, chargeCallbackRoute, cardCallbackRoute],
+      callbackRoutes(callbackFieldsOf(config)),
     ),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents, readModel), new PayoutListing(readModel)),
     batchRoutes(new BatchService(temporal, batchStore, config)),

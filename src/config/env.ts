@@ -12,6 +12,7 @@ import { CALLBACK_SIGNATURE_POLICIES } from '../payment-api/callback-verifier';
 import { analysisWordsSchema, DEFAULT_ANALYSIS_WORDS, DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema, PROVIDER_FIELD_PATH } from '../payment-api/schemas/infractions';
 import { isLoopbackHost } from '../net/public-address';
 import { trustedProxyRefusal } from '../net/trusted-proxy';
+import { callbackFieldsSetting, DEFAULT_CALLBACK_FIELDS } from '../payment-api/schemas/callback-fields';
 import { DEFAULT_PIX_COPY_PASTE_FIELDS, pixCopyPasteFieldNamesSchema } from '../payment-api/schemas/pix-copy-paste';
 import { API_KEY_SCOPES, apiKeysFileSchema, apiKeysTextSchema, type ApiKey } from './api-keys';
 
@@ -262,6 +263,22 @@ export const envSchema = z.object({
   MED_RECORD_FIELDS: medRecordFieldsSchema
     .default(DEFAULT_MED_RECORD_FIELDS)
     .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
+  /** The provider's names of the fields the engine reads from each kind of callback (not shown by the spec but the card's): src/payment-api/schemas/callback-fields.ts. */
+  WITHDRAWAL_CALLBACK_FIELDS: callbackFieldsSetting('withdrawals')
+    .default(DEFAULT_CALLBACK_FIELDS.withdrawals)
+    .describe('externalId=<name>,transactionId=<name>,status=<name>,reason=<name>: the provider’s names where they differ (a|b: either)'),
+  PIX_COPY_PASTE_CALLBACK_FIELDS: callbackFieldsSetting('pix-copy-paste')
+    .default(DEFAULT_CALLBACK_FIELDS['pix-copy-paste'])
+    .describe('externalId=<name>,transactionId=<name>,status=<name>,reason=<name>: the provider’s names where they differ (a|b: either)'),
+  CRYPTO_CALLBACK_FIELDS: callbackFieldsSetting('crypto')
+    .default(DEFAULT_CALLBACK_FIELDS.crypto)
+    .describe('externalId=<name>,transactionId=<name>,status=<name>,reason=<name>: the provider’s names where they differ (a|b: either)'),
+  CASH_IN_CALLBACK_FIELDS: callbackFieldsSetting('cash-in')
+    .default(DEFAULT_CALLBACK_FIELDS['cash-in'])
+    .describe('transactionId=<name>,status=<name>,paidAt=<name>: the provider’s names where they differ (a|b: either)'),
+  CARD_CALLBACK_FIELDS: callbackFieldsSetting('card')
+    .default(DEFAULT_CALLBACK_FIELDS.card)
+    .describe('externalReference=<name>,id=<name>,status=<name>: the provider’s names where they differ (a|b: either)'),
   MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
   /** MED: how long before its defense deadline an undefended infraction is DUE_SOON (and infraction.due_soon is sent, once). */
   INFRACTION_DUE_SOON_LEAD_MS: z.coerce

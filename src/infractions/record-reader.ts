@@ -49,15 +49,10 @@ const readers = {
   resolvedAt: timestampSchema,
 } satisfies Record<MedRecordField, z.ZodType>;
 
-type Read = { [F in MedRecordField]?: z.output<(typeof readers)[F]> };
-
-/** The first of the field's names that holds a value it can read. */
-function readField<F extends MedRecordField>(raw: unknown, field: F, names: MedRecordFields): Read[F] | undefined {
-  for (const name of names[field]) {
-    const parsed = readers[field].safeParse(valueAt(raw, name));
-    if (parsed.success) return parsed.data as Read[F];
-  }
-  return undefined;
+/** What `readFields` found of one field: the value read, and the provider's name it was under. */
+export interface FieldRead<T> {
+  value: T;
+  name: string;
 }
 
 /** Whether one of the id's names holds an id of some kind (which the reader refused): said so, not called missing. */
@@ -65,14 +60,30 @@ function holdsAnyId(raw: unknown, names: MedRecordFields): boolean {
   return names.id.some((name) => providerIdSchema.safeParse(valueAt(raw, name)).success);
 }
 
+export type FieldReaders = Readonly<Record<string, z.ZodType>>;
+export type FieldsRead<R extends FieldReaders> = { [F in keyof R]?: FieldRead<z.output<R[F]>> };
+
+/** Each field of `readers` under the first of its names (`names`) that holds a value its reader takes; a field none holds is left out. */
+export function readFields<R extends FieldReaders>(raw: unknown, readers: R, names: Readonly<Record<keyof R, readonly string[]>>): FieldsRead<R> {
+  const read: Record<string, FieldRead<unknown>> = {};
+  for (const field of Object.keys(readers) as (keyof R & string)[]) {
+    for (const name of names[field]) {
+      const parsed = (readers[field] as z.ZodType).safeParse(valueAt(raw, name));
+      if (!parsed.success) continue;
+      read[field] = { value: parsed.data, name };
+      break;
+    }
+  }
+  return read as FieldsRead<R>;
+}
+
+type Read = { [F in MedRecordField]?: z.output<(typeof readers)[F]> };
+
 const iso = (text: string): string => new Date(text).toISOString();
 
 export function readInfractionRecord(raw: unknown, names: MedRecordFields): RecordReading {
-  const read: Read = {};
-  for (const field of Object.keys(readers) as MedRecordField[]) {
-    const value = readField(raw, field, names);
-    if (value !== undefined) (read as Record<string, unknown>)[field] = value;
-  }
+  const found = readFields(raw, readers, names);
+  const read = Object.fromEntries(Object.entries(found).map(([field, { value }]) => [field, value])) as Read;
   const { id, transactionId, status, amount, createdAt, defenseDeadline } = read;
   const missing = (['id', 'transactionId', 'status', 'amount'] as const).filter((field) => read[field] === undefined).map((field): string => (field === 'id' && holdsAnyId(raw, names) ? NOT_A_PLAIN_ID : field));
   if (createdAt === undefined && defenseDeadline === undefined) missing.push('createdAt or defenseDeadline');

@@ -37,7 +37,8 @@ export function hmacV1Verifier(secrets: readonly string[]): CallbackVerifier {
     verify({ rawBody, header, nowSeconds }) {
       const timestampHeader = header(WEBHOOK_TIMESTAMP_HEADER);
       const signatureHeader = header(WEBHOOK_SIGNATURE_HEADER);
-      if (!timestampHeader && !signatureHeader) return { kind: 'unsigned' };
+      // A header sent empty is a signature attempt that fails, not an unsigned callback (the OpenAPI document says so).
+      if (timestampHeader === undefined && signatureHeader === undefined) return { kind: 'unsigned' };
       const verification = verifyWebhook({ secrets, rawBody, timestampHeader, signatureHeader, nowSeconds });
       // Verified, the timestamp header is one plain number: the MAC covers it and the body, never the header's other values.
       return verification.ok ? { kind: 'verified', signed: signedMessage((timestampHeader ?? '').trim(), rawBody) } : { kind: 'refused', reason: verification.reason };

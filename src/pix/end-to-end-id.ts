@@ -5,14 +5,16 @@
  * (letters and digits, at most 64), so a provider that sends none, or something else under the name, leaves
  * it absent and changes nothing else.
  */
-const SPELLINGS = ['endToEndId', 'end_to_end_id', 'e2eId', 'e2e_id'] as const;
-const ID_PATTERN = /^[A-Za-z0-9]{1,64}$/;
+import { z } from 'zod';
+
+export const END_TO_END_ID_NAMES = ['endToEndId', 'end_to_end_id', 'e2eId', 'e2e_id'] as const;
+export const endToEndIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
 
 export function readEndToEndId(answer: object): string | undefined {
   const fields = answer as Readonly<Record<string, unknown>>;
-  for (const name of SPELLINGS) {
+  for (const name of END_TO_END_ID_NAMES) {
     const value = fields[name];
-    if (typeof value === 'string' && ID_PATTERN.test(value)) return value;
+    if (endToEndIdSchema.safeParse(value).success) return value as string;
   }
   return undefined;
 }

@@ -26,6 +26,10 @@ export function integratorSettings(double: ProviderDouble): Record<string, strin
     PAYMENT_API_CLIENT_SECRET: double.credentials.clientSecret,
     // Its callbacks are unsigned: each is a hint that makes the engine ask the check.
     PROVIDER_CALLBACK_SIGNATURES: 'optional',
+    // Its callbacks' own field names: its transactionId as `id`, the status as `state`, the reason as `motivo`.
+    WITHDRAWAL_CALLBACK_FIELDS: 'transactionId=id,status=state,reason=motivo',
+    PIX_COPY_PASTE_CALLBACK_FIELDS: 'transactionId=id,status=state,reason=motivo',
+    CASH_IN_CALLBACK_FIELDS: 'transactionId=id,status=state',
     // Its withdrawal fee (R$ 0,75 + 2 %), for previews; the fee recorded is the one it answers.
     PROVIDER_PIX_FEE_FIXED: '0.75',
     PROVIDER_PIX_FEE_PERCENT: '2',

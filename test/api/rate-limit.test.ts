@@ -49,8 +49,8 @@ test('requests without a valid key are counted by address, whatever key they mak
 });
 
 test('callbacks, the checkout and the codec are limited per client address, each by its own limit; health never', async () => {
-  // An unsigned callback naming nothing is read and refused (400); the limit counts it all the same.
-  expect(await statuses(3, () => fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' }))).toEqual([400, 400, 400]);
+  // An unsigned callback naming nothing is read and kept as unmatched (202); the limit counts it all the same.
+  expect(await statuses(3, () => fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' }))).toEqual([202, 202, 202]);
   await expectRateLimited(await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', body: '{}' }));
 
   expect(await statuses(3, () => fetch(`${api.url}/checkout/order-1?token=1.x`))).toEqual([401, 401, 401]);
@@ -75,8 +75,8 @@ describe('behind a load balancer', () => {
   const callbackFrom = (target: EngineApi, client: string) => fetch(`${target.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'x-forwarded-for': client }, body: '{}' });
 
   test('with TRUST_PROXY naming it, each client the balancer reports is counted on its own', async () => {
-    expect(await statuses(3, () => callbackFrom(behindProxy, '203.0.113.7'))).toEqual([400, 400, 429]);
-    expect(await statuses(2, () => callbackFrom(behindProxy, '198.51.100.23'))).toEqual([400, 400]);
+    expect(await statuses(3, () => callbackFrom(behindProxy, '203.0.113.7'))).toEqual([202, 202, 429]);
+    expect(await statuses(2, () => callbackFrom(behindProxy, '198.51.100.23'))).toEqual([202, 202]);
   });
 
   test('without TRUST_PROXY a client cannot escape its limit by making up X-Forwarded-For', async () => {

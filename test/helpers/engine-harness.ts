@@ -90,10 +90,17 @@ export interface EngineHarness {
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
   // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `field=name|name,…`, `<part>=<name>,…`, `name:secret:scope+scope,…`.
-  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ENGINE_API_KEYS: apiKeys, ...rest } = config;
+  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ENGINE_API_KEYS: apiKeys, ...others } = config;
+  const { WITHDRAWAL_CALLBACK_FIELDS, PIX_COPY_PASTE_CALLBACK_FIELDS, CRYPTO_CALLBACK_FIELDS, CASH_IN_CALLBACK_FIELDS, CARD_CALLBACK_FIELDS, ...rest } = others;
+  const names = (fields: Readonly<Record<string, readonly string[]>>): string => Object.entries(fields).map(([field, given]) => `${field}=${given.join('|')}`).join(',');
   const env: Record<string, string> = {
+    WITHDRAWAL_CALLBACK_FIELDS: names(WITHDRAWAL_CALLBACK_FIELDS),
+    PIX_COPY_PASTE_CALLBACK_FIELDS: names(PIX_COPY_PASTE_CALLBACK_FIELDS),
+    CRYPTO_CALLBACK_FIELDS: names(CRYPTO_CALLBACK_FIELDS),
+    CASH_IN_CALLBACK_FIELDS: names(CASH_IN_CALLBACK_FIELDS),
+    CARD_CALLBACK_FIELDS: names(CARD_CALLBACK_FIELDS),
     INFRACTION_ANALISE_VALUES: `${words.ACEITA},${words.NEGADA}`,
-    MED_RECORD_FIELDS: Object.entries(recordFields).map(([field, names]) => `${field}=${names.join('|')}`).join(','),
+    MED_RECORD_FIELDS: names(recordFields),
     PIX_COPY_PASTE_REQUEST_FIELDS: formatPixCopyPasteFields(copyPasteFields),
     ENGINE_API_KEYS: apiKeysText(apiKeys),
   };

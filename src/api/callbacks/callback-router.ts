@@ -21,7 +21,6 @@ import express, { Router, type Response } from 'express';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/common';
-import { z } from 'zod';
 import type { Logger } from '../../logging/logger';
 import { plainId } from '../../logging/request-context';
 import type { CallbackSignaturePolicy, CallbackVerifier } from '../../payment-api/callback-verifier';
@@ -29,11 +28,12 @@ import { WEBHOOK_ID_HEADER, type ReplayGuard } from '../../payment-api/webhook-s
 import { ProviderTransactionId } from '../../temporal/search-attributes';
 import { callbacksReceived, callbacksUnmatched } from '../../metrics/engine-metrics';
 import { linkToWorkflowTrace } from '../../telemetry/trace-links';
-import { zodIssues } from '../../validation/issues';
+import { fieldNamesOf, readFields, type FieldReaders, type FieldsRead } from '../../infractions/record-reader';
+import { CALLBACK_KINDS, type CallbackKind } from '../../payment-api/schemas/callback-fields';
 import { ApiError } from '../errors';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
 import { clientIpKey } from '../../http/rate-limit';
-import type { UnmatchedCallbackStore } from './unmatched-callbacks';
+import type { UnmatchedCallbackIds, UnmatchedCallbackStore } from './unmatched-callbacks';
 import type { UnsignedBudget, UnsignedClient } from './unsigned-budget';
 
 export interface CallbackTarget<H> {
@@ -47,15 +47,26 @@ export interface CallbackTarget<H> {
   reference: string;
 }
 
-export interface CallbackRoute<S extends z.ZodType, H> {
+export interface CallbackRoute<R extends FieldReaders, H> {
   path: string;
-  schema: S;
-  target(payload: z.output<S>, receivedAt: Date): CallbackTarget<H>;
+  kind: CallbackKind;
+  /** How each field the engine reads is read. */
+  readers: R;
+  /** The provider's names of each field, tried in order (the kind's setting). */
+  names: Readonly<Record<keyof R, readonly string[]>>;
+  /** The operation the callback names; asked only when one of its kind's `routedBy` fields was read. */
+  target(read: FieldsRead<R>, receivedAt: Date): CallbackTarget<H>;
   /** The hint an unsigned callback may give: nothing the workflow could take as an outcome. */
   untrusted(hint: H): H;
   /** The flows (PayoutFlow values) a provider id is looked up among. */
   flows: readonly string[];
 }
+
+/** The status of a hint that carries no provider claim (an unsigned callback's, or one whose status could not be read): "look now". */
+export const UNVERIFIED = 'UNVERIFIED';
+
+/** The reference an unmatched callback is kept under when none of its ids could be read. */
+export const NO_ID = '(no id)';
 
 export interface CallbackRouterDependencies {
   client: Client;
@@ -74,24 +85,21 @@ const SIGNAL_DEADLINE_MS = 5_000;
 /** Waits before each visibility lookup of a provider id: well within the provider's webhook timeout. */
 const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 
-/**
- * The keys an object schema declares, through the wrappers the contract uses (`z.preprocess` of
- * `acceptSpellings` is a pipe); undefined for any other schema.
- */
-export function declaredKeys(schema: z.ZodType): readonly string[] | undefined {
-  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
-  if (schema instanceof z.ZodPipe) return declaredKeys(schema.out as z.ZodType) ?? declaredKeys(schema.in as z.ZodType);
-  return undefined;
+/** Why a callback names no operation: the provider's names the engine looked for (and, when given, the body's own field names, never their values). */
+function unroutable(route: CallbackRoute<FieldReaders, unknown>, body: unknown, withFieldNames: boolean): string {
+  const { routedBy, setting } = CALLBACK_KINDS[route.kind];
+  const lookedFor = routedBy.flatMap((field: string) => route.names[field] ?? []);
+  const fields = withFieldNames ? `; its fields: ${fieldNamesOf(body).join(', ') || 'none'}` : '';
+  return `no id to route by: none of ${lookedFor.join(', ')} holds one (${setting} names them)${fields}`;
 }
 
-/** What the contract declares of a payload: unknown fields (read for routing, possibly personal data) are not kept. */
-function declaredFields(keys: readonly string[], payload: unknown): Record<string, unknown> {
-  const record = payload as Record<string, unknown>;
-  return Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]));
+/** What a signed callback said that the engine read, under the provider's names (the rest, possibly personal data, is not kept). */
+function fieldsRead(read: FieldsRead<FieldReaders>): Record<string, unknown> {
+  return Object.fromEntries(Object.values(read).flatMap((found) => (found ? [[found.name, found.value]] : [])));
 }
 
 /** Builds a route; the generic keeps each route's schema and hint types tied together. */
-export function callbackRoute<S extends z.ZodType, H>(route: CallbackRoute<S, H>): CallbackRoute<S, H> {
+export function callbackRoute<R extends FieldReaders, H>(route: CallbackRoute<R, H>): CallbackRoute<R, H> {
   return route;
 }
 
@@ -126,13 +134,11 @@ async function workflowOfProviderId(client: Client, providerId: string, flows: r
   return undefined;
 }
 
-export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<z.ZodType, unknown>[]): Router {
+export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<FieldReaders, unknown>[]): Router {
   const router = Router();
   const now = deps.now ?? (() => new Date());
   for (const route of routes) {
-    const declared = declaredKeys(route.schema);
-    if (!declared) throw new Error(`callback route ${route.path}: its schema must be an object schema`);
-    const keys = declared;
+    const { routedBy } = CALLBACK_KINDS[route.kind];
 
     /** Signals the workflow; 'closed' when it ended (late callbacks change nothing), 'absent' when it never existed. */
     async function signalWorkflow<H>(workflowId: string, signal: SignalDefinition<[H]>, hint: H, log: Logger): Promise<'signalled' | 'closed' | 'absent'> {
@@ -165,12 +171,14 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       } catch {
         throw new ApiError(400, 'MALFORMED_JSON', 'The callback body is not valid JSON');
       }
-      const parsed = route.schema.safeParse(json);
-      if (!parsed.success) {
-        log.warn('callback.invalid', { issues: zodIssues(parsed.error) });
-        throw new ApiError(400, 'VALIDATION_FAILED', 'The callback body is invalid', zodIssues(parsed.error));
+      const read = readFields(json, route.readers, route.names);
+      if (!routedBy.some((field: string) => read[field] !== undefined)) {
+        const problem = unroutable(route, json, !client);
+        log.warn('callback.unroutable', { problem: unroutable(route, json, true) });
+        await keepUnmatched({ receivedAt, route: route.path, reference: NO_ID, problem, ...(eventId ? { eventId } : {}) }, client, read, log, res);
+        return;
       }
-      const named = route.target(parsed.data, receivedAt);
+      const named = route.target(read, receivedAt);
       if (client && !deps.unsigned.budget.allows(client)) {
         log.warn('callback.unsigned_rate_limited');
         res.set('Retry-After', '60');
@@ -192,10 +200,15 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         return;
       }
       const ids = { receivedAt, route: route.path, reference: named.reference, ...(eventId ? { eventId } : {}), ...(named.providerId ? { providerId: named.providerId } : {}) };
-      const kept = await deps.unmatched.add(client ? { ...ids, signed: false } : { ...ids, signed: true, payload: declaredFields(keys, parsed.data) });
+      await keepUnmatched(ids, client, read, log, res);
+    }
+
+    /** Kept for operators, answered 202: of an unsigned callback only its ids, of a signed one what the engine read of it. */
+    async function keepUnmatched(ids: UnmatchedCallbackIds, client: UnsignedClient | undefined, read: FieldsRead<FieldReaders>, log: Logger, res: Response): Promise<void> {
+      const kept = await deps.unmatched.add(client ? { ...ids, signed: false } : { ...ids, signed: true, payload: fieldsRead(read) });
       callbacksUnmatched.inc({ route: route.path });
-      if (kept) log.warn('callback.unmatched', { reference: named.reference, signed: !client });
-      else log.info('callback.unmatched_again', { reference: named.reference, signed: !client });
+      if (kept) log.warn('callback.unmatched', { reference: ids.reference, signed: !client });
+      else log.info('callback.unmatched_again', { reference: ids.reference, signed: !client });
       res.status(202).json({ received: true, matched: false });
     }
 

@@ -2,24 +2,28 @@
  * PAYMENT_UPDATED → the card payment workflow of its `externalReference` (the engine sends its
  * externalId there). A signed callback's hint carries the provider's payment id, so it can settle a payment
  * whose answer from endpoint 2 never reached the workflow; an unsigned one carries none. A callback without
- * a reference is kept as unmatched.
+ * a reference the engine can read is kept as unmatched. Read by CARD_CALLBACK_FIELDS.
  */
-import { cardCallbackSchema } from '../../payment-api/schemas/card';
+import { cardCallbackReaders, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../lifecycles/card-payment-client';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
-import { callbackRoute } from './callback-router';
+import { callbackRoute, UNVERIFIED } from './callback-router';
 
-export const cardCallbackRoute = callbackRoute({
-  path: CARD_CALLBACK_PATH,
-  schema: cardCallbackSchema,
-  flows: [CARD_PAYMENT_FLOW],
-  target: (callback, receivedAt) => ({
-    // No reference: no workflow to name, so the callback lands with the unmatched ones.
-    ...(callback.externalReference ? { workflowId: cardPaymentWorkflowId(callback.externalReference) } : {}),
-    signal: cardCallbackSignal,
-    reference: callback.externalReference ?? `card payment ${callback.id}`,
-    hint: { paymentId: callback.id, status: callback.status, receivedAt: receivedAt.toISOString() },
-  }),
-  // Unsigned: anyone may have sent it, so it names no payment the workflow could take for its own: "look now" only.
-  untrusted: ({ receivedAt }: CardCallbackHint): CardCallbackHint => ({ status: 'UNVERIFIED', receivedAt }),
-});
+export function cardCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
+  return callbackRoute({
+    path: CARD_CALLBACK_PATH,
+    kind: 'card',
+    readers: cardCallbackReaders,
+    names: fields.card,
+    flows: [CARD_PAYMENT_FLOW],
+    target: ({ externalReference, id, status }, receivedAt) => ({
+      // Asked only with a reference read (`routedBy`).
+      workflowId: cardPaymentWorkflowId(externalReference?.value ?? ''),
+      signal: cardCallbackSignal,
+      reference: externalReference?.value ?? '',
+      hint: { ...(id ? { paymentId: id.value } : {}), status: status?.value ?? UNVERIFIED, receivedAt: receivedAt.toISOString() },
+    }),
+    // Unsigned: anyone may have sent it, so it names no payment the workflow could take for its own: "look now" only.
+    untrusted: ({ receivedAt }: CardCallbackHint): CardCallbackHint => ({ status: UNVERIFIED, receivedAt }),
+  });
+}

@@ -1,29 +1,33 @@
 /**
- * Each rail's final-status callbacks → the payout workflow of their `external_id`, or, when the provider
- * names it only by its own `transaction_id`, the payout indexed under that id; one route per rail that has them.
+ * Each rail's final-status callbacks → the payout workflow of their external id, or, when the provider
+ * names it only by its own transaction id, the payout indexed under that id; one route per rail that has them.
+ * Their fields are read by the rail's names (WITHDRAWAL_, PIX_COPY_PASTE_, CRYPTO_CALLBACK_FIELDS).
  */
 import { PAYOUT_FLOWS } from '../../payouts/rails/methods';
 import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import type { RailCallback } from '../../payouts/rails/rail-provider';
 import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../lifecycles/payout-client';
-import { callbackRoute } from './callback-router';
-import { readEndToEndId } from '../../pix/end-to-end-id';
+import { DEFAULT_CALLBACK_FIELDS, payoutCallbackReaders, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
+import { callbackRoute, UNVERIFIED } from './callback-router';
 
-function payoutCallbackRoute({ path, schema }: RailCallback) {
+function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackFieldsConfig) {
   return callbackRoute({
     path,
-    schema,
+    kind,
+    readers: payoutCallbackReaders,
+    names: fields[kind],
     flows: Object.values(PAYOUT_FLOWS),
-    target: (callback, receivedAt) => ({
-      ...(callback.external_id ? { workflowId: payoutWorkflowId(callback.external_id) } : {}),
-      ...(callback.transaction_id ? { providerId: callback.transaction_id } : {}),
+    target: ({ externalId, transactionId, status, reason, endToEndId }, receivedAt) => ({
+      ...(externalId ? { workflowId: payoutWorkflowId(externalId.value) } : {}),
+      ...(transactionId ? { providerId: transactionId.value } : {}),
       signal: withdrawalCallbackSignal,
-      reference: callback.external_id ?? `provider transaction ${callback.transaction_id ?? ''}`,
+      reference: externalId?.value ?? `provider transaction ${transactionId?.value ?? ''}`,
       hint: {
-        status: callback.status,
-        ...(callback.transaction_id ? { transactionId: callback.transaction_id } : {}),
-        ...(callback.reason ? { reason: callback.reason } : {}),
-        ...endToEndIdOf(callback),
+        // A status it could not read: "look now", as an unsigned callback says.
+        status: status?.value ?? UNVERIFIED,
+        ...(transactionId ? { transactionId: transactionId.value } : {}),
+        ...(reason ? { reason: reason.value } : {}),
+        ...(endToEndId ? { endToEndId: endToEndId.value } : {}),
         receivedAt: receivedAt.toISOString(),
       },
     }),
@@ -32,13 +36,6 @@ function payoutCallbackRoute({ path, schema }: RailCallback) {
   });
 }
 
-/** The PIX end-to-end id a signed callback names (under any spelling the reader knows), when it names one. */
-function endToEndIdOf(callback: object): { endToEndId?: string } {
-  const endToEndId = readEndToEndId(callback);
-  return endToEndId ? { endToEndId } : {};
+export function payoutCallbackRoutes(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
+  return Object.values(RAIL_PROVIDERS).flatMap((rail) => (rail.callback ? [payoutCallbackRoute(rail.callback, fields)] : []));
 }
-
-/** The status an untrusted hint carries: no provider claim at all. */
-const UNVERIFIED = 'UNVERIFIED';
-
-export const payoutCallbackRoutes = Object.values(RAIL_PROVIDERS).flatMap((rail) => (rail.callback ? [payoutCallbackRoute(rail.callback)] : []));

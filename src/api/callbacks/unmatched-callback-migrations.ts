@@ -8,7 +8,7 @@ import type { Migration } from '../../db/sqlite';
 /**
  * One row per kept callback. dedupe_key: the provider's event id of a signed callback, or the reference of
  * an unsigned one (whose repeats only count), NULL when a callback has neither; count: how many came.
- * payload: the fields the route's schema declares, each cut short, as JSON; NULL for an unsigned callback
+ * payload: the fields the route's schema declared (from 002: the fields the engine read), each cut short, as JSON; NULL for an unsigned callback
  * (nobody vouches for it: only its ids are kept). Newest kept: pruned by (last_received_at, seq).
  * The two dialects differ only in the types of the sequence, the times and the drop count.
  */
@@ -38,6 +38,9 @@ function unmatchedTables(types: { seq: string; time: string; count: string }): M
   };
 }
 
-export const UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', time: 'INTEGER', count: 'INTEGER' })];
+/** problem: why a callback names no operation (its id could not be read: the names the engine looked for); NULL otherwise. */
+const problemColumn: Migration = { id: 'callbacks/002-unmatched-problem', sql: 'ALTER TABLE unmatched_callbacks ADD COLUMN problem TEXT;' };
 
-export const PG_UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'TIMESTAMPTZ', count: 'BIGINT' })];
+export const UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', time: 'INTEGER', count: 'INTEGER' }), problemColumn];
+
+export const PG_UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'TIMESTAMPTZ', count: 'BIGINT' }), problemColumn];

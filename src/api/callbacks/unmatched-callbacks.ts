@@ -3,8 +3,8 @@
  * the engine's database, where an operator finds them (GET /v1/callbacks/unmatched).
  *
  * Bounded and private, whoever sends them: every id cut to MAX_ID_LENGTH and every kept field to
- * MAX_FIELD_LENGTH; of a signed callback only the fields its route's schema declares (the router strips
- * the rest, which may be personal data), one row per provider event (`X-Service-Webhook-Id`; a retry only
+ * MAX_FIELD_LENGTH; of a signed callback only the fields the engine read (the router strips the rest,
+ * which may be personal data), one row per provider event (`X-Service-Webhook-Id`; a retry only
  * counts); of an unsigned one, which nobody vouches for, nothing but its ids and how many came (one row
  * per reference). At most `maxEntries` rows, the newest kept, the pruned ones counted. Each callback is one
  * short write: nothing grows with what was kept before.
@@ -25,14 +25,22 @@ export const MAX_ID_LENGTH = 128;
 /** The longest text kept of a payload field (a `reason`, a `payerName`, a `note`): longer ones are cut. */
 export const MAX_FIELD_LENGTH = 256;
 
-/** What the router hands the store: a signed callback with its declared fields, or an unsigned one's ids. */
-export type UnmatchedCallbackInput = {
+/** The longest `problem` kept. */
+export const MAX_PROBLEM_LENGTH = 1_000;
+
+/** What identifies an unmatched callback, signed or not. */
+export interface UnmatchedCallbackIds {
   receivedAt: Date;
   route: string;
   reference: string;
   providerId?: string;
   eventId?: string;
-} & ({ signed: true; payload: Record<string, unknown> } | { signed: false });
+  /** Why it names no operation, when the engine could not read its id (the names it looked for). */
+  problem?: string;
+}
+
+/** What the router hands the store: a signed callback with the fields the engine read, or an unsigned one's ids. */
+export type UnmatchedCallbackInput = UnmatchedCallbackIds & ({ signed: true; payload: Record<string, unknown> } | { signed: false });
 
 export const unmatchedCallbackSchema = z.object({
   /** When the last of them came. */
@@ -46,8 +54,10 @@ export const unmatchedCallbackSchema = z.object({
   signed: z.boolean(),
   /** How many came: a provider's retries of one event, or unsigned callbacks naming one reference. */
   count: z.number().int().min(1),
-  /** A signed callback's fields that its route's schema declares, each cut short. */
+  /** What the engine read of a signed callback, under the provider's names, each cut short. */
   payload: z.record(z.string(), z.unknown()).optional(),
+  /** Why it names no operation: its id could not be read (the provider's names the engine looked for). */
+  problem: z.string().optional(),
 });
 export type UnmatchedCallback = z.infer<typeof unmatchedCallbackSchema>;
 
@@ -86,15 +96,17 @@ const rowSchema = z.object({
   signed: z.coerce.number(),
   payload: z.string().nullable(),
   count: z.coerce.number(),
+  problem: z.string().nullable(),
   first_received_at: z.unknown(),
   last_received_at: z.unknown(),
 });
 
 /** A retry of a signed event, or another unsigned callback naming the same reference, only counts. */
-const UPSERT = `INSERT INTO unmatched_callbacks (route, dedupe_key, reference, provider_id, event_id, signed, payload, count, first_received_at, last_received_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)
+const UPSERT = `INSERT INTO unmatched_callbacks (route, dedupe_key, reference, provider_id, event_id, signed, payload, count, first_received_at, last_received_at, problem)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8, $9)
   ON CONFLICT (route, dedupe_key) DO UPDATE SET count = unmatched_callbacks.count + 1, last_received_at = excluded.last_received_at,
-    provider_id = COALESCE(unmatched_callbacks.provider_id, excluded.provider_id), event_id = COALESCE(excluded.event_id, unmatched_callbacks.event_id)
+    provider_id = COALESCE(unmatched_callbacks.provider_id, excluded.provider_id), event_id = COALESCE(excluded.event_id, unmatched_callbacks.event_id),
+    problem = COALESCE(excluded.problem, unmatched_callbacks.problem)
   RETURNING count`;
 
 const PRUNE = `DELETE FROM unmatched_callbacks WHERE seq IN (SELECT seq FROM unmatched_callbacks ORDER BY last_received_at, seq LIMIT $1)`;
@@ -120,6 +132,7 @@ export class UnmatchedCallbackStore {
       callback.signed ? 1 : 0,
       callback.signed ? JSON.stringify(boundedPayload(callback.payload)) : null,
       this.dialect.timeParam(callback.receivedAt),
+      callback.problem === undefined ? null : cut(callback.problem, MAX_PROBLEM_LENGTH),
     ];
     return this.sql.transaction(async (tx) => {
       const kept = await tx.query<{ count: unknown }>(UPSERT, params);
@@ -160,6 +173,7 @@ export class UnmatchedCallbackStore {
       signed: row.signed === 1,
       count: row.count,
       ...(row.payload === null ? {} : { payload: z.record(z.string(), z.unknown()).parse(JSON.parse(row.payload)) }),
+      ...(row.problem === null ? {} : { problem: row.problem }),
     };
   }
 }

@@ -7,11 +7,9 @@ import { z } from 'zod';
 import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { cardCallbackSchema } from '../../payment-api/schemas/card';
-import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
+import { errors, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
 import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './schemas';
 import { checkoutQuerySchema } from './checkout-routes';
-import { CARD_CALLBACK_PATH } from './checkout-service';
 
 const exampleCardPayment = { externalId: 'order-2001', amount: 100.1, installmentCount: 3, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' }, description: 'Order 2001' };
 const cardPaymentBody = withRequestExamples(cardPaymentShapeSchema, [exampleCardPayment]);
@@ -80,14 +78,6 @@ export function cardPaymentOperations(): OperationSpec[] {
     {
       id: 'failCheckout', method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
       responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
-    },
-    {
-      id: 'receiveCardPaymentCallback', method: 'post', path: CARD_CALLBACK_PATH, summary: "The provider's signed PAYMENT_UPDATED callbacks of card payments", headers: callbackHeaders, body: cardCallbackSchema,
-      responses: {
-        200: { description: 'Signalled to the card payment' },
-        202: { description: 'Unknown card payment: kept for operators' },
-        ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
-      },
     },
   ];
 }

@@ -1,10 +1,8 @@
-/** The PIX charge operations of the engine's OpenAPI document, and the provider's cash-in callbacks. */
+/** The PIX charge operations of the engine's OpenAPI document (the provider's cash-in callbacks: src/api/callbacks/openapi.ts). */
 import { z } from 'zod';
-import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { chargeShapeSchema } from '../../charges/charge-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { cashInCallbackSchema } from '../../payment-api/schemas/cash-in';
-import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema, chargeListQuerySchema, chargeParamsSchema } from './schemas';
 
 const exampleCharge = { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725', email: 'ana@example.com' }, description: 'Invoice 2001' };
@@ -27,12 +25,4 @@ export const chargeOperations: OperationSpec[] = [
     id: 'getCharge', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,
     responses: { 200: { description: 'The charge', schema: chargeResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }) },
   }),
-  {
-    id: 'receiveCashInCallback', method: 'post', path: CASH_IN_CALLBACK_PATH, summary: "The provider's signed cash-in status callbacks (each charge's projectWebhook)", headers: callbackHeaders, body: cashInCallbackSchema,
-    responses: {
-      200: { description: 'Signalled to the charge' },
-      202: { description: 'Unknown charge: kept for operators' },
-      ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
-    },
-  },
 ];

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
-import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
-import { callbackHeaders, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import { payoutEventsResponseSchema, payoutListQuerySchema, payoutListResponseSchema, payoutSummaryQuerySchema, payoutSummaryResponseSchema } from './list-schemas';
 import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema, cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './schemas';
 
@@ -76,20 +75,4 @@ export const payoutOperations: OperationSpec[] = [
       ...errors({ ...JSON_BODY, 404: 'Unknown payout', 409: 'Already submitted or final', ...TEMPORAL }),
     },
   }),
-];
-
-export const payoutCallbackOperations: OperationSpec[] = [
-  ...Object.values(RAIL_PROVIDERS).flatMap((rail): OperationSpec[] =>
-    rail.callback
-      ? [{
-          id: `receive${rail.callback.path.replace('/callbacks/', '').replace(/(^|[-_/])(\w)/g, (_match: string, _separator: string, letter: string) => letter.toUpperCase())}Callback`,
-          method: 'post', path: rail.callback.path, summary: `The provider's signed final-status callbacks of ${rail.callback.path.replace('/callbacks/', '')} payouts`, headers: callbackHeaders, body: rail.callback.schema,
-          responses: {
-            200: { description: 'Signalled to the payout' },
-            202: { description: 'Unknown payout: kept for operators' },
-            ...errors({ 400: 'Invalid body', 401: 'Bad or stale signature', 413: 'The body is too large', ...TEMPORAL }),
-          },
-        }]
-      : [],
-  ),
 ];

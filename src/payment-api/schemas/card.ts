@@ -131,7 +131,7 @@ const providerReferencesSchema = z.looseObject({
 const whenReadable = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
 /** The spec's integer data.id; a numeric string is read as the integer. */
-const cardPaymentIdSchema = z.preprocess((value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+export const cardPaymentIdSchema = z.preprocess((value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

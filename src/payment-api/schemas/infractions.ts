@@ -17,6 +17,7 @@ import {
   timestampSchema,
   TRANSACTION_ID_SPELLINGS,
 } from './common';
+import { fieldNamesSetting, PROVIDER_FIELD_PATH, type FieldNames } from './field-names';
 
 export const INFRACTION_STATUSES = ['WAITING_PSP', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
 export type InfractionStatus = (typeof INFRACTION_STATUSES)[number];
@@ -47,7 +48,7 @@ export const MED_RECORD_FIELD_NAMES = ['id', 'transactionId', 'status', 'amount'
 export type MedRecordField = (typeof MED_RECORD_FIELD_NAMES)[number];
 
 /** Each engine field's names in the provider's record, tried in order; a dotted name reaches into an object (`valor.total`). */
-export type MedRecordFields = Readonly<Record<MedRecordField, readonly string[]>>;
+export type MedRecordFields = FieldNames<MedRecordField>;
 
 /** The sandbox's names (and the snake spelling of the transaction id): endpoint 7's record is not shown. */
 export const DEFAULT_MED_RECORD_FIELDS: MedRecordFields = {
@@ -63,28 +64,13 @@ export const DEFAULT_MED_RECORD_FIELDS: MedRecordFields = {
   resolvedAt: ['resolvedAt'],
 };
 
-/** A field of the provider's JSON: names of letters, digits, `_` and `-`, joined by dots to reach into objects. */
-export const PROVIDER_FIELD_PATH = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,4}$/;
+export { PROVIDER_FIELD_PATH };
 
 /**
  * MED_RECORD_FIELDS: `id=<name>,status=<name>,...`, the provider's name of each engine field it differs in
  * (`a|b`: a, else b); the fields not named keep their default names.
  */
-export const medRecordFieldsSchema = z.string().transform((text, ctx): MedRecordFields => {
-  const fields: Record<string, readonly string[]> = { ...DEFAULT_MED_RECORD_FIELDS };
-  for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item.length > 0)) {
-    const [field = '', names = ''] = entry.split('=').map((part) => part.trim());
-    const alternatives = names.split('|').map((name) => name.trim());
-    if (!(MED_RECORD_FIELD_NAMES as readonly string[]).includes(field)) {
-      ctx.addIssue({ code: 'custom', message: `${field} is not one of ${MED_RECORD_FIELD_NAMES.join(', ')}` });
-    } else if (!entry.includes('=') || !alternatives.every((name) => PROVIDER_FIELD_PATH.test(name))) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be given as ${field}=<name> (a|b for either; dots reach into objects)` });
-    } else {
-      fields[field] = alternatives;
-    }
-  }
-  return fields as MedRecordFields;
-});
+export const medRecordFieldsSchema = fieldNamesSetting(MED_RECORD_FIELD_NAMES, DEFAULT_MED_RECORD_FIELDS);
 
 export const INFRACTIONS_DEFAULT_PER_PAGE = 20;
 export const INFRACTIONS_MAX_PER_PAGE = 100;

@@ -4,7 +4,7 @@
  * payment API's errors into the workflow's outcomes (a refusal, a conflict, or a retry) and decide, by the
  * payout's intent, whether a submission may be sent at all or only looked up.
  */
-import type { z } from 'zod';
+import type { CallbackKind } from '../../payment-api/schemas/callback-fields';
 import { reaisToCentavos } from '../../money/centavos';
 import type { PaymentApiClient } from '../../payment-api/client';
 import { NotFoundError } from '../../payment-api/errors';
@@ -49,18 +49,14 @@ export interface PayoutRef {
 }
 
 /** What every payout callback carries, whatever else its rail adds: enough to route it and hint the workflow. */
-export interface PayoutCallbackFields {
-  /** Our id; absent when the provider names the payout by its own transaction_id only. */
-  external_id?: string | undefined;
-  status: string;
-  transaction_id?: string | undefined;
-  reason?: string | undefined;
-}
+/** The callback kinds of payout rails. */
+export type PayoutCallbackKind = Extract<CallbackKind, 'withdrawals' | 'pix-copy-paste' | 'crypto'>;
 
 export interface RailCallback {
   /** The engine's path where the provider posts this rail's callbacks. */
   path: string;
-  schema: z.ZodType<PayoutCallbackFields>;
+  /** Whose field names the engine reads them by (its <KIND>_CALLBACK_FIELDS setting). */
+  kind: PayoutCallbackKind;
 }
 
 export interface RailProvider<P> {

@@ -9,7 +9,6 @@
  */
 import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
 import { NotFoundError } from '../../../payment-api/errors';
-import { cryptoWithdrawalCallbackSchema } from '../../../payment-api/schemas/crypto';
 import { optionalCentavos, reconcileThenPost, transactionCheck, type CheckOutcome, type PayoutPaymentApi, type RailProvider } from '../rail-provider';
 import { quoteCrypto } from './quote';
 import type { CryptoPayout } from './request';
@@ -34,7 +33,7 @@ async function cryptoStatus(api: PayoutPaymentApi, id: string): Promise<CheckOut
 }
 
 export const cryptoProvider: RailProvider<CryptoPayout> = {
-  callback: { path: '/callbacks/crypto', schema: cryptoWithdrawalCallbackSchema },
+  callback: { path: '/callbacks/crypto', kind: 'crypto' },
   submit: (payout, context) =>
     reconcileThenPost(context, () => transactionCheck(context.api, payout.externalId), payout.amountCents, async () => {
       const quoted = quoteCrypto(payout.amountCents, await context.api.getCryptoFees());

@@ -5,7 +5,6 @@
  * looked up by our id, and when that finds nothing either the payout goes to review saying what was missing.
  */
 import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
-import { pixCopyPasteCallbackSchema } from '../../../payment-api/schemas/pix-copy-paste';
 import { acceptedFromCheck, checkIdOf, reconcileThenPost, transactionCheck, type RailProvider } from '../rail-provider';
 import type { PixCopyPastePayout } from './request';
 
@@ -13,7 +12,7 @@ import type { PixCopyPastePayout } from './request';
 export const STATUS_NOT_ANSWERED = '(no status)';
 
 export const pixCopyPasteProvider: RailProvider<PixCopyPastePayout> = {
-  callback: { path: '/callbacks/pix-copy-paste', schema: pixCopyPasteCallbackSchema },
+  callback: { path: '/callbacks/pix-copy-paste', kind: 'pix-copy-paste' },
   submit: (payout, context) =>
     reconcileThenPost(context, () => transactionCheck(context.api, payout.externalId), payout.amountCents, async () => {
       const answer = await context.api.payPixCopyPaste({

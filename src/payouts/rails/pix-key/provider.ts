@@ -1,11 +1,10 @@
 /** PIX withdrawal to a key at the provider: endpoint 4, checked by endpoint 9 (by the provider's id once it answered one, by our external_id before). */
 import { centavosToReais, reaisToCentavos } from '../../../money/centavos';
-import { withdrawalCallbackSchema } from '../../../payment-api/schemas/withdrawal';
 import { checkIdOf, reconcileThenPost, transactionCheck, type RailProvider } from '../rail-provider';
 import type { PixKeyPayout } from './request';
 
 export const pixKeyProvider: RailProvider<PixKeyPayout> = {
-  callback: { path: '/callbacks/withdrawals', schema: withdrawalCallbackSchema },
+  callback: { path: '/callbacks/withdrawals', kind: 'withdrawals' },
   submit: (payout, context) =>
     reconcileThenPost(context, () => transactionCheck(context.api, payout.externalId), payout.amountCents, async () => {
       const response = await context.api.withdraw({
