@@ -8,12 +8,12 @@ import { z } from 'zod';
 import type { ApiKeyScope } from '../config/api-keys';
 import type { LinkSpec, OperationSpec, ResponseSpec } from '../openapi/document';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../payment-api/webhook-signature';
-import { apiErrorBodySchema } from './errors';
+import { PROBLEM_MEDIA_TYPE, problemSchema } from './errors';
 
 export type Errors = Record<number, string>;
 
 export function errors(descriptions: Errors): Record<number, ResponseSpec> {
-  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: apiErrorBodySchema }]));
+  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: problemSchema, contentType: PROBLEM_MEDIA_TYPE }]));
 }
 
 /** What every operation behind an API key may answer besides its own statuses. */
