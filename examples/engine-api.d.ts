@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto */
+        /**
+         * Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto
+         * @description Starts the payout's workflow (payout:<externalId>) and answers at once with RECEIVED; the payout reaches the provider at most once per externalId, and the same request sent again answers the same payout. Follow it with getPayout or the payout.* events. A pix_key payout takes pixKey and keyType (CPF, EMAIL, PHONE); pix_copy_paste an emv code; internal an email; crypto a wallet and network.
+         */
         post: operations["submitPayout"];
         delete?: never;
         options?: never;
@@ -30,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee */
+        /**
+         * Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee
+         * @description Reads a PIX copy-and-paste (BR Code) as a pix_copy_paste payout would: the payee, the amount (the code's, or the one sent for a code without one), the txid and the fee. Nothing is paid and nothing is stored.
+         */
         post: operations["previewCopyPaste"];
         delete?: never;
         options?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A crypto payout's fee and USDT at the provider's current fees, without paying */
+        /**
+         * A crypto payout's fee and USDT at the provider's current fees, without paying
+         * @description The fee and the USDT amount a crypto payout of this amount would have at the provider's fees now. Nothing is paid; the payout itself is checked again when it is submitted.
+         */
         get: operations["quoteCrypto"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payout, its amounts and its transition history */
+        /**
+         * The payout, its amounts and its transition history
+         * @description The payout as it stands: its status, amounts (amount, fee, total in reais), the provider's transaction id once known, a failure or review reason, and every transition with its time.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -81,7 +93,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider again; re-run a terminated payout (operators) */
+        /**
+         * Ask the provider again; re-run a terminated payout (operators)
+         * @description Operators: asks the provider for the payout's outcome now instead of at the next scheduled check, and answers the payout after that check. A payout whose workflow was terminated after its submission is re-run from what it had sent (never sent twice).
+         */
         post: operations["recheckPayout"];
         delete?: never;
         options?: never;
@@ -98,7 +113,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payout not yet at the provider (operators) */
+        /**
+         * Cancel a payout not yet at the provider (operators)
+         * @description Operators: cancels a payout the provider has not taken yet (RECEIVED): the provider is asked to confirm it has no record, then the payout is CANCELLED. A payout already submitted or final answers 409.
+         */
         post: operations["cancelPayout"];
         delete?: never;
         options?: never;
@@ -133,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals by state (count and amount), done flag, start and end times */
+        /**
+         * Totals by state (count and amount), done flag, start and end times
+         * @description The batch's totals by state (count and amount), whether every item is final, and when it was created, started and finished.
+         */
         get: operations["getBatch"];
         put?: never;
         post?: never;
@@ -150,7 +171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The items with their states, paged */
+        /**
+         * The items with their states, paged
+         * @description A page of the batch's items in seq order, each with its payout's state, amount, fee and failure reason; filter by state, page with cursor.
+         */
         get: operations["listBatchItems"];
         put?: never;
         post?: never;
@@ -189,7 +213,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel the batch: items not yet started are affected, started ones go on */
+        /**
+         * Cancel the batch: items not yet started are affected, started ones go on
+         * @description Operators: items not yet started are CANCELLED and never sent; items already at the provider finish as they will. Cancelling a cancelled batch answers it as it is.
+         */
         post: operations["cancelBatch"];
         delete?: never;
         options?: never;
@@ -206,7 +233,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause the batch: items not yet started are affected, started ones go on */
+        /**
+         * Pause the batch: items not yet started are affected, started ones go on
+         * @description Operators: no further item is started until the batch is resumed; items already started finish as they will.
+         */
         post: operations["pauseBatch"];
         delete?: never;
         options?: never;
@@ -223,7 +253,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume the batch: items not yet started are affected, started ones go on */
+        /**
+         * Resume the batch: items not yet started are affected, started ones go on
+         * @description Operators: a paused batch starts its remaining items again.
+         */
         post: operations["resumeBatch"];
         delete?: never;
         options?: never;
@@ -238,7 +271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Callbacks that named no known payout (operators) */
+        /**
+         * Callbacks that named no known payout (operators)
+         * @description Operators: the most recent provider callbacks that named no known payout, charge or card payment, kept so that a late or misrouted callback can be reconciled by hand.
+         */
         get: operations["listUnmatchedCallbacks"];
         put?: never;
         post?: never;
@@ -255,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MED infractions from visibility: what is due this week, what is open */
+        /**
+         * MED infractions from visibility: what is due this week, what is open
+         * @description The MED infractions the sync has seen, newest first: filter by status or by a defense deadline before a date to see what is due; page with cursor.
+         */
         get: operations["listInfractions"];
         put?: never;
         post?: never;
@@ -274,7 +313,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS) */
+        /**
+         * Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS)
+         * @description Operators: runs the MED sync now (the med-sync Schedule runs it every MED_SYNC_INTERVAL_MS): the provider's infractions are read and each new one starts its workflow.
+         */
         post: operations["syncInfractions"];
         delete?: never;
         options?: never;
@@ -289,7 +331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An infraction: state, amount, transaction, charge link, deadline, defense, transitions */
+        /**
+         * An infraction: state, amount, transaction, charge link, deadline, defense, transitions
+         * @description An infraction as the engine follows it: state, amount, the transaction and the charge it is about, the defense deadline, the defense sent and the provider's answer, and every transition.
+         */
         get: operations["getInfraction"];
         put?: never;
         post?: never;
@@ -308,7 +353,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Defend an infraction (analise ACEITA or NEGADA); answered once the provider took it */
+        /**
+         * Defend an infraction (analise ACEITA or NEGADA); answered once the provider took it
+         * @description Sends the merchant's defense (analise ACEITA to accept the refund, NEGADA to contest it, with a justification and proofs) and answers once the provider took it. The same defense sent again answers the same result; a different one answers 409.
+         */
         post: operations["defendInfraction"];
         delete?: never;
         options?: never;
@@ -323,10 +371,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Charges from visibility, optionally by status */
+        /**
+         * Charges from visibility, optionally by status
+         * @description Charges, newest first, optionally by status; page with cursor.
+         */
         get: operations["listCharges"];
         put?: never;
-        /** Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId) */
+        /**
+         * Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)
+         * @description Creates a PIX charge at the provider (cash-in) and answers its copy-and-paste code and QR picture. Idempotent by externalId: the same request answers the same charge. The charge.paid event (or getCharge) tells when the payer paid.
+         */
         post: operations["createCharge"];
         delete?: never;
         options?: never;
@@ -341,7 +395,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions */
+        /**
+         * A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions
+         * @description A charge: state, amount, fee and net amount, the payer's name, when it was paid, its refunds, and every transition.
+         */
         get: operations["getCharge"];
         put?: never;
         post?: never;
@@ -360,7 +417,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed cash-in status callbacks (each charge's projectWebhook) */
+        /**
+         * The provider's signed cash-in status callbacks (each charge's projectWebhook)
+         * @description The provider's cash-in status callbacks, signed: verified, then signalled to the charge, which confirms the state with the provider before it is final.
+         */
         post: operations["receiveCashInCallback"];
         delete?: never;
         options?: never;
@@ -377,7 +437,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of withdrawals payouts */
+        /**
+         * The provider's signed final-status callbacks of withdrawals payouts
+         * @description Called by the provider, signed: verified over the raw body, then signalled to the payout as a hint; the payout confirms the outcome with the provider's transaction check before it is final.
+         */
         post: operations["receiveWithdrawalsCallback"];
         delete?: never;
         options?: never;
@@ -394,7 +457,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of pix-copy-paste payouts */
+        /**
+         * The provider's signed final-status callbacks of pix-copy-paste payouts
+         * @description Called by the provider, signed: verified over the raw body, then signalled to the payout as a hint; the payout confirms the outcome with the provider's transaction check before it is final.
+         */
         post: operations["receivePixCopyPasteCallback"];
         delete?: never;
         options?: never;
@@ -411,7 +477,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed final-status callbacks of crypto payouts */
+        /**
+         * The provider's signed final-status callbacks of crypto payouts
+         * @description Called by the provider, signed: verified over the raw body, then signalled to the payout as a hint; the payout confirms the outcome with the provider's transaction check before it is final.
+         */
         post: operations["receiveCryptoCallback"];
         delete?: never;
         options?: never;
@@ -428,7 +497,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a card payment (idempotent by externalId) and its checkout link; no card data */
+        /**
+         * Create a card payment (idempotent by externalId) and its checkout link; no card data
+         * @description Creates a card payment and its checkout link (checkoutUrl) for the buyer; no card data ever reaches this API. Idempotent by externalId: the same request answers the same payment and link.
+         */
         post: operations["createCardPayment"];
         delete?: never;
         options?: never;
@@ -443,7 +515,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The card payment: state, brand, last4, installments, net value, transitions */
+        /**
+         * The card payment: state, brand, last4, installments, net value, transitions
+         * @description A card payment: state, card brand and last four digits once paid, installments, the net value, and every transition.
+         */
         get: operations["getCardPayment"];
         put?: never;
         post?: never;
@@ -462,7 +537,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it */
+        /**
+         * Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it
+         * @description Operators: asks the provider about a PENDING or NEEDS_REVIEW card payment now; providerPaymentId names the provider's payment when the workflow never learned it.
+         */
         post: operations["recheckCardPayment"];
         delete?: never;
         options?: never;
@@ -479,7 +557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a card payment in review that the provider does not have (operators): FAILED */
+        /**
+         * Close a card payment in review that the provider does not have (operators): FAILED
+         * @description Operators: closes a card payment in review that the provider has no payment for, as FAILED with the reason given.
+         */
         post: operations["closeCardPayment"];
         delete?: never;
         options?: never;
@@ -494,7 +575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js */
+        /**
+         * The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js
+         * @description The page the buyer opens from checkoutUrl: the card form (3DS through the provider's security module), or where the payment stands. Refusals (an invalid or expired link, an unknown payment) are pages too.
+         */
         get: operations["getCheckoutPage"];
         put?: never;
         post?: never;
@@ -511,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The checkout page's script */
+        /**
+         * The checkout page's script
+         * @description The checkout page's own script, served by the engine (no third-party script but the provider's security module).
+         */
         get: operations["getCheckoutScript"];
         put?: never;
         post?: never;
@@ -530,7 +617,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The checkout page's payment: card, card token and 3DS result; the engine calls the provider */
+        /**
+         * The checkout page's payment: card, card token and 3DS result; the engine calls the provider
+         * @description Called by the checkout page: the card, the card token and the 3DS result. The engine authorizes the payment at the provider and answers where it went.
+         */
         post: operations["payCheckout"];
         delete?: never;
         options?: never;
@@ -545,7 +635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago) */
+        /**
+         * Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)
+         * @description Called by the checkout page after paying, until the payment is final.
+         */
         get: operations["getCheckoutStatus"];
         put?: never;
         post?: never;
@@ -564,7 +657,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned) */
+        /**
+         * The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)
+         * @description Called by the checkout page when 3DS did not authenticate the buyer (denied or abandoned): the payment is FAILED with the reason.
+         */
         post: operations["failCheckout"];
         delete?: never;
         options?: never;
@@ -581,7 +677,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's signed PAYMENT_UPDATED callbacks of card payments */
+        /**
+         * The provider's signed PAYMENT_UPDATED callbacks of card payments
+         * @description The provider's PAYMENT_UPDATED callbacks of card payments, signed: verified, then signalled to the card payment, which confirms the state with the provider before it is final.
+         */
         post: operations["receiveCardPaymentCallback"];
         delete?: never;
         options?: never;
@@ -596,10 +695,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every registered endpoint, oldest first (no secrets) */
+        /**
+         * Every registered endpoint, oldest first (no secrets)
+         * @description Every registered endpoint, oldest first, without secrets.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register an endpoint for event types; the signing secret is in this answer only */
+        /**
+         * Register an endpoint for event types; the signing secret is in this answer only
+         * @description Registers a URL of the merchant's to receive the events it names, signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). The signing secret is in this answer only. The payloads are in this document's webhooks.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -614,11 +719,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One endpoint (no secret) */
+        /**
+         * One endpoint (no secret)
+         * @description One registered endpoint, without its secret.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED) */
+        /**
+         * Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED)
+         * @description Deletes an endpoint: its pending deliveries stop (ENDPOINT_DELETED) and no new event is sent to it.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -634,7 +745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt */
+        /**
+         * A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt
+         * @description A new signing secret, in this answer only. The old secret keeps signing (a second signature) until previousSecretExpiresAt, so the receiver can switch without losing an event.
+         */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
@@ -649,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts */
+        /**
+         * Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts
+         * @description Events announced to the endpoints, those being delivered first and then the latest finished, each with its delivery status and attempts; page with cursor.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -666,7 +783,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An event, its data and every delivery attempt per endpoint */
+        /**
+         * An event, its data and every delivery attempt per endpoint
+         * @description An event, its payload and every delivery attempt per endpoint (status, answer, time).
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -685,7 +805,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the event again to each of its endpoints now, with a fresh retry period */
+        /**
+         * Send the event again to each of its endpoints now, with a fresh retry period
+         * @description Operators: sends the event again to each of its endpoints now, with a fresh retry period.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -700,7 +823,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process answers */
+        /**
+         * The process answers
+         * @description Liveness: the process answers. Not rate limited.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -717,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Temporal and the payment API answer */
+        /**
+         * Temporal and the payment API answer
+         * @description Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -728,9 +857,590 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.completed event
+         * @description Sent to every endpoint registered for payout.completed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.failed event
+         * @description Sent to every endpoint registered for payout.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.cancelled event
+         * @description Sent to every endpoint registered for payout.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout_batch.completed event
+         * @description Sent to every endpoint registered for payout_batch.completed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutBatchCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout_batch.cancelled event
+         * @description Sent to every endpoint registered for payout_batch.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutBatchCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.paid event
+         * @description Sent to every endpoint registered for charge.paid, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargePaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.expired event
+         * @description Sent to every endpoint registered for charge.expired, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.failed event
+         * @description Sent to every endpoint registered for charge.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.partially_refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.partially_refunded event
+         * @description Sent to every endpoint registered for charge.partially_refunded, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargePartiallyRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.refunded event
+         * @description Sent to every endpoint registered for charge.refunded, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.paid event
+         * @description Sent to every endpoint registered for card_payment.paid, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.failed event
+         * @description Sent to every endpoint registered for card_payment.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.expired event
+         * @description Sent to every endpoint registered for card_payment.expired, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.accepted event
+         * @description Sent to every endpoint registered for infraction.accepted, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionAcceptedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.rejected event
+         * @description Sent to every endpoint registered for infraction.rejected, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.cancelled event
+         * @description Sent to every endpoint registered for infraction.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        PayoutRequest: {
+            externalId: string;
+            /** @constant */
+            method?: "pix_key";
+            amount: number;
+            pixKey: string;
+            /** @enum {string} */
+            keyType: "CPF" | "EMAIL" | "PHONE";
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "pix_copy_paste";
+            emv: string;
+            amount?: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "internal";
+            /** Format: email */
+            email: string;
+            amount: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "crypto";
+            amount: number;
+            wallet: string;
+            /** @enum {string} */
+            network?: "TRC20" | "ERC20" | "BEP20";
+        };
+        ChargeRequest: {
+            externalId: string;
+            amount: number;
+            payer: {
+                name: string;
+                document: string;
+                /** Format: email */
+                email?: string;
+            };
+            description?: string;
+            expiresInSeconds?: number;
+            split?: {
+                /** Format: email */
+                email: string;
+                percent: number;
+            };
+        };
+        CardPaymentRequest: {
+            externalId: string;
+            amount: number;
+            installmentCount: number;
+            payer: {
+                name: string;
+                /** Format: email */
+                email: string;
+                document: string;
+                phone: string;
+            };
+            description?: string;
+            items?: {
+                title: string;
+                quantity: number;
+                amount: number;
+                tangible?: boolean;
+                externalRef?: string;
+            }[];
+        };
+        PayoutEventData: {
+            /** @constant */
+            object: "payout";
+            externalId: string;
+            /** @description pix_key, pix_copy_paste, internal or crypto */
+            method: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            /** @description Reais, at most 2 decimal places */
+            fee?: number;
+            /** @description Reais, at most 2 decimal places */
+            total?: number;
+            providerTransactionId?: string;
+            failureReason?: string;
+            /** @description The batch the payout is an item of */
+            batchId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PayoutBatchEventData: {
+            /** @constant */
+            object: "payout_batch";
+            batchId: string;
+            /** @enum {string} */
+            status: "DONE" | "CANCELLED";
+            total: number;
+            completed: number;
+            failed: number;
+            cancelled: number;
+            needsReview: number;
+            /** @description Reais, at most 2 decimal places */
+            totalAmount: number;
+            /** @description Reais, at most 2 decimal places */
+            paidAmount: number;
+        } & {
+            [key: string]: unknown;
+        };
+        ChargeEventData: {
+            /** @constant */
+            object: "charge";
+            externalId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            /** @description Reais, at most 2 decimal places */
+            fee?: number;
+            /** @description Reais, at most 2 decimal places */
+            netAmount?: number;
+            /** Format: date-time */
+            paidAt?: string;
+            providerTransactionId?: string;
+            failureReason?: string;
+            /** @description Reais, at most 2 decimal places */
+            refundedAmount?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        CardPaymentEventData: {
+            /** @constant */
+            object: "card_payment";
+            externalId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            installmentCount: number;
+            brand?: string;
+            last4?: string;
+            /** @description Reais, at most 2 decimal places */
+            netValue?: number;
+            providerPaymentId?: string;
+            failureReason?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InfractionEventData: {
+            /** @constant */
+            object: "infraction";
+            infractionId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount?: number;
+            providerTransactionId?: string;
+            chargeExternalId?: string;
+            /** @description The defense sent: ACEITA or NEGADA */
+            defense?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PayoutAccepted: {
+            externalId: string;
+            status: string;
+            workflowId: string;
+        };
+        /** @description An RFC 9457 problem: every error answer of the engine API, as application/problem+json */
+        Problem: {
+            /** @description urn:payout-engine:problem:<code in kebab case>: stable, one per code (docs/problems.md) */
+            type: string;
+            /** @description The code's summary, the same for every occurrence */
+            title: string;
+            /** @description The HTTP status of this answer */
+            status: number;
+            /** @description What went wrong in this request */
+            detail: string;
+            /** @description The request's path */
+            instance: string;
+            /** @description The request's id, as in X-Request-Id and the engine's logs */
+            requestId: string;
+            /**
+             * @description The error code: what a client branches on
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "REQUEST_ABORTED" | "BAD_CONTENT_LENGTH" | "BAD_REQUEST" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "INVALID_CHECKOUT_TOKEN" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "PAYOUT_NOT_FOUND" | "BATCH_NOT_FOUND" | "CHARGE_NOT_FOUND" | "CARD_PAYMENT_NOT_FOUND" | "INFRACTION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYOUT_CONFLICT" | "PAYOUT_IN_BATCH" | "PAYOUT_NEVER_SENT" | "PAYOUT_NOT_CANCELLABLE" | "BATCH_CONFLICT" | "BATCH_FINISHED" | "BATCH_CANCELLED" | "CHARGE_CONFLICT" | "CHARGE_UNFINISHED" | "CARD_PAYMENT_CONFLICT" | "CARD_PAYMENT_NOT_IN_REVIEW" | "CHECKOUT_CLOSED" | "CHECKOUT_EXPIRED" | "INFRACTION_NOT_DEFENDABLE" | "EVENT_CLOSING" | "PAYLOAD_TOO_LARGE" | "BATCH_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYOUT_NOT_PAYABLE" | "AMOUNT_OUT_OF_RANGE" | "RAIL_NOT_AVAILABLE" | "BATCH_EMPTY" | "BATCH_INVALID" | "CHARGE_NOT_ACCEPTABLE" | "CHARGE_FAILED" | "CARD_PAYMENT_INVALID" | "CARD_INVALID" | "DEFENSE_REFUSED" | "ENDPOINT_NOT_ACCEPTABLE" | "TOO_MANY_ENDPOINTS" | "INVALID_CURSOR" | "RATE_LIMITED" | "INTERNAL" | "TEMPORAL_UNAVAILABLE" | "WORKER_UNAVAILABLE" | "UPDATE_NOT_ANSWERED" | "PROVIDER_UNAVAILABLE" | "STORE_UNAVAILABLE" | "BATCH_INSERT_INTERRUPTED";
+            /** @description The same as detail, kept for clients of the earlier error shape */
+            message: string;
+            /** @description Every refused field, by its path */
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description A batch's bad rows */
+            rows?: {
+                index: number;
+                externalId?: string;
+                field: string;
+                message: string;
+            }[];
+        };
+        Payout: {
+            externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @enum {string} */
+            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            amount: number;
+            fee?: number;
+            total?: number;
+            quote?: {
+                amount: number;
+                fee: number;
+                total: number;
+                usdtAmount: string;
+                usdtRate: number;
+                minAmount: number;
+                maxAmount: number;
+            };
+            providerTransactionId?: string;
+            providerState?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            batchId?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** Format: date-time */
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
+            /** @enum {string} */
+            source: "workflow" | "index";
+            /** @enum {string} */
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            submission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                /** Format: date-time */
+                claimedAt?: string;
+            };
+        };
+        BatchAccepted: {
+            batchId: string;
+            total: number;
+            /** @description A decimal with at most 2 places */
+            totalAmount: number;
+        };
         Batch: {
             batchId: string;
             total: number;
@@ -788,14 +1498,9 @@ export interface components {
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
-        };
-        BatchAccepted: {
-            batchId: string;
-            total: number;
-            /** @description A decimal with at most 2 places */
-            totalAmount: number;
         };
         BatchItem: {
             seq: number;
@@ -810,65 +1515,73 @@ export interface components {
             fee?: number;
             failureReason?: string;
         };
-        CardPayment: {
-            externalId: string;
+        InfractionListItem: {
+            infractionId: string;
+            status: string;
+            amount?: number;
+            /** Format: date-time */
+            deadline?: string;
+        };
+        Infraction: {
+            infractionId: string;
             workflowId: string;
             /** @enum {string} */
-            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-            amount: number;
-            installmentCount: number;
-            expiresAt: string;
-            brand?: string;
-            last4?: string;
-            providerPaymentId?: number;
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
             providerStatus?: string;
-            netValue?: number;
-            failureReason?: string;
-            reviewReason?: string;
-            callbacksReceived: number;
-            checksMade: number;
+            amount?: number;
+            reason?: string;
+            transactionId?: string;
+            chargeExternalId?: string | null;
+            /** Format: date-time */
+            deadline?: string;
+            defense?: {
+                analise: string;
+                justificativa: string;
+                proofs: string[];
+                /** Format: date-time */
+                submittedAt: string;
+                providerAnswer?: string;
+            };
+            /** Format: date-time */
+            refundRecordedAt?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            resolvedAt?: string;
             transitions: {
-                from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
+                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
                 /** @enum {string} */
-                to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** Format: date-time */
                 at: string;
                 cause: string;
             }[];
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
             /** @enum {string} */
-            source: "workflow" | "index";
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            defenseSubmission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                /** Format: date-time */
+                claimedAt?: string;
+            };
         };
-        CardPaymentCreated: {
+        ChargeCreated: {
             externalId: string;
             /** @enum {string} */
-            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-            checkoutUrl: string;
+            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            qrcode: string;
+            qrcodeImage: string;
+            amount: number;
+            /** Format: date-time */
             expiresAt: string;
             workflowId: string;
-        };
-        CardPaymentRequest: {
-            externalId: string;
-            amount: number;
-            installmentCount: number;
-            payer: {
-                name: string;
-                /** Format: email */
-                email: string;
-                document: string;
-                phone: string;
-            };
-            description?: string;
-            items?: {
-                title: string;
-                quantity: number;
-                amount: number;
-                tangible?: boolean;
-                externalRef?: string;
-            }[];
         };
         Charge: {
             externalId: string;
@@ -885,7 +1598,9 @@ export interface components {
                 percent: number;
             };
             qrcode?: string;
+            /** Format: date-time */
             expiresAt?: string;
+            /** Format: date-time */
             paidAt?: string;
             providerTransactionId?: string;
             providerReference?: string;
@@ -894,12 +1609,14 @@ export interface components {
             secondPayments?: {
                 reference: string;
                 providerTransactionId: string;
+                /** Format: date-time */
                 at: string;
             }[];
             failureReason?: string;
             refunds?: {
                 infractionId: string;
                 amount: number;
+                /** Format: date-time */
                 at: string;
             }[];
             refundedAmount?: number;
@@ -909,12 +1626,14 @@ export interface components {
                 from: ("PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED") | null;
                 /** @enum {string} */
                 to: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                /** Format: date-time */
                 at: string;
                 cause: string;
             }[];
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
             /** @enum {string} */
@@ -925,35 +1644,53 @@ export interface components {
                 /** @enum {string} */
                 intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
                 providerTransactionId?: string;
+                /** Format: date-time */
                 claimedAt?: string;
             };
         };
-        ChargeCreated: {
+        CardPaymentCreated: {
             externalId: string;
             /** @enum {string} */
-            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-            qrcode: string;
-            qrcodeImage: string;
-            amount: number;
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            checkoutUrl: string;
+            /** Format: date-time */
             expiresAt: string;
             workflowId: string;
         };
-        ChargeRequest: {
+        CardPayment: {
             externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
             amount: number;
-            payer: {
-                name: string;
-                document: string;
-                /** Format: email */
-                email?: string;
+            installmentCount: number;
+            /** Format: date-time */
+            expiresAt: string;
+            brand?: string;
+            last4?: string;
+            providerPaymentId?: number;
+            providerStatus?: string;
+            netValue?: number;
+            failureReason?: string;
+            reviewReason?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                /** Format: date-time */
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
-            description?: string;
-            expiresInSeconds?: number;
-            split?: {
-                /** Format: email */
-                email: string;
-                percent: number;
-            };
+            /** @enum {string} */
+            source: "workflow" | "index";
         };
         CheckoutResult: {
             /** @enum {string} */
@@ -962,58 +1699,22 @@ export interface components {
             last4?: string;
             reason?: string;
         };
-        Infraction: {
-            infractionId: string;
-            workflowId: string;
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
             /** @enum {string} */
-            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
-            providerStatus?: string;
-            amount?: number;
-            reason?: string;
-            transactionId?: string;
-            chargeExternalId?: string | null;
-            deadline?: string;
-            defense?: {
-                analise: string;
-                justificativa: string;
-                proofs: string[];
-                submittedAt: string;
-                providerAnswer?: string;
-            };
-            refundRecordedAt?: string;
-            createdAt?: string;
-            resolvedAt?: string;
-            transitions: {
-                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                /** @enum {string} */
-                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
-                at: string;
-                cause: string;
-            }[];
-            problem?: {
-                activity: string;
-                message: string;
-                since: string;
-            };
-            /** @enum {string} */
-            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-            defenseSubmission?: {
-                /** @enum {string} */
-                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                providerTransactionId?: string;
-                claimedAt?: string;
-            };
-        };
-        InfractionListItem: {
-            infractionId: string;
-            status: string;
-            amount?: number;
-            deadline?: string;
+            signatureScheme: "standard-webhooks" | "legacy";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            secretRotatedAt?: string;
         };
         MerchantEvent: {
             id: string;
             /** @enum {string} */
             type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+            /** Format: date-time */
             createdAt: string;
             data: {
                 [key: string]: unknown;
@@ -1026,6 +1727,7 @@ export interface components {
                 status: "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DELETED";
                 attempts: {
                     number: number;
+                    /** Format: date-time */
                     at: string;
                     /** @enum {string} */
                     outcome: "delivered" | "failed";
@@ -1033,144 +1735,26 @@ export interface components {
                     error?: string;
                     durationMs: number;
                 }[];
+                /** Format: date-time */
                 nextAttemptAt?: string;
             }[];
-        };
-        Payout: {
-            externalId: string;
-            workflowId: string;
-            /** @enum {string} */
-            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-            /** @enum {string} */
-            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-            amount: number;
-            fee?: number;
-            total?: number;
-            quote?: {
-                amount: number;
-                fee: number;
-                total: number;
-                usdtAmount: string;
-                usdtRate: number;
-                minAmount: number;
-                maxAmount: number;
-            };
-            providerTransactionId?: string;
-            providerState?: string;
-            failureReason?: string;
-            reviewReason?: string;
-            batchId?: string;
-            callbacksReceived: number;
-            checksMade: number;
-            transitions: {
-                from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                /** @enum {string} */
-                to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                at: string;
-                cause: string;
-            }[];
-            problem?: {
-                activity: string;
-                message: string;
-                since: string;
-            };
-            /** @enum {string} */
-            source: "workflow" | "index";
-            /** @enum {string} */
-            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-            submission?: {
-                /** @enum {string} */
-                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                providerTransactionId?: string;
-                claimedAt?: string;
-            };
-        };
-        PayoutAccepted: {
-            externalId: string;
-            status: string;
-            workflowId: string;
-        };
-        PayoutRequest: {
-            externalId: string;
-            /** @constant */
-            method?: "pix_key";
-            amount: number;
-            pixKey: string;
-            /** @enum {string} */
-            keyType: "CPF" | "EMAIL" | "PHONE";
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "pix_copy_paste";
-            emv: string;
-            amount?: number;
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "internal";
-            /** Format: email */
-            email: string;
-            amount: number;
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "crypto";
-            amount: number;
-            wallet: string;
-            /** @enum {string} */
-            network?: "TRC20" | "ERC20" | "BEP20";
-        };
-        /** @description An RFC 9457 problem: every error answer of the engine API, as application/problem+json */
-        Problem: {
-            /** @description urn:payout-engine:problem:<code in kebab case>: stable, one per code (docs/problems.md) */
-            type: string;
-            /** @description The code's summary, the same for every occurrence */
-            title: string;
-            /** @description The HTTP status of this answer */
-            status: number;
-            /** @description What went wrong in this request */
-            detail: string;
-            /** @description The request's path */
-            instance: string;
-            /** @description The request's id, as in X-Request-Id and the engine's logs */
-            requestId: string;
-            /**
-             * @description The error code: what a client branches on
-             * @enum {string}
-             */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "REQUEST_ABORTED" | "BAD_CONTENT_LENGTH" | "BAD_REQUEST" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "INVALID_CHECKOUT_TOKEN" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "PAYOUT_NOT_FOUND" | "BATCH_NOT_FOUND" | "CHARGE_NOT_FOUND" | "CARD_PAYMENT_NOT_FOUND" | "INFRACTION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYOUT_CONFLICT" | "PAYOUT_IN_BATCH" | "PAYOUT_NEVER_SENT" | "PAYOUT_NOT_CANCELLABLE" | "BATCH_CONFLICT" | "BATCH_FINISHED" | "BATCH_CANCELLED" | "CHARGE_CONFLICT" | "CHARGE_UNFINISHED" | "CARD_PAYMENT_CONFLICT" | "CARD_PAYMENT_NOT_IN_REVIEW" | "CHECKOUT_CLOSED" | "CHECKOUT_EXPIRED" | "INFRACTION_NOT_DEFENDABLE" | "EVENT_CLOSING" | "PAYLOAD_TOO_LARGE" | "BATCH_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYOUT_NOT_PAYABLE" | "AMOUNT_OUT_OF_RANGE" | "RAIL_NOT_AVAILABLE" | "BATCH_EMPTY" | "BATCH_INVALID" | "CHARGE_NOT_ACCEPTABLE" | "CHARGE_FAILED" | "CARD_PAYMENT_INVALID" | "CARD_INVALID" | "DEFENSE_REFUSED" | "ENDPOINT_NOT_ACCEPTABLE" | "TOO_MANY_ENDPOINTS" | "INVALID_CURSOR" | "RATE_LIMITED" | "INTERNAL" | "TEMPORAL_UNAVAILABLE" | "WORKER_UNAVAILABLE" | "UPDATE_NOT_ANSWERED" | "PROVIDER_UNAVAILABLE" | "STORE_UNAVAILABLE" | "BATCH_INSERT_INTERRUPTED";
-            /** @description The same as detail, kept for clients of the earlier error shape */
-            message: string;
-            /** @description Every refused field, by its path */
-            issues?: {
-                path: string;
-                message: string;
-            }[];
-            /** @description A batch's bad rows */
-            rows?: {
-                index: number;
-                externalId?: string;
-                field: string;
-                message: string;
-            }[];
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
-            /** @enum {string} */
-            signatureScheme: "standard-webhooks" | "legacy";
-            createdAt: string;
-            secretRotatedAt?: string;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem */
+        "X-Request-Id": string;
+        /** @description The caller's limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42) */
+        RateLimit: string;
+        /** @description The limit and its window in seconds (60;w=60) */
+        "RateLimit-Policy": string;
+        /** @description Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750) */
+        "WWW-Authenticate": string;
+        /** @description Seconds to wait before sending the same request again */
+        "Retry-After": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1191,6 +1775,9 @@ export interface operations {
             /** @description Accepted, or the existing payout for a repeated identical request */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1200,6 +1787,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1209,6 +1799,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1218,6 +1811,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1227,6 +1824,9 @@ export interface operations {
             /** @description A different payout has this externalId, or it is an item of a batch */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1236,6 +1836,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1245,6 +1848,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1254,6 +1860,9 @@ export interface operations {
             /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1263,6 +1872,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1272,6 +1885,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1299,6 +1916,9 @@ export interface operations {
             /** @description What paying the code would do */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1320,6 +1940,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1329,6 +1952,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1338,6 +1964,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1347,6 +1977,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1356,6 +1989,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1365,6 +2001,9 @@ export interface operations {
             /** @description A code that does not read, or a missing or different amount */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1374,6 +2013,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1397,6 +2040,9 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1414,6 +2060,9 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1423,6 +2072,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1432,6 +2084,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1441,6 +2097,9 @@ export interface operations {
             /** @description Amount outside the provider's bounds */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1450,6 +2109,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1459,6 +2122,10 @@ export interface operations {
             /** @description The provider could not be asked */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1481,6 +2148,9 @@ export interface operations {
             /** @description The payout */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1490,6 +2160,9 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1499,6 +2172,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1508,6 +2184,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1517,6 +2197,9 @@ export interface operations {
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,6 +2209,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1535,6 +2222,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1557,6 +2248,9 @@ export interface operations {
             /** @description The payout after the check (a terminated one: its re-run) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,6 +2260,9 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +2272,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,6 +2284,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1593,6 +2297,9 @@ export interface operations {
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1602,6 +2309,9 @@ export interface operations {
             /** @description Terminated before anything was sent: nothing to recheck */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1611,6 +2321,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,6 +2334,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1649,6 +2367,9 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1658,6 +2379,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1667,6 +2391,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1676,6 +2403,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1685,6 +2416,9 @@ export interface operations {
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1694,6 +2428,9 @@ export interface operations {
             /** @description Already submitted or final */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1703,6 +2440,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1712,6 +2452,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,6 +2464,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +2477,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1757,6 +2508,9 @@ export interface operations {
             /** @description Accepted, or the existing batch for a repeated identical request */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1766,6 +2520,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1775,6 +2532,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1784,6 +2544,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,6 +2557,9 @@ export interface operations {
             /** @description A different batch has this batchId */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1802,6 +2569,9 @@ export interface operations {
             /** @description More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1811,6 +2581,9 @@ export interface operations {
             /** @description Neither JSON nor CSV, or a CSV whose bytes do not fit its declared charset, or are neither UTF-8 nor Windows-1252 (UTF-16, NUL bytes): the message names the line and the charset to declare */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,6 +2593,9 @@ export interface operations {
             /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1829,6 +2605,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1838,6 +2618,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,6 +2644,9 @@ export interface operations {
             /** @description The batch */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1869,6 +2656,9 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +2668,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1887,6 +2680,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1896,6 +2693,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1905,6 +2705,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1931,6 +2735,9 @@ export interface operations {
             /** @description A page of items */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2750,9 @@ export interface operations {
             /** @description Invalid batchId or query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2762,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,6 +2774,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2787,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2799,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,6 +2825,9 @@ export interface operations {
             /** @description The items as CSV */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,6 +2837,9 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,6 +2849,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,6 +2861,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,6 +2874,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2046,6 +2886,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,6 +2912,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2924,9 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2086,6 +2936,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2948,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,6 +2961,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2973,9 @@ export interface operations {
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2985,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2998,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2153,6 +3024,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,6 +3036,9 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +3048,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2180,6 +3060,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2189,6 +3073,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2198,6 +3085,9 @@ export interface operations {
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +3097,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +3110,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2238,6 +3136,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2247,6 +3148,9 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +3160,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2265,6 +3172,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,6 +3185,9 @@ export interface operations {
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2283,6 +3197,9 @@ export interface operations {
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2292,6 +3209,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2301,6 +3222,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2321,12 +3246,17 @@ export interface operations {
             /** @description The most recent unmatched callbacks */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: date-time */
                             receivedAt: string;
+                            /** Format: date-time */
                             firstReceivedAt: string;
                             route: string;
                             eventId?: string;
@@ -2345,6 +3275,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2354,6 +3287,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2363,6 +3300,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +3329,9 @@ export interface operations {
             /** @description A page of infractions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +3344,9 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2409,6 +3356,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,6 +3368,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2427,6 +3381,9 @@ export interface operations {
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +3393,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,6 +3406,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2465,6 +3430,9 @@ export interface operations {
             /** @description A run was triggered */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2472,6 +3440,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2481,6 +3452,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,6 +3465,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2499,6 +3478,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2521,6 +3504,9 @@ export interface operations {
             /** @description The infraction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,6 +3516,9 @@ export interface operations {
             /** @description Invalid infractionId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +3528,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2548,6 +3540,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2557,6 +3553,9 @@ export interface operations {
             /** @description Not seen by a sync yet */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,6 +3565,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,6 +3578,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2607,6 +3614,9 @@ export interface operations {
             /** @description DEFENSE_SUBMITTED */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +3626,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +3638,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2634,6 +3650,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2643,6 +3663,9 @@ export interface operations {
             /** @description Unknown infraction */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2652,6 +3675,9 @@ export interface operations {
             /** @description No longer defendable, or a different defense was sent */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,6 +3687,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2670,6 +3699,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2679,6 +3711,9 @@ export interface operations {
             /** @description The provider refused the defense (its reason) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,6 +3723,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2697,6 +3736,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2721,6 +3764,9 @@ export interface operations {
             /** @description A page of charges */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2737,6 +3783,9 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2746,6 +3795,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2755,6 +3807,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +3820,9 @@ export interface operations {
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +3832,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3845,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,6 +3873,9 @@ export interface operations {
             /** @description The charge, created now or by an earlier identical request */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2815,6 +3885,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2824,6 +3897,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,6 +3909,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +3922,9 @@ export interface operations {
             /** @description A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,6 +3934,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,6 +3946,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3958,9 @@ export interface operations {
             /** @description A payer document whose check digits do not match, or the provider refused the charge (its reason) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +3970,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2887,6 +3983,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2909,6 +4009,9 @@ export interface operations {
             /** @description The charge */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,6 +4021,9 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2927,6 +4033,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2936,6 +4045,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2945,6 +4058,9 @@ export interface operations {
             /** @description Unknown charge */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,6 +4070,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,6 +4083,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2975,8 +4099,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unix seconds, inside the signature */
                 "X-Service-Webhook-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
                 "X-Service-Webhook-Signature": string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3004,6 +4131,9 @@ export interface operations {
             /** @description Signalled to the charge */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3011,6 +4141,9 @@ export interface operations {
             /** @description Unknown charge: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3018,6 +4151,9 @@ export interface operations {
             /** @description Invalid body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +4163,9 @@ export interface operations {
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,6 +4175,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +4187,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +4200,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,8 +4216,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unix seconds, inside the signature */
                 "X-Service-Webhook-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
                 "X-Service-Webhook-Signature": string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3096,6 +4249,9 @@ export interface operations {
             /** @description Signalled to the payout */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3103,6 +4259,9 @@ export interface operations {
             /** @description Unknown payout: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3110,6 +4269,9 @@ export interface operations {
             /** @description Invalid body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3119,6 +4281,9 @@ export interface operations {
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3128,6 +4293,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +4305,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3146,6 +4318,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,8 +4334,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unix seconds, inside the signature */
                 "X-Service-Webhook-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
                 "X-Service-Webhook-Signature": string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3188,6 +4367,9 @@ export interface operations {
             /** @description Signalled to the payout */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3195,6 +4377,9 @@ export interface operations {
             /** @description Unknown payout: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3202,6 +4387,9 @@ export interface operations {
             /** @description Invalid body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,6 +4399,9 @@ export interface operations {
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +4411,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3229,6 +4423,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3238,6 +4436,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,8 +4452,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unix seconds, inside the signature */
                 "X-Service-Webhook-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
                 "X-Service-Webhook-Signature": string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3284,6 +4489,9 @@ export interface operations {
             /** @description Signalled to the payout */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3291,6 +4499,9 @@ export interface operations {
             /** @description Unknown payout: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3298,6 +4509,9 @@ export interface operations {
             /** @description Invalid body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +4521,9 @@ export interface operations {
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3316,6 +4533,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +4545,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3334,6 +4558,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3358,6 +4586,9 @@ export interface operations {
             /** @description Created AWAITING_CARD, or the existing payment for a repeated identical request (same checkout link) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,6 +4598,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3376,6 +4610,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +4622,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +4635,9 @@ export interface operations {
             /** @description A different card payment has this externalId */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,6 +4647,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3412,6 +4659,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3421,6 +4671,9 @@ export interface operations {
             /** @description A document whose check digits do not match, a phone in no accepted form, a blank name or title */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3430,6 +4683,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3439,6 +4696,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +4722,9 @@ export interface operations {
             /** @description The card payment */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +4734,9 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,6 +4746,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,6 +4758,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,6 +4771,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +4783,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +4796,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +4828,9 @@ export interface operations {
             /** @description The card payment after the check */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,6 +4840,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +4852,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3570,6 +4864,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3579,6 +4877,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,6 +4889,9 @@ export interface operations {
             /** @description Not PENDING or NEEDS_REVIEW, or another payment id is known */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3597,6 +4901,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,6 +4913,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,6 +4925,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,6 +4938,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +4970,9 @@ export interface operations {
             /** @description FAILED */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +4982,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +4994,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,6 +5006,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3688,6 +5019,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3697,6 +5031,9 @@ export interface operations {
             /** @description Not NEEDS_REVIEW, or the provider has a payment for it */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +5043,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +5055,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +5067,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +5080,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3757,6 +5108,9 @@ export interface operations {
             /** @description The page (the form, or where the payment stands) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3766,6 +5120,9 @@ export interface operations {
             /** @description Invalid externalId or no token */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3775,6 +5132,9 @@ export interface operations {
             /** @description The link is not valid */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,6 +5144,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +5156,9 @@ export interface operations {
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +5168,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,6 +5181,10 @@ export interface operations {
             /** @description Temporal or the provider's security module unavailable: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3831,6 +5205,9 @@ export interface operations {
             /** @description The script */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,6 +5217,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3884,6 +5265,9 @@ export interface operations {
             /** @description Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3893,6 +5277,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3902,6 +5289,9 @@ export interface operations {
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,6 +5301,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,6 +5313,9 @@ export interface operations {
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3929,6 +5325,9 @@ export interface operations {
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3938,6 +5337,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +5349,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +5361,9 @@ export interface operations {
             /** @description A card number that fails its check digit, an expired card, a blank name */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,6 +5373,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3974,6 +5386,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +5414,9 @@ export interface operations {
             /** @description The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +5426,9 @@ export interface operations {
             /** @description Invalid externalId or no token */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +5438,9 @@ export interface operations {
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,6 +5450,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4034,6 +5462,9 @@ export interface operations {
             /** @description The link expired more than an hour ago */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,6 +5474,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +5487,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +5520,9 @@ export interface operations {
             /** @description FAILED, with the reason */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,6 +5532,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +5544,9 @@ export interface operations {
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +5556,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +5568,9 @@ export interface operations {
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4126,6 +5580,9 @@ export interface operations {
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4135,6 +5592,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +5604,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +5616,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,6 +5629,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4174,8 +5645,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unix seconds, inside the signature */
                 "X-Service-Webhook-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
                 "X-Service-Webhook-Signature": string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -4209,6 +5683,9 @@ export interface operations {
             /** @description Signalled to the card payment */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4216,6 +5693,9 @@ export interface operations {
             /** @description Unknown card payment: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4223,6 +5703,9 @@ export interface operations {
             /** @description Invalid body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +5715,9 @@ export interface operations {
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,6 +5727,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +5739,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +5752,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4279,6 +5776,9 @@ export interface operations {
             /** @description The endpoints */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4290,6 +5790,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +5802,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +5815,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4342,6 +5853,9 @@ export interface operations {
             /** @description Registered */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,11 +5865,16 @@ export interface operations {
                         events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
+                        /** Format: date-time */
                         createdAt: string;
+                        /** Format: date-time */
                         secretRotatedAt?: string;
                         /** @description whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it */
                         secret: string;
-                        /** @description After a rotation: the old secret signs too until then */
+                        /**
+                         * Format: date-time
+                         * @description After a rotation: the old secret signs too until then
+                         */
                         previousSecretExpiresAt?: string;
                     };
                 };
@@ -4363,6 +5882,9 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +5894,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4381,6 +5906,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +5919,9 @@ export interface operations {
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4399,6 +5931,9 @@ export interface operations {
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +5943,9 @@ export interface operations {
             /** @description A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5955,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4439,6 +5981,9 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4448,6 +5993,9 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +6005,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +6017,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +6030,9 @@ export interface operations {
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,6 +6042,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4506,6 +6068,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4513,6 +6078,9 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +6090,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4531,6 +6102,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4540,6 +6115,9 @@ export interface operations {
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4549,6 +6127,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +6153,9 @@ export interface operations {
             /** @description Rotated */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,11 +6165,16 @@ export interface operations {
                         events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
+                        /** Format: date-time */
                         createdAt: string;
+                        /** Format: date-time */
                         secretRotatedAt?: string;
                         /** @description whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it */
                         secret: string;
-                        /** @description After a rotation: the old secret signs too until then */
+                        /**
+                         * Format: date-time
+                         * @description After a rotation: the old secret signs too until then
+                         */
                         previousSecretExpiresAt?: string;
                     };
                 };
@@ -4592,6 +6182,9 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4601,6 +6194,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4610,6 +6206,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +6219,9 @@ export interface operations {
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4628,6 +6231,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +6259,9 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +6270,7 @@ export interface operations {
                             id: string;
                             /** @enum {string} */
                             type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled";
+                            /** Format: date-time */
                             createdAt: string;
                             /** @enum {string} */
                             status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
@@ -4672,6 +6283,9 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4681,6 +6295,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +6307,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4699,6 +6320,9 @@ export interface operations {
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +6332,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4717,6 +6345,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4739,6 +6371,9 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,6 +6383,9 @@ export interface operations {
             /** @description Invalid eventId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4757,6 +6395,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4766,6 +6407,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +6420,9 @@ export interface operations {
             /** @description Unknown event (or past the retention) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +6432,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,6 +6445,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4815,6 +6471,9 @@ export interface operations {
             /** @description Redelivery under way */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4824,6 +6483,9 @@ export interface operations {
             /** @description Invalid eventId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4833,6 +6495,9 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4842,6 +6507,10 @@ export interface operations {
             /** @description The API key lacks the scope this operation needs (named in the message) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4851,6 +6520,9 @@ export interface operations {
             /** @description Unknown event */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4860,6 +6532,9 @@ export interface operations {
             /** @description The delivery is closing: retry in a moment */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,6 +6544,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,6 +6557,10 @@ export interface operations {
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4898,6 +6581,7 @@ export interface operations {
             /** @description Up */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4916,6 +6600,9 @@ export interface operations {
             /** @description Ready */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4923,6 +6610,10 @@ export interface operations {
             /** @description Too many requests: retry later */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4931,6 +6622,761 @@ export interface operations {
             };
             /** @description Not ready */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutBatchCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout_batch.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutBatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutBatchCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout_batch.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutBatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.expired";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePartiallyRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.partially_refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.expired";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionAcceptedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.accepted";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,7 +14,7 @@ const payoutParams = z.object({ externalId: payoutParamsSchema.shape.externalId.
 
 export const payoutOperations: OperationSpec[] = [
   keyed('payouts:write', {
-    id: 'submitPayout', method: 'post', path: '/v1/payouts', summary: 'Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto', body: payoutBody,
+    id: 'submitPayout', description: 'Starts the payout\'s workflow (payout:<externalId>) and answers at once with RECEIVED; the payout reaches the provider at most once per externalId, and the same request sent again answers the same payout. Follow it with getPayout or the payout.* events. A pix_key payout takes pixKey and keyType (CPF, EMAIL, PHONE); pix_copy_paste an emv code; internal an email; crypto a wallet and network.', method: 'post', path: '/v1/payouts', summary: 'Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto', body: payoutBody,
     responses: {
       202: {
         description: 'Accepted, or the existing payout for a repeated identical request',
@@ -30,26 +30,26 @@ export const payoutOperations: OperationSpec[] = [
     },
   }),
   keyed('payouts:write', {
-    id: 'previewCopyPaste', method: 'post', path: '/v1/payouts/preview', summary: 'Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee', body: copyPastePreviewRequestSchema,
+    id: 'previewCopyPaste', description: 'Reads a PIX copy-and-paste (BR Code) as a pix_copy_paste payout would: the payee, the amount (the code\'s, or the one sent for a code without one), the txid and the fee. Nothing is paid and nothing is stored.', method: 'post', path: '/v1/payouts/preview', summary: 'Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee', body: copyPastePreviewRequestSchema,
     responses: { 200: { description: 'What paying the code would do', schema: copyPastePreviewResponseSchema }, ...errors({ ...JSON_BODY, 422: 'A code that does not read, or a missing or different amount' }) },
   }),
   keyed('payouts:write', {
-    id: 'quoteCrypto', method: 'get', path: '/v1/payouts/quote', summary: "A crypto payout's fee and USDT at the provider's current fees, without paying", query: payoutQuoteQuerySchema,
+    id: 'quoteCrypto', description: 'The fee and the USDT amount a crypto payout of this amount would have at the provider\'s fees now. Nothing is paid; the payout itself is checked again when it is submitted.', method: 'get', path: '/v1/payouts/quote', summary: "A crypto payout's fee and USDT at the provider's current fees, without paying", query: payoutQuoteQuerySchema,
     responses: { 200: { description: 'The quote', schema: cryptoQuoteResponseSchema }, ...errors({ 400: 'Bad query', 422: "Amount outside the provider's bounds", 503: 'The provider could not be asked' }) },
   }),
   keyed('read', {
-    id: 'getPayout', method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', params: payoutParams,
+    id: 'getPayout', description: 'The payout as it stands: its status, amounts (amount, fee, total in reais), the provider\'s transaction id once known, a failure or review reason, and every transition with its time.', method: 'get', path: '/v1/payouts/:externalId', summary: 'The payout, its amounts and its transition history', params: payoutParams,
     responses: { 200: { description: 'The payout', schema: payoutResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }) },
   }),
   keyed('operator', {
-    id: 'recheckPayout', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
+    id: 'recheckPayout', description: 'Operators: asks the provider for the payout\'s outcome now instead of at the next scheduled check, and answers the payout after that check. A payout whose workflow was terminated after its submission is re-run from what it had sent (never sent twice).', method: 'post', path: '/v1/payouts/:externalId/recheck', summary: 'Ask the provider again; re-run a terminated payout (operators)', params: payoutParams,
     responses: {
       200: { description: 'The payout after the check (a terminated one: its re-run)', schema: payoutResponseSchema },
       ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', 409: 'Terminated before anything was sent: nothing to recheck', ...TEMPORAL }),
     },
   }),
   keyed('operator', {
-    id: 'cancelPayout', method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', params: payoutParams,
+    id: 'cancelPayout', description: 'Operators: cancels a payout the provider has not taken yet (RECEIVED): the provider is asked to confirm it has no record, then the payout is CANCELLED. A payout already submitted or final answers 409.', method: 'post', path: '/v1/payouts/:externalId/cancel', summary: 'Cancel a payout not yet at the provider (operators)', params: payoutParams,
     body: cancelPayoutBodySchema, bodyOptional: true,
     responses: {
       200: { description: 'Cancelled', schema: payoutResponseSchema },
@@ -64,6 +64,7 @@ export const payoutCallbackOperations: OperationSpec[] = [
       ? [{
           id: `receive${rail.callback.path.replace('/callbacks/', '').replace(/(^|[-_/])(\w)/g, (_match: string, _separator: string, letter: string) => letter.toUpperCase())}Callback`,
           method: 'post', path: rail.callback.path, summary: `The provider's signed final-status callbacks of ${rail.callback.path.replace('/callbacks/', '')} payouts`, headers: callbackHeaders, body: rail.callback.schema,
+          description: "Called by the provider, signed: verified over the raw body, then signalled to the payout as a hint; the payout confirms the outcome with the provider's transaction check before it is final.",
           responses: {
             200: { description: 'Signalled to the payout' },
             202: { description: 'Unknown payout: kept for operators' },
