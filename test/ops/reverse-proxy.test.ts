@@ -39,7 +39,8 @@ beforeAll(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${PUBLIC_HOST}`, '-addext', `subjectAltName=DNS:${PUBLIC_HOST}`, '-keyout', path.join(work, 'key.pem'), '-out', path.join(work, 'cert.pem')], { stdio: 'ignore' });
   certificate = readFileSync(path.join(work, 'cert.pem'), 'utf8');
   // The proxy dials the API from 127.0.0.1 here, as it does from its fixed address on compose's `edge` network.
-  api = await startEngineApi({ TRUST_PROXY: '127.0.0.1', CALLBACK_RATE_LIMIT_PER_MINUTE: '2' }, { logs: (line) => lines.push(line) });
+  // Signatures required: an unsigned callback is refused with 401 at once, so each answer below is the limit's alone.
+  api = await startEngineApi({ TRUST_PROXY: '127.0.0.1', CALLBACK_RATE_LIMIT_PER_MINUTE: '2', PROVIDER_CALLBACK_SIGNATURES: 'required' }, { logs: (line) => lines.push(line) });
   [publicPort, uiPort] = [await freePort(), await freePort()];
   caddy = spawn(caddyBinary(), ['run', '--config', CADDYFILE, '--adapter', 'caddyfile'], {
     env: {
