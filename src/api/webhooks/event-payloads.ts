@@ -2,7 +2,7 @@
  * The document's `webhooks`: what the engine POSTs to a merchant's endpoint for each event type (MERCHANT_EVENT_TYPES),
  * an event whose `data` is the operation as it stood then: the shapes built by each lifecycle's merchant-events.ts
  * (workflows/<flow>/merchant-events.ts, src/batches/batch-event.ts), by the object the type's prefix names.
- * test/openapi/webhooks-doc.test.ts holds real events to these shapes.
+ * test/unit/event-payload-docs.test.ts holds real events to these shapes.
  */
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
