@@ -1808,7 +1808,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1869,7 +1869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1961,7 +1961,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2010,7 +2010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2081,7 +2081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2106,7 +2106,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2181,7 +2181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2206,7 +2206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2281,7 +2281,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2318,7 +2318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2400,7 +2400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2461,7 +2461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2541,7 +2541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2602,7 +2602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2677,7 +2677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2702,7 +2702,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2771,7 +2771,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2796,7 +2796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2858,7 +2858,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2883,7 +2883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2945,7 +2945,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2982,7 +2982,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3057,7 +3057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3094,7 +3094,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3169,7 +3169,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3206,7 +3206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3284,7 +3284,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3297,7 +3297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3365,7 +3365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3390,7 +3390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3449,7 +3449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3462,7 +3462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3537,7 +3537,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3562,7 +3562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3647,7 +3647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3720,7 +3720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3804,7 +3804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3829,7 +3829,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3906,7 +3906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3967,7 +3967,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4042,7 +4042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4067,7 +4067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4184,7 +4184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4302,7 +4302,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4420,7 +4420,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4542,7 +4542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4619,7 +4619,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4680,7 +4680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4755,7 +4755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4780,7 +4780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4861,7 +4861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4922,7 +4922,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5003,7 +5003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5064,7 +5064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5165,7 +5165,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5214,7 +5214,7 @@ export interface operations {
                     "application/javascript": unknown;
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5370,7 +5370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5471,7 +5471,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5613,7 +5613,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5736,7 +5736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5799,7 +5799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5812,7 +5812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5903,7 +5903,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5952,7 +5952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6014,7 +6014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6039,7 +6039,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6099,7 +6099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6124,7 +6124,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6203,7 +6203,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6228,7 +6228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6304,7 +6304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6329,7 +6329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6404,7 +6404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6429,7 +6429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6504,7 +6504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6541,7 +6541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6607,7 +6607,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
