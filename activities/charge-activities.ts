@@ -7,7 +7,7 @@
  * mid-creation) the charge is created anew under a derived provider reference (src/charges/provider-reference.ts),
  * recorded in the intent before it is sent; the workflow watches every reference for a payment.
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import { z } from 'zod';
 import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
 import { claimingRun } from './claiming-run';
@@ -51,9 +51,21 @@ const createdAnswerSchema = z.object({
 /** What a CLAIMED intent keeps once a creation under a derived reference is about to be sent. */
 const pendingAnswerSchema = z.object({ reference: z.string().min(1) });
 
+/**
+ * What the intent recorded, read by its schema. A sealed answer that does not open as this charge's (copied from
+ * another row, altered) fails the creation for good: it is never shown to a payer. One written in clear, before
+ * answers were sealed, is read (and its code checked as a fresh one is, by the caller).
+ */
 function intentAnswer<S extends z.ZodType>(intent: Intent, schema: S): z.output<S> | undefined {
+  if (intent.answerRefused !== undefined) throw ApplicationFailure.nonRetryable(`the charge's recorded answer ${intent.answerRefused}: it is not shown`, 'TamperedIntent');
   if (intent.answer === undefined) return undefined;
-  const parsed = schema.safeParse(JSON.parse(intent.answer));
+  let json: unknown;
+  try {
+    json = JSON.parse(intent.answer);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -63,9 +75,11 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
     const key: IntentKey = { businessId: externalId, kind: 'charge-creation' };
     const runId = claimingRun();
     const claim = await intents.claim(key, runId);
-    // Created already, by this run (an attempt that recorded it and was lost after) or an earlier one: its code.
+    if (claim.intent.answerUnsealed) log.warn('charge.intent_answer_unsealed', { externalId, intentState: claim.intent.state });
+    // Created already, by this run (an attempt that recorded it and was lost after) or an earlier one: its code, checked
+    // again as the provider's answer was (a stored code is shown to the payer as it is).
     const recorded = intentAnswer(claim.intent, createdAnswerSchema);
-    if (recorded) return { kind: 'created', ...recorded };
+    if (recorded) return { kind: 'created', ...recorded, qrcode: checkedCode(recorded.qrcode, input, 'the recorded code') };
     let reference = intentAnswer(claim.intent, pendingAnswerSchema)?.reference ?? externalId;
     if (claim.by === 'earlier-run') {
       // Claimed by a run a reset or a re-run replaced, with no code recorded: it may have created the charge,
@@ -105,16 +119,21 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
       throw error;
     }
     const { qrcode, expiresAt, transactionId } = answer.qrCodeResponse;
-    const code = checkChargeCode(qrcode, { amountCents: request.amountCents, merchantName: chargeMerchantName });
-    if (!code.ok) throw ApplicationFailure.nonRetryable(`the provider's code failed the engine's check: ${code.problem}`, 'BadChargeCode');
     return {
       kind: 'created',
-      qrcode,
+      qrcode: checkedCode(qrcode, { request }, "the provider's code"),
       ...(expiresAt ? { providerExpiresAt: expiresAt } : {}),
       // The provider's id of the charge, when it is not ours echoed: callbacks may name the charge by it.
       ...(transactionId !== reference ? { providerTransactionId: transactionId } : {}),
       ...(reference !== request.externalId ? { providerReference: reference } : {}),
     };
+  }
+
+  /** A code a payer will be shown, from the provider's answer or the intent's record of it: checked before it is. */
+  function checkedCode(qrcode: string, { request }: Pick<ChargeInput, 'request'>, whose: string): string {
+    const code = checkChargeCode(qrcode, { amountCents: request.amountCents, merchantName: chargeMerchantName });
+    if (!code.ok) throw ApplicationFailure.nonRetryable(`${whose} failed the engine's check: ${code.problem}`, 'BadChargeCode');
+    return qrcode;
   }
 
   async function chargeExists(reference: string): Promise<boolean> {

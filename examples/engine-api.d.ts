@@ -1201,7 +1201,6 @@ export interface components {
             externalId: string;
             /** @constant */
             method: "internal";
-            /** Format: email */
             email: string;
             amount: number;
             description?: string;
@@ -1220,13 +1219,11 @@ export interface components {
             payer: {
                 name: string;
                 document: string;
-                /** Format: email */
                 email?: string;
             };
             description?: string;
             expiresInSeconds?: number;
             split?: {
-                /** Format: email */
                 email: string;
                 percent: number;
             };
@@ -1237,7 +1234,6 @@ export interface components {
             installmentCount: number;
             payer: {
                 name: string;
-                /** Format: email */
                 email: string;
                 document: string;
                 phone: string;
@@ -1367,7 +1363,7 @@ export interface components {
              * @description The error code: what a client branches on
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "REQUEST_ABORTED" | "BAD_CONTENT_LENGTH" | "BAD_REQUEST" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "INVALID_CHECKOUT_TOKEN" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "PAYOUT_NOT_FOUND" | "BATCH_NOT_FOUND" | "CHARGE_NOT_FOUND" | "CARD_PAYMENT_NOT_FOUND" | "INFRACTION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYOUT_CONFLICT" | "PAYOUT_IN_BATCH" | "PAYOUT_NEVER_SENT" | "PAYOUT_NOT_CANCELLABLE" | "BATCH_CONFLICT" | "BATCH_FINISHED" | "BATCH_CANCELLED" | "CHARGE_CONFLICT" | "CHARGE_UNFINISHED" | "CARD_PAYMENT_CONFLICT" | "CARD_PAYMENT_NOT_IN_REVIEW" | "CHECKOUT_CLOSED" | "CHECKOUT_EXPIRED" | "INFRACTION_NOT_DEFENDABLE" | "EVENT_CLOSING" | "PAYLOAD_TOO_LARGE" | "BATCH_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYOUT_NOT_PAYABLE" | "AMOUNT_OUT_OF_RANGE" | "RAIL_NOT_AVAILABLE" | "BATCH_EMPTY" | "BATCH_INVALID" | "CHARGE_NOT_ACCEPTABLE" | "CHARGE_FAILED" | "CARD_PAYMENT_INVALID" | "CARD_INVALID" | "DEFENSE_REFUSED" | "ENDPOINT_NOT_ACCEPTABLE" | "TOO_MANY_ENDPOINTS" | "INVALID_CURSOR" | "RATE_LIMITED" | "INTERNAL" | "TEMPORAL_UNAVAILABLE" | "WORKER_UNAVAILABLE" | "UPDATE_NOT_ANSWERED" | "PROVIDER_UNAVAILABLE" | "STORE_UNAVAILABLE" | "BATCH_INSERT_INTERRUPTED";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "REQUEST_ABORTED" | "BAD_CONTENT_LENGTH" | "BAD_REQUEST" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "INVALID_CHECKOUT_TOKEN" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "PAYOUT_NOT_FOUND" | "BATCH_NOT_FOUND" | "CHARGE_NOT_FOUND" | "CARD_PAYMENT_NOT_FOUND" | "INFRACTION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYOUT_CONFLICT" | "PAYOUT_IN_BATCH" | "PAYOUT_NEVER_SENT" | "PAYOUT_NOT_CANCELLABLE" | "BATCH_CONFLICT" | "BATCH_FINISHED" | "BATCH_CANCELLED" | "CHARGE_CONFLICT" | "CHARGE_UNFINISHED" | "CARD_PAYMENT_CONFLICT" | "CARD_PAYMENT_NOT_IN_REVIEW" | "CHECKOUT_CLOSED" | "CHECKOUT_EXPIRED" | "INFRACTION_NOT_DEFENDABLE" | "EVENT_CLOSING" | "PAYLOAD_TOO_LARGE" | "BATCH_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYOUT_NOT_PAYABLE" | "AMOUNT_OUT_OF_RANGE" | "RAIL_NOT_AVAILABLE" | "BATCH_EMPTY" | "BATCH_INVALID" | "CHARGE_NOT_ACCEPTABLE" | "CHARGE_FAILED" | "CARD_PAYMENT_INVALID" | "THREE_DS_REQUIRED" | "CARD_INVALID" | "DEFENSE_REFUSED" | "ENDPOINT_NOT_ACCEPTABLE" | "TOO_MANY_ENDPOINTS" | "INVALID_CURSOR" | "RATE_LIMITED" | "INTERNAL" | "TEMPORAL_UNAVAILABLE" | "WORKER_UNAVAILABLE" | "UPDATE_NOT_ANSWERED" | "PROVIDER_UNAVAILABLE" | "STORE_UNAVAILABLE" | "BATCH_INSERT_INTERRUPTED";
             /** @description The same as detail, kept for clients of the earlier error shape */
             message: string;
             /** @description Every refused field, by its path */
@@ -1671,6 +1667,7 @@ export interface components {
             providerPaymentId?: number;
             providerStatus?: string;
             netValue?: number;
+            eci?: string;
             failureReason?: string;
             reviewReason?: string;
             callbacksReceived: number;
@@ -4098,11 +4095,11 @@ export interface operations {
     receiveCashInCallback: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Unix seconds, inside the signature */
-                "X-Service-Webhook-Timestamp": string;
-                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                /** @description Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Signature"?: string;
                 /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
@@ -4215,11 +4212,11 @@ export interface operations {
     receiveWithdrawalsCallback: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Unix seconds, inside the signature */
-                "X-Service-Webhook-Timestamp": string;
-                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                /** @description Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Signature"?: string;
                 /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
@@ -4333,11 +4330,11 @@ export interface operations {
     receivePixCopyPasteCallback: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Unix seconds, inside the signature */
-                "X-Service-Webhook-Timestamp": string;
-                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                /** @description Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Signature"?: string;
                 /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
@@ -4451,11 +4448,11 @@ export interface operations {
     receiveCryptoCallback: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Unix seconds, inside the signature */
-                "X-Service-Webhook-Timestamp": string;
-                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                /** @description Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Signature"?: string;
                 /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
@@ -5358,7 +5355,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A card number that fails its check digit, an expired card, a blank name */
+            /** @description A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5644,11 +5641,11 @@ export interface operations {
     receiveCardPaymentCallback: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Unix seconds, inside the signature */
-                "X-Service-Webhook-Timestamp": string;
-                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret */
-                "X-Service-Webhook-Signature": string;
+            header?: {
+                /** @description Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required) */
+                "X-Service-Webhook-Signature"?: string;
                 /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };

@@ -21,9 +21,13 @@ export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'INSUFFIC
 export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
 
+/**
+ * The provider's signature headers: optional, as the default PROVIDER_CALLBACK_SIGNATURES=optional takes an unsigned
+ * (or empty-headed) callback as a hint that the workflow confirms; `required` refuses it with 401 INVALID_SIGNATURE.
+ */
 export const callbackHeaders = z.object({
-  [WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^\d{1,12}$/).describe('Unix seconds, inside the signature'),
-  [WEBHOOK_SIGNATURE_HEADER]: z.string().describe('v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret'),
+  [WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^(\d{1,12})?$/).optional().describe('Unix seconds, inside the signature (required when PROVIDER_CALLBACK_SIGNATURES=required)'),
+  [WEBHOOK_SIGNATURE_HEADER]: z.string().optional().describe('v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret (required when PROVIDER_CALLBACK_SIGNATURES=required)'),
   [WEBHOOK_ID_HEADER]: z.string().optional().describe('Unique per event, identical on its retries'),
 });
 

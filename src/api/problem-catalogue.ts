@@ -63,6 +63,7 @@ export const PROBLEM_CATALOGUE = {
   CHARGE_NOT_ACCEPTABLE: { status: 422, title: 'The charge cannot be made as requested', when: 'A payer document whose check digits do not match' },
   CHARGE_FAILED: { status: 422, title: 'The provider refused the charge', when: "The provider refused to create the charge (its reason in detail)" },
   CARD_PAYMENT_INVALID: { status: 422, title: 'The card payment cannot be made as requested', when: 'A document whose check digits do not match, a phone in no accepted form, a blank name' },
+  THREE_DS_REQUIRED: { status: 422, title: "The payment needs the provider's 3DS authentication", when: 'A checkout pay call without 3DS data where the provider requires it: pay through the checkout page, which runs it' },
   CARD_INVALID: { status: 422, title: 'Check the card details', when: 'A card number that fails its check digit, an expired card, a blank name' },
   DEFENSE_REFUSED: { status: 422, title: 'The provider refused the defense', when: 'The provider refused the infraction defense (its reason in detail)' },
   ENDPOINT_NOT_ACCEPTABLE: { status: 422, title: 'The webhook endpoint cannot be registered', when: 'A URL with credentials or a fragment, a host that is not a public address, a port or scheme not allowed' },

@@ -304,7 +304,7 @@ export const envSchema = z.object({
     .describe(
       "How the checkout passes the spec's arguments to prepareThreeDS and module.encrypt (not shown): `object`, one object ({amount, installments, currency}; {number, holderName, expMonth, expYear, cvv}); `positional`, one by one in that order",
     ),
-  /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); unset: none. */
+  /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); required in production (the API's alone); unset elsewhere: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()
     .regex(/^sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2}( sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2})*$/, 'sha256-, sha384- or sha512- followed by the base64 hash, space-separated')
@@ -442,6 +442,14 @@ function refuseOpenDoors(env: z.output<typeof envSchema>, ctx: z.RefinementCtx):
       message: `${env.TEMPORAL_ADDRESS} is beyond this machine and reached without TLS when NODE_ENV=production: set TEMPORAL_TLS_CA (with TEMPORAL_TLS_CERT and _KEY for mutual TLS), or TEMPORAL_ALLOW_PLAINTEXT=true on a network only the engine's services share`,
     });
   }
+  // PCI DSS 4.0 6.4.3: the one third-party script on the payment page runs only as the hash the operator authorised.
+  if (env.PAYMENT_SHIELD_SCRIPT_INTEGRITY === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYMENT_SHIELD_SCRIPT_INTEGRITY'],
+      message: "is required when NODE_ENV=production (PCI DSS 6.4.3): the Subresource Integrity hash of the provider's shield.js, sha384-<base64> (docs/card-payments.md says how to take it)",
+    });
+  }
   for (const origin of env.CODEC_CORS_ORIGINS ?? []) {
     if (origin.startsWith('http:')) ctx.addIssue({ code: 'custom', path: ['CODEC_CORS_ORIGINS'], message: `${origin} must be https when NODE_ENV=production (a page served in clear would read decoded payloads)` });
   }
@@ -464,11 +472,11 @@ const deploymentRules = configRules.superRefine(refuseOpenDoors);
 
 /**
  * Which process reads the configuration: the engine API (and every tool) with every rule, or a worker,
- * which reads none of the API's own credentials (its keys, the checkout links' key, the codec token): a
- * worker is given none of them, and ignores them when it is.
+ * which reads none of the API's own credentials (its keys, the checkout links' key, the codec token) nor the
+ * checkout page's script hash: a worker is given none of them, and ignores them when it is.
  */
 export type ConfigReader = 'api' | 'worker';
-const API_ONLY_VARIABLES: ReadonlySet<string> = new Set(['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN', 'ENGINE_API_KEYS_FILE']);
+const API_ONLY_VARIABLES: ReadonlySet<string> = new Set(['ENGINE_API_KEYS', 'CHECKOUT_TOKEN_SECRET', 'CODEC_TOKEN', 'ENGINE_API_KEYS_FILE', 'PAYMENT_SHIELD_SCRIPT_INTEGRITY']);
 
 export type Config = ReturnType<typeof toConfig>;
 

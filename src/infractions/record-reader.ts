@@ -9,6 +9,7 @@ import { maskSecretText } from '../logging/redaction';
 import { reaisToCentavos } from '../money/centavos';
 import { providerIdSchema, responseAmountSchema, timestampSchema } from '../payment-api/schemas/common';
 import type { MedRecordField, MedRecordFields } from '../payment-api/schemas/infractions';
+import { INFRACTION_ID_PATTERN, NOT_A_PLAIN_ID } from './infraction-id';
 import { DEFAULT_DEFENSE_WINDOW_MS, type InfractionRecord } from './infraction-record';
 import type { UnreadableInfraction } from './unreadable-record';
 
@@ -36,7 +37,7 @@ export function fieldNamesOf(value: unknown): string[] {
 }
 
 const readers = {
-  id: providerIdSchema,
+  id: providerIdSchema.pipe(z.string().regex(INFRACTION_ID_PATTERN)),
   transactionId: providerIdSchema,
   status: z.string().min(1).max(64),
   amount: responseAmountSchema.transform((reais) => reaisToCentavos(reais)),
@@ -59,6 +60,11 @@ function readField<F extends MedRecordField>(raw: unknown, field: F, names: MedR
   return undefined;
 }
 
+/** Whether one of the id's names holds an id of some kind (which the reader refused): said so, not called missing. */
+function holdsAnyId(raw: unknown, names: MedRecordFields): boolean {
+  return names.id.some((name) => providerIdSchema.safeParse(valueAt(raw, name)).success);
+}
+
 const iso = (text: string): string => new Date(text).toISOString();
 
 export function readInfractionRecord(raw: unknown, names: MedRecordFields): RecordReading {
@@ -68,7 +74,7 @@ export function readInfractionRecord(raw: unknown, names: MedRecordFields): Reco
     if (value !== undefined) (read as Record<string, unknown>)[field] = value;
   }
   const { id, transactionId, status, amount, createdAt, defenseDeadline } = read;
-  const missing = (['id', 'transactionId', 'status', 'amount'] as const).filter((field) => read[field] === undefined) as string[];
+  const missing = (['id', 'transactionId', 'status', 'amount'] as const).filter((field) => read[field] === undefined).map((field): string => (field === 'id' && holdsAnyId(raw, names) ? NOT_A_PLAIN_ID : field));
   if (createdAt === undefined && defenseDeadline === undefined) missing.push('createdAt or defenseDeadline');
   if (id === undefined || transactionId === undefined || status === undefined || amount === undefined || missing.length > 0) {
     return { kind: 'unreadable', unreadable: { ...(id === undefined ? {} : { infractionId: id }), fields: fieldNamesOf(raw), missing } };

@@ -41,7 +41,11 @@ export const intentRowSchema = z
     claimedAt: row.claimed_at,
     updatedAt: row.updated_at,
   }));
-export type Intent = z.output<typeof intentRowSchema>;
+/**
+ * An intent as the store reads it: `answer` opened (sealed-answer.ts); `answerUnsealed` when the row was written in
+ * clear, before answers were sealed; `answerRefused` (and no answer) when the sealed answer does not open as this row's.
+ */
+export type Intent = Omit<z.output<typeof intentRowSchema>, 'answer'> & { answer?: string; answerUnsealed?: true; answerRefused?: string };
 
 export interface IntentKey {
   businessId: string;
@@ -58,7 +62,7 @@ export interface IntentUpdate {
   /** CLAIMED with an answer: what is about to be sent (a charge's provider reference), for the run's next attempt. */
   state: IntentState;
   providerId?: string;
-  /** JSON of what a re-run needs of the answer (see the table's comment). */
+  /** JSON of what a re-run needs of the answer (see the table's comment); the store seals it. */
   answer?: string;
 }
 

@@ -1,10 +1,15 @@
-/** The intent store beside the payout registry: PostgreSQL when DATABASE_URL names a server, else the batch store's SQLite file. */
+/**
+ * The intent store beside the payout registry: PostgreSQL when DATABASE_URL names a server, else the batch store's
+ * SQLite file; its answers sealed with the payload encryption keys.
+ */
 import { batchStorePath } from '../batches/sql-batch-store';
 import type { Config } from '../config/env';
+import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryption-key';
 import type { IntentStore } from './intent-store';
 import { pgIntentStore, sqliteIntentStore } from './sql-intent-store';
 
-export async function openIntentStore(config: Pick<Config, 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<IntentStore> {
-  if (config.DATABASE_URL) return pgIntentStore(config.DATABASE_URL);
-  return Promise.resolve(sqliteIntentStore(batchStorePath(config.DATA_DIR)));
+export async function openIntentStore(config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<IntentStore> {
+  const keys = resolvePayloadKeys(config);
+  if (config.DATABASE_URL) return pgIntentStore(config.DATABASE_URL, keys);
+  return Promise.resolve(sqliteIntentStore(batchStorePath(config.DATA_DIR), keys));
 }

@@ -5,6 +5,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { isInfractionId } from '../infractions/infraction-id';
 import type { InfractionRecord } from '../infractions/infraction-record';
 import type { UnreadableInfraction } from '../infractions/unreadable-record';
 import { formatCentavos } from '../money/centavos';
@@ -29,11 +30,15 @@ function infractionStartAttributes(record: InfractionRecord): SearchAttributePai
   ];
 }
 
-/** The states of the running infraction workflows among these ids, by workflow id, from visibility. */
+/**
+ * The states of the running infraction workflows among these ids, by workflow id, from visibility. Only plain
+ * tokens go into the query, unescaped (the record reader refuses any other id): nothing to escape, nothing to inject.
+ */
 export async function runningInfractionStates(temporal: Client, infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
   const states = new Map<string, InfractionState>();
-  if (infractionIds.length === 0) return states;
-  const ids = infractionIds.map((id) => `'${infractionWorkflowId(id).replace(/'/g, "\\'")}'`).join(', ');
+  const plain = infractionIds.filter(isInfractionId);
+  if (plain.length === 0) return states;
+  const ids = plain.map((id) => `'${infractionWorkflowId(id)}'`).join(', ');
   const query = `${Flow.name} = '${INFRACTION_FLOW}' AND ExecutionStatus = 'Running' AND WorkflowId IN (${ids})`;
   for await (const execution of temporal.workflow.list({ query })) {
     const state = execution.typedSearchAttributes.get(InfractionStatus);

@@ -81,7 +81,7 @@ export function withRequestExamples<T extends z.ZodType>(schema: T, examples: re
  * replaces the minimum it tightens); a record keyed by an enum names its properties (zod lists the keys
  * as required without them); an answer's amount without `multipleOf: 0.01`, which a validator dividing
  * binary floats refuses for 10.13 (the description says "at most 2 places"; requests keep it, see
- * docs/assumptions.md); request examples under `examples`.
+ * docs/assumptions.md); an email by zod's pattern alone; request examples under `examples`.
  */
 function strictValidatorFriendly({ jsonSchema: target, io }: { jsonSchema: JsonSchema; io: 'input' | 'output' }): void {
   if (typeof target.minimum === 'number' && typeof target.exclusiveMinimum === 'number' && target.exclusiveMinimum >= target.minimum) delete target.minimum;
@@ -93,6 +93,8 @@ function strictValidatorFriendly({ jsonSchema: target, io }: { jsonSchema: JsonS
     delete target.multipleOf;
     target.description ??= 'A decimal with at most 2 places';
   }
+  // zod states the addresses it takes as a pattern; `format: email` would hold requests to another definition.
+  if (target.format === 'email' && typeof target.pattern === 'string') delete target.format;
   if (target[REQUEST_EXAMPLES] !== undefined) {
     if (io === 'input') target.examples = target[REQUEST_EXAMPLES];
     delete target[REQUEST_EXAMPLES];

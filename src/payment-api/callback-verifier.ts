@@ -8,14 +8,14 @@
  * `unsigned`; `optional` takes it as an untrusted hint; `off` takes every callback as an untrusted hint.
  * `refused` (headers present, signature wrong or stale) is refused under `required` and `optional`.
  */
-import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type SignedRequest, type WebhookVerificationFailure } from './webhook-signature';
+import { signedMessage, verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type SignedMessage, type WebhookVerificationFailure } from './webhook-signature';
 
 export const CALLBACK_SIGNATURE_POLICIES = ['required', 'optional', 'off'] as const;
 export type CallbackSignaturePolicy = (typeof CALLBACK_SIGNATURE_POLICIES)[number];
 
 export type CallbackVerdict =
-  /** Signed by the provider: the replay guard keys on `signed`. */
-  | { kind: 'verified'; signed: SignedRequest }
+  /** Signed by the provider: the replay guard keys on `signed`, what the signature covers. */
+  | { kind: 'verified'; signed: SignedMessage }
   /** Carries no signature at all. */
   | { kind: 'unsigned' }
   /** Carries a signature that does not verify: never taken. */
@@ -35,10 +35,12 @@ export interface CallbackVerifier {
 export function hmacV1Verifier(secrets: readonly string[]): CallbackVerifier {
   return {
     verify({ rawBody, header, nowSeconds }) {
-      const signed: SignedRequest = { timestampHeader: header(WEBHOOK_TIMESTAMP_HEADER), signatureHeader: header(WEBHOOK_SIGNATURE_HEADER) };
-      if (!signed.timestampHeader && !signed.signatureHeader) return { kind: 'unsigned' };
-      const verification = verifyWebhook({ secrets, rawBody, ...signed, nowSeconds });
-      return verification.ok ? { kind: 'verified', signed } : { kind: 'refused', reason: verification.reason };
+      const timestampHeader = header(WEBHOOK_TIMESTAMP_HEADER);
+      const signatureHeader = header(WEBHOOK_SIGNATURE_HEADER);
+      if (!timestampHeader && !signatureHeader) return { kind: 'unsigned' };
+      const verification = verifyWebhook({ secrets, rawBody, timestampHeader, signatureHeader, nowSeconds });
+      // Verified, the timestamp header is one plain number: the MAC covers it and the body, never the header's other values.
+      return verification.ok ? { kind: 'verified', signed: signedMessage((timestampHeader ?? '').trim(), rawBody) } : { kind: 'refused', reason: verification.reason };
     },
   };
 }

@@ -94,16 +94,26 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookVerification {
   return matched ? { ok: true } : { ok: false, reason: 'bad-signature' };
 }
 
-/** What identifies a signed request: its two headers, and whatever else the receiver binds (an event id). */
-export interface SignedRequest {
-  timestampHeader: string | readonly string[] | undefined;
-  signatureHeader: string | readonly string[] | undefined;
-  extra?: string;
+/**
+ * A signed message, identified by what its MAC covers: the signed timestamp, and a digest of the rest (the raw
+ * body, and the message id where the scheme signs one). Never by the signature header as written: a header with
+ * a value prepended (`v1=00,`, `v1,AAAA `) still verifies, and must not make the same message new again.
+ */
+export interface SignedMessage {
+  timestamp: string;
+  content: string;
+}
+
+/** The identity of a message whose MAC covers `timestamp`, `rawBody` and, where the scheme signs one, `id`. */
+export function signedMessage(timestamp: string, rawBody: Buffer | string, id?: string): SignedMessage {
+  const digest = createHash('sha256');
+  if (id !== undefined) digest.update(`${id}\n`, 'utf8');
+  return { timestamp, content: digest.update(toBuffer(rawBody)).digest('base64url') };
 }
 
 /**
- * The signed requests a receiver accepted within the tolerance window, by (timestamp, signature): the
- * same request again, while its timestamp is still fresh, is a replay. A sender that retries signs again
+ * The signed messages a receiver accepted within the tolerance window, by what their MAC covers (SignedMessage):
+ * the same message again, while its timestamp is still fresh, is a replay, however its signature header is written. A sender that retries signs again
  * with a new timestamp, so its retries pass; one that resends the same bytes passes too once the
  * receiver has released the request it could not handle. In memory, for one process, bounded: past
  * `maxEntries` the oldest are forgotten.
@@ -120,26 +130,26 @@ export class ReplayGuard {
   }
 
   /** True the first time a request is seen within its window; false for a replay. */
-  claim(request: SignedRequest, nowSeconds: number): boolean {
+  claim(message: SignedMessage, nowSeconds: number): boolean {
     this.forgetStale(nowSeconds);
-    const key = ReplayGuard.keyOf(request);
+    const key = ReplayGuard.keyOf(message);
     if (this.seen.has(key)) return false;
-    this.seen.set(key, Number(headerText(request.timestampHeader)) + this.toleranceSeconds);
+    this.seen.set(key, Number(message.timestamp) + this.toleranceSeconds);
     if (this.seen.size > this.maxEntries) this.seen.delete(this.seen.keys().next().value as string);
     return true;
   }
 
   /** Forgets a request the receiver could not handle, so that the same bytes sent again are taken. */
-  release(request: SignedRequest): void {
-    this.seen.delete(ReplayGuard.keyOf(request));
+  release(message: SignedMessage): void {
+    this.seen.delete(ReplayGuard.keyOf(message));
   }
 
   get size(): number {
     return this.seen.size;
   }
 
-  private static keyOf(request: SignedRequest): string {
-    return createHash('sha256').update(`${headerText(request.timestampHeader)}\n${headerText(request.signatureHeader)}\n${request.extra ?? ''}`).digest('base64url');
+  private static keyOf(message: SignedMessage): string {
+    return `${message.timestamp}.${message.content}`;
   }
 
   /** Entries are kept in the order they came; those past their window are dropped from the front. */

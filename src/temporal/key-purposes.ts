@@ -6,7 +6,7 @@
  */
 import { hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'temporal-payloads' | 'batch-items' | 'webhook-secrets';
+export type KeyPurpose = 'temporal-payloads' | 'batch-items' | 'webhook-secrets' | 'money-intents';
 
 const SALT = Buffer.from('payout-engine key purposes');
 

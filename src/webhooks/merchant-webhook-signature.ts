@@ -16,8 +16,8 @@
  * attempt is signed afresh, so the engine's own retries pass a replay guard; handling each event id once
  * is still the receiver's (events are delivered at least once).
  */
-import { ReplayGuard, signWebhook, type WebhookVerification } from '../payment-api/webhook-signature';
-import { STANDARD_WEBHOOK_ID_HEADER, STANDARD_WEBHOOK_SIGNATURE_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER, standardWebhookHeaders, verifyStandardWebhook } from './standard-webhook-signature';
+import { ReplayGuard, signedMessage, signWebhook, type WebhookVerification } from '../payment-api/webhook-signature';
+import { STANDARD_WEBHOOK_ID_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER, standardWebhookHeader, standardWebhookHeaders, verifyStandardWebhook } from './standard-webhook-signature';
 
 export { ReplayGuard };
 
@@ -66,10 +66,7 @@ export function verifyMerchantWebhook(check: MerchantWebhookCheck): WebhookVerif
     ...(check.toleranceSeconds === undefined ? {} : { toleranceSeconds: check.toleranceSeconds }),
   });
   if (!verification.ok || !check.replays) return verification;
-  const text = (name: string): string => {
-    const value = check.headers[name];
-    return Array.isArray(value) ? value.join(',') : (value ?? '');
-  };
-  const signed = { timestampHeader: text(STANDARD_WEBHOOK_TIMESTAMP_HEADER), signatureHeader: text(STANDARD_WEBHOOK_SIGNATURE_HEADER), extra: text(STANDARD_WEBHOOK_ID_HEADER) };
+  // Keyed on what the signature covers (id, timestamp, body), never on the signature header, which may carry other values.
+  const signed = signedMessage(standardWebhookHeader(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER), check.rawBody, standardWebhookHeader(check.headers, STANDARD_WEBHOOK_ID_HEADER));
   return check.replays.claim(signed, nowSeconds) ? verification : { ok: false, reason: 'replayed' };
 }

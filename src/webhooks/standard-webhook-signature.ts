@@ -65,16 +65,17 @@ export interface StandardWebhookCheck {
   toleranceSeconds?: number;
 }
 
-function header(headers: StandardWebhookCheck['headers'], name: string): string {
+/** A header as the check reads it (a repeated one joined with spaces, trimmed): what a replay guard keys on too. */
+export function standardWebhookHeader(headers: StandardWebhookCheck['headers'], name: string): string {
   const value = headers[name];
   return (Array.isArray(value) ? value.join(' ') : (value ?? '')).trim();
 }
 
 /** The check of the specification, as its libraries run it: any `v1,` value signed with the secret, a timestamp within the tolerance. */
 export function verifyStandardWebhook(check: StandardWebhookCheck): { ok: true } | { ok: false; reason: StandardWebhookFailure } {
-  const id = header(check.headers, STANDARD_WEBHOOK_ID_HEADER);
-  const timestamp = header(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER);
-  const signatures = header(check.headers, STANDARD_WEBHOOK_SIGNATURE_HEADER);
+  const id = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_ID_HEADER);
+  const timestamp = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER);
+  const signatures = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_SIGNATURE_HEADER);
   if (id === '' || timestamp === '' || signatures === '') return { ok: false, reason: 'missing-headers' };
   if (!TIMESTAMP_PATTERN.test(timestamp)) return { ok: false, reason: 'bad-timestamp' };
   if (Math.abs(check.nowSeconds - Number(timestamp)) > (check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) return { ok: false, reason: 'stale' };

@@ -53,6 +53,20 @@ test('the same signed callback again within its window is answered as received a
   expect(await signalsOf(payoutWorkflowId(externalId))).toBe(2);
 });
 
+test('a captured callback replayed with a value prepended to its signature header (`v1=00,`) still verifies, and is refused as the same callback', async () => {
+  const externalId = `replay-prefixed-${Date.now()}`;
+  expect((await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }) })).status).toBe(202);
+  const body = withdrawalCallback(externalId);
+  const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+  expect(await (await send(body, signed)).json()).toEqual({ received: true });
+  for (const signature of [`v1=00,${signed.signature}`, `v1=00 v1=11 ${signed.signature}`, `${signed.signature},v1=00`]) {
+    const replayed = await send(body, { ...signed, signature });
+    expect(replayed.status).toBe(200);
+    expect(await replayed.json()).toEqual({ received: true, note: 'replay' });
+  }
+  expect(await signalsOf(payoutWorkflowId(externalId))).toBe(1);
+});
+
 test('a callback refused for its body is not remembered either way: the copy is refused the same', async () => {
   const body = '{"external_id": 7}';
   const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));

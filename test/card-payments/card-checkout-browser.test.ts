@@ -82,7 +82,8 @@ test('the challenge card: the buyer approves in the issuer iframe, and the payme
   await pay(page);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
   expect(await pageOutcome(page)).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
-  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: '3220' });
+  // The ECI of the authentication the provider accepted the payment with is the card payment's.
+  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: '3220', eci: '05' });
   await page.close();
 });
 

@@ -64,7 +64,10 @@ describe('the provider says 3DS is not required (SANDBOX_SHIELD_THREE_DS=off)', 
   test('the card its issuer would challenge is paid without prepareThreeDS or a challenge, and completes', async () => {
     const { externalId, outcome } = await payOnPage(stack, 'card-no-3ds', TEST_CARDS.challenge);
     expect(outcome).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
-    expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ status: 'PAID', last4: '3220' });
+    const view = await waitForCardPayment(stack, externalId, ['PAID']);
+    expect(view).toMatchObject({ status: 'PAID', last4: '3220' });
+    // No 3DS, no ECI recorded.
+    expect(view).not.toHaveProperty('eci');
     // Endpoint 2 got the card and its token, no 3DS data; no 3DS session was ever opened.
     const details = await providerPayment(stack, externalId);
     expect(details).toMatchObject({ cardTokenVerified: true, last4: '3220' });

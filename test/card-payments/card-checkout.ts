@@ -107,17 +107,34 @@ async function shieldPublicKey(stack: EngineHarness): Promise<string> {
 }
 
 /**
- * The checkout page's pay call as the page makes it for a card its issuer does not challenge (no 3DS data): the card,
- * and its token from the security module's key. For the tests of what happens after the provider took the card.
+ * The 3DS session the security module opens for a card its issuer does not challenge, over HTTP as the module does
+ * (the sandbox's POST /shield/sessions, with the card's token): AUTHENTICATED at once, with its result.
  */
-export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCreated, number: string): Promise<HttpAnswer<CheckoutResult>> {
+async function frictionlessThreeDS(stack: EngineHarness, externalId: string, publicKey: string, cardToken: string): Promise<{ sessionId: string; threeDS: Record<string, string> }> {
+  const order = (await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${encodeURIComponent(externalId)}`)).body;
+  const session = await httpCall<{ sessionId: string; status: string; threeDS?: Record<string, string> }>(`${stack.sandboxUrl}/shield/sessions`, {
+    body: { publicKey, amount: Math.round(order.amount * 100), installments: order.installmentCount, currency: 'BRL', cardToken },
+  });
+  if (session.body.status !== 'AUTHENTICATED' || !session.body.threeDS) throw new Error(`3DS session not authenticated: ${session.status} ${JSON.stringify(session.body)}`);
+  return { sessionId: session.body.sessionId, threeDS: session.body.threeDS };
+}
+
+/**
+ * The checkout page's pay call as the page makes it for a card its issuer does not challenge: the card, its token from
+ * the security module's key, and the frictionless 3DS result (`threeDS: false`: none, as a caller skipping the page's
+ * step 5 would send). For the tests of what happens after the provider took the card.
+ */
+export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCreated, number: string, options: { threeDS?: boolean } = {}): Promise<HttpAnswer<CheckoutResult>> {
   const card = { number, holderName: 'ANA SOUZA', expMonth: 12, expYear: Number(EXPIRY_YEAR), cvv: TEST_CVV };
   const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  const publicKey = await shieldPublicKey(stack);
+  const cardToken = encryptCardToken(publicKey, card);
   return httpCall<CheckoutResult>(`${stack.apiUrl}/checkout/${encodeURIComponent(created.externalId)}/pay`, {
     body: {
       token,
       card: { holderName: card.holderName, number, expiryMonth: '12', expiryYear: EXPIRY_YEAR, cvv: TEST_CVV },
-      cardToken: encryptCardToken(await shieldPublicKey(stack), card),
+      cardToken,
+      ...(options.threeDS === false ? {} : await frictionlessThreeDS(stack, created.externalId, publicKey, cardToken)),
     },
   });
 }

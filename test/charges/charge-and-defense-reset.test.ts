@@ -7,6 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
+import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { openSqlite } from '../../src/db/sqlite';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../workflows/charge/messages';
@@ -60,6 +62,33 @@ test('a paid charge reset to its first task and to its last: PAID again with the
     const again = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
     expect(again).toMatchObject({ status: 'PAID', qrcode: paid.qrcode, amount: 42.1 });
   }
+  expect(sent('POST', '/api/transactions/create')).toBe(creates);
+}, 120_000);
+
+test("a re-run never shows a code copied into its charge's intent from another charge's: the answer does not open there, and the charge fails saying so", async () => {
+  const [victim, other] = [`sealed${randomBytes(5).toString('hex')}`, `other${randomBytes(5).toString('hex')}`];
+  const codes: Record<string, string> = {};
+  for (const [externalId, amount] of [[victim, 12.3], [other, 45.6]] as const) {
+    const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+    expect(created.status).toBe(201);
+    codes[externalId] = created.body.qrcode ?? '';
+  }
+  // Someone with the database's access copies the other charge's recorded answer (its code, another amount) onto this one.
+  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
+  try {
+    const rows = db.prepare<[], { business_id: string; answer: string }>("SELECT business_id, answer FROM money_intents WHERE kind = 'charge-creation'").all();
+    const stored = rows.find((row) => row.business_id === other)?.answer ?? '';
+    expect(stored).not.toContain(codes[other]);
+    expect(db.prepare("UPDATE money_intents SET answer = ? WHERE business_id = ? AND kind = 'charge-creation'").run(stored, victim).changes).toBe(1);
+  } finally {
+    db.close();
+  }
+  const creates = sent('POST', '/api/transactions/create');
+  expect(await resetAndWait(stack, chargeWorkflowId(victim), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
+  const view = (await stack.api<ChargeResponse>('GET', `/v1/charges/${victim}`)).body;
+  expect(view).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('it is not shown') });
+  expect(view.qrcode).toBeUndefined();
+  expect(JSON.stringify(view)).not.toContain(codes[other]);
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 120_000);
 

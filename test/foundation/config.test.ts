@@ -63,6 +63,7 @@ const STRONG_PRODUCTION_ENV = {
   PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
   ENGINE_PUBLIC_URL: 'https://payouts.merchant.example.com',
   CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
+  PAYMENT_SHIELD_SCRIPT_INTEGRITY: `sha384-${'A'.repeat(64)}`,
 };
 
 test('production starts with real values; rotation secrets and several API keys are lists', () => {
@@ -215,6 +216,17 @@ describe('production refuses what would open a door, naming it', () => {
     }
     for (const local of ['127.0.0.1:7233', 'localhost:7233']) expect(() => loadConfig({ ...STRONG_PRODUCTION_ENV, TEMPORAL_ADDRESS: local })).not.toThrow();
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233' })).not.toThrow();
+  });
+
+  test("a checkout page loading the provider's script without an integrity hash (PCI DSS 6.4.3); a worker, which serves no page, needs none", () => {
+    const { PAYMENT_SHIELD_SCRIPT_INTEGRITY: _integrity, ...withoutHash } = STRONG_PRODUCTION_ENV;
+    expect(refusal(withoutHash)).toMatch(/PAYMENT_SHIELD_SCRIPT_INTEGRITY: is required when NODE_ENV=production \(PCI DSS 6\.4\.3\)/);
+    expect(loadConfig(STRONG_PRODUCTION_ENV).PAYMENT_SHIELD_SCRIPT_INTEGRITY).toBe(STRONG_PRODUCTION_ENV.PAYMENT_SHIELD_SCRIPT_INTEGRITY);
+    const { ENGINE_API_KEYS: _keys, CHECKOUT_TOKEN_SECRET: _checkout, ...workerEnv } = withoutHash;
+    expect(() => loadConfig(workerEnv, 'worker')).not.toThrow();
+    // Outside production the page goes without one (the sandbox's script changes with the code).
+    const { NODE_ENV: _production, ...local } = withoutHash;
+    expect(loadConfig(local).PAYMENT_SHIELD_SCRIPT_INTEGRITY).toBeUndefined();
   });
 
   test('a codec CORS origin in clear; unset, production allows no browser origin at all', () => {

@@ -89,6 +89,14 @@ test("the API's and the workers' environments, as compose gives them, pass the e
   expect(() => loadConfig(environmentOf('worker', STRONG_SECRETS), 'api')).toThrow(/ENGINE_API_KEYS[\s\S]*CHECKOUT_TOKEN_SECRET/);
 });
 
+test("the API is given the integrity hash of the provider's script (production refuses to start without it), and compose stops naming it when it is missing; the workers get none", () => {
+  expect(String(compose.services.api?.environment?.PAYMENT_SHIELD_SCRIPT_INTEGRITY)).toMatch(/^\$\{PAYMENT_SHIELD_SCRIPT_INTEGRITY:\?/);
+  expect(compose.services.worker?.environment).not.toHaveProperty('PAYMENT_SHIELD_SCRIPT_INTEGRITY');
+  expect(loadConfig(environmentOf('api', STRONG_SECRETS), 'api').PAYMENT_SHIELD_SCRIPT_INTEGRITY).toBe(STRONG_SECRETS.PAYMENT_SHIELD_SCRIPT_INTEGRITY);
+  const { PAYMENT_SHIELD_SCRIPT_INTEGRITY: _integrity, ...rest } = STRONG_SECRETS;
+  expect(() => environmentOf('api', rest)).toThrow(/required variable PAYMENT_SHIELD_SCRIPT_INTEGRITY is missing a value: set PAYMENT_SHIELD_SCRIPT_INTEGRITY/);
+});
+
 test('every image is pinned by digest, in the compose file and the Dockerfile', () => {
   const images = Object.values(compose.services).flatMap((service) => (service.image ? [service.image] : []));
   expect(images.length).toBeGreaterThanOrEqual(6);

@@ -7,6 +7,7 @@
  */
 import { morePagesAfter, readInfractionPage, UnreadableListError } from '../../src/infractions/infraction-page';
 import { MAX_ANSWER_LENGTH, providerAnswerText } from '../../src/infractions/provider-answer';
+import { NOT_A_PLAIN_ID } from '../../src/infractions/infraction-id';
 import { unreadableProblem } from '../../src/infractions/unreadable-record';
 import { DEFAULT_MED_RECORD_FIELDS, medRecordFieldsSchema } from '../../src/payment-api/schemas/infractions';
 
@@ -73,4 +74,18 @@ test('what the provider answered is shown bounded, with personal data and secret
   const masked = providerAnswerText({ message: 'ok', payerDocument: '52998224725', note: 'contato ana@example.com, CPF 529.982.247-25' });
   expect(masked).not.toMatch(/52998224725|ana@example|529\.982/);
   expect(providerAnswerText({ message: 'x'.repeat(10_000) })).toHaveLength(MAX_ANSWER_LENGTH);
+});
+
+test('a record whose id is not a plain token (a backslash, a quote, too long) is set aside with its problem, never put in a query; the others are read', () => {
+  const odd = ['a\\', "x' OR 'a'='a", 'inf 1', 'a'.repeat(101), 'é1'];
+  const page = readInfractionPage({ data: [record(1), ...odd.map((id) => ({ ...record(2), id })), record(3)] }, defaults);
+  expect(page.records.map((read) => read.infractionId)).toEqual(['1', '3']);
+  expect(page.unreadable).toHaveLength(odd.length);
+  for (const unreadable of page.unreadable) {
+    expect(unreadable.infractionId).toBeUndefined();
+    expect(unreadable.missing).toEqual([NOT_A_PLAIN_ID]);
+    expect(unreadableProblem(unreadable)).toContain('could not be read (no id (not a plain token');
+  }
+  // Ids of letters, digits and _ . : - (numbers too) are read as before.
+  expect(readInfractionPage({ data: [record(4, { id: 'MED_2026.01:a-b' }), record(5, { id: 12345 })] }, defaults).records.map((read) => read.infractionId)).toEqual(['MED_2026.01:a-b', '12345']);
 });

@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
+import { NOT_A_PLAIN_ID } from '../../src/infractions/infraction-id';
+import type { medSyncWorkflow } from '../../workflows/infraction/med-sync-workflow';
 import { infractionWorkflowId } from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
@@ -22,9 +24,12 @@ const NAMES: Record<string, string> = {
 const PAGE_SIZE = 3;
 /** Infractions whose record this provider sends without its amount, and with its payer's name. */
 const broken = new Set<string>();
+/** Infractions whose id this provider sends with a backslash at its end: no plain token. */
+const backslashed = new Set<string>();
 
 function renamed(record: Record<string, unknown>): Record<string, unknown> {
   const out = Object.fromEntries(Object.entries(record).flatMap(([field, value]) => (NAMES[field] ? [[NAMES[field], value]] : [])));
+  if (backslashed.has(String(record.id))) out.codigo = `${String(record.id)}\\`;
   if (!broken.has(String(record.id))) return out;
   const { valor: _amount, ...rest } = out;
   return { ...rest, nomePagador: 'Ana Souza' };
@@ -112,3 +117,26 @@ test('a defense the provider answers with {message} alone is sent once, and the 
   expect((await stack.api('POST', `/v1/infractions/${id}/defense`, { analise: 'NEGADA', justificativa: answer.body.defense?.justificativa })).status).toBe(200);
   expect(stack.provider?.count('POST', path)).toBe(1);
 });
+
+test('an infraction id that is not a plain token (a backslash) is set aside as a problem of the sync, and every other infraction still syncs', async () => {
+  const odd = await openInfractionOnPaidCashIn(stack, 61);
+  backslashed.add(odd);
+  const plain = await openInfractionOnPaidCashIn(stack, 62);
+  // Read on the same pages as the odd one: a query broken by its backslash would fail the whole page.
+  expect((await waitForInfraction(stack, plain, ['OPEN'])).amount).toBe(62);
+  const problem = await pollUntil(
+    async () => {
+      for await (const sync of stack.temporal.client.workflow.list({ query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'` })) {
+        const summary = await stack.temporal.client.workflow.getHandle<typeof medSyncWorkflow>(sync.workflowId).result();
+        const found = summary.problems?.find((text) => text.includes(NOT_A_PLAIN_ID));
+        if (found) return found;
+      }
+      return undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 500, description: "a sync naming the record whose id is not a plain token" },
+  );
+  expect(problem).toContain('codigo, transacao, situacao');
+  // Nothing was started under the odd id, nor under the id the provider did not send.
+  expect((await stack.api('GET', `/v1/infractions/${odd}`)).status).toBe(404);
+  backslashed.delete(odd);
+}, 120_000);

@@ -3,6 +3,7 @@
  * PostgreSQL server started for this file): a claim is held by one run; the same run finds its own claim
  * (a retry); another run finds it claimed earlier, whatever it became, unless the provider refused it.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,23 +19,34 @@ import { postgresForThisFile } from '../helpers/postgres';
 import { testConfig } from '../helpers/temporal';
 
 const freshDatabase = postgresForThisFile();
+const KEYS = { active: { id: 'k1', key: randomBytes(32) }, previous: [] };
 const folders: string[] = [];
 afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 /** The intent store opened beside a batch store on the same database, as the engine opens them. */
-const dialects: { name: string; open: () => Promise<{ intents: IntentStore; also: () => Promise<IntentStore>; close: () => Promise<void> }> }[] = [
+const dialects: {
+  name: string;
+  /** `raw`: a statement run on the database itself, past the store (what someone with the database's access could do). */
+  open: () => Promise<{ intents: IntentStore; also: () => Promise<IntentStore>; raw: (sql: string) => Promise<Record<string, unknown>[]>; close: () => Promise<void> }>;
+}[] = [
   {
     name: 'SQLite',
     async open() {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'intents-'));
       folders.push(dir);
       const batches = await openBatchStore(testConfig({ DATA_DIR: dir }));
-      const intents = sqliteIntentStore(path.join(dir, 'batches.sqlite'));
+      const intents = sqliteIntentStore(path.join(dir, 'batches.sqlite'), KEYS);
       const opened: IntentStore[] = [intents];
+      const direct = openSqlite(path.join(dir, 'batches.sqlite'), { busyTimeoutMs: 5_000 });
       return {
         intents,
-        also: () => Promise.resolve(opened[opened.push(sqliteIntentStore(path.join(dir, 'batches.sqlite'))) - 1] as IntentStore),
+        also: () => Promise.resolve(opened[opened.push(sqliteIntentStore(path.join(dir, 'batches.sqlite'), KEYS)) - 1] as IntentStore),
+        raw: (sql) => {
+          const statement = direct.prepare(sql);
+          return Promise.resolve(statement.reader ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []));
+        },
         close: async () => {
+          direct.close();
           await Promise.all(opened.map((store) => store.close()));
           await batches.close();
         },
@@ -46,12 +58,15 @@ const dialects: { name: string; open: () => Promise<{ intents: IntentStore; also
     async open() {
       const url = await freshDatabase();
       const batches = await openBatchStore(testConfig({ DATABASE_URL: url }));
-      const intents = await pgIntentStore(url);
+      const intents = await pgIntentStore(url, KEYS);
       const opened: IntentStore[] = [intents];
+      const direct = new Pool({ connectionString: url, max: 1 });
       return {
         intents,
-        also: async () => opened[opened.push(await pgIntentStore(url)) - 1] as IntentStore,
+        also: async () => opened[opened.push(await pgIntentStore(url, KEYS)) - 1] as IntentStore,
+        raw: async (sql) => (await direct.query(sql)).rows as Record<string, unknown>[],
         close: async () => {
+          await direct.end();
           await Promise.all(opened.map((store) => store.close()));
           await batches.close();
         },
@@ -114,6 +129,49 @@ describe.each(dialects)('$name intent store', ({ open }) => {
     expect(await db.intents.find(charge)).toMatchObject({ runId: holder, state: 'SENT', answer: '{"qrcode":"000201"}' });
   });
 
+  test("answers are sealed with their row: in the database no code in clear; copied onto another business id, or altered, refused and never passed on; one written in clear before sealing still reads, marked", async () => {
+    const charge = (businessId: string): IntentKey => ({ businessId, kind: 'charge-creation' });
+    for (const businessId of ['charge-a', 'charge-b']) {
+      await db.intents.claim(charge(businessId), 'run-a');
+      await db.intents.record(charge(businessId), 'run-a', { state: 'SENT', answer: `{"qrcode":"code-of-${businessId}"}` });
+    }
+    const opened = await db.intents.find(charge('charge-a'));
+    expect(opened).toMatchObject({ state: 'SENT', answer: '{"qrcode":"code-of-charge-a"}' });
+    expect(opened).not.toHaveProperty('answerUnsealed');
+    const rows = await db.raw("SELECT business_id, answer FROM money_intents WHERE kind = 'charge-creation' ORDER BY business_id");
+    expect(rows.map((row) => row.business_id)).toEqual(['charge-a', 'charge-b']);
+    for (const row of rows) {
+      expect(row.answer).toMatch(/^sealed:k1:[\w-]+$/);
+      expect(String(row.answer)).not.toContain('code-of');
+    }
+
+    // charge-b's sealed answer moved onto charge-a: it does not open there, and the answer is not passed on.
+    await db.raw(`UPDATE money_intents SET answer = '${String(rows[1]?.answer)}' WHERE business_id = 'charge-a' AND kind = 'charge-creation'`);
+    const moved = await db.intents.find(charge('charge-a'));
+    expect(moved).toMatchObject({ state: 'SENT', answerRefused: expect.stringContaining('does not open') });
+    expect(moved).not.toHaveProperty('answer');
+    expect(await db.intents.claim(charge('charge-a'), 'run-b')).toMatchObject({ by: 'earlier-run', intent: { answerRefused: expect.any(String) } });
+    // Nor onto another kind of the same business id.
+    await db.intents.claim({ businessId: 'charge-b', kind: 'card-authorization' }, 'checkout:1');
+    await db.raw(`UPDATE money_intents SET answer = '${String(rows[1]?.answer)}' WHERE business_id = 'charge-b' AND kind = 'card-authorization'`);
+    expect(await db.intents.find({ businessId: 'charge-b', kind: 'card-authorization' })).toMatchObject({ answerRefused: expect.any(String) });
+
+    // One character of charge-b's own sealed answer altered: refused.
+    const sealed = String(rows[1]?.answer);
+    const at = sealed.length - 30;
+    const altered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+    await db.raw(`UPDATE money_intents SET answer = '${altered}' WHERE business_id = 'charge-b' AND kind = 'charge-creation'`);
+    expect(await db.intents.find(charge('charge-b'))).toMatchObject({ answerRefused: expect.any(String) });
+    expect(await db.intents.find(charge('charge-b'))).not.toHaveProperty('answer');
+
+    // A row written in clear before answers were sealed reads as it was, marked so; written again, it is sealed.
+    await db.raw(`UPDATE money_intents SET answer = '{"reference":"_r2_charge-a"}', state = 'CLAIMED' WHERE business_id = 'charge-a' AND kind = 'charge-creation'`);
+    expect(await db.intents.find(charge('charge-a'))).toMatchObject({ answer: '{"reference":"_r2_charge-a"}', answerUnsealed: true });
+    await db.intents.record(charge('charge-a'), 'run-a', { state: 'SENT', answer: '{"qrcode":"code-of-charge-a"}' });
+    expect(await db.intents.find(charge('charge-a'))).toMatchObject({ answer: '{"qrcode":"code-of-charge-a"}' });
+    expect(await db.intents.find(charge('charge-a'))).not.toHaveProperty('answerUnsealed');
+  });
+
   test('of many runs claiming one key at once through several connections, exactly one holds it', async () => {
     const stores = [db.intents, await db.also(), await db.also()];
     const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (stores[i % stores.length] as IntentStore).claim({ businessId: 'race', kind: 'defense-submission' }, `run-${i}`)));
@@ -137,7 +195,7 @@ describe('a database that holds intents from before the card-authorization kind'
     applyMigrations(old, BATCH_MIGRATIONS.filter(CARD_KIND));
     old.exec(before);
     old.close();
-    const intents = sqliteIntentStore(file);
+    const intents = sqliteIntentStore(file, KEYS);
     expect(await intents.find({ businessId: 'order-9', kind: 'payout-submission' })).toMatchObject(kept);
     expect(await intents.claim({ businessId: 'order-9', kind: 'card-authorization' }, 'checkout:1')).toMatchObject({ by: 'this-run', fresh: true });
     await intents.close();
@@ -149,7 +207,7 @@ describe('a database that holds intents from before the card-authorization kind'
     await applyPgMigrations(pool, PG_BATCH_MIGRATIONS.filter(CARD_KIND));
     await pool.query(before.replace('1, 1)', 'now(), now())'));
     await pool.end();
-    const intents = await pgIntentStore(url);
+    const intents = await pgIntentStore(url, KEYS);
     expect(await intents.find({ businessId: 'order-9', kind: 'payout-submission' })).toMatchObject(kept);
     expect(await intents.claim({ businessId: 'order-9', kind: 'card-authorization' }, 'checkout:1')).toMatchObject({ by: 'this-run', fresh: true });
     await intents.close();

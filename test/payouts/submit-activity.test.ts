@@ -3,6 +3,7 @@
  * explain (451): that is no refusal of the withdrawal, so the attempt fails and is retried, and the retry
  * reconciles before it posts. The sandbox does not de-duplicate: one debit proves the engine posted once.
  */
+import { randomBytes } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createPayoutActivities, type SubmitOutcome } from '../../activities/payout-activities';
 import { createLogger } from '../../src/logging/logger';
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 test("a gateway's 451 on the withdrawal is retried after reconciliation, never taken as a refusal", async () => {
   const api = new PaymentApiClient({ baseUrl: gateway.url, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
-  const { submitWithdrawal } = createPayoutActivities({ api, callbackBaseUrl: 'http://127.0.0.1:9', outcomes: { record: () => Promise.resolve() }, announce: () => Promise.resolve({}), intents: sqliteIntentStore(':memory:') });
+  const { submitWithdrawal } = createPayoutActivities({ api, callbackBaseUrl: 'http://127.0.0.1:9', outcomes: { record: () => Promise.resolve() }, announce: () => Promise.resolve({}), intents: sqliteIntentStore(':memory:', { active: { id: 'k1', key: randomBytes(32) }, previous: [] }) });
   const input = payoutInput({ method: 'pix_key', externalId: `gw-${Date.now()}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(config));
 
   gateway.answerNext('/api/withdrawals/withdraw', { status: 451, contentType: 'text/html', body: '<h1>Unavailable For Legal Reasons</h1>' });

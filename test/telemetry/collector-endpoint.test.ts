@@ -17,6 +17,7 @@ const PRODUCTION = {
   PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
   ENGINE_PUBLIC_URL: 'https://payouts.merchant.example.com',
   CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
+  PAYMENT_SHIELD_SCRIPT_INTEGRITY: `sha384-${'A'.repeat(64)}`,
 };
 
 function refusals(env: Record<string, string>): string[] {

@@ -1,4 +1,5 @@
-import { ReplayGuard, signWebhook, verifyWebhook } from '../../src/payment-api/webhook-signature';
+import { hmacV1Verifier } from '../../src/payment-api/callback-verifier';
+import { ReplayGuard, signedMessage, signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
 import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -96,23 +97,24 @@ test('signing refuses no secret, an empty secret or a non-integer timestamp', ()
 });
 
 describe('replays within the window', () => {
-  const request = (signed: { timestamp: string; signature: string }, extra?: string) => ({ timestampHeader: signed.timestamp, signatureHeader: signed.signature, ...(extra === undefined ? {} : { extra }) });
+  const message = (signed: { timestamp: string }, id?: string) => signedMessage(signed.timestamp, body, id);
 
-  test('a request is taken once while fresh; its sender\'s retry, signed again, is another request', () => {
+  test('a message is taken once while fresh; its sender\'s retry, signed again, is another message', () => {
     const guard = new ReplayGuard();
     const first = signWebhook(['s'], body, NOW);
-    expect(guard.claim(request(first), NOW)).toBe(true);
-    expect(guard.claim(request(first), NOW + 299)).toBe(false);
-    expect(guard.claim(request(signWebhook(['s'], body, NOW + 1)), NOW + 1)).toBe(true);
-    // The same event id with another signature, and the same signature for another id, are other requests.
-    expect(guard.claim(request(first, 'evt_1'), NOW)).toBe(true);
-    expect(guard.claim(request(first, 'evt_2'), NOW)).toBe(true);
-    expect(guard.claim(request(first, 'evt_1'), NOW)).toBe(false);
+    expect(guard.claim(message(first), NOW)).toBe(true);
+    expect(guard.claim(message(first), NOW + 299)).toBe(false);
+    expect(guard.claim(message(signWebhook(['s'], body, NOW + 1)), NOW + 1)).toBe(true);
+    // Another body, or the same body under another signed id, is another message.
+    expect(guard.claim(signedMessage(first.timestamp, Buffer.from('{}')), NOW)).toBe(true);
+    expect(guard.claim(message(first, 'evt_1'), NOW)).toBe(true);
+    expect(guard.claim(message(first, 'evt_2'), NOW)).toBe(true);
+    expect(guard.claim(message(first, 'evt_1'), NOW)).toBe(false);
   });
 
-  test('a request the receiver released (it could not take it) is taken when sent again', () => {
+  test('a message the receiver released (it could not take it) is taken when sent again', () => {
     const guard = new ReplayGuard();
-    const signed = request(signWebhook(['s'], body, NOW));
+    const signed = message(signWebhook(['s'], body, NOW));
     expect(guard.claim(signed, NOW)).toBe(true);
     guard.release(signed);
     expect(guard.claim(signed, NOW + 5)).toBe(true);
@@ -120,16 +122,30 @@ describe('replays within the window', () => {
 
   test('what is past its window is forgotten (the signature check calls it stale), and memory stays bounded', () => {
     const guard = new ReplayGuard({ toleranceSeconds: 300, maxEntries: 3 });
-    for (let second = 0; second < 3; second += 1) guard.claim(request(signWebhook(['s'], body, NOW + second)), NOW + second);
+    for (let second = 0; second < 3; second += 1) guard.claim(message(signWebhook(['s'], body, NOW + second)), NOW + second);
     expect(guard.size).toBe(3);
-    guard.claim(request(signWebhook(['s'], body, NOW + 10)), NOW + 10);
+    guard.claim(message(signWebhook(['s'], body, NOW + 10)), NOW + 10);
     expect(guard.size).toBe(3);
-    guard.claim(request(signWebhook(['s'], body, NOW + 400)), NOW + 400);
+    guard.claim(message(signWebhook(['s'], body, NOW + 400)), NOW + 400);
     expect(guard.size).toBe(1);
+  });
+
+  test("a provider callback replayed with a value prepended to its signature header still verifies, and is refused as the same message", () => {
+    const guard = new ReplayGuard();
+    const verifier = hmacV1Verifier(['s']);
+    const signed = signWebhook(['s'], body, NOW);
+    const take = (signature: string) => {
+      const headers: Record<string, string> = { [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signature };
+      const verdict = verifier.verify({ rawBody: body, header: (name) => headers[name], nowSeconds: NOW });
+      if (verdict.kind !== 'verified') throw new Error(`not verified: ${verdict.kind}`);
+      return guard.claim(verdict.signed, NOW);
+    };
+    expect(take(signed.signature)).toBe(true);
+    for (const prefixed of [`v1=00,${signed.signature}`, `v1=00 ${signed.signature}`, `${signed.signature},v1=ff`, `v2=x ${signed.signature}`]) expect(take(prefixed)).toBe(false);
   });
 });
 
-test('the merchant helper with a replay guard refuses a request it accepted before, by id, timestamp and signature', () => {
+test('the merchant helper with a replay guard refuses a message it accepted before, however its signature header is written', () => {
   const replays = new ReplayGuard();
   const rawBody = JSON.stringify({ id: 'evt_1', type: 'payout.completed' });
   const headersAt = (seconds: number, id = 'evt_1') => merchantWebhookHeaders('standard-webhooks', id, [SECRET], rawBody, seconds);
@@ -137,6 +153,11 @@ test('the merchant helper with a replay guard refuses a request it accepted befo
   const captured = headersAt(NOW);
   expect(check(captured)).toEqual({ ok: true });
   expect(check(captured)).toEqual({ ok: false, reason: 'replayed' });
+  // The Standard Webhooks list is space-separated: a value prepended (or appended) still verifies, and is the same message.
+  for (const signature of [`v1,AAAA ${captured['webhook-signature']}`, `v2,x ${captured['webhook-signature']}`, `${captured['webhook-signature']} v1,AAAA`]) {
+    expect(verifyMerchantWebhook({ rawBody, headers: { ...captured, 'webhook-signature': signature }, secret: SECRET, nowSeconds: NOW })).toEqual({ ok: true });
+    expect(check({ ...captured, 'webhook-signature': signature })).toEqual({ ok: false, reason: 'replayed' });
+  }
   // The engine's next attempt of the same event is signed afresh: not a replay (the receiver de-duplicates events by id itself).
   expect(check(headersAt(NOW + 30))).toEqual({ ok: true });
   // Without a guard the helper checks the signature and the window only.

@@ -221,9 +221,9 @@ export class CardPayment {
 
   /** Endpoint 2's answer names the payment: it replaces any id named otherwise. */
   private acceptAnswer(answer: Extract<AuthorizationAnswer, { kind: 'accepted' }>): void {
-    const { paymentId, brand, last4, providerStatus, netValueCents } = answer;
+    const { paymentId, brand, last4, providerStatus, netValueCents, eci } = answer;
     // What the answer did not show stays as the checkout said it.
-    Object.assign(this.details, { providerPaymentId: paymentId, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(providerStatus ? { providerStatus } : {}), ...(netValueCents === undefined ? {} : { netValueCents }) });
+    Object.assign(this.details, { providerPaymentId: paymentId, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(providerStatus ? { providerStatus } : {}), ...(netValueCents === undefined ? {} : { netValueCents }), ...(eci ? { eci } : {}) });
     this.idFromAnswer = true;
   }
 

@@ -43,6 +43,8 @@ export interface CardPaymentView {
   providerPaymentId?: number;
   providerStatus?: string;
   netValueCents?: number;
+  /** The ECI of the 3DS authentication endpoint 2 accepted the payment with (the security module's result); absent without 3DS. */
+  eci?: string;
   failureReason?: string;
   reviewReason?: string;
   requestHash: string;
@@ -61,7 +63,7 @@ export interface SubmittedCard {
 
 /** What endpoint 2 said, as the API reports it once it called the provider (data.id always; the rest as far as its answer showed it). */
 export type AuthorizationAnswer =
-  | { kind: 'accepted'; paymentId: number; brand?: string; last4?: string; providerStatus?: string; netValueCents?: number }
+  | { kind: 'accepted'; paymentId: number; brand?: string; last4?: string; providerStatus?: string; netValueCents?: number; eci?: string }
   | { kind: 'refused'; reason: string }
   /** The request may have reached the provider and no answer came back: only the payment id can settle it. */
   | { kind: 'unknown'; reason: string };

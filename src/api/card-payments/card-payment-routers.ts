@@ -11,12 +11,14 @@ import { CardPaymentService } from './service';
 import { checkoutRoutes } from './checkout-routes';
 import { CheckoutService } from './checkout-service';
 import { shieldConfig } from './shield-config';
+import { threeDSRequirement } from './three-ds-requirement';
 
 export function cardPaymentRouters({ config, logger, temporal, intents }: { config: Config; logger: Logger; temporal: Client; intents: IntentStore }): Router[] {
   const tokenKey = checkoutTokenKey(config);
-  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }));
+  const shield = shieldConfig(config);
+  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }), threeDSRequirement(config, shield));
   return [
     cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey)),
-    checkoutRoutes(checkout, shieldConfig(config)),
+    checkoutRoutes(checkout, shield),
   ];
 }

@@ -40,6 +40,7 @@ import { sendUpdate } from '../workflow-updates';
 import { readWorkflow } from '../workflow-reading';
 import type { CheckoutResult } from './schemas';
 import { cardPaymentNotFound } from './service';
+import type { ThreeDSRequirement } from './three-ds-requirement';
 
 export type CardCharger = Pick<PaymentApiClient, 'createCardPayment'>;
 
@@ -73,6 +74,7 @@ export class CheckoutService {
     private readonly provider: CardCharger,
     private readonly intents: Pick<IntentStore, 'claim' | 'record'>,
     private readonly logger: Logger,
+    private readonly threeDS: Pick<ThreeDSRequirement, 'required'>,
   ) {}
 
   /** 401 for a token that is not this payment's, 410 for one past its expiry (plus `graceMs`). */
@@ -121,6 +123,13 @@ export class CheckoutService {
     this.verify(externalId, payment.token);
     const problems = cardProblems(payment.card, new Date());
     if (problems.length > 0) throw new ApiError(422, 'CARD_INVALID', 'Check the card details', problems);
+    // The provider's settings, not the caller, say whether 3DS may be skipped: refused before the order moves or the card leaves.
+    if (payment.threeDS === undefined && (await this.threeDS.required())) {
+      this.logger.warn('checkout.three_ds_missing', { externalId });
+      throw new ApiError(422, 'THREE_DS_REQUIRED', "This payment needs the provider's 3DS authentication; pay through the checkout page, which runs it", [
+        { path: 'threeDS', message: "is required: the provider's 3DS settings enable 3DS (sessionId and threeDS from ShieldHelper.prepareThreeDS)" },
+      ]);
+    }
     const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
     const order = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(startAuthorizationUpdate, { args: [card], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     const answer = await this.authorizeOnce(order, payment, card);
@@ -211,6 +220,8 @@ export class CheckoutService {
         last4: data.last4 ?? card.last4,
         ...(data.status ? { providerStatus: data.status } : {}),
         ...(data.netValue === undefined ? {} : { netValueCents: reaisToCentavos(data.netValue) }),
+        // Accepted with this authentication: its ECI (the security module's result the provider checked) is the payment's.
+        ...(payment.threeDS ? { eci: payment.threeDS.eci } : {}),
       };
     } catch (error) {
       // The provider refused before acting (or was never reached): nothing was charged.

@@ -67,7 +67,7 @@ export function cardPaymentOperations(): OperationSpec[] {
       id: 'payCheckout', description: 'Called by the checkout page: the card, the card token and the 3DS result. The engine authorizes the payment at the provider and answers where it went.', method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
       responses: {
         200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
-        ...errors({ ...checkoutCallErrors, 422: 'A card number that fails its check digit, an expired card, a blank name' }),
+        ...errors({ ...checkoutCallErrors, 422: "A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED)" }),
       },
     },
     {

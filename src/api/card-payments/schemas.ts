@@ -32,6 +32,8 @@ export const cardPaymentResponseSchema = z.object({
   providerPaymentId: z.number().int().optional(),
   providerStatus: z.string().optional(),
   netValue: z.number().optional(),
+  /** The ECI of the 3DS authentication the provider accepted the payment with (02/05 fully authenticated, 01/06 attempted, ...); absent without 3DS. */
+  eci: z.string().optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),
   callbacksReceived: z.number().int(),
@@ -68,6 +70,7 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
     providerPaymentId: view.providerPaymentId,
     providerStatus: view.providerStatus,
     netValue: view.netValueCents === undefined ? undefined : centavosToReais(view.netValueCents),
+    eci: view.eci,
     failureReason: view.failureReason,
     reviewReason: view.reviewReason,
     callbacksReceived: view.callbacksReceived,

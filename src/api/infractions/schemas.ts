@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
+import { INFRACTION_ID_PATTERN } from '../../infractions/infraction-id';
 import type { InfractionRecord } from '../../infractions/infraction-record';
 import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '../../lifecycles/infraction-client';
 import { activityProblemSchema } from '../activity-problem';
@@ -76,7 +77,7 @@ export function infractionResponse(view: InfractionView, unfinished?: Unfinished
 
 // ---- What the routes take: parameters, queries and bodies ----
 
-export const infractionParamsSchema = z.object({ infractionId: z.string().regex(/^[\w.:-]{1,100}$/, 'must be an infraction id') });
+export const infractionParamsSchema = z.object({ infractionId: z.string().regex(INFRACTION_ID_PATTERN, 'must be an infraction id') });
 
 export const infractionListQuerySchema = z.strictObject({
   status: z.enum(INFRACTION_STATES).optional(),
