@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor */
+        /**
+         * Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor
+         * @description The payouts of the engine's own database (written when a payout is accepted and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId; each with its amounts and the PIX key masked. Follow nextCursor until it is absent: pages neither repeat nor skip a payout.
+         */
         get: operations["listPayouts"];
         put?: never;
-        /** Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto */
+        /**
+         * Submit a payout (idempotent by externalId) by `method`: pix_key (default), pix_copy_paste, internal or crypto
+         * @description Starts the payout's workflow (payout:<externalId>) and answers at once with RECEIVED; the payout reaches the provider at most once per externalId, and the same request sent again answers the same payout. Follow it with getPayout or the payout.* events. A pix_key payout takes pixKey and keyType (CPF, EMAIL, PHONE); pix_copy_paste an emv code; internal an email; crypto a wallet and network.
+         */
         post: operations["submitPayout"];
         delete?: never;
         options?: never;
@@ -31,7 +37,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee */
+        /**
+         * Read a PIX copy-and-paste code without paying it: payee, amount, txid and the fee
+         * @description Reads a PIX copy-and-paste (BR Code) as a pix_copy_paste payout would: the payee, the amount (the code's, or the one sent for a code without one), the txid and the fee. Nothing is paid and nothing is stored.
+         */
         post: operations["previewCopyPaste"];
         delete?: never;
         options?: never;
@@ -46,7 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A crypto payout's fee and USDT at the provider's current fees, without paying */
+        /**
+         * A crypto payout's fee and USDT at the provider's current fees, without paying
+         * @description The fee and the USDT amount a crypto payout of this amount would have at the provider's fees now. Nothing is paid; the payout itself is checked again when it is submitted.
+         */
         get: operations["quoteCrypto"];
         put?: never;
         post?: never;
@@ -63,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts and sums (amount, fee) of the payouts created on the days from..to of a time zone, by status and by rail */
+        /**
+         * Counts and sums (amount, fee) of the payouts created on the days from..to of a time zone, by status and by rail
+         * @description End-of-day reconciliation: counts and totals (amount, fee, total in reais, summed in centavos) of the payouts created on the days from..to of the time zone asked (America/Sao_Paulo by default), by status, by rail and by both.
+         */
         get: operations["summarizePayouts"];
         put?: never;
         post?: never;
@@ -80,7 +95,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The events announced about the payout, in the order they happened (kept after Temporal forgets the payout) */
+        /**
+         * The events announced about the payout, in the order they happened (kept after Temporal forgets the payout)
+         * @description The merchant events announced about the payout (payout.completed, payout.failed, payout.needs_review, …), oldest first, with the data each carried; kept in the engine's database after Temporal forgets the payout.
+         */
         get: operations["listPayoutEvents"];
         put?: never;
         post?: never;
@@ -97,7 +115,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payout, its amounts and its transition history */
+        /**
+         * The payout, its amounts and its transition history
+         * @description The payout as it stands: its status, amounts (amount, fee, total in reais), the provider's transaction id once known, a failure or review reason, and every transition with its time.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -116,7 +137,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider again; re-run a terminated payout (operators) */
+        /**
+         * Ask the provider again; re-run a terminated payout (operators)
+         * @description Operators: asks the provider for the payout's outcome now instead of at the next scheduled check, and answers the payout after that check. A payout whose workflow was terminated after its submission is re-run from what it had sent (never sent twice).
+         */
         post: operations["recheckPayout"];
         delete?: never;
         options?: never;
@@ -133,7 +157,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payout not yet at the provider (operators) */
+        /**
+         * Cancel a payout not yet at the provider (operators)
+         * @description Operators: cancels a payout the provider has not taken yet (RECEIVED): the provider is asked to confirm it has no record, then the payout is CANCELLED. A payout already submitted or final answers 409.
+         */
         post: operations["cancelPayout"];
         delete?: never;
         options?: never;
@@ -168,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals by state (count and amount), done flag, start and end times */
+        /**
+         * Totals by state (count and amount), done flag, start and end times
+         * @description The batch's totals by state (count and amount), whether every item is final, and when it was created, started and finished.
+         */
         get: operations["getBatch"];
         put?: never;
         post?: never;
@@ -185,7 +215,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The items with their states, paged */
+        /**
+         * The items with their states, paged
+         * @description A page of the batch's items in seq order, each with its payout's state, amount, fee and failure reason; filter by state, page with cursor.
+         */
         get: operations["listBatchItems"];
         put?: never;
         post?: never;
@@ -224,7 +257,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel the batch: items not yet started are affected, started ones go on */
+        /**
+         * Cancel the batch: items not yet started are affected, started ones go on
+         * @description Operators: items not yet started are CANCELLED and never sent; items already at the provider finish as they will. Cancelling a cancelled batch answers it as it is.
+         */
         post: operations["cancelBatch"];
         delete?: never;
         options?: never;
@@ -241,7 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause the batch: items not yet started are affected, started ones go on */
+        /**
+         * Pause the batch: items not yet started are affected, started ones go on
+         * @description Operators: no further item is started until the batch is resumed; items already started finish as they will.
+         */
         post: operations["pauseBatch"];
         delete?: never;
         options?: never;
@@ -258,7 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume the batch: items not yet started are affected, started ones go on */
+        /**
+         * Resume the batch: items not yet started are affected, started ones go on
+         * @description Operators: a paused batch starts its remaining items again.
+         */
         post: operations["resumeBatch"];
         delete?: never;
         options?: never;
@@ -273,7 +315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Callbacks that named no known payout (operators) */
+        /**
+         * Callbacks that named no known payout (operators)
+         * @description Operators: the most recent provider callbacks that named no known payout, charge or card payment, kept so that a late or misrouted callback can be reconciled by hand.
+         */
         get: operations["listUnmatchedCallbacks"];
         put?: never;
         post?: never;
@@ -290,7 +335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MED infractions from visibility: what is due this week, what is open */
+        /**
+         * MED infractions from visibility: what is due this week, what is open
+         * @description The MED infractions the sync has seen, newest first: filter by status or by a defense deadline before a date to see what is due; page with cursor.
+         */
         get: operations["listInfractions"];
         put?: never;
         post?: never;
@@ -309,7 +357,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS) */
+        /**
+         * Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS)
+         * @description Operators: runs the MED sync now (the med-sync Schedule runs it every MED_SYNC_INTERVAL_MS): the provider's infractions are read and each new one starts its workflow.
+         */
         post: operations["syncInfractions"];
         delete?: never;
         options?: never;
@@ -324,7 +375,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An infraction: state, amount, transaction, charge link, deadline, defense, transitions */
+        /**
+         * An infraction: state, amount, transaction, charge link, deadline, defense, transitions
+         * @description An infraction as the engine follows it: state, amount, the transaction and the charge it is about, the defense deadline, the defense sent and the provider's answer, and every transition.
+         */
         get: operations["getInfraction"];
         put?: never;
         post?: never;
@@ -343,7 +397,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Defend an infraction (analise ACEITA or NEGADA); answered once the provider took it */
+        /**
+         * Defend an infraction (analise ACEITA or NEGADA); answered once the provider took it
+         * @description Sends the merchant's defense (analise ACEITA to accept the refund, NEGADA to contest it, with a justification and proofs) and answers once the provider took it. The same defense sent again answers the same result; a different one answers 409.
+         */
         post: operations["defendInfraction"];
         delete?: never;
         options?: never;
@@ -358,10 +415,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Charges from visibility, optionally by status */
+        /**
+         * Charges from visibility, optionally by status
+         * @description Charges, newest first, optionally by status; page with cursor.
+         */
         get: operations["listCharges"];
         put?: never;
-        /** Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId) */
+        /**
+         * Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)
+         * @description Creates a PIX charge at the provider (cash-in) and answers its copy-and-paste code and QR picture. Idempotent by externalId: the same request answers the same charge. The charge.paid event (or getCharge) tells when the payer paid.
+         */
         post: operations["createCharge"];
         delete?: never;
         options?: never;
@@ -376,7 +439,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions */
+        /**
+         * A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions
+         * @description A charge: state, amount, fee and net amount, the payer's name, when it was paid, its refunds, and every transition.
+         */
         get: operations["getCharge"];
         put?: never;
         post?: never;
@@ -463,7 +529,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a card payment (idempotent by externalId) and its checkout link; no card data */
+        /**
+         * Create a card payment (idempotent by externalId) and its checkout link; no card data
+         * @description Creates a card payment and its checkout link (checkoutUrl) for the buyer; no card data ever reaches this API. Idempotent by externalId: the same request answers the same payment and link.
+         */
         post: operations["createCardPayment"];
         delete?: never;
         options?: never;
@@ -478,7 +547,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The card payment: state, brand, last4, installments, net value, transitions */
+        /**
+         * The card payment: state, brand, last4, installments, net value, transitions
+         * @description A card payment: state, card brand and last four digits once paid, installments, the net value, and every transition.
+         */
         get: operations["getCardPayment"];
         put?: never;
         post?: never;
@@ -497,7 +569,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it */
+        /**
+         * Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it
+         * @description Operators: asks the provider about a PENDING or NEEDS_REVIEW card payment now; providerPaymentId names the provider's payment when the workflow never learned it.
+         */
         post: operations["recheckCardPayment"];
         delete?: never;
         options?: never;
@@ -514,7 +589,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a card payment in review that the provider does not have (operators): FAILED */
+        /**
+         * Close a card payment in review that the provider does not have (operators): FAILED
+         * @description Operators: closes a card payment in review that the provider has no payment for, as FAILED with the reason given.
+         */
         post: operations["closeCardPayment"];
         delete?: never;
         options?: never;
@@ -529,7 +607,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js */
+        /**
+         * The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js
+         * @description The page the buyer opens from checkoutUrl: the card form (3DS through the provider's security module), or where the payment stands. Refusals (an invalid or expired link, an unknown payment) are pages too.
+         */
         get: operations["getCheckoutPage"];
         put?: never;
         post?: never;
@@ -546,7 +627,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The checkout page's script */
+        /**
+         * The checkout page's script
+         * @description The checkout page's own script, served by the engine (no third-party script but the provider's security module).
+         */
         get: operations["getCheckoutScript"];
         put?: never;
         post?: never;
@@ -565,7 +649,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The checkout page's payment: card, card token and 3DS result; the engine calls the provider */
+        /**
+         * The checkout page's payment: card, card token and 3DS result; the engine calls the provider
+         * @description Called by the checkout page: the card, the card token and the 3DS result. The engine authorizes the payment at the provider and answers where it went.
+         */
         post: operations["payCheckout"];
         delete?: never;
         options?: never;
@@ -580,7 +667,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago) */
+        /**
+         * Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)
+         * @description Called by the checkout page after paying, until the payment is final.
+         */
         get: operations["getCheckoutStatus"];
         put?: never;
         post?: never;
@@ -599,7 +689,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned) */
+        /**
+         * The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)
+         * @description Called by the checkout page when 3DS did not authenticate the buyer (denied or abandoned): the payment is FAILED with the reason.
+         */
         post: operations["failCheckout"];
         delete?: never;
         options?: never;
@@ -631,10 +724,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every registered endpoint, oldest first (no secrets) */
+        /**
+         * Every registered endpoint, oldest first (no secrets)
+         * @description Every registered endpoint, oldest first, without secrets.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register an endpoint for event types; the signing secret is in this answer only */
+        /**
+         * Register an endpoint for event types; the signing secret is in this answer only
+         * @description Registers a URL of the merchant's to receive the events it names, signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). The signing secret is in this answer only. The payloads are in this document's webhooks.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -649,11 +748,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One endpoint (no secret) */
+        /**
+         * One endpoint (no secret)
+         * @description One registered endpoint, without its secret.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED) */
+        /**
+         * Delete an endpoint: its pending deliveries stop (ENDPOINT_DELETED)
+         * @description Deletes an endpoint: its pending deliveries stop (ENDPOINT_DELETED) and no new event is sent to it.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -669,7 +774,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt */
+        /**
+         * A new signing secret (in this answer only); the old one signs too until previousSecretExpiresAt
+         * @description A new signing secret, in this answer only. The old secret keeps signing (a second signature) until previousSecretExpiresAt, so the receiver can switch without losing an event.
+         */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
@@ -684,7 +792,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts */
+        /**
+         * Events announced to the endpoints (those being delivered first, then the latest finished), with their delivery status and attempts
+         * @description Events announced to the endpoints, those being delivered first and then the latest finished, each with its delivery status and attempts; page with cursor.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -701,7 +812,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An event, its data and every delivery attempt per endpoint */
+        /**
+         * An event, its data and every delivery attempt per endpoint
+         * @description An event, its payload and every delivery attempt per endpoint (status, answer, time).
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -720,7 +834,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the event again to each of its endpoints now, with a fresh retry period */
+        /**
+         * Send the event again to each of its endpoints now, with a fresh retry period
+         * @description Operators: sends the event again to each of its endpoints now, with a fresh retry period.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -735,7 +852,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process answers */
+        /**
+         * The process answers
+         * @description Liveness: the process answers. Not rate limited.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -752,7 +872,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Temporal and the payment API answer */
+        /**
+         * Temporal and the payment API answer
+         * @description Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -763,9 +886,740 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.completed event
+         * @description Sent to every endpoint registered for payout.completed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.failed event
+         * @description Sent to every endpoint registered for payout.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.cancelled event
+         * @description Sent to every endpoint registered for payout.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout_batch.completed event
+         * @description Sent to every endpoint registered for payout_batch.completed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutBatchCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout_batch.cancelled event
+         * @description Sent to every endpoint registered for payout_batch.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutBatchCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.paid event
+         * @description Sent to every endpoint registered for charge.paid, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargePaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.expired event
+         * @description Sent to every endpoint registered for charge.expired, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.failed event
+         * @description Sent to every endpoint registered for charge.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.partially_refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.partially_refunded event
+         * @description Sent to every endpoint registered for charge.partially_refunded, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargePartiallyRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The charge.refunded event
+         * @description Sent to every endpoint registered for charge.refunded, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["chargeRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.paid event
+         * @description Sent to every endpoint registered for card_payment.paid, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.failed event
+         * @description Sent to every endpoint registered for card_payment.failed, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.expired event
+         * @description Sent to every endpoint registered for card_payment.expired, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.accepted event
+         * @description Sent to every endpoint registered for infraction.accepted, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionAcceptedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.rejected event
+         * @description Sent to every endpoint registered for infraction.rejected, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.cancelled event
+         * @description Sent to every endpoint registered for infraction.cancelled, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.needs_review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.needs_review event
+         * @description Sent to every endpoint registered for payout.needs_review, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["payoutNeedsReviewEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_payment.needs_review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card_payment.needs_review event
+         * @description Sent to every endpoint registered for card_payment.needs_review, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["cardPaymentNeedsReviewEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.opened event
+         * @description Sent to every endpoint registered for infraction.opened, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionOpenedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "infraction.due_soon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The infraction.due_soon event
+         * @description Sent to every endpoint registered for infraction.due_soon, signed as Standard Webhooks. Any 2xx acknowledges it; anything else, or no answer in time, is retried with backoff until the retry period ends (GET /v1/events/{eventId} shows each attempt).
+         */
+        post: operations["infractionDueSoonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        PayoutRequest: {
+            externalId: string;
+            /** @constant */
+            method?: "pix_key";
+            amount: number;
+            pixKey: string;
+            /** @enum {string} */
+            keyType: "CPF" | "EMAIL" | "PHONE";
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "pix_copy_paste";
+            emv: string;
+            amount?: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "internal";
+            email: string;
+            amount: number;
+            description?: string;
+        } | {
+            externalId: string;
+            /** @constant */
+            method: "crypto";
+            amount: number;
+            wallet: string;
+            /** @enum {string} */
+            network?: "TRC20" | "ERC20" | "BEP20";
+        };
+        ChargeRequest: {
+            externalId: string;
+            amount: number;
+            payer: {
+                name: string;
+                document: string;
+                email?: string;
+            };
+            description?: string;
+            expiresInSeconds?: number;
+            split?: {
+                email: string;
+                percent: number;
+            };
+        };
+        CardPaymentRequest: {
+            externalId: string;
+            amount: number;
+            installmentCount: number;
+            payer: {
+                name: string;
+                email: string;
+                document: string;
+                phone: string;
+            };
+            description?: string;
+            items?: {
+                title: string;
+                quantity: number;
+                amount: number;
+                tangible?: boolean;
+                externalRef?: string;
+            }[];
+        };
+        PayoutEventData: {
+            /** @constant */
+            object: "payout";
+            externalId: string;
+            /** @description pix_key, pix_copy_paste, internal or crypto */
+            method: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            /** @description Reais, at most 2 decimal places */
+            fee?: number;
+            /** @description Reais, at most 2 decimal places */
+            total?: number;
+            providerTransactionId?: string;
+            failureReason?: string;
+            /** @description The batch the payout is an item of */
+            batchId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PayoutBatchEventData: {
+            /** @constant */
+            object: "payout_batch";
+            batchId: string;
+            /** @enum {string} */
+            status: "DONE" | "CANCELLED";
+            total: number;
+            completed: number;
+            failed: number;
+            cancelled: number;
+            needsReview: number;
+            /** @description Reais, at most 2 decimal places */
+            totalAmount: number;
+            /** @description Reais, at most 2 decimal places */
+            paidAmount: number;
+        } & {
+            [key: string]: unknown;
+        };
+        ChargeEventData: {
+            /** @constant */
+            object: "charge";
+            externalId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            /** @description Reais, at most 2 decimal places */
+            fee?: number;
+            /** @description Reais, at most 2 decimal places */
+            netAmount?: number;
+            /** Format: date-time */
+            paidAt?: string;
+            providerTransactionId?: string;
+            failureReason?: string;
+            /** @description Reais, at most 2 decimal places */
+            refundedAmount?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        CardPaymentEventData: {
+            /** @constant */
+            object: "card_payment";
+            externalId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount: number;
+            installmentCount: number;
+            brand?: string;
+            last4?: string;
+            /** @description Reais, at most 2 decimal places */
+            netValue?: number;
+            providerPaymentId?: string;
+            failureReason?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InfractionEventData: {
+            /** @constant */
+            object: "infraction";
+            infractionId: string;
+            /** @description The state the event announces */
+            status: string;
+            /** @description Reais, at most 2 decimal places */
+            amount?: number;
+            providerTransactionId?: string;
+            chargeExternalId?: string;
+            /** @description The defense sent: ACEITA or NEGADA */
+            defense?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PayoutAccepted: {
+            externalId: string;
+            status: string;
+            workflowId: string;
+        };
+        /** @description An RFC 9457 problem: every error answer of the engine API, as application/problem+json */
+        Problem: {
+            /** @description urn:payout-engine:problem:<code in kebab case>: stable, one per code (docs/problems.md) */
+            type: string;
+            /** @description The code's summary, the same for every occurrence */
+            title: string;
+            /** @description The HTTP status of this answer */
+            status: number;
+            /** @description What went wrong in this request */
+            detail: string;
+            /** @description The request's path */
+            instance: string;
+            /** @description The request's id, as in X-Request-Id and the engine's logs */
+            requestId: string;
+            /**
+             * @description The error code: what a client branches on
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "REQUEST_ABORTED" | "BAD_CONTENT_LENGTH" | "BAD_REQUEST" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "INVALID_CHECKOUT_TOKEN" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "PAYOUT_NOT_FOUND" | "BATCH_NOT_FOUND" | "CHARGE_NOT_FOUND" | "CARD_PAYMENT_NOT_FOUND" | "INFRACTION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYOUT_CONFLICT" | "PAYOUT_IN_BATCH" | "PAYOUT_NEVER_SENT" | "PAYOUT_NOT_CANCELLABLE" | "BATCH_CONFLICT" | "BATCH_FINISHED" | "BATCH_CANCELLED" | "CHARGE_CONFLICT" | "CHARGE_UNFINISHED" | "CARD_PAYMENT_CONFLICT" | "CARD_PAYMENT_NOT_IN_REVIEW" | "CHECKOUT_CLOSED" | "CHECKOUT_EXPIRED" | "INFRACTION_NOT_DEFENDABLE" | "EVENT_CLOSING" | "PAYLOAD_TOO_LARGE" | "BATCH_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYOUT_NOT_PAYABLE" | "AMOUNT_OUT_OF_RANGE" | "RAIL_NOT_AVAILABLE" | "BATCH_EMPTY" | "BATCH_INVALID" | "CHARGE_NOT_ACCEPTABLE" | "CHARGE_FAILED" | "CARD_PAYMENT_INVALID" | "THREE_DS_REQUIRED" | "CARD_INVALID" | "DEFENSE_REFUSED" | "ENDPOINT_NOT_ACCEPTABLE" | "TOO_MANY_ENDPOINTS" | "INVALID_FILTER" | "INVALID_CURSOR" | "RATE_LIMITED" | "INTERNAL" | "TEMPORAL_UNAVAILABLE" | "WORKER_UNAVAILABLE" | "UPDATE_NOT_ANSWERED" | "PROVIDER_UNAVAILABLE" | "STORE_UNAVAILABLE" | "BATCH_INSERT_INTERRUPTED";
+            /** @description The same as detail, kept for clients of the earlier error shape */
+            message: string;
+            /** @description Every refused field, by its path */
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description A batch's bad rows */
+            rows?: {
+                index: number;
+                externalId?: string;
+                field: string;
+                message: string;
+            }[];
+        };
+        PayoutList: {
+            data: components["schemas"]["PayoutListItem"][];
+            nextCursor?: string;
+        };
+        PayoutListItem: {
+            externalId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @enum {string} */
+            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            amount: number;
+            fee?: number;
+            total?: number;
+            batchId?: string;
+            keyType?: string;
+            /** @description The PIX key it was sent to, masked */
+            pixKey?: string;
+            providerTransactionId?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PayoutSummary: {
+            from: string;
+            to: string;
+            timeZone: string;
+            /** @description The first instant summed */
+            createdFrom: string;
+            /** @description The first instant after the last day */
+            createdTo: string;
+            total: {
+                count: number;
+                amount: number;
+                fee: number;
+            };
+            byStatus: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            }[];
+            byMethod: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            }[];
+            byStatusAndMethod: {
+                count: number;
+                amount: number;
+                fee: number;
+                /** @enum {string} */
+                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** @enum {string} */
+                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            }[];
+        };
+        PayoutEvents: {
+            data: {
+                id: string;
+                type: string;
+                createdAt: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        Payout: {
+            externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
+            /** @enum {string} */
+            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            amount: number;
+            fee?: number;
+            total?: number;
+            quote?: {
+                amount: number;
+                fee: number;
+                total: number;
+                usdtAmount: string;
+                usdtRate: number;
+                minAmount: number;
+                maxAmount: number;
+            };
+            providerTransactionId?: string;
+            providerState?: string;
+            endToEndId?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            batchId?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** Format: date-time */
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
+            keyType?: string;
+            /** @description The PIX key it was sent to, masked */
+            pixKey?: string;
+            /** @enum {string} */
+            source: "workflow" | "index" | "store";
+            /** @enum {string} */
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            submission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                /** Format: date-time */
+                claimedAt?: string;
+            };
+        };
+        BatchAccepted: {
+            batchId: string;
+            total: number;
+            /** @description A decimal with at most 2 places */
+            totalAmount: number;
+        };
         Batch: {
             batchId: string;
             total: number;
@@ -823,14 +1677,9 @@ export interface components {
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
-        };
-        BatchAccepted: {
-            batchId: string;
-            total: number;
-            /** @description A decimal with at most 2 places */
-            totalAmount: number;
         };
         BatchItem: {
             seq: number;
@@ -845,66 +1694,73 @@ export interface components {
             fee?: number;
             failureReason?: string;
         };
-        CardPayment: {
-            externalId: string;
+        InfractionListItem: {
+            infractionId: string;
+            status: string;
+            amount?: number;
+            /** Format: date-time */
+            deadline?: string;
+        };
+        Infraction: {
+            infractionId: string;
             workflowId: string;
             /** @enum {string} */
-            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-            amount: number;
-            installmentCount: number;
-            expiresAt: string;
-            brand?: string;
-            last4?: string;
-            providerPaymentId?: number;
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
             providerStatus?: string;
-            netValue?: number;
-            eci?: string;
-            failureReason?: string;
-            reviewReason?: string;
-            callbacksReceived: number;
-            checksMade: number;
+            amount?: number;
+            reason?: string;
+            transactionId?: string;
+            chargeExternalId?: string | null;
+            /** Format: date-time */
+            deadline?: string;
+            defense?: {
+                analise: string;
+                justificativa: string;
+                proofs: string[];
+                /** Format: date-time */
+                submittedAt: string;
+                providerAnswer?: string;
+            };
+            /** Format: date-time */
+            refundRecordedAt?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            resolvedAt?: string;
             transitions: {
-                from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
+                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
                 /** @enum {string} */
-                to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** Format: date-time */
                 at: string;
                 cause: string;
             }[];
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
             /** @enum {string} */
-            source: "workflow" | "index";
+            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
+            defenseSubmission?: {
+                /** @enum {string} */
+                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
+                providerTransactionId?: string;
+                /** Format: date-time */
+                claimedAt?: string;
+            };
         };
-        CardPaymentCreated: {
+        ChargeCreated: {
             externalId: string;
             /** @enum {string} */
-            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
-            checkoutUrl: string;
+            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            qrcode: string;
+            qrcodeImage: string;
+            amount: number;
+            /** Format: date-time */
             expiresAt: string;
             workflowId: string;
-        };
-        CardPaymentRequest: {
-            externalId: string;
-            amount: number;
-            installmentCount: number;
-            payer: {
-                name: string;
-                /** Format: email */
-                email: string;
-                document: string;
-                phone: string;
-            };
-            description?: string;
-            items?: {
-                title: string;
-                quantity: number;
-                amount: number;
-                tangible?: boolean;
-                externalRef?: string;
-            }[];
         };
         Charge: {
             externalId: string;
@@ -921,7 +1777,9 @@ export interface components {
                 percent: number;
             };
             qrcode?: string;
+            /** Format: date-time */
             expiresAt?: string;
+            /** Format: date-time */
             paidAt?: string;
             providerTransactionId?: string;
             providerReference?: string;
@@ -930,12 +1788,14 @@ export interface components {
             secondPayments?: {
                 reference: string;
                 providerTransactionId: string;
+                /** Format: date-time */
                 at: string;
             }[];
             failureReason?: string;
             refunds?: {
                 infractionId: string;
                 amount: number;
+                /** Format: date-time */
                 at: string;
             }[];
             refundedAmount?: number;
@@ -945,12 +1805,14 @@ export interface components {
                 from: ("PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED") | null;
                 /** @enum {string} */
                 to: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                /** Format: date-time */
                 at: string;
                 cause: string;
             }[];
             problem?: {
                 activity: string;
                 message: string;
+                /** Format: date-time */
                 since: string;
             };
             /** @enum {string} */
@@ -961,35 +1823,54 @@ export interface components {
                 /** @enum {string} */
                 intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
                 providerTransactionId?: string;
+                /** Format: date-time */
                 claimedAt?: string;
             };
         };
-        ChargeCreated: {
+        CardPaymentCreated: {
             externalId: string;
             /** @enum {string} */
-            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-            qrcode: string;
-            qrcodeImage: string;
-            amount: number;
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            checkoutUrl: string;
+            /** Format: date-time */
             expiresAt: string;
             workflowId: string;
         };
-        ChargeRequest: {
+        CardPayment: {
             externalId: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
             amount: number;
-            payer: {
-                name: string;
-                document: string;
-                /** Format: email */
-                email?: string;
+            installmentCount: number;
+            /** Format: date-time */
+            expiresAt: string;
+            brand?: string;
+            last4?: string;
+            providerPaymentId?: number;
+            providerStatus?: string;
+            netValue?: number;
+            eci?: string;
+            failureReason?: string;
+            reviewReason?: string;
+            callbacksReceived: number;
+            checksMade: number;
+            transitions: {
+                from: ("AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW") | null;
+                /** @enum {string} */
+                to: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                /** Format: date-time */
+                at: string;
+                cause: string;
+            }[];
+            problem?: {
+                activity: string;
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
-            description?: string;
-            expiresInSeconds?: number;
-            split?: {
-                /** Format: email */
-                email: string;
-                percent: number;
-            };
+            /** @enum {string} */
+            source: "workflow" | "index";
         };
         CheckoutResult: {
             /** @enum {string} */
@@ -998,58 +1879,22 @@ export interface components {
             last4?: string;
             reason?: string;
         };
-        Infraction: {
-            infractionId: string;
-            workflowId: string;
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
             /** @enum {string} */
-            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
-            providerStatus?: string;
-            amount?: number;
-            reason?: string;
-            transactionId?: string;
-            chargeExternalId?: string | null;
-            deadline?: string;
-            defense?: {
-                analise: string;
-                justificativa: string;
-                proofs: string[];
-                submittedAt: string;
-                providerAnswer?: string;
-            };
-            refundRecordedAt?: string;
-            createdAt?: string;
-            resolvedAt?: string;
-            transitions: {
-                from: ("OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                /** @enum {string} */
-                to: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
-                at: string;
-                cause: string;
-            }[];
-            problem?: {
-                activity: string;
-                message: string;
-                since: string;
-            };
-            /** @enum {string} */
-            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-            defenseSubmission?: {
-                /** @enum {string} */
-                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                providerTransactionId?: string;
-                claimedAt?: string;
-            };
-        };
-        InfractionListItem: {
-            infractionId: string;
-            status: string;
-            amount?: number;
-            deadline?: string;
+            signatureScheme: "standard-webhooks" | "legacy";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            secretRotatedAt?: string;
         };
         MerchantEvent: {
             id: string;
             /** @enum {string} */
             type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
+            /** Format: date-time */
             createdAt: string;
             data: {
                 [key: string]: unknown;
@@ -1062,6 +1907,7 @@ export interface components {
                 status: "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DELETED";
                 attempts: {
                     number: number;
+                    /** Format: date-time */
                     at: string;
                     /** @enum {string} */
                     outcome: "delivered" | "failed";
@@ -1069,198 +1915,26 @@ export interface components {
                     error?: string;
                     durationMs: number;
                 }[];
+                /** Format: date-time */
                 nextAttemptAt?: string;
             }[];
-        };
-        Payout: {
-            externalId: string;
-            workflowId: string;
-            /** @enum {string} */
-            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-            /** @enum {string} */
-            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-            amount: number;
-            fee?: number;
-            total?: number;
-            quote?: {
-                amount: number;
-                fee: number;
-                total: number;
-                usdtAmount: string;
-                usdtRate: number;
-                minAmount: number;
-                maxAmount: number;
-            };
-            providerTransactionId?: string;
-            providerState?: string;
-            endToEndId?: string;
-            failureReason?: string;
-            reviewReason?: string;
-            batchId?: string;
-            callbacksReceived: number;
-            checksMade: number;
-            transitions: {
-                from: ("RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW") | null;
-                /** @enum {string} */
-                to: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                at: string;
-                cause: string;
-            }[];
-            problem?: {
-                activity: string;
-                message: string;
-                since: string;
-            };
-            keyType?: string;
-            /** @description The PIX key it was sent to, masked */
-            pixKey?: string;
-            /** @enum {string} */
-            source: "workflow" | "index" | "store";
-            /** @enum {string} */
-            workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
-            submission?: {
-                /** @enum {string} */
-                intent: "CLAIMED" | "SENT" | "REFUSED" | "UNKNOWN" | "NONE";
-                providerTransactionId?: string;
-                claimedAt?: string;
-            };
-        };
-        PayoutAccepted: {
-            externalId: string;
-            status: string;
-            workflowId: string;
-        };
-        PayoutEvents: {
-            data: {
-                id: string;
-                type: string;
-                createdAt: string;
-                data: {
-                    [key: string]: unknown;
-                };
-            }[];
-        };
-        PayoutList: {
-            data: components["schemas"]["PayoutListItem"][];
-            nextCursor?: string;
-        };
-        PayoutListItem: {
-            externalId: string;
-            /** @enum {string} */
-            method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-            /** @enum {string} */
-            status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-            amount: number;
-            fee?: number;
-            total?: number;
-            batchId?: string;
-            keyType?: string;
-            /** @description The PIX key it was sent to, masked */
-            pixKey?: string;
-            providerTransactionId?: string;
-            failureReason?: string;
-            reviewReason?: string;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PayoutRequest: {
-            externalId: string;
-            /** @constant */
-            method?: "pix_key";
-            amount: number;
-            pixKey: string;
-            /** @enum {string} */
-            keyType: "CPF" | "EMAIL" | "PHONE";
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "pix_copy_paste";
-            emv: string;
-            amount?: number;
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "internal";
-            /** Format: email */
-            email: string;
-            amount: number;
-            description?: string;
-        } | {
-            externalId: string;
-            /** @constant */
-            method: "crypto";
-            amount: number;
-            wallet: string;
-            /** @enum {string} */
-            network?: "TRC20" | "ERC20" | "BEP20";
-        };
-        PayoutSummary: {
-            from: string;
-            to: string;
-            timeZone: string;
-            /** @description The first instant summed */
-            createdFrom: string;
-            /** @description The first instant after the last day */
-            createdTo: string;
-            total: {
-                count: number;
-                amount: number;
-                fee: number;
-            };
-            byStatus: {
-                count: number;
-                amount: number;
-                fee: number;
-                /** @enum {string} */
-                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-            }[];
-            byMethod: {
-                count: number;
-                amount: number;
-                fee: number;
-                /** @enum {string} */
-                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-            }[];
-            byStatusAndMethod: {
-                count: number;
-                amount: number;
-                fee: number;
-                /** @enum {string} */
-                status: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
-                /** @enum {string} */
-                method: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
-            }[];
-        };
-        Problem: {
-            code: string;
-            message: string;
-            issues?: {
-                path: string;
-                message: string;
-            }[];
-            rows?: {
-                index: number;
-                externalId?: string;
-                field: string;
-                message: string;
-            }[];
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
-            /** @enum {string} */
-            signatureScheme: "standard-webhooks" | "legacy";
-            createdAt: string;
-            secretRotatedAt?: string;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem */
+        "X-Request-Id": string;
+        /** @description The caller's limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42) */
+        RateLimit: string;
+        /** @description The limit and its window in seconds (60;w=60) */
+        "RateLimit-Policy": string;
+        /** @description Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750) */
+        "WWW-Authenticate": string;
+        /** @description Seconds to wait before sending the same request again */
+        "Retry-After": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1271,7 +1945,9 @@ export interface operations {
                 status?: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
                 method?: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
                 batchId?: string;
+                /** @description RFC 3339; payouts created at or after it */
                 createdFrom?: string;
+                /** @description RFC 3339; payouts created before it (after createdFrom) */
                 createdTo?: string;
                 limit?: number;
                 cursor?: string;
@@ -1285,6 +1961,9 @@ export interface operations {
             /** @description A page of payouts (the PIX key masked) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1294,46 +1973,63 @@ export interface operations {
             /** @description Bad query: every refused parameter is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1354,6 +2050,9 @@ export interface operations {
             /** @description Accepted, or the existing payout for a repeated identical request */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1363,82 +2062,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different payout has this externalId (PAYOUT_CONFLICT: `issues` names each field that differs from the stored request), or it is an item of a batch */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not payable as requested: a pixKey that does not fit its keyType, a BR Code that does not read (CRC, fields) or whose amount differs, a wallet not of its network, a crypto amount outside the provider's bounds; RAIL_NOT_AVAILABLE: a rail that is off (crypto without the provider's route, PAYMENT_API_CRYPTO_WITHDRAW_PATH) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time, or the provider's crypto fees could not be read: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1462,6 +2191,9 @@ export interface operations {
             /** @description What paying the code would do */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1483,64 +2215,87 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A code that does not read, or a missing or different amount */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1560,6 +2315,9 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1577,55 +2335,76 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Amount outside the provider's bounds */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The provider could not be asked */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1633,8 +2412,11 @@ export interface operations {
     summarizePayouts: {
         parameters: {
             query: {
+                /** @description First day (YYYY-MM-DD) in timeZone */
                 from: string;
+                /** @description Last day (YYYY-MM-DD) in timeZone, included: on or after from, at most 366 days in all */
                 to: string;
+                /** @description IANA time zone whose days are summed */
                 timeZone?: string;
             };
             header?: never;
@@ -1646,6 +2428,9 @@ export interface operations {
             /** @description The totals */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,46 +2440,63 @@ export interface operations {
             /** @description Bad query: every refused parameter is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description INVALID_FILTER: a time zone the engine does not know, to before from, or more than 366 days */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1713,6 +2515,9 @@ export interface operations {
             /** @description The payout's events */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1722,46 +2527,63 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1780,6 +2602,9 @@ export interface operations {
             /** @description The payout */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1789,55 +2614,76 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1856,6 +2702,9 @@ export interface operations {
             /** @description The payout after the check (a terminated one: its re-run; a final one: its view) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,6 +2714,9 @@ export interface operations {
             /** @description Taken: still being submitted, or its workflow busy; the current view, and the workflow asks the provider as soon as it can */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1874,64 +2726,88 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Terminated before anything was sent: nothing to recheck */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1957,6 +2833,9 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,82 +2845,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown payout */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already submitted or final */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2065,6 +2974,9 @@ export interface operations {
             /** @description Accepted, or the existing batch for a repeated identical request */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,82 +2986,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different batch has this batchId */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description More than 100,000 items or CSV rows, or a body over 40 MB; nothing stored */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Neither JSON nor CSV, or a CSV whose bytes do not fit its declared charset, or are neither UTF-8 nor Windows-1252 (UTF-16, NUL bytes): the message names the line and the charset to declare */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No items (a CSV with only its header), or bad rows, each named in rows[] (a bad field, a pixKey that does not fit its keyType, an externalId repeated or already used; RAIL_NOT_AVAILABLE: a rail that is off, crypto without its provider route); nothing started */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time, or storing the batch was interrupted: send the same request again */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2168,6 +3110,9 @@ export interface operations {
             /** @description The batch */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2177,46 +3122,63 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2239,6 +3201,9 @@ export interface operations {
             /** @description A page of items */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,46 +3216,63 @@ export interface operations {
             /** @description Invalid batchId or query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2309,6 +3291,9 @@ export interface operations {
             /** @description The items as CSV */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,46 +3303,63 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2376,6 +3378,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,64 +3390,88 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2461,6 +3490,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,64 +3502,88 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2546,6 +3602,9 @@ export interface operations {
             /** @description The batch after the request */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,64 +3614,88 @@ export interface operations {
             /** @description Invalid batchId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown batch */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Already finished or cancelled */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2629,12 +3712,17 @@ export interface operations {
             /** @description The most recent unmatched callbacks */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: date-time */
                             receivedAt: string;
+                            /** Format: date-time */
                             firstReceivedAt: string;
                             route: string;
                             eventId?: string;
@@ -2654,28 +3742,39 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2697,6 +3796,9 @@ export interface operations {
             /** @description A page of infractions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2709,55 +3811,76 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2774,6 +3897,9 @@ export interface operations {
             /** @description A run was triggered */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2781,37 +3907,52 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2830,6 +3971,9 @@ export interface operations {
             /** @description The infraction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2839,55 +3983,76 @@ export interface operations {
             /** @description Invalid infractionId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not seen by a sync yet */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2916,6 +4081,9 @@ export interface operations {
             /** @description DEFENSE_SUBMITTED */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2925,91 +4093,124 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown infraction */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No longer defendable, or a different defense was sent */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The provider refused the defense (its reason) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3030,6 +4231,9 @@ export interface operations {
             /** @description A page of charges */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3046,55 +4250,76 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3115,6 +4340,9 @@ export interface operations {
             /** @description The charge, created now or by an earlier identical request */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3124,82 +4352,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A payer document whose check digits do not match, or the provider refused the charge (its reason) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3218,6 +4476,9 @@ export interface operations {
             /** @description The charge */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3227,55 +4488,76 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown charge */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3284,8 +4566,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Unix seconds, inside the signature. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Signature"?: string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3309,6 +4594,9 @@ export interface operations {
             /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3316,6 +4604,9 @@ export interface operations {
             /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3323,46 +4614,63 @@ export interface operations {
             /** @description The body is not JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3371,8 +4679,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Unix seconds, inside the signature. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Signature"?: string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3391,6 +4702,14 @@ export interface operations {
                     status?: unknown;
                     /** @description reason: why it failed (a signed callback only) */
                     reason?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    endToEndId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    end_to_end_id?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2eId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2e_id?: unknown;
                 };
             };
         };
@@ -3398,6 +4717,9 @@ export interface operations {
             /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3405,6 +4727,9 @@ export interface operations {
             /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3412,46 +4737,63 @@ export interface operations {
             /** @description The body is not JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3460,8 +4802,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Unix seconds, inside the signature. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Signature"?: string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3480,6 +4825,14 @@ export interface operations {
                     status?: unknown;
                     /** @description reason: why it failed (a signed callback only) */
                     reason?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    endToEndId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    end_to_end_id?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2eId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2e_id?: unknown;
                 };
             };
         };
@@ -3487,6 +4840,9 @@ export interface operations {
             /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3494,6 +4850,9 @@ export interface operations {
             /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3501,46 +4860,63 @@ export interface operations {
             /** @description The body is not JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3549,8 +4925,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Unix seconds, inside the signature. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Signature"?: string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -3569,6 +4948,14 @@ export interface operations {
                     status?: unknown;
                     /** @description reason: why it failed (a signed callback only) */
                     reason?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    endToEndId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    end_to_end_id?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2eId?: unknown;
+                    /** @description endToEndId: the PIX end-to-end id, when the provider gives one (a signed callback only) */
+                    e2e_id?: unknown;
                 };
             };
         };
@@ -3576,6 +4963,9 @@ export interface operations {
             /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3583,6 +4973,9 @@ export interface operations {
             /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3590,46 +4983,63 @@ export interface operations {
             /** @description The body is not JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3650,6 +5060,9 @@ export interface operations {
             /** @description Created AWAITING_CARD, or the existing payment for a repeated identical request (same checkout link) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,82 +5072,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A different card payment has this externalId */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A document whose check digits do not match, a phone in no accepted form, a blank name or title */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3753,6 +5196,9 @@ export interface operations {
             /** @description The card payment */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3762,55 +5208,76 @@ export interface operations {
             /** @description Invalid externalId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3835,6 +5302,9 @@ export interface operations {
             /** @description The card payment after the check */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,82 +5314,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not PENDING or NEEDS_REVIEW, or another payment id is known */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3944,6 +5444,9 @@ export interface operations {
             /** @description FAILED */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3953,82 +5456,112 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not NEEDS_REVIEW, or the provider has a payment for it */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4049,6 +5582,9 @@ export interface operations {
             /** @description The page (the form, or where the payment stands) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4058,15 +5594,21 @@ export interface operations {
             /** @description Invalid externalId or no token */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link is not valid */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4076,6 +5618,9 @@ export interface operations {
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,28 +5630,39 @@ export interface operations {
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": unknown;
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal or the provider's security module unavailable: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4123,19 +5679,26 @@ export interface operations {
             /** @description The script */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/javascript": unknown;
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4176,6 +5739,9 @@ export interface operations {
             /** @description Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4185,91 +5751,123 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4290,6 +5888,9 @@ export interface operations {
             /** @description The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,55 +5900,75 @@ export interface operations {
             /** @description Invalid externalId or no token */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link expired more than an hour ago */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4373,6 +5994,9 @@ export interface operations {
             /** @description FAILED, with the reason */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,82 +6006,111 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is not valid for this payment */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown card payment */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The payment no longer takes a card (already submitted, paid, failed or expired) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The link has expired */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4466,8 +6119,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Unix seconds, inside the signature. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Timestamp"?: string;
+                /** @description v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret. Both or neither: without them the callback is an unsigned hint, which only makes the engine ask the provider. */
                 "X-Service-Webhook-Signature"?: string;
+                /** @description Unique per event, identical on its retries */
                 "X-Service-Webhook-Id"?: string;
             };
             path?: never;
@@ -4489,6 +6145,9 @@ export interface operations {
             /** @description Signalled to its operation (or the operation had ended, or a signed callback taken already) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4496,6 +6155,9 @@ export interface operations {
             /** @description Names no operation the engine knows, or its id could not be read: kept for operators */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4503,46 +6165,63 @@ export interface operations {
             /** @description The body is not JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Bad or stale signature */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4559,6 +6238,9 @@ export interface operations {
             /** @description The endpoints */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,28 +6252,39 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4622,6 +6315,9 @@ export interface operations {
             /** @description Registered */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,11 +6327,16 @@ export interface operations {
                         events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
+                        /** Format: date-time */
                         createdAt: string;
+                        /** Format: date-time */
                         secretRotatedAt?: string;
                         /** @description whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it */
                         secret: string;
-                        /** @description After a rotation: the old secret signs too until then */
+                        /**
+                         * Format: date-time
+                         * @description After a rotation: the old secret signs too until then
+                         */
                         previousSecretExpiresAt?: string;
                     };
                 };
@@ -4643,64 +6344,87 @@ export interface operations {
             /** @description Invalid request: every refused field is named in issues[] */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A URL with credentials or a #fragment, a host that is not a public address (loopback, private, link-local, metadata), a port other than 443 (or 80 outside production), http in production, or too many endpoints */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4719,6 +6443,9 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,46 +6455,63 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4786,6 +6530,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4793,46 +6540,63 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4851,6 +6615,9 @@ export interface operations {
             /** @description Rotated */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4860,11 +6627,16 @@ export interface operations {
                         events: ("payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon")[];
                         /** @enum {string} */
                         signatureScheme: "standard-webhooks" | "legacy";
+                        /** Format: date-time */
                         createdAt: string;
+                        /** Format: date-time */
                         secretRotatedAt?: string;
                         /** @description whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it */
                         secret: string;
-                        /** @description After a rotation: the old secret signs too until then */
+                        /**
+                         * Format: date-time
+                         * @description After a rotation: the old secret signs too until then
+                         */
                         previousSecretExpiresAt?: string;
                     };
                 };
@@ -4872,46 +6644,63 @@ export interface operations {
             /** @description Invalid endpointId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown endpoint */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4932,6 +6721,9 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4940,6 +6732,7 @@ export interface operations {
                             id: string;
                             /** @enum {string} */
                             type: "payout.completed" | "payout.failed" | "payout.cancelled" | "payout_batch.completed" | "payout_batch.cancelled" | "charge.paid" | "charge.expired" | "charge.failed" | "charge.partially_refunded" | "charge.refunded" | "card_payment.paid" | "card_payment.failed" | "card_payment.expired" | "infraction.accepted" | "infraction.rejected" | "infraction.cancelled" | "payout.needs_review" | "card_payment.needs_review" | "infraction.opened" | "infraction.due_soon";
+                            /** Format: date-time */
                             createdAt: string;
                             /** @enum {string} */
                             status: "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
@@ -4952,55 +6745,76 @@ export interface operations {
             /** @description Bad query */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A cursor this API did not give */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5019,6 +6833,9 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5028,55 +6845,76 @@ export interface operations {
             /** @description Invalid eventId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown event (or past the retention) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5095,6 +6933,9 @@ export interface operations {
             /** @description Redelivery under way */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5104,64 +6945,88 @@ export interface operations {
             /** @description Invalid eventId */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (named in the message) */
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unknown event */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The delivery is closing: retry in a moment */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5178,6 +7043,7 @@ export interface operations {
             /** @description Up */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5196,21 +7062,971 @@ export interface operations {
             /** @description Ready */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Too many requests: retry later */
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not ready */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutBatchCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout_batch.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutBatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutBatchCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout_batch.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutBatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.expired";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePartiallyRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.partially_refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "charge.refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["ChargeEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.expired";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionAcceptedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.accepted";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutNeedsReviewEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "payout.needs_review";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["PayoutEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardPaymentNeedsReviewEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "card_payment.needs_review";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["CardPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionOpenedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.opened";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    infractionDueSoonEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The same on every attempt of its delivery: de-duplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "infraction.due_soon";
+                    /**
+                     * Format: date-time
+                     * @description When the operation reached the state the event announces
+                     */
+                    createdAt: string;
+                    data: components["schemas"]["InfractionEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx will do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, say): the event is retried */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

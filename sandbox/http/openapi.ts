@@ -152,19 +152,19 @@ const shieldOperations = (threeDSMode: ThreeDSMode): OperationSpec[] => [
 /** The document of a sandbox whose shield runs in `threeDSMode` (SANDBOX_SHIELD_THREE_DS, default `card-token`). */
 /** `omitted`: endpoints of the table the profile does not serve (the seed profile's crypto withdrawal). */
 export function sandboxOpenApiDocument(threeDSMode: ThreeDSMode = 'card-token', omitted: readonly EndpointName[] = []): ReturnType<typeof openApiDocument> {
-  return openApiDocument(
-    {
+  return openApiDocument({
+    info: {
       title: 'Payment service (sandbox)',
       version: '1.0.0',
       description: 'The provider interface as the sandbox serves it. Gaps in the spec are decided in docs/assumptions.md.',
       license: { name: 'Proprietary (UNLICENSED)' },
     },
-    [{ url: 'http://127.0.0.1:4010', description: 'The sandbox as npm start runs it (SANDBOX_PORT)' }],
-    {
+    servers: [{ url: 'http://127.0.0.1:4010', description: 'The sandbox as npm start runs it (SANDBOX_PORT)' }],
+    securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token of POST /api/auth/login' },
       clientId: { type: 'apiKey', in: 'header', name: 'ci', description: 'The client id (PAYMENT_API_CLIENT_ID), sent with cs on every call' },
       clientSecret: { type: 'apiKey', in: 'header', name: 'cs', description: 'The client secret (PAYMENT_API_CLIENT_SECRET), sent with ci on every call' },
     },
-    [...ENDPOINT_NAMES.filter((name) => !omitted.includes(name)).map((name) => operationOf(endpoints[name])), ...shieldOperations(threeDSMode)],
-  );
+    operations: [...ENDPOINT_NAMES.filter((name) => !omitted.includes(name)).map((name) => operationOf(endpoints[name])), ...shieldOperations(threeDSMode)],
+  });
 }

@@ -16,6 +16,7 @@ import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { engineOpenApi, engineOperations } from './openapi-document';
 import { callbackFieldsOf, type CallbackFieldSettings } from './callbacks/callback-routes';
 import { refuseOtherMethods } from './http-refusals';
+import { referencePageRoutes } from './reference-page';
 import { addressRateLimit, apiRateLimit } from './rate-limit';
 import { requestLogging } from './request-logging';
 import { trackAllowedMethods } from '../http/allowed-methods';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDependencies): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  app.use(referencePageRoutes());
   const { logger } = deps;
   app.use('/callbacks', addressRateLimit({ scope: 'callbacks', perMinute: deps.config.CALLBACK_RATE_LIMIT_PER_MINUTE, logger }));
   app.use('/checkout', addressRateLimit({ scope: 'checkout', perMinute: deps.config.CHECKOUT_RATE_LIMIT_PER_MINUTE, logger }));

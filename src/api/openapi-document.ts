@@ -11,12 +11,16 @@ import { API_KEY_SCHEME, errors, KEYED } from './openapi-helpers';
 import { payoutOperations } from './payouts/openapi';
 import { webhookOperations } from './webhooks/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
+import { ENGINE_TAGS, lifecycleTag } from './openapi-tags';
+import { withResponseHeaders } from './openapi-headers';
+import { merchantEventWebhooks } from './webhooks/event-payloads';
 import { API_KEY_SCOPES, SCOPE_MEANINGS } from '../config/api-keys';
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts; /readyz, src/api/health-routes.ts). */
 const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/', '/readyz'];
 const limitedByAddress = (op: OperationSpec): OperationSpec =>
   ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix)) ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } } : op;
+const rateLimited = (op: OperationSpec): boolean => op.path.startsWith('/v1/') || ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix));
 
 const API_KEY_DESCRIPTION =
   'An engine API key (ENGINE_API_KEYS or ENGINE_API_KEYS_FILE) with the scope each operation names in its security requirement; ' +
@@ -36,22 +40,26 @@ export function engineOperations(callbacks: CallbackDocumentSettings = DEFAULT_C
     ...cardPaymentOperations(),
     ...receivers.card,
     ...webhookOperations(),
-    { id: 'getHealth', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
-    { id: 'getReadiness', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
-  ] satisfies OperationSpec[]).map(limitedByAddress);
+    { id: 'getHealth', description: 'Liveness: the process answers. Not rate limited.', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
+    { id: 'getReadiness', description: 'Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
+  ] satisfies OperationSpec[])
+    .map(limitedByAddress)
+    .map((op) => ({ ...op, tags: [lifecycleTag(op.path)], responses: withResponseHeaders(op.responses, rateLimited(op)) }));
 }
 
 /** GET /openapi.json of the engine API; its callbacks as the running settings read them. */
 export function engineOpenApi(callbacks: CallbackDocumentSettings = DEFAULT_CALLBACK_DOCUMENT) {
-  return openApiDocument(
-    {
+  return openApiDocument({
+    info: {
       title: 'Payout engine API',
       version: '1.0.0',
       description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.',
       license: { name: 'Proprietary (UNLICENSED)' },
     },
-    [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
-    { [API_KEY_SCHEME]: { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION } },
-    engineOperations(callbacks),
-  );
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
+    securitySchemes: { [API_KEY_SCHEME]: { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION } },
+    tags: ENGINE_TAGS,
+    operations: engineOperations(callbacks),
+    webhooks: merchantEventWebhooks(),
+  });
 }

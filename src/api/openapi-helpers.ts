@@ -5,16 +5,16 @@
  */
 import type { ApiKeyScope } from '../config/api-keys';
 import type { LinkSpec, OperationSpec, ResponseSpec } from '../openapi/document';
-import { apiErrorBodySchema } from './errors';
+import { PROBLEM_MEDIA_TYPE, problemSchema } from './errors';
 
 export type Errors = Record<number, string>;
 
 export function errors(descriptions: Errors): Record<number, ResponseSpec> {
-  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: apiErrorBodySchema }]));
+  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: problemSchema, contentType: PROBLEM_MEDIA_TYPE }]));
 }
 
 /** What every operation behind an API key may answer besides its own statuses. */
-export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'The API key lacks the scope this operation needs (named in the message)', 429: 'Too many requests: retry later' };
+export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate)', 429: 'RATE_LIMITED: too many requests; retry after Retry-After' };
 export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
 

@@ -4,6 +4,7 @@
  * what is at the provider before they settle it (docs/operations.md, "Terminate").
  */
 import { z } from 'zod';
+import { timestampSchema } from './openapi-timestamps';
 import { INTENT_STATES, type Intent } from '../intents/intent-store';
 
 /** Temporal's statuses of a workflow that closed without its outcome: only a new run can settle it. */
@@ -21,7 +22,7 @@ export const intentViewSchema = z.object({
   /** NONE: nothing was claimed, so nothing was sent. */
   intent: z.enum([...INTENT_STATES, 'NONE']),
   providerTransactionId: z.string().optional(),
-  claimedAt: z.string().optional(),
+  claimedAt: timestampSchema.optional(),
 });
 export type IntentView = z.infer<typeof intentViewSchema>;
 

@@ -26,7 +26,8 @@ const statuses = async (count: number, request: () => Promise<Response>): Promis
 
 async function expectRateLimited(response: Response): Promise<void> {
   expect(response.status).toBe(429);
-  expect(await response.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining('3 requests') });
+  expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  expect(await response.json()).toMatchObject({ type: 'urn:payout-engine:problem:rate-limited', status: 429, code: 'RATE_LIMITED', detail: expect.stringContaining('3 requests') as unknown });
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(60);

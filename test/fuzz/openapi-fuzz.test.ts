@@ -34,7 +34,11 @@ test('both OpenAPI documents hold against their servers: no check fails, no 5xx'
 }, 900_000);
 
 test('a server that answers what its document does not promise fails the run', async () => {
-  const document = openApiDocument({ title: 'thing', version: '1', license: { name: 'none' } }, [], {}, [
+  const document = openApiDocument({
+    info: { title: 'thing', version: '1', license: { name: 'none' } },
+    servers: [],
+    securitySchemes: {},
+    operations: [
     {
       id: 'getThing',
       method: 'get',
@@ -43,7 +47,8 @@ test('a server that answers what its document does not promise fails the run', a
       params: z.object({ id: z.string().regex(/^\d{1,6}$/) }),
       responses: { 200: { description: 'The thing', schema: z.object({ name: z.string() }).strict() } },
     },
-  ]);
+    ],
+  });
   const app = express();
   app.get('/openapi.json', (_req, res) => {
     res.json(document);

@@ -23,23 +23,23 @@ const reportSchema = z.object({
   problems: z.array(z.object({ ruleId: z.string(), severity: z.string(), message: z.string(), location: z.array(z.object({ pointer: z.string() })) })),
 });
 
-async function lint(name: string, document: object): Promise<z.infer<typeof reportSchema>> {
+async function lint(name: string, document: object, config = 'redocly.yaml'): Promise<z.infer<typeof reportSchema>> {
   const file = path.join(work, `${name}.json`);
   writeFileSync(file, JSON.stringify(document));
   const cli = path.join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
   // Exit status 1 when there are errors: the report is read either way.
-  const run = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--format=json', `--config=${path.join(root, 'redocly.yaml')}`], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).catch(
+  const run = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--format=json', `--config=${path.join(root, config)}`], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
   );
   return reportSchema.parse(JSON.parse(run.stdout));
 }
 
 test.each([
-  ['engine', engineOpenApi(), ['#/paths/~1healthz/get/responses']],
-  ['sandbox', sandboxOpenApiDocument(), ['#/paths/~1shield~1public-key/get/responses']],
-  ['sandbox (SANDBOX_SHIELD_THREE_DS=spec)', sandboxOpenApiDocument('spec'), ['#/paths/~1shield~1public-key/get/responses']],
-] as const)("the %s's document passes Redocly's recommended rules", async (name, document, probes) => {
-  const report = await lint(name, document);
+  ['engine', engineOpenApi(), ['#/paths/~1healthz/get/responses'], 'redocly-engine.yaml'],
+  ['sandbox', sandboxOpenApiDocument(), ['#/paths/~1shield~1public-key/get/responses'], 'redocly.yaml'],
+  ['sandbox (SANDBOX_SHIELD_THREE_DS=spec)', sandboxOpenApiDocument('spec'), ['#/paths/~1shield~1public-key/get/responses'], 'redocly.yaml'],
+] as const)("the %s's document passes Redocly's recommended rules (the engine's: with a description and a declared tag on every operation)", async (name, document, probes, config) => {
+  const report = await lint(name, document, config);
   const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
   expect(problems).toEqual(probes.map((pointer) => `warn operation-4xx-response ${pointer}: Operation must have at least one \`4XX\` response.`));
 }, 60_000);

@@ -8,12 +8,15 @@ import path from 'node:path';
 import { binaryVersion, temporalCliPath } from '../../tools/temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../../tools/temporal/dev-server';
 import { freePort } from '../../src/net/free-port';
+import { ensureReferencePage } from '../../tools/docs/reference-page';
 
 declare global {
   var __TEMPORAL_DEV_SERVER__: DevServerHandle | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The engine's GET /docs, as npm start builds it: before any test file serves it.
+  ensureReferencePage();
   const binary = temporalCliPath();
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'payout-engine-test-'));

@@ -14,6 +14,7 @@ import { seedProfileEngineEnv } from './seed-profile-env';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
 import { spawnService, stopChild, waitHealthy } from './child-services';
+import { ensureReferencePage } from '../docs/reference-page';
 import { devServerOptionsFor, engineLocalUrl } from './stack-options';
 
 const SERVICES = ['sandbox', 'worker', 'api'] as const;
@@ -44,6 +45,8 @@ function banner(config: Config, temporal: DevServerHandle): string {
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'stack' }, config.LOG_LEVEL);
+  // GET /docs serves the reference page built from the document (a few seconds, only when absent or stale).
+  ensureReferencePage();
   const temporal = await startDevServer({ ...devServerOptionsFor(config, temporalCliPath()), detached: true });
   const running: Running[] = [];
   let stopping = false;

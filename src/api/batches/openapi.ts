@@ -29,6 +29,11 @@ const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ e
 
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
+const BATCH_ACTION_DESCRIPTIONS: Record<(typeof BATCH_ACTIONS)[number], string> = {
+  cancel: 'Operators: items not yet started are CANCELLED and never sent; items already at the provider finish as they will. Cancelling a cancelled batch answers it as it is.',
+  pause: 'Operators: no further item is started until the batch is resumed; items already started finish as they will.',
+  resume: 'Operators: a paused batch starts its remaining items again.',
+};
 
 const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
   keyed('operator', {
@@ -36,6 +41,7 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
     method: 'post',
     path: `/v1/payout-batches/:batchId/${action}`,
     summary: `${action[0]?.toUpperCase()}${action.slice(1)} the batch: items not yet started are affected, started ones go on`,
+    description: BATCH_ACTION_DESCRIPTIONS[action],
     params: batchParams,
     responses: {
       200: { description: 'The batch after the request', schema: batchSummarySchema },
@@ -68,11 +74,11 @@ export const batchOperations: OperationSpec[] = [
     },
   }),
   keyed('read', {
-    id: 'getBatch', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
+    id: 'getBatch', description: 'The batch\'s totals by state (count and amount), whether every item is final, and when it was created, started and finished.', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
     responses: { 200: { description: 'The batch', schema: batchSummarySchema }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
   }),
   keyed('read', {
-    id: 'listBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
+    id: 'listBatchItems', description: 'A page of the batch\'s items in seq order, each with its payout\'s state, amount, fee and failure reason; filter by state, page with cursor.', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
     responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
   }),
   keyed('read', {

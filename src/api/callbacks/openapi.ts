@@ -62,7 +62,7 @@ const SUBJECT: Record<string, string> = { card: 'PAYMENT_UPDATED callbacks of ca
 /** The operators' view of the callbacks kept as unmatched. */
 export const callbackOperations: OperationSpec[] = [
   keyed('operator', {
-    id: 'listUnmatchedCallbacks', method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
+    id: 'listUnmatchedCallbacks', description: 'Operators: the most recent provider callbacks that named no known payout, charge or card payment, kept so that a late or misrouted callback can be reconciled by hand.', method: 'get', path: '/v1/callbacks/unmatched', summary: 'Callbacks that named no known payout (operators)',
     responses: { 200: { description: 'The most recent unmatched callbacks', schema: unmatchedCallbacksResponseSchema } },
   }),
 ];

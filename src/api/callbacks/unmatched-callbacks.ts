@@ -11,6 +11,7 @@
  */
 import { Pool } from 'pg';
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { batchStorePath } from '../../batches/sql-batch-store';
 import type { Config } from '../../config/env';
 import { applyPgMigrations } from '../../db/postgres';
@@ -44,8 +45,8 @@ export type UnmatchedCallbackInput = UnmatchedCallbackIds & ({ signed: true; pay
 
 export const unmatchedCallbackSchema = z.object({
   /** When the last of them came. */
-  receivedAt: z.string(),
-  firstReceivedAt: z.string(),
+  receivedAt: timestampSchema,
+  firstReceivedAt: timestampSchema,
   route: z.string(),
   eventId: z.string().optional(),
   reference: z.string(),

@@ -21,7 +21,7 @@ export function cardPaymentOperations(): OperationSpec[] {
   const checkoutCallErrors: Errors = { ...JSON_BODY, 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 409: 'The payment no longer takes a card (already submitted, paid, failed or expired)', 410: 'The link has expired', ...TEMPORAL };
   return [
     keyed('charges:write', {
-      id: 'createCardPayment', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
+      id: 'createCardPayment', description: 'Creates a card payment and its checkout link (checkoutUrl) for the buyer; no card data ever reaches this API. Idempotent by externalId: the same request answers the same payment and link.', method: 'post', path: '/v1/card-payments', body: cardPaymentBody,
       summary: 'Create a card payment (idempotent by externalId) and its checkout link; no card data',
       responses: {
         201: {
@@ -33,11 +33,11 @@ export function cardPaymentOperations(): OperationSpec[] {
       },
     }),
     keyed('read', {
-      id: 'getCardPayment', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
+      id: 'getCardPayment', description: 'A card payment: state, card brand and last four digits once paid, installments, the net value, and every transition.', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,
       responses: { 200: { description: 'The card payment', schema: cardPaymentResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }) },
     }),
     keyed('operator', {
-      id: 'recheckCardPayment', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
+      id: 'recheckCardPayment', description: 'Operators: asks the provider about a PENDING or NEEDS_REVIEW card payment now; providerPaymentId names the provider\'s payment when the workflow never learned it.', method: 'post', path: '/v1/card-payments/:externalId/recheck', params: cardPaymentParams, body: recheckCardPaymentBodySchema, bodyOptional: true,
       summary: 'Ask the provider now (operators); providerPaymentId names the payment when the workflow never learned it',
       responses: {
         200: { description: 'The card payment after the check', schema: cardPaymentResponseSchema },
@@ -45,7 +45,7 @@ export function cardPaymentOperations(): OperationSpec[] {
       },
     }),
     keyed('operator', {
-      id: 'closeCardPayment', method: 'post', path: '/v1/card-payments/:externalId/close', params: cardPaymentParams, body: closeCardPaymentBodySchema,
+      id: 'closeCardPayment', description: 'Operators: closes a card payment in review that the provider has no payment for, as FAILED with the reason given.', method: 'post', path: '/v1/card-payments/:externalId/close', params: cardPaymentParams, body: closeCardPaymentBodySchema,
       summary: 'Close a card payment in review that the provider does not have (operators): FAILED',
       responses: {
         200: { description: 'FAILED', schema: cardPaymentResponseSchema },
@@ -53,30 +53,30 @@ export function cardPaymentOperations(): OperationSpec[] {
       },
     }),
     {
-      id: 'getCheckoutPage', method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
+      id: 'getCheckoutPage', description: 'The page the buyer opens from checkoutUrl: the card form (3DS through the provider\'s security module), or where the payment stands. Refusals (an invalid or expired link, an unknown payment) are pages too.', method: 'get', path: '/checkout/:externalId', summary: "The buyer's checkout page (the checkoutUrl): card form, 3DS by the provider's shield.js", params: cardPaymentParams, query: checkoutQuerySchema,
       responses: {
         200: { description: 'The page (the form, or where the payment stands)', contentType: 'text/html' },
         ...Object.fromEntries(Object.entries(checkoutPageErrors).map(([status, description]) => [status, { description, contentType: 'text/html' }])),
         ...errors({ 400: 'Invalid externalId or no token', 503: "Temporal or the provider's security module unavailable: retry" }),
       },
     },
-    { id: 'getCheckoutScript', method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
+    { id: 'getCheckoutScript', description: 'The checkout page\'s own script, served by the engine (no third-party script but the provider\'s security module).', method: 'get', path: '/checkout/assets/checkout.js', summary: "The checkout page's script", responses: { 200: { description: 'The script', contentType: 'application/javascript' } } },
     {
-      id: 'payCheckout', method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
+      id: 'payCheckout', description: 'Called by the checkout page: the card, the card token and the 3DS result. The engine authorizes the payment at the provider and answers where it went.', method: 'post', path: '/checkout/:externalId/pay', summary: "The checkout page's payment: card, card token and 3DS result; the engine calls the provider", params: cardPaymentParams, body: checkoutPaymentSchema,
       responses: {
         200: { description: 'Where the payment went: PENDING, FAILED (with the reason) or NEEDS_REVIEW', schema: checkoutResultSchema },
         ...errors({ ...checkoutCallErrors, 422: "A card number that fails its check digit, an expired card, a blank name; no 3DS result while the provider's settings enable 3DS (THREE_DS_REQUIRED)" }),
       },
     },
     {
-      id: 'getCheckoutStatus', method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
+      id: 'getCheckoutStatus', description: 'Called by the checkout page after paying, until the payment is final.', method: 'get', path: '/checkout/:externalId/status', summary: 'Where the payment stands, for the checkout page that follows it after paying (the token may have expired up to an hour ago)', params: cardPaymentParams, query: checkoutQuerySchema,
       responses: {
         200: { description: 'The state (PENDING, PAID, FAILED with the reason, NEEDS_REVIEW, ...)', schema: checkoutResultSchema },
         ...errors({ 400: 'Invalid externalId or no token', 401: 'The token is not valid for this payment', 404: 'Unknown card payment', 410: 'The link expired more than an hour ago', ...TEMPORAL }),
       },
     },
     {
-      id: 'failCheckout', method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
+      id: 'failCheckout', description: 'Called by the checkout page when 3DS did not authenticate the buyer (denied or abandoned): the payment is FAILED with the reason.', method: 'post', path: '/checkout/:externalId/fail', summary: 'The checkout page reports a 3DS that did not authenticate the buyer (denied, abandoned)', params: cardPaymentParams, body: checkoutFailureSchema,
       responses: { 200: { description: 'FAILED, with the reason', schema: checkoutResultSchema }, ...errors(checkoutCallErrors) },
     },
   ];

@@ -2,6 +2,7 @@
  * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
  */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
@@ -14,7 +15,7 @@ export const cardPaymentCreatedSchema = z.object({
   externalId: z.string(),
   status: stateSchema,
   checkoutUrl: z.string(),
-  expiresAt: z.string(),
+  expiresAt: timestampSchema,
   workflowId: z.string(),
 }).meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
@@ -25,7 +26,7 @@ export const cardPaymentResponseSchema = z.object({
   status: stateSchema,
   amount: z.number(),
   installmentCount: z.number().int(),
-  expiresAt: z.string(),
+  expiresAt: timestampSchema,
   brand: z.string().optional(),
   last4: z.string().optional(),
   providerPaymentId: z.number().int().optional(),
@@ -37,7 +38,7 @@ export const cardPaymentResponseSchema = z.object({
   reviewReason: z.string().optional(),
   callbacksReceived: z.number().int(),
   checksMade: z.number().int(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
   /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
   /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */

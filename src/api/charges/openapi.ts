@@ -11,18 +11,18 @@ const chargeParams = z.object({ externalId: chargeParamsSchema.shape.externalId.
 
 export const chargeOperations: OperationSpec[] = [
   keyed('charges:write', {
-    id: 'createCharge', method: 'post', path: '/v1/charges', summary: 'Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)', body: chargeBody,
+    id: 'createCharge', description: 'Creates a PIX charge at the provider (cash-in) and answers its copy-and-paste code and QR picture. Idempotent by externalId: the same request answers the same charge. The charge.paid event (or getCharge) tells when the payer paid.', method: 'post', path: '/v1/charges', summary: 'Create a PIX charge: the copy-and-paste code and its QR picture in the answer (idempotent by externalId)', body: chargeBody,
     responses: {
       201: { description: 'The charge, created now or by an earlier identical request', schema: chargeCreatedSchema, links: linksTo(['getCharge'], { externalId: '$response.body#/externalId' }) },
       ...errors({ ...JSON_BODY, 409: 'A different charge has this externalId (CHARGE_CONFLICT), or its workflow was terminated before it ended (CHARGE_UNFINISHED)', 422: "A payer document whose check digits do not match, or the provider refused the charge (its reason)", ...TEMPORAL }),
     },
   }),
   keyed('read', {
-    id: 'listCharges', method: 'get', path: '/v1/charges', summary: 'Charges from visibility, optionally by status', query: chargeListQuerySchema,
+    id: 'listCharges', description: 'Charges, newest first, optionally by status; page with cursor.', method: 'get', path: '/v1/charges', summary: 'Charges from visibility, optionally by status', query: chargeListQuerySchema,
     responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
   }),
   keyed('read', {
-    id: 'getCharge', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,
+    id: 'getCharge', description: 'A charge: state, amount, fee and net amount, the payer\'s name, when it was paid, its refunds, and every transition.', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,
     responses: { 200: { description: 'The charge', schema: chargeResponseSchema }, ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }) },
   }),
 ];

@@ -2,6 +2,7 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
@@ -19,7 +20,7 @@ export const chargeCreatedSchema = z.object({
   /** The code as a PNG QR picture, ready for an `<img src>`. */
   qrcodeImage: z.string(),
   amount: z.number(),
-  expiresAt: z.string(),
+  expiresAt: timestampSchema,
   workflowId: z.string(),
 }).meta({ id: 'ChargeCreated' });
 export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
@@ -36,8 +37,8 @@ export const chargeResponseSchema = z.object({
   description: z.string().optional(),
   split: z.object({ email: z.string(), percent: z.number() }).optional(),
   qrcode: z.string().optional(),
-  expiresAt: z.string().optional(),
-  paidAt: z.string().optional(),
+  expiresAt: timestampSchema.optional(),
+  paidAt: timestampSchema.optional(),
   providerTransactionId: z.string().optional(),
   /** The transactionId the charge was created under at the provider, when it is not its externalId: a creation whose answer was lost made it anew under this one. */
   providerReference: z.string().optional(),
@@ -46,13 +47,13 @@ export const chargeResponseSchema = z.object({
   /** Created more than once: the reference whose payment settled the order. */
   paidReference: z.string().optional(),
   /** Created more than once: payments of another reference after the order was paid, to be refunded to their payers (the `problem` names them). */
-  secondPayments: z.array(z.object({ reference: z.string(), providerTransactionId: z.string(), at: z.string() })).optional(),
+  secondPayments: z.array(z.object({ reference: z.string(), providerTransactionId: z.string(), at: timestampSchema })).optional(),
   failureReason: z.string().optional(),
-  refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: z.string() })).optional(),
+  refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: timestampSchema })).optional(),
   refundedAmount: z.number().optional(),
   callbacksReceived: z.number().optional(),
   checksMade: z.number().optional(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
   /**
    * While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since
    * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).

@@ -1,5 +1,6 @@
 /** What the API answers about an infraction: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { INFRACTION_ID_PATTERN } from '../../infractions/infraction-id';
 import type { InfractionRecord } from '../../infractions/infraction-record';
@@ -23,13 +24,13 @@ export const infractionResponseSchema = z.object({
   transactionId: z.string().optional(),
   /** The engine's charge it belongs to; `null`: not a charge of the engine (unlinked); absent: not looked up yet. */
   chargeExternalId: z.string().nullable().optional(),
-  deadline: z.string().optional(),
+  deadline: timestampSchema.optional(),
   /** providerAnswer: what the provider answered to it (endpoint 8's answer, not shown by the spec), bounded and masked. */
-  defense: z.object({ analise: z.string(), justificativa: z.string(), proofs: z.array(z.string()), submittedAt: z.string(), providerAnswer: z.string().optional() }).optional(),
-  refundRecordedAt: z.string().optional(),
-  createdAt: z.string().optional(),
-  resolvedAt: z.string().optional(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  defense: z.object({ analise: z.string(), justificativa: z.string(), proofs: z.array(z.string()), submittedAt: timestampSchema, providerAnswer: z.string().optional() }).optional(),
+  refundRecordedAt: timestampSchema.optional(),
+  createdAt: timestampSchema.optional(),
+  resolvedAt: timestampSchema.optional(),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
   /** While NEEDS_REVIEW: the provider record's field names and what could not be read; else while an activity keeps failing (sending the defense, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
   /**
@@ -42,7 +43,7 @@ export const infractionResponseSchema = z.object({
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
 /** `amount` and `deadline` are absent while NEEDS_REVIEW (no record the engine could read). */
-export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number().optional(), deadline: z.string().optional() }).meta({ id: 'InfractionListItem' });
+export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number().optional(), deadline: timestampSchema.optional() }).meta({ id: 'InfractionListItem' });
 export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() });
 
 /** What the engine read of the provider's record, when it could. */

@@ -2,6 +2,7 @@
  * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
  */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -62,7 +63,7 @@ export const payoutResponseSchema = z.object({
   batchId: z.string().optional(),
   callbacksReceived: z.number().int(),
   checksMade: z.number().int(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
   /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
   problem: activityProblemSchema.optional(),
   keyType: z.string().optional(),

@@ -1,5 +1,6 @@
 /** The answers of `/v1/webhook-endpoints` and `/v1/events`, one schema each. */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../webhooks/endpoint-store';
 import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
 import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../lifecycles/merchant-event-client';
@@ -14,19 +15,19 @@ export const eventListQuerySchema = z.strictObject({
 });
 
 /** The store's endpoint as answered: its events as stored (the store's schema normalises them on the way in). */
-export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema) }).meta({ id: 'WebhookEndpoint' });
+export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema), createdAt: timestampSchema, secretRotatedAt: timestampSchema.optional() }).meta({ id: 'WebhookEndpoint' });
 
 /** Create and rotate: the only answers that carry the secret. */
 export const endpointWithSecretSchema = endpointResponseSchema.extend({
   secret: z.string().describe('whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it'),
-  previousSecretExpiresAt: z.string().optional().describe('After a rotation: the old secret signs too until then'),
+  previousSecretExpiresAt: timestampSchema.optional().describe('After a rotation: the old secret signs too until then'),
 });
 
 export const endpointListResponseSchema = z.object({ data: z.array(endpointResponseSchema) });
 
 const attemptSchema = z.object({
   number: z.number().int(),
-  at: z.string(),
+  at: timestampSchema,
   outcome: z.enum(['delivered', 'failed']),
   httpStatus: z.number().int().optional(),
   error: z.string().optional(),
@@ -34,13 +35,14 @@ const attemptSchema = z.object({
 });
 
 export const eventResponseSchema = merchantEventSchema.extend({
+  createdAt: timestampSchema,
   status: z.enum(EVENT_DELIVERY_STATES),
   deliveries: z.array(
     z.object({
       endpointId: z.string(),
       status: z.enum(ENDPOINT_DELIVERY_STATES),
       attempts: z.array(attemptSchema),
-      nextAttemptAt: z.string().optional(),
+      nextAttemptAt: timestampSchema.optional(),
     }),
   ),
 }).meta({ id: 'MerchantEvent' });
@@ -51,7 +53,7 @@ export const eventListResponseSchema = z.object({
     z.object({
       id: merchantEventIdSchema,
       type: merchantEventTypeSchema,
-      createdAt: z.string(),
+      createdAt: timestampSchema,
       status: z.enum(EVENT_DELIVERY_STATES),
       /** Delivery attempts so far, over all endpoints. */
       attempts: z.number().int(),
