@@ -461,7 +461,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's cash-in status callbacks (each charge's projectWebhook) */
+        /**
+         * The provider's cash-in status callbacks (each charge's projectWebhook)
+         * @description Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.
+         */
         post: operations["receiveCashInCallback"];
         delete?: never;
         options?: never;
@@ -478,7 +481,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's final-status callbacks of withdrawals payouts */
+        /**
+         * The provider's final-status callbacks of withdrawals payouts
+         * @description Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.
+         */
         post: operations["receiveWithdrawalsCallback"];
         delete?: never;
         options?: never;
@@ -495,7 +501,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's final-status callbacks of pix-copy-paste payouts */
+        /**
+         * The provider's final-status callbacks of pix-copy-paste payouts
+         * @description Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.
+         */
         post: operations["receivePixCopyPasteCallback"];
         delete?: never;
         options?: never;
@@ -512,7 +521,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's final-status callbacks of crypto payouts */
+        /**
+         * The provider's final-status callbacks of crypto payouts
+         * @description Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.
+         */
         post: operations["receiveCryptoCallback"];
         delete?: never;
         options?: never;
@@ -709,7 +721,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The provider's PAYMENT_UPDATED callbacks of card payments */
+        /**
+         * The provider's PAYMENT_UPDATED callbacks of card payments
+         * @description Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.
+         */
         post: operations["receiveCardPaymentCallback"];
         delete?: never;
         options?: never;
@@ -1508,7 +1523,9 @@ export interface components {
             providerTransactionId?: string;
             failureReason?: string;
             reviewReason?: string;
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         PayoutSummary: {
@@ -1552,6 +1569,7 @@ export interface components {
             data: {
                 id: string;
                 type: string;
+                /** Format: date-time */
                 createdAt: string;
                 data: {
                     [key: string]: unknown;
@@ -4585,7 +4603,10 @@ export interface operations {
                     transaction_id?: unknown;
                     /** @description status: the status (a signed callback only: an unsigned one only makes the engine ask the check) */
                     status?: unknown;
-                    /** @description paidAt: when it was paid (a signed callback only) */
+                    /**
+                     * Format: date-time
+                     * @description paidAt: when it was paid (a signed callback only)
+                     */
                     paidAt?: unknown;
                 };
             };

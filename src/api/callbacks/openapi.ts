@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { documentedAs, type OperationSpec } from '../../openapi/document';
 import type { CallbackSignaturePolicy } from '../../payment-api/callback-verifier';
 import { CALLBACK_KINDS, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
+import { timestampSchema } from '../../payment-api/schemas/common';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
 import { errors, keyed, TEMPORAL } from '../openapi-helpers';
 import type { FieldReaders } from '../../infractions/record-reader';
@@ -42,9 +43,11 @@ export function callbackHeaders(policy: CallbackSignaturePolicy) {
 function callbackBody(route: CallbackRoute<FieldReaders, unknown>) {
   const { about, routedBy, setting } = CALLBACK_KINDS[route.kind];
   const aboutField: Record<string, string> = about;
-  const properties: Record<string, { description: string }> = {};
+  const readers: Record<string, unknown> = CALLBACK_KINDS[route.kind].readers;
+  const properties: Record<string, { description: string; format?: 'date-time' }> = {};
   for (const [field, names] of Object.entries<readonly string[]>(route.names)) {
-    for (const name of names) properties[name] ??= { description: `${field}: ${aboutField[field] ?? ''}` };
+    const format = readers[field] === timestampSchema ? { format: 'date-time' as const } : {};
+    for (const name of names) properties[name] ??= { description: `${field}: ${aboutField[field] ?? ''}`, ...format };
   }
   const ids = routedBy.flatMap((field: string) => route.names[field] ?? []).join(', ');
   return documentedAs(z.unknown(), {
@@ -77,6 +80,9 @@ export function callbackReceivers(settings: CallbackDocumentSettings = DEFAULT_C
       method: 'post',
       path: route.path,
       summary: `The provider's ${SUBJECT[route.kind] ?? `final-status callbacks of ${route.kind} payouts`}`,
+      description:
+        'Called by the provider at the callback URL the engine gave it. Verified when signed (PROVIDER_CALLBACK_SIGNATURES), read by the fields below, then signalled to its operation, ' +
+        'which confirms the outcome with the provider before it is final; an unsigned callback only makes the operation ask the provider now.',
       headers,
       body: callbackBody(route),
       responses: {

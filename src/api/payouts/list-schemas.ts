@@ -3,6 +3,7 @@
  * (queries) and what they answer, amounts in reais (converted from integer centavos at the edge).
  */
 import { z } from 'zod';
+import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { PAYOUT_STATES } from '../../payouts/payout-state';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -56,8 +57,8 @@ export const payoutListItemSchema = z
     providerTransactionId: z.string().optional(),
     failureReason: z.string().optional(),
     reviewReason: z.string().optional(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
   })
   .meta({ id: 'PayoutListItem' });
 
@@ -80,7 +81,7 @@ export const payoutSummaryResponseSchema = z
   .meta({ id: 'PayoutSummary' });
 
 export const payoutEventsResponseSchema = z
-  .object({ data: z.array(z.object({ id: z.string(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })) })
+  .object({ data: z.array(z.object({ id: z.string(), type: z.string(), createdAt: timestampSchema, data: z.record(z.string(), z.unknown()) })) })
   .meta({ id: 'PayoutEvents' });
 
 export function payoutListItem({ view, keyType, destination, createdAt, updatedAt }: StoredPayout): z.infer<typeof payoutListItemSchema> {
