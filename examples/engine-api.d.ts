@@ -1375,22 +1375,22 @@ export interface components {
             /** @constant */
             object: "payout";
             externalId: string;
-            /** @description pix_key, pix_copy_paste, internal or crypto */
             method: string;
-            /** @description The state the event announces */
-            status: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @enum {string} */
+            status: "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
+            /** @description reais */
             amount: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description What the provider charged: 0 on a FAILED payout (the provider refunds amount and fee) */
             fee?: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description amount + fee taken from the balance: 0 on a FAILED payout */
             total?: number;
             providerTransactionId?: string;
+            /** @description The PIX end-to-end id, when the provider gave one */
+            endToEndId?: string;
             failureReason?: string;
-            /** @description The batch the payout is an item of */
+            /** @description payout.needs_review: why a person must look */
+            reviewReason?: string;
             batchId?: string;
-        } & {
-            [key: string]: unknown;
         };
         PayoutBatchEventData: {
             /** @constant */
@@ -1403,66 +1403,68 @@ export interface components {
             failed: number;
             cancelled: number;
             needsReview: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             totalAmount: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             paidAmount: number;
-        } & {
-            [key: string]: unknown;
         };
         ChargeEventData: {
             /** @constant */
             object: "charge";
             externalId: string;
-            /** @description The state the event announces */
-            status: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @enum {string} */
+            status: "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            /** @description reais */
             amount: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             fee?: number;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             netAmount?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
             paidAt?: string;
             providerTransactionId?: string;
             failureReason?: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             refundedAmount?: number;
-        } & {
-            [key: string]: unknown;
         };
         CardPaymentEventData: {
             /** @constant */
             object: "card_payment";
             externalId: string;
-            /** @description The state the event announces */
-            status: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @enum {string} */
+            status: "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            /** @description reais */
             amount: number;
             installmentCount: number;
             brand?: string;
             last4?: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @description reais */
             netValue?: number;
-            providerPaymentId?: string;
+            providerPaymentId?: number;
             failureReason?: string;
-        } & {
-            [key: string]: unknown;
+            /** @description card_payment.needs_review: why a person must look */
+            reviewReason?: string;
         };
         InfractionEventData: {
             /** @constant */
             object: "infraction";
             infractionId: string;
-            /** @description The state the event announces */
-            status: string;
-            /** @description Reais, at most 2 decimal places */
+            /** @enum {string} */
+            status: "OPEN" | "DUE_SOON" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            /** @description reais */
             amount?: number;
             providerTransactionId?: string;
+            /**
+             * Format: date-time
+             * @description When the defense is due at the provider
+             */
+            defenseDeadline?: string;
             chargeExternalId?: string;
-            /** @description The defense sent: ACEITA or NEGADA */
+            /** @description The defense sent: the provider's analise value */
             defense?: string;
-        } & {
-            [key: string]: unknown;
         };
         PayoutAccepted: {
             externalId: string;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { MerchantEventType } from './merchant-event';
 
 const reais = z.number().describe('reais');
-const isoTime = z.string().describe('ISO 8601, UTC');
+const isoTime = z.string().meta({ format: 'date-time', description: 'RFC 3339, UTC' });
 
 export const payoutEventDataSchema = z
   .strictObject({
