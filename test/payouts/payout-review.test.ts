@@ -54,13 +54,16 @@ test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds on
   expect(ledger.body.entries).toEqual([]);
 });
 
-test('a recheck sent while the first submission attempt is in flight is taken at once (202, RECEIVED); the attempt then ends as the provider said (refused: FAILED)', async () => {
+test('a recheck sent while the first submission attempt is in flight never fails: answered with the outcome if the attempt ends within the wait, else 202 with the payout as it stands; the attempt then ends as the provider said (refused: FAILED)', async () => {
   const id = externalId('early-recheck');
   await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1500 });
   // R$ 1,000,000.00 plus its fee is more than the merchant's balance: the provider refuses it.
   expect((await submit(id, 1_000_000)).status).toBe(202);
   const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
-  expect([recheck.status, recheck.body.status]).toEqual([202, 'RECEIVED']);
+  // Which of the two depends on the machine's speed against the API's 2 s wait for the workflow; the busy path alone,
+  // held past that wait, is test/payouts/payout-recheck-busy.test.ts.
+  const expected: Record<number, string> = { 200: 'FAILED', 202: 'RECEIVED' };
+  expect(recheck.body.status).toBe(expected[recheck.status]);
   const failed = await waitForPayout(stack, id, ['FAILED', 'COMPLETED', 'NEEDS_REVIEW']);
   expect(failed.status).toBe('FAILED');
   expect(failed.failureReason).toMatch(/Insufficient balance/);
