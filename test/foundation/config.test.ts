@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { STRONG_PRODUCTION_ENV } from '../helpers/production-env';
 import { API_KEY_SCOPES } from '../../src/config/api-keys';
 import { ConfigError, deprecatedVariables, loadConfig } from '../../src/config/env';
 
@@ -52,19 +53,6 @@ test('production refuses every demo credential and a missing encryption key', ()
   }
 });
 
-const STRONG_PRODUCTION_ENV = {
-  NODE_ENV: 'production',
-  ENGINE_API_KEYS: 'key-one-0123456789abcdefghij, key-two-0123456789abcdefghij',
-  PAYMENT_API_CLIENT_ID: 'merchant-42',
-  PAYMENT_API_CLIENT_SECRET: 's3cret',
-  WEBHOOK_SECRET: 'new-secret-0123456789abcdefghij,old-secret-0123456789abcdefghij',
-  PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  PAYLOAD_ENCRYPTION_KEY_ID: 'k-2026-11',
-  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
-  ENGINE_PUBLIC_URL: 'https://payouts.merchant.example.com',
-  CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
-  PAYMENT_SHIELD_SCRIPT_INTEGRITY: `sha384-${'A'.repeat(64)}`,
-};
 
 test('production starts with real values; rotation secrets and several API keys are lists', () => {
   const config = loadConfig(STRONG_PRODUCTION_ENV);

@@ -3,22 +3,9 @@
  * or in clear to the one host OTLP_PLAINTEXT_HOST names (docker-compose's Jaeger on its Docker network); any
  * other http:// endpoint is refused at start-up, naming its variable. Outside production, any endpoint.
  */
-import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config/env';
+import { STRONG_PRODUCTION_ENV as PRODUCTION } from '../helpers/production-env';
 
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  ENGINE_API_KEYS: 'key-one-0123456789abcdefghij',
-  PAYMENT_API_CLIENT_ID: 'merchant-42',
-  PAYMENT_API_CLIENT_SECRET: 's3cret',
-  WEBHOOK_SECRET: 'new-secret-0123456789abcdefghij',
-  PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  PAYLOAD_ENCRYPTION_KEY_ID: 'k-2026-11',
-  PAYMENT_API_BASE_URL: 'https://api.psp.example.com',
-  ENGINE_PUBLIC_URL: 'https://payouts.merchant.example.com',
-  CHECKOUT_TOKEN_SECRET: 'checkout-secret-0123456789abcdef',
-  PAYMENT_SHIELD_SCRIPT_INTEGRITY: `sha384-${'A'.repeat(64)}`,
-};
 
 function refusals(env: Record<string, string>): string[] {
   try {
