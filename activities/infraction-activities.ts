@@ -7,7 +7,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { AcceptedInfraction, ChargeRefunds } from '../src/infractions/charge-refunds';
-import type { Defense } from '../src/infractions/defense';
+import { z } from 'zod';
+import { defenseRequestSchema, type Defense } from '../src/infractions/defense';
+import { DIFFERENT_DEFENSE_SENT, sameDefense } from '../src/infractions/same-defense';
 import { isFinalProviderStatus, type InfractionRecord } from '../src/infractions/infraction-record';
 import { morePagesAfter, readInfractionPage, UnreadableListError, type InfractionPage, type MedReading } from '../src/infractions/infraction-page';
 import { providerAnswerText } from '../src/infractions/provider-answer';
@@ -55,8 +57,31 @@ export interface SyncedPage {
   problems: string[];
 }
 
-/** `record`: the provider's record in its answer, when it carries one the engine can read; `providerAnswer`: the answer, bounded and masked. */
-export type DefenseAnswer = { kind: 'submitted'; record?: InfractionRecord; providerAnswer?: string } | { kind: 'refused'; reason: string };
+/**
+ * `record`: the provider's record in its answer, when it carries one the engine can read; `providerAnswer`: the answer,
+ * bounded and masked; `submittedAt`: when the defense was taken, when an earlier run kept it.
+ */
+export type DefenseAnswer = { kind: 'submitted'; record?: InfractionRecord; providerAnswer?: string; submittedAt?: string } | { kind: 'refused'; reason: string };
+
+/** What a run keeps of the defense the provider took (sealed in its intent): a later run answers the same defense from it, never sends. */
+const keptDefenseSchema = z.object({ defense: defenseRequestSchema, providerAnswer: z.string().optional(), submittedAt: z.string() });
+type KeptDefense = z.output<typeof keptDefenseSchema>;
+
+function keptDefense(intent: Intent): KeptDefense | undefined {
+  if (intent.state !== 'SENT' || intent.answer === undefined) return undefined;
+  try {
+    const parsed = keptDefenseSchema.safeParse(JSON.parse(intent.answer));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer to `defense` from the one a run kept: the same is taken, another is refused. */
+function answerFromKept(kept: KeptDefense, defense: Defense): DefenseAnswer {
+  if (!sameDefense(kept.defense, defense)) return { kind: 'refused', reason: DIFFERENT_DEFENSE_SENT };
+  return { kind: 'submitted', submittedAt: kept.submittedAt, ...(kept.providerAnswer ? { providerAnswer: kept.providerAnswer } : {}) };
+}
 
 const MAX_PROBLEMS = 5;
 /** A provider that answers the same full page whatever `page` asks would be read forever. */
@@ -175,9 +200,12 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       const key: IntentKey = { businessId: infractionId, kind: 'defense-submission' };
       const runId = claimingRun();
       const claim = await intents.claim(key, runId);
+      const kept = keptDefense(claim.intent);
+      if (kept) return answerFromKept(kept, defense);
       // This attempt may send from now on: the claim says so (an earlier-run rule counts from here).
       if (claim.by === 'this-run' && !claim.fresh && claim.intent.state === 'CLAIMED') await intents.record(key, runId, { state: 'CLAIMED' });
-      if (claim.by === 'earlier-run' || !claim.fresh || attempt > 1) {
+      const mayHaveBeenSent = claim.by === 'earlier-run' || !claim.fresh || attempt > 1;
+      if (mayHaveBeenSent) {
         const existing = await findRecord(infractionId);
         if (existing?.defendedAt) return { kind: 'submitted', record: existing };
         if (claim.by === 'earlier-run' && (await takeOverDefense(intents, key, claim.intent, runId, startToCloseTimeoutMs)) === 'sent-before') {
@@ -186,19 +214,25 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       }
       // Past its start-to-close timeout this attempt is given up by Temporal: it must not send any more.
       if (Date.now() - startedAt >= startToCloseTimeoutMs) throw ApplicationFailure.retryable('the attempt ran out of its time before sending the defense', 'AttemptTimedOut');
+      const taken = async (answer: DefenseAnswer & { kind: 'submitted' }): Promise<DefenseAnswer> => {
+        const submittedAt = answer.record?.defendedAt ?? new Date().toISOString();
+        await intents.record(key, runId, { state: 'SENT', answer: JSON.stringify({ defense, submittedAt, providerAnswer: answer.providerAnswer } satisfies KeptDefense) });
+        return { ...answer, submittedAt };
+      };
       try {
         const answer = await api.submitInfractionDefense(infractionId, {
           analise: defense.analise,
           justificativa: defense.justificativa,
           ...(defense.proofs.length > 0 ? { proofs: defense.proofs } : {}),
         });
-        await intents.record(key, runId, { state: 'SENT' });
-        return takenDefense(infractionId, answer, med);
+        return await taken(takenDefense(infractionId, answer, med));
       } catch (error) {
         // Taken (a 2xx) with an answer that is not JSON: sent all the same, and never sent again.
-        if (error instanceof BadResponseError && isSuccess(error.details.status)) {
-          await intents.record(key, runId, { state: 'SENT' });
-          return { kind: 'submitted', providerAnswer: 'a 2xx answer that is not JSON' };
+        if (error instanceof BadResponseError && isSuccess(error.details.status)) return taken({ kind: 'submitted', providerAnswer: 'a 2xx answer that is not JSON' });
+        // Refused after a send whose answer was lost, by a provider that does not show defenses: most likely refused
+        // because it holds that first one. Taken, with the refusal as the provider's answer for the merchant to read.
+        if (error instanceof InvalidRequestError && mayHaveBeenSent) {
+          return taken({ kind: 'submitted', providerAnswer: `not confirmed: the answer to an earlier send was lost, and the provider refused it sent again: ${error.message}` });
         }
         if (error instanceof InvalidRequestError || error instanceof NotFoundError) {
           await intents.record(key, runId, { state: 'REFUSED' });
@@ -223,7 +257,7 @@ export type InfractionActivities = ReturnType<typeof createInfractionActivities>
 const isSuccess = (status: unknown): boolean => typeof status === 'number' && status >= 200 && status < 300;
 
 /** Endpoint 8's 2xx (shape not shown): the record it carries (under `infraction`, or as the answer itself) when it is this one's and readable. */
-function takenDefense(infractionId: string, answer: unknown, med: MedReading): DefenseAnswer {
+function takenDefense(infractionId: string, answer: unknown, med: MedReading): DefenseAnswer & { kind: 'submitted' } {
   const providerAnswer = providerAnswerText(answer);
   for (const candidate of [valueAt(answer, 'infraction'), answer]) {
     const read = readInfractionRecord(candidate, med.fields);

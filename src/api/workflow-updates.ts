@@ -5,10 +5,12 @@
  * - refused by the validator, or failed by its handler: `refused`, with the workflow's reason;
  * - the workflow had closed (or closed before it took the update): `closed`;
  * - Temporal did not accept it, or the workflow did not answer it, within the deadline: a 503 with
- *   Retry-After (the update may still be answered: the same request again joins or repeats it).
+ *   Retry-After (the update may still be answered: the same request again joins or repeats it);
+ * - the workflow task that took it failed (it completed the workflow as a signal arrived, say): nothing of the
+ *   update was kept, so it is sent again, a bounded number of times.
  * Each service turns `refused` and `closed` into its own answer: the view, or a 409 naming its rule.
  */
-import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { ApiError } from './errors';
 import { rethrowAsApiError } from './temporal-calls';
@@ -33,15 +35,24 @@ function outcomeOf(error: unknown): UpdateOutcome<never> {
   return rethrowAsApiError(error);
 }
 
+const LOST_WITH_ITS_TASK_CODES = new Set([9 /* FAILED_PRECONDITION */]);
+/** Sends of an update whose workflow task failed before it was kept; the workflow is usually closed by the next. */
+const SENDS_AFTER_TASK_FAILURE = 3;
+
+/**
+ * The server's answer when the workflow task that took the update failed (UnhandledCommand: the task completed the
+ * workflow while a signal came in): the update was not kept and may be sent again.
+ */
+function isLostWithItsTask(error: unknown): boolean {
+  const grpc = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(grpc) && LOST_WITH_ITS_TASK_CODES.has(grpc.code);
+}
+
 /** Starts an update (`start` waits for its acceptance) and waits for its answer, each within its deadline. */
 export async function sendUpdate<R>(client: Client, deadlines: UpdateDeadlines, start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R>> {
-  let handle: WorkflowUpdateHandle<R>;
-  try {
-    handle = await client.withDeadline(Date.now() + deadlines.acceptMs, start);
-  } catch (error) {
-    return outcomeOf(error);
-  }
-  return answerOf(client, deadlines, handle);
+  const outcome = await sendUpdateUnlessBusy(client, deadlines, start);
+  if (outcome.kind === 'busy') throw updateNotAnswered();
+  return outcome;
 }
 
 /**
@@ -49,19 +60,21 @@ export async function sendUpdate<R>(client: Client, deadlines: UpdateDeadlines, 
  * `acceptMs` (its task busy with a local activity, say) is `busy` instead of a 503.
  */
 export async function sendUpdateUnlessBusy<R>(client: Client, deadlines: UpdateDeadlines, start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R> | { kind: 'busy' }> {
-  let handle: WorkflowUpdateHandle<R>;
-  try {
-    handle = await client.withDeadline(Date.now() + deadlines.acceptMs, start);
-  } catch (error) {
-    return error instanceof WorkflowUpdateRPCTimeoutOrCancelledError ? { kind: 'busy' } : outcomeOf(error);
+  for (let send = 1; ; send += 1) {
+    try {
+      const handle = await client.withDeadline(Date.now() + deadlines.acceptMs, start).catch((error: unknown) => {
+        if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw new Busy();
+        throw error;
+      });
+      return { kind: 'answered', result: await client.withDeadline(Date.now() + deadlines.answerMs, () => handle.result()) };
+    } catch (error) {
+      if (error instanceof Busy) return { kind: 'busy' };
+      if (isLostWithItsTask(error) && send < SENDS_AFTER_TASK_FAILURE) continue;
+      if (isLostWithItsTask(error)) throw updateNotAnswered();
+      return outcomeOf(error);
+    }
   }
-  return answerOf(client, deadlines, handle);
 }
 
-async function answerOf<R>(client: Client, deadlines: UpdateDeadlines, handle: WorkflowUpdateHandle<R>): Promise<UpdateOutcome<R>> {
-  try {
-    return { kind: 'answered', result: await client.withDeadline(Date.now() + deadlines.answerMs, () => handle.result()) };
-  } catch (error) {
-    return outcomeOf(error);
-  }
-}
+/** The update was not accepted within its deadline (as opposed to accepted and not answered). */
+class Busy extends Error {}

@@ -131,6 +131,8 @@ const POSITIONAL_MODULE = `(function () {
 describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): settings without currencies, 3DS answers with fields the spec does not list", () => {
   let stack: EngineHarness;
   let shield: Awaited<ReturnType<typeof startShieldVariant>> | undefined;
+  // The seed profile, like a real provider, serves no key: the one the engine is configured with is used.
+  let publicKey = '';
   const rewrite = (path: string, body: Record<string, unknown>): Record<string, unknown> => {
     if (path === '/shield/settings') {
       const { currencies: _dropped, ...rest } = body;
@@ -147,6 +149,7 @@ describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): setti
       {
         engineSettings: (sandbox) => {
           variant.target.url = sandbox.sandboxUrl;
+          publicKey = sandbox.shieldPublicKeyPem;
           return { PAYMENT_SHIELD_SCRIPT_URL: `${variant.url}/shield/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${variant.url}/shield/settings` };
         },
       },
@@ -158,7 +161,6 @@ describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): setti
   });
 
   test('a frictionless and a challenge card are paid: no currencies restricts nothing, 3DS fields the spec does not list are dropped, not refused', async () => {
-    const { publicKey } = (await (await fetch(`${stack.sandboxUrl}/shield/public-key`)).json()) as { publicKey: string };
     const settings = (await (await fetch(`${shield?.url ?? ''}/shield/settings?publicKey=${encodeURIComponent(publicKey)}`)).json()) as Record<string, unknown>;
     expect(settings).toMatchObject({ moduleName: 'SandboxShield', region: 'br-1' });
     expect(settings).not.toHaveProperty('currencies');

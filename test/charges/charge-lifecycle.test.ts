@@ -144,8 +144,9 @@ test('bad requests are refused before anything starts: shape 400 with field path
 
 test('the API process killed between the start and its answer: the same request retried gets the same charge, created once at the provider', async () => {
   const id = newChargeId('crash');
-  // The provider answers slowly, so the API is still waiting for the created charge when it dies.
-  await stack.admin('PUT', '/sandbox/faults', { latencyMs: 3_000 });
+  // The provider answers slowly, so the API is still waiting for the created charge when it dies; within the engine's
+  // timeout (2 s here), so the provider's answer is the one the engine reads, not a retry's.
+  await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1_200 });
   const port = await freePort();
   const api = await stack.spawnApiProcess(port);
   const pending = fetch(`http://127.0.0.1:${port}/v1/charges`, {

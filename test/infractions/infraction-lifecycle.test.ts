@@ -218,15 +218,54 @@ test('while the first defense is with the provider, a different one is refused a
   expect(atProvider.body.infraction.analise).toBe('NEGADA');
 });
 
-test('a defense the provider takes and whose answer is lost: the retry finds it at the provider instead of sending it again', async () => {
+/** The seed profile lists infractions without their defense: a retry cannot find one there. */
+const providerShowsDefenses = () => stack.config.SANDBOX_PROFILE !== 'seed';
+
+/** The answer to the first send of this infraction's defense is lost: the provider takes it, the connection is reset. */
+const loseFirstDefenseAnswer = async (id: string) =>
+  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: [defensePath(id)] } })).status).toBe(200);
+
+test('a defense the provider takes and whose answer is lost: the retry finds it at the provider (when its list shows defenses) instead of sending it again', async () => {
   const id = await openInfraction(61);
   await sync();
   await infractionReaches(id, ['OPEN']);
-  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: [defensePath(id)] } })).status).toBe(200);
+  await loseFirstDefenseAnswer(id);
   const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, { analise: 'ACEITA', justificativa: 'Devolvemos ao pagador.', proofs: [] });
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'ACEITA' } });
-  // The fault fired (its count is consumed) and the defense went out once.
+  // The fault fired (its count is consumed); the provider holds one defense.
   expect((await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults).toEqual({});
-  expect(defensesSent(id)).toBe(1);
+  expect((await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction.analise).toBe('ACEITA');
+  // Found at the provider: sent once. A provider that does not show defenses is sent it again (the next test).
+  expect(defensesSent(id)).toBe(providerShowsDefenses() ? 1 : 2);
+});
+
+test('a defense whose answer is lost, against a provider whose list never shows defenses: sent again, and its refusal read as taken, not confirmed; the same defense again is answered without a send', async () => {
+  const id = await openInfraction(62);
+  await sync();
+  await infractionReaches(id, ['OPEN']);
+  // This infraction's record, as a provider that does not list defenses shows it, whatever the profile.
+  const strip = (record: unknown) => {
+    if (typeof record !== 'object' || record === null || (record as { id?: unknown }).id !== id) return record;
+    const { defendedAt: _at, analise: _analise, justificativa: _text, proofs: _proofs, ...rest } = record as Record<string, unknown>;
+    return rest;
+  };
+  stack.provider?.translate('/api/meds/infractions/list', {
+    answer: (body) => {
+      const page = body as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(page).map(([key, value]) => [key, Array.isArray(value) ? value.map(strip) : value]));
+    },
+  });
+  await loseFirstDefenseAnswer(id);
+  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada.', proofs: [] };
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA', providerAnswer: expect.stringMatching(/^not confirmed: .*refused it sent again/) } });
+  expect(defensesSent(id)).toBe(2);
+  expect((await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction.analise).toBe('NEGADA');
+
+  const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  expect(again.status).toBe(200);
+  expect(again.body.defense).toEqual(answer.body.defense);
+  expect(defensesSent(id)).toBe(2);
 });

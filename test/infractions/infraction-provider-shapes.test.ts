@@ -45,8 +45,9 @@ beforeAll(async () => {
   stack.provider.translate(/^\/api\/meds\/infractions\/list$/, {
     query: (params) => params.set('perPage', String(Math.min(Number(params.get('perPage') ?? PAGE_SIZE), PAGE_SIZE))),
     answer: (body) => {
-      const page = body as { data?: Record<string, unknown>[]; items?: Record<string, unknown>[] };
-      return { resultado: { infracoes: (page.data ?? page.items ?? []).map(renamed) }, versao: 2 };
+      // The sandbox's list, under whichever envelope its profile uses.
+      const page = body as { data?: Record<string, unknown>[]; content?: Record<string, unknown>[] };
+      return { resultado: { infracoes: (page.data ?? page.content ?? []).map(renamed) }, versao: 2 };
     },
   });
   stack.provider.translate(/^\/api\/meds\/infractions\/[^/]+\/defense$/, { answer: () => ({ message: 'Defesa recebida' }) });

@@ -11,6 +11,7 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
 import type { Defense } from '../../src/infractions/defense';
+import { DIFFERENT_DEFENSE_SENT, sameDefense } from '../../src/infractions/same-defense';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { isFinalProviderStatus } from '../../src/infractions/provider-status';
 import { unreadableProblem } from '../../src/infractions/unreadable-record';
@@ -99,7 +100,7 @@ export class Infraction {
     if (this.lifecycle.state === 'NEEDS_REVIEW') throw new Error('the provider record of this infraction could not be read: it cannot be defended until it can');
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
     const first = this.pendingDefense ?? this.sendingDefense ?? this.details.defense;
-    if (first && !sameDefense(first, defense)) throw new Error('a different defense was already sent for this infraction');
+    if (first && !sameDefense(first, defense)) throw new Error(DIFFERENT_DEFENSE_SENT);
   }
 
   /** The first defense is sent; the same one again waits for (or gets) that defense's answer, never sends. */
@@ -200,7 +201,7 @@ export class Infraction {
       if (answer.record) this.details.record = answer.record;
       this.details.defense = {
         ...defense,
-        submittedAt: answer.record?.defendedAt ?? new Date().toISOString(),
+        submittedAt: answer.record?.defendedAt ?? answer.submittedAt ?? new Date().toISOString(),
         ...(answer.providerAnswer ? { providerAnswer: answer.providerAnswer } : {}),
       };
       this.lifecycle.moveTo('DEFENSE_SUBMITTED', `defense ${defense.analise} accepted by the provider`);
@@ -256,10 +257,6 @@ function leadText(ms: number): string {
     if (ms % size === 0) return `${ms / size} ${name}${ms === size ? '' : 's'}`;
   }
   return `${Math.round(ms / 1_000)} seconds`;
-}
-
-function sameDefense(a: Defense, b: Defense): boolean {
-  return a.analise === b.analise && a.justificativa === b.justificativa && a.proofs.length === b.proofs.length && a.proofs.every((proof, i) => proof === b.proofs[i]);
 }
 
 function optional(view: InfractionView): Partial<Pick<InfractionView, 'chargeExternalId' | 'defense' | 'refundRecordedAt'>> {
