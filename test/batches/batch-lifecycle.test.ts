@@ -51,11 +51,15 @@ function items(label: string, count: number, firstCents = 1_000): { externalId: 
 
 const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
+/** A batch that does not finish says where its items stand, so that a stuck item is told from a slow batch. */
 const waitDone = (batchId: string, timeoutMs = 120_000) =>
   pollUntil(async () => {
     const current = await summary(batchId);
     return current.done && current.finishedAt ? current : undefined;
-  }, { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` });
+  }, { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` }).catch(async (error: unknown) => {
+    const counts = JSON.stringify((await summary(batchId)).counts);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; its items: ${counts}`);
+  });
 const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string) =>
   pollUntil(async () => {
     const current = await summary(batchId);
