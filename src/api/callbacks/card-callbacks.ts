@@ -7,7 +7,7 @@
 import { cardCallbackReaders, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../lifecycles/card-payment-client';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
-import { callbackRoute, UNVERIFIED } from './callback-router';
+import { callbackRoute, UNVERIFIED } from './callback-route';
 
 export function cardCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
   return callbackRoute({

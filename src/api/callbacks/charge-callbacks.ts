@@ -7,7 +7,7 @@ import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { externalIdOfReference } from '../../charges/provider-reference';
 import { cashInCallbackReaders, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../lifecycles/charge-client';
-import { callbackRoute, UNVERIFIED } from './callback-router';
+import { callbackRoute, UNVERIFIED } from './callback-route';
 
 export function chargeCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
   return callbackRoute({

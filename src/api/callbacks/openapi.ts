@@ -13,7 +13,7 @@ import { timestampSchema } from '../../payment-api/schemas/common';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../payment-api/webhook-signature';
 import { errors, keyed, TEMPORAL } from '../openapi-helpers';
 import type { FieldReaders } from '../../infractions/record-reader';
-import type { CallbackRoute } from './callback-router';
+import type { CallbackRoute } from './callback-route';
 import { callbackRoutes } from './callback-routes';
 import { unmatchedCallbacksResponseSchema } from './unmatched-callbacks';
 

@@ -8,7 +8,7 @@ import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import type { RailCallback } from '../../payouts/rails/rail-provider';
 import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../lifecycles/payout-client';
 import { DEFAULT_CALLBACK_FIELDS, payoutCallbackReaders, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
-import { callbackRoute, UNVERIFIED } from './callback-router';
+import { callbackRoute, UNVERIFIED } from './callback-route';
 
 function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackFieldsConfig) {
   return callbackRoute({
