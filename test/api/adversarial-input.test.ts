@@ -71,12 +71,14 @@ test('16 KB adversarial event ids and charsets are answered at once, as 401 and 
       charsets.push(charset.ms);
     }
   });
-  // What the 16 KB value adds to the same request with a short one, by median: under 50 ms whatever the machine's
-  // load (the quadratic pattern added a third of a second on an idle machine), and no answer comes near that.
-  expect(median(callbacks) - median(plainCallbacks)).toBeLessThan(50);
-  expect(median(charsets) - median(plainCharsets)).toBeLessThan(50);
-  expect(Math.max(...callbacks, ...charsets)).toBeLessThan(300);
-  expect(slowestHealthz).toBeLessThan(300);
+  // Against the same requests with short values, measured in the same rounds (what the machine's load costs any request
+  // right now): the 16 KB value at most doubles the median, plus a few ms of reading it (the quadratic pattern added a
+  // third of a second on an idle machine), and neither it nor /healthz meanwhile comes near the slowest short one thrice.
+  const slowestPlain = Math.max(...plainCallbacks, ...plainCharsets);
+  expect(median(callbacks)).toBeLessThan(2 * median(plainCallbacks) + 20);
+  expect(median(charsets)).toBeLessThan(2 * median(plainCharsets) + 20);
+  expect(Math.max(...callbacks, ...charsets)).toBeLessThan(3 * slowestPlain + 50);
+  expect(slowestHealthz).toBeLessThan(3 * slowestPlain + 50);
 
   const logged = lines.map((line) => JSON.parse(line) as { level: string; event: string; eventId?: unknown });
   expect(logged.filter((line) => line.level === 'error')).toEqual([]);
