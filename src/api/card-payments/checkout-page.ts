@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatCentavos } from '../../money/centavos';
+import { escapeHtml, htmlPage, scriptJson } from '../../http/html-page';
 import type { CheckoutOrder } from './checkout-service';
 import type { ShieldArguments, ShieldStepOrder } from './shield-config';
 
@@ -29,9 +30,6 @@ export interface CheckoutPageConfig {
   shieldIntegrity?: string;
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-/** JSON inside a <script type="application/json">: nothing in it can close the element. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330;margin:0;padding:2rem 1rem}
@@ -78,20 +76,7 @@ export function checkoutHeaders(shieldOrigins: readonly string[]): Record<string
 }
 
 function layout(title: string, body: string, head = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-${head}</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
+  return htmlPage({ title, style: STYLE, head, body: `<main>\n${body}\n</main>` });
 }
 
 /** A page that only says something (a closed, expired or unknown checkout). */

@@ -5,15 +5,12 @@
  * The message carries no result: shield.js reads the session from the sandbox.
  */
 import { CARD_CURRENCY_MINOR_UNITS } from '../../../../src/payment-api/schemas/card';
+import { escapeHtml, htmlPage, scriptJson } from '../../../../src/http/html-page';
 import type { ThreeDSSession } from './sessions';
 
 /** The `type` of the message the result page posts to the checkout window. */
 export const CHALLENGE_COMPLETE_MESSAGE = 'shield:challenge-complete';
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-/** JSON that cannot close the <script> element it sits in. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 function formatAmount(session: ThreeDSSession): string {
   const units = CARD_CURRENCY_MINOR_UNITS[session.currency];
@@ -22,14 +19,7 @@ function formatAmount(session: ThreeDSSession): string {
   return units === 0 ? `${session.currency} ${whole}` : `${session.currency} ${whole}.${text.slice(-units)}`;
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
+const STYLE = `
   body { font-family: system-ui, sans-serif; margin: 0; padding: 24px; color: #1d2733; background: #fff; }
   h1 { font-size: 18px; margin: 0 0 12px; }
   p { line-height: 1.4; }
@@ -37,14 +27,9 @@ function page(title: string, body: string): string {
   button { font-size: 16px; padding: 10px 20px; border-radius: 6px; border: 1px solid #8a96a3; background: #f4f6f8; cursor: pointer; }
   button[value="approve"] { background: #14804a; border-color: #14804a; color: #fff; }
   .note { font-size: 12px; color: #5d6b79; }
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
 `;
-}
+
+const page = (title: string, body: string): string => htmlPage({ title, style: STYLE, body });
 
 /** Only a session opened for a card is ever challenged: its last four digits are known. */
 export function challengePage(session: ThreeDSSession, parentOrigin: string): string {
