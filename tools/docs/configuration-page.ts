@@ -70,6 +70,8 @@ function shownDefault(setting: Setting): string {
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** A description's `<name>` placeholders, outside code spans, shown as text rather than read as HTML tags. */
+const placeholdersShown = (text: string): string => text.split('`').map((part, index) => (index % 2 === 0 ? part.replace(/</g, '&lt;') : part)).join('`');
 
 function description(setting: Setting): string {
   const text = setting.schema.description;
@@ -89,7 +91,7 @@ export function settingTables(): string {
         '',
         '| variable | default | what it does |',
         '|---|---|---|',
-        ...(byGroup.get(title) ?? []).map((setting) => `| \`${setting.name}\` | ${cell(shownDefault(setting))} | ${cell(description(setting))} |`),
+        ...(byGroup.get(title) ?? []).map((setting) => `| \`${setting.name}\` | ${cell(shownDefault(setting))} | ${cell(placeholdersShown(description(setting)))} |`),
       ].join('\n'),
     )
     .join('\n\n');
