@@ -79,191 +79,188 @@ export function isPublicKeyPem(pem: string): boolean {
 }
 
 export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  ENGINE_PORT: port.default(3000),
-  /** Interface the engine API binds: loopback unless told otherwise (containers set 0.0.0.0). */
-  ENGINE_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
-  /** Base URL the provider uses to reach the engine's callbacks; defaults to the local engine. */
-  ENGINE_PUBLIC_URL: url.optional(),
-  SANDBOX_PORT: port.default(4010),
-  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:7233'),
-  TEMPORAL_UI_PORT: port.default(8233),
-  /** The local dev server's Prometheus port (`npm start`); unset, the Temporal CLI picks a free one. */
-  TEMPORAL_METRICS_PORT: port.optional(),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payouts'),
-  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
-  /** Deadline of every call of the engine API to Temporal (start, query, signal, describe, update acceptance). */
-  TEMPORAL_CALL_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
-  /** TLS to the Temporal frontend, PEM files: the CA that signed its certificate; this client's certificate and key (mTLS). */
-  TEMPORAL_TLS_CA: z.string().min(1).optional(),
-  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
-  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
-  /** The name the frontend's certificate carries, when it differs from the host of TEMPORAL_ADDRESS. */
-  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
-  /**
-   * Production: reach a TEMPORAL_ADDRESS beyond loopback without TLS. Only on a network no one else shares
-   * (docker-compose's Docker network, on one host); without it production refuses a plaintext remote frontend.
-   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development').describe('`production` turns on the production refusals below: no demo credential, no weak secret, no local default for what a deployment must name, TLS wherever the network is crossed'),
+  ENGINE_PORT: port.default(3000).describe('Port of the engine API'),
+  ENGINE_HOST: z
+    .string()
+    .regex(/^[\w.:-]+$/, 'an IP address or a host name')
+    .default('127.0.0.1')
+    .describe('Interface the engine API binds: loopback unless told otherwise (containers set `0.0.0.0`); the log line `api.listening` names the address really bound'),
+  ENGINE_PUBLIC_URL: url.optional().describe('Base URL the provider calls back (`/callbacks/…`); unset: `http://127.0.0.1:$ENGINE_PORT`. Required, https, in production'),
+  SANDBOX_PORT: port.default(4010).describe('Port of the sandbox (the local provider)'),
+  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:7233').describe('The Temporal frontend, `host:port`. Production refuses one beyond loopback reached without TLS (set `TEMPORAL_TLS_CA`, or `TEMPORAL_ALLOW_PLAINTEXT`)'),
+  TEMPORAL_UI_PORT: port.default(8233).describe('Port of the Temporal Web UI of the local dev server (`npm start`)'),
+  TEMPORAL_METRICS_PORT: port.optional().describe("The local dev server's Prometheus port (`npm start`); unset: the Temporal CLI picks a free one"),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default').describe('Temporal namespace of every workflow'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payouts').describe('Task queue the worker polls and the API starts workflows on'),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional().describe('An existing Temporal CLI binary for `npm start`; unset: the one `npm run temporal:install` fetched'),
+  TEMPORAL_CALL_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(5_000)
+    .describe("Deadline of every call of the engine API to Temporal (start, query, signal, describe, an update's acceptance); past it the API answers 503. Raise it for a distant frontend"),
+  TEMPORAL_TLS_CA: z.string().min(1).optional().describe('PEM file of the CA that signed the Temporal frontend’s certificate: TLS to the frontend'),
+  TEMPORAL_TLS_CERT: z.string().min(1).optional().describe('PEM file of this client’s certificate, with `TEMPORAL_TLS_KEY`: mutual TLS (Temporal Cloud, a frontend that authenticates its clients)'),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional().describe('PEM file of the key of `TEMPORAL_TLS_CERT`; the two go together'),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional().describe('The name the frontend’s certificate carries, when it differs from the host of `TEMPORAL_ADDRESS`'),
+  // Without it production refuses a plaintext remote frontend; docker-compose's Docker network, on one host, is such a network.
   TEMPORAL_ALLOW_PLAINTEXT: z.stringbool().default(false).describe('Production: reach a TEMPORAL_ADDRESS beyond loopback without TLS, on a network only the engine shares'),
-  DATA_DIR: z.string().min(1).default('.data'),
-  /**
-   * The engine's own database (batches, payout ids, merchant webhook endpoints): unset, SQLite files under
-   * DATA_DIR (one machine); postgres://user:password@host:port/db, PostgreSQL (API and workers on several machines).
-   */
-  DATABASE_URL: postgresUrl.optional(),
-  /** DATABASE_URL's former name, still read (with a deprecation line in the log) when DATABASE_URL is unset. */
-  BATCH_STORE_URL: postgresUrl.optional(),
+  DATA_DIR: z.string().min(1).default('.data').describe('Local state: the dev server’s and the sandbox’s SQLite files, the engine’s database when `DATABASE_URL` is unset, the generated development key and codec token'),
+  DATABASE_URL: postgresUrl
+    .optional()
+    .describe('The engine’s own database (batches, payout ids, merchant webhook endpoints, unmatched callbacks): unset, SQLite under `DATA_DIR` (API and workers on one machine); `postgres://user:password@host:5432/db`, PostgreSQL shared by API and workers on any number of machines. The store creates and migrates its tables'),
+  BATCH_STORE_URL: postgresUrl.optional().describe('The former name of `DATABASE_URL`, still read when it is unset (the API and the worker log `config.deprecated_variable`): rename it'),
   /** Unset (and no ENGINE_API_KEYS_FILE): DEVELOPMENT_API_KEY, refused in production. */
-  ENGINE_API_KEYS: apiKeysTextSchema.optional().describe('API keys, comma-separated: secret, name:secret or name:secret:scope+scope (src/config/api-keys.ts)'),
-  ENGINE_API_KEYS_FILE: apiKeysFileSchema.optional().describe('A JSON file of API keys, each with its scopes, instead of ENGINE_API_KEYS'),
-  /** Requests a minute per API key on /v1 (unauthenticated ones: per client address). */
-  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
-  /** Requests a minute per client address on the routes reached without an API key: provider callbacks, the buyers' checkout, the codec. */
-  CALLBACK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
-  CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  CODEC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
-  /**
-   * The load balancers whose X-Forwarded-For names the client (Express's `trust proxy`): addresses,
-   * subnets, or `loopback`, `linklocal`, `uniquelocal`; unset, the socket's address is the client.
-   */
-  TRUST_PROXY: commaSeparated.pipe(z.array(z.string().refine(isTrustedProxy, 'each entry is an IP address, a subnet (address/bits), loopback, linklocal or uniquelocal'))).optional(),
-  /** Unmatched callbacks kept for operators; past this many the oldest are dropped (and counted). */
-  UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  /** The payment service; unset outside production: the local sandbox on SANDBOX_PORT. */
-  PAYMENT_API_BASE_URL: url.optional(),
-  PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID),
-  PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET),
-  /** The provider's fee on PIX withdrawals and copy-and-paste payments, to preview a payment: fixed reais + percent of the amount. */
-  PROVIDER_PIX_FEE_FIXED: z.coerce.number().min(0).max(1_000).pipe(reaisAmountSchema).default(0.5),
-  PROVIDER_PIX_FEE_PERCENT: z.coerce.number().min(0).max(100).pipe(reaisAmountSchema).default(3),
-  PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /**
-   * Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint
-   * (it only makes the workflow ask the provider's check; a badly signed one is still refused); `off`
-   * verifies nothing and takes every callback as such a hint (docs/provider-integration.md). The spec says
-   * callbacks "may be signed": `optional` by default, so a real provider's unsigned callbacks are heard.
-   */
-  PROVIDER_CALLBACK_SIGNATURES: z.enum(CALLBACK_SIGNATURE_POLICIES).default('optional'),
-  /**
-   * Untrusted callback hints each client address may have reach an open operation a minute, per API process;
-   * past it, 429 with Retry-After (the provider retries). Garbage and unknown ids are not counted.
-   */
-  UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** The provider's own addresses or subnets (address/bits), comma-separated: their unsigned callbacks are not budgeted. */
+  ENGINE_API_KEYS: apiKeysTextSchema
+    .optional()
+    .describe(
+      'API keys, comma-separated, each `name:secret:scope+scope` (scopes: `payouts:write`, `charges:write`, `infractions:write`, `webhooks:write`, `read`, `operator`, `codec`; which route needs which: [security.md](security.md#api-keys-and-their-scopes)). The older forms `secret` and `name:secret` have `payouts:write`, `charges:write`, `infractions:write` and `read`. Unset: `dev-api-key` with every scope, refused in production, where each secret is 24 characters or more. A bad entry stops the start naming its position, never its secret',
+    ),
+  ENGINE_API_KEYS_FILE: apiKeysFileSchema
+    .optional()
+    .describe('Instead of `ENGINE_API_KEYS` (not both): a JSON file, `[{"name": "payouts-service", "secret": "…", "scopes": ["payouts:write", "read"]}]`, read at start; the same rules. Keep it readable by the API’s user alone'),
+  ENGINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000).describe('Requests a minute per API key on `/v1` (without a valid key: per client address); past it 429 `RATE_LIMITED` with `Retry-After`. Counted per API process'),
+  CALLBACK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000).describe('Requests a minute per client address on `/callbacks` (the provider retries a 429 like any other failure)'),
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300).describe('Requests a minute per client address on `/checkout` (buyers’ browsers)'),
+  CODEC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200).describe('Requests a minute per client address on `/codec` (the Temporal UI)'),
+  TRUST_PROXY: commaSeparated
+    .pipe(z.array(z.string().refine(isTrustedProxy, 'each entry is an IP address, a subnet (address/bits), loopback, linklocal or uniquelocal')))
+    .optional()
+    .describe(
+      'The load balancers in front of the API (addresses, subnets, `loopback`, `linklocal`, `uniquelocal`; never everyone): their `X-Forwarded-For` names the client the rate limits count and the logs show; unset: the socket’s address. Production refuses an entry wider than an IPv4 /8 or an IPv6 /16, and `::ffff:0:0/96`',
+    ),
+  UNMATCHED_CALLBACKS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000).describe('Unmatched callbacks kept for operators (`GET /v1/callbacks/unmatched`); past it the oldest are dropped and counted'),
+  PAYMENT_API_BASE_URL: url.optional().describe('The payment service; unset: the local sandbox, `http://127.0.0.1:$SANDBOX_PORT`. Required, https, in production'),
+  PAYMENT_API_CLIENT_ID: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_ID).describe('The provider’s `client_id` (`ci`); the demo value is refused in production'),
+  PAYMENT_API_CLIENT_SECRET: z.string().min(1).default(DEMO_VALUES.PAYMENT_API_CLIENT_SECRET).describe('The provider’s `client_secret` (`cs`); the demo value is refused in production'),
+  PROVIDER_PIX_FEE_FIXED: z.coerce
+    .number()
+    .min(0)
+    .max(1_000)
+    .pipe(reaisAmountSchema)
+    .default(0.5)
+    .describe('The provider’s fixed fee in reais on PIX withdrawals and copy-and-paste payments, shown by `POST /v1/payouts/preview`: set it to your contract’s'),
+  PROVIDER_PIX_FEE_PERCENT: z.coerce.number().min(0).max(100).pipe(reaisAmountSchema).default(3).describe('The provider’s fee in percent of the amount, on top of `PROVIDER_PIX_FEE_FIXED`'),
+  PAYMENT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of every call to the provider; an unanswered call is an unknown outcome, checked again, never a refusal'),
+  // The spec says callbacks "may be signed": `optional` by default, so a real provider's unsigned callbacks are heard.
+  PROVIDER_CALLBACK_SIGNATURES: z
+    .enum(CALLBACK_SIGNATURE_POLICIES)
+    .default('optional')
+    .describe(
+      'Provider callbacks: `required` refuses an unsigned one (401); `optional` takes it as an untrusted hint that only makes the workflow ask the provider’s check (a badly signed one is still refused); `off` verifies nothing and takes every callback as such a hint ([provider-integration.md](provider-integration.md)); refused in production',
+    ),
+  UNSIGNED_CALLBACKS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(600)
+    .describe('Untrusted callback hints each client address may have reach an open operation a minute, per API process; past it 429 with `Retry-After` (the provider retries). Garbage and unknown ids are not counted'),
   PROVIDER_CALLBACK_ADDRESSES: commaSeparated
     .pipe(z.array(z.string().refine((entry) => isTrustedProxy(entry) && isIP(entry.split('/')[0] ?? '') !== 0, 'each entry is an IP address or a subnet (address/bits)')))
     .default([])
     .describe('The provider’s callback addresses or subnets, comma-separated: their unsigned callbacks are not budgeted by UNSIGNED_CALLBACKS_PER_MINUTE'),
-  /** Comma-separated during a rotation: the first one signs, every one verifies. */
-  WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]),
-  /** The sandbox's admin API; unset: the demo token outside production, a random one (the admin API closed) in production. */
-  SANDBOX_ADMIN_TOKEN: z.string().min(1).optional(),
-  /** 32 bytes, base64. When unset, a development key is generated under DATA_DIR (refused in production). */
-  PAYLOAD_ENCRYPTION_KEY: z.string().refine(is32Bytes, 'must be 32 bytes encoded as base64').optional(),
-  PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional(),
-  /** Keys of before a rotation, comma-separated `id:base64key`: they decrypt what they encrypted, never encrypt. */
-  PAYLOAD_ENCRYPTION_PREVIOUS_KEYS: previousKeys.optional(),
-  /** The Temporal UI's credential for the codec endpoint, carried in its URL; unset: generated under DATA_DIR outside production. */
-  CODEC_TOKEN: z.string().regex(/^[\w-]+$/, 'letters, digits, dash, underscore (it goes into a URL)').optional(),
-  /** Browser origins of the Temporal UI allowed to call the codec endpoint; default: the local dev UI on TEMPORAL_UI_PORT. */
-  CODEC_CORS_ORIGINS: origins.optional(),
-  /** Sandbox: where its SQLite state lives (`:memory:` for throwaway runs); default DATA_DIR/sandbox.sqlite. */
-  SANDBOX_DB: z.string().min(1).optional(),
-  /**
-   * Sandbox: a repeated external_id (withdrawal, copy-and-paste, crypto) answers the operation it made (true), or
-   * makes a second one (false: the spec promises no de-duplication, so the engine's exactly-once is tested without it).
-   * The seed profile de-duplicates nothing, whatever this says.
-   */
-  SANDBOX_DEDUPLICATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('true').transform((value) => value === 'true'),
-  /**
-   * Sandbox: `default`, the sandbox as documented; `seed`, a provider that keeps to the spec and nothing
-   * else (only the spec's fields where it shows a shape, another plausible variant where it does not,
-   * nothing it does not show: no crypto withdrawal route, no /shield/public-key, no currency list; no
-   * de-duplication, unsigned callbacks naming only its own ids, dynamic QR codes).
-   */
-  SANDBOX_PROFILE: z.enum(['default', 'seed']).default('default'),
-  /** Sandbox: how callbacks are signed: `hmac` (the documented scheme), `none`, or `alt` (another scheme); unset: hmac, none with the seed profile. */
-  SANDBOX_CALLBACK_SIGNATURE: z.enum(['hmac', 'none', 'alt']).optional(),
-  /** Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles. */
-  SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000),
-  /** Sandbox: callback delivery attempts (exponential backoff from SANDBOX_CALLBACK_RETRY_BASE_MS). */
-  SANDBOX_CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
-  SANDBOX_CALLBACK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
-  /** Sandbox: how long a PIX cash-in charge stays payable. */
-  SANDBOX_CASH_IN_EXPIRY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
-  /** Sandbox: delay before an infraction with a defense is resolved (0: only by the admin call). */
-  SANDBOX_INFRACTION_RESOLVE_MS: z.coerce.number().int().min(0).default(5_000),
-  /** Sandbox: browser origins allowed to use the security module (CORS, challenge framing); unset: any origin. */
-  SANDBOX_SHIELD_ORIGINS: origins.optional(),
-  /**
-   * Sandbox: the 3DS of its security module. `card-token`: 3DS required, prepareThreeDS takes module.encrypt's token
-   * and picks the flow (frictionless or challenge) by the card; `spec`: 3DS required, prepareThreeDS takes the spec's
-   * arguments only (amount, installments, currency; a token is refused) and, knowing no card, is frictionless; `off`:
-   * the settings say 3DS is not enabled and endpoint 2 charges any card without 3DS data.
-   */
-  SANDBOX_SHIELD_THREE_DS: z.enum(['card-token', 'spec', 'off']).default('card-token'),
-  /** Sandbox: how long a buyer has to answer a 3DS challenge before it counts as abandoned. */
-  SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
-  /** Sandbox: lifetime of the JWTs it issues. */
-  SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(3_600),
-  /** Sandbox: logins a minute per client_id (POST /api/auth/login). */
-  SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
-  /** Payout timing: wait for a callback, then poll the check with backoff; past the review deadline, NEEDS_REVIEW. */
-  PAYOUT_CALLBACK_WAIT_MS: z.coerce.number().int().min(100).default(60_000),
-  PAYOUT_POLL_INITIAL_MS: z.coerce.number().int().min(100).default(5_000),
-  PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000),
-  PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000),
-  PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
-  /** Cash-in: the merchant name (BR Code field 59) every code the provider makes must carry; unset: not compared. */
-  CHARGE_MERCHANT_NAME: z.string().min(1).max(25).optional(),
-  /** Cash-in: which provider endpoint creates charges (10 `transactions`, or 6 `deposit` for JWT projects). */
-  CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions'),
-  /** Crypto: the units of endpoint 12's fees: withdrawal_rate a percentage (2 = 2 %) or a fraction (0.02); rate_fixed in reais or USDT. */
-  CRYPTO_FEE_RATE_UNIT: z.enum(['percent', 'fraction']).default('percent'),
-  CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais'),
-  /** Crypto: the provider's route that creates a crypto withdrawal (the spec shows none, rule 6); unset, crypto payouts are refused (422 RAIL_NOT_AVAILABLE). */
+  WEBHOOK_SECRET: list.default([DEMO_VALUES.WEBHOOK_SECRET]).describe('The secret that signs the provider’s callbacks (HMAC-SHA256); comma-separated during a rotation: the first signs, every one verifies. The demo value is refused in production, where each is 24 characters or more'),
+  SANDBOX_ADMIN_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Bearer token of the sandbox’s `/sandbox/` admin API (the sandbox’s alone); unset: `demo-admin` outside production, a random one nobody knows (the admin API closed) in production, where a set one is 24 characters or more'),
+  PAYLOAD_ENCRYPTION_KEY: z
+    .string()
+    .refine(is32Bytes, 'must be 32 bytes encoded as base64')
+    .optional()
+    .describe('AES-256-GCM key of the payload codec (what Temporal stores is encrypted), 32 bytes in base64: `openssl rand -base64 32`; unset: a development key generated under `DATA_DIR`, refused in production, which also refuses a key that is not random bytes'),
+  PAYLOAD_ENCRYPTION_KEY_ID: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash, underscore').optional().describe('Id stored with every encrypted payload and sealed batch row, so a rotated key still decrypts its own; required in production'),
+  PAYLOAD_ENCRYPTION_PREVIOUS_KEYS: previousKeys.optional().describe('Keys of before a rotation, comma-separated `id:base64key`: they decrypt what they encrypted (history, sealed batch rows), never encrypt'),
+  CODEC_TOKEN: z
+    .string()
+    .regex(/^[\w-]+$/, 'letters, digits, dash, underscore (it goes into a URL)')
+    .optional()
+    .describe('The Temporal UI’s credential for the codec endpoint, carried in its URL; unset: generated once under `DATA_DIR` outside production, API keys only in production'),
+  CODEC_CORS_ORIGINS: origins
+    .optional()
+    .describe('Browser origins of the Temporal UI allowed to call the codec endpoint; unset: the local dev UI on `TEMPORAL_UI_PORT`, none in production (none is needed when the UI calls it on its own origin, as behind `docker-compose.yml`’s proxy)'),
+  SANDBOX_DB: z.string().min(1).optional().describe('Sandbox: where its SQLite state lives (`:memory:` for throwaway runs); unset: `$DATA_DIR/sandbox.sqlite`'),
+  SANDBOX_DEDUPLICATE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true')
+    .describe(
+      'Sandbox: `false` makes a repeated `external_id` (withdrawal, copy-and-paste, crypto) a second operation, as a provider that promises no de-duplication would, to test the engine’s exactly-once (`SANDBOX_DEDUPLICATE=false npm run chaos`). The seed profile de-duplicates nothing, whatever this says',
+    ),
+  SANDBOX_PROFILE: z
+    .enum(['default', 'seed'])
+    .default('default')
+    .describe(
+      'Sandbox: `seed` plays a provider that keeps to the spec and nothing else: only the spec’s fields where it shows a shape, another plausible variant where it does not, nothing it does not show (no crypto route, no `/shield/public-key`, no currency list), no de-duplication, unsigned callbacks naming only its own ids, dynamic QR codes ([provider-integration.md](provider-integration.md#the-seed-profile))',
+    ),
+  SANDBOX_CALLBACK_SIGNATURE: z.enum(['hmac', 'none', 'alt']).optional().describe('Sandbox: how its callbacks are signed: `hmac` (the documented `v1=` HMAC-SHA256), `none`, or `alt` (another scheme, to try a verifier that is not ours); unset: `hmac`, `none` with the seed profile'),
+  SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000).describe('Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles'),
+  SANDBOX_CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10).describe('Sandbox: callback delivery attempts'),
+  SANDBOX_CALLBACK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500).describe('Sandbox: first wait between callback attempts, doubling each time'),
+  SANDBOX_CASH_IN_EXPIRY_MS: z.coerce.number().int().min(1_000).default(3_600_000).describe('Sandbox: how long a PIX cash-in charge stays payable'),
+  SANDBOX_INFRACTION_RESOLVE_MS: z.coerce.number().int().min(0).default(5_000).describe('Sandbox: delay before a defended infraction is resolved (0: only by the admin call)'),
+  SANDBOX_SHIELD_ORIGINS: origins.optional().describe('Sandbox: browser origins of checkout pages allowed to use its security module (CORS of `/shield/`); unset: any origin. A 3DS challenge answers only the origin that opened its session, in any case'),
+  SANDBOX_SHIELD_THREE_DS: z
+    .enum(['card-token', 'spec', 'off'])
+    .default('card-token')
+    .describe(
+      'Sandbox: the 3DS of its security module. `card-token`: `prepareThreeDS` takes `module.encrypt`’s token and picks frictionless or challenge by the card; `spec`: it takes the spec’s arguments only (a token is refused) and, knowing no card, is frictionless; `off`: the settings say 3DS is not enabled and endpoint 2 charges any card without 3DS data',
+    ),
+  SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000).describe('Sandbox: how long a buyer has to answer a 3DS challenge before it counts as abandoned'),
+  SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(3_600).describe('Sandbox: lifetime of the JWTs it issues (short, to exercise the engine’s token refresh)'),
+  SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60).describe('Sandbox: logins a minute per `client_id` (`POST /api/auth/login`); past it 429 with `Retry-After`'),
+  PAYOUT_CALLBACK_WAIT_MS: z.coerce.number().int().min(100).default(60_000).describe('Payouts: how long a submitted payout waits for the provider’s callback before it polls the transaction check'),
+  PAYOUT_POLL_INITIAL_MS: z.coerce.number().int().min(100).default(5_000).describe('Payouts: first wait between checks once the callback is late, doubling up to `PAYOUT_POLL_MAX_MS`'),
+  PAYOUT_POLL_MAX_MS: z.coerce.number().int().min(100).default(600_000).describe('Payouts: longest wait between checks'),
+  PAYOUT_REVIEW_AFTER_MS: z.coerce.number().int().min(1_000).default(86_400_000).describe('Payouts: without a confirmed outcome this long after submission, the payout is `NEEDS_REVIEW` (an operator decides)'),
+  PAYOUT_SUBMIT_DEADLINE_MS: z.coerce.number().int().min(1_000).default(3_600_000).describe('Payouts: how long submission may keep failing (provider down, timeouts) before `NEEDS_REVIEW`'),
+  CHARGE_MERCHANT_NAME: z.string().min(1).max(25).optional().describe('Cash-in: the merchant name (BR Code field 59) every code the provider answers must carry; a code naming another is refused. Unset: not compared'),
+  CASH_IN_ENDPOINT: z.enum(['transactions', 'deposit']).default('transactions').describe('Cash-in: the provider endpoint that creates charges: `transactions` (10, headers `ci`/`cs`) or `deposit` (6, for JWT projects)'),
+  CRYPTO_FEE_RATE_UNIT: z.enum(['percent', 'fraction']).default('percent').describe('Crypto: how endpoint 12’s fee quote states `withdrawal_rate`: `percent` (2 = 2 %) or `fraction` (0.02)'),
+  CRYPTO_FEE_FIXED_UNIT: z.enum(['reais', 'usdt']).default('reais').describe('Crypto: the unit of endpoint 12’s `rate_fixed`: `reais` or `usdt`'),
   PAYMENT_API_CRYPTO_WITHDRAW_PATH: z
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path: /segment/segment…, of letters, digits, ".", "_", "~", "-"')
     .refine((path) => !path.split('/').some((segment) => segment === '.' || segment === '..'), 'must not hold "." or ".." segments')
     .optional()
     .describe("The provider's route that creates a crypto withdrawal (POST, Bearer JWT); unset: the crypto rail is off"),
-  /** Copy-and-paste: the field names endpoint 5's request goes out under (its shape is not shown); default: the sandbox's. */
   PIX_COPY_PASTE_REQUEST_FIELDS: pixCopyPasteFieldNamesSchema
     .default(DEFAULT_PIX_COPY_PASTE_FIELDS)
     .describe("Endpoint 5's request field names, emv=<name>,amount=<name>,externalId=<name>,callbackUrl=<name>[,description=<name>]"),
-  /** Cash-in: the credentials endpoint 6 (deposit) takes: `bearer` (the JWT of endpoint 1) or `client-headers` (ci/cs). */
-  CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer'),
-  /** MED: the provider's `analise` words for a defense that agrees and one that contests, `<agrees>,<contests>` (the sandbox plays a provider with these). */
-  INFRACTION_ANALISE_VALUES: analysisWordsSchema.default(DEFAULT_ANALYSIS_WORDS),
-  /** Cash-in: after a charge EXPIRED, how long a payment the provider confirms still makes it PAID. */
-  CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000),
-  /** Cash-in: how long a paid charge listens for accepted MED infractions (claims are opened up to 80 days after a PIX). */
-  CASH_IN_REFUND_WINDOW_MS: z.coerce.number().int().min(1_000).default(90 * 86_400_000),
-  /** Batches: payouts in flight per batch, optional starts per second, most starts per activity call, how often a full window is re-read. */
-  BATCH_WINDOW: z.coerce.number().int().min(1).max(2_000).default(200),
-  BATCH_RATE_PER_SECOND: z.coerce.number().int().min(1).optional(),
-  BATCH_PAGE_SIZE: z.coerce.number().int().min(1).max(1_000).default(200),
-  BATCH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
-  /** A batch workflow continues as new past this many history events (Temporal warns at 10,000). */
-  BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000),
-  /** A batch activity failing this long (a corrupt sealed row, a full disk) makes the batch STALLED with its problem shown; tried again with backoff. */
-  BATCH_PROBLEM_AFTER_MS: z.coerce.number().int().min(1_000).default(300_000),
-  /** MED: how often the Schedule runs the infraction sync, how many infractions it reads per page, and the Schedule's id. */
-  MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
-  MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
-  /** Endpoint 7's list, when its answer holds more than one array: the field that holds it (dots reach into objects). */
+  CASH_IN_DEPOSIT_AUTH: z.enum(['bearer', 'client-headers']).default('bearer').describe('Cash-in, with `CASH_IN_ENDPOINT=deposit`: the credentials endpoint 6 takes: `bearer` (the JWT of endpoint 1) or `client-headers` (`ci`/`cs`)'),
+  INFRACTION_ANALISE_VALUES: analysisWordsSchema.default(DEFAULT_ANALYSIS_WORDS).describe('MED: the provider’s `analise` words for a defense that agrees and one that contests, `<agrees>,<contests>` (the sandbox plays a provider with these)'),
+  CASH_IN_LATE_PAYMENT_WINDOW_MS: z.coerce.number().int().min(1_000).default(86_400_000).describe('Cash-in: after a charge is `EXPIRED`, how long a payment the provider confirms still makes it `PAID`'),
+  CASH_IN_REFUND_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(90 * 86_400_000)
+    .describe('Cash-in: how long a paid charge listens for accepted MED infractions before its workflow closes (claims are opened up to 80 days after a PIX)'),
+  BATCH_WINDOW: z.coerce.number().int().min(1).max(2_000).default(200).describe('Batches: payouts of one batch in flight at most'),
+  BATCH_RATE_PER_SECOND: z.coerce.number().int().min(1).optional().describe('Batches: most payouts one batch starts a second; unset: no cap but the window'),
+  BATCH_PAGE_SIZE: z.coerce.number().int().min(1).max(1_000).default(200).describe('Batches: most payouts one step of the batch workflow starts (its local activity)'),
+  BATCH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500).describe('Batches: how often a batch re-reads its counts while its window is full'),
+  BATCH_MAX_HISTORY_EVENTS: z.coerce.number().int().min(100).max(40_000).default(5_000).describe('Batches: a batch workflow continues as new past this many history events (Temporal warns at 10,000)'),
+  BATCH_PROBLEM_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(300_000)
+    .describe('Batches: a batch activity failing this long (a corrupt sealed row, a full disk) makes the batch `STALLED` with its `problem` shown; it is tried again with backoff'),
+  MED_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000).describe('MED: how often the Schedule reads the provider’s infractions'),
+  MED_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100).describe('MED: infractions asked per page (the provider may give fewer: pages are read until one is empty or short)'),
   MED_LIST_ENVELOPE: z
     .string()
     .regex(PROVIDER_FIELD_PATH, 'a field name, or names joined by dots (data.items)')
     .optional()
     .describe('The field of endpoint 7’s answer that holds the infractions; unset: the one array in the answer'),
-  /** The provider's names of an infraction record's fields (endpoint 7's record is not shown). */
   MED_RECORD_FIELDS: medRecordFieldsSchema
     .default(DEFAULT_MED_RECORD_FIELDS)
     .describe('id=<name>,transactionId=<name>,status=<name>,amount=<name>,createdAt=<name>,defenseDeadline=<name>,...: the provider’s names where they differ (a|b: either)'),
-  /** The provider's names of the fields the engine reads from each kind of callback (not shown by the spec but the card's): src/payment-api/schemas/callback-fields.ts. */
+  // Not shown by the spec but the card's: src/payment-api/schemas/callback-fields.ts.
   WITHDRAWAL_CALLBACK_FIELDS: callbackFieldsSetting('withdrawals')
     .default(DEFAULT_CALLBACK_FIELDS.withdrawals)
     .describe('externalId=<name>,transactionId=<name>,status=<name>,reason=<name>: the provider’s names where they differ (a|b: either)'),
@@ -279,33 +276,25 @@ export const envSchema = z.object({
   CARD_CALLBACK_FIELDS: callbackFieldsSetting('card')
     .default(DEFAULT_CALLBACK_FIELDS.card)
     .describe('externalReference=<name>,id=<name>,status=<name>: the provider’s names where they differ (a|b: either)'),
-  MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync'),
-  /** MED: how long before its defense deadline an undefended infraction is DUE_SOON (and infraction.due_soon is sent, once). */
+  MED_SYNC_SCHEDULE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'letters, digits, dot, dash, colon, underscore').default('med-sync').describe('MED: the id of the sync Schedule (two deployments on one namespace need two)'),
   INFRACTION_DUE_SOON_LEAD_MS: z.coerce
     .number()
     .int()
     .min(60_000)
     .default(86_400_000)
     .describe('How long before the defense deadline an infraction becomes DUE_SOON and infraction.due_soon is sent (once); infractions started before keep theirs'),
-  /** A prebuilt workflow bundle (npm run build:workflows); unset: bundle at worker start-up. */
-  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
-  /** Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(1_000),
-  /** Card payments: how long a checkout link takes a card; how long the workflow waits to hear endpoint 2's answer before NEEDS_REVIEW. */
-  CARD_CHECKOUT_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(1_800_000),
-  CARD_AUTHORIZE_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000),
-  /** Signs checkout links (HMAC-SHA256); required in production; unset outside it: derived from the first ENGINE_API_KEYS entry. */
-  CHECKOUT_TOKEN_SECRET: z.string().min(16).optional(),
-  /** The provider's base URL as the buyer's browser reaches it (shield.js); unset: PAYMENT_API_BASE_URL. */
-  PAYMENT_BROWSER_BASE_URL: url.optional(),
-  /** The spec's {shield_script_url} and {shield_settings_url}; unset: the sandbox's /shield/shield.js and /shield/settings under PAYMENT_BROWSER_BASE_URL. */
-  PAYMENT_SHIELD_SCRIPT_URL: url.optional(),
-  PAYMENT_SHIELD_SETTINGS_URL: url.optional(),
-  /**
-   * The spec's <PUBLIC_KEY>, handed to the security module as it is: the key itself (an opaque string such as
-   * `pk_live_…`, or PEM text), or `file:<path>` (or an absolute path) of a file holding it; unset: read from the
-   * sandbox's GET /shield/public-key.
-   */
+  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional().describe('A prebuilt workflow bundle (`npm run build:workflows`; with tracing on, its traced twin `*.traced.js` beside it); unset: bundled at worker start-up'),
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(1_000).describe('Workflows a worker keeps in memory between their tasks (sticky cache); an evicted one is replayed on its next task. More costs memory, fewer costs CPU'),
+  CARD_CHECKOUT_TTL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(1_800_000).describe('Card payments: how long a checkout link takes a card; then `EXPIRED`'),
+  CARD_AUTHORIZE_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000).describe('Card payments: how long the workflow waits to hear endpoint 2’s answer before `NEEDS_REVIEW`'),
+  CHECKOUT_TOKEN_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Signs checkout links (HMAC-SHA256); unset: derived from the first API key outside production. Required (24 characters or more) in production, so that rotating API keys does not void open checkout links'),
+  PAYMENT_BROWSER_BASE_URL: url.optional().describe('The provider as the buyer’s browser reaches it (`shield.js`); unset: `PAYMENT_API_BASE_URL`. https in production'),
+  PAYMENT_SHIELD_SCRIPT_URL: url.optional().describe('The spec’s `{shield_script_url}`; unset: the sandbox’s `/shield/shield.js` under `PAYMENT_BROWSER_BASE_URL`. https in production'),
+  PAYMENT_SHIELD_SETTINGS_URL: url.optional().describe('The spec’s `{shield_settings_url}`; unset: the sandbox’s `/shield/settings` under `PAYMENT_BROWSER_BASE_URL`. https in production'),
   PAYMENT_SHIELD_PUBLIC_KEY: z
     .string()
     .min(1)
@@ -315,55 +304,53 @@ export const envSchema = z.object({
       (value) => value.trimStart().startsWith('-----BEGIN') || value.startsWith('file:') || path.isAbsolute(value) || !/\s/.test(value.trim()),
       'is neither PEM text nor a file (file:<path>), so it must be the key on one line',
     )
-    .optional(),
-  /**
-   * The order of the spec's browser steps 5 (prepareThreeDS) and 6 (module.encrypt): `spec` (the default), 5 then 6
-   * with the spec's arguments; `encrypt-first`, 6 then 5 with the card token, for a module that wants the card at
-   * prepareThreeDS that way (the sandbox's takes either).
-   */
-  PAYMENT_SHIELD_STEP_ORDER: z.enum(['encrypt-first', 'spec']).default('spec'),
+    .optional()
+    .describe(
+      'The spec’s `<PUBLIC_KEY>`, handed to the security module as it is: the key on one line (`pk_live_…`), PEM text (checked at start-up), or `file:<path>` or an absolute path of a file holding it (read when a checkout page first needs it; unreadable: that page answers 503); unset: the sandbox’s `GET /shield/public-key`',
+    ),
+  PAYMENT_SHIELD_STEP_ORDER: z
+    .enum(['encrypt-first', 'spec'])
+    .default('spec')
+    .describe('The order of the spec’s browser steps: `spec`, 5 (`prepareThreeDS` with the spec’s arguments) then 6 (`module.encrypt`); `encrypt-first`, 6 then 5 given the card token, for a module that wants the card at `prepareThreeDS`'),
   PAYMENT_SHIELD_ARGUMENTS: z
     .enum(['object', 'positional'])
     .default('object')
     .describe(
       "How the checkout passes the spec's arguments to prepareThreeDS and module.encrypt (not shown): `object`, one object ({amount, installments, currency}; {number, holderName, expMonth, expYear, cvv}); `positional`, one by one in that order",
     ),
-  /** Subresource Integrity of the provider's shield.js on the checkout page (`sha384-<base64>`, several space-separated during a change); required in production (the API's alone); unset elsewhere: none. */
   PAYMENT_SHIELD_SCRIPT_INTEGRITY: z
     .string()
     .regex(/^sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2}( sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2})*$/, 'sha256-, sha384- or sha512- followed by the base64 hash, space-separated')
-    .optional(),
-  /** The engine's base URL as the buyer's browser reaches it (checkout links); unset: ENGINE_PUBLIC_URL. */
-  CHECKOUT_PUBLIC_URL: url.optional(),
-  /** Merchant webhooks: the first wait after a failed delivery, doubling up to the longest wait, for this long before the delivery is FAILED (at least 24 h in production). */
-  MERCHANT_WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(30_000),
-  MERCHANT_WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(100).default(3_600_000),
-  MERCHANT_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
-  /** Merchant webhooks: how long one delivery waits for the endpoint's answer. */
-  MERCHANT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** Merchant webhooks: endpoints on this machine (loopback) may be registered and called; refused in production. */
-  WEBHOOK_ALLOW_LOOPBACK: z.stringbool().default(false),
-  /** Merchant webhooks: after a secret rotation, how long the old secret keeps signing next to the new one. */
-  MERCHANT_WEBHOOK_SECRET_OVERLAP_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(86_400_000),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-  /** The worker's `/metrics` (engine metrics plus the Temporal SDK's), and the loopback port of the SDK's own exporter it reads. */
-  WORKER_METRICS_PORT: port.default(9464),
-  WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
-  WORKER_SDK_METRICS_PORT: port.default(9465),
-  /** The engine API's `/metrics`: on a port of its own, never the API's; loopback unless told otherwise (containers set 0.0.0.0). */
-  METRICS_PORT: port.default(9463),
-  METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1'),
-  /** An activity failing this long (counted from its first attempt) is reported to its workflow: `problem` in its view, ActivityProblemSince in the index. */
-  ACTIVITY_PROBLEM_AFTER_MS: z.coerce.number().int().min(100).default(60_000),
-  /** How often the API counts the payouts in NEEDS_REVIEW for its gauge. */
-  METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
+    .optional()
+    .describe(
+      'Subresource Integrity of the provider’s `shield.js` on the checkout page, `sha384-<base64>` (several space-separated while the provider changes it): the browser runs only that script (PCI DSS 4.0 6.4.3). Required by the API in production; take it with `curl -s <shield_script_url> | openssl dgst -sha384 -binary | openssl base64 -A`',
+    ),
+  CHECKOUT_PUBLIC_URL: url.optional().describe('The engine as the buyer’s browser reaches it, the base of `checkoutUrl`, when the provider reaches the engine by another name; unset: `ENGINE_PUBLIC_URL`. https in production'),
+  MERCHANT_WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(30_000).describe('Merchant webhooks: the first wait after a failed delivery, doubling up to `MERCHANT_WEBHOOK_RETRY_MAX_MS`'),
+  MERCHANT_WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(100).default(3_600_000).describe('Merchant webhooks: the longest wait between deliveries'),
+  MERCHANT_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000).describe('Merchant webhooks: how long an endpoint is retried before its delivery is `FAILED`; at least 24 h in production'),
+  MERCHANT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000).describe('Merchant webhooks: how long one delivery waits for the endpoint’s answer'),
+  WEBHOOK_ALLOW_LOOPBACK: z
+    .stringbool()
+    .default(false)
+    .describe('Merchant webhooks: endpoints on this machine (127.0.0.0/8, `::1`, `localhost`) may be registered and called; `npm start` sets it `true`; refused in production'),
+  MERCHANT_WEBHOOK_SECRET_OVERLAP_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(86_400_000).describe('Merchant webhooks: after a secret rotation, how long the old secret keeps signing next to the new one'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('Least level logged: `debug`, `info`, `warn`, `error`'),
+  WORKER_METRICS_PORT: port.default(9464).describe('The worker’s `GET /metrics` (engine metrics plus the Temporal SDK’s)'),
+  WORKER_METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1').describe('Interface of the worker’s `/metrics` (containers set `0.0.0.0` so Prometheus reaches it)'),
+  WORKER_SDK_METRICS_PORT: port.default(9465).describe('Loopback port of the Temporal SDK’s own exporter, which the worker’s `/metrics` reads and appends'),
+  METRICS_PORT: port.default(9463).describe('The engine API’s `GET /metrics`, on a port of its own, never the API’s'),
+  METRICS_HOST: z.string().regex(/^[\w.:-]+$/, 'an IP address or a host name').default('127.0.0.1').describe('Interface of the API’s `/metrics` (containers set `0.0.0.0`)'),
+  ACTIVITY_PROBLEM_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(60_000)
+    .describe('An activity failing this long (from its first attempt) shows as `problem` in its operation’s view and sets the `ActivityProblemSince` search attribute until it ends'),
+  METRICS_REVIEW_QUEUE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000).describe('How often the API counts the payouts in `NEEDS_REVIEW` (a visibility query) for `payout_engine_payouts_needs_review`'),
   /** The standard OpenTelemetry variables that turn tracing on (src/telemetry/tracing.ts); the SDK reads them, checked here. */
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this collector (the SDK posts to <endpoint>/v1/traces); unset: no tracing. Production: https, or loopback, or OTLP_PLAINTEXT_HOST'),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional().describe('Traces by OTLP/HTTP to this very URL, over OTEL_EXPORTER_OTLP_ENDPOINT; the same production rule'),
-  /**
-   * Production: the one collector host an OTLP endpoint may reach in clear (`http://`), on a network only the
-   * engine's services share (docker-compose's `jaeger`); any other plain-HTTP endpoint beyond loopback is refused.
-   */
   OTLP_PLAINTEXT_HOST: z
     .string()
     .regex(/^[\w.-]+$/, 'a host name or an IPv4 address')

@@ -175,8 +175,8 @@ async function main(): Promise<void> {
     const apiRss = peakRssBytes(api.child.pid ?? -1);
     const acceptanceFigures = (result: AcceptanceResult) => ({ acceptMs: Math.round(result.acceptMs), healthzMaxMs: result.healthz.maxMs, healthzAnswers: result.healthz.answers });
 
-    // 7. The yardstick again, the engine's stack stopped: the box's speed drifts within minutes, and one short bare
-    // phase alone swung the ratio from 0.72 to 0.93 between runs of the same code (docs/benchmarks.md).
+    // 7. The yardstick again, the engine's stack stopped: the box's speed drifts within minutes, enough for one short
+    // bare phase alone to move the ratio between runs of the same code (docs/benchmarks.md).
     for (const child of children.splice(0).reverse()) await stopChild(child, 30_000);
     for (const stop of stops.splice(0).reverse()) await stop();
     const bareAfter = await bareYardstick('after');
