@@ -6,8 +6,7 @@ import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../src/pix/brcod
 import { centavosToReais, reaisToCentavos } from '../../src/money/centavos';
 import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
 import { providerError } from '../http/errors';
-import { pixOutFeeCents } from './fees';
-import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { acceptPixOut, fingerprintOf, maskPixKey, pixOutObject, pixOutRegistrations, type PixOutFamily } from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
@@ -16,6 +15,7 @@ export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
   callbackType: 'PixCopyPaste',
   callbackSchema: pixCopyPasteCallbackSchema,
   check: { transactionType: 'PAGAMENTO_PIX', transactionMethod: 'PIX' },
+  events: { accepted: 'sandbox.pix_payment_accepted', replayed: 'sandbox.pix_payment_replayed' },
 };
 
 function parseCode(qrcode: string): ParsedBrCode {
@@ -49,19 +49,11 @@ export const pixCopyPasteProduct: SandboxProduct = {
         const caller = requireCaller(user);
         const code = parseCode(input.qrcode);
         const amountCents = amountToPay(code, input.amount);
-        const fingerprint = fingerprintOf([
-          PIX_COPY_PASTE_FAMILY.product,
-          fingerprintOf([input.qrcode]),
-          amountCents,
-          input.clientCallbackUrl,
-          input.description ?? '',
-        ]);
-        const { operation, replayed } = openPixOut(ctx, PIX_COPY_PASTE_FAMILY, {
+        const operation = acceptPixOut(ctx, PIX_COPY_PASTE_FAMILY, {
           user: caller,
           externalId: input.external_id,
           amountCents,
-          feeCents: pixOutFeeCents(amountCents),
-          fingerprint,
+          matchOnReplay: [fingerprintOf([input.qrcode]), amountCents, input.clientCallbackUrl, input.description ?? ''],
           callbackUrl: input.clientCallbackUrl,
           details: {
             merchantName: code.merchantName,
@@ -70,11 +62,6 @@ export const pixCopyPasteProduct: SandboxProduct = {
             ...(code.txid !== undefined ? { txid: code.txid } : {}),
             ...(input.description !== undefined ? { description: input.description } : {}),
           },
-        });
-        ctx.logger.info(replayed ? 'sandbox.pix_payment_replayed' : 'sandbox.pix_payment_accepted', {
-          operationId: operation.id,
-          externalId: operation.externalId,
-          status: operation.status,
         });
         return {
           body: {
@@ -86,6 +73,5 @@ export const pixCopyPasteProduct: SandboxProduct = {
       },
     },
   },
-  jobs: { [settleJobKind(PIX_COPY_PASTE_FAMILY)]: settleJob(PIX_COPY_PASTE_FAMILY) },
-  operationKinds: { [PIX_COPY_PASTE_FAMILY.product]: pixOutOperationKind(PIX_COPY_PASTE_FAMILY) },
+  ...pixOutRegistrations(PIX_COPY_PASTE_FAMILY),
 };

@@ -16,7 +16,8 @@ import type { Job } from '../jobs/scheduler';
 import { ACCOUNTS } from '../ledger/ledger';
 import { newOperationId, type Operation } from '../store/operations';
 import type { SandboxUser } from '../store/users';
-import type { CheckView, ForcedOutcome, OperationKind } from './product';
+import { pixOutFeeCents } from './fees';
+import type { CheckView, ForcedOutcome, OperationKind, SandboxProduct } from './product';
 
 export const RULE_FAILED_REASON = 'Recipient account closed (sandbox rule: amount ending in .13)';
 
@@ -50,6 +51,8 @@ export interface PixOutFamily {
   callbackType: PixOutType;
   callbackSchema: z.ZodType;
   check: Omit<CheckView, 'transactionState'>;
+  /** The log events of a new request and of a replay. */
+  events: { accepted: string; replayed: string };
 }
 
 export interface PixOutRequest {
@@ -199,4 +202,28 @@ export function settleJob(family: PixOutFamily) {
     const reason = typeof job.payload.reason === 'string' ? job.payload.reason : undefined;
     settlePixOut(ctx, family, operation, { status, ...(reason ? { reason } : {}) });
   };
+}
+
+/**
+ * A PIX-out request as both products take it: the fee, the fingerprint of what must match on a replay (its
+ * family first), the operation opened (or replayed) and logged.
+ */
+export function acceptPixOut(
+  ctx: SandboxContext,
+  family: PixOutFamily,
+  request: Omit<PixOutRequest, 'feeCents' | 'fingerprint'> & { matchOnReplay: readonly (string | number)[] },
+): Operation {
+  const { matchOnReplay, ...rest } = request;
+  const { operation, replayed } = openPixOut(ctx, family, {
+    ...rest,
+    feeCents: pixOutFeeCents(request.amountCents),
+    fingerprint: fingerprintOf([family.product, ...matchOnReplay]),
+  });
+  ctx.logger.info(replayed ? family.events.replayed : family.events.accepted, { operationId: operation.id, externalId: operation.externalId, status: operation.status });
+  return operation;
+}
+
+/** What a PIX-out product registers besides its route: its settlement job and its operation kind. */
+export function pixOutRegistrations(family: PixOutFamily): Pick<SandboxProduct, 'jobs' | 'operationKinds'> {
+  return { jobs: { [settleJobKind(family)]: settleJob(family) }, operationKinds: { [family.product]: pixOutOperationKind(family) } };
 }

@@ -3,8 +3,7 @@ import { reaisToCentavos } from '../../src/money/centavos';
 import { withdrawalCallbackSchema } from '../../src/payment-api/schemas/withdrawal';
 import { validatePixKey } from '../../src/pix/keys';
 import { providerError } from '../http/errors';
-import { pixOutFeeCents } from './fees';
-import { fingerprintOf, maskPixKey, openPixOut, pixOutObject, pixOutOperationKind, settleJob, settleJobKind, type PixOutFamily } from './pix-out';
+import { acceptPixOut, maskPixKey, pixOutObject, pixOutRegistrations, type PixOutFamily } from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const WITHDRAWAL_FAMILY: PixOutFamily = {
@@ -13,6 +12,7 @@ export const WITHDRAWAL_FAMILY: PixOutFamily = {
   callbackType: 'Withdrawal',
   callbackSchema: withdrawalCallbackSchema,
   check: { transactionType: 'SAQUE', transactionMethod: 'PIX' },
+  events: { accepted: 'sandbox.withdrawal_accepted', replayed: 'sandbox.withdrawal_replayed' },
 };
 
 export const withdrawalsProduct: SandboxProduct = {
@@ -25,22 +25,12 @@ export const withdrawalsProduct: SandboxProduct = {
         const key = validatePixKey(input.key_type, input.pix_key);
         if (!key.ok) throw providerError('INVALID_PIX_KEY', `pix_key does not fit key_type ${input.key_type}: ${key.message}`);
         const amountCents = reaisToCentavos(input.amount);
-        // The whole parsed request must match on a replay (docs/assumptions.md §2); the key in its normalized form.
-        const fingerprint = fingerprintOf([
-          WITHDRAWAL_FAMILY.product,
-          amountCents,
-          input.key_type,
-          key.normalized,
-          input.clientCallbackUrl,
-          input.description ?? '',
-          input.gateway ?? '',
-        ]);
-        const { operation, replayed } = openPixOut(ctx, WITHDRAWAL_FAMILY, {
+        const operation = acceptPixOut(ctx, WITHDRAWAL_FAMILY, {
           user: caller,
           externalId: input.external_id,
           amountCents,
-          feeCents: pixOutFeeCents(amountCents),
-          fingerprint,
+          // The whole parsed request must match on a replay (docs/assumptions.md §2); the key in its normalized form.
+          matchOnReplay: [amountCents, input.key_type, key.normalized, input.clientCallbackUrl, input.description ?? '', input.gateway ?? ''],
           callbackUrl: input.clientCallbackUrl,
           details: {
             keyType: input.key_type,
@@ -48,11 +38,6 @@ export const withdrawalsProduct: SandboxProduct = {
             ...(input.description !== undefined ? { description: input.description } : {}),
             ...(input.gateway !== undefined ? { gateway: input.gateway } : {}),
           },
-        });
-        ctx.logger.info(replayed ? 'sandbox.withdrawal_replayed' : 'sandbox.withdrawal_accepted', {
-          operationId: operation.id,
-          externalId: operation.externalId,
-          status: operation.status,
         });
         return {
           body: {
@@ -64,6 +49,5 @@ export const withdrawalsProduct: SandboxProduct = {
       },
     },
   },
-  jobs: { [settleJobKind(WITHDRAWAL_FAMILY)]: settleJob(WITHDRAWAL_FAMILY) },
-  operationKinds: { [WITHDRAWAL_FAMILY.product]: pixOutOperationKind(WITHDRAWAL_FAMILY) },
+  ...pixOutRegistrations(WITHDRAWAL_FAMILY),
 };
