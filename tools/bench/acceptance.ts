@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import type { BatchApiClient } from '../../src/client';
+import type { EngineClient } from '../../src/client';
 import { benchItems } from './engine-run';
 
 export type AcceptanceFormat = 'json' | 'csv';
@@ -25,7 +25,7 @@ function toCsv(items: ReturnType<typeof benchItems>): string {
   return ['externalId,amount,pixKey,keyType', ...items.map((item) => `${item.externalId},${item.amount},${item.pixKey},${item.keyType}`)].join('\n');
 }
 
-export async function measureAcceptance(api: BatchApiClient, options: { items: number; format: AcceptanceFormat; healthzUrl: string }): Promise<AcceptanceResult> {
+export async function measureAcceptance(api: EngineClient, options: { items: number; format: AcceptanceFormat; healthzUrl: string }): Promise<AcceptanceResult> {
   const batchId = `bench-accept-${options.format}-${randomUUID().slice(0, 8)}`;
   const items = benchItems(options.items, batchId);
   const body = options.format === 'csv' ? toCsv(items) : JSON.stringify({ batchId, items });

@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { BatchApiClient } from '../../src/client';
+import { EngineClient } from '../../src/client';
 import { measureChargeCreation } from './charge-latency';
 import { measureAcceptance, type AcceptanceFormat, type AcceptanceResult } from './acceptance';
 import { measureBarePayouts } from './bare-run';
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
 
     const engineUrl = `http://127.0.0.1:${ports.engine}`;
     const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
-    const engineApi = new BatchApiClient({ baseUrl: engineUrl, apiKey });
+    const engineApi = new EngineClient({ baseUrl: engineUrl, apiKey });
     const engineCpu = processCpu({ temporal: temporal.server.pid, worker: worker.pid, api: api.child.pid, sandbox: sandbox.child.pid, client: process.pid });
     const engineStoreBefore = await readPersistenceCounters(temporal.metricsUrl);
     const engine = await measureEngine({ api: engineApi, client: temporal.client.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: PHASE_TIMEOUT_MS });

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { BatchApiClient } from '../../src/client';
+import type { EngineClient } from '../../src/client';
 import { eventsOfEveryRun } from '../../src/temporal/every-run';
 import { pollUntil } from '../../src/util/poll';
 import { percentile } from './percentile';
@@ -131,19 +131,19 @@ export function benchItems(count: number, run: string) {
 }
 
 /** Submits through the engine API, as a merchant would; how long the answer took. */
-async function timedSubmit(api: BatchApiClient, body: { batchId: string; items: unknown[] }): Promise<number> {
+async function timedSubmit(api: EngineClient, body: { batchId: string; items: unknown[] }): Promise<number> {
   const started = performance.now();
   await api.submitJson(body);
   return performance.now() - started;
 }
 
 
-export async function measureEngine(options: { api: BatchApiClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
+export async function measureEngine(options: { api: EngineClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
   const batchId = `bench-${randomUUID().slice(0, 8)}`;
   const submittedAt = Date.now();
   const acceptMs = await timedSubmit(options.api, { batchId, items: benchItems(options.payouts, batchId) });
   const summary = await pollUntil(async () => {
-    const current = await options.api.summary(batchId);
+    const current = await options.api.batchSummary(batchId);
     return current.done ? current : undefined;
   }, { timeoutMs: options.timeoutMs, intervalMs: 500, description: `batch ${batchId} to finish` });
   const finishedAt = Date.now();

@@ -6,7 +6,7 @@
  * final states call for looked for at the flapping receiver.
  */
 import { z } from 'zod';
-import { BatchApiClient, BatchApiError, BatchApiUnreachableError } from '../../src/client/batch-api-client';
+import { EngineApiError, EngineApiUnreachableError, EngineClient } from '../../src/client/engine-client';
 import { StackClient } from '../cluster/stack-client';
 import type { BatchItemResponse } from '../../src/api/batches/schemas';
 import { reaisToCentavos } from '../../src/money/centavos';
@@ -51,11 +51,11 @@ const payoutReadingSchema = z.object({ status: z.string(), reviewReason: z.strin
 
 /** Retries what a dead or Temporal-less API answers (no answer, 5xx, 429); anything else is a real refusal. */
 function isTransient(error: unknown): boolean {
-  return error instanceof BatchApiUnreachableError || (error instanceof BatchApiError && (error.status >= 500 || error.status === 429));
+  return error instanceof EngineApiUnreachableError || (error instanceof EngineApiError && (error.status >= 500 || error.status === 429));
 }
 
 /** Sends the same request, at the plan's moment, until it is accepted or the deadline passes; counts the repeats. */
-async function submitUntilAccepted(api: BatchApiClient, plan: TrialPlan, timeoutMs: number, log: (line: string) => void): Promise<{ accepted: boolean; resubmissions: number }> {
+async function submitUntilAccepted(api: EngineClient, plan: TrialPlan, timeoutMs: number, log: (line: string) => void): Promise<{ accepted: boolean; resubmissions: number }> {
   await sleep(plan.submitAfterMs);
   const body = JSON.stringify({ batchId: plan.batchId, items: plan.items });
   const deadline = Date.now() + timeoutMs;
@@ -112,17 +112,17 @@ async function sandboxTransfers(stack: ChaosStack): Promise<Map<string, string>>
   return new Map(operations.flatMap((operation) => (operation.details.description ? [[operation.transactionId, operation.details.description] as const] : [])));
 }
 
-async function batchItems(api: BatchApiClient, batchId: string): Promise<BatchItemResponse[] | undefined> {
+async function batchItems(api: EngineClient, batchId: string): Promise<BatchItemResponse[] | undefined> {
   const items: BatchItemResponse[] = [];
   let cursor: string | undefined;
   try {
     do {
-      const page = await api.items(batchId, { limit: 1_000, ...(cursor ? { cursor } : {}) });
+      const page = await api.batchItems(batchId, { limit: 1_000, ...(cursor ? { cursor } : {}) });
       items.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);
   } catch (error) {
-    if (error instanceof BatchApiError && error.status === 404) return undefined;
+    if (error instanceof EngineApiError && error.status === 404) return undefined;
     throw error;
   }
   return items;
@@ -168,7 +168,7 @@ const byKind = (evidence: readonly LifecycleEvidence[]): Record<LifecycleKind, L
 export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: TrialTimeouts, log: (line: string) => void, runStartedAt: number, endpoint?: FlappingEndpoint): Promise<TrialResult> {
   const startedAt = Date.now();
   const kills = zeroKills();
-  const api = new BatchApiClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' });
+  const api = new EngineClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' });
   const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, patienceMs: timeouts.submitMs });
   const hasBatch = plan.items.length > 0;
 
@@ -190,7 +190,7 @@ export async function runTrial(stack: ChaosStack, plan: TrialPlan, timeouts: Tri
   if (accepted) {
     await pollUntil(
       async () => {
-        const summary = await api.summary(plan.batchId);
+        const summary = await api.batchSummary(plan.batchId);
         return summary.done && summary.finishedAt ? true : undefined;
       },
       { timeoutMs: timeouts.settleMs, intervalMs: 1_000, description: `batch ${plan.batchId} to finish` },
