@@ -107,6 +107,11 @@ test('killing the worker process (SIGKILL) while the provider holds the answer: 
   expect(provider().count('POST', CHECK) - before.checks).toBeGreaterThanOrEqual(1);
   expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
   expect(await debitsFor(id)).toBe(1);
+  // The kill landed while the submission was in flight: the task that ran it timed out before any submission was recorded.
+  const events = (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).fetchHistory()).events ?? [];
+  const timedOut = events.findIndex((event) => event.workflowTaskTimedOutEventAttributes);
+  const firstSubmission = events.findIndex((event) => event.markerRecordedEventAttributes);
+  expect({ timedOut: timedOut >= 0, submissionAfterIt: firstSubmission > timedOut }).toEqual({ timedOut: true, submissionAfterIt: true });
 }, 90_000);
 
 test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one POST and one debit', async () => {
