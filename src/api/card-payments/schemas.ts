@@ -8,6 +8,8 @@ import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from
 import { activityProblemSchema } from '../activity-problem';
 import { externalIdSchema } from '../../payouts/ids';
 import { plainTextSchema } from '../../validation/plain-text';
+import type { StoredOperation } from '../../read-model/read-model';
+import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
@@ -19,6 +21,21 @@ export const cardPaymentCreatedSchema = z.object({
   workflowId: z.string(),
 }).meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
+
+export const cardPaymentListItemSchema = z
+  .object({ externalId: z.string(), status: stateSchema, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') })
+  .meta({ id: 'CardPaymentListItem' });
+export const cardPaymentListResponseSchema = z.object({ data: z.array(cardPaymentListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'CardPaymentList' });
+
+export function cardPaymentListItem(operation: StoredOperation): z.infer<typeof cardPaymentListItemSchema> {
+  return {
+    externalId: operation.id,
+    status: stateSchema.parse(operation.status),
+    amount: centavosToReais(operation.amountCents ?? 0),
+    createdAt: operation.createdAt.toISOString(),
+    updatedAt: operation.updatedAt.toISOString(),
+  };
+}
 
 export const cardPaymentResponseSchema = z.object({
   externalId: z.string(),
@@ -84,6 +101,11 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
 // ---- What the routes take: parameters, queries and bodies ----
 
 export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+
+export const cardPaymentListQuerySchema = z.strictObject({
+  status: stateSchema.optional(),
+  ...listPageQueryShape,
+});
 
 export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
 

@@ -8,7 +8,8 @@ import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycl
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { externalIdSchema } from '../../payouts/ids';
-import { visibilityCursorSchema } from '../visibility-page';
+import { listPageQueryShape } from '../list-cursor';
+import type { StoredOperation } from '../../read-model/read-model';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -70,10 +71,20 @@ export const chargeResponseSchema = z.object({
 }).meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
-export const chargeListResponseSchema = z.object({
-  data: z.array(z.object({ externalId: z.string(), status: z.string(), amount: z.number() })),
-  nextCursor: z.string().optional(),
-});
+export const chargeListItemSchema = z
+  .object({ externalId: z.string(), status: stateSchema, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') })
+  .meta({ id: 'ChargeListItem' });
+export const chargeListResponseSchema = z.object({ data: z.array(chargeListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'ChargeList' });
+
+export function chargeListItem(operation: StoredOperation): z.infer<typeof chargeListItemSchema> {
+  return {
+    externalId: operation.id,
+    status: stateSchema.parse(operation.status),
+    amount: centavosToReais(operation.amountCents ?? 0),
+    createdAt: operation.createdAt.toISOString(),
+    updatedAt: operation.updatedAt.toISOString(),
+  };
+}
 
 export type ChargeReading = ({ source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }) & {
   unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
@@ -121,6 +132,5 @@ export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
 
 export const chargeListQuerySchema = z.strictObject({
   status: z.enum(CHARGE_STATES).optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  ...listPageQueryShape,
 });
