@@ -9,6 +9,7 @@ import { batchStorePath } from '../../src/batches/sql-batch-store';
 import { openSqlite } from '../../src/db/sqlite';
 import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
+import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
@@ -45,23 +46,7 @@ async function listed(id: string, status: string): Promise<ListItem | undefined>
   return page.body.data.find((item) => item.externalId === id);
 }
 
-/** As retention does: the workflow execution deleted, waited for until Temporal no longer knows it (the server deletes in a task of its own: about 20 s on the dev server). */
-async function deleteWorkflow(id: string): Promise<void> {
-  const { client } = stack.temporal;
-  await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId: payoutWorkflowId(id) } });
-  await pollUntil(
-    async () => {
-      try {
-        await client.workflow.getHandle(payoutWorkflowId(id)).describe();
-        return undefined;
-      } catch (error) {
-        if (error instanceof Error && error.name === 'WorkflowNotFoundError') return true;
-        throw error;
-      }
-    },
-    { timeoutMs: 90_000, intervalMs: 200, description: `the workflow of ${id} deleted` },
-  );
-}
+const deleteWorkflow = (id: string): Promise<void> => deleteWorkflowExecution(stack.temporal.client, payoutWorkflowId(id));
 
 test('a completed payout whose workflow Temporal deleted still answers GET, the list and its events, with the key masked', async () => {
   const id = newExternalId('kept');
