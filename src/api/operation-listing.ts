@@ -3,9 +3,26 @@
  * first, paged by an opaque cursor. Temporal is not asked: a just-created operation is listed at once, the
  * list answers while Temporal is away, and after it has forgotten the operation.
  */
+import { z } from 'zod';
+import { centavosToReais } from '../money/centavos';
 import type { OperationKind } from '../read-model/operation-records';
 import type { ReadModel, StoredOperation } from '../read-model/read-model';
 import { encodeCursor, pageWindow } from './list-cursor';
+import { timestampSchema } from './openapi-timestamps';
+
+/** A list item of an operation the merchant named (a charge, a card payment): its externalId, status, amount in reais and times; `id` names it in the document. */
+export function merchantOperationItem<const T extends readonly [string, ...string[]]>(states: T, id: string) {
+  const status = z.enum(states);
+  const schema = z.object({ externalId: z.string(), status, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') }).meta({ id });
+  const item = (operation: StoredOperation): z.infer<typeof schema> => ({
+    externalId: operation.id,
+    status: status.parse(operation.status),
+    amount: centavosToReais(operation.amountCents ?? 0),
+    createdAt: operation.createdAt.toISOString(),
+    updatedAt: operation.updatedAt.toISOString(),
+  });
+  return { schema, item };
+}
 
 export interface OperationListQuery {
   status?: string | undefined;

@@ -15,6 +15,7 @@ import { pollUntil } from '../../src/util/poll';
 import { createCardPayment } from '../card-payments/card-checkout';
 import { deleteWorkflow } from '../helpers/delete-workflow';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
@@ -129,23 +130,12 @@ test('a list pages one kind newest first in (createdAt, id) order, with no dupli
   const expected = db.prepare<[], { id: string }>("SELECT id FROM operations WHERE kind = 'charge'").all().map((row) => row.id);
   db.close();
 
-  const seen: ListItem[] = [];
-  let cursor: string | undefined;
-  do {
-    const page: { status: number; body: ListPage } = await stack.api<ListPage>('GET', `/v1/charges?limit=97${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(page.status).toBe(200);
-    seen.push(...page.body.data);
-    cursor = page.body.nextCursor;
-  } while (cursor);
+  const seen = await everyPage<ListItem>(stack, '/v1/charges?limit=97');
 
   const ids = seen.map((item) => item.externalId);
   expect(ids).toHaveLength(expected.length);
   expect(new Set(ids)).toEqual(new Set(expected));
-  const outOfOrder = seen.findIndex((item, index) => {
-    const next = seen[index + 1];
-    return next !== undefined && (next.createdAt > item.createdAt || (next.createdAt === item.createdAt && (next.externalId ?? '') >= (item.externalId ?? '')));
-  });
-  expect(outOfOrder).toBe(-1);
+  expect(firstOutOfOrder(seen, (item) => item.externalId ?? '')).toBe(-1);
 });
 
 test.each(['/v1/charges', '/v1/card-payments', '/v1/infractions'])('%s refuses a bad filter naming it: 400 for its shape, 422 for a window or cursor it cannot answer', async (path) => {

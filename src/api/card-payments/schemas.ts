@@ -8,7 +8,7 @@ import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from
 import { activityProblemSchema } from '../activity-problem';
 import { externalIdSchema } from '../../payouts/ids';
 import { plainTextSchema } from '../../validation/plain-text';
-import type { StoredOperation } from '../../read-model/read-model';
+import { merchantOperationItem } from '../operation-listing';
 import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
@@ -22,20 +22,9 @@ export const cardPaymentCreatedSchema = z.object({
 }).meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
-export const cardPaymentListItemSchema = z
-  .object({ externalId: z.string(), status: stateSchema, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') })
-  .meta({ id: 'CardPaymentListItem' });
-export const cardPaymentListResponseSchema = z.object({ data: z.array(cardPaymentListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'CardPaymentList' });
-
-export function cardPaymentListItem(operation: StoredOperation): z.infer<typeof cardPaymentListItemSchema> {
-  return {
-    externalId: operation.id,
-    status: stateSchema.parse(operation.status),
-    amount: centavosToReais(operation.amountCents ?? 0),
-    createdAt: operation.createdAt.toISOString(),
-    updatedAt: operation.updatedAt.toISOString(),
-  };
-}
+const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
+export const cardPaymentListItem = cardPaymentListed.item;
+export const cardPaymentListResponseSchema = z.object({ data: z.array(cardPaymentListed.schema), nextCursor: z.string().optional() }).meta({ id: 'CardPaymentList' });
 
 export const cardPaymentResponseSchema = z.object({
   externalId: z.string(),

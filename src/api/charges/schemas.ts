@@ -9,7 +9,7 @@ import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { externalIdSchema } from '../../payouts/ids';
 import { listPageQueryShape } from '../list-cursor';
-import type { StoredOperation } from '../../read-model/read-model';
+import { merchantOperationItem } from '../operation-listing';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -71,20 +71,9 @@ export const chargeResponseSchema = z.object({
 }).meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
-export const chargeListItemSchema = z
-  .object({ externalId: z.string(), status: stateSchema, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') })
-  .meta({ id: 'ChargeListItem' });
-export const chargeListResponseSchema = z.object({ data: z.array(chargeListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'ChargeList' });
-
-export function chargeListItem(operation: StoredOperation): z.infer<typeof chargeListItemSchema> {
-  return {
-    externalId: operation.id,
-    status: stateSchema.parse(operation.status),
-    amount: centavosToReais(operation.amountCents ?? 0),
-    createdAt: operation.createdAt.toISOString(),
-    updatedAt: operation.updatedAt.toISOString(),
-  };
-}
+const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
+export const chargeListItem = chargeListed.item;
+export const chargeListResponseSchema = z.object({ data: z.array(chargeListed.schema), nextCursor: z.string().optional() }).meta({ id: 'ChargeList' });
 
 export type ChargeReading = ({ source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }) & {
   unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
