@@ -1,7 +1,7 @@
 /**
  * The read model's tables, in the batch store's database (the one money_intents lives in), appended to its
  * migration lists (sqlite-batch-schema.ts, pg-batch-schema.ts): what the API lists and sums from, and what
- * outlives Temporal's retention. Written by the activities as operations move (src/read-model/payout-records.ts).
+ * outlives Temporal's retention. Written as operations move (src/read-model/payout-records.ts, operation-records.ts).
  *
  * `seq` is the index of the operation's transition the row shows: a write never replaces a row of a later
  * transition, and a re-run writes the same row again. Amounts in integer centavos. No PIX key in clear:
