@@ -4,6 +4,7 @@ import { createChargeActivities, type ChargePaymentApi } from './charge-activiti
 import { createCardPaymentActivities, type CardPaymentActivityDependencies } from './card-payment-activities';
 import { createInfractionActivities, type InfractionActivityDependencies } from './infraction-activities';
 import { createMerchantEventActivities } from './merchant-event-activities';
+import { createOperationActivities } from './operation-activities';
 import { createPayoutActivities, type PayoutActivityDependencies } from './payout-activities';
 import { eventAnnouncer } from '../src/lifecycles/merchant-event-client';
 import { recordedAnnounce } from '../src/read-model/recorded-announce';
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createInfractionActivities(deps),
     ...createChargeActivities(deps),
     ...createCardPaymentActivities(deps),
+    ...createOperationActivities(deps),
     ...createMerchantEventActivities({ endpoints: deps.endpoints, announce, webhookTimeoutMs: deps.webhooks.timeoutMs, transport: deps.webhooks.transport, logger: deps.logger }),
   };
 }

@@ -336,8 +336,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * MED infractions from visibility: what is due this week, what is open
-         * @description The MED infractions the sync has seen, newest first: filter by status or by a defense deadline before a date to see what is due; page with cursor.
+         * MED infractions from the engine's database: what is due this week, what is open; paged by nextCursor
+         * @description The MED infractions the sync has seen, from the engine's own database (written when the sync first sees one and at each of its moves, kept after Temporal's retention), newest first by when the engine first saw them: filter by status or by a defense deadline before a date to see what is due. Follow nextCursor until it is absent.
          */
         get: operations["listInfractions"];
         put?: never;
@@ -416,8 +416,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Charges from visibility, optionally by status
-         * @description Charges, newest first, optionally by status; page with cursor.
+         * Charges from the engine's database, newest first, optionally by status and creation time; paged by nextCursor
+         * @description The charges of the engine's own database (written when a charge is created and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId. Follow nextCursor until it is absent: pages neither repeat nor skip a charge.
          */
         get: operations["listCharges"];
         put?: never;
@@ -539,7 +539,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Card payments from the engine's database, newest first, optionally by status and creation time; paged by nextCursor
+         * @description The card payments of the engine's own database (written when a payment is created and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId. Follow nextCursor until it is absent: pages neither repeat nor skip a payment.
+         */
+        get: operations["listCardPayments"];
         put?: never;
         /**
          * Create a card payment (idempotent by externalId) and its checkout link; no card data
@@ -1714,12 +1718,27 @@ export interface components {
             fee?: number;
             failureReason?: string;
         };
+        InfractionList: {
+            data: components["schemas"]["InfractionListItem"][];
+            nextCursor?: string;
+        };
         InfractionListItem: {
             infractionId: string;
-            status: string;
+            /** @enum {string} */
+            status: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
             amount?: number;
             /** Format: date-time */
             deadline?: string;
+            /**
+             * Format: date-time
+             * @description When the engine first saw it
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last move
+             */
+            updatedAt: string;
         };
         Infraction: {
             infractionId: string;
@@ -1781,6 +1800,23 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             workflowId: string;
+        };
+        ChargeList: {
+            data: components["schemas"]["ChargeListItem"][];
+            nextCursor?: string;
+        };
+        ChargeListItem: {
+            externalId: string;
+            /** @enum {string} */
+            status: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last move
+             */
+            updatedAt: string;
         };
         Charge: {
             externalId: string;
@@ -1855,6 +1891,23 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             workflowId: string;
+        };
+        CardPaymentList: {
+            data: components["schemas"]["CardPaymentListItem"][];
+            nextCursor?: string;
+        };
+        CardPaymentListItem: {
+            externalId: string;
+            /** @enum {string} */
+            status: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last move
+             */
+            updatedAt: string;
         };
         CardPayment: {
             externalId: string;
@@ -1965,9 +2018,9 @@ export interface operations {
                 status?: "RECEIVED" | "SUBMITTED" | "COMPLETED" | "FAILED" | "CANCELLED" | "NEEDS_REVIEW";
                 method?: "pix_key" | "pix_copy_paste" | "internal" | "crypto";
                 batchId?: string;
-                /** @description RFC 3339; payouts created at or after it */
+                /** @description RFC 3339; created at or after it */
                 createdFrom?: string;
-                /** @description RFC 3339; payouts created before it (after createdFrom) */
+                /** @description RFC 3339; created before it (after createdFrom) */
                 createdTo?: string;
                 limit?: number;
                 cursor?: string;
@@ -3803,9 +3856,14 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "OPEN" | "DUE_SOON" | "DEFENSE_SUBMITTED" | "DEADLINE_MISSED" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "NEEDS_REVIEW";
+                /** @description RFC 3339; infractions whose defense deadline is before it */
                 dueBefore?: string;
-                cursor?: string;
+                /** @description RFC 3339; created at or after it */
+                createdFrom?: string;
+                /** @description RFC 3339; created before it (after createdFrom) */
+                createdTo?: string;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3822,13 +3880,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["InfractionListItem"][];
-                        nextCursor?: string;
-                    };
+                    "application/json": components["schemas"]["InfractionList"];
                 };
             };
-            /** @description Bad query */
+            /** @description Bad query: every refused parameter is named in issues[] */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3865,7 +3920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A cursor this API did not give */
+            /** @description INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3879,19 +3934,6 @@ export interface operations {
             };
             /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporal unavailable or did not answer in time: retry */
-            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4239,8 +4281,12 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "PENDING" | "PAID" | "EXPIRED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
-                cursor?: string;
+                /** @description RFC 3339; created at or after it */
+                createdFrom?: string;
+                /** @description RFC 3339; created before it (after createdFrom) */
+                createdTo?: string;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4257,17 +4303,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            externalId: string;
-                            status: string;
-                            amount: number;
-                        }[];
-                        nextCursor?: string;
-                    };
+                    "application/json": components["schemas"]["ChargeList"];
                 };
             };
-            /** @description Bad query */
+            /** @description Bad query: every refused parameter is named in issues[] */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4304,7 +4343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A cursor this API did not give */
+            /** @description INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4318,19 +4357,6 @@ export interface operations {
             };
             /** @description RATE_LIMITED: too many requests; retry after Retry-After */
             429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporal unavailable or did not answer in time: retry */
-            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5054,6 +5080,99 @@ export interface operations {
             };
             /** @description Temporal unavailable or did not answer in time: retry */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCardPayments: {
+        parameters: {
+            query?: {
+                status?: "AWAITING_CARD" | "AUTHORIZING" | "PENDING" | "PAID" | "FAILED" | "EXPIRED" | "NEEDS_REVIEW";
+                /** @description RFC 3339; created at or after it */
+                createdFrom?: string;
+                /** @description RFC 3339; created before it (after createdFrom) */
+                createdTo?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of card payments */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardPaymentList"];
+                };
+            };
+            /** @description Bad query: every refused parameter is named in issues[] */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; retry after Retry-After */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];

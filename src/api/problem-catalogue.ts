@@ -68,7 +68,7 @@ export const PROBLEM_CATALOGUE = {
   DEFENSE_REFUSED: { status: 422, title: 'The provider refused the defense', when: 'The provider refused the infraction defense (its reason in detail)' },
   ENDPOINT_NOT_ACCEPTABLE: { status: 422, title: 'The webhook endpoint cannot be registered', when: 'A URL with credentials or a fragment, a host that is not a public address, a port or scheme not allowed' },
   TOO_MANY_ENDPOINTS: { status: 422, title: 'Too many webhook endpoints', when: 'The limit of registered endpoints is reached: delete one first' },
-  INVALID_FILTER: { status: 422, title: 'The filter cannot be answered', when: 'A payout list or summary whose createdTo is not after createdFrom, whose to is before from, spanning more than 366 days, or in a time zone the engine does not know' },
+  INVALID_FILTER: { status: 422, title: 'The filter cannot be answered', when: 'A list (payouts, charges, card payments, infractions) or payout summary whose createdTo is not after createdFrom, whose to is before from, spanning more than 366 days, or in a time zone the engine does not know' },
   INVALID_CURSOR: { status: 422, title: 'The cursor is not one this API gave', when: 'A list cursor that is not the nextCursor of a previous page' },
   // 429: too many requests.
   RATE_LIMITED: { status: 429, title: 'Too many requests', when: "Over the per-minute limit of the caller (API key, or client address); retry after Retry-After's seconds" },

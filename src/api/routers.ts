@@ -22,6 +22,7 @@ import { callbackVerifierFor } from '../payment-api/callback-verifier';
 import { ReplayGuard } from '../payment-api/webhook-signature';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
 import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import { OperationListing } from './operation-listing';
 import type { ReadModel } from '../read-model/read-model';
 import { PayoutListing } from './payouts/payout-listing';
 import { eventRoutes } from './webhooks/event-routes';
@@ -45,6 +46,7 @@ export interface EngineRouterDependencies {
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
 export function engineRouters({ config, logger, temporal, batchStore, intents, readModel, endpoints, unmatched }: EngineRouterDependencies): Router[] {
   const operations = Router();
+  const listing = new OperationListing(readModel);
   operations.get('/v1/callbacks/unmatched', async (_req, res) => {
     res.json(await unmatched.list());
   });
@@ -66,9 +68,9 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, r
     ),
     payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents, readModel), new PayoutListing(readModel)),
     batchRoutes(new BatchService(temporal, batchStore, config)),
-    infractionRoutes(new InfractionService(temporal, config, intents)),
-    chargeRoutes(new ChargeService(temporal, config, intents)),
-    ...cardPaymentRouters({ config, logger, temporal, intents }),
+    infractionRoutes(new InfractionService(temporal, config, intents), listing),
+    chargeRoutes(new ChargeService(temporal, config, intents, readModel), listing),
+    ...cardPaymentRouters({ config, logger, temporal, intents, readModel, listing }),
     webhookEndpointRoutes(endpoints, config),
     eventRoutes(new EventService(temporal, config)),
     operations,

@@ -1,7 +1,7 @@
 /**
  * The read model's tables, in the batch store's database (the one money_intents lives in), appended to its
  * migration lists (sqlite-batch-schema.ts, pg-batch-schema.ts): what the API lists and sums from, and what
- * outlives Temporal's retention. Written by the activities as operations move (src/read-model/payout-records.ts).
+ * outlives Temporal's retention. Written as operations move (src/read-model/payout-records.ts, operation-records.ts).
  *
  * `seq` is the index of the operation's transition the row shows: a write never replaces a row of a later
  * transition, and a re-run writes the same row again. Amounts in integer centavos. No PIX key in clear:
@@ -43,6 +43,26 @@ const INDEXES = `
       CREATE INDEX payouts_by_batch ON payouts (batch_id, created_at, external_id);
       CREATE INDEX operation_events_by_source ON operation_events (source_id, seq);`;
 
+/** Charges, card payments and infractions: one shape, told apart by `kind`; `view` the operation's view as its workflow last told it (JSON). */
+const OPERATION_COLUMNS = (time: string, money: string): string => `
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        -- Absent for an infraction whose provider record could not be read (NEEDS_REVIEW).
+        amount_cents ${money},
+        -- An infraction's defense deadline.
+        deadline ${time},
+        view TEXT NOT NULL,
+        created_at ${time} NOT NULL,
+        updated_at ${time} NOT NULL,
+        PRIMARY KEY (kind, id)`;
+
+const OPERATION_INDEXES = `
+      CREATE INDEX operations_by_created ON operations (kind, created_at, id);
+      CREATE INDEX operations_by_status ON operations (kind, status, created_at, id);
+      CREATE INDEX operations_by_deadline ON operations (kind, deadline);`;
+
 export const READ_MODEL_SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     id: 'read-model/001-payouts',
@@ -52,6 +72,14 @@ export const READ_MODEL_SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE operation_events (${EVENT_COLUMNS('INTEGER')}
       ) WITHOUT ROWID;
       ${INDEXES}
+    `,
+  },
+  {
+    id: 'read-model/002-operations',
+    sql: `
+      CREATE TABLE operations (${OPERATION_COLUMNS('INTEGER', 'INTEGER')}
+      ) WITHOUT ROWID;
+      ${OPERATION_INDEXES}
     `,
   },
 ];
@@ -65,6 +93,14 @@ export const READ_MODEL_PG_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE operation_events (${EVENT_COLUMNS('TIMESTAMPTZ')}
       );
       ${INDEXES}
+    `,
+  },
+  {
+    id: 'read-model/002-operations',
+    sql: `
+      CREATE TABLE operations (${OPERATION_COLUMNS('TIMESTAMPTZ', 'BIGINT')}
+      );
+      ${OPERATION_INDEXES}
     `,
   },
 ];

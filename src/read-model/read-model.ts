@@ -7,6 +7,7 @@ import type { PayoutView } from '../lifecycles/payout-client';
 import type { PayoutState } from '../payouts/payout-state';
 import type { PayoutMethod } from '../payouts/rails/methods';
 import type { Announcement } from '../webhooks/announce';
+import type { OperationKind, OperationRecord } from './operation-records';
 import type { PayoutRecord } from './payout-records';
 
 export interface PayoutListFilter {
@@ -59,10 +60,48 @@ export interface StoredEvent {
   data: Record<string, unknown>;
 }
 
+/** A charge, card payment or infraction list: one kind, newest first by (createdAt, id). */
+export interface OperationListFilter {
+  kind: OperationKind;
+  status?: string;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  /** Infractions whose defense deadline is before it. */
+  dueBefore?: Date;
+  /** The last row of the previous page: this page starts after it. */
+  after?: ListPosition;
+  limit: number;
+}
+
+/** A row's place in a list's order: (createdAt, id), both descending. */
+export interface ListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export interface StoredOperation {
+  id: string;
+  status: string;
+  amountCents?: number;
+  deadline?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OperationPage {
+  operations: StoredOperation[];
+  next?: ListPosition;
+}
+
 export interface ReadModel {
   /** Idempotent: kept unless a row of a later transition (higher seq) is there already. */
   recordPayout(record: PayoutRecord, at?: Date): Promise<void>;
   recordPayouts(records: readonly PayoutRecord[], at?: Date): Promise<void>;
+  /** Idempotent: kept unless a row of a later transition (higher seq) is there already. */
+  recordOperation(record: OperationRecord, at?: Date): Promise<void>;
+  listOperations(filter: OperationListFilter): Promise<OperationPage>;
   /** Idempotent by the event's id. */
   recordEvent(eventId: string, announcement: Announcement): Promise<void>;
   findPayout(externalId: string): Promise<StoredPayout | undefined>;

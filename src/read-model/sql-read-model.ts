@@ -11,8 +11,11 @@ import type { SqlDialect, SqlRunner } from '../db/sql';
 import { PAYOUT_STATES } from '../payouts/payout-state';
 import { PAYOUT_METHODS } from '../payouts/rails/methods';
 import type { Announcement } from '../webhooks/announce';
+import type { OperationRecord } from './operation-records';
 import { storedViewSchema, type PayoutRecord } from './payout-records';
-import type { PayoutListFilter, PayoutPage, PayoutTotals, ReadModel, StoredEvent, StoredPayout } from './read-model';
+import type { OperationListFilter, OperationPage, PayoutListFilter, PayoutPage, PayoutTotals, ReadModel, StoredEvent, StoredPayout } from './read-model';
+import { SqlFilter, sqlInteger } from './sql-filter';
+import { operationPage, upsertOperation } from './sql-operation-rows';
 
 const UPSERT_PAYOUT = `INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
@@ -35,10 +38,7 @@ const payoutRowSchema = z.object({
   updated_at: z.unknown(),
 });
 
-/** A sum or count as either driver answers it (PostgreSQL's bigint sums come as text). */
-const integer = z.union([z.number(), z.string()]).transform((value) => Number(value)).pipe(z.number().int());
-
-const totalsRowSchema = z.object({ status: z.enum(PAYOUT_STATES), method: z.enum(PAYOUT_METHODS), count: integer, amount_cents: integer, fee_cents: integer });
+const totalsRowSchema = z.object({ status: z.enum(PAYOUT_STATES), method: z.enum(PAYOUT_METHODS), count: sqlInteger, amount_cents: sqlInteger, fee_cents: sqlInteger });
 
 const eventRowSchema = z.object({ event_id: z.string(), type: z.string(), occurred_at: z.unknown(), data: z.string() });
 
@@ -70,24 +70,27 @@ export class SqlReadModel implements ReadModel {
   }
 
   async listPayouts(filter: PayoutListFilter): Promise<PayoutPage> {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    const where = (clause: (param: string) => string, ...values: unknown[]): void => {
-      const names = values.map((value) => `$${params.push(value)}`);
-      clauses.push(clause(names.join(', ')));
-    };
-    if (filter.status) where((p) => `status = ${p}`, filter.status);
-    if (filter.method) where((p) => `method = ${p}`, filter.method);
-    if (filter.batchId) where((p) => `batch_id = ${p}`, filter.batchId);
-    if (filter.createdFrom) where((p) => `created_at >= ${p}`, this.dialect.timeParam(filter.createdFrom));
-    if (filter.createdTo) where((p) => `created_at < ${p}`, this.dialect.timeParam(filter.createdTo));
-    if (filter.after) where((p) => `(created_at, external_id) < (${p})`, this.dialect.timeParam(filter.after.createdAt), filter.after.externalId);
-    const limit = `$${params.push(filter.limit + 1)}`;
-    const text = `${PAYOUT_SELECT}${clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : ''} ORDER BY created_at DESC, external_id DESC LIMIT ${limit}`;
-    const rows = (await this.sql.query(text, params)).rows.map((row) => this.storedPayout(row));
+    const where = new SqlFilter();
+    if (filter.status) where.where((p) => `status = ${p}`, filter.status);
+    if (filter.method) where.where((p) => `method = ${p}`, filter.method);
+    if (filter.batchId) where.where((p) => `batch_id = ${p}`, filter.batchId);
+    if (filter.createdFrom) where.where((p) => `created_at >= ${p}`, this.dialect.timeParam(filter.createdFrom));
+    if (filter.createdTo) where.where((p) => `created_at < ${p}`, this.dialect.timeParam(filter.createdTo));
+    if (filter.after) where.where((p) => `(created_at, external_id) < (${p})`, this.dialect.timeParam(filter.after.createdAt), filter.after.externalId);
+    const limit = where.param(filter.limit + 1);
+    const text = `${PAYOUT_SELECT}${where.text()} ORDER BY created_at DESC, external_id DESC LIMIT ${limit}`;
+    const rows = (await this.sql.query(text, where.params)).rows.map((row) => this.storedPayout(row));
     const payouts = rows.slice(0, filter.limit);
     const last = payouts.at(-1);
     return { payouts, ...(rows.length > filter.limit && last ? { next: { createdAt: last.createdAt, externalId: last.view.externalId } } : {}) };
+  }
+
+  async recordOperation(record: OperationRecord, at = new Date()): Promise<void> {
+    await upsertOperation(this.sql, this.dialect, record, at);
+  }
+
+  listOperations(filter: OperationListFilter): Promise<OperationPage> {
+    return operationPage(this.sql, this.dialect, filter);
   }
 
   async payoutTotals(from: Date, to: Date): Promise<PayoutTotals[]> {

@@ -40,6 +40,7 @@ test("an activity's failure is stored encrypted: its message and stack trace are
     activities: {
       checkCardPayment: () => Promise.reject(ApplicationFailure.nonRetryable(WORDS, 'ProviderRefused')),
       announceEvent: () => Promise.resolve({}),
+      recordOperation: () => Promise.resolve(),
     },
   });
   const externalId = `failure-${randomUUID().slice(0, 8)}`;

@@ -3,6 +3,7 @@
  * activities: a day of timers runs in a second. The engine's search attributes are registered on it,
  * as the dev server has them.
  */
+import type { OperationActivities } from '../../activities/operation-activities';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -32,8 +33,8 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
-/** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/webhooks/announce.ts). */
-const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> = { announceEvent: () => Promise.resolve({}) };
+/** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/webhooks/announce.ts); and no read model to write rows to. */
+const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> & OperationActivities = { announceEvent: () => Promise.resolve({}), recordOperation: () => Promise.resolve() };
 
 /** Runs `body` with a worker of the engine's workflows and the given (stubbed) activities; no merchant endpoint is registered. */
 export async function withWorker<T>(env: TestWorkflowEnvironment, taskQueue: string, activities: object, body: () => Promise<T>): Promise<T> {

@@ -9,7 +9,9 @@ import { batchStorePath } from '../../src/batches/sql-batch-store';
 import { openSqlite } from '../../src/db/sqlite';
 import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
+import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
@@ -45,23 +47,7 @@ async function listed(id: string, status: string): Promise<ListItem | undefined>
   return page.body.data.find((item) => item.externalId === id);
 }
 
-/** As retention does: the workflow execution deleted, waited for until Temporal no longer knows it (the server deletes in a task of its own: about 20 s on the dev server). */
-async function deleteWorkflow(id: string): Promise<void> {
-  const { client } = stack.temporal;
-  await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId: payoutWorkflowId(id) } });
-  await pollUntil(
-    async () => {
-      try {
-        await client.workflow.getHandle(payoutWorkflowId(id)).describe();
-        return undefined;
-      } catch (error) {
-        if (error instanceof Error && error.name === 'WorkflowNotFoundError') return true;
-        throw error;
-      }
-    },
-    { timeoutMs: 90_000, intervalMs: 200, description: `the workflow of ${id} deleted` },
-  );
-}
+const deleteWorkflow = (id: string): Promise<void> => deleteWorkflowExecution(stack.temporal.client, payoutWorkflowId(id));
 
 test('a completed payout whose workflow Temporal deleted still answers GET, the list and its events, with the key masked', async () => {
   const id = newExternalId('kept');
@@ -128,24 +114,13 @@ test('100,000 payouts page newest first in (createdAt, externalId) order, with n
   const expected = db.prepare<[], { external_id: string }>('SELECT external_id FROM payouts').all().map((row) => row.external_id);
   db.close();
 
-  const seen: ListItem[] = [];
-  let cursor: string | undefined;
-  do {
-    const page: { status: number; body: ListPage } = await stack.api<ListPage>('GET', `/v1/payouts?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(page.status).toBe(200);
-    seen.push(...page.body.data);
-    cursor = page.body.nextCursor;
-  } while (cursor);
+  const seen = await everyPage<ListItem>(stack, '/v1/payouts?limit=500');
 
   const ids = seen.map((item) => item.externalId);
   expect(ids).toHaveLength(expected.length);
   expect(new Set(ids).size).toBe(ids.length);
   expect(new Set(ids)).toEqual(new Set(expected));
-  const outOfOrder = seen.findIndex((item, index) => {
-    const next = seen[index + 1];
-    return next !== undefined && (next.createdAt > item.createdAt || (next.createdAt === item.createdAt && next.externalId >= item.externalId));
-  });
-  expect(outOfOrder).toBe(-1);
+  expect(firstOutOfOrder(seen, (item) => item.externalId)).toBe(-1);
 });
 
 test("a day's totals count and sum the payouts created on that day in the time zone asked, by status and rail", async () => {

@@ -2,7 +2,7 @@
  * The read model in both dialects, on the batch store's own database (a SQLite file, and a real PostgreSQL
  * server started for this file): a write never moves a payout back to an earlier transition, a re-run
  * writes the same row, the list pages newest first by (createdAt, externalId), and the sums are exact
- * centavos by status and rail.
+ * centavos by status and rail; the rows of charges, card payments and infractions likewise, one kind per list.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { payoutInput } from '../../src/lifecycles/payout-client';
 import type { PayoutInput } from '../../src/payouts/payout-input';
 import { acceptedPayout, payoutOfView, submittedPayout } from '../../src/read-model/payout-records';
+import type { OperationRecord } from '../../src/read-model/operation-records';
 import type { ReadModel } from '../../src/read-model/read-model';
 import { pgReadModel, sqliteReadModel } from '../../src/read-model/sql-read-model';
 import { postgresForThisFile } from '../helpers/postgres';
@@ -107,5 +108,43 @@ describe.each(dialects)('$name read model', ({ open }) => {
       { status: 'RECEIVED', method: 'pix_key', count: 2, amountCents: 3, feeCents: 0 },
       { status: 'SUBMITTED', method: 'pix_key', count: 1, amountCents: 2500, feeCents: 125 },
     ]);
+  });
+
+  test('charges, card payments and infractions: a later move is kept, each kind listed alone, newest first, by status, by deadline, paged without gap', async () => {
+    const at = new Date('2026-03-10T12:00:00.000Z');
+    const later = new Date('2026-03-10T12:00:01.000Z');
+    const transition = (to: string) => ({ from: null, to, at: at.toISOString(), cause: 'test' });
+    const charge = (id: string, state: string, moves: number): OperationRecord => ({
+      kind: 'charge', id, seq: moves - 1, status: state, amountCents: 15_025,
+      view: { externalId: id, state, amountCents: 15_025, transitions: Array.from({ length: moves }, () => transition(state)) } as unknown as OperationRecord['view'],
+    });
+    await db.readModel.recordOperation(charge('c-1', 'PAID', 2), at);
+    await db.readModel.recordOperation(charge('c-1', 'PENDING', 1), later);
+    await db.readModel.recordOperation(charge('c-2', 'PENDING', 1), later);
+    await db.readModel.recordOperation({ ...charge('c-3', 'PENDING', 1), kind: 'card_payment' }, later);
+    const deadline = '2026-03-17T12:00:00.000Z';
+    await db.readModel.recordOperation({ kind: 'infraction', id: 'i-1', seq: 0, status: 'OPEN', amountCents: 8000, deadline, view: charge('i-1', 'OPEN', 1).view }, at);
+    await db.readModel.recordOperation({ kind: 'infraction', id: 'i-2', seq: 0, status: 'NEEDS_REVIEW', view: charge('i-2', 'NEEDS_REVIEW', 1).view }, at);
+
+    const charges = await db.readModel.listOperations({ kind: 'charge', limit: 10 });
+    expect(charges.operations.map(({ id, status, amountCents }) => ({ id, status, amountCents }))).toEqual([
+      { id: 'c-2', status: 'PENDING', amountCents: 15_025 },
+      { id: 'c-1', status: 'PAID', amountCents: 15_025 },
+    ]);
+    expect(charges.operations[1]?.createdAt).toEqual(at);
+    expect((await db.readModel.listOperations({ kind: 'charge', status: 'PAID', limit: 10 })).operations.map((row) => row.id)).toEqual(['c-1']);
+    const first = await db.readModel.listOperations({ kind: 'charge', limit: 1 });
+    expect(first.operations.map((row) => row.id)).toEqual(['c-2']);
+    expect(first.next).toBeDefined();
+    const second = await db.readModel.listOperations({ kind: 'charge', limit: 1, ...(first.next ? { after: first.next } : {}) });
+    expect(second.operations.map((row) => row.id)).toEqual(['c-1']);
+    expect(second.next).toBeUndefined();
+    expect((await db.readModel.listOperations({ kind: 'card_payment', limit: 10 })).operations.map((row) => row.id)).toEqual(['c-3']);
+
+    const infractions = await db.readModel.listOperations({ kind: 'infraction', limit: 10 });
+    expect(infractions.operations.find((row) => row.id === 'i-1')).toMatchObject({ amountCents: 8000, deadline: new Date(deadline) });
+    expect(infractions.operations.find((row) => row.id === 'i-2')).not.toHaveProperty('amountCents');
+    expect((await db.readModel.listOperations({ kind: 'infraction', dueBefore: new Date(Date.parse(deadline) + 1), limit: 10 })).operations.map((row) => row.id)).toEqual(['i-1']);
+    expect((await db.readModel.listOperations({ kind: 'infraction', dueBefore: new Date(deadline), limit: 10 })).operations).toEqual([]);
   });
 });

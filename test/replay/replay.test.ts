@@ -89,6 +89,10 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'charge-recreated-paid-twice.binpb',
       'merchant-event-delivered-third-attempt.binpb',
       'merchant-event-redelivered.binpb',
+      // Rows of the read model written at start and at each move (the operation-read-model patch).
+      'charge-listed-paid.binpb',
+      'card-payment-listed-expired.binpb',
+      'infraction-listed-cancelled.binpb',
     ]),
   );
 });

@@ -28,6 +28,7 @@ export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<Card
   setHandler(cardCallbackSignal, (hint) => payment.onCallback(hint));
   const view = await payment.run();
   await payment.events.drained();
+  await payment.rows.drained();
   await handlersFinished();
   return view;
 }

@@ -23,6 +23,8 @@ import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
+import { OperationRows } from '../shared/operation-rows';
+import { cardPaymentRecord } from '../../src/read-model/operation-records';
 import { CARD_PAYMENT_EVENT_PATCHES, CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData, cardPaymentOutcome } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { CARD_PAYMENT_FLOW, CARD_PAYMENT_TRANSITIONS, type AuthorizationAnswer, type CardCallbackHint, type CardPaymentState, type CardPaymentView, type SubmittedCard } from './messages';
@@ -36,6 +38,7 @@ type Details = Omit<CardPaymentView, 'state' | 'transitions' | 'callbacksReceive
 export class CardPayment {
   private readonly lifecycle: Lifecycle<CardPaymentState>;
   readonly events = new MerchantEventOutbox();
+  readonly rows: OperationRows;
   private readonly details: Details;
   private callbacksReceived = 0;
   private checksMade = 0;
@@ -70,6 +73,7 @@ export class CardPayment {
       requestHash: input.requestHash,
     };
     this.events.watch(this.lifecycle, CARD_PAYMENT_EVENT_TYPES, (state) => cardPaymentEventData(this.view(), state), CARD_PAYMENT_EVENT_PATCHES);
+    this.rows = new OperationRows(this.lifecycle, () => cardPaymentRecord(this.view()));
   }
 
   view(): CardPaymentView {

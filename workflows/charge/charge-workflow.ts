@@ -17,6 +17,7 @@ export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
   const view = await charge.run();
   await charge.events.drained();
+  await charge.rows.drained();
   await handlersFinished();
   return view;
 }

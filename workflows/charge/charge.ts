@@ -15,6 +15,8 @@ import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
+import { OperationRows } from '../shared/operation-rows';
+import { chargeRecord } from '../../src/read-model/operation-records';
 import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
 import type { ChargeInput } from '../../src/charges/charge-input';
 import { CHARGE_TRANSITIONS, type CashInHint, type ChargeState, type ChargeView } from './messages';
@@ -44,6 +46,7 @@ const WATCH_EVERY_REFERENCE_PATCH = 'charge-watches-every-reference';
 export class Charge {
   private readonly lifecycle: Lifecycle<ChargeState>;
   readonly events = new MerchantEventOutbox();
+  readonly rows: OperationRows;
   private readonly details: ChargeDetails;
   private callbacksReceived = 0;
   private checksMade = 0;
@@ -76,6 +79,7 @@ export class Charge {
       refunds: [],
     };
     this.events.watch(this.lifecycle, CHARGE_EVENT_TYPES, (state) => chargeEventData(this.view(), state));
+    this.rows = new OperationRows(this.lifecycle, () => chargeRecord(this.view()));
   }
 
   view(): ChargeView {

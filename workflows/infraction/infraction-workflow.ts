@@ -15,6 +15,7 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense: Defense) => infraction.validateDefense(defense) });
   const view = await infraction.run();
   await infraction.events.drained();
+  await infraction.rows.drained();
   await handlersFinished();
   return view;
 }

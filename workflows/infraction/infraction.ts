@@ -19,6 +19,8 @@ import { AmountCents, InfractionDueAt, InfractionStatus } from '../../src/tempor
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
+import { OperationRows } from '../shared/operation-rows';
+import { infractionRecord } from '../../src/read-model/operation-records';
 import { DEADLINE_EVENTS_PATCH, INFRACTION_EVENT_PATCHES, INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
 import { type DefenseOutcome, type InfractionInput, type InfractionView, DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './messages';
@@ -46,6 +48,7 @@ const MAX_HISTORY_EVENTS = 5_000;
 export class Infraction {
   private readonly lifecycle: Lifecycle<InfractionState>;
   readonly events = new MerchantEventOutbox();
+  readonly rows: OperationRows;
   private details: Omit<InfractionView, 'state' | 'transitions'>;
   private latest: InfractionRecord | undefined;
   /** Taken by the update, waiting for the run loop to send it. */
@@ -82,6 +85,7 @@ export class Infraction {
     if (!carried) this.latest = record;
     if (!carried && record) this.openedAt = 0;
     this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state), INFRACTION_EVENT_PATCHES);
+    this.rows = new OperationRows(this.lifecycle, () => infractionRecord(this.view()));
   }
 
   view(): InfractionView {
@@ -165,7 +169,11 @@ export class Infraction {
     const record = this.latest;
     this.latest = undefined;
     if (!record) return;
-    if (record.defenseDeadline !== this.record.defenseDeadline) upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    if (record.defenseDeadline !== this.record.defenseDeadline) {
+      upsertSearchAttributes({ [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+      // A deadline moved without a move of the infraction: its row says the new one.
+      this.rows.changed();
+    }
     this.details.record = record;
     if (isFinalProviderStatus(record.providerStatus)) {
       this.lifecycle.moveTo(record.providerStatus, `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`);
@@ -242,6 +250,7 @@ export class Infraction {
     if (workflowInfo().historyLength <= MAX_HISTORY_EVENTS && !workflowInfo().continueAsNewSuggested) return;
     await condition(() => this.pendingDefense !== undefined || allHandlersFinished());
     if (this.pendingDefense) return;
+    await this.rows.drained();
     await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.details.record, carried: this.view(), dueSoonLeadMs: this.dueSoonLeadMs });
   }
 }

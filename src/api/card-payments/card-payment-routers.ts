@@ -5,6 +5,8 @@ import { checkoutTokenKey } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
 import type { Logger } from '../../logging/logger';
+import type { ReadModel } from '../../read-model/read-model';
+import type { OperationListing } from '../operation-listing';
 import { paymentApiClient } from '../../payment-api/client-from-config';
 import { cardPaymentRoutes } from './routes';
 import { CardPaymentService } from './service';
@@ -13,12 +15,12 @@ import { CheckoutService } from './checkout-service';
 import { shieldConfig } from './shield-config';
 import { threeDSRequirement } from './three-ds-requirement';
 
-export function cardPaymentRouters({ config, logger, temporal, intents }: { config: Config; logger: Logger; temporal: Client; intents: IntentStore }): Router[] {
+export function cardPaymentRouters({ config, logger, temporal, intents, readModel, listing }: { config: Config; logger: Logger; temporal: Client; intents: IntentStore; readModel: Pick<ReadModel, 'recordOperation'>; listing: OperationListing }): Router[] {
   const tokenKey = checkoutTokenKey(config);
   const shield = shieldConfig(config);
   const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }), threeDSRequirement(config, shield));
   return [
-    cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey)),
+    cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey, readModel), listing),
     checkoutRoutes(checkout, shield),
   ];
 }

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { errors, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
-import { cardPaymentCreatedSchema, cardPaymentResponseSchema, checkoutResultSchema, cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './schemas';
+import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
+import { cardPaymentCreatedSchema, cardPaymentListQuerySchema, cardPaymentListResponseSchema, cardPaymentResponseSchema, checkoutResultSchema, cardPaymentParamsSchema, closeCardPaymentBodySchema, recheckCardPaymentBodySchema } from './schemas';
 import { checkoutQuerySchema } from './checkout-routes';
 
 const exampleCardPayment = { externalId: 'order-2001', amount: 100.1, installmentCount: 3, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' }, description: 'Order 2001' };
@@ -31,6 +31,11 @@ export function cardPaymentOperations(): OperationSpec[] {
         },
         ...errors({ ...JSON_BODY, 409: 'A different card payment has this externalId', 422: 'A document whose check digits do not match, a phone in no accepted form, a blank name or title', ...TEMPORAL }),
       },
+    }),
+    keyed('read', {
+      id: 'listCardPayments', description: "The card payments of the engine's own database (written when a payment is created and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId. Follow nextCursor until it is absent: pages neither repeat nor skip a payment.", method: 'get', path: '/v1/card-payments', query: cardPaymentListQuerySchema,
+      summary: "Card payments from the engine's database, newest first, optionally by status and creation time; paged by nextCursor",
+      responses: { 200: { description: 'A page of card payments', schema: cardPaymentListResponseSchema }, ...errors(LIST_QUERY) },
     }),
     keyed('read', {
       id: 'getCardPayment', description: 'A card payment: state, card brand and last four digits once paid, installments, the net value, and every transition.', method: 'get', path: '/v1/card-payments/:externalId', summary: 'The card payment: state, brand, last4, installments, net value, transitions', params: cardPaymentParams,

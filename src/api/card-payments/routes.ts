@@ -1,12 +1,13 @@
-/** `/v1/card-payments` (API key): create a card payment with its checkout link, read it. */
+/** `/v1/card-payments` (API key): create a card payment with its checkout link, list them (from the read model), read one. */
 import express, { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentResponse } from './schemas';
+import type { OperationListing } from '../operation-listing';
+import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentListItem, cardPaymentListQuerySchema, cardPaymentResponse } from './schemas';
 import type { CardPaymentService } from './service';
 
-export function cardPaymentRoutes(service: CardPaymentService): Router {
+export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
   const router = Router();
   router.use('/v1/card-payments', acceptJsonBodies, express.json({ limit: '64kb' }));
 
@@ -15,6 +16,10 @@ export function cardPaymentRoutes(service: CardPaymentService): Router {
     const { created, ...answer } = await service.create(order);
     if (!created) res.set('Idempotent-Replayed', 'true');
     res.status(201).json(answer);
+  });
+
+  router.get('/v1/card-payments', async (req, res) => {
+    res.json(await listing.list('card_payment', parseOrThrow(cardPaymentListQuerySchema, req.query, 'query'), cardPaymentListItem));
   });
 
   router.get('/v1/card-payments/:externalId', async (req, res) => {

@@ -8,6 +8,8 @@ import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from
 import { activityProblemSchema } from '../activity-problem';
 import { externalIdSchema } from '../../payouts/ids';
 import { plainTextSchema } from '../../validation/plain-text';
+import { merchantOperationItem } from '../operation-listing';
+import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
@@ -19,6 +21,10 @@ export const cardPaymentCreatedSchema = z.object({
   workflowId: z.string(),
 }).meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
+
+const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
+export const cardPaymentListItem = cardPaymentListed.item;
+export const cardPaymentListResponseSchema = z.object({ data: z.array(cardPaymentListed.schema), nextCursor: z.string().optional() }).meta({ id: 'CardPaymentList' });
 
 export const cardPaymentResponseSchema = z.object({
   externalId: z.string(),
@@ -84,6 +90,11 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
 // ---- What the routes take: parameters, queries and bodies ----
 
 export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+
+export const cardPaymentListQuerySchema = z.strictObject({
+  status: stateSchema.optional(),
+  ...listPageQueryShape,
+});
 
 export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
 

@@ -23,6 +23,8 @@ import {
   startCardPaymentWorkflow,
   cardPaymentHandle,
 } from '../../lifecycles/card-payment-client';
+import { cardPaymentRecord } from '../../read-model/operation-records';
+import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -37,11 +39,22 @@ export function cardPaymentNotFound(externalId: string): ApiError {
   return new ApiError(404, 'CARD_PAYMENT_NOT_FOUND', `No card payment with externalId ${externalId}`);
 }
 
+/** A view with no move known: what the index (or the request, before its workflow ran) tells. */
+function viewOf(externalId: string, known: Pick<CardPaymentView, 'state' | 'amountCents' | 'installmentCount' | 'expiresAt' | 'requestHash'>): CardPaymentView {
+  return { externalId, ...known, callbacksReceived: 0, checksMade: 0, transitions: [] };
+}
+
+function awaitingCard(input: CardPaymentInput): CardPaymentView {
+  const { externalId, amountCents, installmentCount } = input.order;
+  return viewOf(externalId, { state: 'AWAITING_CARD', amountCents, installmentCount, expiresAt: input.expiresAt, requestHash: input.requestHash });
+}
+
 export class CardPaymentService {
   constructor(
     private readonly client: Client,
     private readonly config: CardPaymentServiceConfig,
     private readonly tokenKey: Buffer,
+    private readonly readModel: Pick<ReadModel, 'recordOperation'>,
   ) {}
 
   async create(order: CardOrder): Promise<CardPaymentCreated & { created: boolean }> {
@@ -52,7 +65,11 @@ export class CardPaymentService {
       timing: cardPaymentTiming(this.config),
     };
     const started = await this.call(() => startCardPaymentWorkflow(this.client, input, this.config.TEMPORAL_TASK_QUEUE));
-    if (started === 'started') return { created: true, ...this.created(order.externalId, 'AWAITING_CARD', input.expiresAt) };
+    if (started === 'started') {
+      // Listed from now on, before its workflow has run a step (which writes the same row, seq 0).
+      await this.readModel.recordOperation(cardPaymentRecord(awaitingCard(input)));
+      return { created: true, ...this.created(order.externalId, 'AWAITING_CARD', input.expiresAt) };
+    }
     const description = await this.call(() => this.handle(order.externalId).describe());
     const memo = readCardPaymentMemo(description.memo);
     if (memo?.requestHash !== input.requestHash) throw new ApiError(409, 'CARD_PAYMENT_CONFLICT', `A different card payment with externalId ${order.externalId} already exists`);
@@ -74,17 +91,13 @@ export class CardPaymentService {
     }
     const state = description.typedSearchAttributes.get(CardPaymentStatus);
     const memo = readCardPaymentMemo(description.memo);
-    const indexed: CardPaymentView = {
-      externalId,
+    const indexed = viewOf(externalId, {
       state: isCardPaymentState(state) ? state : 'AWAITING_CARD',
       amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
       installmentCount: memo?.installmentCount ?? 1,
       expiresAt: memo?.expiresAt ?? '',
       requestHash: memo?.requestHash ?? '',
-      callbacksReceived: 0,
-      checksMade: 0,
-      transitions: [],
-    };
+    });
     return { source: 'index', view: indexed };
   }
 

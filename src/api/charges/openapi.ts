@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { chargeShapeSchema } from '../../charges/charge-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema, chargeListQuerySchema, chargeParamsSchema } from './schemas';
 
 const exampleCharge = { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725', email: 'ana@example.com' }, description: 'Invoice 2001' };
@@ -18,8 +18,8 @@ export const chargeOperations: OperationSpec[] = [
     },
   }),
   keyed('read', {
-    id: 'listCharges', description: 'Charges, newest first, optionally by status; page with cursor.', method: 'get', path: '/v1/charges', summary: 'Charges from visibility, optionally by status', query: chargeListQuerySchema,
-    responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
+    id: 'listCharges', description: "The charges of the engine's own database (written when a charge is created and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId. Follow nextCursor until it is absent: pages neither repeat nor skip a charge.", method: 'get', path: '/v1/charges', summary: "Charges from the engine's database, newest first, optionally by status and creation time; paged by nextCursor", query: chargeListQuerySchema,
+    responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors(LIST_QUERY) },
   }),
   keyed('read', {
     id: 'getCharge', description: 'A charge: state, amount, fee and net amount, the payer\'s name, when it was paid, its refunds, and every transition.', method: 'get', path: '/v1/charges/:externalId', summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions', params: chargeParams,

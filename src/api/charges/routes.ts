@@ -1,4 +1,4 @@
-/** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them. */
+/** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them (from the read model). */
 import express, { Router } from 'express';
 import { toDataURL } from 'qrcode';
 import { chargeRequestSchema } from '../../charges/charge-request';
@@ -6,7 +6,8 @@ import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { chargeParamsSchema, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
+import type { OperationListing } from '../operation-listing';
+import { chargeParamsSchema, chargeListItem, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
 import type { ChargeService } from './service';
 
 async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
@@ -22,7 +23,7 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
   };
 }
 
-export function chargeRoutes(service: ChargeService): Router {
+export function chargeRoutes(service: ChargeService, listing: OperationListing): Router {
   const router = Router();
   router.use('/v1/charges', acceptJsonBodies, express.json({ limit: '64kb' }));
 
@@ -32,12 +33,7 @@ export function chargeRoutes(service: ChargeService): Router {
   });
 
   router.get('/v1/charges', async (req, res) => {
-    const query = parseOrThrow(chargeListQuerySchema, req.query, 'query');
-    const page = await service.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
-    res.json({
-      data: page.items.map((item) => ({ externalId: item.externalId, status: item.status, amount: centavosToReais(item.amountCents) })),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    });
+    res.json(await listing.list('charge', parseOrThrow(chargeListQuerySchema, req.query, 'query'), chargeListItem));
   });
 
   router.get('/v1/charges/:externalId', async (req, res) => {

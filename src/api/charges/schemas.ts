@@ -8,7 +8,8 @@ import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycl
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { externalIdSchema } from '../../payouts/ids';
-import { visibilityCursorSchema } from '../visibility-page';
+import { listPageQueryShape } from '../list-cursor';
+import { merchantOperationItem } from '../operation-listing';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -70,10 +71,9 @@ export const chargeResponseSchema = z.object({
 }).meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
-export const chargeListResponseSchema = z.object({
-  data: z.array(z.object({ externalId: z.string(), status: z.string(), amount: z.number() })),
-  nextCursor: z.string().optional(),
-});
+const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
+export const chargeListItem = chargeListed.item;
+export const chargeListResponseSchema = z.object({ data: z.array(chargeListed.schema), nextCursor: z.string().optional() }).meta({ id: 'ChargeList' });
 
 export type ChargeReading = ({ source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }) & {
   unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
@@ -121,6 +121,5 @@ export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
 
 export const chargeListQuerySchema = z.strictObject({
   status: z.enum(CHARGE_STATES).optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  ...listPageQueryShape,
 });

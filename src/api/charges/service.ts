@@ -9,12 +9,13 @@ import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
-import { AmountCents, ChargeStatus, Flow } from '../../temporal/search-attributes';
-import { CHARGE_FLOW, chargeStatusQuery, chargeWorkflowId, type ChargeView, type ChargeWorkflow, isChargeState, type ChargeState, startCreateCharge, chargeHandle } from '../../lifecycles/charge-client';
+import { AmountCents, ChargeStatus } from '../../temporal/search-attributes';
+import { chargeStatusQuery, type ChargeView, type ChargeWorkflow, isChargeState, startCreateCharge, chargeHandle } from '../../lifecycles/charge-client';
+import { chargeRecord } from '../../read-model/operation-records';
+import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
-import { visibilityPage } from '../visibility-page';
 import { readWorkflow } from '../workflow-reading';
 import { intentView, unfinishedStatus } from '../unfinished-workflow';
 import type { ChargeReading } from './schemas';
@@ -38,10 +39,17 @@ export class ChargeService {
     private readonly config: ChargeServiceConfig,
     /** Creation intents: what a charge whose workflow was terminated had created at the provider. */
     private readonly intents: IntentStore,
+    private readonly readModel: Pick<ReadModel, 'recordOperation'>,
   ) {}
 
-  /** The created charge (the same one for a repeated request); a different request under its externalId is 409. */
+  /** The created charge (the same one for a repeated request), listed from now on; a different request under its externalId is 409. */
   async create(request: ChargeRequest): Promise<ChargeView> {
+    const view = await this.createdView(request);
+    await this.readModel.recordOperation(chargeRecord(view));
+    return view;
+  }
+
+  private async createdView(request: ChargeRequest): Promise<ChargeView> {
     const input = chargeInput(request, this.config);
     const update = () => startCreateCharge(this.client, input, this.config.TEMPORAL_TASK_QUEUE);
     let outcome: UpdateOutcome<ChargeView>;
@@ -86,19 +94,6 @@ export class ChargeService {
     const executionStatus = unfinishedStatus(reading.executionStatus);
     if (!executionStatus) return reading;
     return { ...reading, unfinished: { executionStatus, creation: intentView(await this.intents.find({ businessId: externalId, kind: 'charge-creation' })) } };
-  }
-
-  async list(filter: { status?: ChargeState; cursor?: string; limit: number }): Promise<{ items: { externalId: string; status: string; amountCents: number }[]; nextCursor?: string }> {
-    const clauses = [`${Flow.name} = '${CHARGE_FLOW}'`, ...(filter.status ? [`${ChargeStatus.name} = '${filter.status}'`] : [])];
-    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
-    return {
-      items: page.workflows.map((workflow) => ({
-        externalId: workflow.workflowId.slice(chargeWorkflowId('').length),
-        status: workflow.searchAttributes.get(ChargeStatus) ?? 'PENDING',
-        amountCents: workflow.searchAttributes.get(AmountCents) ?? 0,
-      })),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    };
   }
 
   private handle(externalId: string): WorkflowHandle<ChargeWorkflow> {

@@ -1,13 +1,13 @@
 /** The MED infraction operations of the engine's OpenAPI document. */
 import type { OperationSpec } from '../../openapi/document';
 import { defenseRequestSchema } from '../../infractions/defense';
-import { errors, JSON_BODY, keyed, TEMPORAL } from '../openapi-helpers';
+import { errors, LIST_QUERY, JSON_BODY, keyed, TEMPORAL } from '../openapi-helpers';
 import { infractionListResponseSchema, infractionResponseSchema, infractionListQuerySchema, infractionParamsSchema } from './schemas';
 
 export const infractionOperations: OperationSpec[] = [
   keyed('read', {
-    id: 'listInfractions', description: 'The MED infractions the sync has seen, newest first: filter by status or by a defense deadline before a date to see what is due; page with cursor.', method: 'get', path: '/v1/infractions', summary: 'MED infractions from visibility: what is due this week, what is open', query: infractionListQuerySchema,
-    responses: { 200: { description: 'A page of infractions', schema: infractionListResponseSchema }, ...errors({ 400: 'Bad query', 422: 'A cursor this API did not give', ...TEMPORAL }) },
+    id: 'listInfractions', description: "The MED infractions the sync has seen, from the engine's own database (written when the sync first sees one and at each of its moves, kept after Temporal's retention), newest first by when the engine first saw them: filter by status or by a defense deadline before a date to see what is due. Follow nextCursor until it is absent.", method: 'get', path: '/v1/infractions', summary: "MED infractions from the engine's database: what is due this week, what is open; paged by nextCursor", query: infractionListQuerySchema,
+    responses: { 200: { description: 'A page of infractions', schema: infractionListResponseSchema }, ...errors(LIST_QUERY) },
   }),
   keyed('operator', {
     id: 'syncInfractions', description: 'Operators: runs the MED sync now (the med-sync Schedule runs it every MED_SYNC_INTERVAL_MS): the provider\'s infractions are read and each new one starts its workflow.', method: 'post', path: '/v1/infractions/sync', summary: 'Run the MED sync now (the Schedule med-sync runs it every MED_SYNC_INTERVAL_MS)',

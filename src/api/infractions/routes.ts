@@ -1,28 +1,18 @@
-/** `/v1/infractions`: list (visibility), read, defend (a workflow update), sync now. */
+/** `/v1/infractions`: list (the read model), read, defend (a workflow update), sync now. */
 import express, { Router } from 'express';
 import { defenseRequestSchema } from '../../infractions/defense';
-import { centavosToReais } from '../../money/centavos';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
-import { infractionParamsSchema, infractionListQuerySchema, infractionResponse } from './schemas';
+import type { OperationListing } from '../operation-listing';
+import { infractionParamsSchema, infractionListItem, infractionListQuerySchema, infractionResponse } from './schemas';
 import type { InfractionService } from './service';
 
-export function infractionRoutes(service: InfractionService): Router {
+export function infractionRoutes(service: InfractionService, listing: OperationListing): Router {
   const router = Router();
   router.use('/v1/infractions', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.get('/v1/infractions', async (req, res) => {
-    const query = parseOrThrow(infractionListQuerySchema, req.query, 'query');
-    const page = await service.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(query.dueBefore ? { dueBefore: query.dueBefore } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
-    res.json({
-      data: page.items.map((item) => ({
-        infractionId: item.infractionId,
-        status: item.status,
-        ...(item.amountCents === undefined ? {} : { amount: centavosToReais(item.amountCents) }),
-        ...(item.deadline ? { deadline: item.deadline } : {}),
-      })),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    });
+    res.json(await listing.list('infraction', parseOrThrow(infractionListQuerySchema, req.query, 'query'), infractionListItem));
   });
 
   router.post('/v1/infractions/sync', async (_req, res) => {

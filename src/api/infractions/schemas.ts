@@ -8,7 +8,8 @@ import { INFRACTION_STATES, infractionWorkflowId, type InfractionView } from '..
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
 import type { UnfinishedInfraction } from './service';
-import { visibilityCursorSchema } from '../visibility-page';
+import type { StoredOperation } from '../../read-model/read-model';
+import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(INFRACTION_STATES);
 
@@ -43,8 +44,21 @@ export const infractionResponseSchema = z.object({
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
 /** `amount` and `deadline` are absent while NEEDS_REVIEW (no record the engine could read). */
-export const infractionListItemSchema = z.object({ infractionId: z.string(), status: z.string(), amount: z.number().optional(), deadline: timestampSchema.optional() }).meta({ id: 'InfractionListItem' });
-export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() });
+export const infractionListItemSchema = z
+  .object({ infractionId: z.string(), status: stateSchema, amount: z.number().optional(), deadline: timestampSchema.optional(), createdAt: timestampSchema.describe('When the engine first saw it'), updatedAt: timestampSchema.describe('Its last move') })
+  .meta({ id: 'InfractionListItem' });
+export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'InfractionList' });
+
+export function infractionListItem(operation: StoredOperation): z.infer<typeof infractionListItemSchema> {
+  return {
+    infractionId: operation.id,
+    status: stateSchema.parse(operation.status),
+    ...(operation.amountCents === undefined ? {} : { amount: centavosToReais(operation.amountCents) }),
+    ...(operation.deadline ? { deadline: operation.deadline.toISOString() } : {}),
+    createdAt: operation.createdAt.toISOString(),
+    updatedAt: operation.updatedAt.toISOString(),
+  };
+}
 
 /** What the engine read of the provider's record, when it could. */
 function recordFields(record: InfractionRecord | undefined): Partial<InfractionResponse> {
@@ -81,7 +95,6 @@ export const infractionParamsSchema = z.object({ infractionId: z.string().regex(
 
 export const infractionListQuerySchema = z.strictObject({
   status: z.enum(INFRACTION_STATES).optional(),
-  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional().describe('RFC 3339; infractions whose defense deadline is before it'),
+  ...listPageQueryShape,
 });

@@ -1,5 +1,5 @@
 /**
- * Between the HTTP routes and Temporal for MED infractions: lists from visibility, reads the workflow,
+ * Between the HTTP routes and Temporal for MED infractions: reads the workflow,
  * sends the merchant's defense as an update (one per infraction: retried requests join the same one),
  * and runs the sync now. Every call within the call deadline.
  */
@@ -9,12 +9,10 @@ import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
 import type { Defense } from '../../infractions/defense';
 import { triggerMedSync } from '../../lifecycles/med-sync-schedule';
-import { AmountCents, InfractionDueAt, InfractionStatus } from '../../temporal/search-attributes';
-import { defendInfractionUpdate, infractionStatusQuery, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, type InfractionState, INFRACTION_FLOW, infractionHandle } from '../../lifecycles/infraction-client';
+import { defendInfractionUpdate, infractionStatusQuery, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, infractionHandle } from '../../lifecycles/infraction-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
-import { visibilityPage } from '../visibility-page';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
 import { intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 
@@ -29,20 +27,9 @@ export interface UnfinishedInfraction {
   defenseSubmission: IntentView;
 }
 
-export interface InfractionListItem {
-  infractionId: string;
-  status: string;
-  /** Absent while NEEDS_REVIEW: no record the engine could read. */
-  amountCents?: number;
-  deadline?: string;
-}
-
 function notFound(infractionId: string): ApiError {
   return new ApiError(404, 'INFRACTION_NOT_FOUND', `No infraction ${infractionId}: it appears after the next MED sync (POST /v1/infractions/sync runs one now)`);
 }
-
-/** Visibility query text: a value from the query string, quoted. */
-const quoted = (value: string): string => `'${value.replace(/'/g, "\\'")}'`;
 
 export class InfractionService {
   constructor(
@@ -51,26 +38,6 @@ export class InfractionService {
     /** Defense intents: what an infraction whose workflow was terminated had sent. */
     private readonly intents: IntentStore,
   ) {}
-
-  async list(filter: { status?: InfractionState; dueBefore?: Date; cursor?: string; limit: number }): Promise<{ items: InfractionListItem[]; nextCursor?: string }> {
-    const clauses = [`PayoutFlow = ${quoted(INFRACTION_FLOW)}`];
-    if (filter.status) clauses.push(`InfractionStatus = ${quoted(filter.status)}`);
-    if (filter.dueBefore) clauses.push(`InfractionDueAt < ${quoted(filter.dueBefore.toISOString())}`);
-    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
-    return {
-      items: page.workflows.map((workflow) => {
-        const due = workflow.searchAttributes.get(InfractionDueAt);
-        const amountCents = workflow.searchAttributes.get(AmountCents);
-        return {
-          infractionId: workflow.workflowId.replace(/^infraction:/, ''),
-          status: workflow.searchAttributes.get(InfractionStatus) ?? 'OPEN',
-          ...(amountCents === undefined ? {} : { amountCents }),
-          ...(due ? { deadline: due.toISOString() } : {}),
-        };
-      }),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    };
-  }
 
   /** A closed infraction answers from its result; a running one from its status query (the index alone cannot show it). */
   async read(infractionId: string): Promise<InfractionView> {

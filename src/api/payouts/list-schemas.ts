@@ -3,6 +3,7 @@
  * (queries) and what they answer, amounts in reais (converted from integer centavos at the edge).
  */
 import { z } from 'zod';
+import { listPageQueryShape } from '../list-cursor';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { PAYOUT_STATES } from '../../payouts/payout-state';
@@ -10,7 +11,6 @@ import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import { externalIdSchema } from '../../payouts/ids';
 import type { PayoutTotals, StoredEvent, StoredPayout } from '../../read-model/read-model';
 
-const timestamp = z.iso.datetime({ offset: true });
 
 /** At most a year of days in one summary: one query, bounded. */
 export const MAX_SUMMARY_DAYS = 366;
@@ -24,10 +24,7 @@ export const payoutListQuerySchema = z.strictObject({
   status: z.enum(PAYOUT_STATES).optional(),
   method: z.enum(PAYOUT_METHODS).optional(),
   batchId: externalIdSchema.optional(),
-  createdFrom: timestamp.optional().describe('RFC 3339; payouts created at or after it'),
-  createdTo: timestamp.optional().describe('RFC 3339; payouts created before it (after createdFrom)'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/, 'must be the nextCursor of a previous page').optional(),
+  ...listPageQueryShape,
 });
 
 const day = z.iso.date();

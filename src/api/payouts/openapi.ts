@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
-import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import { payoutEventsResponseSchema, payoutListQuerySchema, payoutListResponseSchema, payoutSummaryQuerySchema, payoutSummaryResponseSchema } from './list-schemas';
 import { copyPastePreviewResponseSchema, cryptoQuoteResponseSchema, payoutAcceptedSchema, payoutResponseSchema, cancelPayoutBodySchema, payoutParamsSchema, payoutQuoteQuerySchema } from './schemas';
 
@@ -41,7 +41,7 @@ export const payoutOperations: OperationSpec[] = [
     id: 'listPayouts', description: "The payouts of the engine's own database (written when a payout is accepted and at each of its moves, kept after Temporal's retention), newest first by creation time then externalId; each with its amounts and the PIX key masked. Follow nextCursor until it is absent: pages neither repeat nor skip a payout.", method: 'get', path: '/v1/payouts', summary: "Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor", query: payoutListQuerySchema,
     responses: {
       200: { description: 'A page of payouts (the PIX key masked)', schema: payoutListResponseSchema },
-      ...errors({ 400: 'Bad query: every refused parameter is named in issues[]', 422: 'INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give' }),
+      ...errors(LIST_QUERY),
     },
   }),
   keyed('read', {

@@ -1,0 +1,150 @@
+/**
+ * Charges, card payments and infractions listed from the engine's own database, through the running stack:
+ * a just-created charge or card payment is listed in the create's own round trip (no lag), each moves in the
+ * list as its workflow moves, the filters narrow it, and the list still answers after Temporal has deleted
+ * the workflow (as retention does). A cursor walk over rows of every kind sees one kind, newest first, with
+ * no duplicate and no gap.
+ */
+import { randomBytes } from 'node:crypto';
+import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { openSqlite } from '../../src/db/sqlite';
+import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client';
+import { chargeWorkflowId } from '../../src/lifecycles/charge-client';
+import { infractionWorkflowId } from '../../src/lifecycles/infraction-client';
+import { pollUntil } from '../../src/util/poll';
+import { createCardPayment } from '../card-payments/card-checkout';
+import { deleteWorkflow } from '../helpers/delete-workflow';
+import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { recordHistory } from '../helpers/record-history';
+
+interface ListItem {
+  externalId?: string;
+  infractionId?: string;
+  status: string;
+  amount?: number;
+  deadline?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+interface ListPage {
+  data: ListItem[];
+  nextCursor?: string;
+}
+
+let stack: EngineHarness;
+beforeAll(async () => {
+  stack = await startEngineHarness({ CARD_CHECKOUT_TTL_MS: '4000', CARD_AUTHORIZE_DEADLINE_MS: '1000', SANDBOX_INFRACTION_RESOLVE_MS: '0' });
+});
+afterAll(() => stack?.close());
+
+const idOf = (item: ListItem): string | undefined => item.externalId ?? item.infractionId;
+
+/** The list's item for `id` among the newest 500 of the query. */
+async function listed(path: string, id: string): Promise<ListItem | undefined> {
+  const page = await stack.api<ListPage>('GET', `${path}${path.includes('?') ? '&' : '?'}limit=500`);
+  expect(page.status).toBe(200);
+  return page.body.data.find((item) => idOf(item) === id);
+}
+
+const listedAs = (path: string, id: string, status: string) =>
+  pollUntil(async () => ((await listed(path, id))?.status === status ? true : undefined), { timeoutMs: 60_000, intervalMs: 200, description: `${id} listed ${status} in ${path}` });
+
+test('a charge is listed as soon as it is created, PAID once paid, by status and creation time, and after its workflow is deleted', async () => {
+  const id = `listed${randomBytes(5).toString('hex')}`;
+  const before = new Date().toISOString();
+  const created = await stack.api('POST', '/v1/charges', { externalId: id, amount: 150.25, payer: { name: 'Ana Souza', document: '529.982.247-25', email: 'ana@example.com' } });
+  expect(created.status).toBe(201);
+  expect(await listed('/v1/charges', id)).toMatchObject({ externalId: id, status: 'PENDING', amount: 150.25 });
+
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${id}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  await listedAs('/v1/charges?status=PAID', id, 'PAID');
+  expect(await listed('/v1/charges?status=PENDING', id)).toBeUndefined();
+  expect(await listed(`/v1/charges?createdFrom=${encodeURIComponent(before)}`, id)).toMatchObject({ status: 'PAID' });
+  expect(await listed(`/v1/charges?createdTo=${encodeURIComponent(before)}`, id)).toBeUndefined();
+  // A charge is not a card payment.
+  expect(await listed('/v1/card-payments', id)).toBeUndefined();
+  // Still open (a paid charge watches for refunds): recorded as it stands, as charge-paid is.
+  await recordHistory(stack.temporal.client, chargeWorkflowId(id), 'charge-listed-paid');
+
+  await deleteWorkflow(stack.temporal.client, chargeWorkflowId(id));
+  expect(await listed('/v1/charges?status=PAID', id)).toMatchObject({ externalId: id, status: 'PAID', amount: 150.25 });
+}, 180_000);
+
+test('a card payment is listed as soon as it is created, EXPIRED when nobody paid, and after its workflow is deleted', async () => {
+  const created = await createCardPayment(stack, 'listed');
+  const id = created.externalId;
+  expect(await listed('/v1/card-payments', id)).toMatchObject({ externalId: id, status: 'AWAITING_CARD', amount: 100.1 });
+
+  await listedAs('/v1/card-payments?status=EXPIRED', id, 'EXPIRED');
+  expect(await listed('/v1/card-payments?status=AWAITING_CARD', id)).toBeUndefined();
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(id)).describe()).status.name === 'RUNNING' ? undefined : true), {
+    timeoutMs: 60_000,
+    intervalMs: 500,
+    description: `the card payment ${id} closed`,
+  });
+  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(id), 'card-payment-listed-expired');
+
+  await deleteWorkflow(stack.temporal.client, cardPaymentWorkflowId(id));
+  expect(await listed('/v1/card-payments', id)).toMatchObject({ externalId: id, status: 'EXPIRED', amount: 100.1 });
+}, 180_000);
+
+test('an infraction is listed with its amount and deadline once the sync sees it, due before a date, CANCELLED as the provider says, and after its workflow is deleted', async () => {
+  const id = await openInfractionOnPaidCashIn(stack, 80);
+  const opened = await waitForInfraction(stack, id, ['OPEN', 'DUE_SOON']);
+  const item = await pollUntil(() => listed('/v1/infractions', id), { timeoutMs: 10_000, intervalMs: 100, description: `${id} listed` });
+  expect(item).toMatchObject({ infractionId: id, status: opened.status, amount: 80, deadline: opened.deadline });
+  const deadline = Date.parse(opened.deadline ?? '');
+  expect(await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline + 1).toISOString())}`, id)).toBeDefined();
+  expect(await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline).toISOString())}`, id)).toBeUndefined();
+
+  expect((await stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
+  await waitForInfraction(stack, id, ['CANCELLED']);
+  await listedAs('/v1/infractions?status=CANCELLED', id, 'CANCELLED');
+  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(infractionWorkflowId(id)).describe()).status.name === 'RUNNING' ? undefined : true), {
+    timeoutMs: 60_000,
+    intervalMs: 500,
+    description: `the infraction ${id} closed`,
+  });
+  await recordHistory(stack.temporal.client, infractionWorkflowId(id), 'infraction-listed-cancelled');
+
+  await deleteWorkflow(stack.temporal.client, infractionWorkflowId(id));
+  expect(await listed('/v1/infractions?status=CANCELLED', id)).toMatchObject({ infractionId: id, status: 'CANCELLED', amount: 80 });
+}, 180_000);
+
+const BULK = 3_000;
+
+test('a list pages one kind newest first in (createdAt, id) order, with no duplicate and no gap, whatever the other kinds hold', async () => {
+  // Straight into the read model's database, far in the past so that the stack's own rows come first: 100 share each millisecond.
+  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const insert = db.prepare("INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, view, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, '{}', ?, ?)");
+  const base = Date.parse('2020-01-01T00:00:00.000Z');
+  db.transaction(() => {
+    for (let n = 0; n < BULK; n += 1) {
+      const at = base + Math.floor(n / 100);
+      insert.run('charge', `bulk-${n.toString(36).padStart(3, '0')}`, 100 + n, at, at);
+      insert.run('card_payment', `bulk-${n.toString(36).padStart(3, '0')}`, 100 + n, at, at);
+    }
+  })();
+  const expected = db.prepare<[], { id: string }>("SELECT id FROM operations WHERE kind = 'charge'").all().map((row) => row.id);
+  db.close();
+
+  const seen = await everyPage<ListItem>(stack, '/v1/charges?limit=97');
+
+  const ids = seen.map((item) => item.externalId);
+  expect(ids).toHaveLength(expected.length);
+  expect(new Set(ids)).toEqual(new Set(expected));
+  expect(firstOutOfOrder(seen, (item) => item.externalId ?? '')).toBe(-1);
+});
+
+test.each(['/v1/charges', '/v1/card-payments', '/v1/infractions'])('%s refuses a bad filter naming it: 400 for its shape, 422 for a window or cursor it cannot answer', async (path) => {
+  const refused = async (query: string, status: number, code: string): Promise<string[]> => {
+    const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', `${path}${query}`);
+    expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
+    return answer.body.issues.map((issue) => issue.path);
+  };
+  expect(await refused('?status=DONE&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED')).toEqual(expect.arrayContaining(['status', 'createdFrom', 'limit']));
+  expect(await refused('?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00', 422, 'INVALID_FILTER')).toEqual(['createdTo']);
+  expect(await refused('?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
+});
