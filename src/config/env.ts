@@ -110,13 +110,13 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data').describe('Local state: the dev server’s and the sandbox’s SQLite files, the engine’s database when `DATABASE_URL` is unset, the generated development key and codec token'),
   DATABASE_URL: postgresUrl
     .optional()
-    .describe('The engine’s own database (batches, payout ids, merchant webhook endpoints, unmatched callbacks): unset, SQLite under `DATA_DIR` (API and workers on one machine); `postgres://user:password@host:5432/db`, PostgreSQL shared by API and workers on any number of machines. The store creates and migrates its tables'),
+    .describe('The engine’s own database (batches, payouts, webhook endpoints, intents, unmatched callbacks): unset, SQLite under `DATA_DIR` (one machine); `postgres://user:password@host:5432/db` for API and workers on any number of machines. Migrated at start'),
   BATCH_STORE_URL: postgresUrl.optional().describe('The former name of `DATABASE_URL`, still read when it is unset (the API and the worker log `config.deprecated_variable`): rename it'),
   /** Unset (and no ENGINE_API_KEYS_FILE): DEVELOPMENT_API_KEY, refused in production. */
   ENGINE_API_KEYS: apiKeysTextSchema
     .optional()
     .describe(
-      'API keys, comma-separated, each `name:secret:scope+scope` (scopes: `payouts:write`, `charges:write`, `infractions:write`, `webhooks:write`, `read`, `operator`, `codec`; which route needs which: [security.md](security.md#api-keys-and-their-scopes)). The older forms `secret` and `name:secret` have `payouts:write`, `charges:write`, `infractions:write` and `read`. Unset: `dev-api-key` with every scope, refused in production, where each secret is 24 characters or more. A bad entry stops the start naming its position, never its secret',
+      'API keys, comma-separated, each `name:secret:scope+scope` (scopes and routes: [security.md](security.md#api-keys-and-their-scopes)); `secret` or `name:secret` alone has `payouts:write`, `charges:write`, `infractions:write`, `read`. Unset: `dev-api-key` with every scope, refused in production (24 characters or more there). A bad entry stops the start, naming its position',
     ),
   ENGINE_API_KEYS_FILE: apiKeysFileSchema
     .optional()
@@ -188,13 +188,13 @@ export const envSchema = z.object({
     .default('true')
     .transform((value) => value === 'true')
     .describe(
-      'Sandbox: `false` makes a repeated `external_id` (withdrawal, copy-and-paste, crypto) a second operation, as a provider that promises no de-duplication would, to test the engine’s exactly-once (`SANDBOX_DEDUPLICATE=false npm run chaos`). The seed profile de-duplicates nothing, whatever this says',
+      'Sandbox: `false` makes a repeated `external_id` a second operation, to test the engine’s exactly-once (the seed profile never de-duplicates)',
     ),
   SANDBOX_PROFILE: z
     .enum(['default', 'seed'])
     .default('default')
     .describe(
-      'Sandbox: `seed` plays a provider that keeps to the spec and nothing else: only the spec’s fields where it shows a shape, another plausible variant where it does not, nothing it does not show (no crypto route, no `/shield/public-key`, no currency list), no de-duplication, unsigned callbacks naming only its own ids, dynamic QR codes ([provider-integration.md](provider-integration.md#the-seed-profile))',
+      'Sandbox: `seed` plays a provider that keeps strictly to the spec ([provider-integration.md](provider-integration.md#the-seed-profile))',
     ),
   SANDBOX_CALLBACK_SIGNATURE: z.enum(['hmac', 'none', 'alt']).optional().describe('Sandbox: how its callbacks are signed: `hmac` (the documented `v1=` HMAC-SHA256), `none`, or `alt` (another scheme, to try a verifier that is not ours); unset: `hmac`, `none` with the seed profile'),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(1_000).describe('Sandbox: delay before a withdrawal, copy-and-paste payment, crypto withdrawal or card payment settles'),
@@ -207,7 +207,7 @@ export const envSchema = z.object({
     .enum(['card-token', 'spec', 'off'])
     .default('card-token')
     .describe(
-      'Sandbox: the 3DS of its security module. `card-token`: `prepareThreeDS` takes `module.encrypt`’s token and picks frictionless or challenge by the card; `spec`: it takes the spec’s arguments only (a token is refused) and, knowing no card, is frictionless; `off`: the settings say 3DS is not enabled and endpoint 2 charges any card without 3DS data',
+      'Sandbox: its 3DS. `card-token`: frictionless or challenge by the card; `spec`: the spec’s arguments only, always frictionless; `off`: 3DS not enabled, cards charged without 3DS data',
     ),
   SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000).describe('Sandbox: how long a buyer has to answer a 3DS challenge before it counts as abandoned'),
   SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(3_600).describe('Sandbox: lifetime of the JWTs it issues (short, to exercise the engine’s token refresh)'),
@@ -306,12 +306,12 @@ export const envSchema = z.object({
     )
     .optional()
     .describe(
-      'The spec’s `<PUBLIC_KEY>`, handed to the security module as it is: the key on one line (`pk_live_…`), PEM text (checked at start-up), or `file:<path>` or an absolute path of a file holding it (read when a checkout page first needs it; unreadable: that page answers 503); unset: the sandbox’s `GET /shield/public-key`',
+      'The spec’s `<PUBLIC_KEY>`, passed to the security module as it is: one line (`pk_live_…`), PEM, or `file:<path>` (unreadable: the checkout answers 503); unset: the sandbox’s `GET /shield/public-key`',
     ),
   PAYMENT_SHIELD_STEP_ORDER: z
     .enum(['encrypt-first', 'spec'])
     .default('spec')
-    .describe('The order of the spec’s browser steps: `spec`, 5 (`prepareThreeDS` with the spec’s arguments) then 6 (`module.encrypt`); `encrypt-first`, 6 then 5 given the card token, for a module that wants the card at `prepareThreeDS`'),
+    .describe('The spec’s browser steps: `spec`, 5 (`prepareThreeDS`) then 6 (`module.encrypt`); `encrypt-first`, 6 then 5 given the card token'),
   PAYMENT_SHIELD_ARGUMENTS: z
     .enum(['object', 'positional'])
     .default('object')
@@ -323,7 +323,7 @@ export const envSchema = z.object({
     .regex(/^sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2}( sha(256|384|512)-[A-Za-z0-9+/]{43,86}={0,2})*$/, 'sha256-, sha384- or sha512- followed by the base64 hash, space-separated')
     .optional()
     .describe(
-      'Subresource Integrity of the provider’s `shield.js` on the checkout page, `sha384-<base64>` (several space-separated while the provider changes it): the browser runs only that script (PCI DSS 4.0 6.4.3). Required by the API in production; take it with `curl -s <shield_script_url> | openssl dgst -sha384 -binary | openssl base64 -A`',
+      'Subresource Integrity of the provider’s `shield.js`, `sha384-<base64>` (space-separated while it changes; PCI DSS 4.0 6.4.3). Required in production; `curl -s <shield_script_url> | openssl dgst -sha384 -binary | openssl base64 -A`',
     ),
   CHECKOUT_PUBLIC_URL: url.optional().describe('The engine as the buyer’s browser reaches it, the base of `checkoutUrl`, when the provider reaches the engine by another name; unset: `ENGINE_PUBLIC_URL`. https in production'),
   MERCHANT_WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(30_000).describe('Merchant webhooks: the first wait after a failed delivery, doubling up to `MERCHANT_WEBHOOK_RETRY_MAX_MS`'),
