@@ -1,6 +1,6 @@
 /**
  * A second implementation of the payment service, written from the interface document
- * (docs/payment-service-interface.md) alone, to run the engine against a provider that no code of ours
+ * (spec/payment-service-interface.md) alone, to run the engine against a provider that no code of ours
  * feeds. It imports nothing from src/, sandbox/, workflows/ or activities/ (lint forbids it), never checks
  * its answers with the engine's schemas, and keeps its state in memory. Where the document shows a shape,
  * the double answers exactly it; where the document says "not shown", the double chooses, and each choice
