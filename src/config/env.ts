@@ -188,7 +188,7 @@ export const envSchema = z.object({
     .default('true')
     .transform((value) => value === 'true')
     .describe(
-      'Sandbox: `false` makes a repeated `external_id` (withdrawal, copy-and-paste, crypto) a second operation, as a provider that promises no de-duplication would, to test the engine’s exactly-once (`SANDBOX_DEDUPLICATE=false npm run chaos`). The seed profile de-duplicates nothing, whatever this says',
+      'Sandbox: `false` makes a repeated `external_id` (withdrawal, copy-and-paste, crypto) or charge `transactionId` a second operation, as a provider that promises no de-duplication would, to test the engine’s exactly-once (`SANDBOX_DEDUPLICATE=false npm run chaos`). The seed profile de-duplicates nothing, whatever this says',
     ),
   SANDBOX_PROFILE: z
     .enum(['default', 'seed'])
