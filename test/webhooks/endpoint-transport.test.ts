@@ -31,7 +31,9 @@ beforeAll(async () => {
   });
   // Port 80 is where a delivery to http://<name>/ connects: the guard is proven only if something listens there.
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EACCES' ? new Error(`listening on ${LOOPBACK}:80 needs root, or net.ipv4.ip_unprivileged_port_start at 80 or below`) : error),
+    );
     server.listen(80, LOOPBACK, resolve);
   });
 });
