@@ -188,7 +188,7 @@ export const envSchema = z.object({
     .default('true')
     .transform((value) => value === 'true')
     .describe(
-      'Sandbox: `false` makes a repeated `external_id` a second operation, to test the engine’s exactly-once (the seed profile never de-duplicates)',
+      'Sandbox: `false` makes a repeated `external_id` or charge `transactionId` a second operation, to test the engine’s exactly-once (the seed profile never de-duplicates)',
     ),
   SANDBOX_PROFILE: z
     .enum(['default', 'seed'])

@@ -9,7 +9,8 @@
  * - the answer: its status only; at most MAX_ANSWER_BYTES of the body are read, then the connection is
  *   dropped; redirects are not followed.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { Config } from '../config/env';
@@ -49,20 +50,24 @@ export function urlRefusal(url: URL, policy: EndpointPolicy): string | undefined
   return allowed.includes(port) ? undefined : `port ${port}: only ${allowed.join(' or ')}`;
 }
 
-/** dns.lookup, refusing a name any of whose addresses is not public: what it answers is what is connected to. */
-function publicOnlyLookup(policy: AddressPolicy): LookupFunction {
+/** Every address a name resolves to, as a connection would look it up (dns.lookup with `all`). */
+export type ResolveAll = (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
+
+const systemResolveAll: ResolveAll = (hostname, options) => dnsLookup(hostname, { ...options, all: true });
+
+/** A lookup refusing a name any of whose addresses is not public: what it answers is what is connected to. */
+function publicOnlyLookup(policy: AddressPolicy, resolveAll: ResolveAll): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) {
-        callback(error, '', 0);
-        return;
-      }
-      const refused = addresses.map(({ address }) => addressRefusal(address, policy)).find((reason) => reason !== undefined);
-      const [first] = addresses;
-      if (refused !== undefined || !first) callback(new EndpointRefusedError(`${hostname} resolves to ${refused ?? 'no address'}`), '', 0);
-      else if (options.all) callback(null, addresses);
-      else callback(null, first.address, first.family);
-    });
+    resolveAll(hostname, options).then(
+      (addresses) => {
+        const refused = addresses.map(({ address }) => addressRefusal(address, policy)).find((reason) => reason !== undefined);
+        const [first] = addresses;
+        if (refused !== undefined || !first) callback(new EndpointRefusedError(`${hostname} resolves to ${refused ?? 'no address'}`), '', 0);
+        else if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }
 
@@ -72,8 +77,9 @@ export interface EndpointTransport {
   close(): Promise<void>;
 }
 
-export function endpointTransport(policy: EndpointPolicy): EndpointTransport {
-  const agent = new Agent({ connect: { lookup: publicOnlyLookup(policy) } });
+/** `resolveAll`: the system's resolver; a test's stands in for a DNS answer that changed after registration. */
+export function endpointTransport(policy: EndpointPolicy, resolveAll: ResolveAll = systemResolveAll): EndpointTransport {
+  const agent = new Agent({ connect: { lookup: publicOnlyLookup(policy, resolveAll) } });
   return {
     async post(url, init) {
       const target = new URL(url);

@@ -2,7 +2,8 @@
  * PIX charges through the real stack (engine API → update-with-start → charge workflow → sandbox over
  * HTTP → signed callbacks): the code answered at once and checked by an independent reader, paid,
  * expired, paid late, found by polling when callbacks are lost, idempotent, refused before anything
- * starts, and created once even when the API dies between the start and its answer.
+ * starts, and created once even when the API dies between the start and its answer: counted at a recording
+ * proxy, against a sandbox that de-duplicates no charge (SANDBOX_DEDUPLICATE=false).
  */
 import { randomBytes } from 'node:crypto';
 import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
@@ -20,7 +21,8 @@ const CNPJ = '11222333000181';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' });
+  // A sandbox that de-duplicates no charge, reached through a recording proxy: "created once" is counted at the wire.
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' }, { providerProxy: true });
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
@@ -56,6 +58,12 @@ function waitForCharge(externalId: string, statuses: string[], timeoutMs = 30_00
 function expectedCode(txid?: string): Record<string, unknown> {
   if (process.env.SANDBOX_PROFILE === 'seed') return { crcValid: true, txid: '***', fields: expect.any(Map) };
   return { crcValid: true, amount: '150.25', ...(txid ? { txid } : {}) };
+}
+
+/** The creations of this charge the engine sent (endpoint 1), as the proxy saw them. */
+function creationsSent(externalId: string): number {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider.requests.filter((request) => request.method === 'POST' && request.path === '/api/transactions/create' && request.body.includes(externalId)).length;
 }
 
 async function providerCharges(externalId: string): Promise<{ product: string; details?: { channel?: string } }[]> {
@@ -103,6 +111,7 @@ test('the same request again answers the same charge and code; a different body 
   const other = await create(charge(id, { amount: 99 }));
   expect(other.status).toBe(409);
   expect(other.body.code).toBe('CHARGE_CONFLICT');
+  expect(creationsSent(id)).toBe(1);
   expect(await providerCharges(id)).toHaveLength(1);
 });
 
@@ -167,6 +176,7 @@ test('the API process killed between the start and its answer: the same request 
   const retried = await create(charge(id));
   expect(retried.status).toBe(201);
   expect(readEmv(retried.body.qrcode)).toMatchObject(expectedCode());
+  expect(creationsSent(id)).toBe(1);
   expect(await providerCharges(id)).toHaveLength(1);
 });
 

@@ -54,3 +54,9 @@ export async function duplicateCallbackAnswered(stack: EngineHarness, externalId
     { timeoutMs: 15_000, intervalMs: 100, description: `the duplicate callback of ${externalId} answered` },
   );
 }
+
+/** The withdrawals (endpoint 4) of this external_id the engine sent, as the harness's recording proxy saw them. */
+export function withdrawalsSent(stack: EngineHarness, externalId: string): number {
+  if (!stack.provider) throw new Error('the harness runs without its provider proxy');
+  return stack.provider.requests.filter((request) => request.method === 'POST' && request.path === '/api/withdrawals/withdraw' && request.body.includes(externalId)).length;
+}

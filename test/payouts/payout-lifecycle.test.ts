@@ -8,12 +8,13 @@ import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness();
+  // Debits counted against a sandbox that de-duplicates nothing, and the withdrawals at the wire, through a recording proxy.
+  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false' }, { providerProxy: true });
 });
 afterAll(() => stack?.close());
 
@@ -26,7 +27,10 @@ async function submit(id: string, amount: number, extra: Record<string, unknown>
 
 const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
 
-const debitsFor = (id: string) => providerDebits(stack, id);
+/** Sent once and debited once: the engine's POSTs at the proxy, the provider's debits. */
+async function expectSentAndDebitedOnce(id: string): Promise<void> {
+  expect({ id, sent: withdrawalsSent(stack, id), debits: await providerDebits(stack, id) }).toEqual({ id, sent: 1, debits: 1 });
+}
 
 async function visibleWithStatus(id: string, status: string): Promise<boolean> {
   return pollUntil(
@@ -51,7 +55,7 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
   expect(payout.callbacksReceived).toBeGreaterThanOrEqual(1);
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(await visibleWithStatus(id, 'COMPLETED')).toBe(true);
-  expect(await debitsFor(id)).toBe(1);
+  await expectSentAndDebitedOnce(id);
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('completed-by-callback'));
 });
 
@@ -102,7 +106,7 @@ test('the same request again answers with the existing payout; a different body 
   expect(conflicting.status).toBe(409);
   expect(conflicting.body).toMatchObject({ code: 'PAYOUT_CONFLICT' });
   await waitForStatus(id, ['COMPLETED']);
-  expect(await debitsFor(id)).toBe(1);
+  await expectSentAndDebitedOnce(id);
 });
 
 test('bad input is refused with every field named, and starts nothing', async () => {

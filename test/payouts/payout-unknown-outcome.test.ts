@@ -10,7 +10,8 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import type { ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
@@ -18,6 +19,7 @@ import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 const WITHDRAW = '/api/withdrawals/withdraw';
 const COPY_PASTE = '/api/payments/pix-copy-paste/pay';
 const CHECK = '/api/transactions/check';
+const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 /** Short, so that a payout whose outcome stays unknown reaches review within the test. */
 const SUBMIT_DEADLINE_MS = 10_000;
 
@@ -78,6 +80,44 @@ test.each([
   expect(postsOf(WITHDRAW, id)).toBe(1);
   expect(await providerDebits(stack, id)).toBe(0);
   if (what.startsWith('its')) await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('outcome-unknown-review'));
+}, 60_000);
+
+/** The other rails whose submission may lose its answer, each on its own route (crypto only where the provider has one; its minimum is 50). */
+const OTHER_RAILS: (readonly [string, string, (externalId: string, amount: number) => Record<string, unknown>])[] = [
+  [
+    'pix_copy_paste',
+    COPY_PASTE,
+    (externalId, amount) => ({
+      externalId,
+      method: 'pix_copy_paste',
+      emv: buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'LOSTANSWER', amountCentavos: amount * 100 }),
+    }),
+  ],
+  ...(SANDBOX_SERVES_CRYPTO ? [['crypto', SANDBOX_CRYPTO_WITHDRAW_PATH, (externalId: string, amount: number) => ({ externalId, method: 'crypto', amount, wallet: TRON_WALLET })] as const] : []),
+];
+
+test.each(OTHER_RAILS)('%s: the first POST reaches the provider late, after the engine gave up on its answer: never a second POST; found, COMPLETED, one debit', async (rail, path, request) => {
+  const id = newExternalId(`late-${rail}`);
+  provider().delayNext(path, 3_000);
+  expect((await stack.api('POST', '/v1/payouts', request(id, 56))).status).toBe(202);
+  const payout = await waitForPayout(stack, id, ['COMPLETED', 'NEEDS_REVIEW', 'FAILED'], 30_000);
+  expect(payout.status).toBe('COMPLETED');
+  expect(postsOf(path, id)).toBe(1);
+  expect(await providerDebits(stack, id)).toBe(1);
+  expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
+});
+
+test.each(OTHER_RAILS)('%s: the first POST is sent and its answer never comes, and the provider has no record of it: one POST, then NEEDS_REVIEW', async (rail, path, request) => {
+  const id = newExternalId(`lost-${rail}`);
+  provider().holdNext(path);
+  expect((await stack.api('POST', '/v1/payouts', request(id, 57))).status).toBe(202);
+  const review = await waitForPayout(stack, id, ['NEEDS_REVIEW', 'COMPLETED', 'FAILED'], SUBMIT_DEADLINE_MS + 20_000);
+  expect(review.status).toBe('NEEDS_REVIEW');
+  expect(review.reviewReason).toMatch(/the outcome is unknown: an earlier attempt sent this payout and its answer was lost/);
+  expect(causeOf(review, 'NEEDS_REVIEW')).toBe('submission deadline passed with the outcome unknown');
+  expect(provider().requests.filter((sent) => sent.path === CHECK && sent.body.includes(id)).length).toBeGreaterThanOrEqual(2);
+  expect(postsOf(path, id)).toBe(1);
+  expect(await providerDebits(stack, id)).toBe(0);
 }, 60_000);
 
 test("a cancel while the engine looks for a payout whose answer was lost is refused (the provider's silence proves nothing): the payout goes to review, where the operator's cancel ends it", async () => {

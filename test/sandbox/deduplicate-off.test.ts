@@ -1,8 +1,9 @@
 /**
  * SANDBOX_DEDUPLICATE=false: the spec promises no de-duplication by external_id, so the sandbox can be
  * a provider that makes a second operation for a repeated request. The engine's exactly-once tests run
- * against it; here, that it really debits twice and that its check still answers one operation.
+ * against it; here, that it really debits twice (and makes a charge twice) and that its check still answers one operation.
  */
+import { randomBytes } from 'node:crypto';
 import { buildBrCode } from '../../src/pix/brcode';
 import { merchantHeaders, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
 
@@ -44,4 +45,17 @@ test('a repeated copy-and-paste payment and crypto withdrawal are second operati
   const crypto = { amount: 100, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', network: 'TRC20', external_id: cryptoId, clientCallbackUrl: receiver.url };
   for (let i = 0; i < 2; i += 1) expect((await post('/api/crypto/withdraw', crypto)).status).toBe(200);
   expect(debitsOf(cryptoId)).toBe(2);
+});
+
+test('a repeated charge (the same transactionId and body) is a second charge at the provider; the check answers one of them', async () => {
+  // Letters and digits, at most 25: a valid txid as it is.
+  const transactionId = `CI${randomBytes(8).toString('hex')}`;
+  const charge = { amount: 12.5, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: receiver.url };
+  const answers = [await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders })];
+  answers.push(await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders }));
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+  const operations = sandbox.sandbox.ctx.operations.list({ externalId: transactionId });
+  expect(operations).toHaveLength(2);
+  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth: merchantHeaders });
+  expect(operations.map((operation) => operation.id)).toContain(check.body.transaction.transactionId);
 });

@@ -8,6 +8,14 @@ import ipaddr from 'ipaddr.js';
 import { addressRefusal, hostRefusal, isLoopbackHost } from '../../src/net/public-address';
 
 const deployed = { allowLoopback: false };
+/** How a refusal names each range (the engine's words, cloud metadata addresses included). */
+const RANGE_NAMES: Readonly<Record<string, string>> = {
+  private: 'private',
+  'carrier-grade NAT': 'carrier-grade NAT (and cloud metadata 100.100.100.200)',
+  'link-local': 'link-local (and cloud metadata 169.254.169.254)',
+  multicast: 'multicast',
+  'unique local': 'unique local (and cloud metadata fd00:ec2::254)',
+};
 
 test.each([
   // RFC 8215's local-use translation prefix: whatever the local NAT64 maps it to, 10.0.0.1 or a public address alike.
@@ -64,4 +72,31 @@ test('loopback only where allowed; names of this machine and of metadata service
   expect(hostRefusal('Metadata.Google.Internal.', deployed)).toBe('metadata.google.internal is a cloud metadata service');
   expect(hostRefusal('localhost', deployed)).toBe('localhost is this machine (loopback)');
   expect(hostRefusal('merchant.example.com', deployed)).toBeUndefined();
+});
+
+test.each([
+  // [last public address before a range, its first address, its last, first public after it, the range's words]
+  ['9.255.255.255', '10.0.0.0', '10.255.255.255', '11.0.0.0', 'private'],
+  ['172.15.255.255', '172.16.0.0', '172.31.255.255', '172.32.0.0', 'private'],
+  ['192.167.255.255', '192.168.0.0', '192.168.255.255', '192.169.0.0', 'private'],
+  ['100.63.255.255', '100.64.0.0', '100.127.255.255', '100.128.0.0', 'carrier-grade NAT'],
+  ['169.253.255.255', '169.254.0.0', '169.254.255.255', '169.255.0.0', 'link-local'],
+  ['223.255.255.255', '224.0.0.0', '239.255.255.255', undefined, 'multicast'],
+  ['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', undefined, 'unique local'],
+  ['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', undefined, 'link-local'],
+])('the range from %s on: public just outside it, refused from its first address to its last', (before, first, last, after, words) => {
+  expect({ before, refusal: addressRefusal(before, deployed) }).toEqual({ before, refusal: undefined });
+  for (const inside of [first, last]) expect(addressRefusal(inside, deployed)).toBe(`${inside} is not a public address (${RANGE_NAMES[words]})`);
+  if (after !== undefined) expect({ after, refusal: addressRefusal(after, deployed) }).toEqual({ after, refusal: undefined });
+});
+
+test('all of 127.0.0.0/8 and ::1 are loopback: refused as deployed, allowed only by the setting; a loopback spelled as IPv4-mapped never', () => {
+  for (const address of ['127.0.0.0', '127.0.0.1', '127.43.2.1', '127.255.255.255', '::1']) {
+    expect(addressRefusal(address, deployed)).toBe(`${address} is a loopback address`);
+    expect({ address, refusal: addressRefusal(address, { allowLoopback: true }) }).toEqual({ address, refusal: undefined });
+  }
+  for (const address of ['126.255.255.255', '128.0.0.0']) expect({ address, refusal: addressRefusal(address, deployed) }).toEqual({ address, refusal: undefined });
+  expect(addressRefusal('::ffff:127.0.0.1', { allowLoopback: true })).toBe('::ffff:127.0.0.1 is an IPv4-mapped address: use the IPv4 address itself');
+  expect(addressRefusal('0.0.0.0', { allowLoopback: true })).toBe('0.0.0.0 is not a public address ("this network")');
+  expect(addressRefusal('::', { allowLoopback: true })).toBe(':: is not a public address (unspecified)');
 });

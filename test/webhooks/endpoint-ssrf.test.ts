@@ -5,7 +5,8 @@
  * port is not 443 (or 80 outside production), is refused with 422 naming the rule. A name is judged on
  * what it resolves to when the event is delivered: this machine's own name resolves to an internal
  * address here, and its delivery is refused before any connection, the merchant told only that the
- * endpoint could not be reached.
+ * endpoint could not be reached (test/webhooks/endpoint-transport.test.ts proves the refusal with a listener
+ * where the connection would land).
  */
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
@@ -98,7 +99,8 @@ test("a name that resolves to an internal address is refused when the event is d
   expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.outcome, attempt.error, attempt.httpStatus])).toEqual(expect.arrayContaining([['failed', DELIVERY_FAILED, undefined]]));
   expect(new Set(event.deliveries[0]?.attempts.map((attempt) => attempt.error))).toEqual(new Set([DELIVERY_FAILED]));
   const reasons = lines.map((line) => JSON.parse(line) as { event?: string; reason?: string }).filter((line) => line.event === 'webhook.delivery_failed').map((line) => line.reason);
-  expect(reasons).toContain(`refused: ${name} resolves to ${addressRefusal(address, { allowLoopback: false }) ?? ''}`);
-  // Nothing reached anything listening on this machine.
-  expect(receiver.received).toEqual([]);
+  // Every attempt was refused on what the name resolved to: none got as far as a connection (refused, reset or timed out).
+  // That nothing reaches a listener there is proven in test/webhooks/endpoint-transport.test.ts, where one listens on the port.
+  expect(reasons.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(reasons)).toEqual(new Set([`refused: ${name} resolves to ${addressRefusal(address, { allowLoopback: false }) ?? ''}`]));
 });

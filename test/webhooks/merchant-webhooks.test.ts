@@ -21,7 +21,7 @@ import { newStandardWebhookSecret } from '../../src/webhooks/standard-webhook-si
 import { chargeWorkflowId } from '../../workflows/charge/messages';
 import { merchantEventWorkflowId } from '../../workflows/merchant-event/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
@@ -43,7 +43,11 @@ let stack: EngineHarness;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   // The receivers of this file listen on loopback: allowed by the setting (never in production).
-  stack = await startEngineHarness({ MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600', MERCHANT_WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  // Debits counted against a sandbox that de-duplicates nothing, and the withdrawals at the wire, through a recording proxy.
+  stack = await startEngineHarness(
+    { MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600', MERCHANT_WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_ALLOW_LOOPBACK: 'true', SANDBOX_DEDUPLICATE: 'false' },
+    { providerProxy: true },
+  );
   receiver = await startWebhookReceiver();
 });
 afterEach(async () => {
@@ -195,6 +199,7 @@ test('a receiver down for the whole test: the event is listed with its failed at
   const payout = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW']);
   expect(payout.status).toBe('COMPLETED');
   expect(payout.transitions.map((transition) => transition.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(withdrawalsSent(stack, externalId)).toBe(1);
   expect(await providerDebits(stack, externalId)).toBe(1);
 
   const listed = await pollUntil(

@@ -88,8 +88,8 @@ async function authenticatedSession(client: StackClient, externalId: string, amo
   return opened;
 }
 
-/** A card payment created through the engine and paid through its checkout with the test card of `authentication`; resolves once the checkout took the card. */
-export async function payByCard(client: StackClient, externalId: string, authentication: CardAuthentication = 'frictionless', onCreated?: () => void): Promise<void> {
+/** A card payment created through the engine (or its replay) and its card sent to the checkout: the checkout's answer, or its refusal as thrown. */
+export async function sendCardToCheckout(client: StackClient, externalId: string, authentication: CardAuthentication = 'frictionless', onCreated?: () => void): Promise<z.output<typeof checkoutResultSchema>> {
   const amount = 100.1;
   const created = await client.engine('POST', '/v1/card-payments', cardPaymentCreatedSchema, {
     externalId,
@@ -112,8 +112,13 @@ export async function payByCard(client: StackClient, externalId: string, authent
     sessionId: session.sessionId,
     threeDS: session.threeDS,
   };
+  return client.checkout(`/checkout/${encodeURIComponent(externalId)}/pay`, checkoutResultSchema, pay);
+}
+
+/** A card payment created through the engine and paid through its checkout with the test card of `authentication`; resolves once the checkout took the card. */
+export async function payByCard(client: StackClient, externalId: string, authentication: CardAuthentication = 'frictionless', onCreated?: () => void): Promise<void> {
   // The checkout takes one card: a pay call whose answer was lost is read back, not sent again.
-  await client.checkout(`/checkout/${encodeURIComponent(externalId)}/pay`, checkoutResultSchema, pay).catch(async (error: unknown) => {
+  await sendCardToCheckout(client, externalId, authentication, onCreated).catch(async (error: unknown) => {
     if ((await readCardPayment(client, externalId))?.status === 'AWAITING_CARD') throw error;
   });
 }

@@ -124,8 +124,8 @@ function resolveSplit(ctx: SandboxContext, caller: SandboxUser, input: CashInInp
 
 /**
  * Creates the charge, or returns the existing one when the same transactionId comes again with the
- * same request (whichever of the two endpoints). Another request under the id → 409. The seed profile
- * de-duplicates nothing.
+ * same request (whichever of the two endpoints). Another request under the id → 409. The seed profile,
+ * and SANDBOX_DEDUPLICATE=false, de-duplicate nothing.
  */
 export function openCashIn(ctx: SandboxContext, caller: SandboxUser, input: CashInInput, channel: CashInChannel): { operation: Operation; replayed: boolean } {
   const amountCents = reaisToCentavos(input.amount);
@@ -143,8 +143,8 @@ export function openCashIn(ctx: SandboxContext, caller: SandboxUser, input: Cash
     input.gateway ?? '',
   ]);
   return ctx.db.transaction(() => {
-    // The seed profile, like the spec, promises no de-duplication: the same transactionId again is a second charge.
-    const existing = ctx.profile.deduplicates ? ctx.operations.byExternalId(caller.id, input.transactionId) : undefined;
+    // The seed profile, like the spec, promises no de-duplication, nor does SANDBOX_DEDUPLICATE=false: the same transactionId again is a second charge.
+    const existing = ctx.profile.deduplicates && ctx.config.SANDBOX_DEDUPLICATE ? ctx.operations.byExternalId(caller.id, input.transactionId) : undefined;
     if (existing) {
       if (existing.product !== CASH_IN_PRODUCT || existing.fingerprint !== fingerprint) {
         throw providerError('IDEMPOTENCY_CONFLICT', `transactionId ${input.transactionId} was already used for a different request`);
