@@ -13,7 +13,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', '*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.mjs', '*.js', 'bin/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -26,7 +29,9 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+    },
   },
   {
     // Scripts served to browsers as they are (the sandbox's card security module, the checkout page's own): browser globals, no Node.
@@ -35,7 +40,17 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'script',
       parserOptions: { projectService: false, project: false, program: null },
-      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', URL: 'readonly', atob: 'readonly', btoa: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        atob: 'readonly',
+        btoa: 'readonly',
+        TextEncoder: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
     },
   },
   {
@@ -44,17 +59,46 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins (no I/O in workflows).' })),
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflow code must not use Node built-ins (no I/O in workflows).',
+          })),
           patterns: [
-            { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'Import activity types only: import type * as activities.' },
-            { group: ['**/src/api/**', '**/sandbox/**', '**/tools/**', '**/src/payment-api/client*', '**/src/payment-api/http-*', '**/src/temporal/**', '!**/src/temporal/search-attributes', '!**/src/temporal/propagation', '**/src/cli/**', '**/src/config/**', '**/src/logging/**'], message: 'Workflows may import only deterministic shared modules.' },
-            { group: ['express', 'better-sqlite3', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Not available in workflow code.' },
+            {
+              group: ['**/activities', '**/activities/*'],
+              allowTypeImports: true,
+              message: 'Import activity types only: import type * as activities.',
+            },
+            {
+              group: [
+                '**/src/api/**',
+                '**/sandbox/**',
+                '**/tools/**',
+                '**/src/payment-api/client*',
+                '**/src/payment-api/http-*',
+                '**/src/temporal/**',
+                '!**/src/temporal/search-attributes',
+                '!**/src/temporal/propagation',
+                '**/src/cli/**',
+                '**/src/config/**',
+                '**/src/logging/**',
+              ],
+              message: 'Workflows may import only deterministic shared modules.',
+            },
+            {
+              group: ['express', 'better-sqlite3', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
+              message: 'Not available in workflow code.',
+            },
           ],
         },
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'Use workflow time through the SDK (workflowInfo / sleep), not Date.now.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Use workflow time through the SDK (workflowInfo / sleep), not Date.now.',
+        },
         { object: 'Math', property: 'random', message: 'Use uuid4() from @temporalio/workflow.' },
       ],
       'no-restricted-globals': [
@@ -68,8 +112,14 @@ export default tseslint.config(
       // state at module scope would leak from one workflow to another.
       'no-restricted-syntax': [
         'error',
-        { selector: 'Program > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
-        { selector: 'Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]', message: 'No state at module scope: the module is shared by every workflow of the worker.' },
+        {
+          selector: 'Program > VariableDeclaration[kind!="const"]',
+          message: 'No state at module scope: the module is shared by every workflow of the worker.',
+        },
+        {
+          selector: 'Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]',
+          message: 'No state at module scope: the module is shared by every workflow of the worker.',
+        },
       ],
     },
   },
@@ -82,7 +132,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/workflows', '**/workflows/**'], message: "Take a workflow's contract from its client in src/lifecycles/." }] },
+        {
+          patterns: [
+            {
+              group: ['**/workflows', '**/workflows/**'],
+              message: "Take a workflow's contract from its client in src/lifecycles/.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -101,11 +158,28 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'zod', message: 'The double never checks its answers with schemas: it is written from the document alone.' }],
+          paths: [
+            {
+              name: 'zod',
+              message: 'The double never checks its answers with schemas: it is written from the document alone.',
+            },
+          ],
           patterns: [
             {
-              group: ['**/src', '**/src/**', '**/sandbox', '**/sandbox/**', '**/workflows', '**/workflows/**', '**/activities', '**/activities/**', '**/helpers', '**/helpers/**'],
-              message: 'The provider double imports nothing of the engine or the sandbox: it is written from docs/payment-service-interface.md alone.',
+              group: [
+                '**/src',
+                '**/src/**',
+                '**/sandbox',
+                '**/sandbox/**',
+                '**/workflows',
+                '**/workflows/**',
+                '**/activities',
+                '**/activities/**',
+                '**/helpers',
+                '**/helpers/**',
+              ],
+              message:
+                'The provider double imports nothing of the engine or the sandbox: it is written from docs/payment-service-interface.md alone.',
             },
           ],
         },

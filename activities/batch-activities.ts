@@ -40,14 +40,28 @@ export interface TopUp extends StartedPage {
   exhausted: boolean;
 }
 
-export function createBatchActivities({ batchStore: store, temporal, taskQueue, announce, readModel }: BatchActivityDependencies) {
-  async function startPage(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
+export function createBatchActivities({
+  batchStore: store,
+  temporal,
+  taskQueue,
+  announce,
+  readModel,
+}: BatchActivityDependencies) {
+  async function startPage(
+    batchId: string,
+    afterSeq: number,
+    limit: number,
+    timing: PayoutTiming,
+  ): Promise<StartedPage> {
     const items = await store.readPage(batchId, afterSeq, limit);
     const inputs = items.map(({ seq: _seq, ...request }) => payoutInput(request, timing, batchId));
     await Promise.all(inputs.map((input) => startPayoutWorkflow(temporal, input, taskQueue)));
     // Accepted rows only: a payout already further along keeps its row (a retry of this page).
     await readModel.recordPayouts(inputs.map(acceptedPayout));
-    await store.markStarted(batchId, items.map((item) => item.seq));
+    await store.markStarted(
+      batchId,
+      items.map((item) => item.seq),
+    );
     return { lastSeq: items.reduce((last, item) => Math.max(last, item.seq), afterSeq), started: items.length };
   }
 
@@ -76,7 +90,13 @@ export function createBatchActivities({ batchStore: store, temporal, taskQueue, 
      * the signal, but a signal reaches the workflow only between its tasks, and local activities run back to back
      * inside one task (window larger than a page), so the store is where a pause is seen at once.
      */
-    async topUpBatch(batchId: string, afterSeq: number, window: number, limit: number, timing: PayoutTiming): Promise<TopUp> {
+    async topUpBatch(
+      batchId: string,
+      afterSeq: number,
+      window: number,
+      limit: number,
+      timing: PayoutTiming,
+    ): Promise<TopUp> {
       const summary = await summaryOf(batchId);
       const inFlight = summary.countsByState.STARTED.count;
       const room = summary.control === 'RUNNING' ? Math.min(window - inFlight, limit) : 0;

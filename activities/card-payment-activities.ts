@@ -4,7 +4,11 @@
  * alone ever holds the card.
  */
 import { reaisToCentavos } from '../src/money/centavos';
-import { recordedAuthorization, cardAuthorizationKey, type RecordedAuthorization } from '../src/card-payments/card-authorization-intent';
+import {
+  recordedAuthorization,
+  cardAuthorizationKey,
+  type RecordedAuthorization,
+} from '../src/card-payments/card-authorization-intent';
 import type { IntentStore } from '../src/intents/intent-store';
 import { BadResponseError, NotFoundError } from '../src/payment-api/errors';
 import type { PaymentApiClient } from '../src/payment-api/client';

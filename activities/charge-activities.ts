@@ -32,7 +32,13 @@ export interface ChargeActivityDependencies {
 
 export type CreatedCharge =
   /** providerReference: the transactionId it was created under, when not its externalId (checks ask by it). */
-  | { kind: 'created'; qrcode: string; providerExpiresAt?: string; providerTransactionId?: string; providerReference?: string }
+  | {
+      kind: 'created';
+      qrcode: string;
+      providerExpiresAt?: string;
+      providerTransactionId?: string;
+      providerReference?: string;
+    }
   | { kind: 'refused'; reason: string };
 
 export type ChargeCheck =
@@ -57,7 +63,11 @@ const pendingAnswerSchema = z.object({ reference: z.string().min(1) });
  * answers were sealed, is read (and its code checked as a fresh one is, by the caller).
  */
 function intentAnswer<S extends z.ZodType>(intent: Intent, schema: S): z.output<S> | undefined {
-  if (intent.answerRefused !== undefined) throw ApplicationFailure.nonRetryable(`the charge's recorded answer ${intent.answerRefused}: it is not shown`, 'TamperedIntent');
+  if (intent.answerRefused !== undefined)
+    throw ApplicationFailure.nonRetryable(
+      `the charge's recorded answer ${intent.answerRefused}: it is not shown`,
+      'TamperedIntent',
+    );
   if (intent.answer === undefined) return undefined;
   let json: unknown;
   try {
@@ -69,17 +79,24 @@ function intentAnswer<S extends z.ZodType>(intent: Intent, schema: S): z.output<
   return parsed.success ? parsed.data : undefined;
 }
 
-export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantName, intents }: ChargeActivityDependencies) {
+export function createChargeActivities({
+  api,
+  callbackBaseUrl,
+  chargeMerchantName,
+  intents,
+}: ChargeActivityDependencies) {
   async function createCharge(input: ChargeInput): Promise<CreatedCharge> {
     const { externalId } = input.request;
     const key: IntentKey = { businessId: externalId, kind: 'charge-creation' };
     const runId = claimingRun();
     const claim = await intents.claim(key, runId);
-    if (claim.intent.answerUnsealed) log.warn('charge.intent_answer_unsealed', { externalId, intentState: claim.intent.state });
+    if (claim.intent.answerUnsealed)
+      log.warn('charge.intent_answer_unsealed', { externalId, intentState: claim.intent.state });
     // Created already, by this run (an attempt that recorded it and was lost after) or an earlier one: its code, checked
     // again as the provider's answer was (a stored code is shown to the payer as it is).
     const recorded = intentAnswer(claim.intent, createdAnswerSchema);
-    if (recorded) return { kind: 'created', ...recorded, qrcode: checkedCode(recorded.qrcode, input, 'the recorded code') };
+    if (recorded)
+      return { kind: 'created', ...recorded, qrcode: checkedCode(recorded.qrcode, input, 'the recorded code') };
     let reference = intentAnswer(claim.intent, pendingAnswerSchema)?.reference ?? externalId;
     if (claim.by === 'earlier-run') {
       // Claimed by a run a reset or a re-run replaced, with no code recorded: it may have created the charge,
@@ -87,7 +104,10 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
       // run answers is one it was given (the workflow still watches the earlier references for a payment).
       reference = nextProviderReference(externalId, reference);
       if (!(await intents.takeOver(key, claim.intent.runId, runId, JSON.stringify({ reference })))) {
-        throw ApplicationFailure.retryable('another run took over the creation of this charge meanwhile: its claim is read again', 'IntentMoved');
+        throw ApplicationFailure.retryable(
+          'another run took over the creation of this charge meanwhile: its claim is read again',
+          'IntentMoved',
+        );
       }
     } else if (!claim.fresh && (await chargeExists(reference))) {
       // A retry of this run whose earlier attempt created the charge and lost the answer: the code cannot be read back.
@@ -95,7 +115,13 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
       await intents.record(key, runId, { state: 'CLAIMED', answer: JSON.stringify({ reference }) });
     }
     const created = await createAtProvider(input, reference);
-    await intents.record(key, runId, created.kind === 'created' ? { state: 'SENT', answer: JSON.stringify(createdAnswerSchema.parse(created)) } : { state: 'REFUSED' });
+    await intents.record(
+      key,
+      runId,
+      created.kind === 'created'
+        ? { state: 'SENT', answer: JSON.stringify(createdAnswerSchema.parse(created)) }
+        : { state: 'REFUSED' },
+    );
     return created;
   }
 
@@ -132,7 +158,8 @@ export function createChargeActivities({ api, callbackBaseUrl, chargeMerchantNam
   /** A code a payer will be shown, from the provider's answer or the intent's record of it: checked before it is. */
   function checkedCode(qrcode: string, { request }: Pick<ChargeInput, 'request'>, whose: string): string {
     const code = checkChargeCode(qrcode, { amountCents: request.amountCents, merchantName: chargeMerchantName });
-    if (!code.ok) throw ApplicationFailure.nonRetryable(`${whose} failed the engine's check: ${code.problem}`, 'BadChargeCode');
+    if (!code.ok)
+      throw ApplicationFailure.nonRetryable(`${whose} failed the engine's check: ${code.problem}`, 'BadChargeCode');
     return qrcode;
   }
 

@@ -21,12 +21,24 @@ export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' |
     logger: Logger;
     readModel: ReadModel;
     chargeMerchantName?: string | undefined;
-  } &
-  Omit<InfractionActivityDependencies, 'api'> & { api: PayoutActivityDependencies['api'] & InfractionActivityDependencies['api'] & ChargePaymentApi & CardPaymentActivityDependencies['api'] };
+  } & Omit<InfractionActivityDependencies, 'api'> & {
+    api: PayoutActivityDependencies['api'] &
+      InfractionActivityDependencies['api'] &
+      ChargePaymentApi &
+      CardPaymentActivityDependencies['api'];
+  };
 
 /** Every activity the worker registers, built from its dependencies; payouts report to the batch store; final states are announced to the merchant's endpoints. */
 export function createActivities(deps: ActivityDependencies) {
-  const announce = recordedAnnounce(deps.readModel, eventAnnouncer({ endpoints: deps.endpoints, temporal: deps.temporal, taskQueue: deps.taskQueue, timing: deps.webhooks.timing }));
+  const announce = recordedAnnounce(
+    deps.readModel,
+    eventAnnouncer({
+      endpoints: deps.endpoints,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      timing: deps.webhooks.timing,
+    }),
+  );
   return {
     ...createPayoutActivities({ ...deps, outcomes: batchOutcomeRecorder(deps.batchStore), announce }),
     ...createBatchActivities({ ...deps, announce }),
@@ -34,6 +46,12 @@ export function createActivities(deps: ActivityDependencies) {
     ...createChargeActivities(deps),
     ...createCardPaymentActivities(deps),
     ...createOperationActivities(deps),
-    ...createMerchantEventActivities({ endpoints: deps.endpoints, announce, webhookTimeoutMs: deps.webhooks.timeoutMs, transport: deps.webhooks.transport, logger: deps.logger }),
+    ...createMerchantEventActivities({
+      endpoints: deps.endpoints,
+      announce,
+      webhookTimeoutMs: deps.webhooks.timeoutMs,
+      transport: deps.webhooks.transport,
+      logger: deps.logger,
+    }),
   };
 }

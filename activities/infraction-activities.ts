@@ -11,7 +11,13 @@ import { z } from 'zod';
 import { defenseRequestSchema, type Defense } from '../src/infractions/defense';
 import { DIFFERENT_DEFENSE_SENT, sameDefense } from '../src/infractions/same-defense';
 import { isFinalProviderStatus, type InfractionRecord } from '../src/infractions/infraction-record';
-import { morePagesAfter, readInfractionPage, UnreadableListError, type InfractionPage, type MedReading } from '../src/infractions/infraction-page';
+import {
+  morePagesAfter,
+  readInfractionPage,
+  UnreadableListError,
+  type InfractionPage,
+  type MedReading,
+} from '../src/infractions/infraction-page';
 import { providerAnswerText } from '../src/infractions/provider-answer';
 import { readInfractionRecord, valueAt } from '../src/infractions/record-reader';
 import { unreadableProblem } from '../src/infractions/unreadable-record';
@@ -61,10 +67,16 @@ export interface SyncedPage {
  * `record`: the provider's record in its answer, when it carries one the engine can read; `providerAnswer`: the answer,
  * bounded and masked; `submittedAt`: when the defense was taken, when an earlier run kept it.
  */
-export type DefenseAnswer = { kind: 'submitted'; record?: InfractionRecord; providerAnswer?: string; submittedAt?: string } | { kind: 'refused'; reason: string };
+export type DefenseAnswer =
+  | { kind: 'submitted'; record?: InfractionRecord; providerAnswer?: string; submittedAt?: string }
+  | { kind: 'refused'; reason: string };
 
 /** What a run keeps of the defense the provider took (sealed in its intent): a later run answers the same defense from it, never sends. */
-const keptDefenseSchema = z.object({ defense: defenseRequestSchema, providerAnswer: z.string().optional(), submittedAt: z.string() });
+const keptDefenseSchema = z.object({
+  defense: defenseRequestSchema,
+  providerAnswer: z.string().optional(),
+  submittedAt: z.string(),
+});
 type KeptDefense = z.output<typeof keptDefenseSchema>;
 
 function keptDefense(intent: Intent): KeptDefense | undefined {
@@ -80,7 +92,11 @@ function keptDefense(intent: Intent): KeptDefense | undefined {
 /** The answer to `defense` from the one a run kept: the same is taken, another is refused. */
 function answerFromKept(kept: KeptDefense, defense: Defense): DefenseAnswer {
   if (!sameDefense(kept.defense, defense)) return { kind: 'refused', reason: DIFFERENT_DEFENSE_SENT };
-  return { kind: 'submitted', submittedAt: kept.submittedAt, ...(kept.providerAnswer ? { providerAnswer: kept.providerAnswer } : {}) };
+  return {
+    kind: 'submitted',
+    submittedAt: kept.submittedAt,
+    ...(kept.providerAnswer ? { providerAnswer: kept.providerAnswer } : {}),
+  };
 }
 
 const MAX_PROBLEMS = 5;
@@ -93,7 +109,6 @@ function hasNews(record: InfractionRecord, state: InfractionState): boolean {
   if (state === 'NEEDS_REVIEW' || isFinalProviderStatus(record.providerStatus)) return true;
   return record.defendedAt !== undefined && DEFENDABLE_STATES.includes(state);
 }
-
 
 export const DEFENSE_SENT_BEFORE =
   'a defense of this infraction was sent by an earlier run of its workflow (a reset or a re-run) and the provider does not show it yet: look again before sending another';
@@ -112,7 +127,13 @@ const CLOCK_MARGIN_MS = 5_000;
  * and sends; before that it is looked at again (a retryable failure: the activity's retry waits). A claim
  * the earlier run recorded as SENT is never sent again: the provider will show it.
  */
-async function takeOverDefense(intents: IntentStore, key: IntentKey, earlier: Intent, runId: string, attemptMs: number): Promise<'taken' | 'sent-before'> {
+async function takeOverDefense(
+  intents: IntentStore,
+  key: IntentKey,
+  earlier: Intent,
+  runId: string,
+  attemptMs: number,
+): Promise<'taken' | 'sent-before'> {
   if (earlier.state !== 'CLAIMED') return 'sent-before';
   const idleMs = Date.now() - earlier.updatedAt.getTime();
   if (idleMs < attemptMs + CLOCK_MARGIN_MS) {
@@ -121,22 +142,38 @@ async function takeOverDefense(intents: IntentStore, key: IntentKey, earlier: In
       'EarlierClaimMaySend',
     );
   }
-  if (!(await intents.takeOver(key, earlier.runId, runId))) throw ApplicationFailure.retryable('another run took over this defense meanwhile: its claim is read again', 'IntentMoved');
+  if (!(await intents.takeOver(key, earlier.runId, runId)))
+    throw ApplicationFailure.retryable(
+      'another run took over this defense meanwhile: its claim is read again',
+      'IntentMoved',
+    );
   return 'taken';
 }
 
-export function createInfractionActivities({ api, temporal, taskQueue, charges, intents, med, dueSoonLeadMs }: InfractionActivityDependencies) {
+export function createInfractionActivities({
+  api,
+  temporal,
+  taskQueue,
+  charges,
+  intents,
+  med,
+  dueSoonLeadMs,
+}: InfractionActivityDependencies) {
   /** One page of endpoint 7, read; a list the engine cannot find fails for good (the setting must say where it is). */
   async function readPage(page: number, perPage: number): Promise<InfractionPage> {
     try {
       return readInfractionPage(await api.listInfractions({ page, perPage }), med);
     } catch (error) {
-      if (error instanceof UnreadableListError) throw ApplicationFailure.nonRetryable(error.message, 'UnreadableInfractionList');
+      if (error instanceof UnreadableListError)
+        throw ApplicationFailure.nonRetryable(error.message, 'UnreadableInfractionList');
       throw error;
     }
   }
 
-  async function bringUpToDate(record: InfractionRecord, running: Map<string, InfractionState>): Promise<'started' | 'signalled' | 'unchanged'> {
+  async function bringUpToDate(
+    record: InfractionRecord,
+    running: Map<string, InfractionState>,
+  ): Promise<'started' | 'signalled' | 'unchanged'> {
     const state = running.get(infractionWorkflowId(record.infractionId));
     if (state !== undefined && !hasNews(record, state)) return 'unchanged';
     if ((await signalInfractionRecord(temporal, record, { taskQueue, dueSoonLeadMs })) === 'closed') return 'unchanged';
@@ -157,7 +194,11 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
   }
 
   /** A record the engine cannot read: started in review when it has an id and no workflow yet; else named in the page's problems. */
-  async function setAside(read: InfractionPage, running: Map<string, InfractionState>, result: SyncedPage): Promise<void> {
+  async function setAside(
+    read: InfractionPage,
+    running: Map<string, InfractionState>,
+    result: SyncedPage,
+  ): Promise<void> {
     for (const unreadable of read.unreadable) {
       const { infractionId } = unreadable;
       if (infractionId === undefined) {
@@ -166,7 +207,11 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       }
       // A running workflow keeps the record it last read.
       if (running.has(infractionWorkflowId(infractionId))) continue;
-      if ((await startInfractionReview(temporal, { ...unreadable, infractionId }, { taskQueue, dueSoonLeadMs })) === 'started') result.reviews += 1;
+      if (
+        (await startInfractionReview(temporal, { ...unreadable, infractionId }, { taskQueue, dueSoonLeadMs })) ===
+        'started'
+      )
+        result.reviews += 1;
     }
   }
 
@@ -177,10 +222,22 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
      */
     async syncInfractionPage(page: number, perPage: number, longestBefore?: number): Promise<SyncedPage> {
       const read = await readPage(page, perPage);
-      const ids = [...read.records.map((record) => record.infractionId), ...read.unreadable.flatMap((unreadable) => unreadable.infractionId ?? [])];
+      const ids = [
+        ...read.records.map((record) => record.infractionId),
+        ...read.unreadable.flatMap((unreadable) => unreadable.infractionId ?? []),
+      ];
       const running = await runningInfractionStates(temporal, ids);
       const more = morePagesAfter(read.size, longestBefore);
-      const result: SyncedPage = { totalPages: more ? page + 1 : page, size: read.size, seen: read.size, started: 0, signalled: 0, unreadable: read.unreadable.length, reviews: 0, problems: [] };
+      const result: SyncedPage = {
+        totalPages: more ? page + 1 : page,
+        size: read.size,
+        seen: read.size,
+        started: 0,
+        signalled: 0,
+        unreadable: read.unreadable.length,
+        reviews: 0,
+        problems: [],
+      };
       for (const record of read.records) {
         const outcome = await bringUpToDate(record, running);
         if (outcome !== 'unchanged') result[outcome] += 1;
@@ -203,20 +260,31 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
       const kept = keptDefense(claim.intent);
       if (kept) return answerFromKept(kept, defense);
       // This attempt may send from now on: the claim says so (an earlier-run rule counts from here).
-      if (claim.by === 'this-run' && !claim.fresh && claim.intent.state === 'CLAIMED') await intents.record(key, runId, { state: 'CLAIMED' });
+      if (claim.by === 'this-run' && !claim.fresh && claim.intent.state === 'CLAIMED')
+        await intents.record(key, runId, { state: 'CLAIMED' });
       const mayHaveBeenSent = claim.by === 'earlier-run' || !claim.fresh || attempt > 1;
       if (mayHaveBeenSent) {
         const existing = await findRecord(infractionId);
         if (existing?.defendedAt) return { kind: 'submitted', record: existing };
-        if (claim.by === 'earlier-run' && (await takeOverDefense(intents, key, claim.intent, runId, startToCloseTimeoutMs)) === 'sent-before') {
+        if (
+          claim.by === 'earlier-run' &&
+          (await takeOverDefense(intents, key, claim.intent, runId, startToCloseTimeoutMs)) === 'sent-before'
+        ) {
           return { kind: 'refused', reason: DEFENSE_SENT_BEFORE };
         }
       }
       // Past its start-to-close timeout this attempt is given up by Temporal: it must not send any more.
-      if (Date.now() - startedAt >= startToCloseTimeoutMs) throw ApplicationFailure.retryable('the attempt ran out of its time before sending the defense', 'AttemptTimedOut');
+      if (Date.now() - startedAt >= startToCloseTimeoutMs)
+        throw ApplicationFailure.retryable(
+          'the attempt ran out of its time before sending the defense',
+          'AttemptTimedOut',
+        );
       const taken = async (answer: DefenseAnswer & { kind: 'submitted' }): Promise<DefenseAnswer> => {
         const submittedAt = answer.record?.defendedAt ?? new Date().toISOString();
-        await intents.record(key, runId, { state: 'SENT', answer: JSON.stringify({ defense, submittedAt, providerAnswer: answer.providerAnswer } satisfies KeptDefense) });
+        await intents.record(key, runId, {
+          state: 'SENT',
+          answer: JSON.stringify({ defense, submittedAt, providerAnswer: answer.providerAnswer } satisfies KeptDefense),
+        });
         return { ...answer, submittedAt };
       };
       try {
@@ -228,11 +296,15 @@ export function createInfractionActivities({ api, temporal, taskQueue, charges, 
         return await taken(takenDefense(infractionId, answer, med));
       } catch (error) {
         // Taken (a 2xx) with an answer that is not JSON: sent all the same, and never sent again.
-        if (error instanceof BadResponseError && isSuccess(error.details.status)) return taken({ kind: 'submitted', providerAnswer: 'a 2xx answer that is not JSON' });
+        if (error instanceof BadResponseError && isSuccess(error.details.status))
+          return taken({ kind: 'submitted', providerAnswer: 'a 2xx answer that is not JSON' });
         // Refused after a send whose answer was lost, by a provider that does not show defenses: most likely refused
         // because it holds that first one. Taken, with the refusal as the provider's answer for the merchant to read.
         if (error instanceof InvalidRequestError && mayHaveBeenSent) {
-          return taken({ kind: 'submitted', providerAnswer: `not confirmed: the answer to an earlier send was lost, and the provider refused it sent again: ${error.message}` });
+          return taken({
+            kind: 'submitted',
+            providerAnswer: `not confirmed: the answer to an earlier send was lost, and the provider refused it sent again: ${error.message}`,
+          });
         }
         if (error instanceof InvalidRequestError || error instanceof NotFoundError) {
           await intents.record(key, runId, { state: 'REFUSED' });
@@ -261,7 +333,8 @@ function takenDefense(infractionId: string, answer: unknown, med: MedReading): D
   const providerAnswer = providerAnswerText(answer);
   for (const candidate of [valueAt(answer, 'infraction'), answer]) {
     const read = readInfractionRecord(candidate, med.fields);
-    if (read.kind === 'read' && read.record.infractionId === infractionId) return { kind: 'submitted', record: read.record, providerAnswer };
+    if (read.kind === 'read' && read.record.infractionId === infractionId)
+      return { kind: 'submitted', record: read.record, providerAnswer };
   }
   return { kind: 'submitted', providerAnswer };
 }

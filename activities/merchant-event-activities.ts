@@ -33,25 +33,43 @@ export const DELIVERY_FAILED = 'the endpoint could not be reached';
 
 /** The reason for the engine's log (ECONNREFUSED, a refused address, ...). Read by shape: errors may come from another realm (a test runner's). */
 function failureReason(error: unknown): string {
-  const { name, message } = typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
+  const { name, message } =
+    typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
   if (name === 'TimeoutError' || name === 'AbortError') return 'no answer in time';
   if (name === 'EndpointRefusedError' && typeof message === 'string') return `refused: ${message}`;
   return networkErrorCode(error) ?? (typeof message === 'string' ? message : String(error));
 }
 
-export function createMerchantEventActivities({ endpoints, announce, webhookTimeoutMs, transport, logger }: MerchantEventActivityDependencies) {
+export function createMerchantEventActivities({
+  endpoints,
+  announce,
+  webhookTimeoutMs,
+  transport,
+  logger,
+}: MerchantEventActivityDependencies) {
   /** The event's id when some endpoint wants it; nothing is started when none does. */
   function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
     return announce(announcement);
   }
 
-  async function deliverEvent({ event, endpointId, number }: { event: MerchantEvent; endpointId: string; number: number }): Promise<{ attempt: DeliveryAttempt; endpointDeleted: boolean }> {
+  async function deliverEvent({
+    event,
+    endpointId,
+    number,
+  }: {
+    event: MerchantEvent;
+    endpointId: string;
+    number: number;
+  }): Promise<{ attempt: DeliveryAttempt; endpointDeleted: boolean }> {
     const at = new Date();
     const [endpoint, secrets] = await Promise.all([endpoints.get(endpointId), endpoints.secretsOf(endpointId, at)]);
     const base = { number, at: at.toISOString() };
     if (!endpoint || !secrets) {
       webhookDeliveries.inc({ outcome: 'endpoint_deleted' });
-      return { attempt: { ...base, outcome: 'failed', error: 'the endpoint was deleted', durationMs: 0 }, endpointDeleted: true };
+      return {
+        attempt: { ...base, outcome: 'failed', error: 'the endpoint was deleted', durationMs: 0 },
+        endpointDeleted: true,
+      };
     }
     const body = JSON.stringify(event);
     const signing = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])];
@@ -60,17 +78,32 @@ export function createMerchantEventActivities({ endpoints, announce, webhookTime
     try {
       // A redirect is an answer that is not 2xx: the transport does not follow it to where the event was not registered.
       const status = await transport.post(endpoint.url, {
-        headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, ...merchantWebhookHeaders(endpoint.signatureScheme, event.id, signing, body, Math.floor(at.getTime() / 1000)) },
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': USER_AGENT,
+          ...merchantWebhookHeaders(endpoint.signatureScheme, event.id, signing, body, Math.floor(at.getTime() / 1000)),
+        },
         body,
         timeoutMs: webhookTimeoutMs,
       });
       const delivered = status >= 200 && status < 300;
       webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'http_error' });
-      return { attempt: { ...base, outcome: delivered ? 'delivered' : 'failed', httpStatus: status, durationMs: elapsed() }, endpointDeleted: false };
+      return {
+        attempt: { ...base, outcome: delivered ? 'delivered' : 'failed', httpStatus: status, durationMs: elapsed() },
+        endpointDeleted: false,
+      };
     } catch (error) {
       webhookDeliveries.inc({ outcome: 'no_answer' });
-      logger.warn('webhook.delivery_failed', { eventId: event.id, endpointId, attempt: number, reason: failureReason(error) });
-      return { attempt: { ...base, outcome: 'failed', error: DELIVERY_FAILED, durationMs: elapsed() }, endpointDeleted: false };
+      logger.warn('webhook.delivery_failed', {
+        eventId: event.id,
+        endpointId,
+        attempt: number,
+        reason: failureReason(error),
+      });
+      return {
+        attempt: { ...base, outcome: 'failed', error: DELIVERY_FAILED, durationMs: elapsed() },
+        endpointDeleted: false,
+      };
     }
   }
 

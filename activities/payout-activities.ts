@@ -11,7 +11,11 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { claimingRun } from './claiming-run';
 import type { IntentKey, IntentStore, IntentUpdate } from '../src/intents/intent-store';
 import { ConflictError, isClearRefusal, providerDidNothing, RouteNotConfiguredError } from '../src/payment-api/errors';
-import { LOST_ANSWER_NOT_FOUND, lookUpUnansweredSubmission, reconcileEarlierSubmission } from '../src/payouts/earlier-submission';
+import {
+  LOST_ANSWER_NOT_FOUND,
+  lookUpUnansweredSubmission,
+  reconcileEarlierSubmission,
+} from '../src/payouts/earlier-submission';
 import { methodOf, type PayoutInput } from '../src/payouts/payout-input';
 import type { PayoutOutcomeRecorder } from '../src/payouts/payout-outcome-recorder';
 import type { PayoutMethod } from '../src/payouts/rails/methods';
@@ -20,7 +24,12 @@ import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '.
 import { payoutOfView, submittedPayout } from '../src/read-model/payout-records';
 import type { ReadModel } from '../src/read-model/read-model';
 import type { Announce, Announcement } from '../src/webhooks/announce';
-import { settlementOf, SUBMISSION_OUTCOME_UNKNOWN, type PayoutSettlement, type PayoutView } from '../src/lifecycles/payout-client';
+import {
+  settlementOf,
+  SUBMISSION_OUTCOME_UNKNOWN,
+  type PayoutSettlement,
+  type PayoutView,
+} from '../src/lifecycles/payout-client';
 
 export type { CheckOutcome, SubmitOutcome };
 
@@ -43,7 +52,14 @@ function intentUpdateOf(outcome: SubmitOutcome): IntentUpdate {
   return { state: outcome.kind === 'rejected' ? 'REFUSED' : 'UNKNOWN' };
 }
 
-export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announce, intents, readModel }: PayoutActivityDependencies) {
+export function createPayoutActivities({
+  api,
+  callbackBaseUrl,
+  outcomes,
+  announce,
+  intents,
+  readModel,
+}: PayoutActivityDependencies) {
   /** `attemptsBefore`: attempts already made elsewhere (the workflow's local first one), so that this one reconciles first. */
   async function submitWithdrawal(input: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> {
     const payout = { ...input, method: methodOf(input) } as PayoutInput;
@@ -53,12 +69,20 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
     const claim = await intents.claim(key, runId);
     if (claim.by === 'earlier-run') {
       const outcome = await reconcileEarlierSubmission(payout, claim.intent, api);
-      log.warn('payout.intent_claimed_earlier', { externalId: payout.externalId, intentState: claim.intent.state, claimedByRun: claim.intent.runId, outcome: outcome.kind });
+      log.warn('payout.intent_claimed_earlier', {
+        externalId: payout.externalId,
+        intentState: claim.intent.state,
+        claimedByRun: claim.intent.runId,
+        outcome: outcome.kind,
+      });
       return outcome;
     }
     // Claimed by this run before (not taken over from a send the provider did nothing with): that send may have reached the provider.
-    const outcome = claim.fresh ? await submitClaimed(payout, key, runId, attemptsBefore + info.attempt) : await lookUpUnansweredSubmission(payout, claim.intent, api);
-    if (outcome.kind === 'still-unknown') throw ApplicationFailure.retryable(outcome.reason, SUBMISSION_OUTCOME_UNKNOWN);
+    const outcome = claim.fresh
+      ? await submitClaimed(payout, key, runId, attemptsBefore + info.attempt)
+      : await lookUpUnansweredSubmission(payout, claim.intent, api);
+    if (outcome.kind === 'still-unknown')
+      throw ApplicationFailure.retryable(outcome.reason, SUBMISSION_OUTCOME_UNKNOWN);
     await intents.record(key, runId, intentUpdateOf(outcome));
     // The workflow's next move is SUBMITTED: listed so from now on, not only once the payout ends.
     if (outcome.kind === 'accepted') await readModel.recordPayout(submittedPayout(payout, outcome));
@@ -69,13 +93,19 @@ export function createPayoutActivities({ api, callbackBaseUrl, outcomes, announc
    * The claimed submission, as each rail makes it. A failure is recorded before it is retried: REFUSED when the
    * provider surely did nothing (the next attempt may send again), UNKNOWN otherwise (the next one only looks).
    */
-  async function submitClaimed(payout: PayoutInput, key: IntentKey, runId: string, attempt: number): Promise<SubmitOutcome> {
+  async function submitClaimed(
+    payout: PayoutInput,
+    key: IntentKey,
+    runId: string,
+    attempt: number,
+  ): Promise<SubmitOutcome> {
     const rail = railProviderOf(payout);
     try {
       return await rail.submit(payout, { api, attempt, callbackUrl: `${callbackBaseUrl}${rail.callback?.path ?? ''}` });
     } catch (error) {
       // The provider's words, or the engine's own when it has no route for the rail: nothing was made, and sending again changes nothing.
-      if (isClearRefusal(error) || error instanceof RouteNotConfiguredError) return { kind: 'rejected', reason: error.message };
+      if (isClearRefusal(error) || error instanceof RouteNotConfiguredError)
+        return { kind: 'rejected', reason: error.message };
       await intents.record(key, runId, { state: providerDidNothing(error) ? 'REFUSED' : 'UNKNOWN' });
       if (error instanceof ConflictError) throw ApplicationFailure.nonRetryable(error.message, 'Conflict');
       // Everything else (5xx, timeouts, lost connections, a gateway's odd status) is retried.

@@ -31,14 +31,32 @@ function dataOf<T>(what: string, answer: { data?: T; error?: unknown; response: 
 async function main(): Promise<void> {
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-  const payout = dataOf('submitPayout', await client.POST('/v1/payouts', { body: { externalId: `example-${suffix}`, amount: 25, pixKey: '52998224725', keyType: 'CPF' } }));
-  const payoutNow: Payout = dataOf('getPayout', await client.GET('/v1/payouts/{externalId}', { params: { path: { externalId: payout.externalId } } }));
+  const payout = dataOf(
+    'submitPayout',
+    await client.POST('/v1/payouts', {
+      body: { externalId: `example-${suffix}`, amount: 25, pixKey: '52998224725', keyType: 'CPF' },
+    }),
+  );
+  const payoutNow: Payout = dataOf(
+    'getPayout',
+    await client.GET('/v1/payouts/{externalId}', { params: { path: { externalId: payout.externalId } } }),
+  );
 
   const charge = dataOf(
     'createCharge',
-    await client.POST('/v1/charges', { body: { externalId: `invoice-${suffix}`, amount: 150, payer: { name: 'Ana Souza', document: '52998224725' }, description: 'Invoice' } }),
+    await client.POST('/v1/charges', {
+      body: {
+        externalId: `invoice-${suffix}`,
+        amount: 150,
+        payer: { name: 'Ana Souza', document: '52998224725' },
+        description: 'Invoice',
+      },
+    }),
   );
-  const chargeNow: Charge = dataOf('getCharge', await client.GET('/v1/charges/{externalId}', { params: { path: { externalId: charge.externalId } } }));
+  const chargeNow: Charge = dataOf(
+    'getCharge',
+    await client.GET('/v1/charges/{externalId}', { params: { path: { externalId: charge.externalId } } }),
+  );
 
   const cardPayment = dataOf(
     'createCardPayment',
@@ -53,13 +71,20 @@ async function main(): Promise<void> {
       },
     }),
   );
-  const cardPaymentNow: CardPayment = dataOf('getCardPayment', await client.GET('/v1/card-payments/{externalId}', { params: { path: { externalId: cardPayment.externalId } } }));
+  const cardPaymentNow: CardPayment = dataOf(
+    'getCardPayment',
+    await client.GET('/v1/card-payments/{externalId}', { params: { path: { externalId: cardPayment.externalId } } }),
+  );
 
   process.stdout.write(
     `${JSON.stringify({
       payout: { externalId: payoutNow.externalId, status: payoutNow.status, amount: payoutNow.amount },
       charge: { externalId: chargeNow.externalId, status: chargeNow.status, amount: chargeNow.amount },
-      cardPayment: { externalId: cardPaymentNow.externalId, status: cardPaymentNow.status, checkoutUrl: cardPayment.checkoutUrl },
+      cardPayment: {
+        externalId: cardPaymentNow.externalId,
+        status: cardPaymentNow.status,
+        checkoutUrl: cardPayment.checkoutUrl,
+      },
     })}\n`,
   );
 }

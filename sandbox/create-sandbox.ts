@@ -76,7 +76,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const outbox = createOutbox(db, now, config.SANDBOX_CALLBACK_MAX_ATTEMPTS);
   const jobHandlers = new Map<string, JobHandler>();
   const scheduler = createScheduler(db, jobHandlers, now, logger);
-  const jwtKey = Buffer.from(readOrCreateSetting(db, 'jwt_signing_key', () => randomBytes(32).toString('base64')), 'base64');
+  const jwtKey = Buffer.from(
+    readOrCreateSetting(db, 'jwt_signing_key', () => randomBytes(32).toString('base64')),
+    'base64',
+  );
 
   const profile = sandboxProfile(config.SANDBOX_PROFILE);
   const ctx: SandboxContext = {
@@ -99,7 +102,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   for (const product of registry.products) product.onStart?.(ctx);
 
   const signature = config.SANDBOX_CALLBACK_SIGNATURE ?? (profile.name === 'seed' ? 'none' : 'hmac');
-  const dispatcher = createDispatcher({ outbox, faults, secrets: config.WEBHOOK_SECRET, signature, retryBaseMs: config.SANDBOX_CALLBACK_RETRY_BASE_MS, now, logger });
+  const dispatcher = createDispatcher({
+    outbox,
+    faults,
+    secrets: config.WEBHOOK_SECRET,
+    signature,
+    retryBaseMs: config.SANDBOX_CALLBACK_RETRY_BASE_MS,
+    now,
+    logger,
+  });
   const server = createServerHandle();
   let ticker: NodeJS.Timeout | undefined;
   let running = false;
@@ -138,7 +149,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     res.json(openApi);
   });
   // The core router checks the admin token first, for its own routes and the products' alike.
-  app.use('/sandbox', adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }), ...registry.products.flatMap((product) => product.adminRoutes?.(ctx) ?? []));
+  app.use(
+    '/sandbox',
+    adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }),
+    ...registry.products.flatMap((product) => product.adminRoutes?.(ctx) ?? []),
+  );
   app.post(endpoints.login.path, loginRateLimit(config.SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE, logger));
   app.use(providerRouter({ ctx, routes: registry.routes, credentials, connections: server }));
   trackAllowedMethods(app.router);
@@ -159,7 +174,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const url = `http://127.0.0.1:${bound}`;
       logger.info('sandbox.started', { url, profile: profile.name });
       // No real provider serves its key: it is configured (PAYMENT_SHIELD_PUBLIC_KEY), so the seed profile says it here.
-      if (!profile.servesPublicKey) logger.info('sandbox.shield_public_key', { publicKey: shieldKeys(db).publicKeyPem });
+      if (!profile.servesPublicKey)
+        logger.info('sandbox.shield_public_key', { publicKey: shieldKeys(db).publicKeyPem });
       return { url, port: bound };
     },
     async stop() {

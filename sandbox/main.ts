@@ -17,13 +17,22 @@ async function main(): Promise<void> {
     const { url } = await sandbox.start(config.SANDBOX_PORT);
     logger.info('sandbox.listening', { url, dbPath, profile: config.SANDBOX_PROFILE });
     // A provider without GET /shield/public-key: its key goes where the engine's PAYMENT_SHIELD_PUBLIC_KEY can name it.
-    if (!sandbox.ctx.profile.servesPublicKey) logger.info('sandbox.shield_public_key_file', { file: writeShieldPublicKey(config.DATA_DIR, shieldKeys(sandbox.ctx.db).publicKeyPem) });
+    if (!sandbox.ctx.profile.servesPublicKey)
+      logger.info('sandbox.shield_public_key_file', {
+        file: writeShieldPublicKey(config.DATA_DIR, shieldKeys(sandbox.ctx.db).publicKeyPem),
+      });
   } catch (error) {
-    logger.error('sandbox.listen_failed', { error: error instanceof Error ? error : String(error), port: config.SANDBOX_PORT });
+    logger.error('sandbox.listen_failed', {
+      error: error instanceof Error ? error : String(error),
+      port: config.SANDBOX_PORT,
+    });
     await sandbox.stop().catch(() => undefined);
     process.exit(1);
   }
-  onShutdown(() => sandbox.stop(), (event, fields) => logger.info(event, fields));
+  onShutdown(
+    () => sandbox.stop(),
+    (event, fields) => logger.info(event, fields),
+  );
   stopWhenParentDies();
 }
 

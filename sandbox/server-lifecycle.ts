@@ -41,7 +41,10 @@ export function createServerHandle(): ServerHandle {
     },
     hang(socket) {
       // Nothing is written: the client sees its request time out, the ambiguous case.
-      hanging.set(socket, setTimeout(() => release(socket), HANG_DESTROY_AFTER_MS));
+      hanging.set(
+        socket,
+        setTimeout(() => release(socket), HANG_DESTROY_AFTER_MS),
+      );
     },
     reset(socket) {
       // A TCP RST where the platform allows it: the client sees ECONNRESET mid-request.

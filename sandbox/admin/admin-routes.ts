@@ -27,7 +27,10 @@ const ledgerQuerySchema = z.strictObject({
   account: z.string().min(1).optional(),
   operationId: z.string().min(1).optional(),
 });
-const callbacksQuerySchema = z.strictObject({ operationId: z.string().min(1).optional(), status: z.string().min(1).optional() });
+const callbacksQuerySchema = z.strictObject({
+  operationId: z.string().min(1).optional(),
+  status: z.string().min(1).optional(),
+});
 export const forcedOutcomeSchema = z.strictObject({
   status: z.enum(['COMPLETED', 'FAILED']),
   reason: z.string().trim().min(1).max(255).optional(),
@@ -77,7 +80,12 @@ function requireOperation(ctx: SandboxContext, transactionId: string): Operation
   return operation;
 }
 
-export function adminRouter(deps: { ctx: SandboxContext; credentials: CredentialChecks; operationKinds: ReadonlyMap<string, OperationKind>; wake: () => void }): Router {
+export function adminRouter(deps: {
+  ctx: SandboxContext;
+  credentials: CredentialChecks;
+  operationKinds: ReadonlyMap<string, OperationKind>;
+  wake: () => void;
+}): Router {
   const { ctx, credentials, operationKinds } = deps;
   const router = Router();
   router.use((req, _res, next) => {
@@ -88,7 +96,9 @@ export function adminRouter(deps: { ctx: SandboxContext; credentials: Credential
   router.get('/operations', (req, res) => {
     const query = parseOrRefuse(operationsQuerySchema, req.query, 'query');
     const operations = query.transactionId
-      ? [ctx.operations.byId(query.transactionId)].filter((operation): operation is Operation => operation !== undefined)
+      ? [ctx.operations.byId(query.transactionId)].filter(
+          (operation): operation is Operation => operation !== undefined,
+        )
       : ctx.operations.list(query);
     res.json({ operations: operations.map(operationView) });
   });
@@ -106,8 +116,14 @@ export function adminRouter(deps: { ctx: SandboxContext; credentials: Credential
     const outcome = parseOrRefuse(forcedOutcomeSchema, req.body ?? {}, 'body');
     const operation = requireOperation(ctx, req.params.transactionId);
     const kind = operationKinds.get(operation.product);
-    if (!kind?.forceOutcome) throw new SandboxError(409, 'OUTCOME_NOT_FORCEABLE', `Operations of kind ${operation.product} have no outcome to force`);
-    if (kind.isFinal(operation)) throw new SandboxError(409, 'OPERATION_FINAL', `Operation ${operation.id} is already ${operation.status}`);
+    if (!kind?.forceOutcome)
+      throw new SandboxError(
+        409,
+        'OUTCOME_NOT_FORCEABLE',
+        `Operations of kind ${operation.product} have no outcome to force`,
+      );
+    if (kind.isFinal(operation))
+      throw new SandboxError(409, 'OPERATION_FINAL', `Operation ${operation.id} is already ${operation.status}`);
     kind.forceOutcome(ctx, operation, outcome);
     ctx.logger.info('sandbox.outcome_forced', { operationId: operation.id, status: outcome.status });
     deps.wake();
@@ -124,7 +140,11 @@ export function adminRouter(deps: { ctx: SandboxContext; credentials: Credential
     res.json({
       balances: ctx.ledger.balances().map((row) => {
         const user = users.get(row.account);
-        return { ...row, balance: centavosToReais(row.balanceCents), ...(user ? { email: user.email, name: user.name } : {}) };
+        return {
+          ...row,
+          balance: centavosToReais(row.balanceCents),
+          ...(user ? { email: user.email, name: user.name } : {}),
+        };
       }),
     });
   });

@@ -14,11 +14,20 @@ export interface CredentialChecks {
   admin(req: Request): void;
 }
 
-export function createCredentialChecks(deps: { users: UserStore; jwtKey: Buffer; adminToken: string; now: () => number }): CredentialChecks {
+export function createCredentialChecks(deps: {
+  users: UserStore;
+  jwtKey: Buffer;
+  adminToken: string;
+  now: () => number;
+}): CredentialChecks {
   return {
     bearer(req) {
       const header = req.get('authorization');
-      if (!header) throw providerError('UNAUTHORIZED', 'Missing Authorization header: send Authorization: Bearer <token> from POST /api/auth/login');
+      if (!header)
+        throw providerError(
+          'UNAUTHORIZED',
+          'Missing Authorization header: send Authorization: Bearer <token> from POST /api/auth/login',
+        );
       const token = bearerToken(req);
       if (!token) throw providerError('UNAUTHORIZED', 'Malformed Authorization header: expected Bearer <token>');
       const verified = verifyJwt(deps.jwtKey, token.trim(), Math.floor(deps.now() / 1000));
@@ -33,14 +42,19 @@ export function createCredentialChecks(deps: { users: UserStore; jwtKey: Buffer;
     clientHeaders(req) {
       const clientId = req.get('ci');
       const clientSecret = req.get('cs');
-      if (!clientId || !clientSecret) throw providerError('UNAUTHORIZED', 'Missing credential headers: send ci (client id) and cs (client secret)');
+      if (!clientId || !clientSecret)
+        throw providerError('UNAUTHORIZED', 'Missing credential headers: send ci (client id) and cs (client secret)');
       const user = deps.users.authenticate(clientId, clientSecret);
       if (!user) throw providerError('UNAUTHORIZED', 'Invalid client credentials');
       return user;
     },
     admin(req) {
       if (!matchesSecret([deps.adminToken], bearerToken(req))) {
-        throw new SandboxError(401, 'UNAUTHORIZED', 'Missing or invalid admin token: send Authorization: Bearer <SANDBOX_ADMIN_TOKEN>');
+        throw new SandboxError(
+          401,
+          'UNAUTHORIZED',
+          'Missing or invalid admin token: send Authorization: Bearer <SANDBOX_ADMIN_TOKEN>',
+        );
       }
     },
   };

@@ -10,7 +10,8 @@ export interface TokenClaims {
   exp: number;
 }
 
-export type TokenVerification = { ok: true; claims: TokenClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
+export type TokenVerification =
+  { ok: true; claims: TokenClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
@@ -33,7 +34,8 @@ function isClaims(value: unknown): value is TokenClaims {
 /** Checks the signature first (so an attacker learns nothing from the claims), then expiry. */
 export function verifyJwt(key: Buffer, token: string, nowSeconds: number): TokenVerification {
   const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part))) return { ok: false, reason: 'malformed' };
+  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part)))
+    return { ok: false, reason: 'malformed' };
   const [header, payload, signature] = parts as [string, string, string];
   let parsedHeader: unknown;
   let claims: unknown;
@@ -47,7 +49,8 @@ export function verifyJwt(key: Buffer, token: string, nowSeconds: number): Token
   if ((parsedHeader as { alg?: unknown } | null)?.alg !== 'HS256') return { ok: false, reason: 'bad-signature' };
   const expected = hmac(key, `${header}.${payload}`);
   const presented = Buffer.from(signature, 'base64url');
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'bad-signature' };
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+    return { ok: false, reason: 'bad-signature' };
   if (!isClaims(claims)) return { ok: false, reason: 'malformed' };
   if (claims.exp <= nowSeconds) return { ok: false, reason: 'expired' };
   return { ok: true, claims };

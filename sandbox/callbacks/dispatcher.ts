@@ -64,13 +64,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const timestamp = String(Math.floor(at / 1000));
     if (scheme === 'alt') {
       const secret = options.secrets[0] ?? '';
-      return { [WEBHOOK_TIMESTAMP_HEADER]: timestamp, [WEBHOOK_SIGNATURE_HEADER]: `sha256=${createHmac('sha256', secret).update(body).digest('base64')}` };
+      return {
+        [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
+        [WEBHOOK_SIGNATURE_HEADER]: `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`,
+      };
     }
     const signed = signWebhook(options.secrets, body, Number(timestamp));
     return { [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature };
   }
 
-  async function post(record: CallbackRecord): Promise<{ statusCode: number | null; error: string | null; durationMs: number; at: number }> {
+  async function post(
+    record: CallbackRecord,
+  ): Promise<{ statusCode: number | null; error: string | null; durationMs: number; at: number }> {
     const at = now();
     const started = Date.now();
     try {
@@ -87,7 +92,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       });
       await response.body.dump().catch(() => undefined);
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, durationMs: Date.now() - started, at };
+      return {
+        statusCode: response.statusCode,
+        error: ok ? null : `HTTP ${response.statusCode}`,
+        durationMs: Date.now() - started,
+        at,
+      };
     } catch (error) {
       if (stopping.signal.aborted) throw new StoppedError();
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
@@ -109,7 +119,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (duplicate) copies -= 1;
         delivered = true;
         outbox.recordAttempt(record.id, result, { status: 'delivered', extraCopies: copies });
-        logger.info('sandbox.callback_delivered', { callbackId: record.id, operationId: record.operationId, type: record.type, attempt: attempts, duplicate });
+        logger.info('sandbox.callback_delivered', {
+          callbackId: record.id,
+          operationId: record.operationId,
+          type: record.type,
+          attempt: attempts,
+          duplicate,
+        });
         if (duplicate) continue;
         return;
       }
@@ -135,7 +151,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function track(ids: string[], run: () => Promise<void>): void {
     const promise = run()
       .catch((error: unknown) => {
-        if (!(error instanceof StoppedError)) logger.error('sandbox.callback_dispatch_error', { error: error instanceof Error ? error : String(error) });
+        if (!(error instanceof StoppedError))
+          logger.error('sandbox.callback_dispatch_error', { error: error instanceof Error ? error : String(error) });
       })
       .finally(() => {
         for (const id of ids) inFlight.delete(id);

@@ -86,7 +86,11 @@ export interface Outbox {
   attempts(id: string): CallbackAttempt[];
   due(now: number, limit: number): CallbackRecord[];
   held(): CallbackRecord[];
-  recordAttempt(id: string, attempt: Omit<CallbackAttempt, 'attempt'>, next: { status: CallbackStatus; nextAttemptAt?: number; extraCopies?: number }): void;
+  recordAttempt(
+    id: string,
+    attempt: Omit<CallbackAttempt, 'attempt'>,
+    next: { status: CallbackStatus; nextAttemptAt?: number; extraCopies?: number },
+  ): void;
   /** Sends a callback again from scratch, whatever its state; the event id stays the same. */
   redeliver(id: string, now: number, maxAttempts: number): CallbackRecord | undefined;
 }
@@ -96,14 +100,22 @@ export function createOutbox(db: SandboxDatabase, now: () => number, defaultMaxA
     (id, operation_id, type, url, body, status, attempts, max_attempts, extra_copies, next_attempt_at, created_at, seq)
     VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM callbacks))`);
   const byId = db.prepare<[string], CallbackRow>('SELECT * FROM callbacks WHERE id = ?');
-  const due = db.prepare<[number, number], CallbackRow>("SELECT * FROM callbacks WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?");
+  const due = db.prepare<[number, number], CallbackRow>(
+    "SELECT * FROM callbacks WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
+  );
   const held = db.prepare<[], CallbackRow>("SELECT * FROM callbacks WHERE status = 'held' ORDER BY seq DESC");
-  const insertAttempt = db.prepare('INSERT INTO callback_attempts (callback_id, attempt, at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)');
-  const update = db.prepare(`UPDATE callbacks SET attempts = attempts + 1, status = @status, last_status_code = @code, last_error = @error,
+  const insertAttempt = db.prepare(
+    'INSERT INTO callback_attempts (callback_id, attempt, at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const update =
+    db.prepare(`UPDATE callbacks SET attempts = attempts + 1, status = @status, last_status_code = @code, last_error = @error,
       next_attempt_at = COALESCE(@next, next_attempt_at), extra_copies = COALESCE(@copies, extra_copies),
       delivered_at = CASE WHEN @status = 'delivered' THEN COALESCE(delivered_at, @at) ELSE delivered_at END
     WHERE id = @id`);
-  const attemptsOf = db.prepare<[string], { attempt: number; at: number; status_code: number | null; error: string | null; duration_ms: number }>(
+  const attemptsOf = db.prepare<
+    [string],
+    { attempt: number; at: number; status_code: number | null; error: string | null; duration_ms: number }
+  >(
     'SELECT attempt, at, status_code, error, duration_ms FROM callback_attempts WHERE callback_id = ? ORDER BY attempt',
   );
 
@@ -113,7 +125,18 @@ export function createOutbox(db: SandboxDatabase, now: () => number, defaultMaxA
       const body = JSON.stringify(callback.payload);
       const status: CallbackStatus = faults.drop ? 'dropped' : faults.hold ? 'held' : 'pending';
       const at = now();
-      insert.run(id, callback.operationId, callback.type, callback.url, body, status, defaultMaxAttempts, faults.extraCopies, at + faults.delayMs, at);
+      insert.run(
+        id,
+        callback.operationId,
+        callback.type,
+        callback.url,
+        body,
+        status,
+        defaultMaxAttempts,
+        faults.extraCopies,
+        at + faults.delayMs,
+        at,
+      );
       const row = byId.get(id);
       if (!row) throw new Error(`callback ${id} vanished after insert`);
       return toRecord(row);
@@ -134,10 +157,19 @@ export function createOutbox(db: SandboxDatabase, now: () => number, defaultMaxA
         params.push(filter.status);
       }
       const sql = `SELECT * FROM callbacks ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT 500`;
-      return db.prepare<string[], CallbackRow>(sql).all(...params).map(toRecord);
+      return db
+        .prepare<string[], CallbackRow>(sql)
+        .all(...params)
+        .map(toRecord);
     },
     attempts: (id) =>
-      attemptsOf.all(id).map((row) => ({ attempt: row.attempt, at: row.at, statusCode: row.status_code, error: row.error, durationMs: row.duration_ms })),
+      attemptsOf.all(id).map((row) => ({
+        attempt: row.attempt,
+        at: row.at,
+        statusCode: row.status_code,
+        error: row.error,
+        durationMs: row.duration_ms,
+      })),
     due: (at, limit) => due.all(at, limit).map(toRecord),
     held: () => held.all().map(toRecord),
     recordAttempt(id, attempt, next) {
@@ -159,7 +191,9 @@ export function createOutbox(db: SandboxDatabase, now: () => number, defaultMaxA
     redeliver(id, at, maxAttempts) {
       const row = byId.get(id);
       if (!row) return undefined;
-      db.prepare("UPDATE callbacks SET status = 'pending', next_attempt_at = ?, max_attempts = attempts + ? WHERE id = ?").run(at, maxAttempts, id);
+      db.prepare(
+        "UPDATE callbacks SET status = 'pending', next_attempt_at = ?, max_attempts = attempts + ? WHERE id = ?",
+      ).run(at, maxAttempts, id);
       const updated = byId.get(id);
       return updated ? toRecord(updated) : undefined;
     },

@@ -102,7 +102,12 @@ export function createFaultState(random: () => number = Math.random): FaultState
       const callbacks = faults.callbacks ?? {};
       const drop = take(callbacks.drop, (next) => withCallbacks({ drop: next }));
       const duplicate = !drop && take(callbacks.duplicate, (next) => withCallbacks({ duplicate: next }));
-      return { drop, extraCopies: duplicate ? 1 : 0, delayMs: callbacks.delayMs ?? 0, hold: callbacks.reorder === true };
+      return {
+        drop,
+        extraCopies: duplicate ? 1 : 0,
+        delayMs: callbacks.delayMs ?? 0,
+        hold: callbacks.reorder === true,
+      };
     },
     reorderWindowMs: () => faults.callbacks?.reorderWindowMs ?? DEFAULT_REORDER_WINDOW_MS,
     isReordering: () => faults.callbacks?.reorder === true,

@@ -25,7 +25,11 @@ export class SandboxError extends Error {
   }
 
   toBody(): { message: string; code: string; issues?: ErrorIssue[] } {
-    return { message: this.message, code: this.code, ...(this.issues && this.issues.length > 0 ? { issues: this.issues } : {}) };
+    return {
+      message: this.message,
+      code: this.code,
+      ...(this.issues && this.issues.length > 0 ? { issues: this.issues } : {}),
+    };
   }
 }
 
@@ -35,7 +39,11 @@ export function providerError(code: ProviderErrorCode, message: string, issues?:
 }
 
 /** Parses with the schema or throws 400 VALIDATION_FAILED naming every failing field. */
-export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
+export function parseOrRefuse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' | 'path',
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, errorIssuesFromZod(result.error));
@@ -60,12 +68,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     let failure: SandboxError;
     if (error instanceof SandboxError) failure = error;
     else if (error instanceof InsufficientBalanceError) failure = providerError('INSUFFICIENT_BALANCE', error.message);
-    else if (parserError.type === 'entity.parse.failed') failure = providerError('MALFORMED_JSON', 'The request body is not valid JSON');
-    else if (parserError.type === 'entity.too.large') failure = providerError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+    else if (parserError.type === 'entity.parse.failed')
+      failure = providerError('MALFORMED_JSON', 'The request body is not valid JSON');
+    else if (parserError.type === 'entity.too.large')
+      failure = providerError('PAYLOAD_TOO_LARGE', 'The request body is too large');
     else if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       failure = providerError('VALIDATION_FAILED', 'The request could not be read');
     } else {
-      logger.error('sandbox.unexpected_error', { method: req.method, path: req.path, error: error instanceof Error ? error : String(error) });
+      logger.error('sandbox.unexpected_error', {
+        method: req.method,
+        path: req.path,
+        error: error instanceof Error ? error : String(error),
+      });
       failure = providerError('INTERNAL_ERROR', 'Unexpected sandbox error');
     }
     res.status(failure.status).json(failure.toBody());

@@ -18,7 +18,11 @@ export function loginRateLimit(perMinute: number, logger: Logger): RequestHandle
       const login = loginClientSchema.safeParse(req.body);
       return login.success ? hashedKey('client', login.data.client_id) : clientIpKey(req);
     },
-    refuse: (limit) => providerError('RATE_LIMITED', `More than ${limit} logins a minute for this client: retry after the Retry-After header's seconds`),
+    refuse: (limit) =>
+      providerError(
+        'RATE_LIMITED',
+        `More than ${limit} logins a minute for this client: retry after the Retry-After header's seconds`,
+      ),
     logger,
   });
 }

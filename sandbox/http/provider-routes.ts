@@ -55,7 +55,12 @@ function credentialsOf(endpoint: EndpointDefinition, config: SandboxContext['con
   return endpoint.name === 'createDeposit' ? config.CASH_IN_DEPOSIT_AUTH : endpoint.auth;
 }
 
-function authenticate(endpoint: EndpointDefinition, config: SandboxContext['config'], credentials: CredentialChecks, req: Request): SandboxUser | undefined {
+function authenticate(
+  endpoint: EndpointDefinition,
+  config: SandboxContext['config'],
+  credentials: CredentialChecks,
+  req: Request,
+): SandboxUser | undefined {
   switch (credentialsOf(endpoint, config)) {
     case 'none':
       return undefined;
@@ -74,14 +79,20 @@ function readInput(endpoint: EndpointDefinition, req: Request): unknown {
   return parseOrRefuse(schema, req.body ?? {}, 'body');
 }
 
-export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoutes; credentials: CredentialChecks; connections: ConnectionControl }): Router {
+export function providerRouter(deps: {
+  ctx: SandboxContext;
+  routes: ProductRoutes;
+  credentials: CredentialChecks;
+  connections: ConnectionControl;
+}): Router {
   const { ctx, credentials, connections } = deps;
   const router = Router();
   for (const { endpoint, route } of resolveRoutes(deps.routes)) {
     if (ctx.profile.omits.includes(endpoint.name as EndpointName)) continue;
     const method = endpoint.method === 'GET' ? 'get' : 'post';
     router[method](endpoint.path, async (req: Request, res: Response) => {
-      if (ctx.faults.shouldFailRequest()) throw providerError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable (sandbox fault: errorRate)');
+      if (ctx.faults.shouldFailRequest())
+        throw providerError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable (sandbox fault: errorRate)');
       const latency = ctx.faults.latencyMs();
       if (latency > 0) await sleep(latency);
 
@@ -89,13 +100,18 @@ export function providerRouter(deps: { ctx: SandboxContext; routes: ProductRoute
       const params = endpoint.params ? parseOrRefuse(endpoint.params, req.params, 'path') : undefined;
       const input = readInput(endpoint, req);
       const result = await route.handle({ ctx, user, input, params, req });
-      const body = ctx.profile.response(endpoint.name as EndpointName, result.body, (clientId) => (user ? ctx.operations.findForUser(user.id, clientId)?.id : undefined));
+      const body = ctx.profile.response(endpoint.name as EndpointName, result.body, (clientId) =>
+        user ? ctx.operations.findForUser(user.id, clientId)?.id : undefined,
+      );
 
       // The default profile keeps to the contract it shares with the engine: an answer the engine cannot read is a sandbox bug.
       const checked = ctx.profile.checksAnswers ? endpoint.response.safeParse(body) : { success: true as const };
       if (!checked.success) {
         // A sandbox answer outside the contract is a sandbox bug: fail loudly rather than teach clients a wrong shape.
-        ctx.logger.error('sandbox.response_contract_violation', { endpoint: endpoint.name, issues: checked.error.issues.map((issue) => issue.path.join('.')) });
+        ctx.logger.error('sandbox.response_contract_violation', {
+          endpoint: endpoint.name,
+          issues: checked.error.issues.map((issue) => issue.path.join('.')),
+        });
         throw providerError('INTERNAL_ERROR', `Sandbox response of ${endpoint.name} does not match the contract`);
       }
       const status = result.status ?? 200;

@@ -33,12 +33,27 @@ export interface Scheduler {
   runDue(limit?: number): number;
 }
 
-export function createScheduler(db: SandboxDatabase, handlers: ReadonlyMap<string, JobHandler>, now: () => number, logger: Logger): Scheduler {
-  const insert = db.prepare("INSERT INTO jobs (kind, operation_id, payload, due_at, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?)");
-  const due = db.prepare<[number, number], JobRow>("SELECT id, kind, operation_id, payload, due_at FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?");
-  const finish = db.prepare("UPDATE jobs SET status = ?, last_error = ?, finished_at = ? WHERE id = ? AND status = 'pending'");
-  const cancel = db.prepare("UPDATE jobs SET status = 'cancelled', finished_at = ? WHERE operation_id = ? AND status = 'pending'");
-  const pending = db.prepare<[string], JobRow>("SELECT id, kind, operation_id, payload, due_at FROM jobs WHERE operation_id = ? AND status = 'pending' ORDER BY due_at");
+export function createScheduler(
+  db: SandboxDatabase,
+  handlers: ReadonlyMap<string, JobHandler>,
+  now: () => number,
+  logger: Logger,
+): Scheduler {
+  const insert = db.prepare(
+    "INSERT INTO jobs (kind, operation_id, payload, due_at, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?)",
+  );
+  const due = db.prepare<[number, number], JobRow>(
+    "SELECT id, kind, operation_id, payload, due_at FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+  );
+  const finish = db.prepare(
+    "UPDATE jobs SET status = ?, last_error = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
+  );
+  const cancel = db.prepare(
+    "UPDATE jobs SET status = 'cancelled', finished_at = ? WHERE operation_id = ? AND status = 'pending'",
+  );
+  const pending = db.prepare<[string], JobRow>(
+    "SELECT id, kind, operation_id, payload, due_at FROM jobs WHERE operation_id = ? AND status = 'pending' ORDER BY due_at",
+  );
 
   const toJob = (row: JobRow): Job => ({
     id: row.id,
@@ -69,7 +84,12 @@ export function createScheduler(db: SandboxDatabase, handlers: ReadonlyMap<strin
         } catch (error) {
           // A job that throws would throw again: park it as failed (visible in the DB) instead of spinning.
           finish.run('failed', error instanceof Error ? error.message : String(error), now(), job.id);
-          logger.error('sandbox.job_failed', { jobId: job.id, kind: job.kind, operationId: job.operationId, error: error instanceof Error ? error : String(error) });
+          logger.error('sandbox.job_failed', {
+            jobId: job.id,
+            kind: job.kind,
+            operationId: job.operationId,
+            error: error instanceof Error ? error : String(error),
+          });
         }
       }
       return rows.length;

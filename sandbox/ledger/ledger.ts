@@ -72,9 +72,13 @@ interface EntryRow {
 }
 
 export function createLedger(db: SandboxDatabase, now: () => number): Ledger {
-  const insertEntry = db.prepare('INSERT INTO ledger_entries (operation_id, external_id, kind, created_at) VALUES (?, ?, ?, ?)');
+  const insertEntry = db.prepare(
+    'INSERT INTO ledger_entries (operation_id, external_id, kind, created_at) VALUES (?, ?, ?, ?)',
+  );
   const insertLine = db.prepare('INSERT INTO ledger_lines (entry_id, account, amount_cents) VALUES (?, ?, ?)');
-  const balanceOf = db.prepare<[string], { total: number | null }>('SELECT SUM(amount_cents) AS total FROM ledger_lines WHERE account = ?');
+  const balanceOf = db.prepare<[string], { total: number | null }>(
+    'SELECT SUM(amount_cents) AS total FROM ledger_lines WHERE account = ?',
+  );
   const linesOf = db.prepare<[number], { account: string; amount_cents: number }>(
     'SELECT account, amount_cents FROM ledger_lines WHERE entry_id = ? ORDER BY rowid',
   );
@@ -83,9 +87,11 @@ export function createLedger(db: SandboxDatabase, now: () => number): Ledger {
 
   const post = db.transaction((entry: NewLedgerEntry): number => {
     const lines = entry.lines.filter((line) => line.amountCents !== 0);
-    if (lines.length < 2) throw new LedgerInvariantError(`ledger entry ${entry.kind} needs at least two non-zero lines`);
+    if (lines.length < 2)
+      throw new LedgerInvariantError(`ledger entry ${entry.kind} needs at least two non-zero lines`);
     for (const line of lines) {
-      if (!Number.isSafeInteger(line.amountCents)) throw new LedgerInvariantError(`ledger line for ${line.account} is not integer centavos`);
+      if (!Number.isSafeInteger(line.amountCents))
+        throw new LedgerInvariantError(`ledger line for ${line.account} is not integer centavos`);
     }
     if (lines.reduce((sum, line) => sum + line.amountCents, 0) !== 0) {
       throw new LedgerInvariantError(`ledger entry ${entry.kind} does not balance`);
@@ -106,7 +112,9 @@ export function createLedger(db: SandboxDatabase, now: () => number): Ledger {
     balance,
     balances: () =>
       db
-        .prepare<[], { account: string; total: number }>('SELECT account, SUM(amount_cents) AS total FROM ledger_lines GROUP BY account ORDER BY account')
+        .prepare<[], { account: string; total: number }>(
+          'SELECT account, SUM(amount_cents) AS total FROM ledger_lines GROUP BY account ORDER BY account',
+        )
         .all()
         .map((row) => ({ account: row.account, balanceCents: row.total })),
     entries(filter) {

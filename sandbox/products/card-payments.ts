@@ -34,7 +34,8 @@ export { TEST_CARDS } from './card-payments/test-cards';
 
 function settleJob(ctx: SandboxContext, job: Job): void {
   const operation = job.operationId ? ctx.operations.byId(job.operationId) : undefined;
-  if (!operation || operation.product !== CARD_PAYMENT_PRODUCT) throw new Error(`card settlement job ${job.id}: no card payment ${job.operationId}`);
+  if (!operation || operation.product !== CARD_PAYMENT_PRODUCT)
+    throw new Error(`card settlement job ${job.id}: no card payment ${job.operationId}`);
   settleCardPayment(ctx, operation, job.payload.status === 'FAILED' ? 'FAILED' : 'COMPLETED');
 }
 
@@ -46,11 +47,21 @@ export const cardPaymentsProduct: SandboxProduct = {
       movesMoney: true,
       handle({ ctx, user, input }) {
         const amountProblem = amountCurrencyProblem(input);
-        if (amountProblem) throw providerError('INVALID_AMOUNT', 'The amount cannot be charged in the card currency', [{ path: 'amount', message: amountProblem }]);
+        if (amountProblem)
+          throw providerError('INVALID_AMOUNT', 'The amount cannot be charged in the card currency', [
+            { path: 'amount', message: amountProblem },
+          ]);
         const phone = normalizePhone(input.payer.phone);
-        if (phone === undefined) throw providerError('INVALID_PHONE', 'The payer phone is not a phone number', [{ path: 'payer.phone', message: `must be a phone number: ${PHONE_FORMS}` }]);
+        if (phone === undefined)
+          throw providerError('INVALID_PHONE', 'The payer phone is not a phone number', [
+            { path: 'payer.phone', message: `must be a phone number: ${PHONE_FORMS}` },
+          ]);
         const operation = createCardPayment(ctx, requireCaller(user), { ...input, payer: { ...input.payer, phone } });
-        ctx.logger.info('sandbox.card_payment_created', { operationId: operation.id, status: operation.status, installments: input.installmentCount });
+        ctx.logger.info('sandbox.card_payment_created', {
+          operationId: operation.id,
+          status: operation.status,
+          installments: input.installmentCount,
+        });
         return { body: { message: 'Card payment created', data: cardPaymentData(operation) } };
       },
     },

@@ -24,7 +24,12 @@ import type { SandboxUser } from '../store/users';
 import { cashInAdminRoutes } from './cash-in/admin';
 export { CASH_IN_PRODUCT, PIX_IN_ACCOUNT, cashInFeeCents, cashInTxid, CASH_IN_MERCHANT_CITY } from './cash-in/charge';
 
-const CHECK_STATES: Record<string, CheckView['transactionState']> = { PENDING: 'PENDENTE', PAID: 'COMPLETO', EXPIRED: 'FALHA', FAILED: 'FALHA' };
+const CHECK_STATES: Record<string, CheckView['transactionState']> = {
+  PENDING: 'PENDENTE',
+  PAID: 'COMPLETO',
+  EXPIRED: 'FALHA',
+  FAILED: 'FALHA',
+};
 
 function createCharge(ctx: SandboxContext, user: SandboxUser | undefined, input: CashInInput, channel: CashInChannel) {
   const { operation, replayed } = openCashIn(ctx, requireCaller(user), input, channel);
@@ -34,17 +39,24 @@ function createCharge(ctx: SandboxContext, user: SandboxUser | undefined, input:
     status: operation.status,
     channel,
   });
-  return { body: cashInResponseBody(operation, replayed ? 'Charge already exists' : 'Charge created: pay the QR code') };
+  return {
+    body: cashInResponseBody(operation, replayed ? 'Charge already exists' : 'Charge created: pay the QR code'),
+  };
 }
 
 function expireJob(ctx: SandboxContext, job: Job): void {
   const operation = job.operationId ? ctx.operations.byId(job.operationId) : undefined;
-  if (!operation || operation.product !== CASH_IN_PRODUCT) throw new Error(`expiry job ${job.id}: no cash-in ${job.operationId}`);
+  if (!operation || operation.product !== CASH_IN_PRODUCT)
+    throw new Error(`expiry job ${job.id}: no cash-in ${job.operationId}`);
   closeCashIn(ctx, operation, 'EXPIRED');
 }
 
 export const cashInOperationKind: OperationKind = {
-  checkView: (operation: Operation) => ({ transactionType: 'DEPOSITO', transactionMethod: 'PIX', transactionState: CHECK_STATES[operation.status] ?? 'PENDENTE' }),
+  checkView: (operation: Operation) => ({
+    transactionType: 'DEPOSITO',
+    transactionMethod: 'PIX',
+    transactionState: CHECK_STATES[operation.status] ?? 'PENDENTE',
+  }),
   isFinal: (operation) => operation.status !== 'PENDING',
   // Admin "force outcome": COMPLETED = a payer pays it now; FAILED = the charge fails (nothing credited).
   forceOutcome: (ctx, operation, outcome) => {
@@ -59,8 +71,14 @@ export const cashInProduct: SandboxProduct = {
   name: 'cash-in',
   routes: {
     // Creating a charge commits state the client must reconcile, so the timeoutAfterCommit fault applies.
-    createPixCashIn: { movesMoney: true, handle: ({ ctx, user, input }) => createCharge(ctx, user, input, 'transactions/create') },
-    createDeposit: { movesMoney: true, handle: ({ ctx, user, input }) => createCharge(ctx, user, input, 'payments/deposit') },
+    createPixCashIn: {
+      movesMoney: true,
+      handle: ({ ctx, user, input }) => createCharge(ctx, user, input, 'transactions/create'),
+    },
+    createDeposit: {
+      movesMoney: true,
+      handle: ({ ctx, user, input }) => createCharge(ctx, user, input, 'payments/deposit'),
+    },
   },
   jobs: { [CASH_IN_EXPIRE_JOB]: expireJob },
   operationKinds: { [CASH_IN_PRODUCT]: cashInOperationKind },

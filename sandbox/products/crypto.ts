@@ -21,17 +21,29 @@ import { requireCaller, type SandboxProduct } from './product';
 export { cryptoFeeCents, DEFAULT_CRYPTO_FEES, readCryptoFees, type CryptoFees } from './crypto/fees';
 export { CRYPTO_ACCOUNTS, CRYPTO_PRODUCT, CRYPTO_RULE_FAILED_REASON } from './crypto/withdrawal';
 
-const CHECK_STATES: Record<string, CheckView['transactionState']> = { PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETO', FAILED: 'FALHA' };
+const CHECK_STATES: Record<string, CheckView['transactionState']> = {
+  PROCESSING: 'PROCESSING',
+  COMPLETED: 'COMPLETO',
+  FAILED: 'FALHA',
+};
 
 function settleJob(ctx: SandboxContext, job: Job): void {
   const operation = job.operationId ? ctx.operations.byId(job.operationId) : undefined;
-  if (!operation || operation.product !== CRYPTO_PRODUCT) throw new Error(`crypto settlement job ${job.id}: no crypto withdrawal ${job.operationId}`);
+  if (!operation || operation.product !== CRYPTO_PRODUCT)
+    throw new Error(`crypto settlement job ${job.id}: no crypto withdrawal ${job.operationId}`);
   const reason = typeof job.payload.reason === 'string' ? job.payload.reason : undefined;
-  settleCryptoWithdrawal(ctx, operation, { status: job.payload.status === 'FAILED' ? 'FAILED' : 'COMPLETED', ...(reason ? { reason } : {}) });
+  settleCryptoWithdrawal(ctx, operation, {
+    status: job.payload.status === 'FAILED' ? 'FAILED' : 'COMPLETED',
+    ...(reason ? { reason } : {}),
+  });
 }
 
 export const cryptoOperationKind: OperationKind = {
-  checkView: (operation) => ({ transactionType: 'SAQUE_CRIPTO', transactionMethod: 'CRYPTO', transactionState: CHECK_STATES[operation.status] ?? 'PROCESSING' }),
+  checkView: (operation) => ({
+    transactionType: 'SAQUE_CRIPTO',
+    transactionMethod: 'CRYPTO',
+    transactionState: CHECK_STATES[operation.status] ?? 'PROCESSING',
+  }),
   isFinal: (operation) => operation.status !== 'PROCESSING',
   forceOutcome: (ctx, operation, outcome) => {
     ctx.db.transaction(() => settleCryptoWithdrawal(ctx, operation, outcome))();
@@ -60,7 +72,8 @@ export const cryptoProduct: SandboxProduct = {
       handle({ ctx, user, params }) {
         const caller = requireCaller(user);
         const operation = ctx.operations.findForUser(caller.id, params.transactionId);
-        if (!operation || operation.product !== CRYPTO_PRODUCT) throw providerError('NOT_FOUND', `No crypto withdrawal ${params.transactionId} for this client`);
+        if (!operation || operation.product !== CRYPTO_PRODUCT)
+          throw providerError('NOT_FOUND', `No crypto withdrawal ${params.transactionId} for this client`);
         return { body: cryptoStatusBody(operation) };
       },
     },

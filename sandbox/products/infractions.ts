@@ -11,7 +11,13 @@
  */
 import { providerError } from '../http/errors';
 import { requireCaller, type SandboxProduct } from './product';
-import { analysisOfWord, deadlineJob, INFRACTION_DEADLINE_JOB, INFRACTION_RESOLVE_JOB, resolveJob } from './infractions/resolve';
+import {
+  analysisOfWord,
+  deadlineJob,
+  INFRACTION_DEADLINE_JOB,
+  INFRACTION_RESOLVE_JOB,
+  resolveJob,
+} from './infractions/resolve';
 import { infractionMigrations, infractionStore, infractionView } from './infractions/store';
 
 import { infractionAdminRoutes } from './infractions/admin';
@@ -28,7 +34,9 @@ export const infractionsProduct: SandboxProduct = {
         const caller = requireCaller(user);
         const { page, perPage } = input;
         const { records, total } = infractionStore(ctx).pageForUser(caller.id, page, perPage);
-        return { body: { data: records.map(infractionView), page, perPage, total, totalPages: Math.ceil(total / perPage) } };
+        return {
+          body: { data: records.map(infractionView), page, perPage, total, totalPages: Math.ceil(total / perPage) },
+        };
       },
     },
     submitInfractionDefense: {
@@ -39,18 +47,29 @@ export const infractionsProduct: SandboxProduct = {
           const record = store.byIdForUser(caller.id, params.infractionId);
           if (!record) throw providerError('NOT_FOUND', `No infraction ${params.infractionId} for this client`);
           const refuse = (why: string) => providerError('INFRACTION_NOT_WAITING_PSP', `Infraction ${record.id} ${why}`);
-          if (record.status !== 'WAITING_PSP') throw refuse(`is ${record.status}: a defense is accepted only while WAITING_PSP`);
-          if (record.defendedAt !== null) throw refuse(`already has a defense (submitted ${iso(record.defendedAt)}) awaiting resolution`);
+          if (record.status !== 'WAITING_PSP')
+            throw refuse(`is ${record.status}: a defense is accepted only while WAITING_PSP`);
+          if (record.defendedAt !== null)
+            throw refuse(`already has a defense (submitted ${iso(record.defendedAt)}) awaiting resolution`);
           const words = ctx.config.INFRACTION_ANALISE_VALUES;
           if (!analysisOfWord(words, input.analise)) {
-            throw providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'analise', message: `must be one of ${words.ACEITA}, ${words.NEGADA}` }]);
+            throw providerError('VALIDATION_FAILED', 'The request body is invalid', [
+              { path: 'analise', message: `must be one of ${words.ACEITA}, ${words.NEGADA}` },
+            ]);
           }
           const now = ctx.now();
-          if (now > record.defenseDeadline) throw refuse(`is past its defense deadline (${iso(record.defenseDeadline)})`);
-          store.recordDefense(record.id, { analise: input.analise, justificativa: input.justificativa, proofs: input.proofs ?? null, at: now });
+          if (now > record.defenseDeadline)
+            throw refuse(`is past its defense deadline (${iso(record.defenseDeadline)})`);
+          store.recordDefense(record.id, {
+            analise: input.analise,
+            justificativa: input.justificativa,
+            proofs: input.proofs ?? null,
+            at: now,
+          });
           // The deadline no longer applies; the defense is resolved after the configured delay.
           ctx.scheduler.cancelFor(record.id);
-          if (ctx.config.SANDBOX_INFRACTION_RESOLVE_MS > 0) ctx.scheduler.schedule(INFRACTION_RESOLVE_JOB, record.id, now + ctx.config.SANDBOX_INFRACTION_RESOLVE_MS);
+          if (ctx.config.SANDBOX_INFRACTION_RESOLVE_MS > 0)
+            ctx.scheduler.schedule(INFRACTION_RESOLVE_JOB, record.id, now + ctx.config.SANDBOX_INFRACTION_RESOLVE_MS);
           const updated = store.byId(record.id);
           if (!updated) throw new Error(`infraction ${record.id} vanished`);
           return updated;

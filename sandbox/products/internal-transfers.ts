@@ -19,9 +19,13 @@ export const internalTransfersProduct: SandboxProduct = {
       handle({ ctx, user, input }) {
         const sender = requireCaller(user);
         const recipient = ctx.users.byEmail(input.email);
-        if (!recipient) throw providerError('RECIPIENT_NOT_FOUND', 'email does not belong to a user of this environment');
+        if (!recipient)
+          throw providerError('RECIPIENT_NOT_FOUND', 'email does not belong to a user of this environment');
         if (recipient.id === sender.id) {
-          throw providerError('RECIPIENT_NOT_FOUND', 'email is your own account: the recipient must be another user of this environment');
+          throw providerError(
+            'RECIPIENT_NOT_FOUND',
+            'email is your own account: the recipient must be another user of this environment',
+          );
         }
         const amountCents = reaisToCentavos(input.amount);
         const { operationId, newBalanceCents } = ctx.db.transaction(() => {
@@ -35,7 +39,10 @@ export const internalTransfersProduct: SandboxProduct = {
             feeCents: INTERNAL_TRANSFER_FEE_CENTS,
             fingerprint: null,
             callbackUrl: null,
-            details: { recipientUserId: recipient.id, ...(input.description !== undefined ? { description: input.description } : {}) },
+            details: {
+              recipientUserId: recipient.id,
+              ...(input.description !== undefined ? { description: input.description } : {}),
+            },
           });
           ctx.ledger.post({
             kind: 'internal-transfer',
@@ -48,7 +55,11 @@ export const internalTransfersProduct: SandboxProduct = {
           });
           return { operationId: operation.id, newBalanceCents: ctx.ledger.balance(ACCOUNTS.user(sender.id)) };
         })();
-        ctx.logger.info('sandbox.internal_transfer_completed', { operationId, senderId: sender.id, recipientId: recipient.id });
+        ctx.logger.info('sandbox.internal_transfer_completed', {
+          operationId,
+          senderId: sender.id,
+          recipientId: recipient.id,
+        });
         return {
           body: {
             message: 'Internal transfer completed',
@@ -66,7 +77,11 @@ export const internalTransfersProduct: SandboxProduct = {
   },
   operationKinds: {
     [INTERNAL_TRANSFER_PRODUCT]: {
-      checkView: () => ({ transactionState: 'COMPLETO', transactionType: 'TRANSFERENCIA_INTERNA', transactionMethod: 'INTERNAL' }),
+      checkView: () => ({
+        transactionState: 'COMPLETO',
+        transactionType: 'TRANSFERENCIA_INTERNA',
+        transactionMethod: 'INTERNAL',
+      }),
       isFinal: () => true,
     },
   },

@@ -6,7 +6,14 @@ import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../src/pix/brcod
 import { centavosToReais, reaisToCentavos } from '../../src/money/centavos';
 import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
 import { providerError } from '../http/errors';
-import { acceptPixOut, fingerprintOf, maskPixKey, pixOutObject, pixOutRegistrations, type PixOutFamily } from './pix-out';
+import {
+  acceptPixOut,
+  fingerprintOf,
+  maskPixKey,
+  pixOutObject,
+  pixOutRegistrations,
+  type PixOutFamily,
+} from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
@@ -22,7 +29,8 @@ function parseCode(qrcode: string): ParsedBrCode {
   try {
     return parseBrCode(qrcode);
   } catch (error) {
-    if (error instanceof BrCodeError) throw providerError('INVALID_QRCODE', `qrcode is not a valid PIX copy-and-paste code: ${error.message}`);
+    if (error instanceof BrCodeError)
+      throw providerError('INVALID_QRCODE', `qrcode is not a valid PIX copy-and-paste code: ${error.message}`);
     throw error;
   }
 }
@@ -31,11 +39,15 @@ function parseCode(qrcode: string): ParsedBrCode {
 function amountToPay(code: ParsedBrCode, bodyAmount: number | undefined): number {
   const bodyCents = bodyAmount === undefined ? undefined : reaisToCentavos(bodyAmount);
   if (code.amountCentavos === undefined) {
-    if (bodyCents === undefined) throw providerError('AMOUNT_MISMATCH', 'The code carries no amount: send amount in the request');
+    if (bodyCents === undefined)
+      throw providerError('AMOUNT_MISMATCH', 'The code carries no amount: send amount in the request');
     return bodyCents;
   }
   if (bodyCents !== undefined && bodyCents !== code.amountCentavos) {
-    throw providerError('AMOUNT_MISMATCH', `amount ${bodyAmount} differs from the code's amount ${centavosToReais(code.amountCentavos)}`);
+    throw providerError(
+      'AMOUNT_MISMATCH',
+      `amount ${bodyAmount} differs from the code's amount ${centavosToReais(code.amountCentavos)}`,
+    );
   }
   return code.amountCentavos;
 }

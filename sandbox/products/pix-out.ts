@@ -69,11 +69,17 @@ export interface PixOutRequest {
  * The operation this caller already made with this external_id, for a replay of the same request; a
  * different request under it → 409. None when the sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false, or the seed profile).
  */
-export function replayedOperation(ctx: SandboxContext, request: { userId: string; externalId: string; product: string; fingerprint: string }): Operation | undefined {
+export function replayedOperation(
+  ctx: SandboxContext,
+  request: { userId: string; externalId: string; product: string; fingerprint: string },
+): Operation | undefined {
   if (!ctx.config.SANDBOX_DEDUPLICATE || !ctx.profile.deduplicates) return undefined;
   const existing = ctx.operations.byExternalId(request.userId, request.externalId);
   if (existing && (existing.product !== request.product || existing.fingerprint !== request.fingerprint)) {
-    throw providerError('IDEMPOTENCY_CONFLICT', `external_id ${request.externalId} was already used for a different request`);
+    throw providerError(
+      'IDEMPOTENCY_CONFLICT',
+      `external_id ${request.externalId} was already used for a different request`,
+    );
   }
   return existing;
 }
@@ -82,9 +88,18 @@ export function replayedOperation(ctx: SandboxContext, request: { userId: string
  * Creates the operation and its debit in one transaction, or returns the existing one for a replay of
  * the same request. Same external_id with different money-relevant fields → 409.
  */
-export function openPixOut(ctx: SandboxContext, family: PixOutFamily, request: PixOutRequest): { operation: Operation; replayed: boolean } {
+export function openPixOut(
+  ctx: SandboxContext,
+  family: PixOutFamily,
+  request: PixOutRequest,
+): { operation: Operation; replayed: boolean } {
   return ctx.db.transaction(() => {
-    const existing = replayedOperation(ctx, { userId: request.user.id, externalId: request.externalId, product: family.product, fingerprint: request.fingerprint });
+    const existing = replayedOperation(ctx, {
+      userId: request.user.id,
+      externalId: request.externalId,
+      product: family.product,
+      fingerprint: request.fingerprint,
+    });
     if (existing) return { operation: existing, replayed: true };
     const operation = ctx.operations.insert({
       id: newOperationId(family.idPrefix),
@@ -110,7 +125,10 @@ export function openPixOut(ctx: SandboxContext, family: PixOutFamily, request: P
     });
     const outcome = outcomeForAmount(request.amountCents);
     if (outcome.status !== 'NEVER') {
-      ctx.scheduler.schedule(settleJobKind(family), operation.id, ctx.now() + ctx.config.SANDBOX_SETTLE_MS, { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+      ctx.scheduler.schedule(settleJobKind(family), operation.id, ctx.now() + ctx.config.SANDBOX_SETTLE_MS, {
+        status: outcome.status,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+      });
     }
     return { operation, replayed: false };
   })();
@@ -136,11 +154,19 @@ export function pixOutObject<T extends PixOutType>(operation: Operation, type: T
 }
 
 /** Applies the final outcome; a no-op when the operation is no longer PROCESSING. Call inside a transaction. */
-export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operation: Operation, outcome: ForcedOutcome): boolean {
+export function settlePixOut(
+  ctx: SandboxContext,
+  family: PixOutFamily,
+  operation: Operation,
+  outcome: ForcedOutcome,
+): boolean {
   const reason = outcome.status === 'FAILED' ? (outcome.reason ?? 'Refused by the recipient institution') : undefined;
   const e2e = outcome.status === 'COMPLETED' ? endToEndId(ctx.now()) : undefined;
   const details = { ...operation.details, ...(e2e ? { endToEndId: e2e } : {}) };
-  if (!ctx.operations.transition(operation.id, 'PROCESSING', outcome.status, { failureReason: reason ?? null, details })) return false;
+  if (
+    !ctx.operations.transition(operation.id, 'PROCESSING', outcome.status, { failureReason: reason ?? null, details })
+  )
+    return false;
   ctx.scheduler.cancelFor(operation.id);
   const user = ACCOUNTS.user(operation.userId);
   const lines =
@@ -154,11 +180,20 @@ export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operatio
           { account: ACCOUNTS.fees, amountCents: -operation.feeCents },
           { account: user, amountCents: operation.amountCents + operation.feeCents },
         ];
-  ctx.ledger.post({ kind: `${family.product}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`, operationId: operation.id, externalId: operation.externalId, lines });
+  ctx.ledger.post({
+    kind: `${family.product}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`,
+    operationId: operation.id,
+    externalId: operation.externalId,
+    lines,
+  });
 
   const settled = ctx.operations.byId(operation.id);
   if (!settled) throw new Error(`operation ${operation.id} vanished while settling`);
-  ctx.logger.info('sandbox.operation_settled', { operationId: settled.id, product: family.product, status: settled.status });
+  ctx.logger.info('sandbox.operation_settled', {
+    operationId: settled.id,
+    product: family.product,
+    status: settled.status,
+  });
   if (settled.callbackUrl) {
     const payload = {
       ...pixOutObject(settled, family.callbackType),
@@ -172,7 +207,11 @@ export function settlePixOut(ctx: SandboxContext, family: PixOutFamily, operatio
   return true;
 }
 
-const CHECK_STATES: Record<string, CheckView['transactionState']> = { PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETO', FAILED: 'FALHA' };
+const CHECK_STATES: Record<string, CheckView['transactionState']> = {
+  PROCESSING: 'PROCESSING',
+  COMPLETED: 'COMPLETO',
+  FAILED: 'FALHA',
+};
 
 export function pixOutOperationKind(family: PixOutFamily): OperationKind {
   return {
@@ -197,7 +236,8 @@ export function settleJobKind(family: PixOutFamily): string {
 export function settleJob(family: PixOutFamily) {
   return (ctx: SandboxContext, job: Job): void => {
     const operation = job.operationId ? ctx.operations.byId(job.operationId) : undefined;
-    if (!operation || operation.product !== family.product) throw new Error(`settlement job ${job.id}: no ${family.product} operation ${job.operationId}`);
+    if (!operation || operation.product !== family.product)
+      throw new Error(`settlement job ${job.id}: no ${family.product} operation ${job.operationId}`);
     const status = job.payload.status === 'FAILED' ? 'FAILED' : 'COMPLETED';
     const reason = typeof job.payload.reason === 'string' ? job.payload.reason : undefined;
     settlePixOut(ctx, family, operation, { status, ...(reason ? { reason } : {}) });
@@ -219,11 +259,18 @@ export function acceptPixOut(
     feeCents: pixOutFeeCents(request.amountCents),
     fingerprint: fingerprintOf([family.product, ...matchOnReplay]),
   });
-  ctx.logger.info(replayed ? family.events.replayed : family.events.accepted, { operationId: operation.id, externalId: operation.externalId, status: operation.status });
+  ctx.logger.info(replayed ? family.events.replayed : family.events.accepted, {
+    operationId: operation.id,
+    externalId: operation.externalId,
+    status: operation.status,
+  });
   return operation;
 }
 
 /** What a PIX-out product registers besides its route: its settlement job and its operation kind. */
 export function pixOutRegistrations(family: PixOutFamily): Pick<SandboxProduct, 'jobs' | 'operationKinds'> {
-  return { jobs: { [settleJobKind(family)]: settleJob(family) }, operationKinds: { [family.product]: pixOutOperationKind(family) } };
+  return {
+    jobs: { [settleJobKind(family)]: settleJob(family) },
+    operationKinds: { [family.product]: pixOutOperationKind(family) },
+  };
 }

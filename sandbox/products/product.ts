@@ -6,7 +6,11 @@
 import type { Request, Router } from 'express';
 import type { z } from 'zod';
 import type { EndpointName, Endpoints } from '../../src/payment-api/endpoints';
-import type { TransactionMethod, TransactionState, TransactionType } from '../../src/payment-api/schemas/transaction-check';
+import type {
+  TransactionMethod,
+  TransactionState,
+  TransactionType,
+} from '../../src/payment-api/schemas/transaction-check';
 import type { SandboxContext } from '../context';
 import type { Job } from '../jobs/scheduler';
 import type { Migration } from '../store/database';

@@ -25,7 +25,16 @@ export interface ProductRegistry {
 }
 
 /** The products this sandbox serves; add a new product module here. */
-export const DEFAULT_PRODUCTS: readonly SandboxProduct[] = [authProduct, withdrawalsProduct, pixCopyPasteProduct, internalTransfersProduct, cashInProduct, cardPaymentsProduct, cryptoProduct, infractionsProduct];
+export const DEFAULT_PRODUCTS: readonly SandboxProduct[] = [
+  authProduct,
+  withdrawalsProduct,
+  pixCopyPasteProduct,
+  internalTransfersProduct,
+  cashInProduct,
+  cardPaymentsProduct,
+  cryptoProduct,
+  infractionsProduct,
+];
 
 function claim<V>(map: Map<string, V>, what: string, key: string, value: V, owner: string): void {
   if (map.has(key)) throw new Error(`sandbox product ${owner}: ${what} ${key} is already registered`);
@@ -42,8 +51,10 @@ export function buildRegistry(products: readonly SandboxProduct[] = DEFAULT_PROD
   for (const product of all) {
     for (const [name, route] of Object.entries(product.routes ?? {})) claim(routes, 'route', name, route, product.name);
     for (const [kind, job] of Object.entries(product.jobs ?? {})) claim(jobs, 'job', kind, job, product.name);
-    for (const [kind, operationKind] of Object.entries(product.operationKinds ?? {})) claim(kinds, 'operation kind', kind, operationKind, product.name);
-    for (const migration of product.migrations ?? []) claim(migrations, 'migration', migration.id, migration, product.name);
+    for (const [kind, operationKind] of Object.entries(product.operationKinds ?? {}))
+      claim(kinds, 'operation kind', kind, operationKind, product.name);
+    for (const migration of product.migrations ?? [])
+      claim(migrations, 'migration', migration.id, migration, product.name);
   }
   return {
     products: all,

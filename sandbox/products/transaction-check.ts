@@ -17,7 +17,8 @@ export function transactionCheckProduct(kinds: ReadonlyMap<string, OperationKind
           const caller = requireCaller(user);
           const operation = ctx.operations.findForUser(caller.id, input.transactionId);
           const kind = operation ? kinds.get(operation.product) : undefined;
-          if (!operation || !kind) throw providerError('NOT_FOUND', `No transaction ${input.transactionId} for this client`);
+          if (!operation || !kind)
+            throw providerError('NOT_FOUND', `No transaction ${input.transactionId} for this client`);
           return {
             body: {
               message: 'Transaction found',

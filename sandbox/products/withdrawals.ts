@@ -23,14 +23,22 @@ export const withdrawalsProduct: SandboxProduct = {
       handle({ ctx, user, input }) {
         const caller = requireCaller(user);
         const key = validatePixKey(input.key_type, input.pix_key);
-        if (!key.ok) throw providerError('INVALID_PIX_KEY', `pix_key does not fit key_type ${input.key_type}: ${key.message}`);
+        if (!key.ok)
+          throw providerError('INVALID_PIX_KEY', `pix_key does not fit key_type ${input.key_type}: ${key.message}`);
         const amountCents = reaisToCentavos(input.amount);
         const operation = acceptPixOut(ctx, WITHDRAWAL_FAMILY, {
           user: caller,
           externalId: input.external_id,
           amountCents,
           // The whole parsed request must match on a replay (docs/assumptions.md §2); the key in its normalized form.
-          matchOnReplay: [amountCents, input.key_type, key.normalized, input.clientCallbackUrl, input.description ?? '', input.gateway ?? ''],
+          matchOnReplay: [
+            amountCents,
+            input.key_type,
+            key.normalized,
+            input.clientCallbackUrl,
+            input.description ?? '',
+            input.gateway ?? '',
+          ],
           callbackUrl: input.clientCallbackUrl,
           details: {
             keyType: input.key_type,

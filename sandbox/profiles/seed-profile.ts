@@ -75,7 +75,12 @@ function only(value: unknown, keys: readonly string[]): Json {
 /** Every reais amount of the object as a decimal string with 2 places ("25.00"). */
 function amountsAsText(value: unknown): unknown {
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, AMOUNT_FIELDS.includes(key) && typeof field === 'number' ? field.toFixed(2) : field]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      AMOUNT_FIELDS.includes(key) && typeof field === 'number' ? field.toFixed(2) : field,
+    ]),
+  );
 }
 
 function without(value: unknown, keys: readonly string[]): unknown {
@@ -103,11 +108,31 @@ export function dynamicCode(staticCode: string, locationId: string): string {
 }
 
 const SPEC_FIELDS = {
-  cardPayment: ['id', 'status', 'amount', 'netValue', 'brand', 'last4', 'invoiceUrl', 'receiptUrl', 'provider', 'providerReferences'],
+  cardPayment: [
+    'id',
+    'status',
+    'amount',
+    'netValue',
+    'brand',
+    'last4',
+    'invoiceUrl',
+    'receiptUrl',
+    'provider',
+    'providerReferences',
+  ],
   withdrawal: ['transaction_id', 'external_id', 'status', 'amount', 'fee', 'total', 'type'],
   qrCode: ['transactionId', 'status', 'qrcode', 'amount'],
   internal: ['transactionId', 'amount', 'recipientEmail', 'recipientName', 'newBalance'],
-  transaction: ['transactionId', 'value', 'fee', 'transactionState', 'transactionType', 'transactionMethod', 'createdAt', 'updatedAt'],
+  transaction: [
+    'transactionId',
+    'value',
+    'fee',
+    'transactionState',
+    'transactionType',
+    'transactionMethod',
+    'createdAt',
+    'updatedAt',
+  ],
   fees: ['withdrawal_rate', 'rate_fixed', 'min_withdrawal', 'max_withdrawal', 'usdt_rate'],
 } as const;
 
@@ -127,7 +152,11 @@ function seedCharge(body: Json, providerIdOf: (clientId: string) => string | und
   return { message: body.message, qrCodeResponse: amountsText ? amountsAsText(charge) : charge };
 }
 
-function seedResponse(endpoint: EndpointName, body: unknown, providerIdOf: (clientId: string) => string | undefined): unknown {
+function seedResponse(
+  endpoint: EndpointName,
+  body: unknown,
+  providerIdOf: (clientId: string) => string | undefined,
+): unknown {
   if (!isObject(body)) return body;
   switch (endpoint) {
     // Shown by the spec: its fields only.
@@ -135,7 +164,11 @@ function seedResponse(endpoint: EndpointName, body: unknown, providerIdOf: (clie
       return { message: body.message, data: only(body.data, SPEC_FIELDS.cardPayment) };
     case 'withdraw':
     case 'withdrawAlias':
-      return { message: body.message, transactionId: body.transactionId, withdrawal: only(body.withdrawal, SPEC_FIELDS.withdrawal) };
+      return {
+        message: body.message,
+        transactionId: body.transactionId,
+        withdrawal: only(body.withdrawal, SPEC_FIELDS.withdrawal),
+      };
     case 'createPixCashIn':
       return seedCharge(body, providerIdOf, false);
     case 'internalTransfer':
@@ -151,9 +184,18 @@ function seedResponse(endpoint: EndpointName, body: unknown, providerIdOf: (clie
     case 'getCardPayment':
       return { data: without(amountsAsText(body.data), ['externalReference', 'installmentCount']) };
     case 'payPixCopyPaste':
-      return { message: body.message, transactionId: body.transactionId, status: isObject(body.payment) ? body.payment.status : undefined };
+      return {
+        message: body.message,
+        transactionId: body.transactionId,
+        status: isObject(body.payment) ? body.payment.status : undefined,
+      };
     case 'listInfractions':
-      return { content: Array.isArray(body.data) ? body.data.map((record) => amountsAsText(only(record, INFRACTION_RECORD_FIELDS))) : [], totalElements: body.total };
+      return {
+        content: Array.isArray(body.data)
+          ? body.data.map((record) => amountsAsText(only(record, INFRACTION_RECORD_FIELDS)))
+          : [],
+        totalElements: body.total,
+      };
     case 'submitInfractionDefense':
       return { message: body.message };
     case 'getCryptoStatus':
@@ -166,7 +208,10 @@ function seedResponse(endpoint: EndpointName, body: unknown, providerIdOf: (clie
 function seedCallback(callback: NewCallback): NewCallback {
   if (callback.type === 'Card' || !isObject(callback.payload)) return callback;
   // Only the provider's id: the engine knows it once the provider answered the request.
-  const payload = callback.type === 'Deposit' ? { ...callback.payload, transactionId: callback.operationId ?? callback.payload.transactionId } : without(callback.payload, ['external_id']);
+  const payload =
+    callback.type === 'Deposit'
+      ? { ...callback.payload, transactionId: callback.operationId ?? callback.payload.transactionId }
+      : without(callback.payload, ['external_id']);
   return { ...callback, payload: amountsAsText(payload) };
 }
 

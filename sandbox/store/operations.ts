@@ -21,7 +21,9 @@ export interface Operation {
   updatedAt: number;
 }
 
-export type NewOperation = Omit<Operation, 'createdAt' | 'updatedAt' | 'failureReason'> & { failureReason?: string | null };
+export type NewOperation = Omit<Operation, 'createdAt' | 'updatedAt' | 'failureReason'> & {
+  failureReason?: string | null;
+};
 
 interface OperationRow {
   id: string;
@@ -70,7 +72,12 @@ export interface OperationStore {
   /** The caller's operation by provider id first, then by the client's own id (check endpoint rule 2). */
   findForUser(userId: string, reference: string): Operation | undefined;
   /** Moves the status; returns false when the operation was not in `from` (someone else got there first). */
-  transition(id: string, from: string, to: string, fields?: { failureReason?: string | null; details?: Record<string, unknown> }): boolean;
+  transition(
+    id: string,
+    from: string,
+    to: string,
+    fields?: { failureReason?: string | null; details?: Record<string, unknown> },
+  ): boolean;
   list(filter: { externalId?: string; product?: string; status?: string; limit?: number }): Operation[];
 }
 
@@ -79,8 +86,12 @@ export function createOperationStore(db: SandboxDatabase, now: () => number): Op
     (id, user_id, product, external_id, status, amount_cents, fee_cents, fingerprint, callback_url, failure_reason, details, created_at, updated_at)
     VALUES (@id, @user_id, @product, @external_id, @status, @amount_cents, @fee_cents, @fingerprint, @callback_url, @failure_reason, @details, @created_at, @updated_at)`);
   const byId = db.prepare<[string], OperationRow>('SELECT * FROM operations WHERE id = ?');
-  const byExternal = db.prepare<[string, string], OperationRow>('SELECT * FROM operations WHERE user_id = ? AND external_id = ? ORDER BY created_at, rowid LIMIT 1');
-  const byIdForUser = db.prepare<[string, string], OperationRow>('SELECT * FROM operations WHERE user_id = ? AND id = ?');
+  const byExternal = db.prepare<[string, string], OperationRow>(
+    'SELECT * FROM operations WHERE user_id = ? AND external_id = ? ORDER BY created_at, rowid LIMIT 1',
+  );
+  const byIdForUser = db.prepare<[string, string], OperationRow>(
+    'SELECT * FROM operations WHERE user_id = ? AND id = ?',
+  );
   const transition = db.prepare(`UPDATE operations SET status = @to, updated_at = @now,
       failure_reason = COALESCE(@failure_reason, failure_reason), details = COALESCE(@details, details)
     WHERE id = @id AND status = @from`);
@@ -142,7 +153,10 @@ export function createOperationStore(db: SandboxDatabase, now: () => number): Op
       }
       params.push(filter.limit ?? 500);
       const sql = `SELECT * FROM operations ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-      return db.prepare<(string | number)[], OperationRow>(sql).all(...params).map(toOperation);
+      return db
+        .prepare<(string | number)[], OperationRow>(sql)
+        .all(...params)
+        .map(toOperation);
     },
   };
 }

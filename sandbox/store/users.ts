@@ -15,7 +15,12 @@ export interface SandboxUser {
 }
 
 export const SEEDED_USERS = {
-  merchant: { id: 'merchant', email: 'merchant@sandbox.test', name: 'Sandbox Merchant', openingBalanceCents: 100_000_000 },
+  merchant: {
+    id: 'merchant',
+    email: 'merchant@sandbox.test',
+    name: 'Sandbox Merchant',
+    openingBalanceCents: 100_000_000,
+  },
   recipient: { id: 'recipient', email: 'recipient@sandbox.test', name: 'Sandbox Recipient', openingBalanceCents: 0 },
 } as const;
 
@@ -31,7 +36,12 @@ interface UserRow {
   client_secret_sha256: string;
 }
 
-const toUser = (row: UserRow): SandboxUser => ({ id: row.id, email: row.email, name: row.name, clientId: row.client_id });
+const toUser = (row: UserRow): SandboxUser => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  clientId: row.client_id,
+});
 
 export interface UserStore {
   /** The user whose credentials these are, compared in constant time; undefined when they do not match. */
@@ -83,7 +93,11 @@ export function seedUsers(db: SandboxDatabase, ledger: Ledger, config: Config, n
   const updateCredentials = db.prepare('UPDATE users SET client_id = ?, client_secret_sha256 = ? WHERE id = ?');
   db.transaction(() => {
     const seeds = [
-      { ...SEEDED_USERS.merchant, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET },
+      {
+        ...SEEDED_USERS.merchant,
+        clientId: config.PAYMENT_API_CLIENT_ID,
+        clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+      },
       { ...SEEDED_USERS.recipient, ...RECIPIENT_CREDENTIALS },
     ];
     for (const seed of seeds) {

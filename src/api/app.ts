@@ -27,7 +27,14 @@ import type { ApiKey } from '../config/api-keys';
 export interface AppDependencies {
   config: Pick<
     Config,
-    'ENGINE_API_KEYS' | 'CODEC_CORS_ORIGINS' | 'ENGINE_RATE_LIMIT_PER_MINUTE' | 'CALLBACK_RATE_LIMIT_PER_MINUTE' | 'CHECKOUT_RATE_LIMIT_PER_MINUTE' | 'CODEC_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY' | 'PROVIDER_CALLBACK_SIGNATURES'
+    | 'ENGINE_API_KEYS'
+    | 'CODEC_CORS_ORIGINS'
+    | 'ENGINE_RATE_LIMIT_PER_MINUTE'
+    | 'CALLBACK_RATE_LIMIT_PER_MINUTE'
+    | 'CHECKOUT_RATE_LIMIT_PER_MINUTE'
+    | 'CODEC_RATE_LIMIT_PER_MINUTE'
+    | 'TRUST_PROXY'
+    | 'PROVIDER_CALLBACK_SIGNATURES'
   > &
     CallbackFieldSettings;
   logger: Logger;
@@ -43,7 +50,8 @@ export interface AppDependencies {
 
 /** A merchant's request to its API (/v1, whatever the case, as Express routes it) with a valid key: the one caller whose trace the engine's continues. */
 function merchantRequest(apiKeys: readonly ApiKey[]): (req: Request) => boolean {
-  return (req) => /^\/v1(\/|$)/i.test(req.path) && holderOfSecret(apiKeys, (key) => key.secret, bearerToken(req)) !== undefined;
+  return (req) =>
+    /^\/v1(\/|$)/i.test(req.path) && holderOfSecret(apiKeys, (key) => key.secret, bearerToken(req)) !== undefined;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -51,17 +59,27 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   // The client's address is the socket's unless a known load balancer reports it (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
-  if (deps.traceRequests) app.use(httpServerSpans({ continuesCallerTrace: merchantRequest(deps.config.ENGINE_API_KEYS) }));
+  if (deps.traceRequests)
+    app.use(httpServerSpans({ continuesCallerTrace: merchantRequest(deps.config.ENGINE_API_KEYS) }));
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps.readiness, deps.logger));
-  const openApi = engineOpenApi({ policy: deps.config.PROVIDER_CALLBACK_SIGNATURES, fields: callbackFieldsOf(deps.config) });
+  const openApi = engineOpenApi({
+    policy: deps.config.PROVIDER_CALLBACK_SIGNATURES,
+    fields: callbackFieldsOf(deps.config),
+  });
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
   app.use(referencePageRoutes());
   const { logger } = deps;
-  app.use('/callbacks', addressRateLimit({ scope: 'callbacks', perMinute: deps.config.CALLBACK_RATE_LIMIT_PER_MINUTE, logger }));
-  app.use('/checkout', addressRateLimit({ scope: 'checkout', perMinute: deps.config.CHECKOUT_RATE_LIMIT_PER_MINUTE, logger }));
+  app.use(
+    '/callbacks',
+    addressRateLimit({ scope: 'callbacks', perMinute: deps.config.CALLBACK_RATE_LIMIT_PER_MINUTE, logger }),
+  );
+  app.use(
+    '/checkout',
+    addressRateLimit({ scope: 'checkout', perMinute: deps.config.CHECKOUT_RATE_LIMIT_PER_MINUTE, logger }),
+  );
   app.use('/codec', addressRateLimit({ scope: 'codec', perMinute: deps.config.CODEC_RATE_LIMIT_PER_MINUTE, logger }));
   app.use(
     codecRoutes({
@@ -71,12 +89,22 @@ export function createApp(deps: AppDependencies): Express {
       corsOrigins: deps.config.CODEC_CORS_ORIGINS,
     }),
   );
-  app.use('/v1', apiRateLimit({ apiKeys: deps.config.ENGINE_API_KEYS, perMinute: deps.config.ENGINE_RATE_LIMIT_PER_MINUTE, logger: deps.logger }));
+  app.use(
+    '/v1',
+    apiRateLimit({
+      apiKeys: deps.config.ENGINE_API_KEYS,
+      perMinute: deps.config.ENGINE_RATE_LIMIT_PER_MINUTE,
+      logger: deps.logger,
+    }),
+  );
   app.use('/v1', requireApiKey(deps.config.ENGINE_API_KEYS));
   const scoped = scopedRoutes(engineOperations());
   // A route no operation declares would be open to every key: refused here, before the API listens.
   const undeclared = undeclaredRoutes(deps.routers ?? [], scoped);
-  if (undeclared.length > 0) throw new Error(`Routes under /v1 without an operation naming their scope (src/api/<flow>/openapi.ts): ${undeclared.join(', ')}`);
+  if (undeclared.length > 0)
+    throw new Error(
+      `Routes under /v1 without an operation naming their scope (src/api/<flow>/openapi.ts): ${undeclared.join(', ')}`,
+    );
   app.use(scopeChecks(scoped));
   for (const router of deps.routers ?? []) app.use(router);
   trackAllowedMethods(app.router);

@@ -18,7 +18,8 @@ import { API_KEY_SCHEME } from './openapi-helpers';
 
 const presentedKeys = new WeakMap<Request, ApiKey>();
 
-const unauthorized = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid API key: send Authorization: Bearer <key>');
+const unauthorized = (): ApiError =>
+  new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid API key: send Authorization: Bearer <key>');
 
 /** The key the request presents, kept for the scope checks that follow; `refusal` when none is valid. */
 export function requireApiKey(keys: readonly ApiKey[], refusal: () => ApiError = unauthorized): RequestHandler {
@@ -57,7 +58,8 @@ export function scopedRoutes(operations: readonly OperationSpec[]): ScopedRoute[
     const scopes = (op.security ?? []).flatMap((requirement) => requirement[API_KEY_SCHEME] ?? []);
     const keyed = (op.security ?? []).some((requirement) => API_KEY_SCHEME in requirement);
     if (!keyed) return [];
-    if (scopes.length !== 1) throw new Error(`${op.id}: an operation behind an API key names exactly one scope, not ${scopes.length}`);
+    if (scopes.length !== 1)
+      throw new Error(`${op.id}: an operation behind an API key names exactly one scope, not ${scopes.length}`);
     return [{ method: op.method, path: op.path, scope: apiKeyScopeSchema.parse(scopes[0]) }];
   });
 }
@@ -72,7 +74,8 @@ const parameterCount = (path: string): number => (path.match(/:/g) ?? []).length
 export function scopeChecks(routes: readonly ScopedRoute[]): Router {
   const router = Router();
   const leave: RequestHandler = (_req, _res, next) => next('router');
-  for (const { method, path, scope } of [...routes].sort((a, b) => parameterCount(a.path) - parameterCount(b.path))) router[method](path, requireScope(scope), leave);
+  for (const { method, path, scope } of [...routes].sort((a, b) => parameterCount(a.path) - parameterCount(b.path)))
+    router[method](path, requireScope(scope), leave);
   return router;
 }
 
@@ -83,9 +86,15 @@ interface RouteLayer {
 
 function routesOf(router: Router): { method: string; path: string }[] {
   return (router.stack as RouteLayer[]).flatMap((layer) => {
-    const nested = typeof layer.handle === 'function' && Array.isArray((layer.handle as { stack?: unknown }).stack) ? routesOf(layer.handle as Router) : [];
+    const nested =
+      typeof layer.handle === 'function' && Array.isArray((layer.handle as { stack?: unknown }).stack)
+        ? routesOf(layer.handle as Router)
+        : [];
     const path = layer.route?.path;
-    const own = typeof path === 'string' ? (layer.route?.stack ?? []).flatMap(({ method }) => (method ? [{ method, path }] : [])) : [];
+    const own =
+      typeof path === 'string'
+        ? (layer.route?.stack ?? []).flatMap(({ method }) => (method ? [{ method, path }] : []))
+        : [];
     return [...own, ...nested];
   });
 }
@@ -94,5 +103,7 @@ function routesOf(router: Router): { method: string; path: string }[] {
 export function undeclaredRoutes(routers: readonly Router[], routes: readonly ScopedRoute[]): string[] {
   const declared = new Set(routes.map(({ method, path }) => `${method.toUpperCase()} ${path}`));
   const served = routers.flatMap(routesOf).filter(({ path }) => path === '/v1' || path.startsWith('/v1/'));
-  return [...new Set(served.map(({ method, path }) => `${method.toUpperCase()} ${path}`))].filter((route) => !declared.has(route));
+  return [...new Set(served.map(({ method, path }) => `${method.toUpperCase()} ${path}`))].filter(
+    (route) => !declared.has(route),
+  );
 }

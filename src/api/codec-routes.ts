@@ -29,14 +29,18 @@ type JsonPayload = z.infer<typeof jsonPayloadSchema>;
 
 function fromJson(payload: JsonPayload): Payload {
   return {
-    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+    ),
     data: Buffer.from(payload.data ?? '', 'base64'),
   };
 }
 
 function toJson(payload: Payload): { metadata: Record<string, string>; data: string } {
   return {
-    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+    ),
     data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
   };
 }
@@ -64,7 +68,12 @@ export interface CodecRouteOptions {
 /** The scope of /codec/decode and /codec/encode with an API key, declared here: the codec is not in the OpenAPI document. */
 export const CODEC_SCOPE: ApiKeyScope = 'codec';
 
-const unauthorized = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid credential: send Authorization: Bearer <key>, or use the codec URL with its token');
+const unauthorized = (): ApiError =>
+  new ApiError(
+    401,
+    'UNAUTHORIZED',
+    'Missing or invalid credential: send Authorization: Bearer <key>, or use the codec URL with its token',
+  );
 
 export function codecRoutes(options: CodecRouteOptions): Router {
   const router = Router();
@@ -103,7 +112,9 @@ export function codecRoutes(options: CodecRouteOptions): Router {
   router.post('/codec/encode', apiKey, json, encode);
   router.post('/codec/t/:token/decode', codecToken, json, decode);
   router.post('/codec/t/:token/encode', codecToken, (_req, _res, next) => {
-    next(new ApiError(403, 'FORBIDDEN', 'The codec token only decodes; encoding needs an API key (POST /codec/encode)'));
+    next(
+      new ApiError(403, 'FORBIDDEN', 'The codec token only decodes; encoding needs an API key (POST /codec/encode)'),
+    );
   });
   return router;
 }

@@ -17,7 +17,8 @@ export function resolveCodecToken(config: Pick<Config, 'CODEC_TOKEN' | 'NODE_ENV
   if (config.CODEC_TOKEN) return config.CODEC_TOKEN;
   if (config.NODE_ENV === 'production') return undefined;
   const file = path.join(config.DATA_DIR, 'codec-token.json');
-  return loadOrCreateSecretFile(file, tokenFileSchema, () => ({ codecToken: randomBytes(32).toString('base64url') })).codecToken;
+  return loadOrCreateSecretFile(file, tokenFileSchema, () => ({ codecToken: randomBytes(32).toString('base64url') }))
+    .codecToken;
 }
 
 /** The codec endpoint to configure in the Temporal UI (`--ui-codec-endpoint`, TEMPORAL_CODEC_ENDPOINT). */

@@ -9,13 +9,22 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/postgres';
 import { fieldIssueSchema, rowIssueSchema, zodIssues, type FieldIssue, type RowIssue } from '../validation/issues';
-import { PROBLEM_CATALOGUE, PROBLEM_CODES, problemType, type ProblemCode, type ProblemCodeOf, type ProblemStatus } from './problem-catalogue';
+import {
+  PROBLEM_CATALOGUE,
+  PROBLEM_CODES,
+  problemType,
+  type ProblemCode,
+  type ProblemCodeOf,
+  type ProblemStatus,
+} from './problem-catalogue';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 export const problemSchema = z
   .object({
-    type: z.string().describe('urn:payout-engine:problem:<code in kebab case>: stable, one per code (docs/problems.md)'),
+    type: z
+      .string()
+      .describe('urn:payout-engine:problem:<code in kebab case>: stable, one per code (docs/problems.md)'),
     title: z.string().describe("The code's summary, the same for every occurrence"),
     status: z.number().int().describe('The HTTP status of this answer'),
     detail: z.string().describe('What went wrong in this request'),
@@ -26,11 +35,16 @@ export const problemSchema = z
     issues: z.array(fieldIssueSchema).optional().describe('Every refused field, by its path'),
     rows: z.array(rowIssueSchema).optional().describe("A batch's bad rows"),
   })
-  .meta({ id: 'Problem', description: 'An RFC 9457 problem: every error answer of the engine API, as application/problem+json' });
+  .meta({
+    id: 'Problem',
+    description: 'An RFC 9457 problem: every error answer of the engine API, as application/problem+json',
+  });
 export type Problem = z.infer<typeof problemSchema>;
 
 /** What a client reads of a problem, tolerant of codes newer than itself. */
-export const apiErrorBodySchema = problemSchema.pick({ message: true, issues: true, rows: true }).extend({ code: z.string() });
+export const apiErrorBodySchema = problemSchema
+  .pick({ message: true, issues: true, rows: true })
+  .extend({ code: z.string() });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 class ProblemError extends Error {
@@ -67,16 +81,29 @@ class ProblemError extends Error {
  * An error the API answers as a problem: `new ApiError(404, 'PAYOUT_NOT_FOUND', detail, issues?, rows?)`. Only a code
  * of the catalogue, with its own status, passes the type check.
  */
-export const ApiError: new <C extends ProblemCode>(status: ProblemStatus<C>, code: C, message: string, issues?: FieldIssue[], rows?: RowIssue[]) => ProblemError = ProblemError;
+export const ApiError: new <C extends ProblemCode>(
+  status: ProblemStatus<C>,
+  code: C,
+  message: string,
+  issues?: FieldIssue[],
+  rows?: RowIssue[],
+) => ProblemError = ProblemError;
 export type ApiError = ProblemError;
 
 /** Answers `error` as a problem. */
 export function sendProblem(req: Request, res: Response, error: ApiError): void {
-  res.status(error.status).type(PROBLEM_MEDIA_TYPE).send(JSON.stringify(error.toProblem(req, res)));
+  res
+    .status(error.status)
+    .type(PROBLEM_MEDIA_TYPE)
+    .send(JSON.stringify(error.toProblem(req, res)));
 }
 
 /** Parses with the schema or throws a 400 listing every failing field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' = 'body'): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' | 'params' = 'body',
+): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new ApiError(400, 'VALIDATION_FAILED', `The request ${where} is invalid`, zodIssues(result.error));
@@ -121,10 +148,19 @@ interface BodyParserError {
 const BODY_PARSER_REFUSALS: Record<string, { code: ProblemCodeOf<400 | 413 | 415>; message: string }> = {
   'entity.parse.failed': { code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' },
   'entity.too.large': { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
-  'charset.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be UTF-8 (charset=utf-8, or none)' },
-  'encoding.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must not be compressed (Content-Encoding: identity)' },
+  'charset.unsupported': {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'The request body must be UTF-8 (charset=utf-8, or none)',
+  },
+  'encoding.unsupported': {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'The request body must not be compressed (Content-Encoding: identity)',
+  },
   'request.aborted': { code: 'REQUEST_ABORTED', message: 'The request body ended before its announced length' },
-  'request.size.invalid': { code: 'BAD_CONTENT_LENGTH', message: 'The request body does not have its announced length' },
+  'request.size.invalid': {
+    code: 'BAD_CONTENT_LENGTH',
+    message: 'The request body does not have its announced length',
+  },
   'parameters.too.many': { code: 'PAYLOAD_TOO_LARGE', message: 'The request body has too many parameters' },
 };
 
@@ -134,7 +170,9 @@ export function bodyParserRefusal(error: unknown): ApiError | undefined {
   const { status, type } = error as BodyParserError;
   if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
   const known = typeof type === 'string' ? BODY_PARSER_REFUSALS[type] : undefined;
-  return known ? new ApiError(PROBLEM_CATALOGUE[known.code].status, known.code, known.message) : new ApiError(400, 'BAD_REQUEST', 'The request body could not be read');
+  return known
+    ? new ApiError(PROBLEM_CATALOGUE[known.code].status, known.code, known.message)
+    : new ApiError(400, 'BAD_REQUEST', 'The request body could not be read');
 }
 
 export function errorHandler(onUnexpected: (error: unknown) => void): ErrorRequestHandler {
@@ -153,7 +191,11 @@ export function errorHandler(onUnexpected: (error: unknown) => void): ErrorReque
     if (isDatabaseUnavailable(error)) {
       // The engine's own database restarting (a failover, a crash): temporary, like Temporal being away.
       res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      sendProblem(req, res, new ApiError(503, 'STORE_UNAVAILABLE', "The engine's database is unavailable; retry later"));
+      sendProblem(
+        req,
+        res,
+        new ApiError(503, 'STORE_UNAVAILABLE', "The engine's database is unavailable; retry later"),
+      );
       return;
     }
     onUnexpected(error);

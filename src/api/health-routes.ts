@@ -36,7 +36,10 @@ async function runChecks(checks: Record<string, ReadinessCheck>, logger: Logger)
       }
     }),
   );
-  return { status: results.every(([, result]) => result === 'ready') ? 'ready' : 'not-ready', checks: Object.fromEntries(results) };
+  return {
+    status: results.every(([, result]) => result === 'ready') ? 'ready' : 'not-ready',
+    checks: Object.fromEntries(results),
+  };
 }
 
 /** The last run's answer for READINESS_CACHE_MS after it ended; the run under way for whoever asks meanwhile. */
@@ -65,9 +68,13 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, logger: Log
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', addressRateLimit({ scope: 'readiness', perMinute: READINESS_PER_MINUTE, logger }), async (_req, res) => {
-    const answer = await readiness();
-    res.status(answer.status === 'ready' ? 200 : 503).json(answer);
-  });
+  router.get(
+    '/readyz',
+    addressRateLimit({ scope: 'readiness', perMinute: READINESS_PER_MINUTE, logger }),
+    async (_req, res) => {
+      const answer = await readiness();
+      res.status(answer.status === 'ready' ? 200 : 503).json(answer);
+    },
+  );
   return router;
 }

@@ -7,12 +7,16 @@ import { methodNotAllowed } from '../http/allowed-methods';
 import { ApiError } from './errors';
 
 export function acceptBodies(types: readonly string[]) {
-  return acceptBodyTypes(types, (accepted) => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${accepted.join(' or ')}`));
+  return acceptBodyTypes(
+    types,
+    (accepted) => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as ${accepted.join(' or ')}`),
+  );
 }
 
 /** JSON bodies only: every route of the API but the batch upload and the callbacks. */
 export const acceptJsonBodies = acceptBodies(['application/json']);
 
 export const refuseOtherMethods = methodNotAllowed(
-  (method, path, allowed) => new ApiError(405, 'METHOD_NOT_ALLOWED', `${path} does not take ${method}; it takes ${allowed.join(', ')}`),
+  (method, path, allowed) =>
+    new ApiError(405, 'METHOD_NOT_ALLOWED', `${path} does not take ${method}; it takes ${allowed.join(', ')}`),
 );

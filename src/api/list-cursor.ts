@@ -13,7 +13,10 @@ export const listPageQueryShape = {
   createdFrom: timestamp.optional().describe('RFC 3339; created at or after it'),
   createdTo: timestamp.optional().describe('RFC 3339; created before it (after createdFrom)'),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/, 'must be the nextCursor of a previous page').optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,512}$/, 'must be the nextCursor of a previous page')
+    .optional(),
 };
 
 const positionSchema = z.tuple([z.number().int().nonnegative(), z.string().min(1).max(64)]);
@@ -29,7 +32,10 @@ export function decodeCursor(cursor: string): ListPosition {
   } catch {
     parsed = positionSchema.safeParse(undefined);
   }
-  if (!parsed.success) throw new ApiError(422, 'INVALID_CURSOR', 'The cursor is not one this API gave', [{ path: 'cursor', message: 'must be the nextCursor of a previous page' }]);
+  if (!parsed.success)
+    throw new ApiError(422, 'INVALID_CURSOR', 'The cursor is not one this API gave', [
+      { path: 'cursor', message: 'must be the nextCursor of a previous page' },
+    ]);
   return { createdAt: new Date(parsed.data[0]), id: parsed.data[1] };
 }
 
@@ -38,8 +44,14 @@ export function invalidFilter(path: string, message: string): ApiError {
 }
 
 /** The page's window: createdTo after createdFrom, the cursor one this API gave. */
-export function pageWindow(query: { createdFrom?: string | undefined; createdTo?: string | undefined; cursor?: string | undefined; limit: number }): { limit: number; createdFrom?: Date; createdTo?: Date; after?: ListPosition } {
-  if (query.createdFrom && query.createdTo && Date.parse(query.createdFrom) >= Date.parse(query.createdTo)) throw invalidFilter('createdTo', 'must be after createdFrom');
+export function pageWindow(query: {
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}): { limit: number; createdFrom?: Date; createdTo?: Date; after?: ListPosition } {
+  if (query.createdFrom && query.createdTo && Date.parse(query.createdFrom) >= Date.parse(query.createdTo))
+    throw invalidFilter('createdTo', 'must be after createdFrom');
   return {
     limit: query.limit,
     ...(query.createdFrom ? { createdFrom: new Date(query.createdFrom) } : {}),

@@ -3,7 +3,12 @@
  * in the order the document lists them.
  */
 import { batchOperations } from './batches/openapi';
-import { callbackOperations, callbackReceivers, DEFAULT_CALLBACK_DOCUMENT, type CallbackDocumentSettings } from './callbacks/openapi';
+import {
+  callbackOperations,
+  callbackReceivers,
+  DEFAULT_CALLBACK_DOCUMENT,
+  type CallbackDocumentSettings,
+} from './callbacks/openapi';
 import { cardPaymentOperations } from './card-payments/openapi';
 import { chargeOperations } from './charges/openapi';
 import { infractionOperations } from './infractions/openapi';
@@ -19,8 +24,11 @@ import { API_KEY_SCOPES, SCOPE_MEANINGS } from '../config/api-keys';
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts; /readyz, src/api/health-routes.ts). */
 const ADDRESS_LIMITED = ['/callbacks/', '/checkout/', '/codec/', '/readyz'];
 const limitedByAddress = (op: OperationSpec): OperationSpec =>
-  ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix)) ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } } : op;
-const rateLimited = (op: OperationSpec): boolean => op.path.startsWith('/v1/') || ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix));
+  ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix))
+    ? { ...op, responses: { ...op.responses, ...errors({ 429: KEYED[429] ?? '' }) } }
+    : op;
+const rateLimited = (op: OperationSpec): boolean =>
+  op.path.startsWith('/v1/') || ADDRESS_LIMITED.some((prefix) => op.path.startsWith(prefix));
 
 const API_KEY_DESCRIPTION =
   'An engine API key (ENGINE_API_KEYS or ENGINE_API_KEYS_FILE) with the scope each operation names in its security requirement; ' +
@@ -29,22 +37,43 @@ const API_KEY_DESCRIPTION =
 /** Every operation of the engine API, in the order the document lists them; the API checks the scopes they name (auth.ts). */
 export function engineOperations(callbacks: CallbackDocumentSettings = DEFAULT_CALLBACK_DOCUMENT): OperationSpec[] {
   const receivers = callbackReceivers(callbacks);
-  return ([
-    ...payoutOperations,
-    ...batchOperations,
-    ...callbackOperations,
-    ...infractionOperations,
-    ...chargeOperations,
-    ...receivers.cashIn,
-    ...receivers.payouts,
-    ...cardPaymentOperations(),
-    ...receivers.card,
-    ...webhookOperations(),
-    { id: 'getHealth', description: 'Liveness: the process answers. Not rate limited.', method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: { description: 'Up' } } },
-    { id: 'getReadiness', description: 'Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.', method: 'get', path: '/readyz', summary: 'Temporal and the payment API answer', responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } } },
-  ] satisfies OperationSpec[])
+  return (
+    [
+      ...payoutOperations,
+      ...batchOperations,
+      ...callbackOperations,
+      ...infractionOperations,
+      ...chargeOperations,
+      ...receivers.cashIn,
+      ...receivers.payouts,
+      ...cardPaymentOperations(),
+      ...receivers.card,
+      ...webhookOperations(),
+      {
+        id: 'getHealth',
+        description: 'Liveness: the process answers. Not rate limited.',
+        method: 'get',
+        path: '/healthz',
+        summary: 'The process answers',
+        responses: { 200: { description: 'Up' } },
+      },
+      {
+        id: 'getReadiness',
+        description:
+          'Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.',
+        method: 'get',
+        path: '/readyz',
+        summary: 'Temporal and the payment API answer',
+        responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } },
+      },
+    ] satisfies OperationSpec[]
+  )
     .map(limitedByAddress)
-    .map((op) => ({ ...op, tags: [lifecycleTag(op.path)], responses: withResponseHeaders(op.responses, rateLimited(op)) }));
+    .map((op) => ({
+      ...op,
+      tags: [lifecycleTag(op.path)],
+      responses: withResponseHeaders(op.responses, rateLimited(op)),
+    }));
 }
 
 /** GET /openapi.json of the engine API; its callbacks as the running settings read them. */
@@ -53,10 +82,16 @@ export function engineOpenApi(callbacks: CallbackDocumentSettings = DEFAULT_CALL
     info: {
       title: 'Payout engine API',
       version: '1.0.0',
-      description: 'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.',
+      description:
+        'Payouts, batches, PIX charges, card payments and MED infractions as durable Temporal workflows; their final states pushed to the merchant as signed events.',
       license: { name: 'Proprietary (UNLICENSED)' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000', description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL' }],
+    servers: [
+      {
+        url: 'http://127.0.0.1:3000',
+        description: 'The engine as npm start runs it (ENGINE_PORT); in production, your ENGINE_PUBLIC_URL',
+      },
+    ],
     securitySchemes: { [API_KEY_SCHEME]: { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION } },
     tags: ENGINE_TAGS,
     operations: engineOperations(callbacks),

@@ -8,11 +8,34 @@ import { z } from 'zod';
 import type { ResponseSpec } from '../openapi/document';
 import { problemSchema } from './errors';
 
-const requestId = z.string().meta({ description: "The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem", header: { id: 'X-Request-Id' } });
-const rateLimit = z.string().optional().meta({ description: 'The caller\'s limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42)', header: { id: 'RateLimit' } });
-const rateLimitPolicy = z.string().optional().meta({ description: 'The limit and its window in seconds (60;w=60)', header: { id: 'RateLimit-Policy' } });
-const retryAfter = z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before sending the same request again', header: { id: 'Retry-After' } });
-const wwwAuthenticate = z.string().optional().meta({ description: 'Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750)', header: { id: 'WWW-Authenticate' } });
+const requestId = z.string().meta({
+  description:
+    "The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem",
+  header: { id: 'X-Request-Id' },
+});
+const rateLimit = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      "The caller's limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42)",
+    header: { id: 'RateLimit' },
+  });
+const rateLimitPolicy = z
+  .string()
+  .optional()
+  .meta({ description: 'The limit and its window in seconds (60;w=60)', header: { id: 'RateLimit-Policy' } });
+const retryAfter = z
+  .string()
+  .regex(/^\d+$/)
+  .meta({ description: 'Seconds to wait before sending the same request again', header: { id: 'Retry-After' } });
+const wwwAuthenticate = z
+  .string()
+  .optional()
+  .meta({
+    description: 'Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750)',
+    header: { id: 'WWW-Authenticate' },
+  });
 
 function headersOf(status: number, response: ResponseSpec, limited: boolean): z.ZodObject {
   const problem = response.schema === problemSchema;
@@ -25,6 +48,14 @@ function headersOf(status: number, response: ResponseSpec, limited: boolean): z.
 }
 
 /** `responses` with the headers each carries; `limited`: the operation's route is rate limited. */
-export function withResponseHeaders(responses: Record<number, ResponseSpec>, limited: boolean): Record<number, ResponseSpec> {
-  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: headersOf(Number(status), response, limited) }]));
+export function withResponseHeaders(
+  responses: Record<number, ResponseSpec>,
+  limited: boolean,
+): Record<number, ResponseSpec> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      { ...response, headers: headersOf(Number(status), response, limited) },
+    ]),
+  );
 }

@@ -10,15 +10,31 @@ import { PROBLEM_MEDIA_TYPE, problemSchema } from './errors';
 export type Errors = Record<number, string>;
 
 export function errors(descriptions: Errors): Record<number, ResponseSpec> {
-  return Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { description, schema: problemSchema, contentType: PROBLEM_MEDIA_TYPE }]));
+  return Object.fromEntries(
+    Object.entries(descriptions).map(([status, description]) => [
+      status,
+      { description, schema: problemSchema, contentType: PROBLEM_MEDIA_TYPE },
+    ]),
+  );
 }
 
 /** What every operation behind an API key may answer besides its own statuses. */
-export const KEYED: Errors = { 401: 'Missing or invalid API key', 403: 'INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate)', 429: 'RATE_LIMITED: too many requests; retry after Retry-After' };
-export const JSON_BODY: Errors = { 400: 'Invalid request: every refused field is named in issues[]', 413: 'The body is too large', 415: 'The body is not JSON' };
+export const KEYED: Errors = {
+  401: 'Missing or invalid API key',
+  403: 'INSUFFICIENT_SCOPE: the API key lacks the scope this operation needs (named in detail and in WWW-Authenticate)',
+  429: 'RATE_LIMITED: too many requests; retry after Retry-After',
+};
+export const JSON_BODY: Errors = {
+  400: 'Invalid request: every refused field is named in issues[]',
+  413: 'The body is too large',
+  415: 'The body is not JSON',
+};
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
 /** The refusals of a list served from the read model (src/api/list-cursor.ts). */
-export const LIST_QUERY: Errors = { 400: 'Bad query: every refused parameter is named in issues[]', 422: 'INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give' };
+export const LIST_QUERY: Errors = {
+  400: 'Bad query: every refused parameter is named in issues[]',
+  422: 'INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give',
+};
 
 /** Links from an answer to the operations on the resource it names (`values` maps their parameters). */
 export function linksTo(operationIds: readonly string[], values: Record<string, string>): Record<string, LinkSpec> {

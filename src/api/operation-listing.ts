@@ -13,7 +13,15 @@ import { timestampSchema } from './openapi-timestamps';
 /** A list item of an operation the merchant named (a charge, a card payment): its externalId, status, amount in reais and times; `id` names it in the document. */
 export function merchantOperationItem<const T extends readonly [string, ...string[]]>(states: T, id: string) {
   const status = z.enum(states);
-  const schema = z.object({ externalId: z.string(), status, amount: z.number(), createdAt: timestampSchema, updatedAt: timestampSchema.describe('Its last move') }).meta({ id });
+  const schema = z
+    .object({
+      externalId: z.string(),
+      status,
+      amount: z.number(),
+      createdAt: timestampSchema,
+      updatedAt: timestampSchema.describe('Its last move'),
+    })
+    .meta({ id });
   const item = (operation: StoredOperation): z.infer<typeof schema> => ({
     externalId: operation.id,
     status: status.parse(operation.status),
@@ -36,7 +44,11 @@ export interface OperationListQuery {
 export class OperationListing {
   constructor(private readonly readModel: Pick<ReadModel, 'listOperations'>) {}
 
-  async list<T>(kind: OperationKind, query: OperationListQuery, item: (operation: StoredOperation) => T): Promise<{ data: T[]; nextCursor?: string }> {
+  async list<T>(
+    kind: OperationKind,
+    query: OperationListQuery,
+    item: (operation: StoredOperation) => T,
+  ): Promise<{ data: T[]; nextCursor?: string }> {
     const page = await this.readModel.listOperations({
       kind,
       ...pageWindow(query),

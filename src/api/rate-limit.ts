@@ -21,11 +21,19 @@ export type LimitScope = 'api' | 'callbacks' | 'checkout' | 'codec' | 'readiness
 function refuse(scope: LimitScope) {
   return (limit: number): ApiError => {
     rateLimitedRequests.inc({ scope });
-    return new ApiError(429, 'RATE_LIMITED', `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`);
+    return new ApiError(
+      429,
+      'RATE_LIMITED',
+      `More than ${limit} requests in a minute: retry after the Retry-After header's seconds`,
+    );
   };
 }
 
-export function apiRateLimit(options: { apiKeys: readonly ApiKey[]; perMinute: number; logger: Logger }): RequestHandler {
+export function apiRateLimit(options: {
+  apiKeys: readonly ApiKey[];
+  perMinute: number;
+  logger: Logger;
+}): RequestHandler {
   return perMinuteLimit({
     perMinute: options.perMinute,
     keyOf: (req) => {
@@ -38,6 +46,15 @@ export function apiRateLimit(options: { apiKeys: readonly ApiKey[]; perMinute: n
 }
 
 /** A limit per client address, for the routes reached without an API key. */
-export function addressRateLimit(options: { scope: Exclude<LimitScope, 'api'>; perMinute: number; logger: Logger }): RequestHandler {
-  return perMinuteLimit({ perMinute: options.perMinute, keyOf: clientIpKey, refuse: refuse(options.scope), logger: options.logger });
+export function addressRateLimit(options: {
+  scope: Exclude<LimitScope, 'api'>;
+  perMinute: number;
+  logger: Logger;
+}): RequestHandler {
+  return perMinuteLimit({
+    perMinute: options.perMinute,
+    keyOf: clientIpKey,
+    refuse: refuse(options.scope),
+    logger: options.logger,
+  });
 }

@@ -13,7 +13,13 @@ export function referencePageRoutes(): Router {
   const router = Router();
   router.get('/docs', (_req, res, next) => {
     if (!existsSync(REFERENCE_PAGE)) {
-      next(new ApiError(404, 'NOT_FOUND', 'The reference page is not built: npm run build:docs (npm start builds it); the document itself is at /openapi.json'));
+      next(
+        new ApiError(
+          404,
+          'NOT_FOUND',
+          'The reference page is not built: npm run build:docs (npm start builds it); the document itself is at /openapi.json',
+        ),
+      );
       return;
     }
     res.sendFile(REFERENCE_PAGE);

@@ -20,7 +20,15 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 /** Headers worth a line: what the client sent and who it says it is. */
 const LOGGED_REQUEST_HEADERS = ['content-type', 'content-length', 'user-agent', 'accept', 'origin'] as const;
 /** Credential headers: logged as present, never their value. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'ci', 'cs', 'x-service-webhook-signature'] as const;
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-api-key',
+  'ci',
+  'cs',
+  'x-service-webhook-signature',
+] as const;
 const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after'] as const;
 const MAX_HEADER_TEXT = 256;
 const MAX_PATH_TEXT = 512;
@@ -41,7 +49,13 @@ function plainSegment(segment: string | undefined): string {
  */
 function withoutSecretSegments(path: string): string {
   const segments = path.split('/');
-  return segments.map((segment, index) => (index >= 2 && plainSegment(segments[index - 1]) === 't' && plainSegment(segments[index - 2]) === 'codec' ? REDACTED : segment)).join('/');
+  return segments
+    .map((segment, index) =>
+      index >= 2 && plainSegment(segments[index - 1]) === 't' && plainSegment(segments[index - 2]) === 'codec'
+        ? REDACTED
+        : segment,
+    )
+    .join('/');
 }
 
 function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
@@ -51,7 +65,8 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-const shortText = (value: string, max: number): string => scrubText(value.length > max ? `${value.slice(0, max)}…` : value);
+const shortText = (value: string, max: number): string =>
+  scrubText(value.length > max ? `${value.slice(0, max)}…` : value);
 
 /** The path as logged: no query string or fragment, secret segments rewritten, cut, masked. */
 export function loggedPath(url: string): string {
@@ -59,11 +74,15 @@ export function loggedPath(url: string): string {
   return shortText(withoutSecretSegments(path), MAX_PATH_TEXT);
 }
 
-function pickHeaders(headers: IncomingHttpHeaders | OutgoingHttpHeaders, names: readonly string[]): Record<string, string> {
+function pickHeaders(
+  headers: IncomingHttpHeaders | OutgoingHttpHeaders,
+  names: readonly string[],
+): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of names) {
     const value = headers[name];
-    if (value !== undefined) picked[name] = shortText(Array.isArray(value) ? value.join(', ') : String(value), MAX_HEADER_TEXT);
+    if (value !== undefined)
+      picked[name] = shortText(Array.isArray(value) ? value.join(', ') : String(value), MAX_HEADER_TEXT);
   }
   return picked;
 }
@@ -71,7 +90,9 @@ function pickHeaders(headers: IncomingHttpHeaders | OutgoingHttpHeaders, names: 
 type ExpressRequest = IncomingMessage & { originalUrl?: string; ip?: string; id?: unknown };
 
 export function loggedRequest(req: ExpressRequest): Record<string, unknown> {
-  const credentials = Object.fromEntries(CREDENTIAL_HEADERS.filter((name) => req.headers[name] !== undefined).map((name) => [name, REDACTED]));
+  const credentials = Object.fromEntries(
+    CREDENTIAL_HEADERS.filter((name) => req.headers[name] !== undefined).map((name) => [name, REDACTED]),
+  );
   return {
     id: req.id,
     method: req.method,
@@ -95,7 +116,8 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     wrapSerializers: false,
     serializers: { req: loggedRequest, res: loggedResponse },
     autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
   });
   const withContext: RequestHandler = (req, _res, next) => {
     requestContext.run({ requestId: typeof req.id === 'string' ? req.id : String(req.id as number) }, next);

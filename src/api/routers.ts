@@ -44,7 +44,16 @@ export interface EngineRouterDependencies {
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
-export function engineRouters({ config, logger, temporal, batchStore, intents, readModel, endpoints, unmatched }: EngineRouterDependencies): Router[] {
+export function engineRouters({
+  config,
+  logger,
+  temporal,
+  batchStore,
+  intents,
+  readModel,
+  endpoints,
+  unmatched,
+}: EngineRouterDependencies): Router[] {
   const operations = Router();
   const listing = new OperationListing(readModel);
   operations.get('/v1/callbacks/unmatched', async (_req, res) => {
@@ -58,7 +67,11 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, r
         policy: config.PROVIDER_CALLBACK_SIGNATURES,
         unsigned: {
           perMinute: config.UNSIGNED_CALLBACKS_PER_MINUTE,
-          budget: new UnsignedBudget(config.UNSIGNED_CALLBACKS_PER_MINUTE, addressList(config.PROVIDER_CALLBACK_ADDRESSES), () => Date.now()),
+          budget: new UnsignedBudget(
+            config.UNSIGNED_CALLBACKS_PER_MINUTE,
+            addressList(config.PROVIDER_CALLBACK_ADDRESSES),
+            () => Date.now(),
+          ),
         },
         unmatched,
         replays: new ReplayGuard(),
@@ -66,7 +79,17 @@ export function engineRouters({ config, logger, temporal, batchStore, intents, r
       },
       callbackRoutes(callbackFieldsOf(config)),
     ),
-    payoutRoutes(new PayoutService(temporal, config, batchStore, new CryptoFeeReader(paymentApiClient(config)), intents, readModel), new PayoutListing(readModel)),
+    payoutRoutes(
+      new PayoutService(
+        temporal,
+        config,
+        batchStore,
+        new CryptoFeeReader(paymentApiClient(config)),
+        intents,
+        readModel,
+      ),
+      new PayoutListing(readModel),
+    ),
     batchRoutes(new BatchService(temporal, batchStore, config)),
     infractionRoutes(new InfractionService(temporal, config, intents), listing),
     chargeRoutes(new ChargeService(temporal, config, intents, readModel), listing),

@@ -6,7 +6,9 @@ import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/clien
 import { ApiError } from './errors';
 
 // Busy (too many updates in flight, a shard moving) is as temporary as unreachable: retry later.
-const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 8 /* RESOURCE_EXHAUSTED */, 10 /* ABORTED */, 14 /* UNAVAILABLE */]);
+const UNAVAILABLE_CODES = new Set([
+  4 /* DEADLINE_EXCEEDED */, 8 /* RESOURCE_EXHAUSTED */, 10 /* ABORTED */, 14 /* UNAVAILABLE */,
+]);
 
 /** Temporal could not be reached or did not answer in time: the caller should retry later. */
 export function isTemporalUnavailable(error: unknown): boolean {

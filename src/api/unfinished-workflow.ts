@@ -28,5 +28,9 @@ export type IntentView = z.infer<typeof intentViewSchema>;
 
 export function intentView(intent: Intent | undefined): IntentView {
   if (!intent || intent.runId.startsWith(FENCE_RUN_PREFIX)) return { intent: 'NONE' };
-  return { intent: intent.state, ...(intent.providerId ? { providerTransactionId: intent.providerId } : {}), claimedAt: intent.claimedAt.toISOString() };
+  return {
+    intent: intent.state,
+    ...(intent.providerId ? { providerTransactionId: intent.providerId } : {}),
+    claimedAt: intent.claimedAt.toISOString(),
+  };
 }

@@ -24,15 +24,27 @@ export interface VisibilityPage {
   nextCursor?: string;
 }
 
-const STATUS_NAMES: Record<number, string> = { 1: 'Running', 2: 'Completed', 3: 'Failed', 4: 'Canceled', 5: 'Terminated', 6: 'ContinuedAsNew', 7: 'TimedOut' };
+const STATUS_NAMES: Record<number, string> = {
+  1: 'Running',
+  2: 'Completed',
+  3: 'Failed',
+  4: 'Canceled',
+  5: 'Terminated',
+  6: 'ContinuedAsNew',
+  7: 'TimedOut',
+};
 
 /** What a cursor looks like on the wire: base64url of a checksum and Temporal's page token. */
-export const visibilityCursorSchema = z.string().regex(/^[A-Za-z0-9_-]{1,2048}$/, 'must be the nextCursor of a previous page');
+export const visibilityCursorSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,2048}$/, 'must be the nextCursor of a previous page');
 
 const CHECKSUM_BYTES = 8;
 
 function notACursor(): ApiError {
-  return new ApiError(422, 'INVALID_CURSOR', 'The cursor is not one this API gave', [{ path: 'cursor', message: 'must be the nextCursor of a previous page' }]);
+  return new ApiError(422, 'INVALID_CURSOR', 'The cursor is not one this API gave', [
+    { path: 'cursor', message: 'must be the nextCursor of a previous page' },
+  ]);
 }
 
 function checksum(token: Uint8Array): Buffer {
@@ -51,7 +63,10 @@ function decodeCursor(cursor: string): Buffer {
   return token;
 }
 
-export async function visibilityPage(client: Client, options: { query: string; pageSize: number; cursor?: string }): Promise<VisibilityPage> {
+export async function visibilityPage(
+  client: Client,
+  options: { query: string; pageSize: number; cursor?: string },
+): Promise<VisibilityPage> {
   const nextPageToken = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   let response: Awaited<ReturnType<typeof client.workflowService.listWorkflowExecutions>>;
   try {

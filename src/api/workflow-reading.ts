@@ -12,7 +12,11 @@ import { withinDeadline } from './temporal-calls';
  * `running`: the workflow had not closed when it was read; `executionStatus`: Temporal's name for how it
  * stands (RUNNING, COMPLETED, TERMINATED, ...) and `runId` the run read, as describe said.
  */
-export type WorkflowReading<V, I> = ({ source: 'workflow'; view: V } | { source: 'index'; view: I }) & { running: boolean; executionStatus: string; runId: string };
+export type WorkflowReading<V, I> = ({ source: 'workflow'; view: V } | { source: 'index'; view: I }) & {
+  running: boolean;
+  executionStatus: string;
+  runId: string;
+};
 
 export interface ReadOptions<V, I> {
   deadlineMs: number;
@@ -32,10 +36,19 @@ export async function readWorkflow<W extends Workflow, I>(
   const description = await call(() => handle.describe()).catch((error: unknown) => {
     throw error instanceof WorkflowNotFoundError ? options.notFound() : error;
   });
-  const execution = { running: description.status.name === 'RUNNING', executionStatus: description.status.name, runId: description.runId };
-  if (description.status.name === 'COMPLETED') return { source: 'workflow', view: await call(() => handle.result()), ...execution };
+  const execution = {
+    running: description.status.name === 'RUNNING',
+    executionStatus: description.status.name,
+    runId: description.runId,
+  };
+  if (description.status.name === 'COMPLETED')
+    return { source: 'workflow', view: await call(() => handle.result()), ...execution };
   try {
-    return { source: 'workflow', view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)), ...execution };
+    return {
+      source: 'workflow',
+      view: await client.withDeadline(Date.now() + options.deadlineMs, () => handle.query(options.query)),
+      ...execution,
+    };
   } catch {
     // No worker answered: the index still knows what the start request and the transitions indexed.
   }

@@ -10,12 +10,20 @@
  *   update was kept, so it is sent again, a bounded number of times.
  * Each service turns `refused` and `closed` into its own answer: the view, or a 409 naming its rule.
  */
-import { isGrpcServiceError, ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { ApiError } from './errors';
 import { rethrowAsApiError } from './temporal-calls';
 
-export type UpdateOutcome<R> = { kind: 'answered'; result: R } | { kind: 'refused'; reason: string } | { kind: 'closed' };
+export type UpdateOutcome<R> =
+  { kind: 'answered'; result: R } | { kind: 'refused'; reason: string } | { kind: 'closed' };
 
 export interface UpdateDeadlines {
   /** For Temporal to accept (or the validator to refuse) the update: the API's call deadline. */
@@ -25,11 +33,16 @@ export interface UpdateDeadlines {
 }
 
 function updateNotAnswered(): ApiError {
-  return new ApiError(503, 'UPDATE_NOT_ANSWERED', 'The workflow did not answer in time; the request may still take effect: send it again later');
+  return new ApiError(
+    503,
+    'UPDATE_NOT_ANSWERED',
+    'The workflow did not answer in time; the request may still take effect: send it again later',
+  );
 }
 
 function outcomeOf(error: unknown): UpdateOutcome<never> {
-  if (error instanceof WorkflowUpdateFailedError) return { kind: 'refused', reason: error.cause?.message ?? error.message };
+  if (error instanceof WorkflowUpdateFailedError)
+    return { kind: 'refused', reason: error.cause?.message ?? error.message };
   if (error instanceof WorkflowNotFoundError) return { kind: 'closed' };
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw updateNotAnswered();
   return rethrowAsApiError(error);
@@ -49,7 +62,11 @@ function isLostWithItsTask(error: unknown): boolean {
 }
 
 /** Starts an update (`start` waits for its acceptance) and waits for its answer, each within its deadline. */
-export async function sendUpdate<R>(client: Client, deadlines: UpdateDeadlines, start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R>> {
+export async function sendUpdate<R>(
+  client: Client,
+  deadlines: UpdateDeadlines,
+  start: () => Promise<WorkflowUpdateHandle<R>>,
+): Promise<UpdateOutcome<R>> {
   const outcome = await sendUpdateUnlessBusy(client, deadlines, start);
   if (outcome.kind === 'busy') throw updateNotAnswered();
   return outcome;
@@ -59,14 +76,21 @@ export async function sendUpdate<R>(client: Client, deadlines: UpdateDeadlines, 
  * sendUpdate for a caller with another way to be heard (a signal): an update the workflow did not take within
  * `acceptMs` (its task busy with a local activity, say) is `busy` instead of a 503.
  */
-export async function sendUpdateUnlessBusy<R>(client: Client, deadlines: UpdateDeadlines, start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R> | { kind: 'busy' }> {
+export async function sendUpdateUnlessBusy<R>(
+  client: Client,
+  deadlines: UpdateDeadlines,
+  start: () => Promise<WorkflowUpdateHandle<R>>,
+): Promise<UpdateOutcome<R> | { kind: 'busy' }> {
   for (let send = 1; ; send += 1) {
     try {
       const handle = await client.withDeadline(Date.now() + deadlines.acceptMs, start).catch((error: unknown) => {
         if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw new Busy();
         throw error;
       });
-      return { kind: 'answered', result: await client.withDeadline(Date.now() + deadlines.answerMs, () => handle.result()) };
+      return {
+        kind: 'answered',
+        result: await client.withDeadline(Date.now() + deadlines.answerMs, () => handle.result()),
+      };
     } catch (error) {
       if (error instanceof Busy) return { kind: 'busy' };
       if (isLostWithItsTask(error) && send < SENDS_AFTER_TASK_FAILURE) continue;

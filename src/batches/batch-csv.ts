@@ -12,7 +12,16 @@ import { yieldToEventLoop } from '../util/slices';
 /** `amount` may be left empty on a row whose BR Code carries the amount (pix_copy_paste). */
 export const REQUIRED_CSV_COLUMNS = ['externalId', 'amount'] as const;
 /** The fields of every rail: a row fills those of its `method` (pix_key when the cell is empty or the column absent). */
-export const OPTIONAL_CSV_COLUMNS = ['method', 'pixKey', 'keyType', 'description', 'emv', 'email', 'wallet', 'network'] as const;
+export const OPTIONAL_CSV_COLUMNS = [
+  'method',
+  'pixKey',
+  'keyType',
+  'description',
+  'emv',
+  'email',
+  'wallet',
+  'network',
+] as const;
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_CSV_COLUMNS, ...OPTIONAL_CSV_COLUMNS]);
 
 /** The field name used for a problem of the whole row (malformed CSV). */
@@ -28,12 +37,17 @@ function checkHeader(header: string[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   const repeated = header.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
-  if (repeated.length > 0) issues.push({ path: 'header', message: `repeated column(s): ${[...new Set(repeated)].join(', ')}` });
+  if (repeated.length > 0)
+    issues.push({ path: 'header', message: `repeated column(s): ${[...new Set(repeated)].join(', ')}` });
   const unknown = header.filter((name) => !KNOWN_COLUMNS.has(name));
   if (unknown.length > 0) {
     // One long unknown name holding a tab or a pipe: a file separated by something else than `,` or `;`.
-    const separatedOtherwise = header.length === 1 && /[\t|]/.test(header[0] ?? '') ? '; the columns must be separated by "," or ";"' : '';
-    issues.push({ path: 'header', message: `unknown column(s): ${unknown.map((name) => JSON.stringify(name)).join(', ')}; the columns are ${[...KNOWN_COLUMNS].join(', ')}${separatedOtherwise}` });
+    const separatedOtherwise =
+      header.length === 1 && /[\t|]/.test(header[0] ?? '') ? '; the columns must be separated by "," or ";"' : '';
+    issues.push({
+      path: 'header',
+      message: `unknown column(s): ${unknown.map((name) => JSON.stringify(name)).join(', ')}; the columns are ${[...KNOWN_COLUMNS].join(', ')}${separatedOtherwise}`,
+    });
   }
   const missing = REQUIRED_CSV_COLUMNS.filter((name) => !seen.has(name));
   if (missing.length > 0) issues.push({ path: 'header', message: `missing column(s): ${missing.join(', ')}` });
@@ -61,7 +75,16 @@ export async function parseBatchCsv(input: Buffer | string, { maxItems }: ReadBa
   const records = csvRecords(utf8, delimiter);
   try {
     const first = await records.next();
-    if (first.done) return { ok: false, issues: [{ path: 'header', message: `the CSV is empty; the first line must name the columns ${REQUIRED_CSV_COLUMNS.join(', ')}` }] };
+    if (first.done)
+      return {
+        ok: false,
+        issues: [
+          {
+            path: 'header',
+            message: `the CSV is empty; the first line must name the columns ${REQUIRED_CSV_COLUMNS.join(', ')}`,
+          },
+        ],
+      };
     if ('error' in first.value) return { ok: false, issues: [{ path: 'header', message: first.value.error }] };
     const header = first.value.fields.map((name) => name.trim());
     const headerIssues = checkHeader(header);
@@ -83,7 +106,11 @@ export async function parseBatchCsv(input: Buffer | string, { maxItems }: ReadBa
       if (record.fields.every((field) => field.trim() === '')) continue;
       if (record.fields.length !== header.length) {
         items.push(undefined);
-        rowIssues.push({ index, field: WHOLE_ROW_FIELD, message: `line ${record.line}: ${record.fields.length} field(s) where the header has ${header.length}` });
+        rowIssues.push({
+          index,
+          field: WHOLE_ROW_FIELD,
+          message: `line ${record.line}: ${record.fields.length} field(s) where the header has ${header.length}`,
+        });
         continue;
       }
       const { item, issue } = rowItem(header, record.fields, delimiter);
@@ -99,7 +126,11 @@ export async function parseBatchCsv(input: Buffer | string, { maxItems }: ReadBa
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** A row as the raw item a JSON body would carry, with its amount in reais; or the amount's problem. */
-function rowItem(header: readonly string[], fields: readonly string[], delimiter: CsvDelimiter): { item: Record<string, string | number>; issue?: Omit<RowIssue, 'index'> } {
+function rowItem(
+  header: readonly string[],
+  fields: readonly string[],
+  delimiter: CsvDelimiter,
+): { item: Record<string, string | number>; issue?: Omit<RowIssue, 'index'> } {
   const item: Record<string, string | number> = {};
   header.forEach((column, position) => {
     const value = (fields[position] ?? '').trim();
@@ -113,6 +144,7 @@ function rowItem(header: readonly string[], fields: readonly string[], delimiter
     item.amount = amount.reais;
     return { item };
   }
-  const externalId = typeof item.externalId === 'string' && item.externalId !== '' ? { externalId: item.externalId } : {};
+  const externalId =
+    typeof item.externalId === 'string' && item.externalId !== '' ? { externalId: item.externalId } : {};
   return { item, issue: { ...externalId, field: 'amount', message: amount.message } };
 }

@@ -28,14 +28,22 @@ export interface ClearColumns {
 }
 
 export function clearColumns(item: PayoutRequest): ClearColumns {
-  return { externalId: item.externalId, amountCents: item.amountCents, method: item.method, keyType: item.method === 'pix_key' ? item.keyType : '' };
+  return {
+    externalId: item.externalId,
+    amountCents: item.amountCents,
+    method: item.method,
+    keyType: item.method === 'pix_key' ? item.keyType : '',
+  };
 }
 
 /** What the store seals of an item. */
 export function sealedPart(item: PayoutRequest): unknown {
   const { externalId: _id, amountCents: _amount, method: _method, ...rest } = item;
   if (item.method === 'pix_key') {
-    const { keyType: _keyType, ...withoutType } = rest as Omit<Extract<PayoutRequest, { method: 'pix_key' }>, 'externalId' | 'amountCents' | 'method'>;
+    const { keyType: _keyType, ...withoutType } = rest as Omit<
+      Extract<PayoutRequest, { method: 'pix_key' }>,
+      'externalId' | 'amountCents' | 'method'
+    >;
     return withoutType;
   }
   return rest;
@@ -46,7 +54,12 @@ export function itemFromRow(columns: ClearColumns, sealed: unknown): PayoutReque
   const base = { externalId: columns.externalId, amountCents: columns.amountCents };
   switch (columns.method) {
     case 'pix_key':
-      return { method: 'pix_key', ...base, keyType: pixKeyTypeSchema.parse(columns.keyType), ...sealedByMethod.pix_key.parse(sealed) };
+      return {
+        method: 'pix_key',
+        ...base,
+        keyType: pixKeyTypeSchema.parse(columns.keyType),
+        ...sealedByMethod.pix_key.parse(sealed),
+      };
     case 'pix_copy_paste':
       return { method: 'pix_copy_paste', ...base, ...sealedByMethod.pix_copy_paste.parse(sealed) };
     case 'internal':

@@ -145,4 +145,16 @@ function endOfValue(text: string, at: number): number {
   return position;
 }
 
-const ENDS_A_BARE_VALUE: ReadonlySet<number> = new Set([COMMA, COLON, QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, 0x20, 0x09, 0x0a, 0x0d]);
+const ENDS_A_BARE_VALUE: ReadonlySet<number> = new Set([
+  COMMA,
+  COLON,
+  QUOTE,
+  OPEN_BRACE,
+  CLOSE_BRACE,
+  OPEN_BRACKET,
+  CLOSE_BRACKET,
+  0x20,
+  0x09,
+  0x0a,
+  0x0d,
+]);

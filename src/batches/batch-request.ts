@@ -21,15 +21,16 @@ export const batchItemsSchema = z
   .max(MAX_BATCH_ITEMS, `a batch has at most ${MAX_BATCH_ITEMS} items`);
 
 /** `POST /v1/payout-batches` with `Content-Type: application/json`. */
-export const batchRequestBodySchema = z.object({ batchId: externalIdSchema.optional(), items: batchItemsSchema }).strict();
+export const batchRequestBodySchema = z
+  .object({ batchId: externalIdSchema.optional(), items: batchItemsSchema })
+  .strict();
 export type BatchRequestBody = z.output<typeof batchRequestBodySchema>;
 
 /** `POST /v1/payout-batches?batchId=...` with `Content-Type: text/csv`: the batch id cannot be in the CSV itself. */
 export const batchCsvQuerySchema = z.object({ batchId: externalIdSchema.optional() }).strict();
 
 export type BatchValidation =
-  | { ok: true; items: PayoutRequest[]; totalAmountCents: number }
-  | { ok: false; rows: RowIssue[] };
+  { ok: true; items: PayoutRequest[]; totalAmountCents: number } | { ok: false; rows: RowIssue[] };
 
 export interface ValidateBatchOptions {
   /**
@@ -68,9 +69,12 @@ function pixKeyIssue(raw: unknown, reportedFields: ReadonlySet<string>): string 
  * says so, and whether the zero puts the check digits right, without repeating the key.
  */
 function droppedZeroHint(raw: unknown, field: string): string {
-  if (field !== 'pixKey' || typeof raw !== 'object' || raw === null || !('pixKey' in raw) || !('keyType' in raw)) return '';
+  if (field !== 'pixKey' || typeof raw !== 'object' || raw === null || !('pixKey' in raw) || !('keyType' in raw))
+    return '';
   if (raw.keyType !== 'CPF' || typeof raw.pixKey !== 'string' || !/^\d{10}$/.test(raw.pixKey.trim())) return '';
-  const checks = isValidCpf(`0${raw.pixKey.trim()}`) ? 'with a leading 0 its check digits match' : 'a leading 0 would not make its check digits match either';
+  const checks = isValidCpf(`0${raw.pixKey.trim()}`)
+    ? 'with a leading 0 its check digits match'
+    : 'a leading 0 would not make its check digits match either';
   return `; it has 10 digits: a spreadsheet drops a CPF's leading zero when the column holds numbers (format the column as text and write the 0; ${checks})`;
 }
 
@@ -119,10 +123,21 @@ export function* validateBatchSlices(
         const field = fieldOf(issue);
         if (reported.has(field)) continue;
         reported.add(field);
-        issues.push({ index, ...(externalId ? { externalId } : {}), field, message: issue.message + droppedZeroHint(raw, field) });
+        issues.push({
+          index,
+          ...(externalId ? { externalId } : {}),
+          field,
+          message: issue.message + droppedZeroHint(raw, field),
+        });
       }
       const keyMessage = pixKeyIssue(raw, reported);
-      if (keyMessage) issues.push({ index, ...(externalId ? { externalId } : {}), field: 'pixKey', message: keyMessage + droppedZeroHint(raw, 'pixKey') });
+      if (keyMessage)
+        issues.push({
+          index,
+          ...(externalId ? { externalId } : {}),
+          field: 'pixKey',
+          message: keyMessage + droppedZeroHint(raw, 'pixKey'),
+        });
     }
     if (externalId === undefined) continue;
     if (!seenIds.has(externalId)) {
@@ -138,7 +153,13 @@ export function* validateBatchSlices(
     const slice = idsToCheck.slice(from, from + VALIDATION_SLICE);
     const taken = existingIds(slice.map((entry) => entry.externalId));
     for (const { index, externalId } of slice) {
-      if (taken.has(externalId)) issues.push({ index, externalId, field: 'externalId', message: 'externalId already belongs to another payout' });
+      if (taken.has(externalId))
+        issues.push({
+          index,
+          externalId,
+          field: 'externalId',
+          message: 'externalId already belongs to another payout',
+        });
     }
   }
 

@@ -175,7 +175,8 @@ export function decodeItemsCursor(cursor: string): number | undefined {
 export const MAX_PAGE = 10_000;
 
 export function checkLimit(limit: number): number {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE)
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_PAGE}`);
   return limit;
 }
 
@@ -194,7 +195,11 @@ export function itemsPage(rows: readonly BatchItemView[], limit: number): ItemsP
 }
 
 /** Every item of a batch in seq order, `pageSize` at a time; each page is read only when the previous one has been taken. */
-export async function* itemPages(store: Pick<BatchStore, 'listItems'>, batchId: string, pageSize: number): AsyncGenerator<BatchItemView[]> {
+export async function* itemPages(
+  store: Pick<BatchStore, 'listItems'>,
+  batchId: string,
+  pageSize: number,
+): AsyncGenerator<BatchItemView[]> {
   let cursor: string | undefined;
   do {
     const page = await store.listItems(batchId, { limit: pageSize, ...(cursor === undefined ? {} : { cursor }) });
@@ -205,7 +210,10 @@ export async function* itemPages(store: Pick<BatchStore, 'listItems'>, batchId: 
 
 /** A summary from the batch's columns and its totals by state. */
 export function summaryOf(
-  batch: Pick<BatchSummary, 'batchId' | 'total' | 'totalAmountCents' | 'control' | 'createdAt' | 'startedAt' | 'finishedAt'>,
+  batch: Pick<
+    BatchSummary,
+    'batchId' | 'total' | 'totalAmountCents' | 'control' | 'createdAt' | 'startedAt' | 'finishedAt'
+  >,
   totals: readonly { state: ItemState; count: number; amountCents: number }[],
 ): BatchSummary {
   const countsByState = emptyCounts();
@@ -219,5 +227,8 @@ export function summaryOf(
 }
 
 export function emptyCounts(): Record<ItemState, StateTotals> {
-  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amountCents: 0 }])) as Record<ItemState, StateTotals>;
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amountCents: 0 }])) as Record<
+    ItemState,
+    StateTotals
+  >;
 }

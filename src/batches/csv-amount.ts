@@ -42,13 +42,28 @@ export function readCsvAmount(text: string, delimiter: CsvDelimiter): CsvAmount 
   const got = `(got ${JSON.stringify(text)})`;
   if (delimiter === ',') {
     const reais = csvAmountToReais(text);
-    return reais === undefined ? { ok: false, message: `amount must be a plain decimal with a dot and at most 2 decimal places, e.g. 25.50 ${got}` } : { ok: true, reais };
+    return reais === undefined
+      ? {
+          ok: false,
+          message: `amount must be a plain decimal with a dot and at most 2 decimal places, e.g. 25.50 ${got}`,
+        }
+      : { ok: true, reais };
   }
   const reais = commaAmountToReais(text);
   if (reais !== undefined) return { ok: true, reais };
   if (GROUPED_NO_DECIMAL.test(text.trim())) {
-    return { ok: false, message: `amount with a dot and no decimal comma could be thousands or decimals: write 1234, 1.234,00 or 1,23 ${got}` };
+    return {
+      ok: false,
+      message: `amount with a dot and no decimal comma could be thousands or decimals: write 1234, 1.234,00 or 1,23 ${got}`,
+    };
   }
-  if (DOT_DECIMAL.test(text.trim())) return { ok: false, message: `in a file separated by ";" the decimal separator is a comma: write 25,50, not 25.50 ${got}` };
-  return { ok: false, message: `amount must be a decimal with a comma and at most 2 decimal places, e.g. 25,50 or 1.234,56 ${got}` };
+  if (DOT_DECIMAL.test(text.trim()))
+    return {
+      ok: false,
+      message: `in a file separated by ";" the decimal separator is a comma: write 25,50, not 25.50 ${got}`,
+    };
+  return {
+    ok: false,
+    message: `amount must be a decimal with a comma and at most 2 decimal places, e.g. 25,50 or 1.234,56 ${got}`,
+  };
 }

@@ -35,24 +35,33 @@ const DECODE_SLICE = 1 << 20;
 const SAVE_AS = 'save it as "CSV UTF-8" or "CSV (separado por vírgulas)"';
 
 export async function decodeCsvBody(bytes: Buffer, declaredCharset: string | undefined): Promise<DecodedCsv> {
-  if (UTF16_BOMS.some((bom) => startsWith(bytes, bom))) return refuse(`the file is UTF-16 ("Unicode text"); ${SAVE_AS}`);
+  if (UTF16_BOMS.some((bom) => startsWith(bytes, bom)))
+    return refuse(`the file is UTF-16 ("Unicode text"); ${SAVE_AS}`);
   const nul = bytes.indexOf(0);
-  if (nul !== -1) return refuse(`line ${lineAt(bytes, nul)} holds a NUL byte: the file is not a text CSV (UTF-16?); ${SAVE_AS}`);
+  if (nul !== -1)
+    return refuse(`line ${lineAt(bytes, nul)} holds a NUL byte: the file is not a text CSV (UTF-16?); ${SAVE_AS}`);
   const hasBom = startsWith(bytes, UTF8_BOM);
   const declared = declaredCharset?.toLowerCase();
   // The declared label is not repeated in the answer: it is the client's text.
   if (declared !== undefined && !Object.hasOwn(DECLARED, declared)) {
-    return refuse('the declared charset is not read; declare charset=utf-8 or charset=windows-1252, or none and the engine reads UTF-8 or Windows-1252 from the bytes');
+    return refuse(
+      'the declared charset is not read; declare charset=utf-8 or charset=windows-1252, or none and the engine reads UTF-8 or Windows-1252 from the bytes',
+    );
   }
   const encoding = declared === undefined ? undefined : DECLARED[declared];
   if (encoding === 'windows-1252') {
-    if (hasBom) return refuse('the file starts with a UTF-8 byte order mark but declares charset=windows-1252; declare charset=utf-8, or none');
+    if (hasBom)
+      return refuse(
+        'the file starts with a UTF-8 byte order mark but declares charset=windows-1252; declare charset=utf-8, or none',
+      );
     return fromWindows1252(bytes);
   }
   const text = hasBom ? bytes.subarray(UTF8_BOM.length) : bytes;
   if (isUtf8(text)) return { ok: true, utf8: text, encoding: 'UTF-8' };
   if (encoding === 'UTF-8' || hasBom) {
-    return refuse(`the file ${hasBom ? 'starts with a UTF-8 byte order mark' : 'declares charset=utf-8'} but line ${firstNonUtf8Line(text)} is not UTF-8; ${SAVE_AS}, or declare charset=windows-1252`);
+    return refuse(
+      `the file ${hasBom ? 'starts with a UTF-8 byte order mark' : 'declares charset=utf-8'} but line ${firstNonUtf8Line(text)} is not UTF-8; ${SAVE_AS}, or declare charset=windows-1252`,
+    );
   }
   return fromWindows1252(bytes);
 }
@@ -61,13 +70,17 @@ async function fromWindows1252(bytes: Buffer): Promise<DecodedCsv> {
   const undefinedByte = NOT_WINDOWS_1252.map((byte) => bytes.indexOf(byte)).filter((at) => at !== -1);
   if (undefinedByte.length > 0) {
     const at = Math.min(...undefinedByte);
-    return refuse(`byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase()} on line ${lineAt(bytes, at)} is neither UTF-8 nor Windows-1252; ${SAVE_AS}`);
+    return refuse(
+      `byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase()} on line ${lineAt(bytes, at)} is neither UTF-8 nor Windows-1252; ${SAVE_AS}`,
+    );
   }
   const parts: Buffer[] = [];
   for (let from = 0; from < bytes.length; from += DECODE_SLICE) {
     if (from > 0) await yieldToEventLoop();
     // A single-byte encoding: any slice boundary is a character boundary.
-    parts.push(Buffer.from(iconv.decode(bytes.subarray(from, from + DECODE_SLICE), 'windows-1252', { stripBOM: false }), 'utf8'));
+    parts.push(
+      Buffer.from(iconv.decode(bytes.subarray(from, from + DECODE_SLICE), 'windows-1252', { stripBOM: false }), 'utf8'),
+    );
   }
   return { ok: true, utf8: Buffer.concat(parts), encoding: 'windows-1252' };
 }

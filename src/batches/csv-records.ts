@@ -21,7 +21,10 @@ const failureSchema = z.object({ code: z.string(), lines: z.number(), records: z
 type Failure = z.infer<typeof failureSchema>;
 /** Where the parser stood after a record: the line it ended on, and the blank lines skipped so far. */
 type Position = { lines: number; empty_lines: number };
-const recordSchema = z.object({ record: z.array(z.string()), info: z.object({ lines: z.number(), empty_lines: z.number(), records: z.number() }) });
+const recordSchema = z.object({
+  record: z.array(z.string()),
+  info: z.object({ lines: z.number(), empty_lines: z.number(), records: z.number() }),
+});
 
 export async function* csvRecords(utf8: Buffer, delimiter: CsvDelimiter): AsyncGenerator<CsvRecord> {
   let from = 0;
@@ -110,7 +113,8 @@ function afterLines(bytes: Buffer, from: number, lines: number): number {
  */
 export function detectDelimiter(utf8: Buffer, knownColumns: ReadonlySet<string>): CsvDelimiter {
   const header = firstLine(utf8);
-  const known = (delimiter: CsvDelimiter) => header.split(delimiter).filter((name) => knownColumns.has(name.trim().replace(/^"(.*)"$/, '$1'))).length;
+  const known = (delimiter: CsvDelimiter) =>
+    header.split(delimiter).filter((name) => knownColumns.has(name.trim().replace(/^"(.*)"$/, '$1'))).length;
   const comma = known(',');
   const semicolon = known(';');
   if (comma !== semicolon) return semicolon > comma ? ';' : ',';

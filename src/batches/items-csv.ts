@@ -35,10 +35,19 @@ export function itemsCsvHeader(): string {
 
 export function itemsCsvRows(items: readonly BatchItemView[]): string {
   return items
-    .map((item) =>
-      [String(item.seq), item.externalId, item.method, commaDecimal(item.amountCents), item.state, item.feeCents === undefined ? '' : commaDecimal(item.feeCents), item.failureReason ?? '']
-        .map(spreadsheetCell)
-        .join(DELIMITER) + LINE_END,
+    .map(
+      (item) =>
+        [
+          String(item.seq),
+          item.externalId,
+          item.method,
+          commaDecimal(item.amountCents),
+          item.state,
+          item.feeCents === undefined ? '' : commaDecimal(item.feeCents),
+          item.failureReason ?? '',
+        ]
+          .map(spreadsheetCell)
+          .join(DELIMITER) + LINE_END,
     )
     .join('');
 }
@@ -53,7 +62,11 @@ export interface StreamItemsCsvOptions {
  * and giving the event loop a turn between pages.
  * Stops early (false) when the reader went away or stalled past `stallMs`; `out` is then destroyed.
  */
-export async function streamItemsCsv(pages: AsyncIterable<readonly BatchItemView[]>, out: Writable, { stallMs }: StreamItemsCsvOptions): Promise<boolean> {
+export async function streamItemsCsv(
+  pages: AsyncIterable<readonly BatchItemView[]>,
+  out: Writable,
+  { stallMs }: StreamItemsCsvOptions,
+): Promise<boolean> {
   if (!out.write(itemsCsvHeader()) && !(await drained(out, stallMs))) return false;
   for await (const page of pages) {
     if (out.destroyed) return false;

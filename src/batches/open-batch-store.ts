@@ -7,8 +7,21 @@ import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryptio
 import type { BatchStore } from './batch-store';
 import { batchStorePath, PgBatchStore, SqliteBatchStore } from './sql-batch-store';
 
-export async function openBatchStore(config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<BatchStore> {
+export async function openBatchStore(
+  config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>,
+): Promise<BatchStore> {
   const keys = resolvePayloadKeys(config);
-  if (config.DATABASE_URL) return PgBatchStore.open({ connectionString: config.DATABASE_URL, encryptionKey: keys.active, previousKeys: keys.previous });
-  return Promise.resolve(new SqliteBatchStore({ file: batchStorePath(config.DATA_DIR), encryptionKey: keys.active, previousKeys: keys.previous }));
+  if (config.DATABASE_URL)
+    return PgBatchStore.open({
+      connectionString: config.DATABASE_URL,
+      encryptionKey: keys.active,
+      previousKeys: keys.previous,
+    });
+  return Promise.resolve(
+    new SqliteBatchStore({
+      file: batchStorePath(config.DATA_DIR),
+      encryptionKey: keys.active,
+      previousKeys: keys.previous,
+    }),
+  );
 }

@@ -164,7 +164,9 @@ export class SqlBatchStore implements BatchStore {
       const chunk = batch.items.slice(from, from + this.insertChunk);
       // Sealing is CPU work as long as the insert: the event loop gets a turn before each.
       await yieldToEventLoop();
-      const sealed = this.sealer.sealMany(chunk.map((item) => ({ externalId: item.externalId, sealed: sealedPart(item) })));
+      const sealed = this.sealer.sealMany(
+        chunk.map((item) => ({ externalId: item.externalId, sealed: sealedPart(item) })),
+      );
       await yieldToEventLoop();
       try {
         if ((await this.storeChunk(batch, from, chunk, sealed)) === 'completed-by-twin') return { outcome: 'exists' };
@@ -190,7 +192,13 @@ export class SqlBatchStore implements BatchStore {
         const inserted = await tx.query(
           `INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at, insert_state, insert_progress_at)
            VALUES ($1, $2, $3, $4, 'RUNNING', $5, 'INSERTING', ${this.dialect.now}) ON CONFLICT (batch_id) DO NOTHING`,
-          [batch.batchId, batch.requestHash, batch.items.length, totalAmountCents, this.dialect.timeParam(batch.createdAt)],
+          [
+            batch.batchId,
+            batch.requestHash,
+            batch.items.length,
+            totalAmountCents,
+            this.dialect.timeParam(batch.createdAt),
+          ],
         );
         if (inserted.changes === 1) return { kind: 'insert' };
         const stored = await this.lockBatch(tx, batch.batchId);
@@ -200,7 +208,9 @@ export class SqlBatchStore implements BatchStore {
         if (stored.insert_state === 'COMPLETE') return { kind: 'answer', outcome: sameRequest ? 'exists' : 'conflict' };
         // The same request again (a retry after a crash, or while the first is still storing): carry on where it is.
         if (stored.insert_state === 'INSERTING' && sameRequest) {
-          await tx.query(`UPDATE batches SET insert_progress_at = ${this.dialect.now} WHERE batch_id = $1`, [batch.batchId]);
+          await tx.query(`UPDATE batches SET insert_progress_at = ${this.dialect.now} WHERE batch_id = $1`, [
+            batch.batchId,
+          ]);
           return { kind: 'insert' };
         }
         // Another batch under this id, never completed: in the way only if its insert was abandoned.
@@ -211,21 +221,35 @@ export class SqlBatchStore implements BatchStore {
   }
 
   /** One short transaction: registers the chunk's externalIds and stores its items; throws ExternalIdsTakenError (rolled back) when some belong to another payout. */
-  private storeChunk(batch: NewBatch, from: number, chunk: readonly NewBatch['items'][number][], sealed: readonly Buffer[]): Promise<'inserted' | 'completed-by-twin'> {
+  private storeChunk(
+    batch: NewBatch,
+    from: number,
+    chunk: readonly NewBatch['items'][number][],
+    sealed: readonly Buffer[],
+  ): Promise<'inserted' | 'completed-by-twin'> {
     // Rolled back whole when PostgreSQL picks it as a deadlock's victim, so running it again is safe.
     return retryingConflicts(() =>
       this.db.transaction(async (tx) => {
         // The batch's row lock: a twin request's chunk or a discard of this batch waits for this one.
         const stored = await this.lockBatch(tx, batch.batchId);
-        if (stored?.insert_state === 'COMPLETE' && stored.request_hash === batch.requestHash) return 'completed-by-twin';
-        if (stored?.insert_state !== 'INSERTING' || stored.request_hash !== batch.requestHash) throw new BatchInsertInterruptedError(batch.batchId);
-        await tx.query(`UPDATE batches SET insert_progress_at = ${this.dialect.now} WHERE batch_id = $1`, [batch.batchId]);
-        const ids = this.dialect.rows('claimed', ID_COLUMN, chunk.map((item) => [item.externalId]), 2);
-        // In id order: two batches claiming overlapping ids lock them in the same order, which leaves no room for a deadlock.
-        await tx.query(`INSERT INTO payout_ids (external_id, batch_id) SELECT claimed.id, $1 FROM ${ids.sql} WHERE true ORDER BY claimed.id ON CONFLICT DO NOTHING`, [
+        if (stored?.insert_state === 'COMPLETE' && stored.request_hash === batch.requestHash)
+          return 'completed-by-twin';
+        if (stored?.insert_state !== 'INSERTING' || stored.request_hash !== batch.requestHash)
+          throw new BatchInsertInterruptedError(batch.batchId);
+        await tx.query(`UPDATE batches SET insert_progress_at = ${this.dialect.now} WHERE batch_id = $1`, [
           batch.batchId,
-          ...ids.params,
         ]);
+        const ids = this.dialect.rows(
+          'claimed',
+          ID_COLUMN,
+          chunk.map((item) => [item.externalId]),
+          2,
+        );
+        // In id order: two batches claiming overlapping ids lock them in the same order, which leaves no room for a deadlock.
+        await tx.query(
+          `INSERT INTO payout_ids (external_id, batch_id) SELECT claimed.id, $1 FROM ${ids.sql} WHERE true ORDER BY claimed.id ON CONFLICT DO NOTHING`,
+          [batch.batchId, ...ids.params],
+        );
         const taken = await tx.query<{ external_id: string }>(
           `SELECT external_id FROM payout_ids WHERE external_id IN (SELECT claimed.id FROM ${ids.sql}) AND batch_id IS DISTINCT FROM $1`,
           [batch.batchId, ...ids.params],
@@ -236,7 +260,14 @@ export class SqlBatchStore implements BatchStore {
           ITEM_COLUMNS,
           chunk.map((item, offset) => {
             const columns = clearColumns(item);
-            return [from + offset + 1, columns.externalId, columns.amountCents, columns.method, columns.keyType, sealed[offset]];
+            return [
+              from + offset + 1,
+              columns.externalId,
+              columns.amountCents,
+              columns.method,
+              columns.keyType,
+              sealed[offset],
+            ];
           }),
           3,
         );
@@ -265,7 +296,10 @@ export class SqlBatchStore implements BatchStore {
     });
   }
 
-  private async lockBatch(tx: Sql, batchId: string): Promise<{ request_hash: string; insert_state: InsertState } | undefined> {
+  private async lockBatch(
+    tx: Sql,
+    batchId: string,
+  ): Promise<{ request_hash: string; insert_state: InsertState } | undefined> {
     const found = await tx.query<{ request_hash: string; insert_state: InsertState }>(
       `SELECT request_hash, insert_state FROM batches WHERE batch_id = $1${this.dialect.forUpdate}`,
       [batchId],
@@ -298,7 +332,11 @@ export class SqlBatchStore implements BatchStore {
           'DELETE FROM payout_ids WHERE batch_id = $1 AND external_id IN (SELECT external_id FROM batch_items WHERE batch_id = $1 AND seq > $2 AND seq <= $3)',
           [batchId, after, after + this.insertChunk],
         );
-        await tx.query('DELETE FROM batch_items WHERE batch_id = $1 AND seq > $2 AND seq <= $3', [batchId, after, after + this.insertChunk]);
+        await tx.query('DELETE FROM batch_items WHERE batch_id = $1 AND seq > $2 AND seq <= $3', [
+          batchId,
+          after,
+          after + this.insertChunk,
+        ]);
         return true;
       });
       if (!goesOn) return;
@@ -307,7 +345,9 @@ export class SqlBatchStore implements BatchStore {
   }
 
   async discardAbandonedBatches(): Promise<{ discarded: number }> {
-    const candidates = await this.db.query<{ batch_id: string }>("SELECT batch_id FROM batches WHERE insert_state <> 'COMPLETE'");
+    const candidates = await this.db.query<{ batch_id: string }>(
+      "SELECT batch_id FROM batches WHERE insert_state <> 'COMPLETE'",
+    );
     let discarded = 0;
     for (const { batch_id: batchId } of candidates.rows) {
       // Marked by a conditional UPDATE, so a batch whose insert moved meanwhile is left alone.
@@ -321,26 +361,37 @@ export class SqlBatchStore implements BatchStore {
   async existingExternalIds(ids: readonly string[], options: { exceptBatchId?: string } = {}): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     // The ids as one parameter: no limit on bound parameters, one round through the index.
-    const list = this.dialect.rows('listed', ID_COLUMN, ids.map((id) => [id]), 1);
+    const list = this.dialect.rows(
+      'listed',
+      ID_COLUMN,
+      ids.map((id) => [id]),
+      1,
+    );
     const inList = `SELECT external_id FROM payout_ids WHERE external_id IN (SELECT listed.id FROM ${list.sql})`;
     const found =
       options.exceptBatchId === undefined
         ? await this.db.query<{ external_id: string }>(inList, list.params)
-        : await this.db.query<{ external_id: string }>(`${inList} AND (batch_id IS NULL OR batch_id <> $${list.params.length + 1})`, [
-            ...list.params,
-            options.exceptBatchId,
-          ]);
+        : await this.db.query<{ external_id: string }>(
+            `${inList} AND (batch_id IS NULL OR batch_id <> $${list.params.length + 1})`,
+            [...list.params, options.exceptBatchId],
+          );
     return new Set(found.rows.map((row) => row.external_id));
   }
 
   async payoutOwner(externalId: string): Promise<{ batchId: string | null } | undefined> {
-    const found = await this.db.query<{ batch_id: string | null }>('SELECT batch_id FROM payout_ids WHERE external_id = $1', [externalId]);
+    const found = await this.db.query<{ batch_id: string | null }>(
+      'SELECT batch_id FROM payout_ids WHERE external_id = $1',
+      [externalId],
+    );
     const row = found.rows[0];
     return row ? { batchId: row.batch_id } : undefined;
   }
 
   async registerPayout(externalId: string): Promise<boolean> {
-    const inserted = await this.db.query('INSERT INTO payout_ids (external_id, batch_id) VALUES ($1, NULL) ON CONFLICT DO NOTHING', [externalId]);
+    const inserted = await this.db.query(
+      'INSERT INTO payout_ids (external_id, batch_id) VALUES ($1, NULL) ON CONFLICT DO NOTHING',
+      [externalId],
+    );
     return inserted.changes === 1;
   }
 
@@ -350,20 +401,33 @@ export class SqlBatchStore implements BatchStore {
       [batchId, afterSeq, checkLimit(limit)],
     );
     return page.rows.map((row) => {
-      const columns = { externalId: row.external_id, amountCents: Number(row.amount_cents), method: row.method, keyType: row.key_type };
+      const columns = {
+        externalId: row.external_id,
+        amountCents: Number(row.amount_cents),
+        method: row.method,
+        keyType: row.key_type,
+      };
       return { seq: row.seq, ...itemFromRow(columns, this.sealer.open(row.external_id, row.sealed, row.key_id)) };
     });
   }
 
   async markStarted(batchId: string, seqs: readonly number[], at: Date = new Date()): Promise<void> {
-    const started = this.dialect.rows('started', [{ name: 'seq', type: 'int' }], seqs.map((seq) => [seq]), 2);
+    const started = this.dialect.rows(
+      'started',
+      [{ name: 'seq', type: 'int' }],
+      seqs.map((seq) => [seq]),
+      2,
+    );
     await retryingConflicts(() =>
       this.db.transaction(async (tx) => {
-        await tx.query(`UPDATE batch_items SET state = 'STARTED' WHERE batch_id = $1 AND seq IN (SELECT started.seq FROM ${started.sql}) AND state = 'PENDING'`, [
+        await tx.query(
+          `UPDATE batch_items SET state = 'STARTED' WHERE batch_id = $1 AND seq IN (SELECT started.seq FROM ${started.sql}) AND state = 'PENDING'`,
+          [batchId, ...started.params],
+        );
+        await tx.query('UPDATE batches SET started_at = COALESCE(started_at, $2) WHERE batch_id = $1', [
           batchId,
-          ...started.params,
+          this.dialect.timeParam(at),
         ]);
-        await tx.query('UPDATE batches SET started_at = COALESCE(started_at, $2) WHERE batch_id = $1', [batchId, this.dialect.timeParam(at)]);
       }),
     );
   }
@@ -374,7 +438,13 @@ export class SqlBatchStore implements BatchStore {
     const rows = this.dialect.rows(
       'o',
       OUTCOME_COLUMNS,
-      applied.map((outcome) => [outcome.externalId, outcome.state, ITEM_STATE_RANK[outcome.state], outcome.feeCents ?? null, outcome.failureReason ?? null]),
+      applied.map((outcome) => [
+        outcome.externalId,
+        outcome.state,
+        ITEM_STATE_RANK[outcome.state],
+        outcome.feeCents ?? null,
+        outcome.failureReason ?? null,
+      ]),
       2,
     );
     // The rank check is in the WHERE: when another worker's write to the row commits first, PostgreSQL
@@ -394,7 +464,10 @@ export class SqlBatchStore implements BatchStore {
     return retryingConflicts(() =>
       this.db.transaction(async (tx) => {
         await tx.query("UPDATE batches SET control = 'CANCELLED' WHERE batch_id = $1", [batchId]);
-        const cancelled = await tx.query("UPDATE batch_items SET state = 'CANCELLED' WHERE batch_id = $1 AND state = 'PENDING'", [batchId]);
+        const cancelled = await tx.query(
+          "UPDATE batch_items SET state = 'CANCELLED' WHERE batch_id = $1 AND state = 'PENDING'",
+          [batchId],
+        );
         return { cancelled: cancelled.changes };
       }),
     );
@@ -405,7 +478,10 @@ export class SqlBatchStore implements BatchStore {
   }
 
   async markFinished(batchId: string, at: Date = new Date()): Promise<void> {
-    await this.db.query('UPDATE batches SET finished_at = COALESCE(finished_at, $2) WHERE batch_id = $1', [batchId, this.dialect.timeParam(at)]);
+    await this.db.query('UPDATE batches SET finished_at = COALESCE(finished_at, $2) WHERE batch_id = $1', [
+      batchId,
+      this.dialect.timeParam(at),
+    ]);
   }
 
   async summary(batchId: string): Promise<BatchSummary | undefined> {
@@ -420,7 +496,11 @@ export class SqlBatchStore implements BatchStore {
     const batch = found.rows[0];
     // A batch still being stored is not there yet: not shown, not controllable.
     if (batch?.insert_state !== 'COMPLETE') return undefined;
-    const totals = found.rows.flatMap((row) => (row.state === null ? [] : [{ state: row.state, count: Number(row.count ?? 0), amountCents: Number(row.amount_cents ?? 0) }]));
+    const totals = found.rows.flatMap((row) =>
+      row.state === null
+        ? []
+        : [{ state: row.state, count: Number(row.count ?? 0), amountCents: Number(row.amount_cents ?? 0) }],
+    );
     return summaryOf(
       {
         batchId,
@@ -441,13 +521,14 @@ export class SqlBatchStore implements BatchStore {
     // One row more than asked tells whether another page follows without a COUNT.
     const rows =
       options.status === undefined
-        ? await this.db.query<ViewRow>(`SELECT ${VIEW_COLUMNS} FROM batch_items WHERE batch_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [batchId, afterSeq, limit + 1])
-        : await this.db.query<ViewRow>(`SELECT ${VIEW_COLUMNS} FROM batch_items WHERE batch_id = $1 AND state = $2 AND seq > $3 ORDER BY seq LIMIT $4`, [
-            batchId,
-            options.status,
-            afterSeq,
-            limit + 1,
-          ]);
+        ? await this.db.query<ViewRow>(
+            `SELECT ${VIEW_COLUMNS} FROM batch_items WHERE batch_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+            [batchId, afterSeq, limit + 1],
+          )
+        : await this.db.query<ViewRow>(
+            `SELECT ${VIEW_COLUMNS} FROM batch_items WHERE batch_id = $1 AND state = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+            [batchId, options.status, afterSeq, limit + 1],
+          );
     return itemsPage(rows.rows.map(toView), limit);
   }
 

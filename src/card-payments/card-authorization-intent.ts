@@ -28,7 +28,8 @@ export function refusalAnswer(reason: string): string {
 function refusalReason(answer: string | undefined): string {
   try {
     const parsed: unknown = JSON.parse(answer ?? '');
-    if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed && typeof parsed.reason === 'string') return parsed.reason;
+    if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed && typeof parsed.reason === 'string')
+      return parsed.reason;
   } catch {
     // Not ours to read: the refusal stands without its words.
   }
@@ -38,7 +39,8 @@ function refusalReason(answer: string | undefined): string {
 export function recordedAuthorization(intent: Intent | undefined): RecordedAuthorization {
   if (intent === undefined) return { state: 'none' };
   const paymentId = intent.providerId === undefined ? undefined : Number(intent.providerId);
-  if (intent.state === 'SENT' && paymentId !== undefined && Number.isSafeInteger(paymentId)) return { state: 'accepted', paymentId };
+  if (intent.state === 'SENT' && paymentId !== undefined && Number.isSafeInteger(paymentId))
+    return { state: 'accepted', paymentId };
   if (intent.state === 'REFUSED') return { state: 'refused', reason: refusalReason(intent.answer) };
   return { state: 'unknown' };
 }

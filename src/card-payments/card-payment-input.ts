@@ -26,7 +26,14 @@ export interface CardPaymentInput {
   timing: CardPaymentTiming;
 }
 
-export type CardPaymentTimingConfig = Pick<Config, 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'CARD_AUTHORIZE_DEADLINE_MS'>;
+export type CardPaymentTimingConfig = Pick<
+  Config,
+  | 'PAYOUT_CALLBACK_WAIT_MS'
+  | 'PAYOUT_POLL_INITIAL_MS'
+  | 'PAYOUT_POLL_MAX_MS'
+  | 'PAYOUT_REVIEW_AFTER_MS'
+  | 'CARD_AUTHORIZE_DEADLINE_MS'
+>;
 
 /** The wait for the provider's outcome is the payouts' (callback, then polling, then review). */
 export function cardPaymentTiming(config: CardPaymentTimingConfig): CardPaymentTiming {

@@ -19,35 +19,37 @@ import { plainTextSchema } from '../validation/plain-text';
 const MAX_ITEMS = 50;
 const amountSchema = positiveReaisToCentavosSchema(MAX_OPERATION_REAIS);
 
-export const cardPaymentShapeSchema = z.strictObject({
-  externalId: externalIdSchema,
-  amount: amountSchema,
-  installmentCount: z
-    .number()
-    .int({ message: 'must be an integer' })
-    .min(1, { message: 'must be at least 1' })
-    .max(MAX_INSTALLMENTS, { message: `must be at most ${MAX_INSTALLMENTS}` }),
-  payer: z.strictObject({
-    name: plainTextSchema.min(1).max(100),
-    email: emailSchema.max(254, { message: 'must have at most 254 characters' }),
-    document: z.string().regex(TAX_DOCUMENT_PATTERN, { message: `must be ${TAX_DOCUMENT_FORMS}` }),
-    phone: z.string().min(1).max(40),
-  }),
-  description: plainTextSchema.max(255).optional(),
-  items: z
-    .array(
-      z.strictObject({
-        title: plainTextSchema.min(1).max(100),
-        quantity: z.number().int({ message: 'must be an integer' }).min(1).max(10_000),
-        amount: amountSchema,
-        tangible: z.boolean().optional(),
-        externalRef: plainTextSchema.min(1).max(64).optional(),
-      }),
-    )
-    .min(1)
-    .max(MAX_ITEMS, { message: `must have at most ${MAX_ITEMS} items` })
-    .optional(),
-}).meta({ id: 'CardPaymentRequest' });
+export const cardPaymentShapeSchema = z
+  .strictObject({
+    externalId: externalIdSchema,
+    amount: amountSchema,
+    installmentCount: z
+      .number()
+      .int({ message: 'must be an integer' })
+      .min(1, { message: 'must be at least 1' })
+      .max(MAX_INSTALLMENTS, { message: `must be at most ${MAX_INSTALLMENTS}` }),
+    payer: z.strictObject({
+      name: plainTextSchema.min(1).max(100),
+      email: emailSchema.max(254, { message: 'must have at most 254 characters' }),
+      document: z.string().regex(TAX_DOCUMENT_PATTERN, { message: `must be ${TAX_DOCUMENT_FORMS}` }),
+      phone: z.string().min(1).max(40),
+    }),
+    description: plainTextSchema.max(255).optional(),
+    items: z
+      .array(
+        z.strictObject({
+          title: plainTextSchema.min(1).max(100),
+          quantity: z.number().int({ message: 'must be an integer' }).min(1).max(10_000),
+          amount: amountSchema,
+          tangible: z.boolean().optional(),
+          externalRef: plainTextSchema.min(1).max(64).optional(),
+        }),
+      )
+      .min(1)
+      .max(MAX_ITEMS, { message: `must have at most ${MAX_ITEMS} items` })
+      .optional(),
+  })
+  .meta({ id: 'CardPaymentRequest' });
 
 type Shape = z.output<typeof cardPaymentShapeSchema>;
 
@@ -76,7 +78,11 @@ function trimmed(text: string, path: (string | number)[], ctx: z.RefinementCtx):
   return value;
 }
 
-function item({ amount, title, externalRef, ...rest }: NonNullable<Shape['items']>[number], index: number, ctx: z.RefinementCtx): CardOrderItem {
+function item(
+  { amount, title, externalRef, ...rest }: NonNullable<Shape['items']>[number],
+  index: number,
+  ctx: z.RefinementCtx,
+): CardOrderItem {
   return {
     ...rest,
     title: trimmed(title, ['items', index, 'title'], ctx),
@@ -89,7 +95,12 @@ export const cardPaymentRequestSchema = cardPaymentShapeSchema.transform((reques
   const document = validateTaxDocument(request.payer.document);
   if (!document.ok) ctx.addIssue({ code: 'custom', path: ['payer', 'document'], message: document.message });
   const phone = phoneSchema.safeParse(request.payer.phone);
-  if (!phone.success) ctx.addIssue({ code: 'custom', path: ['payer', 'phone'], message: phone.error.issues[0]?.message ?? 'must be a phone number' });
+  if (!phone.success)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['payer', 'phone'],
+      message: phone.error.issues[0]?.message ?? 'must be a phone number',
+    });
   const description = request.description?.trim();
   return {
     externalId: request.externalId,

@@ -24,8 +24,10 @@ export type CheckoutCard = z.output<typeof checkoutCardSchema>;
 export function cardProblems(card: CheckoutCard, now: Date): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (card.holderName.trim() === '') issues.push({ path: 'card.holderName', message: 'must not be blank' });
-  if (!luhnValid(card.number)) issues.push({ path: 'card.number', message: 'is not a valid card number (check digit)' });
-  if (!expiryInFuture(card.expiryMonth, card.expiryYear, now)) issues.push({ path: 'card.expiryYear', message: 'the card has expired' });
+  if (!luhnValid(card.number))
+    issues.push({ path: 'card.number', message: 'is not a valid card number (check digit)' });
+  if (!expiryInFuture(card.expiryMonth, card.expiryYear, now))
+    issues.push({ path: 'card.expiryYear', message: 'the card has expired' });
   return issues;
 }
 
@@ -39,7 +41,10 @@ export const checkoutPaymentSchema = z
     // The security module's answer, passed on by the page: fields the spec does not list are dropped, not refused.
     threeDS: z.object(threeDSSchema.shape).optional(),
   })
-  .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), { message: 'sessionId and threeDS go together', path: ['threeDS'] })
+  .refine((payment) => (payment.sessionId === undefined) === (payment.threeDS === undefined), {
+    message: 'sessionId and threeDS go together',
+    path: ['threeDS'],
+  })
   // The refinement in the OpenAPI document, so that a request it refuses (400) is one the document calls invalid.
   .meta({ dependentRequired: { sessionId: ['threeDS'], threeDS: ['sessionId'] } });
 export type CheckoutPayment = z.output<typeof checkoutPaymentSchema>;

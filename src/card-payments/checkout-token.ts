@@ -9,7 +9,10 @@ const PURPOSE = 'card-checkout.v1';
 const TOKEN_PATTERN = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 /** The signing key: CHECKOUT_TOKEN_SECRET (required in production), or outside production one derived from the first engine API key (rotating that key voids open checkout links). */
-export function checkoutTokenKey(config: { CHECKOUT_TOKEN_SECRET?: string | undefined; ENGINE_API_KEYS: readonly { secret: string }[] }): Buffer {
+export function checkoutTokenKey(config: {
+  CHECKOUT_TOKEN_SECRET?: string | undefined;
+  ENGINE_API_KEYS: readonly { secret: string }[];
+}): Buffer {
   if (config.CHECKOUT_TOKEN_SECRET) return Buffer.from(config.CHECKOUT_TOKEN_SECRET, 'utf8');
   const apiKey = config.ENGINE_API_KEYS[0]?.secret;
   if (!apiKey) throw new Error('no secret to sign checkout tokens with: set CHECKOUT_TOKEN_SECRET');
@@ -32,7 +35,8 @@ export function verifyCheckoutToken(key: Buffer, externalId: string, token: stri
   const expiresAtMs = Number(match[1]);
   const presented = Buffer.from(match[2], 'base64url');
   const expected = signature(key, externalId, expiresAtMs);
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'invalid' };
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+    return { ok: false, reason: 'invalid' };
   if (nowMs >= expiresAtMs) return { ok: false, reason: 'expired' };
   return { ok: true, expiresAtMs };
 }

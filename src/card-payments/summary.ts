@@ -16,5 +16,9 @@ export function cardPaymentSummary({ order }: CardPaymentInput): string {
 }
 
 export function cardPaymentDetails(input: CardPaymentInput): string {
-  return [`externalId: ${input.order.externalId}`, `checkout expires: ${input.expiresAt}`, ...(input.order.items ? [`items: ${input.order.items.length}`] : [])].join('\n');
+  return [
+    `externalId: ${input.order.externalId}`,
+    `checkout expires: ${input.expiresAt}`,
+    ...(input.order.items ? [`items: ${input.order.items.length}`] : []),
+  ].join('\n');
 }

@@ -21,7 +21,12 @@ export interface CodeExpectations {
 }
 
 function sameName(a: string, b: string): boolean {
-  const plain = (value: string) => value.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().toUpperCase();
+  const plain = (value: string) =>
+    value
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .trim()
+      .toUpperCase();
   return plain(a) === plain(b);
 }
 
@@ -29,15 +34,25 @@ export function checkChargeCode(code: string, expected: CodeExpectations): CodeC
   try {
     const parsed = parseBrCode(code);
     if (expected.merchantName !== undefined && !sameName(parsed.merchantName, expected.merchantName)) {
-      return { ok: false, problem: `the code names the merchant "${parsed.merchantName}", not "${expected.merchantName}"` };
+      return {
+        ok: false,
+        problem: `the code names the merchant "${parsed.merchantName}", not "${expected.merchantName}"`,
+      };
     }
     const txid = parsed.txid ? { txid: parsed.txid } : {};
     if (parsed.amountCentavos === undefined) {
-      if (parsed.url === undefined) return { ok: false, problem: `the code carries no amount and no location, the charge is R$ ${formatCentavos(expected.amountCents)}` };
+      if (parsed.url === undefined)
+        return {
+          ok: false,
+          problem: `the code carries no amount and no location, the charge is R$ ${formatCentavos(expected.amountCents)}`,
+        };
       return { ok: true, kind: 'dynamic', ...txid };
     }
     if (parsed.amountCentavos !== expected.amountCents) {
-      return { ok: false, problem: `the code carries R$ ${formatCentavos(parsed.amountCentavos)}, the charge is R$ ${formatCentavos(expected.amountCents)}` };
+      return {
+        ok: false,
+        problem: `the code carries R$ ${formatCentavos(parsed.amountCentavos)}, the charge is R$ ${formatCentavos(expected.amountCents)}`,
+      };
     }
     return { ok: true, kind: parsed.url === undefined ? 'static' : 'dynamic', ...txid };
   } catch (error) {

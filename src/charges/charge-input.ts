@@ -25,7 +25,12 @@ export interface ChargeInput {
 /** Charges wait for callbacks and poll like payouts; their own windows come from the CASH_IN_* settings. */
 export type ChargeConfig = Pick<
   Config,
-  'CASH_IN_ENDPOINT' | 'CASH_IN_LATE_PAYMENT_WINDOW_MS' | 'CASH_IN_REFUND_WINDOW_MS' | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS'
+  | 'CASH_IN_ENDPOINT'
+  | 'CASH_IN_LATE_PAYMENT_WINDOW_MS'
+  | 'CASH_IN_REFUND_WINDOW_MS'
+  | 'PAYOUT_CALLBACK_WAIT_MS'
+  | 'PAYOUT_POLL_INITIAL_MS'
+  | 'PAYOUT_POLL_MAX_MS'
 >;
 
 export function chargeTiming(config: ChargeConfig): ChargeTiming {
@@ -39,5 +44,10 @@ export function chargeTiming(config: ChargeConfig): ChargeTiming {
 }
 
 export function chargeInput(request: ChargeRequest, config: ChargeConfig): ChargeInput {
-  return { request, requestHash: chargeRequestHash(request), endpoint: config.CASH_IN_ENDPOINT, timing: chargeTiming(config) };
+  return {
+    request,
+    requestHash: chargeRequestHash(request),
+    endpoint: config.CASH_IN_ENDPOINT,
+    timing: chargeTiming(config),
+  };
 }

@@ -15,28 +15,36 @@ const MAX_CHARGE_REAIS = 1_000_000;
 export const MAX_EXPIRES_IN_SECONDS = 3_600;
 export const DEFAULT_EXPIRES_IN_SECONDS = 3_600;
 
-const emailSchema = z.email('must be an e-mail address').max(254).transform((email) => email.toLowerCase());
+const emailSchema = z
+  .email('must be an e-mail address')
+  .max(254)
+  .transform((email) => email.toLowerCase());
 const nameSchema = plainTextSchema.min(1).max(120);
 
-export const chargeShapeSchema = z.strictObject({
-  externalId: externalIdSchema,
-  amount: positiveReaisToCentavosSchema(MAX_CHARGE_REAIS),
-  payer: z.strictObject({ name: nameSchema, document: documentFormSchema, email: emailSchema.optional() }),
-  description: plainTextSchema.max(140).optional(),
-  expiresInSeconds: z.number().int().min(1).max(MAX_EXPIRES_IN_SECONDS).optional(),
-  /** Part of the payment credited to another user of the provider. */
-  split: z
-    .strictObject({
-      email: emailSchema,
-      percent: z
-        .number()
-        .gt(0)
-        .lte(100)
-        .refine((value) => Number.isInteger(Math.round(value * 100)) && /^\d+(\.\d{1,2})?$/.test(String(value)), 'must have at most 2 decimal places')
-        .meta({ multipleOf: 0.01 }),
-    })
-    .optional(),
-}).meta({ id: 'ChargeRequest' });
+export const chargeShapeSchema = z
+  .strictObject({
+    externalId: externalIdSchema,
+    amount: positiveReaisToCentavosSchema(MAX_CHARGE_REAIS),
+    payer: z.strictObject({ name: nameSchema, document: documentFormSchema, email: emailSchema.optional() }),
+    description: plainTextSchema.max(140).optional(),
+    expiresInSeconds: z.number().int().min(1).max(MAX_EXPIRES_IN_SECONDS).optional(),
+    /** Part of the payment credited to another user of the provider. */
+    split: z
+      .strictObject({
+        email: emailSchema,
+        percent: z
+          .number()
+          .gt(0)
+          .lte(100)
+          .refine(
+            (value) => Number.isInteger(Math.round(value * 100)) && /^\d+(\.\d{1,2})?$/.test(String(value)),
+            'must have at most 2 decimal places',
+          )
+          .meta({ multipleOf: 0.01 }),
+      })
+      .optional(),
+  })
+  .meta({ id: 'ChargeRequest' });
 
 export interface ChargeRequest {
   externalId: string;
@@ -49,11 +57,16 @@ export interface ChargeRequest {
 
 export const chargeRequestSchema = chargeShapeSchema.transform((shape, ctx): ChargeRequest => {
   const description = shape.description?.trim();
-  if (shape.payer.name.trim() === '') ctx.addIssue({ code: 'custom', path: ['payer', 'name'], message: 'must not be blank' });
+  if (shape.payer.name.trim() === '')
+    ctx.addIssue({ code: 'custom', path: ['payer', 'name'], message: 'must not be blank' });
   return {
     externalId: shape.externalId,
     amountCents: shape.amount,
-    payer: { name: shape.payer.name.trim(), document: unmaskedDocument(shape.payer.document, ctx, ['payer', 'document']), ...(shape.payer.email ? { email: shape.payer.email } : {}) },
+    payer: {
+      name: shape.payer.name.trim(),
+      document: unmaskedDocument(shape.payer.document, ctx, ['payer', 'document']),
+      ...(shape.payer.email ? { email: shape.payer.email } : {}),
+    },
     ...(description ? { description } : {}),
     expiresInSeconds: shape.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
     ...(shape.split ? { split: shape.split } : {}),

@@ -8,5 +8,9 @@ export function chargeSummary(request: ChargeRequest): string {
 }
 
 export function chargeDetails(request: ChargeRequest): string {
-  return [`externalId: ${request.externalId}`, `expires in: ${request.expiresInSeconds} s`, ...(request.split ? [`split: ${request.split.percent}%`] : [])].join('\n');
+  return [
+    `externalId: ${request.externalId}`,
+    `expires in: ${request.expiresInSeconds} s`,
+    ...(request.split ? [`split: ${request.split.percent}%`] : []),
+  ].join('\n');
 }

@@ -43,7 +43,16 @@ async function main(): Promise<void> {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }),
+    routers: engineRouters({
+      config,
+      logger,
+      temporal: temporal.client,
+      batchStore,
+      intents,
+      readModel,
+      endpoints,
+      unmatched,
+    }),
     traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);

@@ -72,8 +72,10 @@ export function renderProgress(summary: BatchSummaryResponse, options: ProgressO
   let timeText: string;
   if (summary.done) timeText = elapsedSeconds > 0 ? `done in ${formatDuration(elapsedSeconds)}` : 'done';
   else if (summary.control === 'PAUSED') timeText = 'paused';
-  else if (summary.problem) timeText = `waiting: ${summary.problem.activity} keeps failing since ${summary.problem.since}: ${printable(summary.problem.message)}`;
-  else if (options.lastSettledAt !== undefined && options.now - options.lastSettledAt >= STALLED_AFTER_MS) timeText = waitingFor(summary, (options.now - options.lastSettledAt) / 1_000);
+  else if (summary.problem)
+    timeText = `waiting: ${summary.problem.activity} keeps failing since ${summary.problem.since}: ${printable(summary.problem.message)}`;
+  else if (options.lastSettledAt !== undefined && options.now - options.lastSettledAt >= STALLED_AFTER_MS)
+    timeText = waitingFor(summary, (options.now - options.lastSettledAt) / 1_000);
   else if (rate > 0) timeText = `${formatDuration((summary.total - settled) / rate)} left`;
   else timeText = 'time left unknown';
 
@@ -92,7 +94,8 @@ export function renderProgress(summary: BatchSummaryResponse, options: ProgressO
 /** What a batch that stopped moving waits for: its payouts at the provider, or the next ones to start. */
 function waitingFor(summary: BatchSummaryResponse, stalledSeconds: number): string {
   const inFlight = summary.counts.STARTED.count;
-  const what = inFlight > 0 ? `the provider on ${inFlight} payout${inFlight === 1 ? '' : 's'}` : 'the next payouts to start';
+  const what =
+    inFlight > 0 ? `the provider on ${inFlight} payout${inFlight === 1 ? '' : 's'}` : 'the next payouts to start';
   return `waiting for ${what} (nothing settled for ${formatDuration(stalledSeconds)})`;
 }
 

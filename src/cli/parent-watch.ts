@@ -14,7 +14,9 @@ const CHECK_EVERY_MS = 500;
 const FORCE_EXIT_AFTER_MS = 40_000;
 
 /** When started by a stack launcher, stops this process with SIGTERM (its own shutdown path) once the launcher dies. */
-export function stopWhenParentDies(onParentGone: (signal: NodeJS.Signals) => void = (signal) => process.kill(process.pid, signal)): void {
+export function stopWhenParentDies(
+  onParentGone: (signal: NodeJS.Signals) => void = (signal) => process.kill(process.pid, signal),
+): void {
   const expected = Number(process.env[STACK_PARENT_PID_ENV]);
   if (!Number.isInteger(expected) || expected <= 0) return;
   const timer = setInterval(() => {

@@ -18,22 +18,39 @@ function destination(payout: Pick<Payout, 'keyType' | 'pixKey'>): string {
 function listLine(item: PayoutListItem): string {
   const fee = item.fee === undefined ? '' : ` (fee ${reais(item.fee)})`;
   const why = item.failureReason ?? item.reviewReason;
-  return printable(`${item.createdAt}  ${item.externalId}  ${item.status}  ${item.method}  ${reais(item.amount)}${fee}${destination(item)}${item.batchId ? `  batch ${item.batchId}` : ''}${why ? `: ${why}` : ''}`);
+  return printable(
+    `${item.createdAt}  ${item.externalId}  ${item.status}  ${item.method}  ${reais(item.amount)}${fee}${destination(item)}${item.batchId ? `  batch ${item.batchId}` : ''}${why ? `: ${why}` : ''}`,
+  );
 }
 
 export async function getCommand(client: EngineClient, externalId: string, json: boolean, out: Out): Promise<void> {
   const payout = await client.getPayout(externalId);
   if (json) return out(JSON.stringify(payout));
   const fee = payout.fee === undefined ? '' : `, fee ${reais(payout.fee)}, total ${reais(payout.total)}`;
-  out(printable(`Payout ${payout.externalId}: ${payout.status}, ${payout.method}, ${reais(payout.amount)}${fee}${destination(payout)}`));
-  if (payout.providerTransactionId) out(printable(`  provider transaction ${payout.providerTransactionId}${payout.providerState ? ` (${payout.providerState})` : ''}`));
+  out(
+    printable(
+      `Payout ${payout.externalId}: ${payout.status}, ${payout.method}, ${reais(payout.amount)}${fee}${destination(payout)}`,
+    ),
+  );
+  if (payout.providerTransactionId)
+    out(
+      printable(
+        `  provider transaction ${payout.providerTransactionId}${payout.providerState ? ` (${payout.providerState})` : ''}`,
+      ),
+    );
   if (payout.failureReason) out(printable(`  failed: ${payout.failureReason}`));
   if (payout.reviewReason && payout.status === 'NEEDS_REVIEW') out(printable(`  needs review: ${payout.reviewReason}`));
   if (payout.batchId) out(printable(`  batch ${payout.batchId}`));
-  for (const transition of payout.transitions) out(printable(`  ${transition.at}  ${transition.from ?? '-'} -> ${transition.to}: ${transition.cause}`));
+  for (const transition of payout.transitions)
+    out(printable(`  ${transition.at}  ${transition.from ?? '-'} -> ${transition.to}: ${transition.cause}`));
 }
 
-export async function listCommand(client: EngineClient, query: PayoutListQuery, json: boolean, out: Out): Promise<void> {
+export async function listCommand(
+  client: EngineClient,
+  query: PayoutListQuery,
+  json: boolean,
+  out: Out,
+): Promise<void> {
   const page = await client.listPayouts(query);
   if (json) return out(JSON.stringify(page));
   if (page.data.length === 0) out('No payouts.');

@@ -109,8 +109,13 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
       out(USAGE);
       return values.help ? EXIT.OK : EXIT.ERROR;
     }
-    if (command === 'list' ? target !== undefined : target === undefined || extra.length > 0) throw new UsageError(command === 'list' ? 'list takes no argument, only options' : `${command} takes exactly one argument`);
-    const env = cliEnvSchema.safeParse(Object.fromEntries(Object.entries(io.env).filter(([, value]) => value !== undefined && value !== '')));
+    if (command === 'list' ? target !== undefined : target === undefined || extra.length > 0)
+      throw new UsageError(
+        command === 'list' ? 'list takes no argument, only options' : `${command} takes exactly one argument`,
+      );
+    const env = cliEnvSchema.safeParse(
+      Object.fromEntries(Object.entries(io.env).filter(([, value]) => value !== undefined && value !== '')),
+    );
     if (!env.success) throw new UsageError(`bad environment: ${z.prettifyError(env.error)}`);
     const client = new EngineClient({ baseUrl: env.data.PAYOUTS_API_URL, apiKey: env.data.PAYOUTS_API_KEY });
     const json = values.json;
@@ -125,14 +130,18 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
     let batchId: string;
     if (command === 'submit') {
       const requestedId = values['batch-id'];
-      if (requestedId !== undefined && !externalIdSchema.safeParse(requestedId).success) throw new UsageError('--batch-id must be 1-64 letters, digits, dot, dash, underscore or colon');
+      if (requestedId !== undefined && !externalIdSchema.safeParse(requestedId).success)
+        throw new UsageError('--batch-id must be 1-64 letters, digits, dot, dash, underscore or colon');
       const accepted = await submitFile(client, target ?? '', requestedId, io);
       batchId = accepted.batchId;
       if (json && !values.watch) {
         out(JSON.stringify(accepted));
         return EXIT.OK;
       }
-      if (!json) out(`Batch ${printable(accepted.batchId)} accepted: ${accepted.total} payouts, ${formatReais(accepted.totalAmount)}.`);
+      if (!json)
+        out(
+          `Batch ${printable(accepted.batchId)} accepted: ${accepted.total} payouts, ${formatReais(accepted.totalAmount)}.`,
+        );
       if (!values.watch) {
         out(`Follow it with: payouts status ${printable(accepted.batchId)} --watch`);
         return EXIT.OK;
@@ -161,9 +170,27 @@ export async function runPayoutsCli(argv: readonly string[], io: CliIo): Promise
 }
 
 /** The list's filters as the engine's own query schema reads them: a bad one is refused here, naming it. */
-function listQuery(values: { status?: string | undefined; method?: string | undefined; 'batch-id'?: string | undefined; 'created-from'?: string | undefined; 'created-to'?: string | undefined; limit?: string | undefined; cursor?: string | undefined }) {
-  const given = { status: values.status, method: values.method, batchId: values['batch-id'], createdFrom: values['created-from'], createdTo: values['created-to'], limit: values.limit, cursor: values.cursor };
-  const query = payoutListQuerySchema.safeParse(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)));
+function listQuery(values: {
+  status?: string | undefined;
+  method?: string | undefined;
+  'batch-id'?: string | undefined;
+  'created-from'?: string | undefined;
+  'created-to'?: string | undefined;
+  limit?: string | undefined;
+  cursor?: string | undefined;
+}) {
+  const given = {
+    status: values.status,
+    method: values.method,
+    batchId: values['batch-id'],
+    createdFrom: values['created-from'],
+    createdTo: values['created-to'],
+    limit: values.limit,
+    cursor: values.cursor,
+  };
+  const query = payoutListQuerySchema.safeParse(
+    Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+  );
   if (!query.success) throw new UsageError(`bad filter: ${z.prettifyError(query.error)}`);
   return query.data;
 }
@@ -192,7 +219,12 @@ async function submitFile(client: EngineClient, file: string, batchId: string | 
 
 function progressOptions(summary: BatchSummary, io: CliIo, watchStartedAt: number, lastSettledAt?: number) {
   const width = io.stdout.isTTY ? (io.stdout.columns ?? 100) : 160;
-  return { now: io.now(), startedAt: summary.startedAt ? Date.parse(summary.startedAt) : watchStartedAt, width, ...(lastSettledAt === undefined ? {} : { lastSettledAt }) };
+  return {
+    now: io.now(),
+    startedAt: summary.startedAt ? Date.parse(summary.startedAt) : watchStartedAt,
+    width,
+    ...(lastSettledAt === undefined ? {} : { lastSettledAt }),
+  };
 }
 
 /** Redraws one line on a terminal, prints a line every few seconds elsewhere (nothing with --json); returns the final summary. */
@@ -243,7 +275,13 @@ function reportError(error: unknown, writeErr: (line: string) => void): number {
     for (const row of error.body.rows ?? []) err(`  ${formatRowIssue(row)}`);
   } else if (error instanceof EngineApiUnreachableError) {
     err(`payouts: ${error.message} (set PAYOUTS_API_URL)`);
-  } else if (error instanceof Error && error.name === 'TypeError' && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS')) {
+  } else if (
+    error instanceof Error &&
+    error.name === 'TypeError' &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('ERR_PARSE_ARGS')
+  ) {
     err(`payouts: ${error.message}`);
     writeErr(USAGE);
   } else {

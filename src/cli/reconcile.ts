@@ -9,7 +9,12 @@ import { printable } from '../validation/plain-text';
 const SETTLED = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 /** 0: settled, still settling by itself, or never sent; 2: it needs review. Errors other than "never sent" are thrown. `json`: the answer as JSON. */
-export async function reconcilePayout(client: EngineClient, externalId: string, json: boolean, out: (line: string) => void): Promise<number> {
+export async function reconcilePayout(
+  client: EngineClient,
+  externalId: string,
+  json: boolean,
+  out: (line: string) => void,
+): Promise<number> {
   let payout: Payout;
   try {
     payout = await client.recheckPayout(externalId);
@@ -27,7 +32,8 @@ export async function reconcilePayout(client: EngineClient, externalId: string, 
 function describe(payout: Payout): string {
   const provider = payout.providerTransactionId ? ` (provider transaction ${payout.providerTransactionId})` : '';
   if (payout.status === 'NEEDS_REVIEW') return `: ${payout.reviewReason ?? 'no reason recorded'}${provider}.`;
-  if (payout.workflowStatus) return `: its workflow is ${payout.workflowStatus} and was not re-run; its submission intent is ${payout.submission?.intent ?? 'unknown'}.`;
+  if (payout.workflowStatus)
+    return `: its workflow is ${payout.workflowStatus} and was not re-run; its submission intent is ${payout.submission?.intent ?? 'unknown'}.`;
   if (payout.status === 'FAILED') return `: ${payout.failureReason ?? 'failed at the provider'}${provider}.`;
   if (SETTLED.includes(payout.status)) return `${provider}.`;
   return `: still being settled from the provider${provider}; it goes on by itself (follow it with GET /v1/payouts/${payout.externalId}).`;

@@ -3,7 +3,11 @@
  * `repeatForcesExit` is false: a launcher whose children run in process groups of their own would
  * leave them running (and a terminal's Ctrl-C can reach it twice, from the terminal and from tsx).
  */
-export function onShutdown(stop: () => Promise<void>, log: (event: string, fields?: Record<string, unknown>) => void, options: { repeatForcesExit?: boolean } = {}): void {
+export function onShutdown(
+  stop: () => Promise<void>,
+  log: (event: string, fields?: Record<string, unknown>) => void,
+  options: { repeatForcesExit?: boolean } = {},
+): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals): void => {
     if (stopping && options.repeatForcesExit === false) return;

@@ -25,8 +25,14 @@ async function main(): Promise<void> {
   for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const tracing = startTracing('payout-worker');
   const sdkMetrics = `127.0.0.1:${config.WORKER_SDK_METRICS_PORT}`;
-  installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', { prometheusBindAddress: sdkMetrics });
-  const metrics = await startMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, sdkMetricsUrl: `http://${sdkMetrics}/metrics` });
+  installSdkLogging(logger.child({ source: 'temporal-sdk' }), config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'INFO', {
+    prometheusBindAddress: sdkMetrics,
+  });
+  const metrics = await startMetricsServer({
+    host: config.WORKER_METRICS_HOST,
+    port: config.WORKER_METRICS_PORT,
+    sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
+  });
   const connection = await connectWorker(config);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
@@ -36,7 +42,14 @@ async function main(): Promise<void> {
   const worker = await createEngineWorker({
     config,
     connection,
-    activities: engineActivities(config, { batchStore, intents, readModel, endpoints, temporal: temporal.client, logger }),
+    activities: engineActivities(config, {
+      batchStore,
+      intents,
+      readModel,
+      endpoints,
+      temporal: temporal.client,
+      logger,
+    }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
     ...(tracing ? { tracing } : {}),
@@ -44,7 +57,13 @@ async function main(): Promise<void> {
   await ensureMedSyncSchedule(temporal.client, config);
   // The SDK's own SIGTERM handling stops the worker; the watch sends it one if the stack launcher dies.
   stopWhenParentDies();
-  logger.info('worker.started', { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, medSyncSchedule: config.MED_SYNC_SCHEDULE_ID, metricsPort: metrics.port, tracing: tracing !== undefined });
+  logger.info('worker.started', {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    namespace: config.TEMPORAL_NAMESPACE,
+    medSyncSchedule: config.MED_SYNC_SCHEDULE_ID,
+    metricsPort: metrics.port,
+    tracing: tracing !== undefined,
+  });
   await worker.run();
   await connection.close();
   await temporal.close();
@@ -58,6 +77,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

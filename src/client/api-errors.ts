@@ -15,7 +15,9 @@ export class EngineApiError extends Error {
 /** No answer at all: the URL is wrong or the engine is down. */
 export class EngineApiUnreachableError extends Error {
   constructor(url: string, cause: unknown) {
-    super(`cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+    super(
+      `cannot reach the engine API at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`,
+    );
     this.name = 'EngineApiUnreachableError';
   }
 }

@@ -58,8 +58,11 @@ export class EngineClient {
 
   /** Items as a file holds them: the engine checks every one and names each bad row in its 422. Already serialized, it goes as it is (the benchmark keeps the serialization out of what it times). */
   submitJson(body: { batchId?: string; items: readonly unknown[] } | string): Promise<BatchAccepted> {
-    if (typeof body !== 'string') return this.answer(() => this.api.POST('/v1/payout-batches', { body: body as BatchRequest }));
-    return this.answer(() => this.api.POST('/v1/payout-batches', { body: body as unknown as BatchRequest, bodySerializer: () => body }));
+    if (typeof body !== 'string')
+      return this.answer(() => this.api.POST('/v1/payout-batches', { body: body as BatchRequest }));
+    return this.answer(() =>
+      this.api.POST('/v1/payout-batches', { body: body as unknown as BatchRequest, bodySerializer: () => body }),
+    );
   }
 
   batchSummary(batchId: string): Promise<BatchSummary> {
@@ -67,12 +70,21 @@ export class EngineClient {
   }
 
   /** One page of a batch's items, in `status` or all of them. */
-  batchItems(batchId: string, query: { status?: BatchItemStatus; cursor?: string; limit?: number }): Promise<BatchItems> {
-    return this.answer(() => this.api.GET('/v1/payout-batches/{batchId}/items', { params: { path: { batchId }, query } }));
+  batchItems(
+    batchId: string,
+    query: { status?: BatchItemStatus; cursor?: string; limit?: number },
+  ): Promise<BatchItems> {
+    return this.answer(() =>
+      this.api.GET('/v1/payout-batches/{batchId}/items', { params: { path: { batchId }, query } }),
+    );
   }
 
   /** Every item in `status`, following nextCursor to the end. */
-  async *allItems(batchId: string, status: BatchItemStatus, pageSize = 1_000): AsyncGenerator<BatchItems['items'][number]> {
+  async *allItems(
+    batchId: string,
+    status: BatchItemStatus,
+    pageSize = 1_000,
+  ): AsyncGenerator<BatchItems['items'][number]> {
     let cursor: string | undefined;
     do {
       const page = await this.batchItems(batchId, { status, limit: pageSize, ...(cursor ? { cursor } : {}) });
@@ -109,6 +121,11 @@ export class EngineClient {
     if (response.ok && answer.data !== undefined) return answer.data;
     const body = apiErrorBodySchema.safeParse(answer.error);
     const text = typeof answer.error === 'string' ? answer.error : '';
-    throw new EngineApiError(response.status, body.success ? body.data : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || response.statusText });
+    throw new EngineApiError(
+      response.status,
+      body.success
+        ? body.data
+        : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || response.statusText },
+    );
   }
 }

@@ -12,7 +12,15 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export const API_KEY_SCOPES = ['payouts:write', 'charges:write', 'infractions:write', 'webhooks:write', 'read', 'operator', 'codec'] as const;
+export const API_KEY_SCOPES = [
+  'payouts:write',
+  'charges:write',
+  'infractions:write',
+  'webhooks:write',
+  'read',
+  'operator',
+  'codec',
+] as const;
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { message: `a scope is one of ${API_KEY_SCOPES.join(', ')}` });
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
@@ -31,10 +39,20 @@ export const SCOPE_MEANINGS: Record<ApiKeyScope, string> = {
  * A key written without scopes is a merchant's back end: it pays, charges, defends infractions and reads. It
  * does not act on work under way (operator), choose where events go (webhooks:write) or decrypt payloads (codec).
  */
-export const DEFAULT_KEY_SCOPES: readonly ApiKeyScope[] = ['payouts:write', 'charges:write', 'infractions:write', 'read'];
+export const DEFAULT_KEY_SCOPES: readonly ApiKeyScope[] = [
+  'payouts:write',
+  'charges:write',
+  'infractions:write',
+  'read',
+];
 
 /** Printable ASCII (0x21 to 0x7e) but the setting's separators, comma and colon: it travels in a header and in ENGINE_API_KEYS. */
-const secretSchema = z.string().regex(/^[\x21-\x2b\x2d-\x39\x3b-\x7e]{1,512}$/, 'a secret is 1 to 512 printable ASCII characters, no space, comma or colon');
+const secretSchema = z
+  .string()
+  .regex(
+    /^[\x21-\x2b\x2d-\x39\x3b-\x7e]{1,512}$/,
+    'a secret is 1 to 512 printable ASCII characters, no space, comma or colon',
+  );
 
 export const apiKeySchema = z
   .object({
@@ -51,8 +69,18 @@ const apiKeyListSchema = z
   .min(1, 'must name at least one key')
   .superRefine((keys, ctx) => {
     keys.forEach((key, index) => {
-      if (keys.findIndex((other) => other.name === key.name) < index) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `the name ${key.name} is given to an earlier key too` });
-      if (keys.findIndex((other) => other.secret === key.secret) < index) ctx.addIssue({ code: 'custom', path: [index, 'secret'], message: 'the secret of an earlier key is given again' });
+      if (keys.findIndex((other) => other.name === key.name) < index)
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `the name ${key.name} is given to an earlier key too`,
+        });
+      if (keys.findIndex((other) => other.secret === key.secret) < index)
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'secret'],
+          message: 'the secret of an earlier key is given again',
+        });
     });
   });
 
@@ -68,7 +96,13 @@ function keyOfEntry(entry: string, index: number): { name: string; secret: strin
 /** ENGINE_API_KEYS: `secret`, `name:secret` or `name:secret:scope+scope`, comma-separated. */
 export const apiKeysTextSchema = z
   .string()
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0).map(keyOfEntry))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0)
+      .map(keyOfEntry),
+  )
   .pipe(apiKeyListSchema);
 
 /** ENGINE_API_KEYS_FILE: the path of a JSON file listing the keys, each with its scopes. */
@@ -80,7 +114,10 @@ export const apiKeysFileSchema = z
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+      });
       return z.NEVER;
     }
     try {

@@ -36,12 +36,21 @@ export class ItemSealer {
   private readonly byId: Map<string, SealingKeys>;
 
   /** `active` seals; `active` and every `previous` key open; `purpose` names the subkey (one per store). */
-  constructor(active: EncryptionKey, previous: readonly EncryptionKey[], purpose: Exclude<KeyPurpose, 'temporal-payloads'>) {
+  constructor(
+    active: EncryptionKey,
+    previous: readonly EncryptionKey[],
+    purpose: Exclude<KeyPurpose, 'temporal-payloads'>,
+  ) {
     for (const { id, key } of [active, ...previous]) {
       if (key.length !== 32) throw new Error(`the payload encryption key ${id} must be 32 bytes`);
     }
     this.keyId = active.id;
-    this.byId = new Map([active, ...previous].map(({ id, key }) => [id, { key: createSecretKey(key), subkey: createSecretKey(purposeKey(key, purpose)) }]));
+    this.byId = new Map(
+      [active, ...previous].map(({ id, key }) => [
+        id,
+        { key: createSecretKey(key), subkey: createSecretKey(purposeKey(key, purpose)) },
+      ]),
+    );
   }
 
   private get active(): SealingKeys {
@@ -53,7 +62,9 @@ export class ItemSealer {
   /** Seals a whole batch: the random IVs come from one draw, which halves the cost of 10,000 seals. */
   sealMany(items: readonly { externalId: string; sealed: unknown }[]): Buffer[] {
     const ivs = randomBytes(IV_BYTES * items.length);
-    return items.map((item, index) => this.seal(item.externalId, item.sealed, ivs.subarray(index * IV_BYTES, (index + 1) * IV_BYTES)));
+    return items.map((item, index) =>
+      this.seal(item.externalId, item.sealed, ivs.subarray(index * IV_BYTES, (index + 1) * IV_BYTES)),
+    );
   }
 
   /** Seals any JSON value under the item's externalId. */
@@ -92,7 +103,10 @@ export class ItemSealer {
       throw new Error(`sealed fields of ${externalId} open with none of the configured keys`);
     }
     const key = this.byId.get(keyId);
-    if (!key) throw new Error(`sealed fields of ${externalId} need the key ${keyId}, which is not configured (PAYLOAD_ENCRYPTION_PREVIOUS_KEYS)`);
+    if (!key)
+      throw new Error(
+        `sealed fields of ${externalId} need the key ${keyId}, which is not configured (PAYLOAD_ENCRYPTION_PREVIOUS_KEYS)`,
+      );
     return openWith(key, externalId, sealed);
   }
 }
@@ -103,7 +117,12 @@ function openWith(keys: SealingKeys, externalId: string, sealed: Buffer): unknow
   const decipher = createDecipheriv('aes-256-gcm', sealed[0] === FORMAT_VERSION ? keys.subkey : keys.key, iv);
   decipher.setAAD(Buffer.from(externalId));
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  const plain = JSON.parse(Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString()) as unknown;
+  const plain = JSON.parse(
+    Buffer.concat([
+      decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString(),
+  ) as unknown;
   if (sealed[0] !== LEGACY_FORMAT) return plain;
   const [pixKey, description] = legacySchema.parse(plain);
   return description === undefined ? { pixKey } : { pixKey, description };

@@ -18,7 +18,8 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = networkErrorCode(error);
-  if (code !== undefined) return UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+  if (code !== undefined)
+    return UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
   return error instanceof Error && /^Connection terminated/.test(error.message);
 }
 
@@ -32,7 +33,9 @@ export async function applyPgMigrations(pool: Pool, migrations: readonly Migrati
     const done = await inTransaction(pool, async (client) => {
       // Taken before the table exists: CREATE TABLE IF NOT EXISTS races with itself in PostgreSQL.
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)',
+      );
       const found = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
       if (found.rowCount !== 0) return false;
       await client.query(migration.sql);

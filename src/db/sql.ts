@@ -46,7 +46,12 @@ export interface SqlDialect {
    * Many rows as one table of a FROM clause, named `alias` with these columns: bound as parameters
    * from `$firstParam` on (PostgreSQL: one array per column; SQLite: one JSON text).
    */
-  rows(alias: string, columns: readonly Column[], rows: readonly (readonly unknown[])[], firstParam: number): { sql: string; params: unknown[] };
+  rows(
+    alias: string,
+    columns: readonly Column[],
+    rows: readonly (readonly unknown[])[],
+    firstParam: number,
+  ): { sql: string; params: unknown[] };
 }
 
 /** deadlock_detected, serialization_failure: PostgreSQL undid the statement; running it again is safe. */

@@ -84,8 +84,14 @@ export class SqliteRunner implements SqlRunner {
  */
 function ofThisRealm(error: unknown): Error {
   if (error instanceof Error) return error;
-  const { message, code } = (typeof error === 'object' && error !== null ? error : {}) as { message?: unknown; code?: unknown };
-  return Object.assign(new Error(typeof message === 'string' ? message : String(error)), typeof code === 'string' ? { code } : {});
+  const { message, code } = (typeof error === 'object' && error !== null ? error : {}) as {
+    message?: unknown;
+    code?: unknown;
+  };
+  return Object.assign(
+    new Error(typeof message === 'string' ? message : String(error)),
+    typeof code === 'string' ? { code } : {},
+  );
 }
 
 const NOW = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
@@ -98,8 +104,12 @@ export const sqliteDialect: SqlDialect = {
   timeParam: (at) => at.getTime(),
   timeOf: (value) => new Date(Number(value)),
   rows(alias: string, columns: readonly Column[], rows: readonly (readonly unknown[])[], firstParam: number) {
-    const selected = columns.map((column, index) => (column.type === 'bytea' ? `unhex(value->>${index}) AS ${column.name}` : `value->>${index} AS ${column.name}`));
-    const json = JSON.stringify(rows.map((row) => row.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value))));
+    const selected = columns.map((column, index) =>
+      column.type === 'bytea' ? `unhex(value->>${index}) AS ${column.name}` : `value->>${index} AS ${column.name}`,
+    );
+    const json = JSON.stringify(
+      rows.map((row) => row.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value))),
+    );
     return { sql: `(SELECT ${selected.join(', ')} FROM json_each($${firstParam})) AS ${alias}`, params: [json] };
   },
 };

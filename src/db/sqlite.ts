@@ -53,6 +53,11 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
 }
 
 function isRecorded(db: Database.Database, id: string): boolean {
-  const table = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  return table !== undefined && db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?').get(id) !== undefined;
+  const table = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  return (
+    table !== undefined &&
+    db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?').get(id) !== undefined
+  );
 }

@@ -81,7 +81,9 @@ const answerOptions: RequestHandler = (req, res, next) => {
  * Mount after every route. A path with other methods: `Allow`, and `refuse(...)` to the error handler
  * (or 200 to an OPTIONS). A path with no method at all passes on to the 404.
  */
-export function methodNotAllowed(refuse: (method: string, path: string, allowed: readonly string[]) => Error): RequestHandler {
+export function methodNotAllowed(
+  refuse: (method: string, path: string, allowed: readonly string[]) => Error,
+): RequestHandler {
   return (req, res, next) => {
     const allowed = allowedMethods(req);
     // The method is among them when its route handed the request on (middleware such as a limiter): not a 405.

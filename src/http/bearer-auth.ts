@@ -12,7 +12,11 @@ export function bearerToken(req: Request): string | undefined {
 }
 
 /** The holder whose secret `presented` is, comparing with every one in constant time (no early exit). */
-export function holderOfSecret<T>(holders: readonly T[], secretOf: (holder: T) => string, presented: string | undefined): T | undefined {
+export function holderOfSecret<T>(
+  holders: readonly T[],
+  secretOf: (holder: T) => string,
+  presented: string | undefined,
+): T | undefined {
   if (!presented) return undefined;
   const candidate = digest(presented);
   let found: T | undefined;

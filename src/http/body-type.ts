@@ -10,7 +10,10 @@ function hasBody(req: Request): boolean {
   return req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
 }
 
-export function acceptBodyTypes(types: readonly string[], refuse: (accepted: readonly string[]) => Error): RequestHandler {
+export function acceptBodyTypes(
+  types: readonly string[],
+  refuse: (accepted: readonly string[]) => Error,
+): RequestHandler {
   return (req, _res, next) => {
     if (!hasBody(req) || req.is([...types])) next();
     else next(refuse(types));

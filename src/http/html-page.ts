@@ -4,7 +4,8 @@
  */
 
 /** Text for HTML content or a quoted attribute: every character that could close either, as a numeric reference. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** JSON that cannot close the <script> element it sits in. */
 export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');

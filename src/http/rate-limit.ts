@@ -36,8 +36,10 @@ export function perMinuteLimit(options: PerMinuteLimitOptions): RequestHandler {
     keyGenerator: (req) => options.keyOf(req),
     handler: (_req, _res, next) => next(options.refuse(options.perMinute)),
     logger: {
-      error: (error, message) => options.logger.error('rate_limit.error', { error: error instanceof Error ? error : String(error), message }),
-      warn: (error, message) => options.logger.warn('rate_limit.warning', { error: error instanceof Error ? error : String(error), message }),
+      error: (error, message) =>
+        options.logger.error('rate_limit.error', { error: error instanceof Error ? error : String(error), message }),
+      warn: (error, message) =>
+        options.logger.warn('rate_limit.warning', { error: error instanceof Error ? error : String(error), message }),
     },
   });
 }

@@ -9,7 +9,10 @@ import { plainTextSchema } from '../validation/plain-text';
 export const defenseRequestSchema = z.strictObject({
   analise: z.enum(INFRACTION_ANALYSES, { message: `must be one of ${INFRACTION_ANALYSES.join(', ')}` }),
   justificativa: plainTextSchema.trim().min(1, 'justificativa is required').max(MAX_JUSTIFICATION_LENGTH),
-  proofs: z.array(z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(2048)).max(MAX_PROOFS).default([]),
+  proofs: z
+    .array(z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(2048))
+    .max(MAX_PROOFS)
+    .default([]),
 });
 
 export type Defense = z.output<typeof defenseRequestSchema>;

@@ -39,14 +39,19 @@ function listIn(body: unknown, envelope: string | undefined): unknown[] {
     // An empty page may come as null, or without the field.
     if (named === undefined || named === null) return [];
     if (Array.isArray(named)) return named;
-    throw new UnreadableListError(`MED_LIST_ENVELOPE names ${envelope}, which is not a list in endpoint 7's answer (its fields: ${fieldNamesOf(body).join(', ')})`);
+    throw new UnreadableListError(
+      `MED_LIST_ENVELOPE names ${envelope}, which is not a list in endpoint 7's answer (its fields: ${fieldNamesOf(body).join(', ')})`,
+    );
   }
   if (Array.isArray(body)) return body;
   const top = arraysIn(body);
-  const found = top.length > 0 ? top : typeof body === 'object' && body !== null ? Object.values(body).flatMap(arraysIn) : [];
+  const found =
+    top.length > 0 ? top : typeof body === 'object' && body !== null ? Object.values(body).flatMap(arraysIn) : [];
   if (found.length === 1 && found[0]) return found[0];
   const what = found.length === 0 ? 'no list' : `${found.length} lists`;
-  throw new UnreadableListError(`endpoint 7's answer holds ${what} where one list of infractions was expected (its fields: ${fieldNamesOf(body).join(', ')}): MED_LIST_ENVELOPE names the one that holds them`);
+  throw new UnreadableListError(
+    `endpoint 7's answer holds ${what} where one list of infractions was expected (its fields: ${fieldNamesOf(body).join(', ')}): MED_LIST_ENVELOPE names the one that holds them`,
+  );
 }
 
 export function readInfractionPage(body: unknown, reading: MedReading): InfractionPage {

@@ -13,7 +13,8 @@ import { INFRACTION_ID_PATTERN, NOT_A_PLAIN_ID } from './infraction-id';
 import { DEFAULT_DEFENSE_WINDOW_MS, type InfractionRecord } from './infraction-record';
 import type { UnreadableInfraction } from './unreadable-record';
 
-export type RecordReading = { kind: 'read'; record: InfractionRecord } | { kind: 'unreadable'; unreadable: UnreadableInfraction };
+export type RecordReading =
+  { kind: 'read'; record: InfractionRecord } | { kind: 'unreadable'; unreadable: UnreadableInfraction };
 
 const MAX_NAMES = 30;
 const MAX_NAME_LENGTH = 64;
@@ -33,7 +34,9 @@ export function valueAt(body: unknown, path: string): unknown {
 export function fieldNamesOf(value: unknown): string[] {
   if (typeof value !== 'object' || value === null) return [];
   const names = Array.isArray(value) ? ['(a list)'] : Object.keys(value);
-  return names.slice(0, MAX_NAMES).map((name) => maskSecretText(name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH)}…` : name));
+  return names
+    .slice(0, MAX_NAMES)
+    .map((name) => maskSecretText(name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH)}…` : name));
 }
 
 const readers = {
@@ -64,7 +67,11 @@ export type FieldReaders = Readonly<Record<string, z.ZodType>>;
 export type FieldsRead<R extends FieldReaders> = { [F in keyof R]?: FieldRead<z.output<R[F]>> };
 
 /** Each field of `readers` under the first of its names (`names`) that holds a value its reader takes; a field none holds is left out. */
-export function readFields<R extends FieldReaders>(raw: unknown, readers: R, names: Readonly<Record<keyof R, readonly string[]>>): FieldsRead<R> {
+export function readFields<R extends FieldReaders>(
+  raw: unknown,
+  readers: R,
+  names: Readonly<Record<keyof R, readonly string[]>>,
+): FieldsRead<R> {
   const read: Record<string, FieldRead<unknown>> = {};
   for (const field of Object.keys(readers) as (keyof R & string)[]) {
     for (const name of names[field]) {
@@ -85,13 +92,25 @@ export function readInfractionRecord(raw: unknown, names: MedRecordFields): Reco
   const found = readFields(raw, readers, names);
   const read = Object.fromEntries(Object.entries(found).map(([field, { value }]) => [field, value])) as Read;
   const { id, transactionId, status, amount, createdAt, defenseDeadline } = read;
-  const missing = (['id', 'transactionId', 'status', 'amount'] as const).filter((field) => read[field] === undefined).map((field): string => (field === 'id' && holdsAnyId(raw, names) ? NOT_A_PLAIN_ID : field));
+  const missing = (['id', 'transactionId', 'status', 'amount'] as const)
+    .filter((field) => read[field] === undefined)
+    .map((field): string => (field === 'id' && holdsAnyId(raw, names) ? NOT_A_PLAIN_ID : field));
   if (createdAt === undefined && defenseDeadline === undefined) missing.push('createdAt or defenseDeadline');
-  if (id === undefined || transactionId === undefined || status === undefined || amount === undefined || missing.length > 0) {
-    return { kind: 'unreadable', unreadable: { ...(id === undefined ? {} : { infractionId: id }), fields: fieldNamesOf(raw), missing } };
+  if (
+    id === undefined ||
+    transactionId === undefined ||
+    status === undefined ||
+    amount === undefined ||
+    missing.length > 0
+  ) {
+    return {
+      kind: 'unreadable',
+      unreadable: { ...(id === undefined ? {} : { infractionId: id }), fields: fieldNamesOf(raw), missing },
+    };
   }
   // One of the two is there; the documented window (docs/assumptions.md §8) gives the other.
-  const opened = createdAt === undefined ? Date.parse(defenseDeadline ?? '') - DEFAULT_DEFENSE_WINDOW_MS : Date.parse(createdAt);
+  const opened =
+    createdAt === undefined ? Date.parse(defenseDeadline ?? '') - DEFAULT_DEFENSE_WINDOW_MS : Date.parse(createdAt);
   const due = defenseDeadline === undefined ? opened + DEFAULT_DEFENSE_WINDOW_MS : Date.parse(defenseDeadline);
   return {
     kind: 'read',

@@ -8,7 +8,12 @@
  */
 import { z } from 'zod';
 
-export const INTENT_KINDS = ['payout-submission', 'charge-creation', 'defense-submission', 'card-authorization'] as const;
+export const INTENT_KINDS = [
+  'payout-submission',
+  'charge-creation',
+  'defense-submission',
+  'card-authorization',
+] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
 /**
@@ -45,7 +50,11 @@ export const intentRowSchema = z
  * An intent as the store reads it: `answer` opened (sealed-answer.ts); `answerUnsealed` when the row was written in
  * clear, before answers were sealed; `answerRefused` (and no answer) when the sealed answer does not open as this row's.
  */
-export type Intent = Omit<z.output<typeof intentRowSchema>, 'answer'> & { answer?: string; answerUnsealed?: true; answerRefused?: string };
+export type Intent = Omit<z.output<typeof intentRowSchema>, 'answer'> & {
+  answer?: string;
+  answerUnsealed?: true;
+  answerRefused?: string;
+};
 
 export interface IntentKey {
   businessId: string;

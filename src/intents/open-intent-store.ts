@@ -8,7 +8,9 @@ import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryptio
 import type { IntentStore } from './intent-store';
 import { pgIntentStore, sqliteIntentStore } from './sql-intent-store';
 
-export async function openIntentStore(config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<IntentStore> {
+export async function openIntentStore(
+  config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>,
+): Promise<IntentStore> {
   const keys = resolvePayloadKeys(config);
   if (config.DATABASE_URL) return pgIntentStore(config.DATABASE_URL, keys);
   return Promise.resolve(sqliteIntentStore(batchStorePath(config.DATA_DIR), keys));

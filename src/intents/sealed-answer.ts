@@ -39,12 +39,21 @@ export class IntentAnswerSealer {
     const separator = sealed.indexOf(':');
     try {
       if (separator < 1) throw new Error('no key id');
-      const answer = this.sealer.open(boundTo(key), Buffer.from(sealed.slice(separator + 1), 'base64url'), sealed.slice(0, separator));
+      const answer = this.sealer.open(
+        boundTo(key),
+        Buffer.from(sealed.slice(separator + 1), 'base64url'),
+        sealed.slice(0, separator),
+      );
       if (typeof answer !== 'string') throw new Error('not an answer');
       return { kind: 'opened', answer };
     } catch (error) {
       const missingKey = error instanceof Error && error.message.includes('not configured');
-      return { kind: 'refused', problem: missingKey ? error.message : "does not open as this intent's answer (copied from another row, or altered)" };
+      return {
+        kind: 'refused',
+        problem: missingKey
+          ? error.message
+          : "does not open as this intent's answer (copied from another row, or altered)",
+      };
     }
   }
 }

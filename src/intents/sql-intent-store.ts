@@ -7,7 +7,14 @@
 import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
 import type { PayloadKeys } from '../temporal/encryption-key';
-import { intentRowSchema, type Claim, type Intent, type IntentKey, type IntentStore, type IntentUpdate } from './intent-store';
+import {
+  intentRowSchema,
+  type Claim,
+  type Intent,
+  type IntentKey,
+  type IntentStore,
+  type IntentUpdate,
+} from './intent-store';
 import { IntentAnswerSealer } from './sealed-answer';
 
 const FIND = 'SELECT * FROM money_intents WHERE business_id = $1 AND kind = $2';
@@ -48,11 +55,32 @@ export class SqlIntentStore implements IntentStore {
   }
 
   async record(key: IntentKey, runId: string, update: IntentUpdate, at = new Date()): Promise<void> {
-    await this.sql.query(RECORD, [update.state, update.providerId ?? null, this.sealed(key, update.answer), this.dialect.timeParam(at), key.businessId, key.kind, runId]);
+    await this.sql.query(RECORD, [
+      update.state,
+      update.providerId ?? null,
+      this.sealed(key, update.answer),
+      this.dialect.timeParam(at),
+      key.businessId,
+      key.kind,
+      runId,
+    ]);
   }
 
-  async takeOver(key: IntentKey, fromRunId: string, toRunId: string, answer?: string, at = new Date()): Promise<boolean> {
-    const moved = await this.sql.query(TAKE_OVER, [toRunId, this.sealed(key, answer), this.dialect.timeParam(at), key.businessId, key.kind, fromRunId]);
+  async takeOver(
+    key: IntentKey,
+    fromRunId: string,
+    toRunId: string,
+    answer?: string,
+    at = new Date(),
+  ): Promise<boolean> {
+    const moved = await this.sql.query(TAKE_OVER, [
+      toRunId,
+      this.sealed(key, answer),
+      this.dialect.timeParam(at),
+      key.businessId,
+      key.kind,
+      fromRunId,
+    ]);
     return moved.changes === 1;
   }
 
@@ -71,7 +99,11 @@ export class SqlIntentStore implements IntentStore {
     if (stored === undefined) return intent;
     const reading = this.answers.open({ businessId: intent.businessId, kind: intent.kind }, stored);
     if (reading.kind === 'refused') return { ...intent, answerRefused: reading.problem };
-    return { ...intent, answer: reading.answer, ...(reading.kind === 'unsealed' ? { answerUnsealed: true as const } : {}) };
+    return {
+      ...intent,
+      answer: reading.answer,
+      ...(reading.kind === 'unsealed' ? { answerUnsealed: true as const } : {}),
+    };
   }
 
   close(): Promise<void> {

@@ -10,7 +10,11 @@ import { batchWorkflowId, type BatchInput, type PayoutBatchWorkflow } from '../.
 export * from '../../workflows/batch/messages';
 
 /** 'exists' when the batch's workflow was already started (running or closed). */
-export async function startBatchWorkflow(client: Client, input: BatchInput, taskQueue: string): Promise<'started' | 'exists'> {
+export async function startBatchWorkflow(
+  client: Client,
+  input: BatchInput,
+  taskQueue: string,
+): Promise<'started' | 'exists'> {
   try {
     await client.workflow.start<PayoutBatchWorkflow>('payoutBatchWorkflow', {
       workflowId: batchWorkflowId(input.batchId),

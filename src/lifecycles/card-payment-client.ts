@@ -3,9 +3,17 @@
  * repeated request and the checkout page need without a worker (the request's hash, the expiry, the
  * installments); the search attributes set by the start request.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  type SearchAttributePair,
+} from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { CARD_PAYMENT_FLOW, cardPaymentWorkflowId, type CardPaymentWorkflow } from '../../workflows/card-payment/messages';
+import {
+  CARD_PAYMENT_FLOW,
+  cardPaymentWorkflowId,
+  type CardPaymentWorkflow,
+} from '../../workflows/card-payment/messages';
 import type { CardPaymentInput } from '../card-payments/card-payment-input';
 import { cardPaymentDetails, cardPaymentSummary } from '../card-payments/summary';
 import { AmountCents, CardPaymentStatus, Flow } from '../temporal/search-attributes';
@@ -27,7 +35,8 @@ export interface CardPaymentMemo {
 /** The memo as written by startCardPaymentWorkflow; undefined for anything else. */
 export function readCardPaymentMemo(memo: Record<string, unknown> | undefined): CardPaymentMemo | undefined {
   const { requestHash, expiresAt, installmentCount } = memo ?? {};
-  if (typeof requestHash !== 'string' || typeof expiresAt !== 'string' || typeof installmentCount !== 'number') return undefined;
+  if (typeof requestHash !== 'string' || typeof expiresAt !== 'string' || typeof installmentCount !== 'number')
+    return undefined;
   return { requestHash, expiresAt, installmentCount };
 }
 
@@ -41,8 +50,16 @@ function cardPaymentStartAttributes(input: CardPaymentInput): SearchAttributePai
 }
 
 /** 'exists' when a workflow with this payment's id was already started (running or closed). */
-export async function startCardPaymentWorkflow(client: Client, input: CardPaymentInput, taskQueue: string): Promise<'started' | 'exists'> {
-  const memo: CardPaymentMemo = { requestHash: input.requestHash, expiresAt: input.expiresAt, installmentCount: input.order.installmentCount };
+export async function startCardPaymentWorkflow(
+  client: Client,
+  input: CardPaymentInput,
+  taskQueue: string,
+): Promise<'started' | 'exists'> {
+  const memo: CardPaymentMemo = {
+    requestHash: input.requestHash,
+    expiresAt: input.expiresAt,
+    installmentCount: input.order.installmentCount,
+  };
   try {
     await client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', {
       workflowId: cardPaymentWorkflowId(input.order.externalId),

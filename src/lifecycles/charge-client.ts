@@ -4,13 +4,25 @@
  * provider's id of the PIX that paid it (the charge indexes it when it is paid), and told of an accepted
  * infraction by a signal.
  */
-import { WithStartWorkflowOperation, type Client, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  type Client,
+  type WorkflowHandle,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
 import type { ChargeInput } from '../charges/charge-input';
 import { chargeDetails, chargeSummary } from '../charges/summary';
 import type { ChargeRefunds } from '../infractions/charge-refunds';
 import { AmountCents, ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
-import { CHARGE_FLOW, chargeWorkflowId, createChargeUpdate, infractionAcceptedSignal, type ChargeView, type ChargeWorkflow } from '../../workflows/charge/messages';
+import {
+  CHARGE_FLOW,
+  chargeWorkflowId,
+  createChargeUpdate,
+  infractionAcceptedSignal,
+  type ChargeView,
+  type ChargeWorkflow,
+} from '../../workflows/charge/messages';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../../workflows/charge/messages';
@@ -33,7 +45,11 @@ function chargeStartAttributes(input: ChargeInput): SearchAttributePair[] {
  * The charge's workflow started (or found) with the createCharge update, resolved once Temporal accepted the
  * update. The update id carries the request's hash: a retried request joins the first one's update (or gets its answer).
  */
-export function startCreateCharge(client: Client, input: ChargeInput, taskQueue: string): Promise<WorkflowUpdateHandle<ChargeView>> {
+export function startCreateCharge(
+  client: Client,
+  input: ChargeInput,
+  taskQueue: string,
+): Promise<WorkflowUpdateHandle<ChargeView>> {
   const start = new WithStartWorkflowOperation<ChargeWorkflow>('chargeWorkflow', {
     workflowId: chargeWorkflowId(input.request.externalId),
     taskQueue,
@@ -46,7 +62,12 @@ export function startCreateCharge(client: Client, input: ChargeInput, taskQueue:
     staticSummary: chargeSummary(input.request),
     staticDetails: chargeDetails(input.request),
   });
-  return client.workflow.startUpdateWithStart(createChargeUpdate, { args: [input.requestHash], updateId: `create:${input.requestHash}`, startWorkflowOperation: start, waitForStage: 'ACCEPTED' });
+  return client.workflow.startUpdateWithStart(createChargeUpdate, {
+    args: [input.requestHash],
+    updateId: `create:${input.requestHash}`,
+    startWorkflowOperation: start,
+    waitForStage: 'ACCEPTED',
+  });
 }
 
 const CHARGE_ID_PREFIX = chargeWorkflowId('');
@@ -66,7 +87,9 @@ export function chargeRefunds(temporal: Client): ChargeRefunds {
 
     async recordAcceptedInfraction(chargeExternalId, infraction) {
       try {
-        await temporal.workflow.getHandle(chargeWorkflowId(chargeExternalId)).signal(infractionAcceptedSignal, infraction);
+        await temporal.workflow
+          .getHandle(chargeWorkflowId(chargeExternalId))
+          .signal(infractionAcceptedSignal, infraction);
         return true;
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return false;

@@ -3,14 +3,24 @@
  * which state (from visibility), and the provider's record brought to an infraction's workflow by
  * signal-with-start (started, with its search attributes and summary, when it does not run yet).
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  type SearchAttributePair,
+} from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { isInfractionId } from '../infractions/infraction-id';
 import type { InfractionRecord } from '../infractions/infraction-record';
 import type { UnreadableInfraction } from '../infractions/unreadable-record';
 import { formatCentavos } from '../money/centavos';
 import { AmountCents, Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
-import { INFRACTION_FLOW, infractionRecordSignal, infractionWorkflowId, type InfractionState, type InfractionWorkflow } from '../../workflows/infraction/messages';
+import {
+  INFRACTION_FLOW,
+  infractionRecordSignal,
+  infractionWorkflowId,
+  type InfractionState,
+  type InfractionWorkflow,
+} from '../../workflows/infraction/messages';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../../workflows/infraction/messages';
@@ -34,7 +44,10 @@ function infractionStartAttributes(record: InfractionRecord): SearchAttributePai
  * The states of the running infraction workflows among these ids, by workflow id, from visibility. Only plain
  * tokens go into the query, unescaped (the record reader refuses any other id): nothing to escape, nothing to inject.
  */
-export async function runningInfractionStates(temporal: Client, infractionIds: readonly string[]): Promise<Map<string, InfractionState>> {
+export async function runningInfractionStates(
+  temporal: Client,
+  infractionIds: readonly string[],
+): Promise<Map<string, InfractionState>> {
   const states = new Map<string, InfractionState>();
   const plain = infractionIds.filter(isInfractionId);
   if (plain.length === 0) return states;
@@ -54,7 +67,11 @@ export interface InfractionStart {
 }
 
 /** The record signalled to its infraction's workflow, started if it does not run; 'closed': it ended (its outcome is final). */
-export async function signalInfractionRecord(temporal: Client, record: InfractionRecord, { taskQueue, dueSoonLeadMs }: InfractionStart): Promise<'signalled' | 'closed'> {
+export async function signalInfractionRecord(
+  temporal: Client,
+  record: InfractionRecord,
+  { taskQueue, dueSoonLeadMs }: InfractionStart,
+): Promise<'signalled' | 'closed'> {
   try {
     await temporal.workflow.signalWithStart<InfractionWorkflow, [InfractionRecord]>('infractionWorkflow', {
       workflowId: infractionWorkflowId(record.infractionId),

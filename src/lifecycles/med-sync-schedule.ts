@@ -4,11 +4,20 @@
  * works. Created when a worker starts, idempotently: a second worker, or a restart with a new interval,
  * updates it and keeps whatever an operator set (paused stays paused).
  */
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { medSyncWorkflow } from '../../workflows/infraction/med-sync-workflow';
 
-export type MedSyncConfig = Pick<Config, 'MED_SYNC_SCHEDULE_ID' | 'MED_SYNC_INTERVAL_MS' | 'MED_SYNC_PAGE_SIZE' | 'TEMPORAL_TASK_QUEUE'>;
+export type MedSyncConfig = Pick<
+  Config,
+  'MED_SYNC_SCHEDULE_ID' | 'MED_SYNC_INTERVAL_MS' | 'MED_SYNC_PAGE_SIZE' | 'TEMPORAL_TASK_QUEUE'
+>;
 
 export async function ensureMedSyncSchedule(client: Client, config: MedSyncConfig): Promise<void> {
   const spec: ScheduleSpec = { intervals: [{ every: config.MED_SYNC_INTERVAL_MS }] };
@@ -25,7 +34,9 @@ export async function ensureMedSyncSchedule(client: Client, config: MedSyncConfi
       spec,
       action,
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      state: { note: 'Reads every page of the provider’s MED infraction list and brings each infraction workflow up to date.' },
+      state: {
+        note: 'Reads every page of the provider’s MED infraction list and brings each infraction workflow up to date.',
+      },
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;

@@ -4,7 +4,11 @@
  * Announcing: when an endpoint subscribes to an announcement's type, the event's delivery workflow is
  * started (once: its id is derived from what it announces); when none does, nothing is kept.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  type SearchAttributePair,
+} from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Announce } from '../webhooks/announce';
@@ -12,8 +16,20 @@ import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
 import { merchantEventId } from '../webhooks/event-id';
 import type { MerchantEvent } from '../webhooks/merchant-event';
 import type { DeliveryTiming } from '../webhooks/delivery-timing';
-import { attemptsOf, MERCHANT_EVENT_FLOW, merchantEventWorkflowId, type MerchantEventInput, type MerchantEventWorkflow } from '../../workflows/merchant-event/messages';
-import { Flow, WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../temporal/search-attributes';
+import {
+  attemptsOf,
+  MERCHANT_EVENT_FLOW,
+  merchantEventWorkflowId,
+  type MerchantEventInput,
+  type MerchantEventWorkflow,
+} from '../../workflows/merchant-event/messages';
+import {
+  Flow,
+  WebhookAttempts,
+  WebhookDeliveryStatus,
+  WebhookEventAt,
+  WebhookEventType,
+} from '../temporal/search-attributes';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../../workflows/merchant-event/messages';
@@ -23,7 +39,10 @@ export function merchantEventHandle(client: Client, eventId: string): WorkflowHa
   return client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
 }
 
-export type DeliveryTimingConfig = Pick<Config, 'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'>;
+export type DeliveryTimingConfig = Pick<
+  Config,
+  'MERCHANT_WEBHOOK_RETRY_INITIAL_MS' | 'MERCHANT_WEBHOOK_RETRY_MAX_MS' | 'MERCHANT_WEBHOOK_RETRY_FOR_MS'
+>;
 
 export function deliveryTiming(config: DeliveryTimingConfig): DeliveryTiming {
   return {
@@ -47,13 +66,20 @@ function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
  * 'exists' when the event's workflow was already started (running or, for a first delivery, closed).
  * `redelivery`: a new run of a closed event's workflow, carrying its deliveries so far.
  */
-export async function startEventDelivery(client: Client, input: MerchantEventInput, taskQueue: string, redelivery = false): Promise<'started' | 'exists'> {
+export async function startEventDelivery(
+  client: Client,
+  input: MerchantEventInput,
+  taskQueue: string,
+  redelivery = false,
+): Promise<'started' | 'exists'> {
   try {
     await client.workflow.start<MerchantEventWorkflow>('merchantEventWorkflow', {
       workflowId: merchantEventWorkflowId(input.event.id),
       taskQueue,
       args: [input],
-      workflowIdReusePolicy: redelivery ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: redelivery
+        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
+        : WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: startAttributes(input),
       staticSummary: `${input.event.type} to ${input.endpointIds.length === 1 ? '1 endpoint' : `${input.endpointIds.length} endpoints`}`,
     });
@@ -81,7 +107,11 @@ export function eventAnnouncer({ endpoints, temporal, taskQueue, timing }: Annou
       createdAt: announcement.occurredAt,
       data: announcement.data,
     };
-    await startEventDelivery(temporal, { event, endpointIds: subscribed.map((endpoint) => endpoint.id), timing }, taskQueue);
+    await startEventDelivery(
+      temporal,
+      { event, endpointIds: subscribed.map((endpoint) => endpoint.id), timing },
+      taskQueue,
+    );
     return { eventId: event.id };
   };
 }

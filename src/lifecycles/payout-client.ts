@@ -3,7 +3,11 @@
  * the business id as workflow id, never reused, the request's hash in the memo so that a repeated
  * request can be told from a conflicting one, and the search attributes set by the start request.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  type SearchAttributePair,
+} from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
@@ -21,7 +25,13 @@ export function payoutHandle(client: Client, externalId: string): WorkflowHandle
 }
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
-  return { ...request, ...(batchId ? { batchId } : {}), requestHash: payoutRequestHash(request), timing, workflowVersion: PAYOUT_WORKFLOW_VERSION };
+  return {
+    ...request,
+    ...(batchId ? { batchId } : {}),
+    requestHash: payoutRequestHash(request),
+    timing,
+    workflowVersion: PAYOUT_WORKFLOW_VERSION,
+  };
 }
 
 /**
@@ -29,7 +39,9 @@ export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchI
  * 'RECEIVED', its flow, amount and batch) from the moment it exists, even before a worker has run it,
  * and its first workflow task writes nothing to visibility.
  */
-export function payoutStartAttributes(input: Pick<PayoutInput, 'amountCents' | 'batchId' | 'method'>): SearchAttributePair[] {
+export function payoutStartAttributes(
+  input: Pick<PayoutInput, 'amountCents' | 'batchId' | 'method'>,
+): SearchAttributePair[] {
   return [
     { key: PayoutStatus, value: 'RECEIVED' },
     { key: Flow, value: payoutFlow(input) },
@@ -48,7 +60,9 @@ export function payoutStartOptions(input: PayoutInput, taskQueue: string, option
     taskQueue,
     args: [input] as [PayoutInput],
     // A closed payout keeps its id for the namespace's retention; past that the provider's external_id check holds.
-    workflowIdReusePolicy: options.rerun ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    workflowIdReusePolicy: options.rerun
+      ? WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY
+      : WorkflowIdReusePolicy.REJECT_DUPLICATE,
     memo: { requestHash: input.requestHash },
     typedSearchAttributes: payoutStartAttributes(input),
     staticSummary: payoutSummary(input),
@@ -61,7 +75,12 @@ export function payoutStartOptions(input: PayoutInput, taskQueue: string, option
  * new run of a payout whose last run was terminated (or failed, timed out): its submission intent makes
  * the new run reconcile instead of sending again.
  */
-export async function startPayoutWorkflow(client: Client, input: PayoutInput, taskQueue: string, options: { rerun?: boolean } = {}): Promise<'started' | 'exists'> {
+export async function startPayoutWorkflow(
+  client: Client,
+  input: PayoutInput,
+  taskQueue: string,
+  options: { rerun?: boolean } = {},
+): Promise<'started' | 'exists'> {
   try {
     await client.workflow.start<PayoutWorkflow>('payoutWorkflow', payoutStartOptions(input, taskQueue, options));
     return 'started';

@@ -50,7 +50,12 @@ function wrap(base: PinoLogger): Logger {
  * eleven digits looks like a CPF to the text patterns, which would break the link from a trace to its lines.
  */
 function traceIds(traceId: unknown, spanId: unknown): { trace_id?: string; span_id?: string } {
-  return typeof traceId === 'string' && typeof spanId === 'string' && /^[0-9a-f]{32}$/.test(traceId) && /^[0-9a-f]{16}$/.test(spanId) ? { trace_id: traceId, span_id: spanId } : {};
+  return typeof traceId === 'string' &&
+    typeof spanId === 'string' &&
+    /^[0-9a-f]{32}$/.test(traceId) &&
+    /^[0-9a-f]{16}$/.test(spanId)
+    ? { trace_id: traceId, span_id: spanId }
+    : {};
 }
 
 export function createLogger(
@@ -59,7 +64,9 @@ export function createLogger(
   write?: (line: string) => void,
 ): Logger {
   // Synchronous stdout: a line written just before the process exits is not lost.
-  const destination: DestinationStream = write ? { write: (line) => write(line.replace(/\n$/, '')) } : pino.destination({ dest: 1, sync: true });
+  const destination: DestinationStream = write
+    ? { write: (line) => write(line.replace(/\n$/, '')) }
+    : pino.destination({ dest: 1, sync: true });
   const base = pino(
     {
       level: minLevel,
@@ -67,7 +74,10 @@ export function createLogger(
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
         level: (label) => ({ level: label }),
-        log: ({ trace_id, span_id, ...fields }) => ({ ...(scrub(fields) as Record<string, unknown>), ...traceIds(trace_id, span_id) }),
+        log: ({ trace_id, span_id, ...fields }) => ({
+          ...(scrub(fields) as Record<string, unknown>),
+          ...traceIds(trace_id, span_id),
+        }),
       },
       mixin: () => {
         const requestId = currentRequestId();

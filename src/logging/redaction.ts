@@ -40,7 +40,11 @@ export function maskSecretText(text: string): string {
 
 /** The text cut to MAX_LOGGED_TEXT (saying how much was cut), then masked. */
 export function scrubText(text: string): string {
-  return maskSecretText(text.length > MAX_LOGGED_TEXT ? `${text.slice(0, MAX_LOGGED_TEXT)}…[${text.length - MAX_LOGGED_TEXT} characters cut]` : text);
+  return maskSecretText(
+    text.length > MAX_LOGGED_TEXT
+      ? `${text.slice(0, MAX_LOGGED_TEXT)}…[${text.length - MAX_LOGGED_TEXT} characters cut]`
+      : text,
+  );
 }
 
 const MAX_DEPTH = 8;
@@ -55,6 +59,7 @@ export function scrub(value: unknown, depth = 0): unknown {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) out[key] = SECRET_KEY.test(key) ? REDACTED : scrub(field, depth + 1);
+  for (const [key, field] of Object.entries(value))
+    out[key] = SECRET_KEY.test(key) ? REDACTED : scrub(field, depth + 1);
   return out;
 }

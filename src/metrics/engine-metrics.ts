@@ -31,7 +31,7 @@ export const operationsFinished = new Counter({
 
 export const operationDuration = new Histogram({
   name: `${METRIC_PREFIX}operation_duration_seconds`,
-  help: 'Time from an operation\'s start to its final state, by flow',
+  help: "Time from an operation's start to its final state, by flow",
   labelNames: ['flow', 'state'] as const,
   buckets: OPERATION_BUCKETS,
   registers: [engineRegistry],

@@ -28,15 +28,25 @@ export interface MetricsServer {
 }
 
 /** Serves `/metrics` on host:port (port 0: any free one); `sdkMetricsUrl` is the SDK exporter to append. */
-export async function startMetricsServer(options: { host: string; port: number; sdkMetricsUrl?: string }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  host: string;
+  port: number;
+  sdkMetricsUrl?: string;
+}): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n');
       return;
     }
-    void Promise.all([engineRegistry.metrics(), options.sdkMetricsUrl ? sdkMetrics(options.sdkMetricsUrl) : Promise.resolve('')]).then(
+    void Promise.all([
+      engineRegistry.metrics(),
+      options.sdkMetricsUrl ? sdkMetrics(options.sdkMetricsUrl) : Promise.resolve(''),
+    ]).then(
       ([engine, sdk]) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(`${engine}\n${sdk}`),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
+      (error: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {

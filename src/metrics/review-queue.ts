@@ -11,7 +11,9 @@ export const REVIEW_QUEUE_QUERY = 'ExecutionStatus = "Running" AND PayoutStatus 
 const COUNT_DEADLINE_MS = 5_000;
 
 export async function countReviewQueue(client: Client): Promise<number> {
-  const { count } = await client.withDeadline(Date.now() + COUNT_DEADLINE_MS, () => client.workflow.count(REVIEW_QUEUE_QUERY));
+  const { count } = await client.withDeadline(Date.now() + COUNT_DEADLINE_MS, () =>
+    client.workflow.count(REVIEW_QUEUE_QUERY),
+  );
   payoutsNeedingReview.set(count);
   return count;
 }
@@ -23,7 +25,9 @@ export function watchReviewQueue(client: Client, intervalMs: number, logger: Log
     if (running) return;
     running = true;
     countReviewQueue(client)
-      .catch((error: unknown) => logger.warn('metrics.review_count_failed', { error: error instanceof Error ? error : String(error) }))
+      .catch((error: unknown) =>
+        logger.warn('metrics.review_count_failed', { error: error instanceof Error ? error : String(error) }),
+      )
       .finally(() => {
         running = false;
       });

@@ -37,10 +37,17 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
 const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 /** Host names that always mean this machine or a cloud's metadata service, whatever DNS says. */
-const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 const notPublic = (text: string, words: string): string => `${text} is not a public address (${words})`;
-const loopbackRefusal = (text: string, policy: AddressPolicy): string | undefined => (policy.allowLoopback ? undefined : `${text} is a loopback address`);
+const loopbackRefusal = (text: string, policy: AddressPolicy): string | undefined =>
+  policy.allowLoopback ? undefined : `${text} is a loopback address`;
 const embeddedIpv4 = (bytes: number[]): string => ipaddr.fromByteArray(bytes).toString();
 
 function ipv4Refusal(address: ipaddr.IPv4, text: string, policy: AddressPolicy): string | undefined {
@@ -53,7 +60,10 @@ function ipv4Refusal(address: ipaddr.IPv4, text: string, policy: AddressPolicy):
 
 function ipv6Refusal(address: ipaddr.IPv6, text: string, policy: AddressPolicy): string | undefined {
   // ipaddr.js's table leaves out the IPv4-compatible block (::/96, deprecated by RFC 4291), which some stacks still tunnel.
-  const range: string = address.parts.slice(0, 6).every((part) => part === 0) && address.range() === 'unicast' ? 'ipv4Compatible' : address.range();
+  const range: string =
+    address.parts.slice(0, 6).every((part) => part === 0) && address.range() === 'unicast'
+      ? 'ipv4Compatible'
+      : address.range();
   const bytes = address.toByteArray();
   switch (range) {
     case 'unicast':
@@ -71,7 +81,9 @@ function ipv6Refusal(address: ipaddr.IPv6, text: string, policy: AddressPolicy):
       return addressRefusal(embeddedIpv4(bytes.slice(2, 6)), policy);
     case 'rfc6052':
       // The well-known NAT64 prefix reaches the IPv4 address it carries; a network-specific one (64:ff9b:1::/48) reaches whatever that network maps it to.
-      return address.match(WELL_KNOWN_NAT64) ? addressRefusal(embeddedIpv4(bytes.slice(12)), policy) : notPublic(text, RANGE_WORDS.rfc6052 ?? range);
+      return address.match(WELL_KNOWN_NAT64)
+        ? addressRefusal(embeddedIpv4(bytes.slice(12)), policy)
+        : notPublic(text, RANGE_WORDS.rfc6052 ?? range);
     default:
       return notPublic(text, RANGE_WORDS[range] ?? range);
   }

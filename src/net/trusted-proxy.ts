@@ -17,9 +17,10 @@ const IPV4_MAPPED_NETWORK = ipaddr.IPv6.parse('::ffff:0:0');
 
 function insideOneSpecialRange(address: ipaddr.IPv4 | ipaddr.IPv6, bits: number): boolean {
   const cidr = `${address.toString()}/${bits}`;
-  const [first, last] = address.kind() === 'ipv4'
-    ? [ipaddr.IPv4.networkAddressFromCIDR(cidr), ipaddr.IPv4.broadcastAddressFromCIDR(cidr)]
-    : [ipaddr.IPv6.networkAddressFromCIDR(cidr), ipaddr.IPv6.broadcastAddressFromCIDR(cidr)];
+  const [first, last] =
+    address.kind() === 'ipv4'
+      ? [ipaddr.IPv4.networkAddressFromCIDR(cidr), ipaddr.IPv4.broadcastAddressFromCIDR(cidr)]
+      : [ipaddr.IPv6.networkAddressFromCIDR(cidr), ipaddr.IPv6.broadcastAddressFromCIDR(cidr)];
   // ipaddr.js's special ranges are single blocks, so a block whose two ends fall in the same one lies inside it.
   return first.range() !== 'unicast' && first.range() === last.range();
 }
@@ -40,7 +41,8 @@ export function trustedProxyRefusal(entry: string): string | undefined {
     if (bits <= IPV4_MAPPED_PREFIX && IPV4_MAPPED_NETWORK.match(address, bits)) {
       return `${entry} holds every IPv4-mapped address (::ffff:0:0/96): it trusts every IPv4 client`;
     }
-    if (address.range() === 'ipv4Mapped') return breadthRefusal(entry, address.toIPv4Address(), bits - IPV4_MAPPED_PREFIX);
+    if (address.range() === 'ipv4Mapped')
+      return breadthRefusal(entry, address.toIPv4Address(), bits - IPV4_MAPPED_PREFIX);
   }
   return breadthRefusal(entry, address, bits);
 }

@@ -5,7 +5,12 @@
  * document is held to what the servers answer by `npm run fuzz`.
  */
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
 
 /**
  * An OpenAPI link: how a value of this answer feeds another operation (`$response.body#/batchId`,
@@ -84,7 +89,12 @@ export function withRequestExamples<T extends z.ZodType>(schema: T, examples: re
  * docs/assumptions.md); an email by zod's pattern alone; request examples under `examples`.
  */
 function strictValidatorFriendly({ jsonSchema: target, io }: { jsonSchema: JsonSchema; io: 'input' | 'output' }): void {
-  if (typeof target.minimum === 'number' && typeof target.exclusiveMinimum === 'number' && target.exclusiveMinimum >= target.minimum) delete target.minimum;
+  if (
+    typeof target.minimum === 'number' &&
+    typeof target.exclusiveMinimum === 'number' &&
+    target.exclusiveMinimum >= target.minimum
+  )
+    delete target.minimum;
   const keys = (target.propertyNames as { enum?: unknown[] } | undefined)?.enum;
   if (Array.isArray(keys) && target.properties === undefined && typeof target.additionalProperties === 'object') {
     target.properties = Object.fromEntries(keys.map((key) => [String(key), target.additionalProperties]));
@@ -109,7 +119,11 @@ export const openApiPath = (path: string): string => path.replace(PATH_PARAMETER
 function responseOf(response: ResponseSpec): ZodOpenApiResponseObject {
   return {
     description: response.description,
-    ...(response.schema || response.contentType ? { content: { [response.contentType ?? 'application/json']: response.schema ? { schema: response.schema } : {} } } : {}),
+    ...(response.schema || response.contentType
+      ? {
+          content: { [response.contentType ?? 'application/json']: response.schema ? { schema: response.schema } : {} },
+        }
+      : {}),
     ...(response.headers ? { headers: response.headers } : {}),
     ...(response.links ? { links: response.links } : {}),
   };
@@ -122,18 +136,29 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
   const names = [...op.path.matchAll(PATH_PARAMETER)].map((match) => match[1] ?? '');
   const shape = op.params instanceof z.ZodObject ? op.params.shape : {};
   const missing = names.filter((name) => !(name in shape));
-  if (missing.length > 0) throw new Error(`${op.method.toUpperCase()} ${op.path}: no schema for the path parameter ${missing.join(', ')}`);
-  const requestParams = { ...(op.params ? { path: objectSchema(op.params) } : {}), ...(op.query ? { query: objectSchema(op.query) } : {}), ...(op.headers ? { header: objectSchema(op.headers) } : {}) };
+  if (missing.length > 0)
+    throw new Error(`${op.method.toUpperCase()} ${op.path}: no schema for the path parameter ${missing.join(', ')}`);
+  const requestParams = {
+    ...(op.params ? { path: objectSchema(op.params) } : {}),
+    ...(op.query ? { query: objectSchema(op.query) } : {}),
+    ...(op.headers ? { header: objectSchema(op.headers) } : {}),
+  };
   return {
     operationId: op.id,
     ...(op.tags ? { tags: [...op.tags] } : {}),
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     // An empty list says "no credentials", where an absent one would inherit a global requirement.
-    security: (op.security ?? []).map((requirement) => Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, [...scopes]]))),
+    security: (op.security ?? []).map((requirement) =>
+      Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, [...scopes]])),
+    ),
     ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
-    ...(op.body ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: op.body } } } } : {}),
-    responses: Object.fromEntries(Object.entries(op.responses).map(([status, response]) => [status, responseOf(response)])),
+    ...(op.body
+      ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: op.body } } } }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries(op.responses).map(([status, response]) => [status, responseOf(response)]),
+    ),
   };
 }
 
@@ -143,7 +168,8 @@ export function pathsOf(operations: readonly OperationSpec[]): ZodOpenApiPathsOb
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) throw new Error(`operationIds must be unique: ${repeated.join(', ')}`);
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of operations) paths[openApiPath(op.path)] = { ...paths[openApiPath(op.path)], [op.method]: operationOf(op) };
+  for (const op of operations)
+    paths[openApiPath(op.path)] = { ...paths[openApiPath(op.path)], [op.method]: operationOf(op) };
   return paths;
 }
 
@@ -178,9 +204,18 @@ export function openApiDocument(parts: DocumentParts) {
       components: { securitySchemes: parts.securitySchemes as never },
     },
     // An answer's field read through a transform (text trimmed, say) is documented as any value, as zod's own generator does.
-    { override: strictValidatorFriendly, outputIdSuffix: 'Response', allowEmptySchema: { pipe: { output: true }, transform: { output: true } } },
+    {
+      override: strictValidatorFriendly,
+      outputIdSuffix: 'Response',
+      allowEmptySchema: { pipe: { output: true }, transform: { output: true } },
+    },
   );
-  return { ...document, servers: parts.servers, paths: document.paths ?? {}, components: { ...document.components, schemas: document.components?.schemas ?? {} } };
+  return {
+    ...document,
+    servers: parts.servers,
+    paths: document.paths ?? {},
+    components: { ...document.components, schemas: document.components?.schemas ?? {} },
+  };
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;

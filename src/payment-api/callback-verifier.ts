@@ -8,7 +8,14 @@
  * `unsigned`; `optional` takes it as an untrusted hint; `off` takes every callback as an untrusted hint.
  * `refused` (headers present, signature wrong or stale) is refused under `required` and `optional`.
  */
-import { signedMessage, verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type SignedMessage, type WebhookVerificationFailure } from './webhook-signature';
+import {
+  signedMessage,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  type SignedMessage,
+  type WebhookVerificationFailure,
+} from './webhook-signature';
 
 export const CALLBACK_SIGNATURE_POLICIES = ['required', 'optional', 'off'] as const;
 export type CallbackSignaturePolicy = (typeof CALLBACK_SIGNATURE_POLICIES)[number];
@@ -41,7 +48,9 @@ export function hmacV1Verifier(secrets: readonly string[]): CallbackVerifier {
       if (timestampHeader === undefined && signatureHeader === undefined) return { kind: 'unsigned' };
       const verification = verifyWebhook({ secrets, rawBody, timestampHeader, signatureHeader, nowSeconds });
       // Verified, the timestamp header is one plain number: the MAC covers it and the body, never the header's other values.
-      return verification.ok ? { kind: 'verified', signed: signedMessage((timestampHeader ?? '').trim(), rawBody) } : { kind: 'refused', reason: verification.reason };
+      return verification.ok
+        ? { kind: 'verified', signed: signedMessage((timestampHeader ?? '').trim(), rawBody) }
+        : { kind: 'refused', reason: verification.reason };
     },
   };
 }

@@ -9,9 +9,20 @@ import { zodIssues } from '../validation/issues';
 import { ENGINE_CRYPTO_FEE_UNITS, inEngineUnits, type CryptoFeeUnits } from './crypto-fee-units';
 import { InvalidRequestError, RouteNotConfiguredError } from './errors';
 import { DEFAULT_ANALYSIS_WORDS, type InfractionAnalysis, type InfractionAnalysisWords } from './schemas/infractions';
-import { DEFAULT_PIX_COPY_PASTE_FIELDS, pixCopyPasteAnswerSchema, pixCopyPasteWireBody, type PixCopyPasteFieldNames } from './schemas/pix-copy-paste';
+import {
+  DEFAULT_PIX_COPY_PASTE_FIELDS,
+  pixCopyPasteAnswerSchema,
+  pixCopyPasteWireBody,
+  type PixCopyPasteFieldNames,
+} from './schemas/pix-copy-paste';
 import { HttpTransport, type TransportOptions } from './http-transport';
-import { endpoints, type EndpointAuth, type EndpointName, type EndpointRequest, type EndpointResponse } from './endpoints';
+import {
+  endpoints,
+  type EndpointAuth,
+  type EndpointName,
+  type EndpointRequest,
+  type EndpointResponse,
+} from './endpoints';
 
 /** A 2xx answer taken as it came (any JSON), for the caller to read. */
 const AS_SENT = z.unknown();
@@ -54,7 +65,9 @@ export interface ClientOptions extends TransportOptions {
 }
 
 /** Endpoint 8's body with `analise` in the engine's words, translated to the provider's on the way out. */
-export type InfractionDefense = Omit<EndpointRequest<'submitInfractionDefense'>, 'analise'> & { analise: InfractionAnalysis };
+export type InfractionDefense = Omit<EndpointRequest<'submitInfractionDefense'>, 'analise'> & {
+  analise: InfractionAnalysis;
+};
 
 export class PaymentApiClient {
   private readonly transport: HttpTransport;
@@ -94,7 +107,14 @@ export class PaymentApiClient {
    * provider's; its answer read for the payment's id wherever it is (readPixCopyPasteAnswer), never refused for its shape.
    */
   payPixCopyPaste(body: EndpointRequest<'payPixCopyPaste'>) {
-    return this.call('payPixCopyPaste', { body }, { toWire: (checked) => pixCopyPasteWireBody(checked, this.pixCopyPasteFields), response: pixCopyPasteAnswerSchema });
+    return this.call(
+      'payPixCopyPaste',
+      { body },
+      {
+        toWire: (checked) => pixCopyPasteWireBody(checked, this.pixCopyPasteFields),
+        response: pixCopyPasteAnswerSchema,
+      },
+    );
   }
   createDeposit(body: EndpointRequest<'createDeposit'>) {
     return this.call('createDeposit', { body });
@@ -133,7 +153,10 @@ export class PaymentApiClient {
   async createCryptoWithdrawal(body: EndpointRequest<'createCryptoWithdrawal'>) {
     const path = this.cryptoWithdrawPath;
     if (path === undefined) {
-      throw new RouteNotConfiguredError('crypto withdrawals are off: the provider\'s route that creates one is not configured (PAYMENT_API_CRYPTO_WITHDRAW_PATH); nothing was sent', { method: 'POST', path: '(none)' });
+      throw new RouteNotConfiguredError(
+        "crypto withdrawals are off: the provider's route that creates one is not configured (PAYMENT_API_CRYPTO_WITHDRAW_PATH); nothing was sent",
+        { method: 'POST', path: '(none)' },
+      );
     }
     return this.call('createCryptoWithdrawal', { body }, { path });
   }
@@ -149,11 +172,16 @@ export class PaymentApiClient {
   ): Promise<R> {
     const endpoint = endpoints[name];
     const path = fillPath(options.path ?? endpoint.path, request.params ?? {});
-    let payload = endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
+    let payload =
+      endpoint.requestIn === 'body' ? request.body : endpoint.requestIn === 'query' ? request.query : undefined;
     if (endpoint.request) {
       const checked = endpoint.request.safeParse(payload);
       if (!checked.success) {
-        throw new InvalidRequestError(`${endpoint.method} ${path}: the request does not match the contract`, { method: endpoint.method, path }, zodIssues(checked.error));
+        throw new InvalidRequestError(
+          `${endpoint.method} ${path}: the request does not match the contract`,
+          { method: endpoint.method, path },
+          zodIssues(checked.error),
+        );
       }
       if (options.toWire) payload = options.toWire(payload as Record<string, unknown>);
     }

@@ -18,7 +18,9 @@ export function inEngineUnits(fees: CryptoFeesResponse, units: CryptoFeeUnits): 
   const decimal = (value: number) => new Decimal(String(value));
   return {
     ...fees,
-    withdrawal_rate: units.rate === 'fraction' ? decimal(fees.withdrawal_rate).mul(100).toNumber() : fees.withdrawal_rate,
-    rate_fixed: units.fixed === 'usdt' ? decimal(fees.rate_fixed).mul(decimal(fees.usdt_rate)).toNumber() : fees.rate_fixed,
+    withdrawal_rate:
+      units.rate === 'fraction' ? decimal(fees.withdrawal_rate).mul(100).toNumber() : fees.withdrawal_rate,
+    rate_fixed:
+      units.fixed === 'usdt' ? decimal(fees.rate_fixed).mul(decimal(fees.usdt_rate)).toNumber() : fees.rate_fixed,
   };
 }

@@ -92,7 +92,14 @@ export const endpoints = defineEndpoints({
     requestIn: 'body',
     request: cardPaymentRequestSchema,
     response: cardPaymentResponseSchema,
-    refusals: ['CARD_REFUSED', 'INVALID_PHONE', 'INVALID_AMOUNT', 'INVALID_CARD_TOKEN', 'THREE_DS_REQUIRED', 'THREE_DS_INVALID'],
+    refusals: [
+      'CARD_REFUSED',
+      'INVALID_PHONE',
+      'INVALID_AMOUNT',
+      'INVALID_CARD_TOKEN',
+      'THREE_DS_REQUIRED',
+      'THREE_DS_INVALID',
+    ],
   },
   getCardPayment: {
     name: 'getCardPayment',
@@ -274,6 +281,8 @@ export type EndpointName = keyof Endpoints;
 export const ENDPOINT_NAMES = Object.keys(endpoints) as EndpointName[];
 
 /** Request body (or query) the client sends to endpoint N. */
-export type EndpointRequest<N extends EndpointName> = Endpoints[N]['request'] extends z.ZodType ? z.input<Endpoints[N]['request']> : undefined;
+export type EndpointRequest<N extends EndpointName> = Endpoints[N]['request'] extends z.ZodType
+  ? z.input<Endpoints[N]['request']>
+  : undefined;
 /** Parsed response of endpoint N. */
 export type EndpointResponse<N extends EndpointName> = z.output<Endpoints[N]['response']>;

@@ -73,7 +73,11 @@ export class BadResponseError extends PaymentApiError {}
 export class RouteNotConfiguredError extends PaymentApiError {}
 
 /** The one mapping from an HTTP error answer to the hierarchy; the message is the provider's words, read by `readProviderErrorAnswer`. */
-export function errorForStatus(status: number, body: ProviderErrorAnswer, request: { method: string; path: string }): PaymentApiError {
+export function errorForStatus(
+  status: number,
+  body: ProviderErrorAnswer,
+  request: { method: string; path: string },
+): PaymentApiError {
   const details = { ...request, status, ...(body.code ? { providerCode: body.code } : {}) };
   const message = body.message ?? `HTTP ${status}`;
   if (status === 400 || status === 422) return new InvalidRequestError(message, details, body.issues ?? []);

@@ -59,7 +59,14 @@ interface CachedToken {
   expiresAt: number;
 }
 
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** Reads `exp` from a JWT without verifying it: the provider verifies; we only need to know when to refresh. */
 export function jwtExpiry(token: string): number | undefined {
@@ -104,7 +111,8 @@ export class HttpTransport {
       headers.authorization = `Bearer ${(await this.bearerToken(freshLogin)).value}`;
     }
     const url = new URL(this.options.baseUrl + spec.path);
-    for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(spec.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
 
     const details = { method: spec.method, path: spec.path };
     let status: number;
@@ -113,7 +121,11 @@ export class HttpTransport {
     // The call's client span (a no-op with tracing off), named by the endpoint, never by the filled path; its context goes along (traceparent).
     const span = trace.getTracer('payout-engine').startSpan(`${spec.method} ${spec.endpoint ?? 'payment-api'}`, {
       kind: SpanKind.CLIENT,
-      attributes: { 'http.request.method': spec.method, 'server.address': url.hostname, ...(spec.endpoint ? { 'payment_api.endpoint': spec.endpoint } : {}) },
+      attributes: {
+        'http.request.method': spec.method,
+        'server.address': url.hostname,
+        ...(spec.endpoint ? { 'payment_api.endpoint': spec.endpoint } : {}),
+      },
     });
     propagation.inject(trace.setSpan(context.active(), span), headers);
     try {
@@ -148,7 +160,10 @@ export class HttpTransport {
       if (!parsed.success) {
         observeCall(spec, 'bad_response', startedAt);
         const where = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-        throw new BadResponseError(`${spec.method} ${spec.path}: response does not match the contract (${where})`, { ...details, status });
+        throw new BadResponseError(`${spec.method} ${spec.path}: response does not match the contract (${where})`, {
+          ...details,
+          status,
+        });
       }
       observeCall(spec, 'ok', startedAt);
       return parsed.data;
@@ -158,13 +173,19 @@ export class HttpTransport {
     throw errorForStatus(status, readProviderErrorAnswer(text), details);
   }
 
-  private transportFailure(error: unknown, spec: RequestSpec<z.ZodType>, details: { method: string; path: string }): PaymentApiError {
+  private transportFailure(
+    error: unknown,
+    spec: RequestSpec<z.ZodType>,
+    details: { method: string; path: string },
+  ): PaymentApiError {
     const code = networkErrorCode(error);
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     if (code && NOT_SENT_CODES.has(code)) {
       return new ConnectionError(`${spec.method} ${spec.path}: could not connect (${code})`, details);
     }
-    const what = timedOut ? `no answer within ${this.options.timeoutMs} ms` : `connection lost (${code ?? (error instanceof Error ? error.message : 'unknown')})`;
+    const what = timedOut
+      ? `no answer within ${this.options.timeoutMs} ms`
+      : `connection lost (${code ?? (error instanceof Error ? error.message : 'unknown')})`;
     if (spec.movesMoney) {
       return new AmbiguousOutcomeError(`${spec.method} ${spec.path}: ${what}; the provider may have acted`, details);
     }
@@ -202,7 +223,11 @@ export class HttpTransport {
       false,
     );
     // Without an `exp` claim, assume a short life rather than a long one.
-    const token = { value: result.token, expiresAt: jwtExpiry(result.token) ?? this.now() + 5 * 60_000, response: result };
+    const token = {
+      value: result.token,
+      expiresAt: jwtExpiry(result.token) ?? this.now() + 5 * 60_000,
+      response: result,
+    };
     this.token = token;
     return token;
   }

@@ -7,5 +7,8 @@ import { constants, publicEncrypt } from 'node:crypto';
 import type { CardTokenPayload } from './schemas/shield';
 
 export function encryptCardToken(publicKeyPem: string, card: CardTokenPayload): string {
-  return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(JSON.stringify(card))).toString('base64');
+  return publicEncrypt(
+    { key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(JSON.stringify(card)),
+  ).toString('base64');
 }

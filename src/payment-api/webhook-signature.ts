@@ -42,7 +42,11 @@ function toBuffer(rawBody: Buffer | string): Buffer {
 }
 
 /** Signs `rawBody` with every secret (current first during a rotation). */
-export function signWebhook(secrets: readonly string[], rawBody: Buffer | string, timestampSeconds: number): { timestamp: string; signature: string } {
+export function signWebhook(
+  secrets: readonly string[],
+  rawBody: Buffer | string,
+  timestampSeconds: number,
+): { timestamp: string; signature: string } {
   if (secrets.length === 0 || secrets.some((secret) => secret.length === 0)) {
     throw new Error('signWebhook needs at least one non-empty secret');
   }

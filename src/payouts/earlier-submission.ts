@@ -9,18 +9,36 @@
 import type { Intent } from '../intents/intent-store';
 import type { PayoutRequest } from './payout-request';
 import { railProviderOf } from './rails/providers';
-import { acceptedFromCheck, checkIdOf, type CheckOutcome, type PayoutPaymentApi, type PayoutRef, type SubmitOutcome } from './rails/rail-provider';
+import {
+  acceptedFromCheck,
+  checkIdOf,
+  type CheckOutcome,
+  type PayoutPaymentApi,
+  type PayoutRef,
+  type SubmitOutcome,
+} from './rails/rail-provider';
 
 export const SENT_BEFORE_RESET = 'sent before a reset; the provider cannot be asked';
 export const CLAIMED_BEFORE_RESET =
   'claimed by an earlier run of this payout (a reset or a re-run) and not found at the provider: that run may still send it; recheck asks again, cancel once nothing can come';
 
-function lookUp(payout: PayoutRequest, intent: Intent, api: PayoutPaymentApi): { ref: PayoutRef; found: Promise<CheckOutcome> } {
-  const ref = { externalId: payout.externalId, ...(intent.providerId ? { providerTransactionId: intent.providerId } : {}) };
+function lookUp(
+  payout: PayoutRequest,
+  intent: Intent,
+  api: PayoutPaymentApi,
+): { ref: PayoutRef; found: Promise<CheckOutcome> } {
+  const ref = {
+    externalId: payout.externalId,
+    ...(intent.providerId ? { providerTransactionId: intent.providerId } : {}),
+  };
   return { ref, found: railProviderOf(payout).check(ref, api) };
 }
 
-export async function reconcileEarlierSubmission(payout: PayoutRequest, intent: Intent, api: PayoutPaymentApi): Promise<SubmitOutcome> {
+export async function reconcileEarlierSubmission(
+  payout: PayoutRequest,
+  intent: Intent,
+  api: PayoutPaymentApi,
+): Promise<SubmitOutcome> {
   const found = await lookUp(payout, intent, api).found;
   if (found.kind === 'unknowable') return { kind: 'unknown', reason: SENT_BEFORE_RESET };
   if (found.kind === 'not-found') return { kind: 'unknown', reason: CLAIMED_BEFORE_RESET };
@@ -38,12 +56,19 @@ export interface OutcomeStillUnknown {
 }
 
 /** The same run's earlier attempt may have sent it: found, unknowable (review at once), or still unknown. */
-export async function lookUpUnansweredSubmission(payout: PayoutRequest, intent: Intent, api: PayoutPaymentApi): Promise<SubmitOutcome | OutcomeStillUnknown> {
+export async function lookUpUnansweredSubmission(
+  payout: PayoutRequest,
+  intent: Intent,
+  api: PayoutPaymentApi,
+): Promise<SubmitOutcome | OutcomeStillUnknown> {
   const { ref, found: asked } = lookUp(payout, intent, api);
   const found = await asked;
   if (found.kind === 'found') return acceptedFromCheck(found, payout.amountCents);
   if (found.kind === 'unknowable') {
-    return { kind: 'unknown', reason: `the transfer may have been made: an earlier attempt sent it and its answer was lost, and ${found.reason}` };
+    return {
+      kind: 'unknown',
+      reason: `the transfer may have been made: an earlier attempt sent it and its answer was lost, and ${found.reason}`,
+    };
   }
   return {
     kind: 'still-unknown',

@@ -53,7 +53,11 @@ export function methodOf(input: Pick<PayoutInput, 'method'>): PayoutMethod {
 
 export type PayoutTimingConfig = Pick<
   Config,
-  'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
+  | 'PAYOUT_CALLBACK_WAIT_MS'
+  | 'PAYOUT_POLL_INITIAL_MS'
+  | 'PAYOUT_POLL_MAX_MS'
+  | 'PAYOUT_REVIEW_AFTER_MS'
+  | 'PAYOUT_SUBMIT_DEADLINE_MS'
 >;
 
 export function payoutTiming(config: PayoutTimingConfig): PayoutTiming {

@@ -27,12 +27,21 @@ function payee(input: PayoutInput): string {
   }
 }
 
-const RAIL_NAMES = { pix_key: 'PIX', pix_copy_paste: 'PIX copy-and-paste', internal: 'Internal transfer', crypto: 'USDT' } as const;
+const RAIL_NAMES = {
+  pix_key: 'PIX',
+  pix_copy_paste: 'PIX copy-and-paste',
+  internal: 'Internal transfer',
+  crypto: 'USDT',
+} as const;
 
 export function payoutSummary(input: PayoutInput): string {
   return `${RAIL_NAMES[input.method]} R$ ${formatCentavos(input.amountCents)} to ${payee(input)}`;
 }
 
 export function payoutDetails(input: PayoutInput): string {
-  return [`externalId: ${input.externalId}`, ...(input.batchId ? [`batch: ${input.batchId}`] : []), `method: ${input.method}`].join('\n');
+  return [
+    `externalId: ${input.externalId}`,
+    ...(input.batchId ? [`batch: ${input.batchId}`] : []),
+    `method: ${input.method}`,
+  ].join('\n');
 }

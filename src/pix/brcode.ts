@@ -113,7 +113,10 @@ function encodeField(id: string, value: string): string {
  * is refused rather than guessed.
  */
 function toAscii(value: string, what: string): string {
-  const stripped = value.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim();
+  const stripped = value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim();
   if (!PRINTABLE_ASCII.test(stripped)) {
     throw new BrCodeError(`${what} contains characters that cannot be written in a BR Code`);
   }
@@ -132,7 +135,9 @@ function displayText(value: string, maxLength: number, id: string): string {
 
 function amountText(amountCentavos: Centavos): string {
   if (!Number.isSafeInteger(amountCentavos) || amountCentavos <= 0) {
-    throw new BrCodeError(`${describe(ID.amount)} must be a positive integer number of centavos, got ${amountCentavos}`);
+    throw new BrCodeError(
+      `${describe(ID.amount)} must be a positive integer number of centavos, got ${amountCentavos}`,
+    );
   }
   if (amountCentavos > MAX_AMOUNT_CENTAVOS) {
     throw new BrCodeError(`${describe(ID.amount)} is too large: at most 9999999999.99`);
@@ -199,7 +204,9 @@ function parseTlv(text: string, where: string): TlvField[] {
     const length = Number(header.slice(2));
     const start = position + 4;
     if (start + length > chars.length) {
-      throw new BrCodeError(`${where === 'payload' ? describe(id) : `${where} subfield ${id}`} declares length ${length} but the payload ends early`);
+      throw new BrCodeError(
+        `${where === 'payload' ? describe(id) : `${where} subfield ${id}`} declares length ${length} but the payload ends early`,
+      );
     }
     if (fields.some((field) => field.id === id)) {
       throw new BrCodeError(`${where === 'payload' ? describe(id) : `${where} subfield ${id}`} appears twice`);
@@ -285,7 +292,9 @@ function parseTxid(additionalData: string | undefined): string | undefined {
   const txid = toRecord(parseTlv(additionalData, describe(ID.additionalData)))[TXID_ID];
   if (txid === undefined) return undefined;
   if (!TXID_PATTERN.test(txid)) {
-    throw new BrCodeError(`${describe(ID.additionalData)} txid must be "***" or 1 to ${MAX_TXID_LENGTH} letters and digits, got "${txid}"`);
+    throw new BrCodeError(
+      `${describe(ID.additionalData)} txid must be "***" or 1 to ${MAX_TXID_LENGTH} letters and digits, got "${txid}"`,
+    );
   }
   return txid;
 }
@@ -318,7 +327,8 @@ export function parseBrCode(payload: string): ParsedBrCode {
   requireEqual(fields, ID.payloadFormat, '01');
   const account = findPixAccount(list);
   const categoryCode = required(fields, ID.categoryCode);
-  if (!/^\d{4}$/.test(categoryCode)) throw new BrCodeError(`${describe(ID.categoryCode)} must be 4 digits, got "${categoryCode}"`);
+  if (!/^\d{4}$/.test(categoryCode))
+    throw new BrCodeError(`${describe(ID.categoryCode)} must be 4 digits, got "${categoryCode}"`);
   requireEqual(fields, ID.currency, BRL_CURRENCY);
   requireEqual(fields, ID.country, 'BR');
   const merchantName = required(fields, ID.merchantName);

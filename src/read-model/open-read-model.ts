@@ -4,7 +4,9 @@ import type { Config } from '../config/env';
 import type { ReadModel } from './read-model';
 import { pgReadModel, sqliteReadModel } from './sql-read-model';
 
-export async function openReadModel(config: Pick<Config, 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<ReadModel> {
+export async function openReadModel(
+  config: Pick<Config, 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_URL'>>,
+): Promise<ReadModel> {
   if (config.DATABASE_URL) return pgReadModel(config.DATABASE_URL);
   return Promise.resolve(sqliteReadModel(batchStorePath(config.DATA_DIR)));
 }

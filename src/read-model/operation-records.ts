@@ -28,11 +28,25 @@ export interface OperationRecord {
 const seqOf = (view: { transitions: readonly unknown[] }): number => Math.max(0, view.transitions.length - 1);
 
 export function chargeRecord(view: ChargeView): OperationRecord {
-  return { kind: 'charge', id: view.externalId, seq: seqOf(view), status: view.state, amountCents: view.amountCents, view };
+  return {
+    kind: 'charge',
+    id: view.externalId,
+    seq: seqOf(view),
+    status: view.state,
+    amountCents: view.amountCents,
+    view,
+  };
 }
 
 export function cardPaymentRecord(view: CardPaymentView): OperationRecord {
-  return { kind: 'card_payment', id: view.externalId, seq: seqOf(view), status: view.state, amountCents: view.amountCents, view };
+  return {
+    kind: 'card_payment',
+    id: view.externalId,
+    seq: seqOf(view),
+    status: view.state,
+    amountCents: view.amountCents,
+    view,
+  };
 }
 
 export function infractionRecord(view: InfractionView): OperationRecord {

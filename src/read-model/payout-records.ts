@@ -67,7 +67,10 @@ export function acceptedPayout(input: PayoutInput): PayoutRecord {
 }
 
 /** The provider took it (the workflow's first move, SUBMITTED): its id, fee and total. */
-export function submittedPayout(input: PayoutInput, outcome: Extract<SubmitOutcome, { kind: 'accepted' }>): PayoutRecord {
+export function submittedPayout(
+  input: PayoutInput,
+  outcome: Extract<SubmitOutcome, { kind: 'accepted' }>,
+): PayoutRecord {
   const view: PayoutView = {
     ...viewOfInput(input, 'SUBMITTED'),
     providerTransactionId: outcome.transactionId,
@@ -107,7 +110,15 @@ export const storedViewSchema = z.object({
   providerTransactionId: z.string().optional(),
   providerState: z.string().optional(),
   quote: z
-    .object({ amountCents: z.number(), feeCents: z.number(), totalCents: z.number(), usdtAmount: z.string(), usdtRate: z.number(), minCents: z.number(), maxCents: z.number() })
+    .object({
+      amountCents: z.number(),
+      feeCents: z.number(),
+      totalCents: z.number(),
+      usdtAmount: z.string(),
+      usdtRate: z.number(),
+      minCents: z.number(),
+      maxCents: z.number(),
+    })
     .optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),

@@ -9,7 +9,10 @@ import type { ReadModel } from './read-model';
 
 export function recordedAnnounce(readModel: Pick<ReadModel, 'recordEvent'>, announce: Announce): Announce {
   return async (announcement) => {
-    await readModel.recordEvent(merchantEventId(announcement.sourceId, announcement.type, announcement.seq), announcement);
+    await readModel.recordEvent(
+      merchantEventId(announcement.sourceId, announcement.type, announcement.seq),
+      announcement,
+    );
     return announce(announcement);
   };
 }

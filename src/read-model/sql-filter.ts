@@ -2,7 +2,10 @@
 import { z } from 'zod';
 
 /** A sum, count or BIGINT as either driver answers it (PostgreSQL's bigints come as text). */
-export const sqlInteger = z.union([z.number(), z.string()]).transform((value) => Number(value)).pipe(z.number().int());
+export const sqlInteger = z
+  .union([z.number(), z.string()])
+  .transform((value) => Number(value))
+  .pipe(z.number().int());
 
 /** A WHERE built from optional filters, its values numbered as the SQL runner takes them ($1, $2, …). */
 export class SqlFilter {

@@ -23,19 +23,38 @@ const rowSchema = z.object({
   updated_at: z.unknown(),
 });
 
-export async function upsertOperation(sql: SqlRunner, dialect: SqlDialect, record: OperationRecord, at: Date): Promise<void> {
+export async function upsertOperation(
+  sql: SqlRunner,
+  dialect: SqlDialect,
+  record: OperationRecord,
+  at: Date,
+): Promise<void> {
   const deadline = record.deadline === undefined ? null : dialect.timeParam(new Date(record.deadline));
-  await sql.query(UPSERT_OPERATION, [record.kind, record.id, record.seq, record.status, record.amountCents ?? null, deadline, JSON.stringify(record.view), dialect.timeParam(at)]);
+  await sql.query(UPSERT_OPERATION, [
+    record.kind,
+    record.id,
+    record.seq,
+    record.status,
+    record.amountCents ?? null,
+    deadline,
+    JSON.stringify(record.view),
+    dialect.timeParam(at),
+  ]);
 }
 
-export async function operationPage(sql: SqlRunner, dialect: SqlDialect, filter: OperationListFilter): Promise<OperationPage> {
+export async function operationPage(
+  sql: SqlRunner,
+  dialect: SqlDialect,
+  filter: OperationListFilter,
+): Promise<OperationPage> {
   const where = new SqlFilter();
   where.where((p) => `kind = ${p}`, filter.kind);
   if (filter.status) where.where((p) => `status = ${p}`, filter.status);
   if (filter.createdFrom) where.where((p) => `created_at >= ${p}`, dialect.timeParam(filter.createdFrom));
   if (filter.createdTo) where.where((p) => `created_at < ${p}`, dialect.timeParam(filter.createdTo));
   if (filter.dueBefore) where.where((p) => `deadline < ${p}`, dialect.timeParam(filter.dueBefore));
-  if (filter.after) where.where((p) => `(created_at, id) < (${p})`, dialect.timeParam(filter.after.createdAt), filter.after.id);
+  if (filter.after)
+    where.where((p) => `(created_at, id) < (${p})`, dialect.timeParam(filter.after.createdAt), filter.after.id);
   const limit = where.param(filter.limit + 1);
   const text = `SELECT id, status, amount_cents, deadline, created_at, updated_at FROM operations${where.text()} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
   const rows = (await sql.query(text, where.params)).rows.map((row): StoredOperation => {
@@ -44,12 +63,17 @@ export async function operationPage(sql: SqlRunner, dialect: SqlDialect, filter:
       id: parsed.id,
       status: parsed.status,
       ...(parsed.amount_cents === null ? {} : { amountCents: parsed.amount_cents }),
-      ...(parsed.deadline === null || parsed.deadline === undefined ? {} : { deadline: dialect.timeOf(parsed.deadline) }),
+      ...(parsed.deadline === null || parsed.deadline === undefined
+        ? {}
+        : { deadline: dialect.timeOf(parsed.deadline) }),
       createdAt: dialect.timeOf(parsed.created_at),
       updatedAt: dialect.timeOf(parsed.updated_at),
     };
   });
   const operations = rows.slice(0, filter.limit);
   const last = operations.at(-1);
-  return { operations, ...(rows.length > filter.limit && last ? { next: { createdAt: last.createdAt, id: last.id } } : {}) };
+  return {
+    operations,
+    ...(rows.length > filter.limit && last ? { next: { createdAt: last.createdAt, id: last.id } } : {}),
+  };
 }

@@ -13,7 +13,16 @@ import { PAYOUT_METHODS } from '../payouts/rails/methods';
 import type { Announcement } from '../webhooks/announce';
 import type { OperationRecord } from './operation-records';
 import { storedViewSchema, type PayoutRecord } from './payout-records';
-import type { OperationListFilter, OperationPage, PayoutListFilter, PayoutPage, PayoutTotals, ReadModel, StoredEvent, StoredPayout } from './read-model';
+import type {
+  OperationListFilter,
+  OperationPage,
+  PayoutListFilter,
+  PayoutPage,
+  PayoutTotals,
+  ReadModel,
+  StoredEvent,
+  StoredPayout,
+} from './read-model';
 import { SqlFilter, sqlInteger } from './sql-filter';
 import { operationPage, upsertOperation } from './sql-operation-rows';
 
@@ -38,7 +47,13 @@ const payoutRowSchema = z.object({
   updated_at: z.unknown(),
 });
 
-const totalsRowSchema = z.object({ status: z.enum(PAYOUT_STATES), method: z.enum(PAYOUT_METHODS), count: sqlInteger, amount_cents: sqlInteger, fee_cents: sqlInteger });
+const totalsRowSchema = z.object({
+  status: z.enum(PAYOUT_STATES),
+  method: z.enum(PAYOUT_METHODS),
+  count: sqlInteger,
+  amount_cents: sqlInteger,
+  fee_cents: sqlInteger,
+});
 
 const eventRowSchema = z.object({ event_id: z.string(), type: z.string(), occurred_at: z.unknown(), data: z.string() });
 
@@ -61,7 +76,14 @@ export class SqlReadModel implements ReadModel {
 
   async recordEvent(eventId: string, announcement: Announcement): Promise<void> {
     const occurredAt = this.dialect.timeParam(new Date(announcement.occurredAt));
-    await this.sql.query(INSERT_EVENT, [eventId, announcement.sourceId, announcement.seq, announcement.type, occurredAt, JSON.stringify(announcement.data)]);
+    await this.sql.query(INSERT_EVENT, [
+      eventId,
+      announcement.sourceId,
+      announcement.seq,
+      announcement.type,
+      occurredAt,
+      JSON.stringify(announcement.data),
+    ]);
   }
 
   async findPayout(externalId: string): Promise<StoredPayout | undefined> {
@@ -76,13 +98,23 @@ export class SqlReadModel implements ReadModel {
     if (filter.batchId) where.where((p) => `batch_id = ${p}`, filter.batchId);
     if (filter.createdFrom) where.where((p) => `created_at >= ${p}`, this.dialect.timeParam(filter.createdFrom));
     if (filter.createdTo) where.where((p) => `created_at < ${p}`, this.dialect.timeParam(filter.createdTo));
-    if (filter.after) where.where((p) => `(created_at, external_id) < (${p})`, this.dialect.timeParam(filter.after.createdAt), filter.after.externalId);
+    if (filter.after)
+      where.where(
+        (p) => `(created_at, external_id) < (${p})`,
+        this.dialect.timeParam(filter.after.createdAt),
+        filter.after.externalId,
+      );
     const limit = where.param(filter.limit + 1);
     const text = `${PAYOUT_SELECT}${where.text()} ORDER BY created_at DESC, external_id DESC LIMIT ${limit}`;
     const rows = (await this.sql.query(text, where.params)).rows.map((row) => this.storedPayout(row));
     const payouts = rows.slice(0, filter.limit);
     const last = payouts.at(-1);
-    return { payouts, ...(rows.length > filter.limit && last ? { next: { createdAt: last.createdAt, externalId: last.view.externalId } } : {}) };
+    return {
+      payouts,
+      ...(rows.length > filter.limit && last
+        ? { next: { createdAt: last.createdAt, externalId: last.view.externalId } }
+        : {}),
+    };
   }
 
   async recordOperation(record: OperationRecord, at = new Date()): Promise<void> {
@@ -99,15 +131,31 @@ export class SqlReadModel implements ReadModel {
     const rows = (await this.sql.query(text, [this.dialect.timeParam(from), this.dialect.timeParam(to)])).rows;
     return rows.map((row) => {
       const parsed = totalsRowSchema.parse(row);
-      return { status: parsed.status, method: parsed.method, count: parsed.count, amountCents: parsed.amount_cents, feeCents: parsed.fee_cents };
+      return {
+        status: parsed.status,
+        method: parsed.method,
+        count: parsed.count,
+        amountCents: parsed.amount_cents,
+        feeCents: parsed.fee_cents,
+      };
     });
   }
 
   async eventsOf(sourceId: string): Promise<StoredEvent[]> {
-    const rows = (await this.sql.query('SELECT event_id, type, occurred_at, data FROM operation_events WHERE source_id = $1 ORDER BY seq, event_id', [sourceId])).rows;
+    const rows = (
+      await this.sql.query(
+        'SELECT event_id, type, occurred_at, data FROM operation_events WHERE source_id = $1 ORDER BY seq, event_id',
+        [sourceId],
+      )
+    ).rows;
     return rows.map((row) => {
       const parsed = eventRowSchema.parse(row);
-      return { id: parsed.event_id, type: parsed.type, occurredAt: this.dialect.timeOf(parsed.occurred_at).toISOString(), data: z.record(z.string(), z.unknown()).parse(JSON.parse(parsed.data)) };
+      return {
+        id: parsed.event_id,
+        type: parsed.type,
+        occurredAt: this.dialect.timeOf(parsed.occurred_at).toISOString(),
+        data: z.record(z.string(), z.unknown()).parse(JSON.parse(parsed.data)),
+      };
     });
   }
 

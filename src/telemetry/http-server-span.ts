@@ -9,7 +9,16 @@
  * link to the span it named: an outsider chooses neither our trace ids nor whether we sample. Nothing else
  * of the caller's context is taken: no `baggage`, and a link carries no `tracestate`.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type SpanContext } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Link,
+  type SpanContext,
+} from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 
 export const ENGINE_TRACER = 'payout-engine';
@@ -22,7 +31,9 @@ export interface ServerSpanOptions {
 /** The span the caller names in its `traceparent`, and nothing else of its context. */
 function callerSpanContext(req: Request): SpanContext | undefined {
   const named = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, req.headers));
-  return named && trace.isSpanContextValid(named) ? { traceId: named.traceId, spanId: named.spanId, traceFlags: named.traceFlags, isRemote: true } : undefined;
+  return named && trace.isSpanContextValid(named)
+    ? { traceId: named.traceId, spanId: named.spanId, traceFlags: named.traceFlags, isRemote: true }
+    : undefined;
 }
 
 export function httpServerSpans(options: ServerSpanOptions): RequestHandler {
@@ -32,7 +43,11 @@ export function httpServerSpans(options: ServerSpanOptions): RequestHandler {
     const continued = caller !== undefined && options.continuesCallerTrace(req);
     const parent = continued ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
     const links: Link[] = caller && !continued ? [{ context: caller }] : [];
-    const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.scheme': req.protocol }, links }, parent);
+    const span = tracer.startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.scheme': req.protocol }, links },
+      parent,
+    );
     res.once('close', () => {
       const template: unknown = (req.route as { path?: unknown } | undefined)?.path;
       if (typeof template === 'string') {

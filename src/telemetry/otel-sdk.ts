@@ -16,20 +16,29 @@ import { envDetectorSync, Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/worker';
 import { RedactingSpanProcessor } from './redacting-span-processor';
 import { traceparentMemoInterceptor } from './trace-links';
 import type { Tracing, TracedService } from './tracing-contract';
 
 export function startOtelSdk(service: TracedService): Tracing {
-  const resource = Resource.default().merge(new Resource({ 'service.name': service })).merge(envDetectorSync.detect());
+  const resource = Resource.default()
+    .merge(new Resource({ 'service.name': service }))
+    .merge(envDetectorSync.detect());
   const spanProcessor = new RedactingSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter()));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
   // The global provider, an AsyncLocalStorage context manager and the propagator: what @opentelemetry/api hands out from now on.
   provider.register({ propagator: new W3CTraceContextPropagator() });
   return {
     workflowClientInterceptors: [new OpenTelemetryWorkflowClientInterceptor(), traceparentMemoInterceptor()],
-    activityInterceptors: (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
+    activityInterceptors: (ctx) => ({
+      inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+      outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+    }),
     sinks: { exporter: makeWorkflowExporter(spanProcessor, resource) },
     shutdown: () => provider.shutdown(),
   };

@@ -20,11 +20,14 @@ import { scrub, scrubText } from '../logging/redaction';
  */
 const redactAttributes = (attributes: Attributes): Attributes => scrub({ ...attributes }) as Attributes;
 
-const redactStatus = (status: SpanStatus): SpanStatus => (status.message === undefined ? status : { ...status, message: scrubText(status.message) });
+const redactStatus = (status: SpanStatus): SpanStatus =>
+  status.message === undefined ? status : { ...status, message: scrubText(status.message) };
 
-const redactEvent = (event: TimedEvent): TimedEvent => (event.attributes ? { ...event, attributes: redactAttributes(event.attributes) } : event);
+const redactEvent = (event: TimedEvent): TimedEvent =>
+  event.attributes ? { ...event, attributes: redactAttributes(event.attributes) } : event;
 
-const redactLink = (link: Link): Link => (link.attributes ? { ...link, attributes: redactAttributes(link.attributes) } : link);
+const redactLink = (link: Link): Link =>
+  link.attributes ? { ...link, attributes: redactAttributes(link.attributes) } : link;
 
 /** A copy of the span for the exporter: the recorded span itself stays as it was. */
 export function redactedSpan(span: ReadableSpan): ReadableSpan {

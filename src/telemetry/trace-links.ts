@@ -13,7 +13,9 @@ const LINK_DEADLINE_MS = 1_000;
 function withTraceparent<T extends { memo?: Record<string, unknown> | undefined }>(options: T): T {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
-  return carrier.traceparent ? { ...options, memo: { ...options.memo, [TRACEPARENT_MEMO]: carrier.traceparent } } : options;
+  return carrier.traceparent
+    ? { ...options, memo: { ...options.memo, [TRACEPARENT_MEMO]: carrier.traceparent } }
+    : options;
 }
 
 /** Added after the OpenTelemetry client interceptor, so the span it records is the start's own. */
@@ -22,7 +24,8 @@ export function traceparentMemoInterceptor(): WorkflowClientInterceptor {
     start: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
     startWithDetails: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
     signalWithStart: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
-    startUpdateWithStart: (input, next) => next({ ...input, workflowStartOptions: withTraceparent(input.workflowStartOptions) }),
+    startUpdateWithStart: (input, next) =>
+      next({ ...input, workflowStartOptions: withTraceparent(input.workflowStartOptions) }),
   };
 }
 
@@ -31,9 +34,14 @@ export async function linkToWorkflowTrace(client: Client, workflowId: string): P
   const span = trace.getActiveSpan();
   if (!span?.isRecording()) return;
   try {
-    const { memo } = await client.withDeadline(Date.now() + LINK_DEADLINE_MS, () => client.workflow.getHandle(workflowId).describe());
+    const { memo } = await client.withDeadline(Date.now() + LINK_DEADLINE_MS, () =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
     const traceparent = memo?.[TRACEPARENT_MEMO];
-    const linked = typeof traceparent === 'string' ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent })) : undefined;
+    const linked =
+      typeof traceparent === 'string'
+        ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }))
+        : undefined;
     if (linked) span.addLink({ context: linked, attributes: { 'temporal.workflow_id': workflowId } });
   } catch {
     // No link is all that is lost: the callback itself was taken.

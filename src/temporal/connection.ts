@@ -27,7 +27,12 @@ type TemporalTlsVariable = 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_T
 
 /** TLS when any TEMPORAL_TLS_* is set (with a client certificate: mTLS); plaintext otherwise, as the local dev server speaks. */
 function temporalTls(config: Pick<Config, TemporalTlsVariable>): TLSConfig | undefined {
-  const { TEMPORAL_TLS_CA: ca, TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_SERVER_NAME: serverName } = config;
+  const {
+    TEMPORAL_TLS_CA: ca,
+    TEMPORAL_TLS_CERT: cert,
+    TEMPORAL_TLS_KEY: key,
+    TEMPORAL_TLS_SERVER_NAME: serverName,
+  } = config;
   if (!ca && !cert && !serverName) return undefined;
   return {
     ...(ca ? { serverRootCACertificate: readFileSync(ca) } : {}),
@@ -62,7 +67,11 @@ export interface TemporalClientHandle {
   close(): Promise<void>;
 }
 
-function clientOn(connection: ConnectionLike, config: TemporalConfig, tracing: Tracing | undefined): TemporalClientHandle {
+function clientOn(
+  connection: ConnectionLike,
+  config: TemporalConfig,
+  tracing: Tracing | undefined,
+): TemporalClientHandle {
   const client = new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -87,7 +96,11 @@ export function lazyClient(config: TemporalConfig, tracing?: Tracing): TemporalC
  * JavaScript): the worker's activities start workflows (a batch's payouts) and send signals without paying
  * for a JavaScript gRPC client on the worker's main thread. Closing it leaves the connection to the worker.
  */
-export function clientOnWorkerConnection(connection: ConnectionLike, config: TemporalConfig, tracing?: Tracing): TemporalClientHandle {
+export function clientOnWorkerConnection(
+  connection: ConnectionLike,
+  config: TemporalConfig,
+  tracing?: Tracing,
+): TemporalClientHandle {
   return { ...clientOn(connection, config, tracing), close: () => Promise.resolve() };
 }
 

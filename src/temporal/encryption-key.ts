@@ -20,7 +20,10 @@ export interface PayloadKeys {
   previous: EncryptionKey[];
 }
 
-export type PayloadKeyConfig = Pick<Config, 'PAYLOAD_ENCRYPTION_KEY' | 'PAYLOAD_ENCRYPTION_KEY_ID' | 'PAYLOAD_ENCRYPTION_PREVIOUS_KEYS' | 'DATA_DIR'>;
+export type PayloadKeyConfig = Pick<
+  Config,
+  'PAYLOAD_ENCRYPTION_KEY' | 'PAYLOAD_ENCRYPTION_KEY_ID' | 'PAYLOAD_ENCRYPTION_PREVIOUS_KEYS' | 'DATA_DIR'
+>;
 
 export function devKeyPath(dataDir: string): string {
   return path.join(dataDir, 'payload-encryption-key.json');

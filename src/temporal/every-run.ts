@@ -5,7 +5,10 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 
-export async function eventsOfEveryRun(client: Client, workflowId: string): Promise<temporal.api.history.v1.IHistoryEvent[][]> {
+export async function eventsOfEveryRun(
+  client: Client,
+  workflowId: string,
+): Promise<temporal.api.history.v1.IHistoryEvent[][]> {
   const runs: temporal.api.history.v1.IHistoryEvent[][] = [];
   let runId: string | undefined;
   do {

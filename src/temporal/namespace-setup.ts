@@ -39,7 +39,8 @@ const LITERALS: Record<SearchAttributeType, string> = {
 };
 
 /** A visibility query naming every engine attribute: the frontend refuses it while any is unknown to it. */
-export const everyAttributeQuery = (): string => ENGINE_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ${LITERALS[key.type]}`).join(' AND ');
+export const everyAttributeQuery = (): string =>
+  ENGINE_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ${LITERALS[key.type]}`).join(' AND ');
 
 const ALREADY_EXISTS = 6;
 
@@ -65,7 +66,10 @@ export async function prepareNamespace(connection: Connection, namespace: string
     );
   await step('the namespace', async () => {
     try {
-      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(`${NAMESPACE_RETENTION_DAYS} days`) });
+      await connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: msToTs(`${NAMESPACE_RETENTION_DAYS} days`),
+      });
     } catch (error) {
       if (!alreadyExists(error)) throw error;
     }
@@ -76,5 +80,7 @@ export async function prepareNamespace(connection: Connection, namespace: string
       searchAttributes: Object.fromEntries(ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, INDEXED_TYPES[key.type]])),
     }),
   );
-  await step("the engine's search attributes to be usable", () => connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1, query: everyAttributeQuery() }));
+  await step("the engine's search attributes to be usable", () =>
+    connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1, query: everyAttributeQuery() }),
+  );
 }

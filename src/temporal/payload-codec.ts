@@ -85,11 +85,17 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   private readonly encryptedMetadata: Record<string, Buffer>;
 
   /** `active` encrypts; `active` and every `previous` key decrypt. */
-  constructor(private readonly active: EncryptionKey, previous: EncryptionKey[] = []) {
+  constructor(
+    private readonly active: EncryptionKey,
+    previous: EncryptionKey[] = [],
+  ) {
     for (const k of [active, ...previous]) {
       if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
     }
-    const keysOf = (k: EncryptionKey) => ({ key: createSecretKey(k.key), subkey: createSecretKey(purposeKey(k.key, 'temporal-payloads')) });
+    const keysOf = (k: EncryptionKey) => ({
+      key: createSecretKey(k.key),
+      subkey: createSecretKey(purposeKey(k.key, 'temporal-payloads')),
+    });
     const activeKeys = keysOf(active);
     this.byId = new Map([[active.id, activeKeys], ...previous.map((k) => [k.id, keysOf(k)] as const)]);
     this.activeSubkey = activeKeys.subkey;
@@ -123,7 +129,8 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const encoding = payloadEncoding(payload);
     if (encoding !== ENCRYPTED_ENCODING) {
       // Read as text only here: an encrypted payload's data is not worth turning into a string to compare.
-      if (encoding === NULL_ENCODING || SERVER_MARKERS.has(`${encoding}:${Buffer.from(payload.data ?? []).toString()}`)) return payload;
+      if (encoding === NULL_ENCODING || SERVER_MARKERS.has(`${encoding}:${Buffer.from(payload.data ?? []).toString()}`))
+        return payload;
       throw new PayloadDecryptionError(`payload is not encrypted (encoding ${encoding ?? 'unset'}): refused`);
     }
     const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
@@ -133,7 +140,8 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     if (!keys) throw new PayloadDecryptionError(`no key with id ${keyId} is configured`);
     const derivation = payload.metadata?.[KEY_DERIVATION_METADATA];
     const derivationName = derivation ? Buffer.from(derivation).toString() : undefined;
-    if (derivationName !== undefined && derivationName !== PAYLOAD_SUBKEY) throw new PayloadDecryptionError(`unknown key derivation ${derivationName}`);
+    if (derivationName !== undefined && derivationName !== PAYLOAD_SUBKEY)
+      throw new PayloadDecryptionError(`unknown key derivation ${derivationName}`);
     const key = derivationName === undefined ? keys.key : keys.subkey;
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError('encrypted payload too short');

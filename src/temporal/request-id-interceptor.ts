@@ -6,7 +6,9 @@ import { REQUEST_ID_HEADER } from './propagation';
 
 function withRequestId(headers: Headers): Headers {
   const requestId = currentRequestId();
-  return requestId === undefined ? headers : { ...headers, [REQUEST_ID_HEADER]: defaultPayloadConverter.toPayload(requestId) };
+  return requestId === undefined
+    ? headers
+    : { ...headers, [REQUEST_ID_HEADER]: defaultPayloadConverter.toPayload(requestId) };
 }
 
 export function requestIdClientInterceptor(): WorkflowClientInterceptor {
@@ -14,6 +16,7 @@ export function requestIdClientInterceptor(): WorkflowClientInterceptor {
     start: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
     startWithDetails: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
     signalWithStart: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
-    startUpdateWithStart: (input, next) => next({ ...input, workflowStartHeaders: withRequestId(input.workflowStartHeaders) }),
+    startUpdateWithStart: (input, next) =>
+      next({ ...input, workflowStartHeaders: withRequestId(input.workflowStartHeaders) }),
   };
 }

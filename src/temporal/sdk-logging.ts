@@ -6,9 +6,15 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from '../logging/logger';
 
-export function installSdkLogging(logger: Logger, level: LogLevel = 'INFO', metrics?: { prometheusBindAddress: string }): void {
+export function installSdkLogging(
+  logger: Logger,
+  level: LogLevel = 'INFO',
+  metrics?: { prometheusBindAddress: string },
+): void {
   Runtime.install({
-    ...(metrics ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metrics.prometheusBindAddress } } } } : {}),
+    ...(metrics
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metrics.prometheusBindAddress } } } }
+      : {}),
     logger: new DefaultLogger(level, (entry) => {
       const fields = { ...(entry.meta ?? {}), sdkLevel: entry.level };
       if (entry.level === 'ERROR') logger.error(entry.message, fields);

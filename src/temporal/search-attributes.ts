@@ -45,7 +45,23 @@ export const ActivityProblemSince = defineSearchAttributeKey('ActivityProblemSin
 /** The amount in integer centavos. */
 export const AmountCents = defineSearchAttributeKey('AmountCents', SearchAttributeType.INT);
 
-export const ENGINE_SEARCH_ATTRIBUTES = [Flow, PayoutStatus, BatchStatus, InfractionStatus, InfractionDueAt, ChargeStatus, CardPaymentStatus, ProviderTransactionId, BatchId, AmountCents, WebhookEventType, WebhookDeliveryStatus, WebhookEventAt, WebhookAttempts, ActivityProblemSince] as const;
+export const ENGINE_SEARCH_ATTRIBUTES = [
+  Flow,
+  PayoutStatus,
+  BatchStatus,
+  InfractionStatus,
+  InfractionDueAt,
+  ChargeStatus,
+  CardPaymentStatus,
+  ProviderTransactionId,
+  BatchId,
+  AmountCents,
+  WebhookEventType,
+  WebhookDeliveryStatus,
+  WebhookEventAt,
+  WebhookAttempts,
+  ActivityProblemSince,
+] as const;
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.TEXT]: 'Text',

@@ -8,7 +8,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 
-export function loadOrCreateSecretFile<S extends z.ZodType>(file: string, schema: S, create: () => z.output<S>): z.output<S> {
+export function loadOrCreateSecretFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  create: () => z.output<S>,
+): z.output<S> {
   try {
     return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {

@@ -16,7 +16,8 @@ export function isValidCnpj(unmasked: string): boolean {
 }
 
 /** How a CPF or CNPJ may be written: without mask, or with its usual one; an alphanumeric CNPJ's letters in capitals. */
-export const TAX_DOCUMENT_PATTERN = /^(\d{11}|[0-9A-Z]{12}\d{2}|\d{3}\.\d{3}\.\d{3}-\d{2}|[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2})$/;
+export const TAX_DOCUMENT_PATTERN =
+  /^(\d{11}|[0-9A-Z]{12}\d{2}|\d{3}\.\d{3}\.\d{3}-\d{2}|[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2})$/;
 export const TAX_DOCUMENT_FORMS =
   'a CPF (11 digits, or 123.456.789-09) or a CNPJ (14 characters, or 12.345.678/0001-95; from July 2026 also alphanumeric, capital letters: 12.ABC.345/01DE-35)';
 

@@ -9,7 +9,12 @@ export const fieldIssueSchema = z.object({ path: z.string(), message: z.string()
 export type FieldIssue = z.infer<typeof fieldIssueSchema>;
 
 /** A bad row of a batch: its position, its externalId when readable, the field and what is wrong. */
-export const rowIssueSchema = z.object({ index: z.number().int(), externalId: z.string().optional(), field: z.string(), message: z.string() });
+export const rowIssueSchema = z.object({
+  index: z.number().int(),
+  externalId: z.string().optional(),
+  field: z.string(),
+  message: z.string(),
+});
 export type RowIssue = z.infer<typeof rowIssueSchema>;
 
 export function zodIssues(error: z.ZodError, prefix: (string | number)[] = []): FieldIssue[] {

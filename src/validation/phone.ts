@@ -12,7 +12,8 @@ const BRAZILIAN_NATIONAL = /^[1-9]{2}\d{8,9}$/;
 const E164_DIGITS = /^[1-9]\d{7,14}$/;
 const BRAZIL = '55';
 
-export const PHONE_FORMS = 'E.164 (+5511999999999) or a Brazilian number with area code, e.g. (11) 99999-9999 or 11999999999';
+export const PHONE_FORMS =
+  'E.164 (+5511999999999) or a Brazilian number with area code, e.g. (11) 99999-9999 or 11999999999';
 
 /** Digits with the country code, or undefined when `text` is not a phone in one of the accepted forms. */
 export function normalizePhone(text: string): string | undefined {

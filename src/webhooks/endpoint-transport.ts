@@ -60,9 +60,12 @@ function publicOnlyLookup(policy: AddressPolicy, resolveAll: ResolveAll): Lookup
   return (hostname, options, callback) => {
     resolveAll(hostname, options).then(
       (addresses) => {
-        const refused = addresses.map(({ address }) => addressRefusal(address, policy)).find((reason) => reason !== undefined);
+        const refused = addresses
+          .map(({ address }) => addressRefusal(address, policy))
+          .find((reason) => reason !== undefined);
         const [first] = addresses;
-        if (refused !== undefined || !first) callback(new EndpointRefusedError(`${hostname} resolves to ${refused ?? 'no address'}`), '', 0);
+        if (refused !== undefined || !first)
+          callback(new EndpointRefusedError(`${hostname} resolves to ${refused ?? 'no address'}`), '', 0);
         else if (options.all) callback(null, addresses);
         else callback(null, first.address, first.family);
       },
@@ -78,7 +81,10 @@ export interface EndpointTransport {
 }
 
 /** `resolveAll`: the system's resolver; a test's stands in for a DNS answer that changed after registration. */
-export function endpointTransport(policy: EndpointPolicy, resolveAll: ResolveAll = systemResolveAll): EndpointTransport {
+export function endpointTransport(
+  policy: EndpointPolicy,
+  resolveAll: ResolveAll = systemResolveAll,
+): EndpointTransport {
   const agent = new Agent({ connect: { lookup: publicOnlyLookup(policy, resolveAll) } });
   return {
     async post(url, init) {

@@ -16,7 +16,9 @@ export const payoutEventDataSchema = z
     method: z.string(),
     status: z.enum(['COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW']),
     amount: reais,
-    fee: reais.optional().describe('What the provider charged: 0 on a FAILED payout (the provider refunds amount and fee)'),
+    fee: reais
+      .optional()
+      .describe('What the provider charged: 0 on a FAILED payout (the provider refunds amount and fee)'),
     total: reais.optional().describe('amount + fee taken from the balance: 0 on a FAILED payout'),
     providerTransactionId: z.string().optional(),
     endToEndId: z.string().optional().describe('The PIX end-to-end id, when the provider gave one'),

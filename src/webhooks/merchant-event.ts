@@ -35,7 +35,9 @@ export const merchantEventTypeSchema = z.enum(MERCHANT_EVENT_TYPES);
 export type MerchantEventType = z.infer<typeof merchantEventTypeSchema>;
 
 /** `evt_` and 24 hex digits: derived from what the event is about, never random (see eventId). */
-export const merchantEventIdSchema = z.string().regex(/^evt_[0-9a-f]{24}$/, 'must be an event id (evt_ and 24 hex digits)');
+export const merchantEventIdSchema = z
+  .string()
+  .regex(/^evt_[0-9a-f]{24}$/, 'must be an event id (evt_ and 24 hex digits)');
 
 export const merchantEventSchema = z.object({
   id: merchantEventIdSchema,

@@ -17,7 +17,13 @@
  * is still the receiver's (events are delivered at least once).
  */
 import { ReplayGuard, signedMessage, signWebhook, type WebhookVerification } from '../payment-api/webhook-signature';
-import { STANDARD_WEBHOOK_ID_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER, standardWebhookHeader, standardWebhookHeaders, verifyStandardWebhook } from './standard-webhook-signature';
+import {
+  STANDARD_WEBHOOK_ID_HEADER,
+  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
+  standardWebhookHeader,
+  standardWebhookHeaders,
+  verifyStandardWebhook,
+} from './standard-webhook-signature';
 
 export { ReplayGuard };
 
@@ -29,7 +35,13 @@ export const LEGACY_WEBHOOK_TIMESTAMP_HEADER = 'X-Webhook-Timestamp';
 export const LEGACY_WEBHOOK_SIGNATURE_HEADER = 'X-Webhook-Signature';
 
 /** The headers that sign one delivery attempt to an endpoint of `scheme`. */
-export function merchantWebhookHeaders(scheme: SignatureScheme, eventId: string, secrets: readonly string[], rawBody: string, nowSeconds: number): Record<string, string> {
+export function merchantWebhookHeaders(
+  scheme: SignatureScheme,
+  eventId: string,
+  secrets: readonly string[],
+  rawBody: string,
+  nowSeconds: number,
+): Record<string, string> {
   const standard = standardWebhookHeaders(eventId, secrets, rawBody, nowSeconds);
   if (scheme === 'standard-webhooks') return standard;
   const { timestamp, signature } = signWebhook(secrets, rawBody, nowSeconds);
@@ -67,6 +79,10 @@ export function verifyMerchantWebhook(check: MerchantWebhookCheck): WebhookVerif
   });
   if (!verification.ok || !check.replays) return verification;
   // Keyed on what the signature covers (id, timestamp, body), never on the signature header, which may carry other values.
-  const signed = signedMessage(standardWebhookHeader(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER), check.rawBody, standardWebhookHeader(check.headers, STANDARD_WEBHOOK_ID_HEADER));
+  const signed = signedMessage(
+    standardWebhookHeader(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER),
+    check.rawBody,
+    standardWebhookHeader(check.headers, STANDARD_WEBHOOK_ID_HEADER),
+  );
   return check.replays.claim(signed, nowSeconds) ? verification : { ok: false, reason: 'replayed' };
 }

@@ -8,8 +8,21 @@ import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryptio
 import type { WebhookEndpointStore } from './endpoint-store';
 import { PgWebhookEndpointStore, SqliteWebhookEndpointStore, webhookEndpointStorePath } from './sql-endpoint-store';
 
-export async function openWebhookEndpointStore(config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<WebhookEndpointStore> {
+export async function openWebhookEndpointStore(
+  config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>,
+): Promise<WebhookEndpointStore> {
   const keys = resolvePayloadKeys(config);
-  if (config.DATABASE_URL) return PgWebhookEndpointStore.open({ connectionString: config.DATABASE_URL, encryptionKey: keys.active, previousKeys: keys.previous });
-  return Promise.resolve(new SqliteWebhookEndpointStore({ file: webhookEndpointStorePath(config.DATA_DIR), encryptionKey: keys.active, previousKeys: keys.previous }));
+  if (config.DATABASE_URL)
+    return PgWebhookEndpointStore.open({
+      connectionString: config.DATABASE_URL,
+      encryptionKey: keys.active,
+      previousKeys: keys.previous,
+    });
+  return Promise.resolve(
+    new SqliteWebhookEndpointStore({
+      file: webhookEndpointStorePath(config.DATA_DIR),
+      encryptionKey: keys.active,
+      previousKeys: keys.previous,
+    }),
+  );
 }

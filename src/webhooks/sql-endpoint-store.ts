@@ -92,28 +92,48 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
 
   async create(newEndpoint: NewWebhookEndpoint): Promise<WebhookEndpoint> {
     const { endpoint, sealedSecret } = prepareEndpoint(newEndpoint, this.sealer);
-    const events = this.dialect.rows('subscribed', [{ name: 'event_type', type: 'text' }], endpoint.events.map((type) => [type]), 2);
+    const events = this.dialect.rows(
+      'subscribed',
+      [{ name: 'event_type', type: 'text' }],
+      endpoint.events.map((type) => [type]),
+      2,
+    );
     await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO webhook_endpoints (id, url, events, signature_scheme, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      await tx.query(
+        'INSERT INTO webhook_endpoints (id, url, events, signature_scheme, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [
+          endpoint.id,
+          endpoint.url,
+          JSON.stringify(endpoint.events),
+          endpoint.signatureScheme,
+          this.dialect.timeParam(new Date(endpoint.createdAt)),
+        ],
+      );
+      await tx.query(
+        `INSERT INTO webhook_endpoint_events (event_type, endpoint_id) SELECT subscribed.event_type, $1 FROM ${events.sql}`,
+        [endpoint.id, ...events.params],
+      );
+      await tx.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, sealed, key_id) VALUES ($1, $2, $3)', [
         endpoint.id,
-        endpoint.url,
-        JSON.stringify(endpoint.events),
-        endpoint.signatureScheme,
-        this.dialect.timeParam(new Date(endpoint.createdAt)),
+        sealedSecret,
+        this.sealer.keyId,
       ]);
-      await tx.query(`INSERT INTO webhook_endpoint_events (event_type, endpoint_id) SELECT subscribed.event_type, $1 FROM ${events.sql}`, [endpoint.id, ...events.params]);
-      await tx.query('INSERT INTO webhook_endpoint_secrets (endpoint_id, sealed, key_id) VALUES ($1, $2, $3)', [endpoint.id, sealedSecret, this.sealer.keyId]);
     });
     return endpoint;
   }
 
   async list(): Promise<WebhookEndpoint[]> {
-    const { rows } = await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e ORDER BY e.created_at, e.id`);
+    const { rows } = await this.db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e ORDER BY e.created_at, e.id`,
+    );
     return rows.map((row) => this.fromRow(row));
   }
 
   async get(id: string): Promise<WebhookEndpoint | undefined> {
-    const { rows } = await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
+    const { rows } = await this.db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`,
+      [id],
+    );
     return rows[0] && this.fromRow(rows[0]);
   }
 
@@ -135,8 +155,14 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
         [id, sealed, this.sealer.keyId, this.dialect.timeParam(previousValidUntil)],
       );
       if (rotated.changes === 0) return undefined;
-      await tx.query('UPDATE webhook_endpoints SET secret_rotated_at = $2 WHERE id = $1', [id, this.dialect.timeParam(now)]);
-      const { rows } = await tx.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
+      await tx.query('UPDATE webhook_endpoints SET secret_rotated_at = $2 WHERE id = $1', [
+        id,
+        this.dialect.timeParam(now),
+      ]);
+      const { rows } = await tx.query<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`,
+        [id],
+      );
       return rows[0] && this.fromRow(rows[0]);
     });
   }

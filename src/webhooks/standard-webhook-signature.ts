@@ -32,7 +32,8 @@ export function newStandardWebhookSecret(): string {
 export function standardWebhookKey(secret: string): Buffer {
   const text = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   const key = Buffer.from(text, 'base64');
-  if (key.length === 0 || (key.toString('base64') !== text && key.toString('base64url') !== text)) throw new Error('a Standard Webhooks secret is whsec_ and base64');
+  if (key.length === 0 || (key.toString('base64') !== text && key.toString('base64url') !== text))
+    throw new Error('a Standard Webhooks secret is whsec_ and base64');
   return key;
 }
 
@@ -41,15 +42,23 @@ function signature(key: Buffer, id: string, timestamp: string, rawBody: Buffer):
 }
 
 /** The three headers of one attempt, signed with every secret (current first during a rotation). */
-export function standardWebhookHeaders(id: string, secrets: readonly string[], rawBody: Buffer | string, nowSeconds: number): Record<string, string> {
+export function standardWebhookHeaders(
+  id: string,
+  secrets: readonly string[],
+  rawBody: Buffer | string,
+  nowSeconds: number,
+): Record<string, string> {
   if (secrets.length === 0) throw new Error('standardWebhookHeaders needs at least one secret');
-  if (!Number.isSafeInteger(nowSeconds) || nowSeconds < 0) throw new RangeError('nowSeconds must be a non-negative integer (Unix seconds)');
+  if (!Number.isSafeInteger(nowSeconds) || nowSeconds < 0)
+    throw new RangeError('nowSeconds must be a non-negative integer (Unix seconds)');
   const timestamp = String(nowSeconds);
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
   return {
     [STANDARD_WEBHOOK_ID_HEADER]: id,
     [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: timestamp,
-    [STANDARD_WEBHOOK_SIGNATURE_HEADER]: secrets.map((secret) => `v1,${signature(standardWebhookKey(secret), id, timestamp, body)}`).join(' '),
+    [STANDARD_WEBHOOK_SIGNATURE_HEADER]: secrets
+      .map((secret) => `v1,${signature(standardWebhookKey(secret), id, timestamp, body)}`)
+      .join(' '),
   };
 }
 
@@ -72,14 +81,25 @@ export function standardWebhookHeader(headers: StandardWebhookCheck['headers'], 
 }
 
 /** The check of the specification, as its libraries run it: any `v1,` value signed with the secret, a timestamp within the tolerance. */
-export function verifyStandardWebhook(check: StandardWebhookCheck): { ok: true } | { ok: false; reason: StandardWebhookFailure } {
+export function verifyStandardWebhook(
+  check: StandardWebhookCheck,
+): { ok: true } | { ok: false; reason: StandardWebhookFailure } {
   const id = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_ID_HEADER);
   const timestamp = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_TIMESTAMP_HEADER);
   const signatures = standardWebhookHeader(check.headers, STANDARD_WEBHOOK_SIGNATURE_HEADER);
   if (id === '' || timestamp === '' || signatures === '') return { ok: false, reason: 'missing-headers' };
   if (!TIMESTAMP_PATTERN.test(timestamp)) return { ok: false, reason: 'bad-timestamp' };
-  if (Math.abs(check.nowSeconds - Number(timestamp)) > (check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) return { ok: false, reason: 'stale' };
-  const expected = Buffer.from(signature(standardWebhookKey(check.secret), id, timestamp, typeof check.rawBody === 'string' ? Buffer.from(check.rawBody, 'utf8') : check.rawBody), 'utf8');
+  if (Math.abs(check.nowSeconds - Number(timestamp)) > (check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'stale' };
+  const expected = Buffer.from(
+    signature(
+      standardWebhookKey(check.secret),
+      id,
+      timestamp,
+      typeof check.rawBody === 'string' ? Buffer.from(check.rawBody, 'utf8') : check.rawBody,
+    ),
+    'utf8',
+  );
   let matched = false;
   // Values of other versions are skipped; no early exit, so the work does not depend on which value matched.
   for (const versioned of signatures.split(' ')) {

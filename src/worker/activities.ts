@@ -16,7 +16,17 @@ import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
 import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
 import { deliveryTiming } from '../lifecycles/merchant-event-client';
 
-export function engineActivities(config: Config, resources: { batchStore: BatchStore; intents: IntentStore; readModel: ReadModel; endpoints: WebhookEndpointStore; temporal: Client; logger: Logger }) {
+export function engineActivities(
+  config: Config,
+  resources: {
+    batchStore: BatchStore;
+    intents: IntentStore;
+    readModel: ReadModel;
+    endpoints: WebhookEndpointStore;
+    temporal: Client;
+    logger: Logger;
+  },
+) {
   return createActivities({
     api: paymentApiClient(config),
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
@@ -26,6 +36,10 @@ export function engineActivities(config: Config, resources: { batchStore: BatchS
     dueSoonLeadMs: config.INFRACTION_DUE_SOON_LEAD_MS,
     ...resources,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    webhooks: { timing: deliveryTiming(config), timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS, transport: endpointTransport(endpointPolicy(config)) },
+    webhooks: {
+      timing: deliveryTiming(config),
+      timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS,
+      transport: endpointTransport(endpointPolicy(config)),
+    },
   });
 }

@@ -22,7 +22,10 @@ function requestIdOf(headers: Headers): string | undefined {
   }
 }
 
-export function activityInterceptors(logger: Logger | undefined, problems: ActivityProblemReporter): ActivityInterceptorsFactory {
+export function activityInterceptors(
+  logger: Logger | undefined,
+  problems: ActivityProblemReporter,
+): ActivityInterceptorsFactory {
   return (context) => ({
     inbound: {
       async execute(input, next) {
@@ -36,7 +39,11 @@ export function activityInterceptors(logger: Logger | undefined, problems: Activ
             logger?.info('activity.completed', { ...fields, durationMs: Math.round(performance.now() - startedAt) });
             return result;
           } catch (error) {
-            logger?.warn('activity.failed', { ...fields, durationMs: Math.round(performance.now() - startedAt), error: error instanceof Error ? error : String(error) });
+            logger?.warn('activity.failed', {
+              ...fields,
+              durationMs: Math.round(performance.now() - startedAt),
+              error: error instanceof Error ? error : String(error),
+            });
             await problems.failed(context.info, error);
             throw error;
           }

@@ -26,9 +26,15 @@ export class ActivityProblemReporter {
     const key = `${workflow.workflowId}/${workflow.runId}/${info.activityId}/${info.scheduledTimestampMs}`;
     if (this.reported.has(key)) return;
     const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE_LENGTH);
-    const problem: ActivityProblem = { activity: info.activityType, message, since: new Date(info.scheduledTimestampMs).toISOString() };
+    const problem: ActivityProblem = {
+      activity: info.activityType,
+      message,
+      since: new Date(info.scheduledTimestampMs).toISOString(),
+    };
     try {
-      await Context.current().client.workflow.getHandle(workflow.workflowId, workflow.runId).signal(activityProblemSignal, problem);
+      await Context.current()
+        .client.workflow.getHandle(workflow.workflowId, workflow.runId)
+        .signal(activityProblemSignal, problem);
       this.remember(key);
     } catch {
       // The workflow closed meanwhile, or Temporal is out of reach: the next failed attempt tries again.

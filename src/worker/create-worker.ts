@@ -10,7 +10,12 @@ import { ActivityProblemReporter } from './activity-problem-reporter';
 import { operationSinks } from './operation-sinks';
 import { TRACING_WORKFLOW_INTERCEPTOR_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from './workflow-source';
 import type { Tracing } from '../telemetry/tracing';
-import { createDataConverter, temporalConnectionOptions, type TemporalConfig, type TemporalEndpointConfig } from '../temporal/connection';
+import {
+  createDataConverter,
+  temporalConnectionOptions,
+  type TemporalConfig,
+  type TemporalEndpointConfig,
+} from '../temporal/connection';
 
 export interface EngineWorkerOptions {
   config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
@@ -19,7 +24,10 @@ export interface EngineWorkerOptions {
   /** Prebuilt code, a bundle built in a test, or a path to bundle from. */
   workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
   taskQueue?: string;
-  tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>;
+  tuning?: Pick<
+    WorkerOptions,
+    'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
+  >;
   /** Where activities log how they ended (with the request id of the API call behind them). */
   logger?: Logger;
   /** Tracing on: workflow and activity spans (a prebuilt bundle must be the traced one: workflowSource). */
@@ -41,11 +49,23 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES, and the tracing ones in its traced twin).
     interceptors: {
       // The activity's span first, so that it is active around the engine's own interceptors (their log lines carry it).
-      activity: [...(tracing ? [tracing.activityInterceptors] : []), activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS))],
-      ...('workflowsPath' in options.workflows ? { workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing ? TRACING_WORKFLOW_INTERCEPTOR_MODULES : [])] } : {}),
+      activity: [
+        ...(tracing ? [tracing.activityInterceptors] : []),
+        activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS)),
+      ],
+      ...('workflowsPath' in options.workflows
+        ? {
+            workflowModules: [
+              ...WORKFLOW_INTERCEPTOR_MODULES,
+              ...(tracing ? TRACING_WORKFLOW_INTERCEPTOR_MODULES : []),
+            ],
+          }
+        : {}),
     },
     // Bundling here (no prebuilt bundle): the workflows evaluated once per worker, as WORKFLOW_PRELOAD_MODULES says why.
-    ...('workflowsPath' in options.workflows && options.workflows.workflowsPath ? { bundlerOptions: { preloadModules: [options.workflows.workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES] } } : {}),
+    ...('workflowsPath' in options.workflows && options.workflows.workflowsPath
+      ? { bundlerOptions: { preloadModules: [options.workflows.workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES] } }
+      : {}),
     sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),
     // In-flight activities get this long to finish on SIGTERM before they are cancelled.

@@ -23,7 +23,9 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'workflows'
 export const WORKFLOW_PRELOAD_MODULES = [WORKFLOWS_PATH, ...WORKFLOW_INTERCEPTOR_MODULES];
 
 /** Bundled too when tracing is on: the workflow's spans, and the span context its activities get (trace context alone). Only a path: nothing is loaded here. */
-export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [path.join(PROJECT_ROOT, 'src', 'telemetry', 'workflow-interceptors.ts')];
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [
+  path.join(PROJECT_ROOT, 'src', 'telemetry', 'workflow-interceptors.ts'),
+];
 
 /** The traced twin of a prebuilt bundle, written beside it by writeWorkflowBundle: `x.js` → `x.traced.js`. */
 export function tracedBundlePath(bundlePath: string): string {
@@ -31,15 +33,26 @@ export function tracedBundlePath(bundlePath: string): string {
 }
 
 /** A prebuilt bundle (its traced twin with tracing on), or the workflows to bundle at start (the worker adds the tracing interceptors). */
-export function workflowSource(bundlePath: string | undefined, traced = false): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+export function workflowSource(
+  bundlePath: string | undefined,
+  traced = false,
+): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
   if (!bundlePath) return { workflowsPath: WORKFLOWS_PATH };
   return { workflowBundle: { codePath: path.resolve(traced ? tracedBundlePath(bundlePath) : bundlePath) } };
 }
 
 /** How the workflow code is bundled, wherever it is: its interceptors and the engine's failure converter (a prebuilt bundle must carry it). */
-export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES };
+export const WORKFLOW_BUNDLE_OPTIONS = {
+  workflowsPath: WORKFLOWS_PATH,
+  workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+  failureConverterPath: FAILURE_CONVERTER_PATH,
+  preloadModules: WORKFLOW_PRELOAD_MODULES,
+};
 /** The same with the tracing interceptors: what a worker with tracing on runs. */
-export const TRACED_WORKFLOW_BUNDLE_OPTIONS = { ...WORKFLOW_BUNDLE_OPTIONS, workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES] };
+export const TRACED_WORKFLOW_BUNDLE_OPTIONS = {
+  ...WORKFLOW_BUNDLE_OPTIONS,
+  workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_WORKFLOW_INTERCEPTOR_MODULES],
+};
 
 /** Two bundles: `outFile`, and beside it the one a worker with tracing on runs (tracedBundlePath), so that tracing off costs nothing in workflows. */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {

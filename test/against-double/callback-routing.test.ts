@@ -14,7 +14,11 @@ import { operationsOnceMade, startAgainstDouble, type DoubleStack } from './doub
 
 let stack: DoubleStack;
 beforeAll(async () => {
-  stack = await startAgainstDouble({ PAYOUT_CALLBACK_WAIT_MS: '120000', PAYOUT_POLL_INITIAL_MS: '60000', PAYOUT_POLL_MAX_MS: '120000' });
+  stack = await startAgainstDouble({
+    PAYOUT_CALLBACK_WAIT_MS: '120000',
+    PAYOUT_POLL_INITIAL_MS: '60000',
+    PAYOUT_POLL_MAX_MS: '120000',
+  });
 });
 afterAll(() => stack?.close());
 
@@ -23,11 +27,15 @@ const PROMPTLY_MS = 20_000;
 
 /** What the engine answered the double's callback about `providerId`. */
 async function answerTo(providerId: string | undefined): Promise<number | string> {
-  const sent = await pollUntil(async () => (await stack.control.callbacks()).find((callback) => (callback.body as { id?: string }).id === providerId), {
-    timeoutMs: 10_000,
-    intervalMs: 100,
-    description: `the double's callback about ${providerId ?? '?'}`,
-  });
+  const sent = await pollUntil(
+    async () =>
+      (await stack.control.callbacks()).find((callback) => (callback.body as { id?: string }).id === providerId),
+    {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: `the double's callback about ${providerId ?? '?'}`,
+    },
+  );
   return sent.answer;
 }
 
@@ -38,7 +46,16 @@ async function keptAsUnmatched(providerId: string | undefined): Promise<boolean>
 
 test("a payout settled at the double is routed by the double's callback: COMPLETED within seconds", async () => {
   const id = newExternalId('dbl-routed');
-  expect((await stack.engine.api<PayoutResponse>('POST', '/v1/payouts', { externalId: id, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  expect(
+    (
+      await stack.engine.api<PayoutResponse>('POST', '/v1/payouts', {
+        externalId: id,
+        amount: 12.5,
+        pixKey: '52998224725',
+        keyType: 'CPF',
+      })
+    ).status,
+  ).toBe(202);
   const [withdrawal] = await operationsOnceMade(stack, id);
   await stack.control.settle(id, 'COMPLETO');
 
@@ -50,7 +67,15 @@ test("a payout settled at the double is routed by the double's callback: COMPLET
 
 test("a charge paid at the double is routed by the double's callback: PAID within seconds", async () => {
   const id = `dblrouted${randomBytes(5).toString('hex')}`;
-  expect((await stack.engine.api('POST', '/v1/charges', { externalId: id, amount: 80, payer: { name: 'Ana Souza', document: '529.982.247-25' } })).status).toBe(201);
+  expect(
+    (
+      await stack.engine.api('POST', '/v1/charges', {
+        externalId: id,
+        amount: 80,
+        payer: { name: 'Ana Souza', document: '529.982.247-25' },
+      })
+    ).status,
+  ).toBe(201);
   const [charge] = await stack.control.operations({ clientId: id });
   await stack.control.pay(id);
 

@@ -6,7 +6,16 @@
  * endpoint 3 answers only id, status and amount.
  */
 import { CHALLENGE_CARD } from '../doubles/double-browser';
-import { createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, typeCard, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
+import {
+  createCardPayment,
+  launchBrowser,
+  openCheckout,
+  pageOutcome,
+  pay,
+  typeCard,
+  waitForCardPayment,
+  type Browser,
+} from '../card-payments/card-checkout';
 import { startAgainstDouble, type DoubleStack } from './double-stack';
 
 const FRICTIONLESS_CARD = '5555555555554444';
@@ -57,7 +66,10 @@ test("the challenge card: the buyer authorizes in the issuer's frame, PAID, one 
   await page.frameLocator('iframe[title="Autenticação do emissor"]').getByRole('button', { name: 'Autorizar' }).click();
   expect(await pageOutcome(page)).toEqual(PAID);
 
-  expect(await waitForCardPayment(stack.engine, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: CHALLENGE_CARD.slice(-4) });
+  expect(await waitForCardPayment(stack.engine, created.externalId, ['PAID'])).toMatchObject({
+    brand: 'VISA',
+    last4: CHALLENGE_CARD.slice(-4),
+  });
   expect(await stack.control.operations({ clientId: created.externalId })).toHaveLength(1);
   await page.close();
 });

@@ -18,7 +18,13 @@ afterAll(() => stack?.close());
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 
 const create = (externalId: string, fields: Record<string, unknown> = {}) =>
-  stack.engine.api<ChargeCreatedResponse>('POST', '/v1/charges', { externalId, amount: 150.25, payer: { name: 'Ana Souza', document: '529.982.247-25' }, description: 'Fatura', ...fields });
+  stack.engine.api<ChargeCreatedResponse>('POST', '/v1/charges', {
+    externalId,
+    amount: 150.25,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
+    description: 'Fatura',
+    ...fields,
+  });
 
 function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeResponse> {
   return pollUntil(
@@ -35,13 +41,24 @@ test("a charge answers the double's code at once; paid at the double: PAID with 
   const created = await create(id);
   expect(created.status).toBe(201);
   const [charge] = await stack.control.operations({ clientId: id });
-  expect(created.body).toMatchObject({ externalId: id, status: 'PENDING', amount: 150.25, qrcode: charge?.charge?.qrcode });
+  expect(created.body).toMatchObject({
+    externalId: id,
+    status: 'PENDING',
+    amount: 150.25,
+    qrcode: charge?.charge?.qrcode,
+  });
   expect(readEmv(created.body.qrcode)).toMatchObject({ crcValid: true, amount: '150.25' });
 
   await stack.control.pay(id);
   const paid = await waitForCharge(id, ['PAID']);
   // 0.99 % of 150,25 (1,487...), half up: the double's fee, from endpoint 9.
-  expect(paid).toMatchObject({ status: 'PAID', amount: 150.25, fee: 1.49, netAmount: 148.76, providerTransactionId: charge?.id });
+  expect(paid).toMatchObject({
+    status: 'PAID',
+    amount: 150.25,
+    fee: 1.49,
+    netAmount: 148.76,
+    providerTransactionId: charge?.id,
+  });
   expect(await stack.control.operations({ clientId: id })).toHaveLength(1);
 });
 

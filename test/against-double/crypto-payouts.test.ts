@@ -11,7 +11,10 @@ const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 // Not the engine's former built-in path: the request goes where the setting says.
 const CRYPTO_ROUTE = '/api/crypto/saque';
 
-const cryptoPosts = async (stack: DoubleStack) => (await stack.control.requests()).filter((request) => request.method === 'POST' && request.path.startsWith('/api/crypto'));
+const cryptoPosts = async (stack: DoubleStack) =>
+  (await stack.control.requests()).filter(
+    (request) => request.method === 'POST' && request.path.startsWith('/api/crypto'),
+  );
 
 describe('without a crypto route', () => {
   let stack: DoubleStack;
@@ -22,7 +25,12 @@ describe('without a crypto route', () => {
 
   test('a crypto payout is refused with 422 RAIL_NOT_AVAILABLE, and nothing starts or reaches the double', async () => {
     const id = newExternalId('dbl-usdt-off');
-    const answer = await stack.engine.api<{ code: string }>('POST', '/v1/payouts', { externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET });
+    const answer = await stack.engine.api<{ code: string }>('POST', '/v1/payouts', {
+      externalId: id,
+      method: 'crypto',
+      amount: 100,
+      wallet: TRON_WALLET,
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.code).toBe('RAIL_NOT_AVAILABLE');
     expect((await stack.engine.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
@@ -33,7 +41,15 @@ describe('without a crypto route', () => {
     const quote = await stack.engine.api('GET', '/v1/payouts/quote?method=crypto&amount=100');
     expect(quote.status).toBe(200);
     // 2 % of 100,00 plus 0.5 USDT at 5.25 (2,625, half up): 4,63; 100 / 5.25 rounded down to 6 places.
-    expect(quote.body).toEqual({ amount: 100, fee: 4.63, total: 104.63, usdtAmount: '19.047619', usdtRate: 5.25, minAmount: 20, maxAmount: 20000 });
+    expect(quote.body).toEqual({
+      amount: 100,
+      fee: 4.63,
+      total: 104.63,
+      usdtAmount: '19.047619',
+      usdtRate: 5.25,
+      minAmount: 20,
+      maxAmount: 20000,
+    });
   });
 });
 
@@ -46,10 +62,21 @@ describe('with a crypto route the double does not have', () => {
 
   test("the payout reaches the double once and ends FAILED with the double's message", async () => {
     const id = newExternalId('dbl-usdt-on');
-    expect((await stack.engine.api('POST', '/v1/payouts', { externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET })).status).toBe(202);
+    expect(
+      (
+        await stack.engine.api('POST', '/v1/payouts', {
+          externalId: id,
+          method: 'crypto',
+          amount: 100,
+          wallet: TRON_WALLET,
+        })
+      ).status,
+    ).toBe(202);
     const payout = await waitForPayout(stack.engine, id, ['FAILED', 'NEEDS_REVIEW']);
     expect(payout.status).toBe('FAILED');
     expect(payout.failureReason).toEqual(expect.stringContaining('rota não encontrada'));
-    expect(await cryptoPosts(stack)).toEqual([{ method: 'POST', path: CRYPTO_ROUTE, at: expect.any(String) as unknown }]);
+    expect(await cryptoPosts(stack)).toEqual([
+      { method: 'POST', path: CRYPTO_ROUTE, at: expect.any(String) as unknown },
+    ]);
   });
 });

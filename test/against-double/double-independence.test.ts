@@ -13,12 +13,29 @@ const root = path.join(__dirname, '..', '..');
 
 test('lint refuses a double file importing the engine, the sandbox, a workflow, an activity, a test helper or zod', () => {
   // The repository's own configuration for a file of the double (ESLint's loader cannot run inside jest's VM: asked of its CLI).
-  const printed = execFileSync(path.join(root, 'node_modules', '.bin', 'eslint'), ['--print-config', 'test/doubles/provider-double.ts'], { cwd: root, encoding: 'utf8' });
+  const printed = execFileSync(
+    path.join(root, 'node_modules', '.bin', 'eslint'),
+    ['--print-config', 'test/doubles/provider-double.ts'],
+    { cwd: root, encoding: 'utf8' },
+  );
   const rule = (JSON.parse(printed) as { rules: Linter.RulesRecord }).rules['no-restricted-imports'];
   expect(rule).toBeDefined();
-  const imports = ['../../src/money/centavos', '../../sandbox', '../../workflows/payout/messages', '../../activities/payout-activities', '../helpers/http', 'zod'];
-  const code = imports.map((source, index) => `import m${index} from '${source}';`).join('\n') + "\nimport express from 'express';\nimport { state } from './double-state';\n";
-  const messages = new Linter({ configType: 'flat' }).verify(code, [{ languageOptions: { sourceType: 'module' }, rules: { 'no-restricted-imports': rule ?? 'off' } }], 'test/doubles/probe.js');
+  const imports = [
+    '../../src/money/centavos',
+    '../../sandbox',
+    '../../workflows/payout/messages',
+    '../../activities/payout-activities',
+    '../helpers/http',
+    'zod',
+  ];
+  const code =
+    imports.map((source, index) => `import m${index} from '${source}';`).join('\n') +
+    "\nimport express from 'express';\nimport { state } from './double-state';\n";
+  const messages = new Linter({ configType: 'flat' }).verify(
+    code,
+    [{ languageOptions: { sourceType: 'module' }, rules: { 'no-restricted-imports': rule ?? 'off' } }],
+    'test/doubles/probe.js',
+  );
   expect(messages.map((message) => message.line)).toEqual(imports.map((_source, index) => index + 1));
 });
 
@@ -40,7 +57,13 @@ describe('the double itself', () => {
       fetch(`${double.url}/api/withdrawals/withdraw`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ amount: 5, external_id: 'same-id', pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: 'http://127.0.0.1:9/cb' }),
+        body: JSON.stringify({
+          amount: 5,
+          external_id: 'same-id',
+          pix_key: '52998224725',
+          key_type: 'CPF',
+          clientCallbackUrl: 'http://127.0.0.1:9/cb',
+        }),
       }).then((response) => response.json() as Promise<{ transactionId: string }>);
     const [first, second] = [await withdraw(), await withdraw()];
     expect(first.transactionId).not.toBe(second.transactionId);

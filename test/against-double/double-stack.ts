@@ -34,7 +34,8 @@ export function integratorSettings(double: ProviderDouble): Record<string, strin
     PROVIDER_PIX_FEE_FIXED: '0.75',
     PROVIDER_PIX_FEE_PERCENT: '2',
     PIX_COPY_PASTE_REQUEST_FIELDS: 'emv=payload,amount=value,externalId=reference,callbackUrl=notifyUrl',
-    MED_RECORD_FIELDS: 'id=infraction_id,status=situacao,transactionId=transacao_id,amount=valor,createdAt=aberta_em,defenseDeadline=prazo_defesa,reason=motivo_abertura',
+    MED_RECORD_FIELDS:
+      'id=infraction_id,status=situacao,transactionId=transacao_id,amount=valor,createdAt=aberta_em,defenseDeadline=prazo_defesa,reason=motivo_abertura',
     INFRACTION_ANALISE_VALUES: 'CONCORDO,DISCORDO',
     // It shows no endpoint that creates a crypto withdrawal: the rail stays off (empty is unset).
     PAYMENT_API_CRYPTO_WITHDRAW_PATH: '',
@@ -54,7 +55,10 @@ export async function startAgainstDouble(
   options: { double?: ProviderDoubleOptions; harness?: Omit<HarnessOptions, 'externalProvider'> } = {},
 ): Promise<DoubleStack> {
   const double = await startProviderDouble(options.double);
-  const engine = await startEngineHarness({ ...integratorSettings(double), ...overrides }, { ...options.harness, externalProvider: double.url });
+  const engine = await startEngineHarness(
+    { ...integratorSettings(double), ...overrides },
+    { ...options.harness, externalProvider: double.url },
+  );
   return {
     engine,
     double,

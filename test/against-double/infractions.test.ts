@@ -25,7 +25,15 @@ const reaches = (id: string, statuses: string[]) => waitForInfraction(stack.engi
 /** A charge of the engine, paid at the double: the double's id of that PIX. */
 async function paidCharge(amount: number): Promise<string> {
   const externalId = `dblmed${randomBytes(5).toString('hex')}`;
-  expect((await stack.engine.api('POST', '/v1/charges', { externalId, amount, payer: { name: 'Ana Souza', document: '52998224725' } })).status).toBe(201);
+  expect(
+    (
+      await stack.engine.api('POST', '/v1/charges', {
+        externalId,
+        amount,
+        payer: { name: 'Ana Souza', document: '52998224725' },
+      })
+    ).status,
+  ).toBe(201);
   await stack.control.pay(externalId);
   const paid = await pollUntil(
     async () => {
@@ -41,14 +49,32 @@ test("an infraction the double opens is synced, defended once in the double's wo
   const transactionId = await paidCharge(80);
   const opened = await stack.control.openInfraction({ transactionId, amount: 80, reason: 'golpe do falso vendedor' });
   const open = await reaches(opened.infraction_id, ['OPEN']);
-  expect(open).toMatchObject({ infractionId: opened.infraction_id, providerStatus: 'WAITING_PSP', amount: 80, deadline: opened.prazo_defesa });
+  expect(open).toMatchObject({
+    infractionId: opened.infraction_id,
+    providerStatus: 'WAITING_PSP',
+    amount: 80,
+    deadline: opened.prazo_defesa,
+  });
 
-  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.', proofs: ['https://example.com/rastreio.pdf'] };
-  const defended = await stack.engine.api<InfractionResponse>('POST', `/v1/infractions/${opened.infraction_id}/defense`, defense);
+  const defense = {
+    analise: 'NEGADA',
+    justificativa: 'Entrega comprovada pelo rastreio.',
+    proofs: ['https://example.com/rastreio.pdf'],
+  };
+  const defended = await stack.engine.api<InfractionResponse>(
+    'POST',
+    `/v1/infractions/${opened.infraction_id}/defense`,
+    defense,
+  );
   expect(defended.status).toBe(200);
   expect(defended.body.status).toBe('DEFENSE_SUBMITTED');
   expect((await stack.control.infraction(opened.infraction_id)).defesas).toEqual([
-    { analise: 'DISCORDO', justificativa: defense.justificativa, proofs: defense.proofs, recebida_em: expect.any(String) as unknown },
+    {
+      analise: 'DISCORDO',
+      justificativa: defense.justificativa,
+      proofs: defense.proofs,
+      recebida_em: expect.any(String) as unknown,
+    },
   ]);
 
   await stack.control.resolveInfraction(opened.infraction_id, 'REJECTED');
@@ -60,7 +86,16 @@ test("an infraction the double opens is synced, defended once in the double's wo
 
 test(`an infraction past the double's first page (it caps pages at ${PAGE_CAP}) reaches the engine`, async () => {
   const opened = [];
-  for (let n = 0; n <= PAGE_CAP; n += 1) opened.push(await stack.control.openInfraction({ transactionId: `dbl_pix_${randomBytes(6).toString('hex')}`, amount: 10 + n }));
+  for (let n = 0; n <= PAGE_CAP; n += 1)
+    opened.push(
+      await stack.control.openInfraction({
+        transactionId: `dbl_pix_${randomBytes(6).toString('hex')}`,
+        amount: 10 + n,
+      }),
+    );
   const last = opened.at(-1);
-  expect(await reaches(last?.infraction_id ?? '', ['OPEN'])).toMatchObject({ amount: 10 + PAGE_CAP, providerStatus: 'WAITING_PSP' });
+  expect(await reaches(last?.infraction_id ?? '', ['OPEN'])).toMatchObject({
+    amount: 10 + PAGE_CAP,
+    providerStatus: 'WAITING_PSP',
+  });
 });

@@ -14,7 +14,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const submit = (externalId: string, amount: number) => stack.engine.api<PayoutResponse>('POST', '/v1/payouts', { externalId, amount, pixKey: '52998224725', keyType: 'CPF' });
+const submit = (externalId: string, amount: number) =>
+  stack.engine.api<PayoutResponse>('POST', '/v1/payouts', {
+    externalId,
+    amount,
+    pixKey: '52998224725',
+    keyType: 'CPF',
+  });
 
 test('a payout the double settles: COMPLETED with the fee the double charged, one withdrawal at the double', async () => {
   const id = newExternalId('dbl-pix');

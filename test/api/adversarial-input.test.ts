@@ -4,7 +4,11 @@
  * patterns run in linear time on text cut to a bound), and a body parser's refusal is its own 4xx, not
  * a 500 with an error line. Meanwhile /healthz keeps answering at once.
  */
-import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 const lines: string[] = [];
@@ -41,19 +45,31 @@ async function slowestHealthzDuring(work: () => Promise<void>): Promise<number> 
   return slowest;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Infinity;
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Infinity;
 
 const callbackWith = (eventId: string) => () =>
   fetch(`${api.url}/callbacks/withdrawals`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_ID_HEADER]: eventId, [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: 'v1=00' },
+    headers: {
+      'content-type': 'application/json',
+      [WEBHOOK_ID_HEADER]: eventId,
+      [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)),
+      [WEBHOOK_SIGNATURE_HEADER]: 'v1=00',
+    },
     body: '{}',
   });
-const payWithCharset = (charset: string) => () => fetch(`${api.url}/checkout/order-1/pay`, { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body: '{}' });
+const payWithCharset = (charset: string) => () =>
+  fetch(`${api.url}/checkout/order-1/pay`, {
+    method: 'POST',
+    headers: { 'content-type': `application/json; charset=${charset}` },
+    body: '{}',
+  });
 
 test('16 KB adversarial event ids and charsets are answered at once, as 401 and 415, without an error line; /healthz stays fast', async () => {
   // The first requests of a route pay for compiling its code: not what is measured.
-  for (let round = 0; round < 3; round += 1) await Promise.all([timed(callbackWith('warm-up')), timed(payWithCharset('latin-9'))]);
+  for (let round = 0; round < 3; round += 1)
+    await Promise.all([timed(callbackWith('warm-up')), timed(payWithCharset('latin-9'))]);
   const callbacks: number[] = [];
   const charsets: number[] = [];
   // The same requests with short values, interleaved: what the machine's load costs any request right now.
@@ -67,7 +83,10 @@ test('16 KB adversarial event ids and charsets are answered at once, as 401 and 
       expect(callback).toMatchObject({ status: 401, body: { code: 'INVALID_SIGNATURE' } });
       callbacks.push(callback.ms);
       const charset = await timed(payWithCharset(ADVERSARIAL));
-      expect(charset).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.not.stringContaining('a.a.') as unknown } });
+      expect(charset).toMatchObject({
+        status: 415,
+        body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.not.stringContaining('a.a.') as unknown },
+      });
       charsets.push(charset.ms);
     }
   });

@@ -5,7 +5,11 @@
  * the same bytes are taken again only if the first attempt was not (503: Temporal down).
  */
 import { temporal } from '@temporalio/proto';
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  signWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
@@ -17,24 +21,47 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 const withdrawalCallback = (externalId: string) =>
-  JSON.stringify({ transaction_id: 'wd_1', external_id: externalId, status: 'COMPLETED', amount: 10, fee: 0.8, total: 10.8, type: 'Withdrawal', updated_at: new Date().toISOString() });
+  JSON.stringify({
+    transaction_id: 'wd_1',
+    external_id: externalId,
+    status: 'COMPLETED',
+    amount: 10,
+    fee: 0.8,
+    total: 10.8,
+    type: 'Withdrawal',
+    updated_at: new Date().toISOString(),
+  });
 
 function send(body: string, signed: { timestamp: string; signature: string }): Promise<Response> {
   return fetch(`${api.url}/callbacks/withdrawals`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+    headers: {
+      'content-type': 'application/json',
+      [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
+      [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
+    },
     body,
   });
 }
 
 async function signalsOf(workflowId: string): Promise<number> {
   const history = await api.temporal.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? []).filter((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED).length;
+  return (history.events ?? []).filter(
+    (event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+  ).length;
 }
 
 test('the same signed callback again within its window is answered as received and signals nothing; the retry signed again does', async () => {
   const externalId = `replay-${Date.now()}`;
-  expect((await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }) })).status).toBe(202);
+  expect(
+    (
+      await api.fetch('/v1/payouts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
+      })
+    ).status,
+  ).toBe(202);
   const body = withdrawalCallback(externalId);
   const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
 
@@ -55,11 +82,23 @@ test('the same signed callback again within its window is answered as received a
 
 test('a captured callback replayed with a value prepended to its signature header (`v1=00,`) still verifies, and is refused as the same callback', async () => {
   const externalId = `replay-prefixed-${Date.now()}`;
-  expect((await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }) })).status).toBe(202);
+  expect(
+    (
+      await api.fetch('/v1/payouts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
+      })
+    ).status,
+  ).toBe(202);
   const body = withdrawalCallback(externalId);
   const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
   expect(await (await send(body, signed)).json()).toEqual({ received: true });
-  for (const signature of [`v1=00,${signed.signature}`, `v1=00 v1=11 ${signed.signature}`, `${signed.signature},v1=00`]) {
+  for (const signature of [
+    `v1=00,${signed.signature}`,
+    `v1=00 v1=11 ${signed.signature}`,
+    `${signed.signature},v1=00`,
+  ]) {
     const replayed = await send(body, { ...signed, signature });
     expect(replayed.status).toBe(200);
     expect(await replayed.json()).toEqual({ received: true, note: 'replay' });

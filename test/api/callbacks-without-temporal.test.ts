@@ -17,7 +17,11 @@ import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store
 import type { BatchStore } from '../../src/batches/batch-store';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  signWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { createPayloadCodec, lazyClient } from '../../src/temporal/connection';
 import { testConfig } from '../helpers/temporal';
 
@@ -31,7 +35,10 @@ let unmatched: UnmatchedCallbackStore;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
-  const config = testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_CALL_DEADLINE_MS: String(DEADLINE_MS) }); // nothing listens there
+  const config = testConfig({
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    TEMPORAL_CALL_DEADLINE_MS: String(DEADLINE_MS),
+  }); // nothing listens there
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
   batchStore = await openBatchStore(config);
@@ -39,7 +46,22 @@ beforeAll(async () => {
   readModel = await openReadModel(config);
   endpoints = await openWebhookEndpointStore(config);
   unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }) });
+  const app = createApp({
+    config,
+    logger,
+    codec: createPayloadCodec(config),
+    readiness: {},
+    routers: engineRouters({
+      config,
+      logger,
+      temporal: temporal.client,
+      batchStore,
+      intents,
+      readModel,
+      endpoints,
+      unmatched,
+    }),
+  });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -55,7 +77,11 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, { method, headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: 'Bearer dev-api-key', 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 
 // The SDK's own retries would take ~20 s to give up; the API gives up at its deadline (500 ms). Half the SDK's
 // time tells the two apart on a machine however loaded.
@@ -65,7 +91,11 @@ test.each([
   ['POST', '/v1/payouts', { externalId: 'down-1', amount: 10, pixKey: '52998224725', keyType: 'CPF' }],
   ['GET', '/v1/payouts/down-1', undefined],
   ['POST', '/v1/payouts/down-1/recheck', undefined],
-  ['POST', '/v1/payout-batches', { batchId: 'down-batch', items: [{ externalId: 'down-b1', amount: 10, pixKey: '52998224725', keyType: 'CPF' }] }],
+  [
+    'POST',
+    '/v1/payout-batches',
+    { batchId: 'down-batch', items: [{ externalId: 'down-b1', amount: 10, pixKey: '52998224725', keyType: 'CPF' }] },
+  ],
 ])('%s %s answers 503 promptly while Temporal is down', async (method, path, body) => {
   const started = Date.now();
   const response = await api(method, path, body);
@@ -75,17 +105,33 @@ test.each([
 });
 
 test('a payout refused with 503 leaves its externalId free: a batch may take it later', async () => {
-  expect((await api('POST', '/v1/payouts', { externalId: 'down-2', amount: 10, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(503);
+  expect(
+    (await api('POST', '/v1/payouts', { externalId: 'down-2', amount: 10, pixKey: '52998224725', keyType: 'CPF' }))
+      .status,
+  ).toBe(503);
   expect(await batchStore.payoutOwner('down-2')).toBeUndefined();
 });
 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {
-  const body = JSON.stringify({ transaction_id: 'wd_1', external_id: 'order-1', status: 'COMPLETED', amount: 1, fee: 0.53, total: 1.53, type: 'Withdrawal', updated_at: new Date().toISOString() });
+  const body = JSON.stringify({
+    transaction_id: 'wd_1',
+    external_id: 'order-1',
+    status: 'COMPLETED',
+    amount: 1,
+    fee: 0.53,
+    total: 1.53,
+    type: 'Withdrawal',
+    updated_at: new Date().toISOString(),
+  });
   const signed = signWebhook(['demo-webhook-secret'], body, Math.floor(Date.now() / 1000));
   const send = () =>
     fetch(`${url}/callbacks/withdrawals`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+      headers: {
+        'content-type': 'application/json',
+        [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
+        [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
+      },
       body,
     });
   const response = await send();

@@ -18,7 +18,9 @@ const servers: Server[] = [];
 const CODEC_TOKEN = 'ui-codec-token-0123456789abcdef';
 const UI_ORIGIN = 'http://localhost:8233';
 
-async function serve(options: { readiness?: Record<string, () => Promise<void>>; logs?: (line: string) => void } = {}): Promise<string> {
+async function serve(
+  options: { readiness?: Record<string, () => Promise<void>>; logs?: (line: string) => void } = {},
+): Promise<string> {
   const app = createApp({
     config,
     logger: options.logs ? createLogger({}, 'info', options.logs) : createLogger({}, 'error'),
@@ -35,18 +37,29 @@ afterAll(async () => {
 });
 
 async function encryptedPayload(): Promise<{ metadata: Record<string, string>; data: string }> {
-  const [payload] = await codec.encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"pixKey":"ana@example.com"}') }]);
+  const [payload] = await codec.encode([
+    { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"pixKey":"ana@example.com"}') },
+  ]);
   return {
-    metadata: Object.fromEntries(Object.entries(payload?.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload?.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+    ),
     data: Buffer.from(payload?.data ?? []).toString('base64'),
   };
 }
 
 const post = (url: string, headers: Record<string, string>, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-const decode = (url: string, headers: Record<string, string>, body: unknown) => post(`${url}/codec/decode`, headers, body);
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+const decode = (url: string, headers: Record<string, string>, body: unknown) =>
+  post(`${url}/codec/decode`, headers, body);
 const dataOf = async (answer: Response): Promise<string[]> =>
-  ((await answer.json()) as { payloads: { data: string }[] }).payloads.map((payload) => Buffer.from(payload.data, 'base64').toString());
+  ((await answer.json()) as { payloads: { data: string }[] }).payloads.map((payload) =>
+    Buffer.from(payload.data, 'base64').toString(),
+  );
 
 test('the codec endpoint decodes payloads for a caller with an API key, and refuses one without', async () => {
   const url = await serve();
@@ -65,7 +78,10 @@ test('the Temporal UI decodes through the codec URL with its token; a forged Ori
   const body = { payloads: [await encryptedPayload()] };
   const uiEndpoint = `${url}/codec/t/${CODEC_TOKEN}`;
 
-  const preflight = await fetch(`${uiEndpoint}/decode`, { method: 'OPTIONS', headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST' } });
+  const preflight = await fetch(`${uiEndpoint}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST' },
+  });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBe(UI_ORIGIN);
   const fromUi = await post(`${uiEndpoint}/decode`, { origin: UI_ORIGIN, 'x-namespace': 'default' }, body);
@@ -74,17 +90,33 @@ test('the Temporal UI decodes through the codec URL with its token; a forged Ori
 
   // Any local process can claim to be the UI: the Origin header proves nothing.
   expect((await decode(url, { origin: UI_ORIGIN }, body)).status).toBe(401);
-  expect((await post(`${url}/codec/t/not-the-token-0123456789abcdef/decode`, { origin: UI_ORIGIN }, body)).status).toBe(401);
-  const otherOrigin = await fetch(`${uiEndpoint}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+  expect((await post(`${url}/codec/t/not-the-token-0123456789abcdef/decode`, { origin: UI_ORIGIN }, body)).status).toBe(
+    401,
+  );
+  const otherOrigin = await fetch(`${uiEndpoint}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+  });
   expect(otherOrigin.headers.get('access-control-allow-origin')).toBeNull();
 });
 
 test('the codec token only decodes; encoding needs an API key, and what it encodes decodes again', async () => {
   const url = await serve();
-  const plain = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"x"').toString('base64') }] };
+  const plain = {
+    payloads: [
+      {
+        metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+        data: Buffer.from('"x"').toString('base64'),
+      },
+    ],
+  };
   expect((await post(`${url}/codec/t/${CODEC_TOKEN}/encode`, {}, plain)).status).toBe(403);
 
-  const encoded = await post(`${url}/codec/encode`, { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` }, plain);
+  const encoded = await post(
+    `${url}/codec/encode`,
+    { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` },
+    plain,
+  );
   expect(encoded.status).toBe(200);
   const decoded = await post(`${url}/codec/t/${CODEC_TOKEN}/decode`, {}, await encoded.json());
   expect(await dataOf(decoded)).toEqual(['"x"']);
@@ -92,15 +124,26 @@ test('the codec token only decodes; encoding needs an API key, and what it encod
 
 test('a payload that is not encrypted is shown as stored, next to the decrypted ones', async () => {
   const url = await serve();
-  const forged = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"forged":true}').toString('base64') };
-  const answer = await post(`${url}/codec/t/${CODEC_TOKEN}/decode`, {}, { payloads: [forged, await encryptedPayload()] });
+  const forged = {
+    metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+    data: Buffer.from('{"forged":true}').toString('base64'),
+  };
+  const answer = await post(
+    `${url}/codec/t/${CODEC_TOKEN}/decode`,
+    {},
+    { payloads: [forged, await encryptedPayload()] },
+  );
   expect(answer.status).toBe(200);
   expect(await dataOf(answer)).toEqual(['{"forged":true}', '{"pixKey":"ana@example.com"}']);
 });
 
 test('a malformed codec request is a 400 naming the field', async () => {
   const url = await serve();
-  const answer = await decode(url, { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` }, { payloads: [{ data: 'not base64!' }] });
+  const answer = await decode(
+    url,
+    { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}` },
+    { payloads: [{ data: 'not base64!' }] },
+  );
   expect(answer.status).toBe(400);
   expect(await answer.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'payloads.0.data' }] });
 });
@@ -115,7 +158,12 @@ test('the codec token never reaches a request log line, whatever the case or per
     expect({ prefix, status: answer.status }).toEqual({ prefix, status: 200 });
   }
   // Not routes, but the token is still a credential wherever the path puts it.
-  for (const path of [`/%63odec/t/${CODEC_TOKEN}/decode`, `//codec/t/${CODEC_TOKEN}/decode`, `/codec/%74/${CODEC_TOKEN}`]) expect((await post(`${url}${path}`, {}, body)).status).toBe(404);
+  for (const path of [
+    `/%63odec/t/${CODEC_TOKEN}/decode`,
+    `//codec/t/${CODEC_TOKEN}/decode`,
+    `/codec/%74/${CODEC_TOKEN}`,
+  ])
+    expect((await post(`${url}${path}`, {}, body)).status).toBe(404);
   const requests = lines.filter((line) => line.includes('"http.request"'));
   expect(requests).toHaveLength(6);
   for (const line of requests) expect(line).not.toContain(CODEC_TOKEN);
@@ -123,7 +171,12 @@ test('the codec token never reaches a request log line, whatever the case or per
 });
 
 test('healthz answers while readyz names the dependency that does not, without its internal error', async () => {
-  const url = await serve({ readiness: { temporal: () => Promise.resolve(), paymentApi: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:4010')) } });
+  const url = await serve({
+    readiness: {
+      temporal: () => Promise.resolve(),
+      paymentApi: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:4010')),
+    },
+  });
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   const ready = await fetch(`${url}/readyz`);
   expect(ready.status).toBe(503);
@@ -151,10 +204,18 @@ test('readyz is unauthenticated, so its answer is kept a few seconds: 50 calls, 
 
 test('readyz tells a dependency that came back within a few seconds', async () => {
   let providerUp = false;
-  const url = await serve({ readiness: { paymentApi: () => (providerUp ? Promise.resolve() : Promise.reject(new Error('connect ECONNREFUSED'))) } });
+  const url = await serve({
+    readiness: {
+      paymentApi: () => (providerUp ? Promise.resolve() : Promise.reject(new Error('connect ECONNREFUSED'))),
+    },
+  });
   expect((await fetch(`${url}/readyz`)).status).toBe(503);
   providerUp = true;
-  await pollUntil(async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), { timeoutMs: 10_000, intervalMs: 500, description: 'readyz to see the provider back' });
+  await pollUntil(async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 500,
+    description: 'readyz to see the provider back',
+  });
 });
 
 test('readyz is limited per client address, well above what a prober or a start-up poller asks; healthz never', async () => {
@@ -177,7 +238,14 @@ test('GET /openapi.json documents every payout route with its request schema, on
     components: { schemas: Record<string, { oneOf?: { required?: string[] }[] }> };
   };
   expect(document.openapi).toBe('3.1.0');
-  expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/payouts', '/v1/payouts/{externalId}', '/v1/payouts/{externalId}/cancel', '/callbacks/withdrawals']));
+  expect(Object.keys(document.paths)).toEqual(
+    expect.arrayContaining([
+      '/v1/payouts',
+      '/v1/payouts/{externalId}',
+      '/v1/payouts/{externalId}/cancel',
+      '/callbacks/withdrawals',
+    ]),
+  );
   // The body refers to the named shape, which generated clients call PayoutRequest.
   const reference = document.paths['/v1/payouts']?.post?.requestBody?.content['application/json']?.schema.$ref;
   expect(reference).toBe('#/components/schemas/PayoutRequest');

@@ -17,17 +17,40 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 async function temporalCli(...args: string[]): Promise<string> {
-  const codec = ['--codec-endpoint', `${stack.apiUrl}/codec`, '--codec-auth', `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`];
-  const { stdout } = await promisify(execFile)(temporalCliPath(), [...args, '--address', stack.config.TEMPORAL_ADDRESS, ...codec], { timeout: 30_000 });
+  const codec = [
+    '--codec-endpoint',
+    `${stack.apiUrl}/codec`,
+    '--codec-auth',
+    `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`,
+  ];
+  const { stdout } = await promisify(execFile)(
+    temporalCliPath(),
+    [...args, '--address', stack.config.TEMPORAL_ADDRESS, ...codec],
+    { timeout: 30_000 },
+  );
   return stdout;
 }
 
 test('temporal workflow query and workflow show decode a payout through the codec endpoint', async () => {
   const externalId = newExternalId('codec-cli');
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: 'ana@example.com', keyType: 'EMAIL' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: 'ana@example.com', keyType: 'EMAIL' }))
+      .status,
+  ).toBe(202);
   await waitForPayout(stack, externalId, ['COMPLETED']);
 
-  const answer = JSON.parse(await temporalCli('workflow', 'query', '--workflow-id', payoutWorkflowId(externalId), '--name', 'status', '--output', 'json')) as { queryResult: unknown[] };
+  const answer = JSON.parse(
+    await temporalCli(
+      'workflow',
+      'query',
+      '--workflow-id',
+      payoutWorkflowId(externalId),
+      '--name',
+      'status',
+      '--output',
+      'json',
+    ),
+  ) as { queryResult: unknown[] };
   expect(answer.queryResult[0]).toMatchObject({ externalId, state: 'COMPLETED', amountCents: 1250 });
 
   // The history's result, decrypted: stored encrypted, it reads as plain JSON only through the codec.
@@ -40,7 +63,10 @@ test('temporal workflow query and workflow show decode a payout through the code
 test('an empty payload list may be sent as {} (protobuf JSON omits empty arrays)', async () => {
   const decoded = await fetch(`${stack.apiUrl}/codec/decode`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret ?? ''}`,
+    },
     body: '{}',
   });
   expect(decoded.status).toBe(200);

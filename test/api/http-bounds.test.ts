@@ -12,22 +12,52 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-const payout = (externalId: string, extra: Record<string, unknown> = {}) => ({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF', ...extra });
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const payout = (externalId: string, extra: Record<string, unknown> = {}) => ({
+  externalId,
+  amount: 10,
+  pixKey: '52998224725',
+  keyType: 'CPF',
+  ...extra,
+});
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 test('a body of the wrong Content-Type is refused with 415 in the error shape, on payouts, batch actions and the codec', async () => {
-  const plain = await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(payout('ct-1')) });
+  const plain = await api.fetch('/v1/payouts', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify(payout('ct-1')),
+  });
   expect(plain.status).toBe(415);
-  expect(await plain.json()).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', detail: expect.stringContaining('application/json') as unknown });
+  expect(await plain.json()).toMatchObject({
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail: expect.stringContaining('application/json') as unknown,
+  });
 
-  const form = await api.fetch('/v1/payout-batches/any/cancel', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'reason=x' });
+  const form = await api.fetch('/v1/payout-batches/any/cancel', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'reason=x',
+  });
   expect(form.status).toBe(415);
-  const codec = await api.fetch('/codec/decode', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"payloads":[]}' });
+  const codec = await api.fetch('/codec/decode', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: '{"payloads":[]}',
+  });
   expect(codec.status).toBe(415);
 
   // A POST without a body needs no Content-Type; JSON with a charset is JSON.
   expect((await api.fetch('/v1/payouts/nobody-here/cancel', { method: 'POST' })).status).not.toBe(415);
-  const charset = await api.fetch('/v1/payouts', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ externalId: 'x' }) });
+  const charset = await api.fetch('/v1/payouts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ externalId: 'x' }),
+  });
   expect(charset.status).toBe(400);
 });
 
@@ -37,18 +67,33 @@ test('a body over the limit is 413 in the error shape, also on the callback rout
   expect(payouts.status).toBe(413);
   expect(await payouts.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 
-  const callback = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: big });
+  const callback = await fetch(`${api.url}/callbacks/withdrawals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: big,
+  });
   expect(callback.status).toBe(413);
   expect(await callback.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 });
 
 test('a callback is never refused for its Content-Type: the signature decides, then the body', async () => {
-  const badlySigned = { [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: 'v1=' + '0'.repeat(64) };
-  const refused = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'text/plain', ...badlySigned }, body: '{}' });
+  const badlySigned = {
+    [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)),
+    [WEBHOOK_SIGNATURE_HEADER]: 'v1=' + '0'.repeat(64),
+  };
+  const refused = await fetch(`${api.url}/callbacks/withdrawals`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', ...badlySigned },
+    body: '{}',
+  });
   expect(refused.status).toBe(401);
   expect(await refused.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
   // Unsigned (a hint, PROVIDER_CALLBACK_SIGNATURES=optional by default) and in text/plain: read, and kept as unmatched.
-  const taken = await fetch(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ external_id: 'ct-nobody', status: 'COMPLETED' }) });
+  const taken = await fetch(`${api.url}/callbacks/withdrawals`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ external_id: 'ct-nobody', status: 'COMPLETED' }),
+  });
   expect(taken.status).toBe(202);
 });
 
@@ -56,9 +101,17 @@ test('a method the path does not have is 405 with Allow, after the API key check
   const collection = await api.fetch('/v1/payouts', { method: 'DELETE' });
   expect(collection.status).toBe(405);
   expect(collection.headers.get('allow')).toBe('GET, HEAD, POST');
-  expect(await collection.json()).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED', detail: expect.stringContaining('DELETE') as unknown });
+  expect(await collection.json()).toMatchObject({
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    detail: expect.stringContaining('DELETE') as unknown,
+  });
 
-  const one = await api.fetch('/v1/payouts/order-1', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const one = await api.fetch('/v1/payouts/order-1', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(one.status).toBe(405);
   expect(one.headers.get('allow')).toBe('GET, HEAD');
 
@@ -93,7 +146,14 @@ test('a description with a control or bidirectional character is refused, naming
 });
 
 test('a batch row whose description carries a direction override is refused with its row', async () => {
-  const response = await api.fetch('/v1/payout-batches', json({ items: [payout('row-ok', { description: 'March' }), payout('row-bad', { description: 'pay \u202Emoc.live' })] }));
+  const response = await api.fetch(
+    '/v1/payout-batches',
+    json({
+      items: [payout('row-ok', { description: 'March' }), payout('row-bad', { description: 'pay \u202Emoc.live' })],
+    }),
+  );
   expect(response.status).toBe(422);
-  expect(await response.json()).toMatchObject({ rows: [{ index: 1, externalId: 'row-bad', field: 'description', message: expect.stringContaining('U+202E') }] });
+  expect(await response.json()).toMatchObject({
+    rows: [{ index: 1, externalId: 'row-bad', field: 'description', message: expect.stringContaining('U+202E') }],
+  });
 });

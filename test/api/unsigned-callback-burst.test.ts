@@ -25,10 +25,18 @@ const LARGE_REASON = 250 * 1024;
 /** One POST on a connection of its own (no keep-alive race with the server's idle timer); answers the status. */
 function post(path: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const sent = request(`${api.url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (answer) => {
-      answer.resume();
-      answer.on('end', () => resolve(answer.statusCode ?? 0));
-    });
+    const sent = request(
+      `${api.url}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (answer) => {
+        answer.resume();
+        answer.on('end', () => resolve(answer.statusCode ?? 0));
+      },
+    );
     sent.on('error', reject);
     sent.end(body);
   });
@@ -85,7 +93,9 @@ test('240 unsigned callbacks of 250 KB block the event loop less than 20 ms long
   expect(Math.min(...large) - Math.min(...small)).toBeLessThan(20);
 
   // Nothing of an unsigned callback is kept but its ids and a count.
-  const listed = (await (await api.fetch('/v1/callbacks/unmatched')).json()) as { data: { signed?: boolean; payload?: unknown; count?: number }[] };
+  const listed = (await (await api.fetch('/v1/callbacks/unmatched')).json()) as {
+    data: { signed?: boolean; payload?: unknown; count?: number }[];
+  };
   expect(listed.data.length).toBeGreaterThan(0);
   for (const entry of listed.data) expect(entry).toMatchObject({ signed: false, count: 1 });
   expect(listed.data.every((entry) => entry.payload === undefined)).toBe(true);

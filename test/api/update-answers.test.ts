@@ -8,7 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
-import { authorizationAnswerSignal, cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
+import {
+  authorizationAnswerSignal,
+  cardPaymentWorkflowId,
+  startAuthorizationUpdate,
+} from '../../workflows/card-payment/messages';
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
@@ -40,9 +44,13 @@ interface Sent {
 }
 
 /** Sends every request twice at once; each answer must be defined: 2xx, or a 4xx with its rule's code. */
-async function twiceAtOnce(requests: Record<string, () => Promise<HttpAnswer<Record<string, unknown>>>>): Promise<Sent[]> {
+async function twiceAtOnce(
+  requests: Record<string, () => Promise<HttpAnswer<Record<string, unknown>>>>,
+): Promise<Sent[]> {
   const sent = await Promise.all(
-    Object.entries(requests).flatMap(([operation, send]) => [send(), send()].map(async (answer) => ({ operation, answer: await answer }))),
+    Object.entries(requests).flatMap(([operation, send]) =>
+      [send(), send()].map(async (answer) => ({ operation, answer: await answer })),
+    ),
   );
   for (const { operation, answer } of sent) {
     expect([operation, answer.status < 500]).toEqual([operation, true]);
@@ -51,7 +59,8 @@ async function twiceAtOnce(requests: Record<string, () => Promise<HttpAnswer<Rec
   return sent;
 }
 
-const statusOf = async (path: string): Promise<string | undefined> => (await stack.api<{ status?: string }>('GET', path)).body.status;
+const statusOf = async (path: string): Promise<string | undefined> =>
+  (await stack.api<{ status?: string }>('GET', path)).body.status;
 
 function reaches(path: string, statuses: string[], timeoutMs = 30_000): Promise<string> {
   return pollUntil(
@@ -64,7 +73,8 @@ function reaches(path: string, statuses: string[], timeoutMs = 30_000): Promise<
 }
 
 describe('payouts: recheck and cancel', () => {
-  const submit = (externalId: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId, amount, pixKey: '52998224725', keyType: 'CPF' });
+  const submit = (externalId: string, amount: number) =>
+    stack.api('POST', '/v1/payouts', { externalId, amount, pixKey: '52998224725', keyType: 'CPF' });
   const updates = (externalId: string) => ({
     recheck: () => stack.api('POST', `/v1/payouts/${externalId}/recheck`),
     cancel: () => stack.api('POST', `/v1/payouts/${externalId}/cancel`, { reason: 'test' }),
@@ -106,7 +116,11 @@ describe('payouts: recheck and cancel', () => {
     expect(await reaches(`/v1/payouts/${stuck}`, ['CANCELLED'])).toBe('CANCELLED');
     await twiceAtOnce(updates(stuck));
     // Its history holds the server's plaintext marker of the submission it cancelled before a retry started.
-    await recordHistory(stack.temporal.client, payoutWorkflowId(stuck), currentPayoutHistory('cancelled-in-retry-backoff'));
+    await recordHistory(
+      stack.temporal.client,
+      payoutWorkflowId(stuck),
+      currentPayoutHistory('cancelled-in-retry-backoff'),
+    );
 
     const processing = newExternalId('submitted');
     const completed = newExternalId('completed');
@@ -115,7 +129,10 @@ describe('payouts: recheck and cancel', () => {
     await Promise.all([submit(processing, 10.14), submit(completed, 10), submit(failed, 10.13)]);
     await reaches(`/v1/payouts/${processing}`, ['SUBMITTED']);
     const submitted = await twiceAtOnce(updates(processing));
-    expect(submitted.filter((sent) => sent.operation === 'cancel').map((sent) => sent.answer.body.code)).toEqual(['PAYOUT_NOT_CANCELLABLE', 'PAYOUT_NOT_CANCELLABLE']);
+    expect(submitted.filter((sent) => sent.operation === 'cancel').map((sent) => sent.answer.body.code)).toEqual([
+      'PAYOUT_NOT_CANCELLABLE',
+      'PAYOUT_NOT_CANCELLABLE',
+    ]);
     await reaches(`/v1/payouts/${completed}`, ['COMPLETED']);
     await twiceAtOnce(updates(completed));
     await reaches(`/v1/payouts/${failed}`, ['FAILED']);
@@ -125,14 +142,28 @@ describe('payouts: recheck and cancel', () => {
 
 describe('batches: cancel, pause and resume', () => {
   const items = (label: string, amount: number, count: number) =>
-    Array.from({ length: count }, (_, index) => ({ externalId: newExternalId(`${label}-${index}`), amount, pixKey: '52998224725', keyType: 'CPF' }));
+    Array.from({ length: count }, (_, index) => ({
+      externalId: newExternalId(`${label}-${index}`),
+      amount,
+      pixKey: '52998224725',
+      keyType: 'CPF',
+    }));
   const submitBatch = async (label: string, amount: number) => {
     const batchId = newExternalId(label);
-    expect((await stack.api('POST', '/v1/payout-batches', { batchId, items: items(label, amount, 2) })).status).toBe(202);
+    expect((await stack.api('POST', '/v1/payout-batches', { batchId, items: items(label, amount, 2) })).status).toBe(
+      202,
+    );
     return batchId;
   };
-  const controls = (batchId: string) => Object.fromEntries(['cancel', 'pause', 'resume'].map((action) => [action, () => stack.api('POST', `/v1/payout-batches/${batchId}/${action}`)]));
-  const batch = (batchId: string) => stack.api<{ control: string; done: boolean; finishedAt?: string }>('GET', `/v1/payout-batches/${batchId}`);
+  const controls = (batchId: string) =>
+    Object.fromEntries(
+      ['cancel', 'pause', 'resume'].map((action) => [
+        action,
+        () => stack.api('POST', `/v1/payout-batches/${batchId}/${action}`),
+      ]),
+    );
+  const batch = (batchId: string) =>
+    stack.api<{ control: string; done: boolean; finishedAt?: string }>('GET', `/v1/payout-batches/${batchId}`);
 
   test('RUNNING, PAUSED, CANCELLED and done', async () => {
     // Items that stay PROCESSING keep their batch running.
@@ -150,7 +181,11 @@ describe('batches: cancel, pause and resume', () => {
     await twiceAtOnce(controls(cancelled));
 
     const done = await submitBatch('batch-done', 10);
-    await pollUntil(async () => ((await batch(done)).body.finishedAt ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, description: 'the batch to finish' });
+    await pollUntil(async () => ((await batch(done)).body.finishedAt ? true : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: 'the batch to finish',
+    });
     const finished = await twiceAtOnce(controls(done));
     expect(new Set(finished.map((sent) => sent.answer.body.code))).toEqual(new Set(['BATCH_FINISHED']));
   });
@@ -158,17 +193,35 @@ describe('batches: cancel, pause and resume', () => {
 
 describe('card payments: checkout pay and fail, recheck and close', () => {
   const create = async (label: string): Promise<CardPaymentCreated> => {
-    const answer = await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', { externalId: newExternalId(label), amount: 100.1, installmentCount: 1, payer: PAYER });
+    const answer = await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
+      externalId: newExternalId(label),
+      amount: 100.1,
+      installmentCount: 1,
+      payer: PAYER,
+    });
     expect(answer.status).toBe(201);
     return answer.body;
   };
-  const card = { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, cvv: TEST_CVV };
+  const card = {
+    holderName: 'ANA SOUZA',
+    number: '4111111111111111',
+    expiryMonth: '12',
+    expiryYear: EXPIRY_YEAR,
+    cvv: TEST_CVV,
+  };
   const operations = ({ externalId, checkoutUrl }: CardPaymentCreated) => {
     const token = new URL(checkoutUrl).searchParams.get('token') ?? '';
     const threeDS = { cavv: 'AAABBBCCC', eci: '05', version: '2.2.0' };
     return {
       // Not a token of the security module: the provider refuses it, so the payment FAILs.
-      pay: () => stack.api('POST', `/checkout/${externalId}/pay`, { token, card, cardToken: 'not-a-real-token', sessionId: 'sess-unknown', threeDS }),
+      pay: () =>
+        stack.api('POST', `/checkout/${externalId}/pay`, {
+          token,
+          card,
+          cardToken: 'not-a-real-token',
+          sessionId: 'sess-unknown',
+          threeDS,
+        }),
       fail: () => stack.api('POST', `/checkout/${externalId}/fail`, { token, code: 'THREE_DS_DENIED' }),
       recheck: () => stack.api('POST', `/v1/card-payments/${externalId}/recheck`, {}),
       close: () => stack.api('POST', `/v1/card-payments/${externalId}/close`, { reason: 'no charge at the provider' }),
@@ -176,7 +229,9 @@ describe('card payments: checkout pay and fail, recheck and close', () => {
   };
   const path = (externalId: string) => `/v1/card-payments/${externalId}`;
   const startAuthorization = (externalId: string) =>
-    stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+    stack.temporal.client.workflow
+      .getHandle(cardPaymentWorkflowId(externalId))
+      .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
 
   test('AWAITING_CARD, FAILED, AUTHORIZING, NEEDS_REVIEW, PENDING, PAID and EXPIRED', async () => {
     const awaiting = await create('card-awaiting');
@@ -204,11 +259,24 @@ describe('card payments: checkout pay and fail, recheck and close', () => {
       dueDate: new Date().toISOString().slice(0, 10),
       externalReference: pending.externalId,
       payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-      creditCard: { holderName: card.holderName, number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, ccv: card.cvv },
+      creditCard: {
+        holderName: card.holderName,
+        number: card.number,
+        expiryMonth: card.expiryMonth,
+        expiryYear: card.expiryYear,
+        ccv: card.cvv,
+      },
     });
     await stack.temporal.client.workflow
       .getHandle(cardPaymentWorkflowId(pending.externalId))
-      .signal(authorizationAnswerSignal, { kind: 'accepted', paymentId: data.id, brand: data.brand, last4: data.last4, providerStatus: data.status, netValueCents: 9600 });
+      .signal(authorizationAnswerSignal, {
+        kind: 'accepted',
+        paymentId: data.id,
+        brand: data.brand,
+        last4: data.last4,
+        providerStatus: data.status,
+        netValueCents: 9600,
+      });
     await reaches(path(pending.externalId), ['PENDING']);
     await twiceAtOnce(operations(pending));
     await reaches(path(pending.externalId), ['PAID']);
@@ -255,15 +323,27 @@ describe('charges: create (update-with-start) again, same body and another', () 
 
     // An accepted MED claim for the whole amount refunds it, and its workflow closes.
     const { providerTransactionId } = (await stack.api<{ providerTransactionId: string }>('GET', path(pending))).body;
-    const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerTransactionId, reason: 'fraud' });
+    const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+      transactionId: providerTransactionId,
+      reason: 'fraud',
+    });
     await stack.admin('POST', `/sandbox/infractions/${opened.body.infraction.id}/resolve`, { status: 'ACCEPTED' });
     await stack.api('POST', '/v1/infractions/sync');
     await reaches(path(pending), ['REFUNDED']);
     await twiceAtOnce(operations(pending, 30));
 
     const failed = await create('charge-failed', 31);
-    const operation = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${failed}`)).body.operations[0];
-    expect((await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, { status: 'FAILED', reason: 'test' })).status).toBe(200);
+    const operation = (
+      await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${failed}`)
+    ).body.operations[0];
+    expect(
+      (
+        await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
+          status: 'FAILED',
+          reason: 'test',
+        })
+      ).status,
+    ).toBe(200);
     await reaches(path(failed), ['FAILED']);
     await twiceAtOnce(operations(failed, 31));
 
@@ -274,7 +354,11 @@ describe('charges: create (update-with-start) again, same body and another', () 
 });
 
 describe('infractions: defense, the same and another', () => {
-  const defense = (analise: string) => ({ analise, justificativa: 'the buyer received the goods', proofs: ['https://merchant.example.com/proof.pdf'] });
+  const defense = (analise: string) => ({
+    analise,
+    justificativa: 'the buyer received the goods',
+    proofs: ['https://merchant.example.com/proof.pdf'],
+  });
   const operations = (id: string) => ({
     same: () => stack.api('POST', `/v1/infractions/${id}/defense`, defense('NEGADA')),
     other: () => stack.api('POST', `/v1/infractions/${id}/defense`, defense('ACEITA')),
@@ -285,11 +369,20 @@ describe('infractions: defense, the same and another', () => {
   async function openInfraction(ageMs = 0, lagAfterMs = 0): Promise<string> {
     const api = paymentApiClient(stack.config);
     const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-    await api.createPixCashIn({ amount: 20, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+    await api.createPixCashIn({
+      amount: 20,
+      payerName: 'Ana Souza',
+      payerDocument: '52998224725',
+      transactionId,
+      projectWebhook: 'http://127.0.0.1:9/hook',
+    });
     expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
     sandboxLagMs = ageMs;
     try {
-      const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId, reason: 'fraud' });
+      const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+        transactionId,
+        reason: 'fraud',
+      });
       expect(opened.status).toBe(200);
       return opened.body.infraction.id;
     } finally {
@@ -298,7 +391,13 @@ describe('infractions: defense, the same and another', () => {
   }
 
   test('OPEN, DEFENSE_SUBMITTED, DUE_SOON, DEADLINE_MISSED, ACCEPTED, REJECTED and CANCELLED', async () => {
-    const [open, dueSoon, accepted, rejected, cancelled] = [await openInfraction(), await openInfraction(6.5 * DAY_MS), await openInfraction(), await openInfraction(), await openInfraction()];
+    const [open, dueSoon, accepted, rejected, cancelled] = [
+      await openInfraction(),
+      await openInfraction(6.5 * DAY_MS),
+      await openInfraction(),
+      await openInfraction(),
+      await openInfraction(),
+    ];
     // Due in 5 s; the provider, whose clock now runs two minutes behind, resolves it only later: DEADLINE_MISSED meanwhile.
     const missed = await openInfraction(7 * DAY_MS - 5_000, 120_000);
     for (const [id, status] of [
@@ -314,8 +413,12 @@ describe('infractions: defense, the same and another', () => {
     const first = await twiceAtOnce(operations(open));
     // One defense goes to the provider: the same one again joins it, a different one is refused. Sent at
     // once, either may be taken first: one kind is answered 200 twice, the other 409 twice.
-    const statuses = (operation: string) => first.filter((sent) => sent.operation === operation).map((sent) => sent.answer.status);
-    expect([[200, 200, 409, 409], [409, 409, 200, 200]]).toContainEqual([...statuses('same'), ...statuses('other')]);
+    const statuses = (operation: string) =>
+      first.filter((sent) => sent.operation === operation).map((sent) => sent.answer.status);
+    expect([
+      [200, 200, 409, 409],
+      [409, 409, 200, 200],
+    ]).toContainEqual([...statuses('same'), ...statuses('other')]);
     await reaches(path(open), ['DEFENSE_SUBMITTED']);
     await twiceAtOnce(operations(open));
 
@@ -336,9 +439,25 @@ describe('infractions: defense, the same and another', () => {
 describe('no worker answers', () => {
   test('every update past the call deadline answers 503 with Retry-After, never 500 (a payout recheck: 202, taken by signal)', async () => {
     const payout = newExternalId('no-worker');
-    expect((await stack.api('POST', '/v1/payouts', { externalId: payout, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+    expect(
+      (
+        await stack.api('POST', '/v1/payouts', {
+          externalId: payout,
+          amount: 10.14,
+          pixKey: '52998224725',
+          keyType: 'CPF',
+        })
+      ).status,
+    ).toBe(202);
     await reaches(`/v1/payouts/${payout}`, ['SUBMITTED']);
-    const card = (await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', { externalId: newExternalId('no-worker'), amount: 20, installmentCount: 1, payer: PAYER })).body;
+    const card = (
+      await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
+        externalId: newExternalId('no-worker'),
+        amount: 20,
+        installmentCount: 1,
+        payer: PAYER,
+      })
+    ).body;
     const token = new URL(card.checkoutUrl).searchParams.get('token') ?? '';
     await stack.stopWorker();
     try {
@@ -350,7 +469,11 @@ describe('no worker answers', () => {
         stack.api('POST', `/v1/card-payments/${card.externalId}/recheck`, {}),
         stack.api('POST', `/v1/card-payments/${card.externalId}/close`, { reason: 'test' }),
         stack.api('POST', `/checkout/${card.externalId}/fail`, { token, code: 'THREE_DS_DENIED' }),
-        stack.api('POST', '/v1/charges', { externalId: newExternalId('no-worker'), amount: 15, payer: { name: 'Ana Souza', document: '529.982.247-25' } }),
+        stack.api('POST', '/v1/charges', {
+          externalId: newExternalId('no-worker'),
+          amount: 15,
+          payer: { name: 'Ana Souza', document: '529.982.247-25' },
+        }),
       ]);
       for (const answer of answers) {
         expect([answer.status, answer.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^\d+$/)]);

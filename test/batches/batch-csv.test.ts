@@ -13,7 +13,8 @@ function parsedOk(result: CsvBatch): Extract<CsvBatch, { ok: true }> {
 }
 
 test('RFC 4180: quoted commas, doubled quotes, line breaks inside quotes, CRLF, a BOM and a blank trailing line', async () => {
-  const text = '\uFEFFexternalId,amount,pixKey,keyType,description\r\n' +
+  const text =
+    '\uFEFFexternalId,amount,pixKey,keyType,description\r\n' +
     `a-1,25,${VALID_CPF},CPF,"Rent, March"\r\n` +
     `a-2,25.5,${VALID_CPF},CPF,"The ""big"" one"\r\n` +
     `"a-3",0.07,${VALID_CPF},CPF,"two\r\nlines"\r\n` +
@@ -30,14 +31,22 @@ test('RFC 4180: quoted commas, doubled quotes, line breaks inside quotes, CRLF, 
 });
 
 test('LF line endings, columns in any order, description optional', async () => {
-  const { items } = parsedOk(await parseBatchCsv(`keyType,pixKey,amount,externalId\nEMAIL,Ana@Example.com,10.10,e-1\n`, ANY_SIZE));
+  const { items } = parsedOk(
+    await parseBatchCsv(`keyType,pixKey,amount,externalId\nEMAIL,Ana@Example.com,10.10,e-1\n`, ANY_SIZE),
+  );
   expect(items).toEqual([{ keyType: 'EMAIL', pixKey: 'Ana@Example.com', amount: 10.1, externalId: 'e-1' }]);
   const validation = validateBatch(items, () => new Set());
   expect(validation).toMatchObject({ ok: true, totalAmountCents: 1_010, items: [{ pixKey: 'ana@example.com' }] });
 });
 
-test('one file pays every rail: a row fills its method\'s columns, the others stay empty, and a BR Code with its own amount leaves amount empty', async () => {
-  const withAmount = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: 'T1', amountCentavos: 4_250 });
+test("one file pays every rail: a row fills its method's columns, the others stay empty, and a BR Code with its own amount leaves amount empty", async () => {
+  const withAmount = buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja',
+    merchantCity: 'SAO PAULO',
+    txid: 'T1',
+    amountCentavos: 4_250,
+  });
   const text =
     'externalId,method,amount,pixKey,keyType,emv,email,wallet,network,description\n' +
     `m-1,,10,${VALID_CPF},CPF,,,,,rent\n` +
@@ -57,12 +66,15 @@ test('one file pays every rail: a row fills its method\'s columns, the others st
   ]);
 });
 
-test('a row missing its rail\'s field is reported by name, and an unknown method names the methods', async () => {
+test("a row missing its rail's field is reported by name, and an unknown method names the methods", async () => {
   const text = 'externalId,method,amount,pixKey,keyType,email\nr-1,internal,5,,,\nr-2,boleto,5,,,\n';
   const validation = validateBatch(parsedOk(await parseBatchCsv(text, ANY_SIZE)).items, () => new Set());
   expect(validation.ok).toBe(false);
   if (validation.ok) return;
-  expect(validation.rows.map((row) => [row.index, row.field])).toEqual([[0, 'email'], [1, 'method']]);
+  expect(validation.rows.map((row) => [row.index, row.field])).toEqual([
+    [0, 'email'],
+    [1, 'method'],
+  ]);
   expect(validation.rows[1]?.message).toMatch(/pix_key.*pix_copy_paste.*internal.*crypto/);
 });
 
@@ -70,7 +82,8 @@ test('amounts are read from their digits: a third decimal, a comma, an exponent 
   expect(csvAmountToReais('8.16')).toBe(8.16);
   expect(csvAmountToReais(' 0.29 ')).toBe(0.29);
   expect(csvAmountToReais('1.1')).toBe(1.1);
-  for (const bad of ['8.165', '25,50', '1e3', '-5', '+5', '.5', '5.', '', 'abc', '0x10']) expect(csvAmountToReais(bad)).toBeUndefined();
+  for (const bad of ['8.165', '25,50', '1e3', '-5', '+5', '.5', '5.', '', 'abc', '0x10'])
+    expect(csvAmountToReais(bad)).toBeUndefined();
 });
 
 test('bad rows are reported with their line, and the rows after them are still read', async () => {
@@ -87,7 +100,12 @@ test('bad rows are reported with their line, and the rows after them are still r
   const { items, rowIssues } = parsedOk(await parseBatchCsv(text, ANY_SIZE));
   expect(items).toHaveLength(6);
   expect(rowIssues).toEqual([
-    { index: 1, externalId: 'r-1', field: 'amount', message: expect.stringMatching(/at most 2 decimal places.*"10\.005"/) },
+    {
+      index: 1,
+      externalId: 'r-1',
+      field: 'amount',
+      message: expect.stringMatching(/at most 2 decimal places.*"10\.005"/),
+    },
     { index: 2, field: '(row)', message: 'line 4: 3 field(s) where the header has 4' },
     { index: 3, field: '(row)', message: expect.stringMatching(/^line 5: unexpected text after a closing quote/) },
     { index: 5, field: '(row)', message: expect.stringMatching(/^line 7: a quoted field is not closed/) },
@@ -97,7 +115,12 @@ test('bad rows are reported with their line, and the rows after them are still r
   expect(validation.ok).toBe(false);
   if (validation.ok) return;
   // The CSV's own messages stand; the schema does not repeat them as "expected number".
-  expect(validation.rows.map((row) => [row.index, row.field])).toEqual([[1, 'amount'], [2, '(row)'], [3, '(row)'], [5, '(row)']]);
+  expect(validation.rows.map((row) => [row.index, row.field])).toEqual([
+    [1, 'amount'],
+    [2, '(row)'],
+    [3, '(row)'],
+    [5, '(row)'],
+  ]);
 });
 
 test('a header with unknown, repeated or missing columns refuses the file, naming them', async () => {
@@ -110,7 +133,10 @@ test('a header with unknown, repeated or missing columns refuses the file, namin
       { path: 'header', message: 'missing column(s): amount' },
     ],
   });
-  expect(await parseBatchCsv('', ANY_SIZE)).toMatchObject({ ok: false, issues: [{ path: 'header', message: expect.stringMatching(/empty/) }] });
+  expect(await parseBatchCsv('', ANY_SIZE)).toMatchObject({
+    ok: false,
+    issues: [{ path: 'header', message: expect.stringMatching(/empty/) }],
+  });
   expect(parsedOk(await parseBatchCsv('externalId,amount,pixKey,keyType\r\n', ANY_SIZE)).items).toEqual([]);
 });
 
@@ -139,5 +165,7 @@ test('rows are read up to the limit and no further: a file far over it costs no 
   expect(items).toHaveLength(2_001);
   expect(items[2_000]).toEqual({ externalId: 'm-2000', amount: 1, pixKey: VALID_CPF, keyType: 'CPF' });
   expect(rowIssues).toEqual([]);
-  expect(parsedOk(await parseBatchCsv(text, { maxItems: 2_501 })).rowIssues).toEqual([{ index: 2_500, field: '(row)', message: expect.stringMatching(/line 2502: a quote/) }]);
+  expect(parsedOk(await parseBatchCsv(text, { maxItems: 2_501 })).rowIssues).toEqual([
+    { index: 2_500, field: '(row)', message: expect.stringMatching(/line 2502: a quote/) },
+  ]);
 });

@@ -47,7 +47,9 @@ test('a broken body is refused where JSON.parse refuses it, and read the same wh
       const text = JSON.stringify(body);
       const position = at % (text.length + 1);
       // One character replaced by `insert`, or deleted when `insert` is empty.
-      return insert === '' ? text.slice(0, position) + text.slice(position + 1) : text.slice(0, position) + insert + text.slice(position + 1);
+      return insert === ''
+        ? text.slice(0, position) + text.slice(position + 1)
+        : text.slice(0, position) + insert + text.slice(position + 1);
     });
   await fc.assert(
     fc.asyncProperty(broken, async (text) => {
@@ -79,7 +81,10 @@ test('corner cases: not an object at the top, __proto__ and repeated keys, strin
   ]) {
     expect([text, await sliced(text)]).toEqual([text, jsonParse(text)]);
   }
-  const body = (await parseBatchJson('{"__proto__":{"polluted":true},"items":[]}', ANY_SIZE)) as Record<string, unknown>;
+  const body = (await parseBatchJson('{"__proto__":{"polluted":true},"items":[]}', ANY_SIZE)) as Record<
+    string,
+    unknown
+  >;
   expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
   expect(Object.keys(body)).toEqual(['__proto__', 'items']);
 });
@@ -91,6 +96,9 @@ test('items are read up to the limit and no further: what follows them is not ev
 });
 
 test('a body of thousands of items, read over several slices, is read whole and in order', async () => {
-  const body = { batchId: 'big', items: Array.from({ length: 2_500 }, (_, index) => ({ externalId: `e-${index}`, amount: index / 100 })) };
+  const body = {
+    batchId: 'big',
+    items: Array.from({ length: 2_500 }, (_, index) => ({ externalId: `e-${index}`, amount: index / 100 })),
+  };
   expect(await parseBatchJson(JSON.stringify(body), ANY_SIZE)).toEqual(body);
 });

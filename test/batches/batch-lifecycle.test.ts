@@ -40,12 +40,21 @@ type Summary = BatchSummaryResponse;
 type Items = BatchItemsResponse;
 
 /** Amounts in centavos that never end in .13 or .14 (the sandbox's failure rules), all different. */
-function items(label: string, count: number, firstCents = 1_000): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
+function items(
+  label: string,
+  count: number,
+  firstCents = 1_000,
+): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
   const prefix = `${label}-${randomUUID().slice(0, 6)}`;
   return Array.from({ length: count }, (_, index) => {
     let cents = firstCents + index * 7;
     if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
-    return { externalId: `${prefix}-${index}`, amount: cents / 100, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' as const };
+    return {
+      externalId: `${prefix}-${index}`,
+      amount: cents / 100,
+      pixKey: `seller${index}@example.com`,
+      keyType: 'EMAIL' as const,
+    };
   });
 }
 
@@ -53,19 +62,24 @@ const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => su
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
 /** A batch that does not finish says where its items stand, so that a stuck item is told from a slow batch. */
 const waitDone = (batchId: string, timeoutMs = 120_000) =>
-  pollUntil(async () => {
-    const current = await summary(batchId);
-    return current.done && current.finishedAt ? current : undefined;
-  }, { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` }).catch(async (error: unknown) => {
+  pollUntil(
+    async () => {
+      const current = await summary(batchId);
+      return current.done && current.finishedAt ? current : undefined;
+    },
+    { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` },
+  ).catch(async (error: unknown) => {
     const counts = JSON.stringify((await summary(batchId)).counts);
     throw new Error(`${error instanceof Error ? error.message : String(error)}; its items: ${counts}`);
   });
 const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string) =>
-  pollUntil(async () => {
-    const current = await summary(batchId);
-    return test(current) ? current : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 100, description });
-
+  pollUntil(
+    async () => {
+      const current = await summary(batchId);
+      return test(current) ? current : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 100, description },
+  );
 
 /**
  * The batch workflow's whole history, every run of it (continue-as-new chains runs by continuedExecutionRunId): what an
@@ -84,7 +98,11 @@ async function allItems(batchId: string, status?: string, pageSize = 100): Promi
   const all: Items['items'] = [];
   let cursor: string | undefined;
   do {
-    const query = new URLSearchParams({ limit: String(pageSize), ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+    const query = new URLSearchParams({
+      limit: String(pageSize),
+      ...(status ? { status } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     const page = await stack.api<Items>('GET', `/v1/payout-batches/${batchId}/items?${query.toString()}`);
     expect(page.status).toBe(200);
     all.push(...page.body.items);
@@ -95,13 +113,18 @@ async function allItems(batchId: string, status?: string, pageSize = 100): Promi
 
 test('a batch of 600 completes with exact counts and amounts, over several runs, and the provider debits each item once', async () => {
   const list = items('batch', 600);
-  const accepted = await stack.api<{ batchId: string; total: number; totalAmount: number }>('POST', '/v1/payout-batches', { items: list });
+  const accepted = await stack.api<{ batchId: string; total: number; totalAmount: number }>(
+    'POST',
+    '/v1/payout-batches',
+    { items: list },
+  );
   expect(accepted.status).toBe(202);
   expect(accepted.body).toMatchObject({ total: 600, totalAmount: totalCents(list) / 100 });
 
   const done = await waitDone(accepted.body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 600, amount: totalCents(list) / 100 });
-  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const) expect(done.counts[state].count).toBe(0);
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const)
+    expect(done.counts[state].count).toBe(0);
   expect(done.paidAmount).toBe(totalCents(list) / 100);
   expect(Date.parse(done.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(done.startedAt ?? ''));
 
@@ -113,7 +136,9 @@ test('a batch of 600 completes with exact counts and amounts, over several runs,
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 
   // Continue-as-new happened (small history limit) and no item was started twice or skipped.
-  const result = (await stack.temporal.client.workflow.getHandle(batchWorkflowId(accepted.body.batchId)).result()) as BatchResult;
+  const result = (await stack.temporal.client.workflow
+    .getHandle(batchWorkflowId(accepted.body.batchId))
+    .result()) as BatchResult;
   expect(result.runs).toBeGreaterThan(1);
   // What an operator pages through in the UI stays small: each step of the batch (the counts read, the next page
   // started) is one marker, at most a poll's timer and workflow task around it; the only activity task is the close.
@@ -122,22 +147,46 @@ test('a batch of 600 completes with exact counts and amounts, over several runs,
   expect(history.activityTasks).toBe(1);
   expect(history.events).toBeLessThanOrEqual(6 * history.markers + 20 * result.runs);
   await recordHistory(stack.temporal.client, batchWorkflowId(accepted.body.batchId), 'batch-top-up-completed-last-run');
-  await recordHistory(stack.temporal.client, payoutWorkflowId(list[0]!.externalId), currentPayoutHistory('of-batch-completed'));
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(list[0]!.externalId),
+    currentPayoutHistory('of-batch-completed'),
+  );
 }, 180_000);
 
 test('one CSV mixing every rail: each item paid once on its own rail, the item list names its method and never its destination', async () => {
   const batchId = `mixed-${randomUUID().slice(0, 8)}`;
-  const emv = (cents: number) => buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: `T${cents}`, amountCentavos: cents });
+  const emv = (cents: number) =>
+    buildBrCode({
+      pixKey: 'loja@example.com',
+      merchantName: 'Loja',
+      merchantCity: 'SAO PAULO',
+      txid: `T${cents}`,
+      amountCentavos: cents,
+    });
   const rows = [
     ['pix', '', '10.00', 'ana@example.com', 'EMAIL', '', '', '', ''],
     ['pix2', 'pix_key', '11.00', '52998224725', 'CPF', '', '', '', ''],
     ['emv', 'pix_copy_paste', '', '', '', emv(1_250), '', '', ''],
-    ['emv2', 'pix_copy_paste', '13.50', '', '', buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: 'OPEN' }), '', '', ''],
+    [
+      'emv2',
+      'pix_copy_paste',
+      '13.50',
+      '',
+      '',
+      buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja', merchantCity: 'SAO PAULO', txid: 'OPEN' }),
+      '',
+      '',
+      '',
+    ],
     ['int', 'internal', '7.25', '', '', '', 'Recipient@Sandbox.test', '', ''],
     ['int2', 'internal', '8.00', '', '', '', 'recipient@sandbox.test', '', ''],
     ['usdt', 'crypto', '60.00', '', '', '', '', 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', 'TRC20'],
   ].map(([id, ...rest]) => [`${batchId}-${id ?? ''}`, ...rest]);
-  const csv = ['externalId,method,amount,pixKey,keyType,emv,email,wallet,network', ...rows.map((row) => row.join(','))].join('\n');
+  const csv = [
+    'externalId,method,amount,pixKey,keyType,emv,email,wallet,network',
+    ...rows.map((row) => row.join(',')),
+  ].join('\n');
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'text/csv' },
@@ -151,17 +200,30 @@ test('one CSV mixing every rail: each item paid once on its own rail, the item l
   expect(done.counts.COMPLETED).toEqual({ count: 7, amount: expectedCents / 100 });
   const listed = await allItems(batchId);
   expect(listed.map((item) => [item.externalId.slice(batchId.length + 1), item.method])).toEqual([
-    ['pix', 'pix_key'], ['pix2', 'pix_key'], ['emv', 'pix_copy_paste'], ['emv2', 'pix_copy_paste'], ['int', 'internal'], ['int2', 'internal'], ['usdt', 'crypto'],
+    ['pix', 'pix_key'],
+    ['pix2', 'pix_key'],
+    ['emv', 'pix_copy_paste'],
+    ['emv2', 'pix_copy_paste'],
+    ['int', 'internal'],
+    ['int2', 'internal'],
+    ['usdt', 'crypto'],
   ]);
   expect(JSON.stringify(listed)).not.toMatch(/ana@example|52998224725|recipient@|TQn9Y2/i);
 
   // Withdrawals, BR Codes and crypto carry the externalId to the provider; internal transfers have only the provider's id.
   const debits = await debitsByExternalId(stack);
-  for (const id of ['pix', 'pix2', 'emv', 'emv2', 'usdt']) expect([id, debits.get(`${batchId}-${id}`) ?? 0]).toEqual([id, 1]);
+  for (const id of ['pix', 'pix2', 'emv', 'emv2', 'usdt'])
+    expect([id, debits.get(`${batchId}-${id}`) ?? 0]).toEqual([id, 1]);
   for (const id of ['int', 'int2']) {
-    const payout = await stack.api<{ method: string; providerTransactionId?: string }>('GET', `/v1/payouts/${batchId}-${id}`);
+    const payout = await stack.api<{ method: string; providerTransactionId?: string }>(
+      'GET',
+      `/v1/payouts/${batchId}-${id}`,
+    );
     expect(payout.body.method).toBe('internal');
-    const entries = await stack.admin<{ entries: unknown[] }>('GET', `/sandbox/ledger?operationId=${encodeURIComponent(payout.body.providerTransactionId ?? 'none')}`);
+    const entries = await stack.admin<{ entries: unknown[] }>(
+      'GET',
+      `/sandbox/ledger?operationId=${encodeURIComponent(payout.body.providerTransactionId ?? 'none')}`,
+    );
     expect([id, entries.body.entries.length]).toEqual([id, 1]);
   }
 }, 180_000);
@@ -183,23 +245,36 @@ test('the same batch again answers the existing batch; another batch under its i
 });
 
 /** A CSV body as the merchant's file: `POST /v1/payout-batches?batchId=` with `text/csv`. */
-async function postCsv(batchId: string, csv: string): Promise<{ status: number; body: { code?: string; message?: string; total?: number } }> {
+async function postCsv(
+  batchId: string,
+  csv: string,
+): Promise<{ status: number; body: { code?: string; message?: string; total?: number } }> {
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'text/csv' },
     body: csv,
   });
-  return { status: response.status, body: (await response.json()) as { code?: string; message?: string; total?: number } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { code?: string; message?: string; total?: number },
+  };
 }
 
-const toCsv = (list: ReturnType<typeof items>) => ['externalId,amount,pixKey,keyType', ...list.map((item) => `${item.externalId},${item.amount.toFixed(2)},${item.pixKey},${item.keyType}`)].join('\n');
+const toCsv = (list: ReturnType<typeof items>) =>
+  [
+    'externalId,amount,pixKey,keyType',
+    ...list.map((item) => `${item.externalId},${item.amount.toFixed(2)},${item.pixKey},${item.keyType}`),
+  ].join('\n');
 
 test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothing is stored, so its ids stay free', async () => {
   const batchId = `over-${randomUUID().slice(0, 8)}`;
   const list = items('over', 100_001);
   const answer = await postCsv(batchId, toCsv(list));
   expect(answer.status).toBe(413);
-  expect(answer.body).toMatchObject({ code: 'BATCH_TOO_LARGE', message: expect.stringContaining('at most 100,000 items') });
+  expect(answer.body).toMatchObject({
+    code: 'BATCH_TOO_LARGE',
+    message: expect.stringContaining('at most 100,000 items'),
+  });
   expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
 
   const again = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list.slice(0, 1) });
@@ -212,9 +287,14 @@ test('a JSON batch of 100,001 items is refused 413 with the limit in its message
   const list = items('over-json', 100_001);
   const answer = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
   expect(answer.status).toBe(413);
-  expect(answer.body).toMatchObject({ code: 'BATCH_TOO_LARGE', message: expect.stringContaining('at most 100,000 items') });
+  expect(answer.body).toMatchObject({
+    code: 'BATCH_TOO_LARGE',
+    message: expect.stringContaining('at most 100,000 items'),
+  });
   expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
-  await expect(stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).describe()).rejects.toThrow(WorkflowNotFoundError);
+  await expect(stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).describe()).rejects.toThrow(
+    WorkflowNotFoundError,
+  );
   expect((await stack.api('GET', `/v1/payouts/${list[0]?.externalId ?? ''}`)).status).toBe(404);
 }, 120_000);
 
@@ -236,13 +316,27 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
     for (const format of ['csv', 'json'] as const) {
       const batchId = `big-${format}-${randomUUID().slice(0, 8)}`;
       const list = items(`big-${format}`, 100_000);
-      const upload: Promise<{ status: number; body: unknown }> = format === 'csv' ? postCsv(batchId, toCsv(list)) : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
+      const upload: Promise<{ status: number; body: unknown }> =
+        format === 'csv'
+          ? postCsv(batchId, toCsv(list))
+          : stack.api('POST', '/v1/payout-batches', { batchId, items: list });
       const { result, healthAnswers, longestSilence } = await healthDuring(stack.apiUrl, upload);
-      if (result.status === 202) await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
-      expect([format, result.status, result.body]).toEqual([format, 202, expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 })]);
+      if (result.status === 202)
+        await stack.temporal.client.workflow
+          .getHandle(batchWorkflowId(batchId))
+          .terminate('test: accepted, not to be paid');
+      expect([format, result.status, result.body]).toEqual([
+        format,
+        202,
+        expect.objectContaining({ total: 100_000, totalAmount: totalCents(list) / 100 }),
+      ]);
       // Answered throughout, not only before and after: no stretch of a quarter of the acceptance went without an answer
       // (here about 2 %; one phase done in one go, the items' validation, made it a third).
-      expect({ format, answered: healthAnswers > 0, longestSilenceUnderAQuarter: longestSilence < 0.25 }).toEqual({ format, answered: true, longestSilenceUnderAQuarter: true });
+      expect({ format, answered: healthAnswers > 0, longestSilenceUnderAQuarter: longestSilence < 0.25 }).toEqual({
+        format,
+        answered: true,
+        longestSilenceUnderAQuarter: true,
+      });
       const listed = await allItems(batchId, undefined, 1_000);
       expect(listed.map((item) => item.externalId)).toEqual(list.map((item) => item.externalId));
     }
@@ -270,10 +364,21 @@ test('a CSV with bad rows is refused 422 naming each row, field and message, and
     body: csv,
   });
   expect(response.status).toBe(422);
-  const body = (await response.json()) as { code: string; rows: { index: number; externalId?: string; field: string; message: string }[] };
+  const body = (await response.json()) as {
+    code: string;
+    rows: { index: number; externalId?: string; field: string; message: string }[];
+  };
   expect(body.code).toBe('BATCH_INVALID');
   const named = body.rows.map((row) => [row.index, row.field]);
-  expect(named).toEqual(expect.arrayContaining([[1, 'amount'], [2, 'pixKey'], [3, 'externalId'], [4, 'externalId'], [5, 'keyType']]));
+  expect(named).toEqual(
+    expect.arrayContaining([
+      [1, 'amount'],
+      [2, 'pixKey'],
+      [3, 'externalId'],
+      [4, 'externalId'],
+      [5, 'keyType'],
+    ]),
+  );
   expect(named.some(([index]) => index === 0)).toBe(false);
   expect(body.rows.every((row) => row.message.length > 0)).toBe(true);
 
@@ -300,7 +405,11 @@ test('cancelling mid-batch: items not started end CANCELLED, started ones finish
 
   const statusOf = new Map((await allItems(body.batchId)).map((item) => [item.externalId, item.status]));
   const debits = await debitsByExternalId(stack);
-  for (const item of list) expect([item.externalId, debits.get(item.externalId) ?? 0]).toEqual([item.externalId, statusOf.get(item.externalId) === 'COMPLETED' ? 1 : 0]);
+  for (const item of list)
+    expect([item.externalId, debits.get(item.externalId) ?? 0]).toEqual([
+      item.externalId,
+      statusOf.get(item.externalId) === 'COMPLETED' ? 1 : 0,
+    ]);
   expect((await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`)).status).toBe(409);
 }, 180_000);
 
@@ -310,12 +419,18 @@ test('pause holds new starts until resume, then the batch completes', async () =
   const paused = await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/pause`);
   expect(paused.body.control).toBe('PAUSED');
   // Once what was in flight settles, nothing more starts while the workflow goes on reading its counts.
-  const settled = await waitUntil(body.batchId, (current) => (current.counts.STARTED?.count ?? 0) === 0, 'the items in flight to settle');
+  const settled = await waitUntil(
+    body.batchId,
+    (current) => (current.counts.STARTED?.count ?? 0) === 0,
+    'the items in flight to settle',
+  );
   expect(settled.counts.PENDING.count).toBeGreaterThan(0);
   const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
   const eventsThen = (await handle.describe()).historyLength;
   await pollUntil(async () => ((await handle.describe()).historyLength >= eventsThen + 6 ? true : undefined), {
-    timeoutMs: 30_000, intervalMs: 100, description: 'the paused batch workflow to go through a few polls',
+    timeoutMs: 30_000,
+    intervalMs: 100,
+    description: 'the paused batch workflow to go through a few polls',
   });
   expect((await summary(body.batchId)).counts.PENDING?.count).toBe(settled.counts.PENDING?.count);
 
@@ -330,10 +445,16 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
   const list = items('stall', 120);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   await stack.api('POST', `/v1/payout-batches/${body.batchId}/pause`);
-  await waitUntil(body.batchId, (current) => (current.counts.STARTED?.count ?? 0) === 0, 'the items in flight to settle');
+  await waitUntil(
+    body.batchId,
+    (current) => (current.counts.STARTED?.count ?? 0) === 0,
+    'the items in flight to settle',
+  );
   const last = list.at(-1)!.externalId;
   const db = new Database(batchStorePath(stack.config.DATA_DIR));
-  const original = db.prepare<[string], { sealed: Buffer }>('SELECT sealed FROM batch_items WHERE external_id = ?').get(last)!.sealed;
+  const original = db
+    .prepare<[string], { sealed: Buffer }>('SELECT sealed FROM batch_items WHERE external_id = ?')
+    .get(last)!.sealed;
   const corrupted = Buffer.from(original);
   corrupted[corrupted.length - 1] = (corrupted[corrupted.length - 1] ?? 0) ^ 0xff;
   db.prepare('UPDATE batch_items SET sealed = ? WHERE external_id = ?').run(corrupted, last);
@@ -341,7 +462,11 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
   await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`);
   // The row's problem, not any: on a loaded machine a step of the batch can take past the problem time and show a
   // problem of its own until its next try succeeds.
-  const stalled = await waitUntil(body.batchId, (current) => current.problem?.activity === 'topUpBatch', 'the batch to show the row\'s problem');
+  const stalled = await waitUntil(
+    body.batchId,
+    (current) => current.problem?.activity === 'topUpBatch',
+    "the batch to show the row's problem",
+  );
   expect(stalled.problem).toMatchObject({ activity: 'topUpBatch', message: expect.any(String) as unknown });
   const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
   expect((await handle.describe()).typedSearchAttributes.get(BatchStatus)).toBe('STALLED');

@@ -4,7 +4,10 @@ import { emptyCounts, type ItemState } from '../../src/batches/batch-store';
 
 const T0 = Date.parse('2025-03-01T12:00:00Z');
 
-function summaryWith(counts: Partial<Record<ItemState, { count: number; amountCents: number }>>, extra: { done?: boolean; finishedAt?: Date; control?: 'RUNNING' | 'PAUSED' } = {}): BatchSummaryResponse {
+function summaryWith(
+  counts: Partial<Record<ItemState, { count: number; amountCents: number }>>,
+  extra: { done?: boolean; finishedAt?: Date; control?: 'RUNNING' | 'PAUSED' } = {},
+): BatchSummaryResponse {
   const countsByState = { ...emptyCounts(), ...counts };
   const total = Object.values(countsByState).reduce((sum, entry) => sum + entry.count, 0);
   const totalAmountCents = Object.values(countsByState).reduce((sum, entry) => sum + entry.amountCents, 0);
@@ -47,14 +50,22 @@ test('the line never exceeds the width, and the bar shrinks first', () => {
 });
 
 test('a finished batch shows its duration; a paused one says so; no rate before anything settled', () => {
-  const done = summaryWith({ COMPLETED: { count: 10, amountCents: 1_000 }, CANCELLED: { count: 2, amountCents: 50 } }, { finishedAt: new Date(T0 + 125_000) });
+  const done = summaryWith(
+    { COMPLETED: { count: 10, amountCents: 1_000 }, CANCELLED: { count: 2, amountCents: 50 } },
+    { finishedAt: new Date(T0 + 125_000) },
+  );
   expect(renderProgress(done, { now: T0 + 999_000, startedAt: T0, width: 200 })).toBe(
     '[██████████████████████████████] 12/12 100% | completed 10 · cancelled 2 | paid R$ 10.00 of R$ 10.50 | 0.1/s | done in 2m 05s',
   );
-  const paused = summaryWith({ COMPLETED: { count: 1, amountCents: 1 }, PENDING: { count: 1, amountCents: 1 } }, { control: 'PAUSED' });
+  const paused = summaryWith(
+    { COMPLETED: { count: 1, amountCents: 1 }, PENDING: { count: 1, amountCents: 1 } },
+    { control: 'PAUSED' },
+  );
   expect(renderProgress(paused, { now: T0 + 10_000, startedAt: T0, width: 200 })).toMatch(/\| paused$/);
   const fresh = summaryWith({ PENDING: { count: 5, amountCents: 5 } });
-  expect(renderProgress(fresh, { now: T0, width: 200 })).toMatch(/0\/5 0% \| completed 0 · pending 5 \| paid R\$ 0\.00 of R\$ 0\.05 \| –\/s \| time left unknown$/);
+  expect(renderProgress(fresh, { now: T0, width: 200 })).toMatch(
+    /0\/5 0% \| completed 0 · pending 5 \| paid R\$ 0\.00 of R\$ 0\.05 \| –\/s \| time left unknown$/,
+  );
 });
 
 test('durations read as people say them', () => {
@@ -66,11 +77,19 @@ test('durations read as people say them', () => {
 
 test('a batch that stopped settling says what it waits for instead of a time left that keeps counting', () => {
   const stuck = summaryWith({ COMPLETED: { count: 9, amountCents: 900 }, STARTED: { count: 1, amountCents: 100 } });
-  const moving = renderProgress(stuck, { now: T0 + 20_000, startedAt: T0, width: 200, lastSettledAt: T0 + 20_000 - STALLED_AFTER_MS + 1 });
+  const moving = renderProgress(stuck, {
+    now: T0 + 20_000,
+    startedAt: T0,
+    width: 200,
+    lastSettledAt: T0 + 20_000 - STALLED_AFTER_MS + 1,
+  });
   expect(moving).toMatch(/\| 2s left$/);
   const stalled = renderProgress(stuck, { now: T0 + 80_000, startedAt: T0, width: 200, lastSettledAt: T0 + 20_000 });
   expect(stalled).toMatch(/\| waiting for the provider on 1 payout \(nothing settled for 1m 00s\)$/);
-  const withProblem = batchSummarySchema.parse({ ...stuck, problem: { activity: 'topUpBatch', message: 'disk full\u001b[2J', since: '2025-03-01T12:00:05.000Z' } });
+  const withProblem = batchSummarySchema.parse({
+    ...stuck,
+    problem: { activity: 'topUpBatch', message: 'disk full\u001b[2J', since: '2025-03-01T12:00:05.000Z' },
+  });
   const problemLine = renderProgress(withProblem, { now: T0 + 80_000, startedAt: T0, width: 300 });
   expect(problemLine).toMatch(/\| waiting: topUpBatch keeps failing since 2025-03-01T12:00:05\.000Z: disk full/);
   expect(problemLine).not.toContain('\u001b');

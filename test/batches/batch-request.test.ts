@@ -1,4 +1,9 @@
-import { batchRequestBodySchema, batchRequestHash, validateBatch, type BatchValidation } from '../../src/batches/batch-request';
+import {
+  batchRequestBodySchema,
+  batchRequestHash,
+  validateBatch,
+  type BatchValidation,
+} from '../../src/batches/batch-request';
 import { SqliteBatchStore } from '../../src/batches/sql-batch-store';
 import { rawItems, TEST_KEY, VALID_CPF } from './fixtures';
 
@@ -60,7 +65,14 @@ test('a valid batch comes back normalized with its total in centavos', () => {
     totalAmountCents: 845,
     items: [
       { method: 'pix_key', externalId: 'a', amountCents: 29, pixKey: VALID_CPF, keyType: 'CPF' },
-      { method: 'pix_key', externalId: 'b', amountCents: 816, pixKey: '+5511987654321', keyType: 'PHONE', description: 'rent' },
+      {
+        method: 'pix_key',
+        externalId: 'b',
+        amountCents: 816,
+        pixKey: '+5511987654321',
+        keyType: 'PHONE',
+        description: 'rent',
+      },
     ],
   });
 });
@@ -74,7 +86,9 @@ test('the request hash follows the normalized items and their order', () => {
   const items = rawItems(3);
   expect(validate(items)).toBe(validate(items.map((item) => ({ ...item, pixKey: '529.982.247-25' }))));
   expect(validate(items)).not.toBe(validate([...items].reverse()));
-  expect(validate(items)).not.toBe(validate(items.map((item, index) => (index === 2 ? { ...item, amount: 99 } : item))));
+  expect(validate(items)).not.toBe(
+    validate(items.map((item, index) => (index === 2 ? { ...item, amount: 99 } : item))),
+  );
 });
 
 test('the JSON body: batchId follows the externalId rule, 1 to 100,000 items, nothing else', () => {
@@ -98,13 +112,25 @@ test('10,000 items are validated against a real store, and a re-submission of th
     const validation = validateBatch(items, await lookup());
     if (!validation.ok) throw new Error(JSON.stringify(validation.rows.slice(0, 3)));
     const requestHash = batchRequestHash(validation.items);
-    expect((await store.createBatch({ batchId: 'big', items: validation.items, requestHash, createdAt: new Date() })).outcome).toBe('created');
+    expect(
+      (await store.createBatch({ batchId: 'big', items: validation.items, requestHash, createdAt: new Date() }))
+        .outcome,
+    ).toBe('created');
     expect(validation.totalAmountCents).toBe(validation.items.reduce((sum, item) => sum + item.amountCents, 0));
 
     expect(validateBatch(items.slice(0, 3), await lookup()).ok).toBe(false);
     const again = validateBatch(items, await lookup({ exceptBatchId: 'big' }));
     if (!again.ok) throw new Error('re-submission refused');
-    expect((await store.createBatch({ batchId: 'big', items: again.items, requestHash: batchRequestHash(again.items), createdAt: new Date() })).outcome).toBe('exists');
+    expect(
+      (
+        await store.createBatch({
+          batchId: 'big',
+          items: again.items,
+          requestHash: batchRequestHash(again.items),
+          createdAt: new Date(),
+        })
+      ).outcome,
+    ).toBe('exists');
   } finally {
     await store.close();
   }

@@ -37,8 +37,19 @@ function excelFile(prefix: string): Buffer {
 
 const auth = () => ({ authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}` });
 
-async function postCsv(batchId: string, body: Buffer | string, contentType = 'text/csv'): Promise<{ status: number; body: { code?: string; message?: string; rows?: { index: number; field: string; message: string }[] } }> {
-  const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, { method: 'POST', headers: { ...auth(), 'content-type': contentType }, body });
+async function postCsv(
+  batchId: string,
+  body: Buffer | string,
+  contentType = 'text/csv',
+): Promise<{
+  status: number;
+  body: { code?: string; message?: string; rows?: { index: number; field: string; message: string }[] };
+}> {
+  const response = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
+    method: 'POST',
+    headers: { ...auth(), 'content-type': contentType },
+    body,
+  });
   return { status: response.status, body: (await response.json()) as never };
 }
 
@@ -54,7 +65,10 @@ const waitDone = (batchId: string) =>
 /** The description the provider keeps for the payout's withdrawal: what goes on the recipient's statement. */
 async function descriptionAtProvider(externalId: string): Promise<unknown> {
   const payout = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
-  const answer = await stack.admin<{ operation: { details: { description?: string } } }>('GET', `/sandbox/operations/${payout.body.providerTransactionId ?? 'none'}`);
+  const answer = await stack.admin<{ operation: { details: { description?: string } } }>(
+    'GET',
+    `/sandbox/operations/${payout.body.providerTransactionId ?? 'none'}`,
+  );
   return answer.body.operation.details.description;
 }
 
@@ -84,7 +98,10 @@ test('a declared charset wins: the same bytes declared UTF-8 are refused 415 nam
   const prefix = `cs-${randomUUID().slice(0, 6)}`;
   const wrong = await postCsv(prefix, excelFile(prefix), 'text/csv; charset=utf-8');
   expect(wrong.status).toBe(415);
-  expect(wrong.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/line 2 is not UTF-8.*charset=windows-1252.*Nothing was stored/) });
+  expect(wrong.body).toMatchObject({
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: expect.stringMatching(/line 2 is not UTF-8.*charset=windows-1252.*Nothing was stored/),
+  });
   expect((await stack.api('GET', `/v1/payout-batches/${prefix}`)).status).toBe(404);
   expect((await postCsv(prefix, excelFile(prefix), 'text/csv; charset=shift_jis')).status).toBe(415);
   const right = await postCsv(prefix, excelFile(prefix), 'text/csv; charset=windows-1252');
@@ -99,13 +116,23 @@ test('a ";" file\'s bad rows are named with what a spreadsheet did: a CPF missin
   const answer = await postCsv(batchId, csv);
   expect(answer.status).toBe(422);
   expect(answer.body.rows).toEqual([
-    expect.objectContaining({ index: 0, field: 'pixKey', message: expect.stringMatching(/10 digits: a spreadsheet drops a CPF's leading zero.*with a leading 0 its check digits match/) }),
-    expect.objectContaining({ index: 1, field: 'amount', message: expect.stringMatching(/decimal separator is a comma: write 25,50/) }),
+    expect.objectContaining({
+      index: 0,
+      field: 'pixKey',
+      message: expect.stringMatching(
+        /10 digits: a spreadsheet drops a CPF's leading zero.*with a leading 0 its check digits match/,
+      ),
+    }),
+    expect.objectContaining({
+      index: 1,
+      field: 'amount',
+      message: expect.stringMatching(/decimal separator is a comma: write 25,50/),
+    }),
   ]);
   expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
 });
 
-test('GET …/items.csv exports every item\'s outcome as Excel pt-BR opens it; a provider\'s reason that looks like a formula stays text; same key as the other routes', async () => {
+test("GET …/items.csv exports every item's outcome as Excel pt-BR opens it; a provider's reason that looks like a formula stays text; same key as the other routes", async () => {
   const batchId = `exp-${randomUUID().slice(0, 6)}`;
   const items = [
     { externalId: `${batchId}-paid`, amount: 25.5, pixKey: 'ana@example.com', keyType: 'EMAIL' },
@@ -118,7 +145,9 @@ test('GET …/items.csv exports every item\'s outcome as Excel pt-BR opens it; a
     { timeoutMs: 30_000, intervalMs: 200, description: 'the held payout to reach the provider' },
   );
   const formula = '=HYPERLINK("http://attacker.example","Recipient account closed")';
-  expect((await stack.admin('POST', `/sandbox/operations/${held}/outcome`, { status: 'FAILED', reason: formula })).status).toBe(200);
+  expect(
+    (await stack.admin('POST', `/sandbox/operations/${held}/outcome`, { status: 'FAILED', reason: formula })).status,
+  ).toBe(200);
   await waitDone(batchId);
 
   const response = await fetch(`${stack.apiUrl}/v1/payout-batches/${batchId}/items.csv`, { headers: auth() });
@@ -130,8 +159,24 @@ test('GET …/items.csv exports every item\'s outcome as Excel pt-BR opens it; a
   const text = bytes.subarray(3).toString('utf8');
   const rows = parse<Record<string, string>>(text, { delimiter: ';', columns: true });
   expect(rows).toEqual([
-    { seq: '1', externalId: `${batchId}-paid`, method: 'pix_key', amount: '25,50', status: 'COMPLETED', fee: expect.stringMatching(/^\d+,\d\d$/), failureReason: '' },
-    { seq: '2', externalId: `${batchId}-held`, method: 'pix_key', amount: '10,14', status: 'FAILED', fee: expect.any(String), failureReason: `'${formula}` },
+    {
+      seq: '1',
+      externalId: `${batchId}-paid`,
+      method: 'pix_key',
+      amount: '25,50',
+      status: 'COMPLETED',
+      fee: expect.stringMatching(/^\d+,\d\d$/),
+      failureReason: '',
+    },
+    {
+      seq: '2',
+      externalId: `${batchId}-held`,
+      method: 'pix_key',
+      amount: '10,14',
+      status: 'FAILED',
+      fee: expect.any(String),
+      failureReason: `'${formula}`,
+    },
   ]);
   expect(text).not.toMatch(/ana@example|bia@example/);
 
@@ -145,20 +190,32 @@ test('the export of 50,000 items is streamed (chunked, no length known up front)
   await stack.stopWorker();
   const batchId = `big-exp-${randomUUID().slice(0, 6)}`;
   try {
-    const items = Array.from({ length: 50_000 }, (_, index) => ({ externalId: `${batchId}-${index}`, amount: 1 + (index % 50), pixKey: 'ana@example.com', keyType: 'EMAIL' }));
-    expect((await stack.api('POST', '/v1/payout-batches', { batchId, items })).status).toBe(202);
-    await stack.temporal.client.workflow.getHandle(batchWorkflowId(batchId)).terminate('test: accepted, not to be paid');
-    const download = fetch(`${stack.apiUrl}/v1/payout-batches/${batchId}/items.csv`, { headers: auth() }).then(async (response) => ({
-      headers: response.headers,
-      text: await response.text(),
+    const items = Array.from({ length: 50_000 }, (_, index) => ({
+      externalId: `${batchId}-${index}`,
+      amount: 1 + (index % 50),
+      pixKey: 'ana@example.com',
+      keyType: 'EMAIL',
     }));
+    expect((await stack.api('POST', '/v1/payout-batches', { batchId, items })).status).toBe(202);
+    await stack.temporal.client.workflow
+      .getHandle(batchWorkflowId(batchId))
+      .terminate('test: accepted, not to be paid');
+    const download = fetch(`${stack.apiUrl}/v1/payout-batches/${batchId}/items.csv`, { headers: auth() }).then(
+      async (response) => ({
+        headers: response.headers,
+        text: await response.text(),
+      }),
+    );
     const { result, healthAnswers, longestSilence } = await healthDuring(stack.apiUrl, download);
     expect(result.headers.get('transfer-encoding')).toBe('chunked');
     expect(result.headers.get('content-length')).toBeNull();
     const lines = result.text.split('\r\n').filter((line) => line !== '');
     expect(lines).toHaveLength(50_001);
     expect(lines.slice(1).map((line) => line.split(';')[1])).toEqual(items.map((item) => item.externalId));
-    expect({ answered: healthAnswers > 0, longestSilenceUnderAQuarter: longestSilence < 0.25 }).toEqual({ answered: true, longestSilenceUnderAQuarter: true });
+    expect({ answered: healthAnswers > 0, longestSilenceUnderAQuarter: longestSilence < 0.25 }).toEqual({
+      answered: true,
+      longestSilenceUnderAQuarter: true,
+    });
   } finally {
     await stack.startWorker();
   }

@@ -52,16 +52,24 @@ const sqlite: StoreKind = {
     return Promise.resolve(batchStorePath(dir));
   },
   // A promise either way: a refused key is a rejection, as PostgreSQL's open answers it.
-  open: (file, options = {}) => Promise.resolve().then(() => new SqliteBatchStore({ file, encryptionKey: TEST_KEY, ...options })),
+  open: (file, options = {}) =>
+    Promise.resolve().then(() => new SqliteBatchStore({ file, encryptionKey: TEST_KEY, ...options })),
   storedItemCount(file, batchId) {
     const db = new Database(file, { readonly: true });
     try {
-      return Promise.resolve(db.prepare<[string], { count: number }>('SELECT COUNT(*) AS count FROM batch_items WHERE batch_id = ?').get(batchId)?.count ?? 0);
+      return Promise.resolve(
+        db
+          .prepare<[string], { count: number }>('SELECT COUNT(*) AS count FROM batch_items WHERE batch_id = ?')
+          .get(batchId)?.count ?? 0,
+      );
     } finally {
       db.close();
     }
   },
-  storedBytes: (file) => Promise.resolve(Buffer.concat([file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name)))),
+  storedBytes: (file) =>
+    Promise.resolve(
+      Buffer.concat([file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name))),
+    ),
   processEnv: (file) => ({ STORE_FILE: file }),
 };
 
@@ -71,11 +79,26 @@ const freshDatabase = postgresForThisFile();
 const postgres: StoreKind = {
   name: 'PostgreSQL',
   fresh: freshDatabase,
-  open: (connectionString, options = {}) => PgBatchStore.open({ connectionString, encryptionKey: TEST_KEY, ...options }),
+  open: (connectionString, options = {}) =>
+    PgBatchStore.open({ connectionString, encryptionKey: TEST_KEY, ...options }),
   storedItemCount: (url, batchId) =>
-    onDatabase(url, async (client) => (await client.query<{ count: number }>('SELECT COUNT(*)::int AS count FROM batch_items WHERE batch_id = $1', [batchId])).rows[0]?.count ?? 0),
+    onDatabase(
+      url,
+      async (client) =>
+        (
+          await client.query<{ count: number }>('SELECT COUNT(*)::int AS count FROM batch_items WHERE batch_id = $1', [
+            batchId,
+          ])
+        ).rows[0]?.count ?? 0,
+    ),
   storedBytes: (url) =>
-    onDatabase(url, async (client) => Buffer.concat((await client.query<{ row: string }>('SELECT t::text AS row FROM batch_items t')).rows.map((row) => Buffer.from(row.row)))),
+    onDatabase(url, async (client) =>
+      Buffer.concat(
+        (await client.query<{ row: string }>('SELECT t::text AS row FROM batch_items t')).rows.map((row) =>
+          Buffer.from(row.row),
+        ),
+      ),
+    ),
   processEnv: (url) => ({ STORE_URL: url }),
 };
 
@@ -122,19 +145,32 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
 
   async function readAll(store: BatchStore, batchId: string): Promise<BatchItem[]> {
     const seen: BatchItem[] = [];
-    for (let page = await store.readPage(batchId, 0, 5_000); page.length > 0; page = await store.readPage(batchId, page[page.length - 1]?.seq ?? 0, 5_000)) {
+    for (
+      let page = await store.readPage(batchId, 0, 5_000);
+      page.length > 0;
+      page = await store.readPage(batchId, page[page.length - 1]?.seq ?? 0, 5_000)
+    ) {
       seen.push(...page);
     }
     return seen;
   }
 
-  const newBatch = (batchId: string, items: PixKeyPayout[]) => ({ batchId, items, requestHash: batchRequestHash(items), createdAt: new Date() });
+  const newBatch = (batchId: string, items: PixKeyPayout[]) => ({
+    batchId,
+    items,
+    requestHash: batchRequestHash(items),
+    createdAt: new Date(),
+  });
 
   /** Starts storing a batch in another process and kills it once part of the items are stored. */
   async function insertKilledMidway(batchId: string, count: number): Promise<number> {
     await openStore(); // the schema, before the other process races to create it
     const inserter = spawnStoreProcess({ ROLE: 'inserter', BATCH_ID: batchId, ITEMS: count });
-    await pollUntil(async () => ((await storedItemCount(batchId)) > 0 ? true : undefined), { timeoutMs: 60_000, intervalMs: 5, description: 'the insert to begin' });
+    await pollUntil(async () => ((await storedItemCount(batchId)) > 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 5,
+      description: 'the insert to begin',
+    });
     inserter.child.kill('SIGKILL');
     await inserter.exited;
     return storedItemCount(batchId);
@@ -142,7 +178,15 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
 
   async function createBatch(store: BatchStore, batchId: string, count: number, prefix = batchId) {
     const items = payoutRequests(count, prefix);
-    return { items, ...(await store.createBatch({ batchId, items, requestHash: batchRequestHash(items), createdAt: new Date('2025-01-02T03:04:05Z') })) };
+    return {
+      items,
+      ...(await store.createBatch({
+        batchId,
+        items,
+        requestHash: batchRequestHash(items),
+        createdAt: new Date('2025-01-02T03:04:05Z'),
+      })),
+    };
   }
 
   beforeEach(async () => {
@@ -166,18 +210,36 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     expect((await createBatch(store, 'b-1', 3)).outcome).toBe('created');
     expect((await createBatch(store, 'b-1', 3)).outcome).toBe('exists');
     const other = payoutRequests(3, 'b-1').map((item) => ({ ...item, amountCents: item.amountCents + 1 }));
-    expect((await store.createBatch({ batchId: 'b-1', items: other, requestHash: batchRequestHash(other), createdAt: new Date() })).outcome).toBe('conflict');
+    expect(
+      (
+        await store.createBatch({
+          batchId: 'b-1',
+          items: other,
+          requestHash: batchRequestHash(other),
+          createdAt: new Date(),
+        })
+      ).outcome,
+    ).toBe('conflict');
     expect((await store.summary('b-1'))?.total).toBe(3);
   });
 
   test('a 10,000-item batch is stored and read back page by page, in order, nothing missing or repeated', async () => {
     const store = await openStore();
     const items = payoutRequests(10_000, 'big');
-    const { outcome } = await store.createBatch({ batchId: 'big', items, requestHash: batchRequestHash(items), createdAt: new Date() });
+    const { outcome } = await store.createBatch({
+      batchId: 'big',
+      items,
+      requestHash: batchRequestHash(items),
+      createdAt: new Date(),
+    });
     expect(outcome).toBe('created');
 
     const seen: BatchItem[] = [];
-    for (let page = await store.readPage('big', 0, 500); page.length > 0; page = await store.readPage('big', page[page.length - 1]?.seq ?? 0, 500)) {
+    for (
+      let page = await store.readPage('big', 0, 500);
+      page.length > 0;
+      page = await store.readPage('big', page[page.length - 1]?.seq ?? 0, 500)
+    ) {
       seen.push(...page);
     }
 
@@ -192,14 +254,46 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
   test('items of every payout method are stored sealed and read back whole', async () => {
     const store = await openStore();
     const items = [
-      { method: 'pix_key' as const, externalId: 'm-1', amountCents: 100, pixKey: '52998224725', keyType: 'CPF' as const },
-      { method: 'pix_copy_paste' as const, externalId: 'm-2', amountCents: 200, emv: '00020126580014br.gov.bcb.pix', description: 'rent' },
+      {
+        method: 'pix_key' as const,
+        externalId: 'm-1',
+        amountCents: 100,
+        pixKey: '52998224725',
+        keyType: 'CPF' as const,
+      },
+      {
+        method: 'pix_copy_paste' as const,
+        externalId: 'm-2',
+        amountCents: 200,
+        emv: '00020126580014br.gov.bcb.pix',
+        description: 'rent',
+      },
       { method: 'internal' as const, externalId: 'm-3', amountCents: 300, email: 'ana@example.com' },
-      { method: 'crypto' as const, externalId: 'm-4', amountCents: 400, wallet: 'TXYZwallet', network: 'TRC20' as const },
+      {
+        method: 'crypto' as const,
+        externalId: 'm-4',
+        amountCents: 400,
+        wallet: 'TXYZwallet',
+        network: 'TRC20' as const,
+      },
     ];
-    expect((await store.createBatch({ batchId: 'mixed', items, requestHash: batchRequestHash(items), createdAt: new Date() })).outcome).toBe('created');
+    expect(
+      (
+        await store.createBatch({
+          batchId: 'mixed',
+          items,
+          requestHash: batchRequestHash(items),
+          createdAt: new Date(),
+        })
+      ).outcome,
+    ).toBe('created');
     expect((await store.readPage('mixed', 0, 10)).map(({ seq: _seq, ...item }) => item)).toEqual(items);
-    expect((await store.listItems('mixed', { limit: 10 })).items.map((item) => item.method)).toEqual(['pix_key', 'pix_copy_paste', 'internal', 'crypto']);
+    expect((await store.listItems('mixed', { limit: 10 })).items.map((item) => item.method)).toEqual([
+      'pix_key',
+      'pix_copy_paste',
+      'internal',
+      'crypto',
+    ]);
     const bytes = await kind.storedBytes(location);
     expect(bytes.includes(Buffer.from('ana@example.com'))).toBe(false);
     expect(bytes.includes(Buffer.from('TXYZwallet'))).toBe(false);
@@ -210,9 +304,13 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     expect(await store.registerPayout('single-1')).toBe(true);
     expect(await store.registerPayout('single-1')).toBe(false);
     await createBatch(store, 'b-1', 2, 'shared');
-    expect(await store.existingExternalIds(['single-1', 'shared-1', 'shared-2', 'free'])).toEqual(new Set(['single-1', 'shared-1', 'shared-2']));
+    expect(await store.existingExternalIds(['single-1', 'shared-1', 'shared-2', 'free'])).toEqual(
+      new Set(['single-1', 'shared-1', 'shared-2']),
+    );
     // Re-submitting b-1 must not be refused as duplicates of itself; other payouts still count.
-    expect(await store.existingExternalIds(['single-1', 'shared-1'], { exceptBatchId: 'b-1' })).toEqual(new Set(['single-1']));
+    expect(await store.existingExternalIds(['single-1', 'shared-1'], { exceptBatchId: 'b-1' })).toEqual(
+      new Set(['single-1']),
+    );
     expect(await store.registerPayout('shared-1')).toBe(false);
     expect(await store.payoutOwner('shared-1')).toEqual({ batchId: 'b-1' });
     expect(await store.payoutOwner('single-1')).toEqual({ batchId: null });
@@ -220,7 +318,9 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
 
     // A concurrent request took an id after validation: nothing of the batch is stored.
     const items = [...payoutRequests(2, 'fresh'), { ...payoutRequests(1, 'x')[0]!, externalId: 'single-1' }];
-    await expect(store.createBatch({ batchId: 'b-2', items, requestHash: batchRequestHash(items), createdAt: new Date() })).rejects.toThrow(ExternalIdsTakenError);
+    await expect(
+      store.createBatch({ batchId: 'b-2', items, requestHash: batchRequestHash(items), createdAt: new Date() }),
+    ).rejects.toThrow(ExternalIdsTakenError);
     expect(await store.summary('b-2')).toBeUndefined();
     expect((await store.existingExternalIds(['fresh-1', 'fresh-2'])).size).toBe(0);
   });
@@ -231,15 +331,27 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     await store.markStarted('b-1', [1, 2, 3], new Date('2025-01-02T03:05:00Z'));
     await store.markStarted('b-1', [1], new Date('2025-01-02T09:00:00Z'));
 
-    expect(await store.recordOutcomes('b-1', [{ externalId: 'o-1', state: 'COMPLETED', feeCents: 50 }])).toEqual({ changed: 1 });
-    expect(await store.recordOutcomes('b-1', [{ externalId: 'o-1', state: 'COMPLETED', feeCents: 50 }])).toEqual({ changed: 0 });
-    expect(await store.recordOutcomes('b-1', [{ externalId: 'o-1', state: 'STARTED' }, { externalId: 'o-1', state: 'FAILED' }])).toEqual({ changed: 0 });
+    expect(await store.recordOutcomes('b-1', [{ externalId: 'o-1', state: 'COMPLETED', feeCents: 50 }])).toEqual({
+      changed: 1,
+    });
+    expect(await store.recordOutcomes('b-1', [{ externalId: 'o-1', state: 'COMPLETED', feeCents: 50 }])).toEqual({
+      changed: 0,
+    });
+    expect(
+      await store.recordOutcomes('b-1', [
+        { externalId: 'o-1', state: 'STARTED' },
+        { externalId: 'o-1', state: 'FAILED' },
+      ]),
+    ).toEqual({ changed: 0 });
     await store.markStarted('b-1', [1]);
 
     // NEEDS_REVIEW can still settle, but never goes back to STARTED.
     await store.recordOutcomes('b-1', [{ externalId: 'o-2', state: 'NEEDS_REVIEW', failureReason: 'no answer' }]);
     expect(await store.recordOutcomes('b-1', [{ externalId: 'o-2', state: 'STARTED' }])).toEqual({ changed: 0 });
-    await store.recordOutcomes('b-1', [{ externalId: 'o-3', state: 'FAILED', failureReason: 'invalid key' }, { externalId: 'unknown', state: 'FAILED' }]);
+    await store.recordOutcomes('b-1', [
+      { externalId: 'o-3', state: 'FAILED', failureReason: 'invalid key' },
+      { externalId: 'unknown', state: 'FAILED' },
+    ]);
 
     const summary = await store.summary('b-1');
     expect(summary?.countsByState).toEqual({
@@ -254,7 +366,14 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     expect(summary?.createdAt).toEqual(new Date('2025-01-02T03:04:05Z'));
     expect(summary?.paidAmountCents).toBe(1_000);
     expect(summary?.done).toBe(false);
-    expect((await store.listItems('b-1', { limit: 10 })).items[0]).toEqual({ seq: 1, externalId: 'o-1', amountCents: 1_000, method: 'pix_key', state: 'COMPLETED', feeCents: 50 });
+    expect((await store.listItems('b-1', { limit: 10 })).items[0]).toEqual({
+      seq: 1,
+      externalId: 'o-1',
+      amountCents: 1_000,
+      method: 'pix_key',
+      state: 'COMPLETED',
+      feeCents: 50,
+    });
 
     await store.recordOutcomes('b-1', [{ externalId: 'o-2', state: 'COMPLETED' }]);
     expect((await store.summary('b-1'))?.countsByState.COMPLETED.count).toBe(2);
@@ -266,9 +385,15 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     const seqs = Array.from({ length: 200 }, (_, index) => index + 1);
     // One store reports each item final, the other (late, as a retried activity would) started and waiting for review.
     await Promise.all([
-      ...seqs.map((seq) => first.recordOutcomes('race', [{ externalId: `r-${seq}`, state: seq % 2 === 0 ? 'COMPLETED' : 'FAILED', feeCents: 7 }])),
+      ...seqs.map((seq) =>
+        first.recordOutcomes('race', [
+          { externalId: `r-${seq}`, state: seq % 2 === 0 ? 'COMPLETED' : 'FAILED', feeCents: 7 },
+        ]),
+      ),
       second.markStarted('race', seqs),
-      ...seqs.map((seq) => second.recordOutcomes('race', [{ externalId: `r-${seq}`, state: 'NEEDS_REVIEW', failureReason: 'late' }])),
+      ...seqs.map((seq) =>
+        second.recordOutcomes('race', [{ externalId: `r-${seq}`, state: 'NEEDS_REVIEW', failureReason: 'late' }]),
+      ),
       ...seqs.map((seq) => second.recordOutcomes('race', [{ externalId: `r-${seq}`, state: 'STARTED' }])),
     ]);
     const summary = await second.summary('race');
@@ -288,7 +413,11 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     expect(summary?.countsByState.CANCELLED.count).toBe(3);
     expect(summary?.done).toBe(false);
 
-    await store.recordOutcomes('b-1', [{ externalId: 'c-1', state: 'COMPLETED' }, { externalId: 'c-2', state: 'FAILED' }, { externalId: 'c-3', state: 'COMPLETED' }]);
+    await store.recordOutcomes('b-1', [
+      { externalId: 'c-1', state: 'COMPLETED' },
+      { externalId: 'c-2', state: 'FAILED' },
+      { externalId: 'c-3', state: 'COMPLETED' },
+    ]);
     await store.markFinished('b-1', new Date('2025-01-02T04:00:00Z'));
     await store.markFinished('b-1', new Date('2025-01-02T05:00:00Z'));
     summary = await store.summary('b-1');
@@ -310,7 +439,10 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     const store = await openStore();
     await createBatch(store, 'b-1', 25, 'l');
     const failed = Array.from({ length: 12 }, (_, index) => `l-${2 * index + 1}`);
-    await store.recordOutcomes('b-1', failed.map((externalId) => ({ externalId, state: 'FAILED' as const, failureReason: 'rejected' })));
+    await store.recordOutcomes(
+      'b-1',
+      failed.map((externalId) => ({ externalId, state: 'FAILED' as const, failureReason: 'rejected' })),
+    );
 
     const listed: string[] = [];
     let cursor: string | undefined;
@@ -370,7 +502,9 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     const otherId = await openStore({ encryptionKey: { id: 'other', key: randomBytes(32) } });
     await expect(sameIdOtherKey.readPage('b-1', 0, 1)).rejects.toThrow();
     await expect(otherId.readPage('b-1', 0, 1)).rejects.toThrow(/need the key batch-test-key, which is not configured/);
-    await expect(kind.open(location, { encryptionKey: { id: 'short', key: Buffer.alloc(16) } })).rejects.toThrow(/32 bytes/);
+    await expect(kind.open(location, { encryptionKey: { id: 'short', key: Buffer.alloc(16) } })).rejects.toThrow(
+      /32 bytes/,
+    );
   });
 
   test('after a key rotation, rows sealed with the previous key still read and new rows are sealed with the new key', async () => {
@@ -392,7 +526,10 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     await createBatch(store, 'paying', 50);
     // It waits for SQLite's lock as production does (10 s), and says how long each write took.
     const worker = spawnStoreProcess({ ROLE: 'writer', BATCH_ID: 'paying', ITEMS: 50 });
-    await pollUntil(() => (worker.lines.length > 0 ? true : undefined), { timeoutMs: 60_000, description: 'the worker process to write' });
+    await pollUntil(() => (worker.lines.length > 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      description: 'the worker process to write',
+    });
 
     const reader = await openStore();
     let seenPartlyStored = false;
@@ -412,7 +549,8 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
       longestWaitMs = Math.max(longestWaitMs, performance.now() - asked - 5);
       // The insert may commit while this read is on its way: only a batch seen partly stored is a fault.
       const seen = insertDone ? undefined : await reader.summary('big');
-      const stored = seen === undefined ? 100_000 : Object.values(seen.countsByState).reduce((sum, state) => sum + state.count, 0);
+      const stored =
+        seen === undefined ? 100_000 : Object.values(seen.countsByState).reduce((sum, state) => sum + state.count, 0);
       if (stored !== 100_000) seenPartlyStored = true;
     }
     const insertMs = performance.now() - startedAt;
@@ -428,10 +566,16 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     // The worker got the lock between the insert's slices, never waiting for a long part of it: storing 100,000
     // items in one transaction would hold the lock for all of it. As shares of the insert, whatever the machine's speed.
     const longestWriteMs = Math.max(...writesDuring.map((line) => Number(line.slice(3))));
-    expect({ writesDuring: writesDuring.length > 0, longestWrite: longestWriteMs / insertMs < 0.25 }).toEqual({ writesDuring: true, longestWrite: true });
+    expect({ writesDuring: writesDuring.length > 0, longestWrite: longestWriteMs / insertMs < 0.25 }).toEqual({
+      writesDuring: true,
+      longestWrite: true,
+    });
     expect(seenPartlyStored).toBe(false);
     expect(longestWaitMs / insertMs).toBeLessThan(0.25);
-    expect(await reader.summary('big')).toMatchObject({ total: 100_000, totalAmountCents: payoutRequests(100_000).reduce((sum, item) => sum + item.amountCents, 0) });
+    expect(await reader.summary('big')).toMatchObject({
+      total: 100_000,
+      totalAmountCents: payoutRequests(100_000).reduce((sum, item) => sum + item.amountCents, 0),
+    });
     expect((await reader.summary('paying'))?.countsByState.NEEDS_REVIEW.count).toBeGreaterThan(0);
   }, 180_000);
 
@@ -473,7 +617,10 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
   test('the same request twice at once: both answer, one created and one exists, and every item is stored once', async () => {
     const store = await openStore();
     const items = payoutRequests(3_500, 'twin');
-    const outcomes = await Promise.all([store.createBatch(newBatch('twin', items)), (await openStore()).createBatch(newBatch('twin', items))]);
+    const outcomes = await Promise.all([
+      store.createBatch(newBatch('twin', items)),
+      (await openStore()).createBatch(newBatch('twin', items)),
+    ]);
     expect(outcomes.map((answer) => answer.outcome).sort()).toEqual(['created', 'exists']);
     expect(await storedItemCount('twin')).toBe(3_500);
     expect((await readAll(store, 'twin')).map(({ seq: _seq, ...request }) => request)).toEqual(items);
@@ -488,7 +635,16 @@ describe.each([sqlite, postgres])('$name batch store', (kind) => {
     expect(await store.summary('late')).toBeUndefined();
     expect(await storedItemCount('late')).toBe(0);
     expect(await store.existingExternalIds(items.map((item) => item.externalId))).toEqual(new Set(['late-3400']));
-    expect((await store.createBatch(newBatch('late', items.filter((item) => item.externalId !== 'late-3400')))).outcome).toBe('created');
+    expect(
+      (
+        await store.createBatch(
+          newBatch(
+            'late',
+            items.filter((item) => item.externalId !== 'late-3400'),
+          ),
+        )
+      ).outcome,
+    ).toBe('created');
   });
 });
 
@@ -504,16 +660,34 @@ describe('SQLite batch store files from earlier versions', () => {
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
     applyMigrations(old, BATCH_MIGRATIONS.slice(0, 1));
     const sealer = new ItemSealer(TEST_KEY, [], 'batch-items');
-    old.prepare("INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('legacy', 'h', 1, 1500, 'RUNNING', 0)").run();
     old
-      .prepare("INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES ('legacy', 1, 'legacy-1', 1500, 'EMAIL', ?)")
+      .prepare(
+        "INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('legacy', 'h', 1, 1500, 'RUNNING', 0)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES ('legacy', 1, 'legacy-1', 1500, 'EMAIL', ?)",
+      )
       .run(sealer.sealLegacy('legacy-1', { pixKey: 'ana@example.com', description: 'March' }));
     old.close();
 
-    const upgraded = new SqliteBatchStore({ file, encryptionKey: { id: 'rotated', key: randomBytes(32) }, previousKeys: [TEST_KEY] });
+    const upgraded = new SqliteBatchStore({
+      file,
+      encryptionKey: { id: 'rotated', key: randomBytes(32) },
+      previousKeys: [TEST_KEY],
+    });
     try {
       expect(await upgraded.readPage('legacy', 0, 10)).toEqual([
-        { seq: 1, method: 'pix_key', externalId: 'legacy-1', amountCents: 1500, pixKey: 'ana@example.com', keyType: 'EMAIL', description: 'March' },
+        {
+          seq: 1,
+          method: 'pix_key',
+          externalId: 'legacy-1',
+          amountCents: 1500,
+          pixKey: 'ana@example.com',
+          keyType: 'EMAIL',
+          description: 'March',
+        },
       ]);
     } finally {
       await upgraded.close();
@@ -524,13 +698,25 @@ describe('SQLite batch store files from earlier versions', () => {
     const file = batchStorePath(dir);
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
     applyMigrations(old, BATCH_MIGRATIONS.slice(0, 1));
-    old.prepare("INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('old', 'h', 1, 500, 'RUNNING', 0)").run();
-    old.prepare("INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES ('old', 1, 'old-1', 500, 'CPF', x'00')").run();
+    old
+      .prepare(
+        "INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('old', 'h', 1, 500, 'RUNNING', 0)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO batch_items (batch_id, seq, external_id, amount_cents, key_type, sealed) VALUES ('old', 1, 'old-1', 500, 'CPF', x'00')",
+      )
+      .run();
     old.close();
 
     const store = new SqliteBatchStore({ file, encryptionKey: TEST_KEY });
     try {
-      expect(await store.summary('old')).toMatchObject({ total: 1, totalAmountCents: 500, countsByState: { PENDING: { count: 1, amountCents: 500 } } });
+      expect(await store.summary('old')).toMatchObject({
+        total: 1,
+        totalAmountCents: 500,
+        countsByState: { PENDING: { count: 1, amountCents: 500 } },
+      });
       expect(await store.discardAbandonedBatches()).toEqual({ discarded: 0 });
     } finally {
       await store.close();
@@ -541,9 +727,13 @@ describe('SQLite batch store files from earlier versions', () => {
 describe('PostgreSQL batch store migrations', () => {
   test('the API and workers opening a new database at once apply each migration once, recorded in schema_migrations', async () => {
     const url = await postgres.fresh();
-    const opened = await Promise.all(Array.from({ length: 4 }, () => PgBatchStore.open({ connectionString: url, encryptionKey: TEST_KEY })));
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => PgBatchStore.open({ connectionString: url, encryptionKey: TEST_KEY })),
+    );
     try {
-      const recorded = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
+      const recorded = await onDatabase(url, async (client) =>
+        (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id),
+      );
       expect(recorded).toEqual(PG_BATCH_MIGRATIONS.map((migration) => migration.id));
       expect(await opened[0]!.summary('none')).toBeUndefined();
     } finally {

@@ -23,7 +23,14 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 test('a failed item is listed without the control and bidirectional characters of its provider reason', () => {
-  const line = renderFailure({ seq: 1, externalId: 'order-1', method: 'pix_key', amount: 7.13, status: 'FAILED', failureReason: HOSTILE });
+  const line = renderFailure({
+    seq: 1,
+    externalId: 'order-1',
+    method: 'pix_key',
+    amount: 7.13,
+    status: 'FAILED',
+    failureReason: HOSTILE,
+  });
   expect(line).not.toMatch(UNSAFE);
   expect(line).toMatch(/^ {2}FAILED +order-1 +R\$ 7\.13 {2}closed\[2J\[31m OK dias 2 ni diap$/);
 });
@@ -31,7 +38,10 @@ test('a failed item is listed without the control and bidirectional characters o
 test('a refused file prints the rows the server names without the characters a field name smuggled in', async () => {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'cli-safety-'));
   const file = path.join(folder, 'batch.json');
-  writeFileSync(file, JSON.stringify([{ externalId: 'row-1', amount: 10, pixKey: '52998224725', keyType: 'CPF', [HOSTILE]: 'x' }]));
+  writeFileSync(
+    file,
+    JSON.stringify([{ externalId: 'row-1', amount: 10, pixKey: '52998224725', keyType: 'CPF', [HOSTILE]: 'x' }]),
+  );
   let stderr = '';
   let stdout = '';
   const io: CliIo = {

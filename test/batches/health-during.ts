@@ -3,7 +3,10 @@
  * health answer, as a share of the whole wait. Work done in one go holds the API for most of its wait;
  * work done in slices lets a probe through after each one, whatever the machine's speed.
  */
-export async function healthDuring<T>(apiUrl: string, work: Promise<T>): Promise<{ result: T; healthAnswers: number; longestSilence: number }> {
+export async function healthDuring<T>(
+  apiUrl: string,
+  work: Promise<T>,
+): Promise<{ result: T; healthAnswers: number; longestSilence: number }> {
   const startedAt = performance.now();
   let answeredAt: number | undefined;
   const result = work.finally(() => (answeredAt = performance.now()));

@@ -29,7 +29,15 @@ test('a cell starting with =, +, -, @, a tab or a CR is made text with a leading
 test('a page of items as Excel pt-BR reads it: BOM, ";", decimal commas, CRLF; a formula-looking failure reason stays text', () => {
   const items: BatchItemView[] = [
     { seq: 1, externalId: 'a-1', method: 'pix_key', amountCents: 2_550, state: 'COMPLETED', feeCents: 125 },
-    { seq: 2, externalId: 'a-2', method: 'crypto', amountCents: 1_234_567, state: 'FAILED', feeCents: 0, failureReason: '=cmd|" /C calc"!A0' },
+    {
+      seq: 2,
+      externalId: 'a-2',
+      method: 'crypto',
+      amountCents: 1_234_567,
+      state: 'FAILED',
+      feeCents: 0,
+      failureReason: '=cmd|" /C calc"!A0',
+    },
     { seq: 3, externalId: 'a-3', method: 'internal', amountCents: 5, state: 'PENDING' },
   ];
   const text = itemsCsvHeader() + itemsCsvRows(items);
@@ -49,9 +57,16 @@ test('50,000 items stream page by page to a slow reader: all of them in order, a
   const store = new SqliteBatchStore({ file: batchStorePath(dir), encryptionKey: TEST_KEY });
   try {
     const requests = payoutRequests(50_000, 'export');
-    await store.createBatch({ batchId: 'export', items: requests, requestHash: batchRequestHash(requests), createdAt: new Date() });
+    await store.createBatch({
+      batchId: 'export',
+      items: requests,
+      requestHash: batchRequestHash(requests),
+      createdAt: new Date(),
+    });
     let pagesRead = 0;
-    const counted = { listItems: (...args: Parameters<typeof store.listItems>) => ((pagesRead += 1), store.listItems(...args)) };
+    const counted = {
+      listItems: (...args: Parameters<typeof store.listItems>) => ((pagesRead += 1), store.listItems(...args)),
+    };
     const received: Buffer[] = [];
     let mostWaiting = 0;
     const reader = new Writable({
@@ -83,7 +98,15 @@ test('a reader that goes away or takes nothing past the stall limit ends the exp
   function* endless() {
     for (;;) {
       pagesRead += 1;
-      yield [{ seq: pagesRead, externalId: `x-${pagesRead}`, method: 'pix_key' as const, amountCents: 100, state: 'PENDING' as const }];
+      yield [
+        {
+          seq: pagesRead,
+          externalId: `x-${pagesRead}`,
+          method: 'pix_key' as const,
+          amountCents: 100,
+          state: 'PENDING' as const,
+        },
+      ];
     }
   }
   const stalled = new Writable({ highWaterMark: 16, write: () => undefined });

@@ -45,8 +45,14 @@ function csvFile(name: string, rows: string[]): string {
   return file;
 }
 
-function runBin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'payouts.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runBin(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'payouts.js'), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -75,7 +81,9 @@ test('`--watch` on a batch whose payout stays at the provider stops counting a t
   };
   expect(await runPayoutsCli(['submit', file, '--batch-id', `${prefix}-batch`, '--watch'], watching.io)).toBe(1);
   const lines = watching.output().stdout.trimEnd().split('\n');
-  expect(lines.at(-1)).toMatch(/1\/2 50% \| completed 1 · in flight 1 \| .* \| waiting for the provider on 1 payout \(nothing settled for \d+s\)$/);
+  expect(lines.at(-1)).toMatch(
+    /1\/2 50% \| completed 1 · in flight 1 \| .* \| waiting for the provider on 1 payout \(nothing settled for \d+s\)$/,
+  );
   expect(lines.at(-1)).not.toMatch(/left/);
 }, 120_000);
 
@@ -92,7 +100,9 @@ test('`payouts submit file.csv --watch` follows the batch to the end, prints the
   expect(watched.code).toBe(2);
   const lines = watched.stdout.trimEnd().split('\n');
   expect(lines[0]).toBe(`Batch ${batchId} accepted: 3 payouts, R$ 37.63.`);
-  expect(lines.some((line) => /3\/3 100% \| completed 2 · failed 1 \| paid R\$ 30\.50 of R\$ 37\.63/.test(line))).toBe(true);
+  expect(lines.some((line) => /3\/3 100% \| completed 2 · failed 1 \| paid R\$ 30\.50 of R\$ 37\.63/.test(line))).toBe(
+    true,
+  );
   expect(lines.slice(-3)).toEqual([
     'Failures:',
     expect.stringMatching(new RegExp(`^  FAILED +${prefix}-3 +R\\$ 7\\.13  Recipient account closed`)),
@@ -101,12 +111,17 @@ test('`payouts submit file.csv --watch` follows the batch to the end, prints the
 
   const status = io(cliEnv());
   expect(await runPayoutsCli(['status', batchId], status.io)).toBe(2);
-  expect(status.output().stdout).toMatch(/3\/3 100% \| completed 2 · failed 1 [\s\S]*Failures:[\s\S]*1 payout\(s\) failed or need review\.\n$/);
+  expect(status.output().stdout).toMatch(
+    /3\/3 100% \| completed 2 · failed 1 [\s\S]*Failures:[\s\S]*1 payout\(s\) failed or need review\.\n$/,
+  );
 }, 120_000);
 
 test('on a terminal the progress line is redrawn in place until the batch is done; no failures exits 0', async () => {
   const prefix = `tty-${randomUUID().slice(0, 6)}`;
-  const file = csvFile('tty.csv', Array.from({ length: 30 }, (_, index) => `${prefix}-${index},${10 + index}.00,ana@example.com,EMAIL,`));
+  const file = csvFile(
+    'tty.csv',
+    Array.from({ length: 30 }, (_, index) => `${prefix}-${index},${10 + index}.00,ana@example.com,EMAIL,`),
+  );
   const terminal = io(cliEnv(), true);
   expect(await runPayoutsCli(['submit', file, '--watch'], terminal.io)).toBe(0);
   const CLEAR_TO_END = '\u001b[K';
@@ -118,7 +133,11 @@ test('on a terminal the progress line is redrawn in place until the batch is don
 
 test('a refused file prints each bad row with its number and exits 1, and nothing starts', async () => {
   const prefix = `bad-${randomUUID().slice(0, 6)}`;
-  const file = csvFile('bad.csv', [`${prefix}-1,10.00,ana@example.com,EMAIL,`, `${prefix}-2,10.001,ana@example.com,EMAIL,`, `${prefix}-3,5.00,123,CPF,`]);
+  const file = csvFile('bad.csv', [
+    `${prefix}-1,10.00,ana@example.com,EMAIL,`,
+    `${prefix}-2,10.001,ana@example.com,EMAIL,`,
+    `${prefix}-3,5.00,123,CPF,`,
+  ]);
   const refused = io(cliEnv());
   expect(await runPayoutsCli(['submit', file, '--batch-id', prefix, '--watch'], refused.io)).toBe(1);
   expect(refused.output().stderr).toContain('the engine refused: 422 BATCH_INVALID');

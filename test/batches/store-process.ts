@@ -31,7 +31,12 @@ async function main(): Promise<void> {
     : new SqliteBatchStore({ file: env.STORE_FILE ?? '', encryptionKey });
   if (env.ROLE === 'inserter') {
     const items = payoutRequests(env.ITEMS, env.BATCH_ID);
-    const { outcome } = await store.createBatch({ batchId: env.BATCH_ID, items, requestHash: batchRequestHash(items), createdAt: new Date() });
+    const { outcome } = await store.createBatch({
+      batchId: env.BATCH_ID,
+      items,
+      requestHash: batchRequestHash(items),
+      createdAt: new Date(),
+    });
     process.stdout.write(`done ${outcome}\n`);
     await store.close();
     return;
@@ -43,7 +48,9 @@ async function main(): Promise<void> {
       await store.markStarted(env.BATCH_ID, [seq]);
       process.stdout.write(`ok ${Math.round(performance.now() - startedAt)}\n`);
       startedAt = performance.now();
-      await store.recordOutcomes(env.BATCH_ID, [{ externalId: `${env.BATCH_ID}-${seq}`, state: 'NEEDS_REVIEW', failureReason: `round ${round}` }]);
+      await store.recordOutcomes(env.BATCH_ID, [
+        { externalId: `${env.BATCH_ID}-${seq}`, state: 'NEEDS_REVIEW', failureReason: `round ${round}` },
+      ]);
       process.stdout.write(`ok ${Math.round(performance.now() - startedAt)}\n`);
     } catch (error) {
       const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';

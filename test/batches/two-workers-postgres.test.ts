@@ -20,7 +20,14 @@ beforeAll(async () => {
   postgres = await startPostgres();
   const storeUrl = await postgres.createDatabase('batches');
   stack = await startEngineHarness(
-    { DATABASE_URL: storeUrl, SANDBOX_SETTLE_MS: '50', BATCH_WINDOW: '40', BATCH_PAGE_SIZE: '25', BATCH_POLL_MS: '200', BATCH_MAX_HISTORY_EVENTS: '100' },
+    {
+      DATABASE_URL: storeUrl,
+      SANDBOX_SETTLE_MS: '50',
+      BATCH_WINDOW: '40',
+      BATCH_PAGE_SIZE: '25',
+      BATCH_POLL_MS: '200',
+      BATCH_MAX_HISTORY_EVENTS: '100',
+    },
     { inProcessWorker: false },
   );
   workers = await Promise.all([stack.spawnWorkerProcess(), stack.spawnWorkerProcess()]);
@@ -32,25 +39,41 @@ afterAll(async () => {
 
 type Summary = BatchSummaryResponse;
 
-function items(label: string, count: number): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
+function items(
+  label: string,
+  count: number,
+): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
   const prefix = `${label}-${randomUUID().slice(0, 6)}`;
   return Array.from({ length: count }, (_, index) => {
     // Never ending in .13 or .14 (the sandbox's failure rules).
     let cents = 1_000 + index * 7;
     if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
-    return { externalId: `${prefix}-${index}`, amount: cents / 100, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' as const };
+    return {
+      externalId: `${prefix}-${index}`,
+      amount: cents / 100,
+      pixKey: `seller${index}@example.com`,
+      keyType: 'EMAIL' as const,
+    };
   });
 }
 
 const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
 const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string, timeoutMs = 60_000) =>
-  pollUntil(async () => {
-    const current = await summary(batchId);
-    return test(current) ? current : undefined;
-  }, { timeoutMs, intervalMs: 200, description });
-const waitDone = (batchId: string) => waitUntil(batchId, (current) => current.done && current.finishedAt !== undefined, `batch ${batchId} to finish`, 150_000);
-
+  pollUntil(
+    async () => {
+      const current = await summary(batchId);
+      return test(current) ? current : undefined;
+    },
+    { timeoutMs, intervalMs: 200, description },
+  );
+const waitDone = (batchId: string) =>
+  waitUntil(
+    batchId,
+    (current) => current.done && current.finishedAt !== undefined,
+    `batch ${batchId} to finish`,
+    150_000,
+  );
 
 /** The workers (by their Temporal identity) that completed workflow tasks of these payouts. */
 async function workerIdentities(externalIds: readonly string[]): Promise<Set<string>> {
@@ -58,7 +81,8 @@ async function workerIdentities(externalIds: readonly string[]): Promise<Set<str
   for (const externalId of externalIds) {
     const history = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(externalId)).fetchHistory();
     for (const event of history.events ?? []) {
-      const identity = event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
+      const identity =
+        event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
       if (identity) identities.add(identity);
     }
   }
@@ -75,7 +99,9 @@ test('two worker processes on the PostgreSQL store pay a batch of 400 together, 
   const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
   // Both processes took part (a sample of the payouts is enough to see both identities).
-  expect((await workerIdentities(list.filter((_, index) => index % 10 === 0).map((item) => item.externalId))).size).toBeGreaterThanOrEqual(2);
+  expect(
+    (await workerIdentities(list.filter((_, index) => index % 10 === 0).map((item) => item.externalId))).size,
+  ).toBeGreaterThanOrEqual(2);
 }, 200_000);
 
 test('one of the two workers is killed mid-batch: the other finishes it, each item debited once', async () => {
@@ -89,7 +115,8 @@ test('one of the two workers is killed mid-batch: the other finishes it, each it
 
   const done = await waitDone(body.batchId);
   expect(done.counts.COMPLETED).toEqual({ count: 300, amount: totalCents(list) / 100 });
-  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const) expect(done.counts[state].count).toBe(0);
+  for (const state of ['PENDING', 'STARTED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const)
+    expect(done.counts[state].count).toBe(0);
   const debits = await debitsByExternalId(stack);
   expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
 }, 200_000);

@@ -24,7 +24,16 @@ afterAll(() => stack?.close());
 /** A PAYMENT_UPDATED callback without signature headers, naming `externalId`'s order and the payment `id`. */
 function unsignedCallback(externalId: string, id: number) {
   return httpCall(`${stack.apiUrl}/callbacks/card`, {
-    body: { id, type: 'Card', status: 'COMPLETED', providerStatus: 'PAID', eventType: 'PAYMENT_UPDATED', amount: 100.1, externalReference: externalId, note: 'status_updated' },
+    body: {
+      id,
+      type: 'Card',
+      status: 'COMPLETED',
+      providerStatus: 'PAID',
+      eventType: 'PAYMENT_UPDATED',
+      amount: 100.1,
+      externalReference: externalId,
+      note: 'status_updated',
+    },
   });
 }
 
@@ -38,13 +47,19 @@ test('an unsigned callback naming a payment the provider does not have, sent bef
   expect(settled).toMatchObject({ status: 'PAID', last4: '1000' });
   expect(settled.providerPaymentId).not.toBe(987_654_321);
   expect(settled.callbacksReceived).toBeGreaterThanOrEqual(1);
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-unsigned-hint-paid');
+  await recordHistory(
+    stack.temporal.client,
+    cardPaymentWorkflowId(created.externalId),
+    'card-payment-answer-binding-unsigned-hint-paid',
+  );
 });
 
 test("an unsigned callback naming the order's own payment, while the order is in review without it, settles nothing; the operator who names it does", async () => {
   const created = await createCardPayment(stack, 'card-hint-right-id', { amount: 20 });
   // The checkout took the card and "crashed" before calling the provider: no answer, no record, review by the deadline.
-  await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await stack.temporal.client.workflow
+    .getHandle(cardPaymentWorkflowId(created.externalId))
+    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   const { data } = await chargeAtProvider(stack, created.externalId, 20);
   await waitForProviderStatus(data.id, 'COMPLETED');
@@ -55,12 +70,18 @@ test("an unsigned callback naming the order's own payment, while the order is in
   expect(after.body).toMatchObject({ status: 'NEEDS_REVIEW', callbacksReceived: 1, checksMade: 0 });
   expect(after.body.providerPaymentId).toBeUndefined();
 
-  const named = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, { providerPaymentId: data.id });
+  const named = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, {
+    providerPaymentId: data.id,
+  });
   expect(named.body).toMatchObject({ status: 'PAID', providerPaymentId: data.id });
 });
 
 /** Until the provider settled the payment (SANDBOX_SETTLE_MS). */
 async function waitForProviderStatus(id: number, status: string): Promise<void> {
   const client = paymentApiClient(stack.config);
-  await pollUntil(async () => ((await client.getCardPayment(id)).data.status === status ? true : undefined), { timeoutMs: 10_000, intervalMs: 100, description: `payment ${id} to be ${status}` });
+  await pollUntil(async () => ((await client.getCardPayment(id)).data.status === status ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    description: `payment ${id} to be ${status}`,
+  });
 }

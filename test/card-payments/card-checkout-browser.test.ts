@@ -14,7 +14,20 @@ import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-
 import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
-import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, PAYER, TEST_CVV, digitsAlone, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import {
+  challengeFrame,
+  createCardPayment,
+  launchBrowser,
+  openCheckout,
+  pageOutcome,
+  pay,
+  PAYER,
+  TEST_CVV,
+  digitsAlone,
+  typeCard,
+  waitForCardPayment,
+  type Browser,
+} from './card-checkout';
 
 const logLines: string[] = [];
 const paymentIds: string[] = [];
@@ -46,33 +59,64 @@ test('a frictionless card: created through the API, paid on the checkout page, P
   expect(created).toEqual({
     externalId: created.externalId,
     status: 'AWAITING_CARD',
-    checkoutUrl: expect.stringMatching(new RegExp(`^${stack.apiUrl}/checkout/${created.externalId}\\?token=`)) as unknown,
+    checkoutUrl: expect.stringMatching(
+      new RegExp(`^${stack.apiUrl}/checkout/${created.externalId}\\?token=`),
+    ) as unknown,
     expiresAt: expect.any(String) as unknown,
     workflowId: `card-payment:${created.externalId}`,
   });
 
   const page = await openCheckout(browser, created.checkoutUrl);
   await expect(page.locator('#amount').textContent()).resolves.toBe('R$ 100,10 in 3 installments');
-  for (const [label, autocomplete] of [['Name on card', 'cc-name'], ['Card number', 'cc-number'], ['Expiry month (MM)', 'cc-exp-month'], ['Expiry year (YYYY)', 'cc-exp-year'], ['Security code', 'cc-csc']]) {
+  for (const [label, autocomplete] of [
+    ['Name on card', 'cc-name'],
+    ['Card number', 'cc-number'],
+    ['Expiry month (MM)', 'cc-exp-month'],
+    ['Expiry year (YYYY)', 'cc-exp-year'],
+    ['Security code', 'cc-csc'],
+  ]) {
     await expect(page.getByLabel(label ?? '').getAttribute('autocomplete')).resolves.toBe(autocomplete);
   }
   await typeCard(page, TEST_CARDS.frictionless);
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'checkout.png') });
+  if (process.env.SCREENSHOT_DIR)
+    await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'checkout.png') });
   await pay(page);
   // Authorized first, then followed to its outcome without a reload.
-  await expect(page.locator('#checkout-status[data-status=PENDING]').textContent()).resolves.toBe('Payment authorized. Confirming with your bank... (VISA ending in 1000)');
+  await expect(page.locator('#checkout-status[data-status=PENDING]').textContent()).resolves.toBe(
+    'Payment authorized. Confirming with your bank... (VISA ending in 1000)',
+  );
   await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
-  expect(await pageOutcome(page)).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
+  expect(await pageOutcome(page)).toEqual({
+    status: 'PAID',
+    text: 'Payment confirmed. Thank you! Your order is paid.',
+  });
 
   const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
-  expect(paid).toMatchObject({ status: 'PAID', amount: 100.1, installmentCount: 3, brand: 'VISA', last4: '1000', netValue: 96.11, providerStatus: 'PAID' });
-  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID']);
+  expect(paid).toMatchObject({
+    status: 'PAID',
+    amount: 100.1,
+    installmentCount: 3,
+    brand: 'VISA',
+    last4: '1000',
+    netValue: 96.11,
+    providerStatus: 'PAID',
+  });
+  expect(paid.transitions.map((transition) => transition.to)).toEqual([
+    'AWAITING_CARD',
+    'AUTHORIZING',
+    'PENDING',
+    'PAID',
+  ]);
 
   // The link is single-purpose: the paid order's page only says so, and paying again is refused.
   await page.goto(created.checkoutUrl);
   await expect(page.getByRole('status').textContent()).resolves.toBe('This order is paid. Thank you!');
   await page.close();
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-paid');
+  await recordHistory(
+    stack.temporal.client,
+    cardPaymentWorkflowId(created.externalId),
+    'card-payment-answer-binding-paid',
+  );
 });
 
 test('the challenge card: the buyer approves in the issuer iframe, and the payment is PAID', async () => {
@@ -81,9 +125,16 @@ test('the challenge card: the buyer approves in the issuer iframe, and the payme
   await typeCard(page, TEST_CARDS.challenge);
   await pay(page);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
-  expect(await pageOutcome(page)).toEqual({ status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' });
+  expect(await pageOutcome(page)).toEqual({
+    status: 'PAID',
+    text: 'Payment confirmed. Thank you! Your order is paid.',
+  });
   // The ECI of the authentication the provider accepted the payment with is the card payment's.
-  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({ brand: 'VISA', last4: '3220', eci: '05' });
+  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({
+    brand: 'VISA',
+    last4: '3220',
+    eci: '05',
+  });
   await page.close();
 });
 
@@ -115,8 +166,17 @@ test('a card the issuer declines: accepted PENDING by the provider, then FAILED 
     text: 'Your card was declined (VISA ending in 0002): declined by the card issuer. No payment was made. To try another card, ask the merchant for a new payment link.',
   });
   const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
-  expect(failed).toMatchObject({ failureReason: 'declined by the card issuer', providerStatus: 'DECLINED', last4: '0002' });
-  expect(failed.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'FAILED']);
+  expect(failed).toMatchObject({
+    failureReason: 'declined by the card issuer',
+    providerStatus: 'DECLINED',
+    last4: '0002',
+  });
+  expect(failed.transitions.map((transition) => transition.to)).toEqual([
+    'AWAITING_CARD',
+    'AUTHORIZING',
+    'PENDING',
+    'FAILED',
+  ]);
   await page.close();
 });
 
@@ -125,8 +185,15 @@ test('a card refused at once (insufficient funds): FAILED with the provider reas
   const page = await openCheckout(browser, created.checkoutUrl);
   await typeCard(page, TEST_CARDS.insufficientFunds);
   await pay(page);
-  expect(await pageOutcome(page)).toEqual({ status: 'FAILED', text: expect.stringMatching(/^Your card was declined \(VISA ending in 9995\): .*insufficient funds.*\. No payment was made\. To try another card, ask the merchant for a new payment link\.$/) as unknown });
-  expect(await waitForCardPayment(stack, created.externalId, ['FAILED'])).toMatchObject({ failureReason: expect.stringContaining('insufficient funds') as unknown });
+  expect(await pageOutcome(page)).toEqual({
+    status: 'FAILED',
+    text: expect.stringMatching(
+      /^Your card was declined \(VISA ending in 9995\): .*insufficient funds.*\. No payment was made\. To try another card, ask the merchant for a new payment link\.$/,
+    ) as unknown,
+  });
+  expect(await waitForCardPayment(stack, created.externalId, ['FAILED'])).toMatchObject({
+    failureReason: expect.stringContaining('insufficient funds') as unknown,
+  });
   await page.close();
 });
 
@@ -143,10 +210,17 @@ test('the same request again answers the same checkout; a different one under th
 
 test('bad requests and bad links start nothing and say why', async () => {
   const request = { externalId: 'bad-request', amount: 10, installmentCount: 1, payer: PAYER };
-  const badShape = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, amount: 10.001, installmentCount: 13 });
+  const badShape = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', {
+    ...request,
+    amount: 10.001,
+    installmentCount: 13,
+  });
   expect(badShape.status).toBe(400);
   expect(badShape.body.issues.map((issue) => issue.path).sort()).toEqual(['amount', 'installmentCount']);
-  const badRules = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', { ...request, payer: { ...PAYER, document: '529.982.247-26', phone: '123' } });
+  const badRules = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/card-payments', {
+    ...request,
+    payer: { ...PAYER, document: '529.982.247-26', phone: '123' },
+  });
   expect(badRules.status).toBe(422);
   expect(badRules.body.issues.map((issue) => issue.path).sort()).toEqual(['payer.document', 'payer.phone']);
   expect((await stack.api('GET', '/v1/card-payments/bad-request')).status).toBe(404);
@@ -163,7 +237,13 @@ test('bad requests and bad links start nothing and say why', async () => {
   const wrongCard = await fetch(`${stack.apiUrl}/checkout/${created.externalId}/pay`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: new URL(created.checkoutUrl).searchParams.get('token'), card: { holderName: 'A', number: '4000000000001001', expiryMonth: '12', expiryYear: '2099', cvv: TEST_CVV }, cardToken: 'x', sessionId: 's', threeDS: { cavv: 'c', eci: '05', version: '2.2.0' } }),
+    body: JSON.stringify({
+      token: new URL(created.checkoutUrl).searchParams.get('token'),
+      card: { holderName: 'A', number: '4000000000001001', expiryMonth: '12', expiryYear: '2099', cvv: TEST_CVV },
+      cardToken: 'x',
+      sessionId: 's',
+      threeDS: { cavv: 'c', eci: '05', version: '2.2.0' },
+    }),
   });
   expect(wrongCard.status).toBe(422);
   const text = await wrongCard.text();
@@ -203,7 +283,9 @@ function filesUnder(dir: string): string[] {
 const CARD_NUMBERS = Object.values(TEST_CARDS);
 /** A number (also as typed, in groups of four) or the code, as a token of its own (not inside a longer run of digits). */
 const found = (text: string): string[] => [
-  ...CARD_NUMBERS.filter((number) => digitsAlone(number, text) || text.includes(number.replace(/(\d{4})(?=\d)/g, '$1 '))),
+  ...CARD_NUMBERS.filter(
+    (number) => digitsAlone(number, text) || text.includes(number.replace(/(\d{4})(?=\d)/g, '$1 ')),
+  ),
   ...(digitsAlone(TEST_CVV, text) ? [TEST_CVV] : []),
 ];
 
@@ -217,11 +299,14 @@ test('no card number or security code is in the decoded Temporal histories, the 
 
   // Every log line of the real payments, at debug level, from each service that saw the card: the API that took it, the sandbox that charged it.
   const events = logLines.map((line) => JSON.parse(line) as { service?: string; event?: string });
-  expect(events.some((line) => line.service === 'engine-api' && line.event === 'checkout.provider_answered')).toBe(true);
+  expect(events.some((line) => line.service === 'engine-api' && line.event === 'checkout.provider_answered')).toBe(
+    true,
+  );
   expect(events.some((line) => line.service === 'sandbox' && line.event === 'sandbox.card_payment_created')).toBe(true);
   expect(found(logLines.join('\n'))).toEqual([]);
 
   const files = filesUnder(stack.config.DATA_DIR);
   expect(files.some((file) => /\.(sqlite|db)$/.test(file))).toBe(true);
-  for (const file of files) expect({ file, found: found(readFileSync(file).toString('latin1')) }).toEqual({ file, found: [] });
+  for (const file of files)
+    expect({ file, found: found(readFileSync(file).toString('latin1')) }).toEqual({ file, found: [] });
 });

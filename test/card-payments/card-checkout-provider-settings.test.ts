@@ -16,7 +16,18 @@ import path from 'node:path';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { freePort } from '../../src/net/free-port';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, startShieldVariant, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import {
+  challengeFrame,
+  createCardPayment,
+  launchBrowser,
+  openCheckout,
+  pageOutcome,
+  pay,
+  startShieldVariant,
+  typeCard,
+  waitForCardPayment,
+  type Browser,
+} from './card-checkout';
 
 let browser: Browser;
 const keyDir = mkdtempSync(path.join(os.tmpdir(), 'shield-key-'));
@@ -34,14 +45,25 @@ afterEach(() => {
 
 /** What the provider kept of the payment (the sandbox's record of endpoint 2). */
 async function providerPayment(stack: EngineHarness, externalId: string): Promise<Record<string, unknown> | undefined> {
-  const { operations } = (await stack.admin<{ operations: { details: Record<string, unknown> }[] }>('GET', '/sandbox/operations?product=card-payment')).body;
+  const { operations } = (
+    await stack.admin<{ operations: { details: Record<string, unknown> }[] }>(
+      'GET',
+      '/sandbox/operations?product=card-payment',
+    )
+  ).body;
   return operations.find((operation) => operation.details.externalReference === externalId)?.details;
 }
 
-const events = (lines: string[], event: string) => lines.map((line) => JSON.parse(line) as { event?: string; forCard?: boolean }).filter((line) => line.event === event);
+const events = (lines: string[], event: string) =>
+  lines.map((line) => JSON.parse(line) as { event?: string; forCard?: boolean }).filter((line) => line.event === event);
 
 /** A card typed and paid on the checkout page (opened at `origin` when given: another API process); the page's outcome. */
-async function payOnPage(stack: EngineHarness, label: string, card: string, options: { origin?: string; approveChallenge?: boolean } = {}) {
+async function payOnPage(
+  stack: EngineHarness,
+  label: string,
+  card: string,
+  options: { origin?: string; approveChallenge?: boolean } = {},
+) {
   const created = await createCardPayment(stack, label);
   const url = options.origin ? created.checkoutUrl.replace(stack.apiUrl, options.origin) : created.checkoutUrl;
   const page = await openCheckout(browser, url);
@@ -91,7 +113,11 @@ describe("the spec's order of steps, the default (a module that takes the spec's
     expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ status: 'PAID', last4: '1000' });
     // This module refuses a token at prepareThreeDS: the session opened without one, so the token came after.
     expect(events(lines, 'sandbox.three_ds_session_opened').map((line) => line.forCard)).toEqual([false]);
-    expect(await providerPayment(stack, externalId)).toMatchObject({ cardTokenVerified: true, sessionId: expect.stringMatching(/^3ds_/) as unknown, threeDS: { eci: '05' } });
+    expect(await providerPayment(stack, externalId)).toMatchObject({
+      cardTokenVerified: true,
+      sessionId: expect.stringMatching(/^3ds_/) as unknown,
+      threeDS: { eci: '05' },
+    });
   });
 });
 
@@ -99,12 +125,17 @@ describe('encrypt first (PAYMENT_SHIELD_STEP_ORDER=encrypt-first: a module that 
   const lines: string[] = [];
   let stack: EngineHarness;
   beforeAll(async () => {
-    stack = await startEngineHarness({ PAYMENT_SHIELD_STEP_ORDER: 'encrypt-first' }, { logs: (line) => lines.push(line) });
+    stack = await startEngineHarness(
+      { PAYMENT_SHIELD_STEP_ORDER: 'encrypt-first' },
+      { logs: (line) => lines.push(line) },
+    );
   });
   afterAll(() => stack?.close());
 
   test('the challenge card is challenged from its token, and paid', async () => {
-    const { externalId, outcome } = await payOnPage(stack, 'card-encrypt-first', TEST_CARDS.challenge, { approveChallenge: true });
+    const { externalId, outcome } = await payOnPage(stack, 'card-encrypt-first', TEST_CARDS.challenge, {
+      approveChallenge: true,
+    });
     expect(outcome.status).toBe('PAID');
     expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ last4: '3220' });
     expect(events(lines, 'sandbox.three_ds_session_opened').map((line) => line.forCard)).toEqual([true]);
@@ -138,7 +169,8 @@ describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): setti
       const { currencies: _dropped, ...rest } = body;
       return { ...rest, region: 'br-1' };
     }
-    if (path.startsWith('/shield/sessions') && typeof body.threeDS === 'object' && body.threeDS !== null) return { ...body, acsTransId: 'acs-1', threeDS: { ...body.threeDS, dsTransId: 'ds-1' } };
+    if (path.startsWith('/shield/sessions') && typeof body.threeDS === 'object' && body.threeDS !== null)
+      return { ...body, acsTransId: 'acs-1', threeDS: { ...body.threeDS, dsTransId: 'ds-1' } };
     return body;
   };
   beforeAll(async () => {
@@ -150,7 +182,10 @@ describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): setti
         engineSettings: (sandbox) => {
           variant.target.url = sandbox.sandboxUrl;
           publicKey = sandbox.shieldPublicKeyPem;
-          return { PAYMENT_SHIELD_SCRIPT_URL: `${variant.url}/shield/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${variant.url}/shield/settings` };
+          return {
+            PAYMENT_SHIELD_SCRIPT_URL: `${variant.url}/shield/shield.js`,
+            PAYMENT_SHIELD_SETTINGS_URL: `${variant.url}/shield/settings`,
+          };
         },
       },
     );
@@ -161,12 +196,16 @@ describe("another provider's module (PAYMENT_SHIELD_ARGUMENTS=positional): setti
   });
 
   test('a frictionless and a challenge card are paid: no currencies restricts nothing, 3DS fields the spec does not list are dropped, not refused', async () => {
-    const settings = (await (await fetch(`${shield?.url ?? ''}/shield/settings?publicKey=${encodeURIComponent(publicKey)}`)).json()) as Record<string, unknown>;
+    const settings = (await (
+      await fetch(`${shield?.url ?? ''}/shield/settings?publicKey=${encodeURIComponent(publicKey)}`)
+    ).json()) as Record<string, unknown>;
     expect(settings).toMatchObject({ moduleName: 'SandboxShield', region: 'br-1' });
     expect(settings).not.toHaveProperty('currencies');
     const frictionless = await payOnPage(stack, 'card-variant-frictionless', TEST_CARDS.frictionless);
     expect(frictionless.outcome.status).toBe('PAID');
-    const challenged = await payOnPage(stack, 'card-variant-challenge', TEST_CARDS.challenge, { approveChallenge: true });
+    const challenged = await payOnPage(stack, 'card-variant-challenge', TEST_CARDS.challenge, {
+      approveChallenge: true,
+    });
     expect(challenged.outcome.status).toBe('PAID');
     expect(await providerPayment(stack, challenged.externalId)).toMatchObject({ threeDS: { eci: '05' } });
     expect(await providerPayment(stack, challenged.externalId)).not.toHaveProperty('threeDS.dsTransId');
@@ -181,7 +220,11 @@ describe('the security module configured (seed profile: no /shield/public-key; t
   beforeAll(async () => {
     stack = await startEngineHarness(
       // Nothing listens on port 9: only the explicit addresses can make the page work.
-      { SANDBOX_PROFILE: 'seed', PROVIDER_CALLBACK_SIGNATURES: 'optional', PAYMENT_BROWSER_BASE_URL: 'http://127.0.0.1:9' },
+      {
+        SANDBOX_PROFILE: 'seed',
+        PROVIDER_CALLBACK_SIGNATURES: 'optional',
+        PAYMENT_BROWSER_BASE_URL: 'http://127.0.0.1:9',
+      },
       {
         engineSettings: (sandbox) => {
           keyPem = sandbox.shieldPublicKeyPem;
@@ -189,7 +232,11 @@ describe('the security module configured (seed profile: no /shield/public-key; t
           writeFileSync(keyFile, keyPem);
           // Another spelling of the sandbox's host, so these addresses are not derived from any base.
           const shield = `${sandbox.sandboxUrl.replace('127.0.0.1', 'localhost')}/shield`;
-          return { PAYMENT_SHIELD_SCRIPT_URL: `${shield}/shield.js`, PAYMENT_SHIELD_SETTINGS_URL: `${shield}/settings`, PAYMENT_SHIELD_PUBLIC_KEY: `file:${keyFile}` };
+          return {
+            PAYMENT_SHIELD_SCRIPT_URL: `${shield}/shield.js`,
+            PAYMENT_SHIELD_SETTINGS_URL: `${shield}/settings`,
+            PAYMENT_SHIELD_PUBLIC_KEY: `file:${keyFile}`,
+          };
         },
       },
     );
@@ -202,7 +249,9 @@ describe('the security module configured (seed profile: no /shield/public-key; t
     expect(frictionless.outcome.status).toBe('PAID');
     expect(await waitForCardPayment(stack, frictionless.externalId, ['PAID'])).toMatchObject({ last4: '1000' });
     // The challenge frame comes from the configured address's origin too.
-    const challenged = await payOnPage(stack, 'card-configured-challenge', TEST_CARDS.challenge, { approveChallenge: true });
+    const challenged = await payOnPage(stack, 'card-configured-challenge', TEST_CARDS.challenge, {
+      approveChallenge: true,
+    });
     expect(challenged.outcome.status).toBe('PAID');
     expect(await waitForCardPayment(stack, challenged.externalId, ['PAID'])).toMatchObject({ last4: '3220' });
   });
@@ -210,7 +259,9 @@ describe('the security module configured (seed profile: no /shield/public-key; t
   test('with the key as PEM text (an API process of its own), a card is paid', async () => {
     const port = await freePort();
     await stack.spawnApiProcess(port, { PAYMENT_SHIELD_PUBLIC_KEY: keyPem });
-    const { externalId, outcome } = await payOnPage(stack, 'card-configured-pem', TEST_CARDS.frictionless, { origin: `http://127.0.0.1:${port}` });
+    const { externalId, outcome } = await payOnPage(stack, 'card-configured-pem', TEST_CARDS.frictionless, {
+      origin: `http://127.0.0.1:${port}`,
+    });
     expect(outcome.status).toBe('PAID');
     expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ last4: '1000' });
   });
@@ -226,10 +277,18 @@ describe('the security module configured (seed profile: no /shield/public-key; t
 
   test('a value that is no key or no address stops the API at start-up, naming the setting', async () => {
     const notAKey = '-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n';
-    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: notAKey })).rejects.toThrow(/PAYMENT_SHIELD_PUBLIC_KEY: is PEM text but not a public key/);
-    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: 'two words' })).rejects.toThrow(/PAYMENT_SHIELD_PUBLIC_KEY: is neither PEM text nor a file/);
-    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SCRIPT_URL: 'shield.js' })).rejects.toThrow(/PAYMENT_SHIELD_SCRIPT_URL/);
-    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SETTINGS_URL: 'settings' })).rejects.toThrow(/PAYMENT_SHIELD_SETTINGS_URL/);
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: notAKey })).rejects.toThrow(
+      /PAYMENT_SHIELD_PUBLIC_KEY: is PEM text but not a public key/,
+    );
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_PUBLIC_KEY: 'two words' })).rejects.toThrow(
+      /PAYMENT_SHIELD_PUBLIC_KEY: is neither PEM text nor a file/,
+    );
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SCRIPT_URL: 'shield.js' })).rejects.toThrow(
+      /PAYMENT_SHIELD_SCRIPT_URL/,
+    );
+    await expect(stack.spawnApiProcess(await freePort(), { PAYMENT_SHIELD_SETTINGS_URL: 'settings' })).rejects.toThrow(
+      /PAYMENT_SHIELD_SETTINGS_URL/,
+    );
   });
 
   test('a key file that cannot be read: the checkout answers 503 with Retry-After, naming the setting, never 500', async () => {
@@ -239,28 +298,42 @@ describe('the security module configured (seed profile: no /shield/public-key; t
     const answer = await fetch(created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${port}`));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).not.toBeNull();
-    expect(await answer.json()).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', message: expect.stringContaining('PAYMENT_SHIELD_PUBLIC_KEY') as unknown });
+    expect(await answer.json()).toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      message: expect.stringContaining('PAYMENT_SHIELD_PUBLIC_KEY') as unknown,
+    });
   });
 
   test("another environment's key, or a script that is not there: the page says the provider cannot be reached and takes no card", async () => {
     const otherKey = path.join(keyDir, 'other.pem');
-    writeFileSync(otherKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    writeFileSync(
+      otherKey,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
     const wrongKey = await freePort();
     const wrongScript = await freePort();
     await stack.spawnApiProcess(wrongKey, { PAYMENT_SHIELD_PUBLIC_KEY: otherKey });
     await stack.spawnApiProcess(wrongScript, { PAYMENT_SHIELD_SCRIPT_URL: `${sandboxUrl}/shield/missing.js` });
-    const unavailable = 'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
+    const unavailable =
+      'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
 
-    const keyRefused = await payOnPage(stack, 'card-wrong-key', TEST_CARDS.frictionless, { origin: `http://127.0.0.1:${wrongKey}` });
+    const keyRefused = await payOnPage(stack, 'card-wrong-key', TEST_CARDS.frictionless, {
+      origin: `http://127.0.0.1:${wrongKey}`,
+    });
     expect(keyRefused.outcome).toEqual({ status: '', text: unavailable });
 
     const created = await createCardPayment(stack, 'card-no-script');
-    const page = await openCheckout(browser, created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${wrongScript}`));
+    const page = await openCheckout(
+      browser,
+      created.checkoutUrl.replace(stack.apiUrl, `http://127.0.0.1:${wrongScript}`),
+    );
     await expect(page.locator('#checkout-status[data-final]').textContent()).resolves.toBe(unavailable);
     await expect(page.getByRole('button', { name: /^Pay/ }).isDisabled()).resolves.toBe(true);
     await page.close();
     for (const externalId of [keyRefused.externalId, created.externalId]) {
-      expect((await stack.api<{ status: string }>('GET', `/v1/card-payments/${externalId}`)).body.status).toBe('AWAITING_CARD');
+      expect((await stack.api<{ status: string }>('GET', `/v1/card-payments/${externalId}`)).body.status).toBe(
+        'AWAITING_CARD',
+      );
     }
   });
 });

@@ -17,7 +17,16 @@ import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * One security code for every test card: the secrets tests look for it. A leading zero and a trailing zero, so no
@@ -26,9 +35,15 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 export const TEST_CVV = '0370';
 
 /** A secret made of digits, standing on its own in the text: not inside a longer number, a uuid or a hex id. */
-export const digitsAlone = (secret: string, text: string): boolean => new RegExp(`(?<![\\w.-])${secret}(?![\\w-])`).test(text);
+export const digitsAlone = (secret: string, text: string): boolean =>
+  new RegExp(`(?<![\\w.-])${secret}(?![\\w-])`).test(text);
 export const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 2);
-export const PAYER = { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '(11) 98765-4321' };
+export const PAYER = {
+  name: 'Ana Souza',
+  email: 'ana@example.com',
+  document: '529.982.247-25',
+  phone: '(11) 98765-4321',
+};
 
 export interface Browser {
   context: BrowserContext;
@@ -37,9 +52,16 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
+    );
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'checkout-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   return {
     context,
     pageErrors: [],
@@ -50,7 +72,11 @@ export async function launchBrowser(): Promise<Browser> {
   };
 }
 
-export async function createCardPayment(stack: EngineHarness, label: string, fields: Record<string, unknown> = {}): Promise<CardPaymentCreated> {
+export async function createCardPayment(
+  stack: EngineHarness,
+  label: string,
+  fields: Record<string, unknown> = {},
+): Promise<CardPaymentCreated> {
   const answer = await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
     externalId: newExternalId(label),
     amount: 100.1,
@@ -60,7 +86,8 @@ export async function createCardPayment(stack: EngineHarness, label: string, fie
     items: [{ title: 'Blue mug', quantity: 2, amount: 50.05 }],
     ...fields,
   });
-  if (answer.status !== 201) throw new Error(`card payment not created: ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`card payment not created: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
 
@@ -89,7 +116,12 @@ export async function pageOutcome(page: Page): Promise<{ status: string; text: s
   return { status: (await status.getAttribute('data-status')) ?? '', text: (await status.textContent()) ?? '' };
 }
 
-export function waitForCardPayment(stack: EngineHarness, externalId: string, statuses: string[], timeoutMs = 30_000): Promise<CardPaymentResponse> {
+export function waitForCardPayment(
+  stack: EngineHarness,
+  externalId: string,
+  statuses: string[],
+  timeoutMs = 30_000,
+): Promise<CardPaymentResponse> {
   return pollUntil(
     async () => {
       const answer = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
@@ -110,12 +142,28 @@ async function shieldPublicKey(stack: EngineHarness): Promise<string> {
  * The 3DS session the security module opens for a card its issuer does not challenge, over HTTP as the module does
  * (the sandbox's POST /shield/sessions, with the card's token): AUTHENTICATED at once, with its result.
  */
-async function frictionlessThreeDS(stack: EngineHarness, externalId: string, publicKey: string, cardToken: string): Promise<{ sessionId: string; threeDS: Record<string, string> }> {
-  const order = (await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${encodeURIComponent(externalId)}`)).body;
-  const session = await httpCall<{ sessionId: string; status: string; threeDS?: Record<string, string> }>(`${stack.sandboxUrl}/shield/sessions`, {
-    body: { publicKey, amount: Math.round(order.amount * 100), installments: order.installmentCount, currency: 'BRL', cardToken },
-  });
-  if (session.body.status !== 'AUTHENTICATED' || !session.body.threeDS) throw new Error(`3DS session not authenticated: ${session.status} ${JSON.stringify(session.body)}`);
+async function frictionlessThreeDS(
+  stack: EngineHarness,
+  externalId: string,
+  publicKey: string,
+  cardToken: string,
+): Promise<{ sessionId: string; threeDS: Record<string, string> }> {
+  const order = (await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${encodeURIComponent(externalId)}`))
+    .body;
+  const session = await httpCall<{ sessionId: string; status: string; threeDS?: Record<string, string> }>(
+    `${stack.sandboxUrl}/shield/sessions`,
+    {
+      body: {
+        publicKey,
+        amount: Math.round(order.amount * 100),
+        installments: order.installmentCount,
+        currency: 'BRL',
+        cardToken,
+      },
+    },
+  );
+  if (session.body.status !== 'AUTHENTICATED' || !session.body.threeDS)
+    throw new Error(`3DS session not authenticated: ${session.status} ${JSON.stringify(session.body)}`);
   return { sessionId: session.body.sessionId, threeDS: session.body.threeDS };
 }
 
@@ -124,7 +172,12 @@ async function frictionlessThreeDS(stack: EngineHarness, externalId: string, pub
  * the security module's key, and the frictionless 3DS result (`threeDS: false`: none, as a caller skipping the page's
  * step 5 would send). For the tests of what happens after the provider took the card.
  */
-export async function payAtCheckout(stack: EngineHarness, created: CardPaymentCreated, number: string, options: { threeDS?: boolean } = {}): Promise<HttpAnswer<CheckoutResult>> {
+export async function payAtCheckout(
+  stack: EngineHarness,
+  created: CardPaymentCreated,
+  number: string,
+  options: { threeDS?: boolean } = {},
+): Promise<HttpAnswer<CheckoutResult>> {
   const card = { number, holderName: 'ANA SOUZA', expMonth: 12, expYear: Number(EXPIRY_YEAR), cvv: TEST_CVV };
   const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
   const publicKey = await shieldPublicKey(stack);
@@ -154,13 +207,33 @@ export async function startShieldVariant(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host' && entry[0] !== 'content-length'));
-        const answer = await fetch(target.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(
+            (entry): entry is [string, string] =>
+              typeof entry[1] === 'string' && entry[0] !== 'host' && entry[0] !== 'content-length',
+          ),
+        );
+        const answer = await fetch(target.url + (req.url ?? '/'), {
+          method: req.method ?? 'GET',
+          headers,
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
         const text = await answer.text();
-        const json = (answer.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+        const json = (answer.headers.get('content-type') ?? '').includes('json')
+          ? (JSON.parse(text) as Record<string, unknown>)
+          : undefined;
         const path = (req.url ?? '/').split('?')[0] ?? '/';
-        const body = json === undefined ? (path.endsWith('.js') ? `${text}\n${scriptTail}` : text) : JSON.stringify(rewrite(path, json));
-        const kept = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)));
+        const body =
+          json === undefined
+            ? path.endsWith('.js')
+              ? `${text}\n${scriptTail}`
+              : text
+            : JSON.stringify(rewrite(path, json));
+        const kept = Object.fromEntries(
+          [...answer.headers].filter(
+            ([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name),
+          ),
+        );
         res.writeHead(answer.status, kept).end(body);
       })().catch(() => res.socket?.destroy());
     });
@@ -169,15 +242,21 @@ export async function startShieldVariant(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     target,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Endpoint 2 called directly, as a checkout whose answer was lost called it: a card payment of `amount` naming `externalId`'s order. */
-export function chargeAtProvider(stack: EngineHarness, externalId: string, amount: number, options: { callback?: boolean } = {}) {
+export function chargeAtProvider(
+  stack: EngineHarness,
+  externalId: string,
+  amount: number,
+  options: { callback?: boolean } = {},
+) {
   return paymentApiClient(stack.config).createCardPayment({
     amount,
     installmentCount: 1,
@@ -185,6 +264,12 @@ export function chargeAtProvider(stack: EngineHarness, externalId: string, amoun
     externalReference: externalId,
     ...(options.callback ? { clientCallbackUrl: `${stack.apiUrl}/callbacks/card` } : {}),
     payer: { ...PAYER, document: '52998224725', phone: '+5511987654321' },
-    creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: EXPIRY_YEAR, ccv: TEST_CVV },
+    creditCard: {
+      holderName: 'ANA SOUZA',
+      number: '4111111111111111',
+      expiryMonth: '12',
+      expiryYear: EXPIRY_YEAR,
+      ccv: TEST_CVV,
+    },
   });
 }

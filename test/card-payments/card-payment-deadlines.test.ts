@@ -13,14 +13,26 @@ import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import { pollUntil } from '../../src/util/poll';
-import { chargeAtProvider, createCardPayment, launchBrowser, openCheckout, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import {
+  chargeAtProvider,
+  createCardPayment,
+  launchBrowser,
+  openCheckout,
+  pay,
+  typeCard,
+  waitForCardPayment,
+  type Browser,
+} from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
 let stack: EngineHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startEngineHarness({ CARD_CHECKOUT_TTL_MS: String(CHECKOUT_TTL_MS), CARD_AUTHORIZE_DEADLINE_MS: '1000' });
+  stack = await startEngineHarness({
+    CARD_CHECKOUT_TTL_MS: String(CHECKOUT_TTL_MS),
+    CARD_AUTHORIZE_DEADLINE_MS: '1000',
+  });
   browser = await launchBrowser();
 });
 
@@ -42,7 +54,9 @@ test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open c
 
   await pay(page);
   await expect(page.locator('#checkout-status[data-kind=error]').waitFor()).resolves.toBeUndefined();
-  await expect(statusText(page)).resolves.toBe('This checkout has expired. No payment was made. To try again, ask the merchant for a new payment link.');
+  await expect(statusText(page)).resolves.toBe(
+    'This checkout has expired. No payment was made. To try again, ask the merchant for a new payment link.',
+  );
   const reopened = await fetch(created.checkoutUrl);
   expect(reopened.status).toBe(410);
   await expect(reopened.text()).resolves.toContain('This checkout link has expired');
@@ -53,35 +67,54 @@ test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open c
 /** The API's first step at the checkout, then a "crash": the workflow never hears from the provider. */
 async function authorizingThenLost(amount: number): Promise<string> {
   const created = await createCardPayment(stack, 'card-review', { amount });
-  const order = await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  const order = await stack.temporal.client.workflow
+    .getHandle(cardPaymentWorkflowId(created.externalId))
+    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   expect(order).toMatchObject({ externalId: created.externalId, amountCents: Math.round(amount * 100) });
   const review = await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   expect(review.reviewReason).toMatch(/did not reach the payment in time/);
   return created.externalId;
 }
 
-test("an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED", async () => {
+test('an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED', async () => {
   const found = await authorizingThenLost(30);
   const charged = await chargeAtProvider(stack, found, 30);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, { providerPaymentId: charged.data.id });
+  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, {
+    providerPaymentId: charged.data.id,
+  });
   expect(rechecked.status).toBe(200);
   expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
-  expect(await waitForCardPayment(stack, found, ['PAID'])).toMatchObject({ providerPaymentId: charged.data.id, callbacksReceived: 0 });
+  expect(await waitForCardPayment(stack, found, ['PAID'])).toMatchObject({
+    providerPaymentId: charged.data.id,
+    callbacksReceived: 0,
+  });
   // Final: nothing left to ask, nothing to close.
   expect((await stack.api('POST', `/v1/card-payments/${found}/recheck`, {})).status).toBe(409);
   expect((await stack.api('POST', `/v1/card-payments/${found}/close`, { reason: 'late' })).status).toBe(409);
 
   const none = await authorizingThenLost(31);
-  const closed = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${none}/close`, { reason: 'no charge at the provider' });
+  const closed = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${none}/close`, {
+    reason: 'no charge at the provider',
+  });
   expect(closed.status).toBe(200);
-  expect(closed.body).toMatchObject({ status: 'FAILED', failureReason: 'closed by an operator: no charge at the provider' });
-  expect(closed.body.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'FAILED']);
+  expect(closed.body).toMatchObject({
+    status: 'FAILED',
+    failureReason: 'closed by an operator: no charge at the provider',
+  });
+  expect(closed.body.transitions.map((transition) => transition.to)).toEqual([
+    'AWAITING_CARD',
+    'AUTHORIZING',
+    'NEEDS_REVIEW',
+    'FAILED',
+  ]);
 });
 
 test("endpoint 2's answer recorded by the checkout, its signal lost: read at the authorization deadline, PAID without review", async () => {
   const created = await createCardPayment(stack, 'card-recorded', { amount: 25 });
   // The checkout's part up to its crash: the card submitted, the intent claimed, endpoint 2 called, its answer recorded.
-  await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await stack.temporal.client.workflow
+    .getHandle(cardPaymentWorkflowId(created.externalId))
+    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   const key = cardAuthorizationKey(created.externalId);
   await stack.intents.claim(key, 'checkout:crashed');
   const charged = await chargeAtProvider(stack, created.externalId, 25);
@@ -89,14 +122,24 @@ test("endpoint 2's answer recorded by the checkout, its signal lost: read at the
 
   const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, callbacksReceived: 0 });
-  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID']);
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-answer-binding-record-read');
+  expect(paid.transitions.map((transition) => transition.to)).toEqual([
+    'AWAITING_CARD',
+    'AUTHORIZING',
+    'PENDING',
+    'PAID',
+  ]);
+  await recordHistory(
+    stack.temporal.client,
+    cardPaymentWorkflowId(created.externalId),
+    'card-payment-answer-binding-record-read',
+  );
 });
 
 test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a signed callback names the payment, an unsigned one does not", async () => {
   const externalId = await authorizingThenLost(42);
   const charged = await chargeAtProvider(stack, externalId, 42, { callback: true });
-  const signed = (stack.config.SANDBOX_CALLBACK_SIGNATURE ?? (stack.config.SANDBOX_PROFILE === 'seed' ? 'none' : 'hmac')) === 'hmac';
+  const signed =
+    (stack.config.SANDBOX_CALLBACK_SIGNATURE ?? (stack.config.SANDBOX_PROFILE === 'seed' ? 'none' : 'hmac')) === 'hmac';
   if (!signed) {
     // The provider's callback arrives unsigned: a "look now" that finds no payment id; an operator names it.
     await pollUntil(
@@ -106,24 +149,41 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
       },
       { timeoutMs: 20_000, intervalMs: 250, description: 'the unsigned callback to arrive' },
     );
-    expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`)).body).toMatchObject({ status: 'NEEDS_REVIEW', checksMade: 0 });
+    expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`)).body).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      checksMade: 0,
+    });
     await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
   }
   const paid = await waitForCardPayment(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
   expect(paid.callbacksReceived).toBeGreaterThanOrEqual(1);
-  expect(paid.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'AUTHORIZING', 'NEEDS_REVIEW', 'PAID']);
+  expect(paid.transitions.map((transition) => transition.to)).toEqual([
+    'AWAITING_CARD',
+    'AUTHORIZING',
+    'NEEDS_REVIEW',
+    'PAID',
+  ]);
 });
 
-test("an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it", async () => {
+test('an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it', async () => {
   const externalId = await authorizingThenLost(50);
   const cheaper = await chargeAtProvider(stack, externalId, 0.5);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: cheaper.data.id });
+  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {
+    providerPaymentId: cheaper.data.id,
+  });
   expect(rechecked.status).toBe(200);
-  expect(rechecked.body).toMatchObject({ status: 'NEEDS_REVIEW', reviewReason: expect.stringMatching(/is of 0\.5, not the order's 50/) as unknown });
+  expect(rechecked.body).toMatchObject({
+    status: 'NEEDS_REVIEW',
+    reviewReason: expect.stringMatching(/is of 0\.5, not the order's 50/) as unknown,
+  });
   expect(rechecked.body.providerPaymentId).toBeUndefined();
   const bound = await chargeAtProvider(stack, externalId, 50);
   await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
   expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(externalId), 'card-payment-answer-binding-after-refusal');
+  await recordHistory(
+    stack.temporal.client,
+    cardPaymentWorkflowId(externalId),
+    'card-payment-answer-binding-after-refusal',
+  );
 });

@@ -15,15 +15,30 @@ import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment 
 import { paidCardPayment, sendCardToCheckout } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { describePoint, nthResettableTask, resetAndWait, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
+import {
+  describePoint,
+  nthResettableTask,
+  resetAndWait,
+  resettableWorkflowTasks,
+  type ResetPoint,
+} from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 let client: StackClient;
 beforeAll(async () => {
   // The default profile in either suite: the buyer is driven without a browser, through the default sandbox's shield
   // endpoints (tools/cluster/lifecycles.ts); what a reset does is the engine's, whatever the provider's profile.
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', SANDBOX_PROFILE: 'default' }, { providerProxy: true });
-  client = new StackClient({ engineUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN, shieldPublicKey: stack.config.PAYMENT_SHIELD_PUBLIC_KEY });
+  stack = await startEngineHarness(
+    { SANDBOX_DEDUPLICATE: 'false', SANDBOX_PROFILE: 'default' },
+    { providerProxy: true },
+  );
+  client = new StackClient({
+    engineUrl: stack.apiUrl,
+    sandboxUrl: stack.sandboxUrl,
+    apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '',
+    adminToken: stack.config.SANDBOX_ADMIN_TOKEN,
+    shieldPublicKey: stack.config.PAYMENT_SHIELD_PUBLIC_KEY,
+  });
 });
 afterAll(() => stack?.close());
 
@@ -49,20 +64,34 @@ test('paid card payments reset to their first task, their last and every workflo
   expect(before).toBeGreaterThanOrEqual(payments.length);
   await Promise.all(
     payments.map(async (externalId, i) => {
-      const point: ResetPoint = i === 0 ? { type: 'FirstWorkflowTask' } : i === 1 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, cardPaymentWorkflowId(externalId), i - 2);
-      expect({ point: describePoint(point), status: await resetAndWait(stack, cardPaymentWorkflowId(externalId), point) }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
+      const point: ResetPoint =
+        i === 0
+          ? { type: 'FirstWorkflowTask' }
+          : i === 1
+            ? { type: 'LastWorkflowTask' }
+            : await nthResettableTask(stack, cardPaymentWorkflowId(externalId), i - 2);
+      expect({
+        point: describePoint(point),
+        status: await resetAndWait(stack, cardPaymentWorkflowId(externalId), point),
+      }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
       const view = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
-      expect({ point: describePoint(point), status: view.body.status }).toEqual({ point: describePoint(point), status: 'PAID' });
+      expect({ point: describePoint(point), status: view.body.status }).toEqual({
+        point: describePoint(point),
+        status: 'PAID',
+      });
       // The buyer opens the checkout again and pays: refused (409 CHECKOUT_CLOSED), still PAID, no authorization.
       const again = await sendCardToCheckout(client, externalId).catch((error: unknown) => error);
-      expect({ point: describePoint(point), again: String(again) }).toEqual({ point: describePoint(point), again: expect.stringMatching(/answered 409: .*CHECKOUT_CLOSED/) as unknown });
+      expect({ point: describePoint(point), again: String(again) }).toEqual({
+        point: describePoint(point),
+        again: expect.stringMatching(/answered 409: .*CHECKOUT_CLOSED/) as unknown,
+      });
       expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`)).body.status).toBe('PAID');
     }),
   );
   expect(authorizations()).toBe(before);
 }, 240_000);
 
-test("an order whose card authorization an earlier run claimed and sent: the checkout sends no card again, and the earlier payment settles it", async () => {
+test('an order whose card authorization an earlier run claimed and sent: the checkout sends no card again, and the earlier payment settles it', async () => {
   const created = await createCardPayment(stack, 'card-rerun', { amount: 15 });
   // What the earlier run's checkout did: claimed the order's intent, charged the card, recorded the answer.
   const key = cardAuthorizationKey(created.externalId);

@@ -25,10 +25,16 @@ test("a payment without 3DS data is refused 422 while the provider's settings en
   const before = authorizations();
   const skipped = await payAtCheckout(stack, created, TEST_CARDS.frictionless, { threeDS: false });
   expect(skipped.status).toBe(422);
-  expect(skipped.body).toMatchObject({ code: 'THREE_DS_REQUIRED', issues: [{ path: 'threeDS', message: expect.stringContaining("provider's 3DS settings") }] });
+  expect(skipped.body).toMatchObject({
+    code: 'THREE_DS_REQUIRED',
+    issues: [{ path: 'threeDS', message: expect.stringContaining("provider's 3DS settings") }],
+  });
   expect(authorizations()).toBe(before);
   // The order still awaits a card: the buyer can pay it through the page.
-  expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${created.externalId}`)).body).toMatchObject({ status: 'AWAITING_CARD', transitions: [expect.objectContaining({ to: 'AWAITING_CARD' })] });
+  expect((await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${created.externalId}`)).body).toMatchObject({
+    status: 'AWAITING_CARD',
+    transitions: [expect.objectContaining({ to: 'AWAITING_CARD' })],
+  });
 
   const paid = await payAtCheckout(stack, created, TEST_CARDS.frictionless);
   expect(paid.body).toMatchObject({ status: 'PENDING', last4: '1000' });

@@ -10,7 +10,17 @@ import path from 'node:path';
 import type { ConsoleMessage } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { challengeFrame, createCardPayment, launchBrowser, openCheckout, pageOutcome, pay, typeCard, waitForCardPayment, type Browser } from './card-checkout';
+import {
+  challengeFrame,
+  createCardPayment,
+  launchBrowser,
+  openCheckout,
+  pageOutcome,
+  pay,
+  typeCard,
+  waitForCardPayment,
+  type Browser,
+} from './card-checkout';
 
 const SHIELD_SCRIPT = readFileSync(path.join(__dirname, '../../sandbox/products/card-payments/shield/shield.js'));
 const INTEGRITY = `sha384-${createHash('sha384').update(SHIELD_SCRIPT).digest('base64')}`;
@@ -26,7 +36,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const cspComplaints = (messages: ConsoleMessage[]): string[] => messages.map((message) => message.text()).filter((text) => /Content Security Policy|integrity/i.test(text));
+const cspComplaints = (messages: ConsoleMessage[]): string[] =>
+  messages.map((message) => message.text()).filter((text) => /Content Security Policy|integrity/i.test(text));
 
 test("styles by their hash, no 'unsafe-inline'; the provider's script by its integrity hash; a challenge in a frame this origin may hold: PAID", async () => {
   const created = await createCardPayment(stack, 'csp-challenge');
@@ -34,7 +45,9 @@ test("styles by their hash, no 'unsafe-inline'; the provider's script by its int
   const policy = answer.headers.get('content-security-policy') ?? '';
   expect(policy).not.toContain('unsafe-inline');
   expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]{43}='/);
-  expect(await answer.text()).toContain(`/shield/shield.js" integrity="${INTEGRITY}" crossorigin="anonymous"></script>`);
+  expect(await answer.text()).toContain(
+    `/shield/shield.js" integrity="${INTEGRITY}" crossorigin="anonymous"></script>`,
+  );
 
   const page = await openCheckout(browser, created.checkoutUrl);
   const messages: ConsoleMessage[] = [];
@@ -58,15 +71,25 @@ test('a tampered shield.js is refused by the browser: the page cannot take a car
   page.on('console', (message) => messages.push(message));
   // What a compromised host or network would serve in its place: the script with a line of its own.
   await page.route('**/shield/shield.js', (route) =>
-    route.fulfill({ status: 200, headers: { 'content-type': 'application/javascript', 'access-control-allow-origin': '*' }, body: `${SHIELD_SCRIPT.toString()}\nwindow.skimmed = true;` }),
+    route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'application/javascript', 'access-control-allow-origin': '*' },
+      body: `${SHIELD_SCRIPT.toString()}\nwindow.skimmed = true;`,
+    }),
   );
   await page.goto(created.checkoutUrl);
   await typeCard(page, TEST_CARDS.frictionless);
-  expect(await page.evaluate<{ helper: string; skimmed: boolean }>('({ helper: typeof window.ShieldHelper, skimmed: window.skimmed === true })')).toEqual({ helper: 'undefined', skimmed: false });
+  expect(
+    await page.evaluate<{ helper: string; skimmed: boolean }>(
+      '({ helper: typeof window.ShieldHelper, skimmed: window.skimmed === true })',
+    ),
+  ).toEqual({ helper: 'undefined', skimmed: false });
   await expect(page.getByRole('button', { name: /^Pay/ }).isDisabled()).resolves.toBe(true);
   await page.getByLabel('Security code').press('Enter');
   expect(page.url()).toBe(created.checkoutUrl);
   expect(cspComplaints(messages).some((text) => /integrity/i.test(text))).toBe(true);
-  expect((await stack.api<{ status: string }>('GET', `/v1/card-payments/${created.externalId}`)).body.status).toBe('AWAITING_CARD');
+  expect((await stack.api<{ status: string }>('GET', `/v1/card-payments/${created.externalId}`)).body.status).toBe(
+    'AWAITING_CARD',
+  );
   await page.close();
 });

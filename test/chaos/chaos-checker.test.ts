@@ -24,15 +24,30 @@ const refund = (externalId: string): LedgerEntryView => ({
     { account: 'user:merchant', amountCents: 1_050 },
   ],
 });
-const seed: LedgerEntryView = { externalId: null, lines: [{ account: 'equity:seed', amountCents: -100 }, { account: 'user:merchant', amountCents: 100 }] };
+const seed: LedgerEntryView = {
+  externalId: null,
+  lines: [
+    { account: 'equity:seed', amountCents: -100 },
+    { account: 'user:merchant', amountCents: 100 },
+  ],
+};
 
-function check(items: ListedItem[] | undefined, ledger: LedgerEntryView[], payouts: Record<string, PayoutReading> = {}, submitted = items?.map((item) => item.externalId) ?? []) {
+function check(
+  items: ListedItem[] | undefined,
+  ledger: LedgerEntryView[],
+  payouts: Record<string, PayoutReading> = {},
+  submitted = items?.map((item) => item.externalId) ?? [],
+) {
   return checkTrial({
     submitted,
     items,
     ledger: [seed, ...ledger],
     merchantAccount: 'user:merchant',
-    transfers: new Map([['it_1', 'moved'], ['it_2', 'moved-twice'], ['it_3', 'moved-twice']]),
+    transfers: new Map([
+      ['it_1', 'moved'],
+      ['it_2', 'moved-twice'],
+      ['it_3', 'moved-twice'],
+    ]),
     payouts: new Map(Object.entries(payouts)),
     neverSettling: new Set(['review']),
   });
@@ -76,7 +91,11 @@ test('a second debit of the same externalId is a double debit, whatever the engi
     { review: { known: true, reviewReason: 'submission deadline passed' } },
   );
   expect(verdict).toMatchObject({ doubleDebits: 2, completed: 1, needsReview: 1 });
-  expect(verdict.problems).toEqual(['twice: 2 debits at the provider', expect.stringMatching(/^twice: COMPLETED with 2 net debits/), 'review: 2 debits at the provider']);
+  expect(verdict.problems).toEqual([
+    'twice: 2 debits at the provider',
+    expect.stringMatching(/^twice: COMPLETED with 2 net debits/),
+    'review: 2 debits at the provider',
+  ]);
 });
 
 test('an accepted item missing from its batch, or started but unknown to the engine, is lost; so is every item of an unknown batch', () => {
@@ -90,9 +109,16 @@ test('an accepted item missing from its batch, or started but unknown to the eng
     ['here', 'ghost', 'gone'],
   );
   expect(verdict).toMatchObject({ lost: 2, completed: 1, stuckWithoutReason: 0 });
-  expect(verdict.problems).toEqual(['ghost: STARTED in its batch but unknown to the engine', 'gone: missing from the batch item list']);
+  expect(verdict.problems).toEqual([
+    'ghost: STARTED in its batch but unknown to the engine',
+    'gone: missing from the batch item list',
+  ]);
 
-  expect(check(undefined, [], {}, ['a', 'b'])).toMatchObject({ payouts: 2, lost: 2, problems: ['a: the engine does not know its batch', 'b: the engine does not know its batch'] });
+  expect(check(undefined, [], {}, ['a', 'b'])).toMatchObject({
+    payouts: 2,
+    lost: 2,
+    problems: ['a: the engine does not know its batch', 'b: the engine does not know its batch'],
+  });
 });
 
 test('an item still pending or started at the deadline, or in review without a reason, is stuck without a reason', () => {
@@ -143,5 +169,10 @@ test("internal transfers count by the item their description names, on the merch
     ],
     [transfer('it_1'), transfer('it_2'), transfer('it_3'), transfer('it_unknown')],
   );
-  expect(verdict).toMatchObject({ completed: 2, doubleDebits: 1, ledgerMismatches: 1, problems: ['moved-twice: 2 debits at the provider', 'moved-twice: COMPLETED with 2 net debits at the provider'] });
+  expect(verdict).toMatchObject({
+    completed: 2,
+    doubleDebits: 1,
+    ledgerMismatches: 1,
+    problems: ['moved-twice: 2 debits at the provider', 'moved-twice: COMPLETED with 2 net debits at the provider'],
+  });
 });

@@ -15,12 +15,17 @@ afterAll(() => stack?.close());
 
 const chargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 const create = (externalId: string, document: string) =>
-  stack.api<ChargeCreatedResponse & { code?: string; issues?: { path: string; message: string }[] }>('POST', '/v1/charges', {
-    externalId,
-    amount: 80.4,
-    payer: { name: 'Padaria Nova Ltda', document },
-  });
-const atProvider = async (externalId: string) => (await stack.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations;
+  stack.api<ChargeCreatedResponse & { code?: string; issues?: { path: string; message: string }[] }>(
+    'POST',
+    '/v1/charges',
+    {
+      externalId,
+      amount: 80.4,
+      payer: { name: 'Padaria Nova Ltda', document },
+    },
+  );
+const atProvider = async (externalId: string) =>
+  (await stack.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations;
 
 test('a payer with an alphanumeric CNPJ, masked or not: the charge is created at the provider', async () => {
   for (const document of ['12.ABC.345/01DE-35', '12ABC34501DE35']) {

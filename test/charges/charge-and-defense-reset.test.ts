@@ -17,13 +17,25 @@ import { startEngineHarness, type EngineHarness } from '../helpers/engine-harnes
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { answeredCode } from '../helpers/provider-charges';
 import { recordHistory } from '../helpers/record-history';
-import { describePoint, nthResettableTask, resetAndWait, resetWorkflow, resettableWorkflowTasks, type ResetPoint } from '../helpers/workflow-reset';
+import {
+  describePoint,
+  nthResettableTask,
+  resetAndWait,
+  resetWorkflow,
+  resettableWorkflowTasks,
+  type ResetPoint,
+} from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 beforeAll(async () => {
   // A paid charge closes 2 s after it is paid; the infraction is resolved only when the test says.
   stack = await startEngineHarness(
-    { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000', SANDBOX_INFRACTION_RESOLVE_MS: '600000' },
+    {
+      SANDBOX_DEDUPLICATE: 'false',
+      CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000',
+      CASH_IN_REFUND_WINDOW_MS: '2000',
+      SANDBOX_INFRACTION_RESOLVE_MS: '600000',
+    },
     { providerProxy: true },
   );
 });
@@ -46,18 +58,31 @@ function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeRe
 
 test('a paid charge reset to its first task and to its last: PAID again with the same code, created once at the provider', async () => {
   const externalId = `reset${randomBytes(5).toString('hex')}`;
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 42.1, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
+    externalId,
+    amount: 42.1,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
+  });
   expect(created.status).toBe(201);
   const creates = sent('POST', '/api/transactions/create');
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   const paid = await waitForCharge(externalId, ['PAID']);
 
   for (const type of ['FirstWorkflowTask', 'LastWorkflowTask'] as const) {
-    await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: `charge ${externalId} to close`,
-    });
+    await pollUntil(
+      async () =>
+        (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
+        'COMPLETED'
+          ? true
+          : undefined,
+      {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        description: `charge ${externalId} to close`,
+      },
+    );
     expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type })).toBe('COMPLETED');
     const again = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
     expect(again).toMatchObject({ status: 'PAID', qrcode: paid.qrcode, amount: 42.1 });
@@ -68,18 +93,33 @@ test('a paid charge reset to its first task and to its last: PAID again with the
 test("a re-run never shows a code copied into its charge's intent from another charge's: the answer does not open there, and the charge fails saying so", async () => {
   const [victim, other] = [`sealed${randomBytes(5).toString('hex')}`, `other${randomBytes(5).toString('hex')}`];
   const codes: Record<string, string> = {};
-  for (const [externalId, amount] of [[victim, 12.3], [other, 45.6]] as const) {
-    const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  for (const [externalId, amount] of [
+    [victim, 12.3],
+    [other, 45.6],
+  ] as const) {
+    const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
+      externalId,
+      amount,
+      payer: { name: 'Ana Souza', document: '529.982.247-25' },
+    });
     expect(created.status).toBe(201);
     codes[externalId] = created.body.qrcode ?? '';
   }
   // Someone with the database's access copies the other charge's recorded answer (its code, another amount) onto this one.
   const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
   try {
-    const rows = db.prepare<[], { business_id: string; answer: string }>("SELECT business_id, answer FROM money_intents WHERE kind = 'charge-creation'").all();
+    const rows = db
+      .prepare<[], { business_id: string; answer: string }>(
+        "SELECT business_id, answer FROM money_intents WHERE kind = 'charge-creation'",
+      )
+      .all();
     const stored = rows.find((row) => row.business_id === other)?.answer ?? '';
     expect(stored).not.toContain(codes[other]);
-    expect(db.prepare("UPDATE money_intents SET answer = ? WHERE business_id = ? AND kind = 'charge-creation'").run(stored, victim).changes).toBe(1);
+    expect(
+      db
+        .prepare("UPDATE money_intents SET answer = ? WHERE business_id = ? AND kind = 'charge-creation'")
+        .run(stored, victim).changes,
+    ).toBe(1);
   } finally {
     db.close();
   }
@@ -100,14 +140,29 @@ interface SandboxOperation {
 }
 
 const operationsOf = async (transactionId: string) =>
-  (await stack.admin<{ operations: SandboxOperation[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`)).body.operations;
+  (
+    await stack.admin<{ operations: SandboxOperation[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`,
+    )
+  ).body.operations;
 
 test('a charge whose creation answer was lost is created anew under a derived reference: the merchant gets a payable code, the lost one stays unpaid, callbacks of either reach it', async () => {
   const externalId = `lost${randomBytes(5).toString('hex')}`;
   const creates = sent('POST', '/api/transactions/create');
   // The provider creates the charge and the answer never comes back (the connection is reset).
-  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] } })).status).toBe(200);
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 31.4, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  expect(
+    (
+      await stack.admin('PUT', '/sandbox/faults', {
+        timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] },
+      })
+    ).status,
+  ).toBe(200);
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
+    externalId,
+    amount: 31.4,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
+  });
   expect(created.status).toBe(201);
   expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
 
@@ -117,63 +172,108 @@ test('a charge whose creation answer was lost is created anew under a derived re
   // The code the merchant shows is the second charge's; nobody was shown the first one's.
   expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
   expect(answeredCode(stack.config, lost)).not.toBe(created.body.qrcode);
-  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
+    status: 'PENDING',
+    providerReference: reference,
+  });
 
   // The first charge ends at the provider. Its callback names the externalId: a hint, checked against the charge made.
   // Where callbacks name only the provider's id (the seed profile), it names an id the engine was never told: it is
   // kept for operators as unmatched, and the charge is unchanged all the same.
   const providerIdsOnly = stack.config.SANDBOX_PROFILE === 'seed';
   const lostId = lost?.transactionId ?? '';
-  expect((await stack.admin('POST', `/sandbox/operations/${encodeURIComponent(lostId)}/outcome`, { status: 'FAILED' })).status).toBe(200);
+  expect(
+    (await stack.admin('POST', `/sandbox/operations/${encodeURIComponent(lostId)}/outcome`, { status: 'FAILED' }))
+      .status,
+  ).toBe(200);
   const lostCallbackArrived = providerIdsOnly
     ? async () => JSON.stringify((await stack.api('GET', '/v1/callbacks/unmatched')).body).includes(lostId)
     : async () => (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === 1;
   await pollUntil(async () => ((await lostCallbackArrived()) ? true : undefined), {
     timeoutMs: 30_000,
     intervalMs: 200,
-    description: 'the lost charge\'s callback to arrive',
+    description: "the lost charge's callback to arrive",
   });
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PENDING');
 
   // The payer pays the code shown; its callback names the derived reference and reaches the charge too.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   const paid = await waitForCharge(externalId, ['PAID']);
   expect(paid).toMatchObject({ qrcode: created.body.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
-  await pollUntil(async () => ((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived === (providerIdsOnly ? 1 : 2) ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: 'the paid charge\'s callback to reach the charge',
-  });
+  await pollUntil(
+    async () =>
+      (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived ===
+      (providerIdsOnly ? 1 : 2)
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: "the paid charge's callback to reach the charge",
+    },
+  );
   expect((await operationsOf(externalId)).map((operation) => operation.status)).toEqual(['FAILED']);
 
   // A reset answers the code recorded in the intent: nothing created again.
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: `charge ${externalId} to close`,
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
+      'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `charge ${externalId} to close`,
+    },
+  );
   expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
-  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PAID', qrcode: created.body.qrcode, providerReference: reference });
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
+    status: 'PAID',
+    qrcode: created.body.qrcode,
+    providerReference: reference,
+  });
   expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
 }, 120_000);
 
 test('a re-created charge whose first reference is paid ends PAID with that one payment credited; the other reference paid too goes to review, naming both', async () => {
   const externalId = `first${randomBytes(5).toString('hex')}`;
-  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] } })).status).toBe(200);
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 27.5, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  expect(
+    (
+      await stack.admin('PUT', '/sandbox/faults', {
+        timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] },
+      })
+    ).status,
+  ).toBe(200);
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
+    externalId,
+    amount: 27.5,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
+  });
   expect(created.status).toBe(201);
   const reference = `_r2_${externalId}`;
   const [first] = await operationsOf(externalId);
 
   // The provider mailed the first charge's code to the payer, who pays it: the order is paid by it.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   const paid = await waitForCharge(externalId, ['PAID']);
-  expect(paid).toMatchObject({ providerReferences: [externalId, reference], paidReference: externalId, providerTransactionId: first?.transactionId, amount: 27.5 });
+  expect(paid).toMatchObject({
+    providerReferences: [externalId, reference],
+    paidReference: externalId,
+    providerTransactionId: first?.transactionId,
+    amount: 27.5,
+  });
   expect(paid.transitions.filter((transition) => transition.to === 'PAID')).toHaveLength(1);
   expect(paid.secondPayments).toBeUndefined();
 
   // The code the merchant showed is paid as well: a second payment, which the order does not take; an operator refunds it.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   const [second] = await operationsOf(reference);
   const reviewed = await pollUntil(
     async () => {
@@ -182,31 +282,61 @@ test('a re-created charge whose first reference is paid ends PAID with that one 
     },
     { timeoutMs: 30_000, intervalMs: 200, description: 'the second payment to be seen' },
   );
-  expect(reviewed).toMatchObject({ status: 'PAID', paidReference: externalId, providerTransactionId: first?.transactionId });
-  expect(reviewed.secondPayments).toEqual([{ reference, providerTransactionId: second?.transactionId, at: expect.any(String) }]);
-  expect(reviewed.problem?.message).toEqual(expect.stringContaining(`${externalId} (provider id ${first?.transactionId ?? ''}) settled the order`));
-  expect(reviewed.problem?.message).toEqual(expect.stringContaining(`${reference} (provider id ${second?.transactionId ?? ''}) was paid too`));
-
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: `charge ${externalId} to close`,
+  expect(reviewed).toMatchObject({
+    status: 'PAID',
+    paidReference: externalId,
+    providerTransactionId: first?.transactionId,
   });
+  expect(reviewed.secondPayments).toEqual([
+    { reference, providerTransactionId: second?.transactionId, at: expect.any(String) },
+  ]);
+  expect(reviewed.problem?.message).toEqual(
+    expect.stringContaining(`${externalId} (provider id ${first?.transactionId ?? ''}) settled the order`),
+  );
+  expect(reviewed.problem?.message).toEqual(
+    expect.stringContaining(`${reference} (provider id ${second?.transactionId ?? ''}) was paid too`),
+  );
+
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
+      'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `charge ${externalId} to close`,
+    },
+  );
   await recordHistory(stack.temporal.client, chargeWorkflowId(externalId), 'charge-recreated-paid-twice');
 }, 120_000);
 
 /** A charge created through the engine, paid by the payer, and closed (its refund window is 2 s here). */
 async function paidAndClosedCharge(label: string): Promise<{ externalId: string; qrcode: string }> {
   const externalId = `${label}${randomBytes(5).toString('hex')}`;
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', { externalId, amount: 19.9, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
-  expect(created.status).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
-  await waitForCharge(externalId, ['PAID']);
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: `charge ${externalId} to close`,
+  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
+    externalId,
+    amount: 19.9,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
   });
+  expect(created.status).toBe(201);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
+  await waitForCharge(externalId, ['PAID']);
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
+      'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `charge ${externalId} to close`,
+    },
+  );
   return { externalId, qrcode: created.body.qrcode ?? '' };
 }
 
@@ -220,8 +350,14 @@ test('paid charges reset to every workflow task (after the creation, after the c
   await Promise.all(
     charges.map(async (charge, i) => {
       const point = await nthResettableTask(stack, chargeWorkflowId(charge.externalId), i);
-      expect({ point: describePoint(point), status: await resetAndWait(stack, chargeWorkflowId(charge.externalId), point) }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
-      expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${charge.externalId}`)).body).toMatchObject({ status: 'PAID', qrcode: charge.qrcode });
+      expect({
+        point: describePoint(point),
+        status: await resetAndWait(stack, chargeWorkflowId(charge.externalId), point),
+      }).toEqual({ point: describePoint(point), status: 'COMPLETED' });
+      expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${charge.externalId}`)).body).toMatchObject({
+        status: 'PAID',
+        qrcode: charge.qrcode,
+      });
       const [operation, ...more] = await operationsOf(charge.externalId);
       expect({ operations: more.length + 1, status: operation?.status }).toEqual({ operations: 1, status: 'PAID' });
     }),
@@ -241,7 +377,11 @@ test('a defended infraction reset to its first task: the defense is not sent aga
 
   const replaced = await resetWorkflow(stack, infractionWorkflowId(id), { type: 'FirstWorkflowTask' });
   const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
-  await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, description: 'the reset run' });
+  await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: 'the reset run',
+  });
   // Whether the reset run re-applied the defense update or waits for one, the merchant's defense is answered without a second send.
   const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
   expect(again.status).toBe(200);
@@ -268,14 +408,26 @@ test('defended infractions reset to their last task and to every workflow task (
   const infractions = [probe, ...(await Promise.all(Array.from({ length: tasks }, () => defendedInfraction())))];
   await Promise.all(
     infractions.map(async (id, i) => {
-      const point: ResetPoint = i === 0 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, infractionWorkflowId(id), i - 1);
+      const point: ResetPoint =
+        i === 0 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, infractionWorkflowId(id), i - 1);
       const replaced = await resetWorkflow(stack, infractionWorkflowId(id), point);
       const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
-      await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, description: `the reset run of ${id}` });
+      await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        description: `the reset run of ${id}`,
+      });
       // The merchant sends the defense again: answered from the provider (or the re-applied update), not sent.
       const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
-      expect({ point: describePoint(point), status: again.status, state: again.body.status }).toEqual({ point: describePoint(point), status: 200, state: 'DEFENSE_SUBMITTED' });
-      expect({ point: describePoint(point), sent: sent('POST', `/api/meds/infractions/${id}/defense`) }).toEqual({ point: describePoint(point), sent: 1 });
+      expect({ point: describePoint(point), status: again.status, state: again.body.status }).toEqual({
+        point: describePoint(point),
+        status: 200,
+        state: 'DEFENSE_SUBMITTED',
+      });
+      expect({ point: describePoint(point), sent: sent('POST', `/api/meds/infractions/${id}/defense`) }).toEqual({
+        point: describePoint(point),
+        sent: 1,
+      });
     }),
   );
 }, 180_000);

@@ -19,7 +19,10 @@ import { resetWorkflow, temporalCli } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' }, { providerProxy: true });
+  stack = await startEngineHarness(
+    { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' },
+    { providerProxy: true },
+  );
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
@@ -36,35 +39,69 @@ interface SandboxOperation {
 }
 
 const operationsOf = async (transactionId: string) =>
-  (await stack.admin<{ operations: SandboxOperation[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`)).body.operations;
+  (
+    await stack.admin<{ operations: SandboxOperation[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`,
+    )
+  ).body.operations;
 
-const terminate = (workflowId: string) => temporalCli(stack, 'workflow', 'terminate', '--workflow-id', workflowId, '--reason', 'test: operator terminates mid-operation');
+const terminate = (workflowId: string) =>
+  temporalCli(
+    stack,
+    'workflow',
+    'terminate',
+    '--workflow-id',
+    workflowId,
+    '--reason',
+    'test: operator terminates mid-operation',
+  );
 
 /** Resets the terminated workflow to its first task; resolves once the run the reset made is running. */
 async function resetToFirstTask(workflowId: string): Promise<void> {
   const replaced = await resetWorkflow(stack, workflowId, { type: 'FirstWorkflowTask' });
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId !== replaced ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: `the run made by resetting ${workflowId}`,
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId !== replaced ? true : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `the run made by resetting ${workflowId}`,
+    },
+  );
 }
 
-const charge = (externalId: string) => ({ externalId, amount: 27.3, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+const charge = (externalId: string) => ({
+  externalId,
+  amount: 27.3,
+  payer: { name: 'Ana Souza', document: '529.982.247-25' },
+});
 
 test('a charge terminated mid-creation: its view says TERMINATED with the creation intent CLAIMED; a reset creates it anew under a derived reference, one payable code, one payment', async () => {
   const externalId = `term${randomBytes(5).toString('hex')}`;
   const creates = proxy().count('POST', '/api/transactions/create');
   // The provider creates the charge and never answers: the merchant's request waits while the operator terminates.
-  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'hang', paths: ['/api/transactions/create'] } })).status).toBe(200);
+  expect(
+    (
+      await stack.admin('PUT', '/sandbox/faults', {
+        timeoutAfterCommit: { count: 1, mode: 'hang', paths: ['/api/transactions/create'] },
+      })
+    ).status,
+  ).toBe(200);
   const waiting = stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId));
-  await pollUntil(async () => ((await operationsOf(externalId)).length === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50, description: `the provider to hold ${externalId}` });
+  await pollUntil(async () => ((await operationsOf(externalId)).length === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+    intervalMs: 50,
+    description: `the provider to hold ${externalId}`,
+  });
   await terminate(chargeWorkflowId(externalId));
 
   // Every answer is defined: the waiting request and a repeated one name the rule, never a 500.
   const answered = await waiting;
   expect({ status: answered.status, code: answered.body.code }).toEqual({ status: 409, code: 'CHARGE_UNFINISHED' });
-  expect((await stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId))).body.code).toBe('CHARGE_UNFINISHED');
+  expect((await stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId))).body.code).toBe(
+    'CHARGE_UNFINISHED',
+  );
   const view = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
   expect(view.body).toMatchObject({ status: 'PENDING', workflowStatus: 'TERMINATED', creation: { intent: 'CLAIMED' } });
 
@@ -74,10 +111,15 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   const reference = `_r2_${externalId}`;
   const [made] = await operationsOf(reference);
   expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
-  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({ status: 'PENDING', providerReference: reference });
+  expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
+    status: 'PENDING',
+    providerReference: reference,
+  });
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.workflowStatus).toBeUndefined();
 
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   const paid = await pollUntil(
     async () => {
       const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
@@ -101,13 +143,21 @@ test('an infraction terminated mid-defense, the defense never at the provider: t
   // The defense is claimed and its request lost on the way: the merchant waits while the operator terminates.
   proxy().holdNext(defensePath);
   const waiting = stack.api<{ code: string }>('POST', `/v1/infractions/${id}/defense`, defense);
-  await pollUntil(() => (proxy().count('POST', defensePath) === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50, description: 'the defense to leave' });
+  await pollUntil(() => (proxy().count('POST', defensePath) === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+    intervalMs: 50,
+    description: 'the defense to leave',
+  });
   await terminate(infractionWorkflowId(id));
   const answered = await waiting;
   expect(answered.status).toBeGreaterThanOrEqual(400);
   expect(answered.status).toBeLessThan(500);
   const view = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
-  expect(view.body).toMatchObject({ status: 'OPEN', workflowStatus: 'TERMINATED', defenseSubmission: { intent: 'CLAIMED' } });
+  expect(view.body).toMatchObject({
+    status: 'OPEN',
+    workflowStatus: 'TERMINATED',
+    defenseSubmission: { intent: 'CLAIMED' },
+  });
 
   // The documented action: reset the infraction, then the merchant sends the defense again. The dead run's
   // claim is taken over once none of its attempts can still send (the activity's start-to-close timeout).
@@ -115,7 +165,10 @@ test('an infraction terminated mid-defense, the defense never at the provider: t
   const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
   expect({ status: defended.status, state: defended.body.status }).toEqual({ status: 200, state: 'DEFENSE_SUBMITTED' });
   expect(proxy().count('POST', defensePath)).toBe(2);
-  const atProvider = await stack.admin<{ infraction: { analise: string | null; defendedAt: string | null } }>('GET', `/sandbox/infractions/${id}`);
+  const atProvider = await stack.admin<{ infraction: { analise: string | null; defendedAt: string | null } }>(
+    'GET',
+    `/sandbox/infractions/${id}`,
+  );
   expect(atProvider.body.infraction).toMatchObject({ analise: 'NEGADA' });
   expect((await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`)).body.workflowStatus).toBeUndefined();
 }, 150_000);

@@ -22,7 +22,10 @@ const CNPJ = '11222333000181';
 let stack: EngineHarness;
 beforeAll(async () => {
   // A sandbox that de-duplicates no charge, reached through a recording proxy: "created once" is counted at the wire.
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' }, { providerProxy: true });
+  stack = await startEngineHarness(
+    { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' },
+    { providerProxy: true },
+  );
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
@@ -38,8 +41,14 @@ const charge = (externalId: string, overrides: Record<string, unknown> = {}) => 
   ...overrides,
 });
 
-const create = (body: unknown) => stack.api<ChargeCreatedResponse & { code?: string; issues?: { path: string; message: string }[] }>('POST', '/v1/charges', body);
-const pay = (externalId: string) => stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' });
+const create = (body: unknown) =>
+  stack.api<ChargeCreatedResponse & { code?: string; issues?: { path: string; message: string }[] }>(
+    'POST',
+    '/v1/charges',
+    body,
+  );
+const pay = (externalId: string) =>
+  stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' });
 
 function waitForCharge(externalId: string, statuses: string[], timeoutMs = 30_000): Promise<ChargeResponse> {
   return pollUntil(
@@ -63,11 +72,17 @@ function expectedCode(txid?: string): Record<string, unknown> {
 /** The creations of this charge the engine sent (endpoint 1), as the proxy saw them. */
 function creationsSent(externalId: string): number {
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
-  return stack.provider.requests.filter((request) => request.method === 'POST' && request.path === '/api/transactions/create' && request.body.includes(externalId)).length;
+  return stack.provider.requests.filter(
+    (request) =>
+      request.method === 'POST' && request.path === '/api/transactions/create' && request.body.includes(externalId),
+  ).length;
 }
 
 async function providerCharges(externalId: string): Promise<{ product: string; details?: { channel?: string } }[]> {
-  const answer = await stack.admin<{ operations: { product: string; details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${externalId}`);
+  const answer = await stack.admin<{ operations: { product: string; details?: { channel?: string } }[] }>(
+    'GET',
+    `/sandbox/operations?externalId=${externalId}`,
+  );
   return answer.body.operations;
 }
 
@@ -75,7 +90,12 @@ test('a charge answers its checked code and QR picture at once; the payer pays; 
   const id = newChargeId('paid');
   const created = await create(charge(id));
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ externalId: id, status: 'PENDING', amount: 150.25, workflowId: chargeWorkflowId(id) });
+  expect(created.body).toMatchObject({
+    externalId: id,
+    status: 'PENDING',
+    amount: 150.25,
+    workflowId: chargeWorkflowId(id),
+  });
   expect(Date.parse(created.body.expiresAt)).toBeGreaterThan(Date.now());
 
   const code = readEmv(created.body.qrcode);
@@ -86,17 +106,31 @@ test('a charge answers its checked code and QR picture at once; the payer pays; 
 
   expect((await pay(id)).status).toBe(200);
   const paid = await waitForCharge(id, ['PAID']);
-  expect(paid).toMatchObject({ amount: 150.25, fee: 1.5, netAmount: 148.75, payerName: 'Ana Souza', source: 'workflow' });
+  expect(paid).toMatchObject({
+    amount: 150.25,
+    fee: 1.5,
+    netAmount: 148.75,
+    payerName: 'Ana Souza',
+    source: 'workflow',
+  });
   expect(paid.callbacksReceived).toBeGreaterThanOrEqual(1);
   expect(paid.providerTransactionId).toMatch(/^ci_/);
   expect(Date.parse(paid.paidAt ?? '')).not.toBeNaN();
   expect(paid.transitions.map((transition) => transition.to)).toEqual(['PENDING', 'PAID']);
 
   const listed = await stack.api<{ data: { externalId: string; status: string }[] }>('GET', '/v1/charges?status=PAID');
-  await pollUntil(async () => ((await stack.api<{ data: { externalId: string }[] }>('GET', '/v1/charges?status=PAID')).body.data.some((item) => item.externalId === id) ? true : undefined), {
-    timeoutMs: 10_000,
-    description: 'the paid charge in the list',
-  });
+  await pollUntil(
+    async () =>
+      (await stack.api<{ data: { externalId: string }[] }>('GET', '/v1/charges?status=PAID')).body.data.some(
+        (item) => item.externalId === id,
+      )
+        ? true
+        : undefined,
+    {
+      timeoutMs: 10_000,
+      description: 'the paid charge in the list',
+    },
+  );
   expect(listed.status).toBe(200);
   await recordHistory(stack.temporal.client, chargeWorkflowId(id), 'charge-paid');
 });
@@ -163,11 +197,20 @@ test('the API process killed between the start and its answer: the same request 
     headers: { authorization: `Bearer ${stack.config.ENGINE_API_KEYS[0]?.secret}`, 'content-type': 'application/json' },
     body: JSON.stringify(charge(id)),
   }).catch((error: unknown) => error);
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(chargeWorkflowId(id)).describe().catch(() => undefined)) ? true : undefined), {
-    timeoutMs: 10_000,
-    intervalMs: 50,
-    description: 'the charge workflow to start',
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow
+        .getHandle(chargeWorkflowId(id))
+        .describe()
+        .catch(() => undefined))
+        ? true
+        : undefined,
+    {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      description: 'the charge workflow to start',
+    },
+  );
   api.kill('SIGKILL');
   // The connection died with the process: fetch fails (its TypeError comes from another realm than jest's).
   expect(String(await pending)).toMatch(/fetch failed/);
@@ -196,15 +239,26 @@ describe('with CASH_IN_ENDPOINT=deposit', () => {
 
 /** A charge created through the engine on the deposit endpoint (endpoint 6), paid at the provider, until the engine shows it PAID. */
 async function createDepositAndPay(deposits: EngineHarness, id: string): Promise<ChargeCreatedResponse> {
-  const created = await deposits.api<ChargeCreatedResponse>('POST', '/v1/charges', charge(id, { payer: { name: 'Caio', document: CPF } }));
+  const created = await deposits.api<ChargeCreatedResponse>(
+    'POST',
+    '/v1/charges',
+    charge(id, { payer: { name: 'Caio', document: CPF } }),
+  );
   expect(created.status).toBe(201);
-  const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>('GET', `/sandbox/operations?externalId=${id}`);
+  const operations = await deposits.admin<{ operations: { details?: { channel?: string } }[] }>(
+    'GET',
+    `/sandbox/operations?externalId=${id}`,
+  );
   expect(operations.body.operations.map((operation) => operation.details?.channel)).toEqual(['payments/deposit']);
   await deposits.admin('POST', `/sandbox/cash-ins/${id}/pay`, {});
-  await pollUntil(async () => ((await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined), {
-    timeoutMs: 30_000,
-    description: 'the deposit to be PAID',
-  });
+  await pollUntil(
+    async () =>
+      (await deposits.api<ChargeResponse>('GET', `/v1/charges/${id}`)).body.status === 'PAID' ? true : undefined,
+    {
+      timeoutMs: 30_000,
+      description: 'the deposit to be PAID',
+    },
+  );
   return created.body;
 }
 
@@ -222,7 +276,13 @@ describe('with CASH_IN_ENDPOINT=deposit and CASH_IN_DEPOSIT_AUTH=client-headers'
 
     // The setting is what made it work: the same provider refuses the default credentials at endpoint 6.
     const withBearer = paymentApiClient({ ...deposits.config, CASH_IN_DEPOSIT_AUTH: 'bearer' });
-    const refused = withBearer.createDeposit({ amount: 10, payerName: 'Caio', payerDocument: CPF, transactionId: newChargeId('dep-bearer'), projectWebhook: 'http://127.0.0.1:9/hook' });
+    const refused = withBearer.createDeposit({
+      amount: 10,
+      payerName: 'Caio',
+      payerDocument: CPF,
+      transactionId: newChargeId('dep-bearer'),
+      projectWebhook: 'http://127.0.0.1:9/hook',
+    });
     await expect(refused).rejects.toBeInstanceOf(AuthenticationError);
   });
 });

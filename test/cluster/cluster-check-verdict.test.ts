@@ -26,5 +26,7 @@ test.each([
 });
 
 test.each(LIFECYCLES)('the %s lifecycle not ok fails the check', (name) => {
-  expect(checkPassed({ ...passing, lifecycles: { ...passing.lifecycles, [name]: 'timed out waiting for it' } })).toBe(false);
+  expect(checkPassed({ ...passing, lifecycles: { ...passing.lifecycles, [name]: 'timed out waiting for it' } })).toBe(
+    false,
+  );
 });

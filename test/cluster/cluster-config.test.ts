@@ -11,7 +11,14 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { serverInstalled, temporalServerBinary, TEMPORAL_SERVER_VERSION } from '../../tools/cluster/server-build';
-import { DYNAMIC_CONFIG_FILE, SERVER_CONFIG_FILE, SETUP_DATABASES_SCRIPT, serverEnvironment, TEMPORAL_OPS_DIR, type ServerPorts } from '../../tools/cluster/temporal-server';
+import {
+  DYNAMIC_CONFIG_FILE,
+  SERVER_CONFIG_FILE,
+  SETUP_DATABASES_SCRIPT,
+  serverEnvironment,
+  TEMPORAL_OPS_DIR,
+  type ServerPorts,
+} from '../../tools/cluster/temporal-server';
 import { binaryVersion, temporalCliPath } from '../../tools/temporal/binaries';
 import { NAMESPACE_RETENTION_DAYS } from '../../src/temporal/namespace-setup';
 import { renderGoTemplate, templateVariables } from '../helpers/go-template';
@@ -19,7 +26,9 @@ import { renderGoTemplate, templateVariables } from '../helpers/go-template';
 const root = path.join(__dirname, '..', '..');
 const template = readFileSync(SERVER_CONFIG_FILE, 'utf8');
 
-const sqlStoreSchema = z.object({ sql: z.object({ pluginName: z.string(), databaseName: z.string(), connectAddr: z.string() }) });
+const sqlStoreSchema = z.object({
+  sql: z.object({ pluginName: z.string(), databaseName: z.string(), connectAddr: z.string() }),
+});
 const serverConfigSchema = z.looseObject({
   persistence: z.object({
     numHistoryShards: z.number().int(),
@@ -27,10 +36,14 @@ const serverConfigSchema = z.looseObject({
     visibilityStore: z.string(),
     datastores: z.record(z.string(), sqlStoreSchema),
   }),
-  services: z.record(z.string(), z.object({ rpc: z.looseObject({ grpcPort: z.number().int(), membershipPort: z.number().int() }) })),
+  services: z.record(
+    z.string(),
+    z.object({ rpc: z.looseObject({ grpcPort: z.number().int(), membershipPort: z.number().int() }) }),
+  ),
   dynamicConfigClient: z.object({ filepath: z.string() }),
 });
-const render = (env: Record<string, string | undefined>) => serverConfigSchema.parse(parse(renderGoTemplate(template, env)));
+const render = (env: Record<string, string | undefined>) =>
+  serverConfigSchema.parse(parse(renderGoTemplate(template, env)));
 
 const composeServiceSchema = z.looseObject({
   image: z.string().optional(),
@@ -39,13 +52,30 @@ const composeServiceSchema = z.looseObject({
   environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   volumes: z.array(z.string()).optional(),
 });
-const compose = z.object({ services: z.record(z.string(), composeServiceSchema) }).parse(parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }));
+const compose = z
+  .object({ services: z.record(z.string(), composeServiceSchema) })
+  .parse(parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }));
 const service = (name: string) => compose.services[name] ?? {};
 /** Where a service mounts ops/temporal. */
-const opsMount = (name: string) => (service(name).volumes ?? []).find((volume) => volume.startsWith('./ops/temporal:'))?.split(':')[1];
+const opsMount = (name: string) =>
+  (service(name).volumes ?? []).find((volume) => volume.startsWith('./ops/temporal:'))?.split(':')[1];
 
-const ports: ServerPorts = { frontend: 21001, frontendHttp: 21002, frontendMembership: 21003, history: 21004, historyMembership: 21005, matching: 21006, matchingMembership: 21007, worker: 21008, workerMembership: 21009, metrics: 21010 };
-const clusterEnv = serverEnvironment({ ports, database: { host: '127.0.0.1', port: 5433, user: 'postgres', password: '' } });
+const ports: ServerPorts = {
+  frontend: 21001,
+  frontendHttp: 21002,
+  frontendMembership: 21003,
+  history: 21004,
+  historyMembership: 21005,
+  matching: 21006,
+  matchingMembership: 21007,
+  worker: 21008,
+  workerMembership: 21009,
+  metrics: 21010,
+};
+const clusterEnv = serverEnvironment({
+  ports,
+  database: { host: '127.0.0.1', port: 5433, user: 'postgres', password: '' },
+});
 
 test('the server a cluster builds is the one inside the pinned Temporal CLI that every test runs on', () => {
   expect(binaryVersion(temporalCliPath({ install: false }))).toContain(`Server ${TEMPORAL_SERVER_VERSION}`);
@@ -54,7 +84,9 @@ test('the server a cluster builds is the one inside the pinned Temporal CLI that
 test('persistence and visibility are on PostgreSQL, with more than one history shard', () => {
   const config = render(clusterEnv);
   expect(config.persistence.numHistoryShards).toBe(16);
-  const stores = [config.persistence.defaultStore, config.persistence.visibilityStore].map((name) => config.persistence.datastores[name]?.sql);
+  const stores = [config.persistence.defaultStore, config.persistence.visibilityStore].map(
+    (name) => config.persistence.datastores[name]?.sql,
+  );
   expect(stores.map((store) => store?.pluginName)).toEqual(['postgres12', 'postgres12']);
   expect(stores.map((store) => store?.databaseName)).toEqual(['temporal', 'temporal_visibility']);
   expect(stores.map((store) => store?.connectAddr)).toEqual(['127.0.0.1:5433', '127.0.0.1:5433']);
@@ -72,7 +104,9 @@ test('the cluster sets every port of the server, each below 32768 (the server ke
 });
 
 test('the dynamic config is a production one: it parses, and keeps the search-attribute cache the dev server turns off', () => {
-  const dynamic = z.record(z.string(), z.array(z.object({ value: z.unknown(), constraints: z.unknown().optional() }))).parse(parse(readFileSync(DYNAMIC_CONFIG_FILE, 'utf8')));
+  const dynamic = z
+    .record(z.string(), z.array(z.object({ value: z.unknown(), constraints: z.unknown().optional() })))
+    .parse(parse(readFileSync(DYNAMIC_CONFIG_FILE, 'utf8')));
   expect(dynamic['system.forceSearchAttributesCacheRefreshOnRead']).toEqual([{ value: false }]);
 });
 
@@ -91,7 +125,9 @@ test('docker-compose runs the same server version on the same files, mounted whe
   expect(inCompose.dynamicConfigClient.filepath).toBe(`${mount}/${path.basename(DYNAMIC_CONFIG_FILE)}`);
   expect(inCompose.persistence.datastores[inCompose.persistence.defaultStore]?.sql.connectAddr).toBe('postgresql:5432');
   const read = templateVariables(template);
-  for (const name of Object.keys(temporal.environment ?? {}).filter((variable) => !variable.startsWith('TEMPORAL_SERVER_') && variable !== 'TEMPORAL_ALLOW_NO_AUTH')) {
+  for (const name of Object.keys(temporal.environment ?? {}).filter(
+    (variable) => !variable.startsWith('TEMPORAL_SERVER_') && variable !== 'TEMPORAL_ALLOW_NO_AUTH',
+  )) {
     expect(read).toContain(name);
   }
 });
@@ -99,7 +135,10 @@ test('docker-compose runs the same server version on the same files, mounted whe
 test("docker-compose sets up the databases with the cluster's script and the same tool version, and the namespace with the cluster's retention", () => {
   const databases = service('temporal-databases');
   expect(databases.image).toMatch(pinned(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`));
-  expect(databases.entrypoint).toEqual(['/bin/sh', `${opsMount('temporal-databases')}/${path.basename(SETUP_DATABASES_SCRIPT)}`]);
+  expect(databases.entrypoint).toEqual([
+    '/bin/sh',
+    `${opsMount('temporal-databases')}/${path.basename(SETUP_DATABASES_SCRIPT)}`,
+  ]);
   const namespace = service('temporal-namespace');
   expect(namespace.image).toMatch(pinned(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`));
   expect(JSON.stringify(namespace.command)).toContain(`--retention ${NAMESPACE_RETENTION_DAYS * 24}h`);
@@ -109,14 +148,20 @@ test("docker-compose sets up the databases with the cluster's script and the sam
 const withServer = serverInstalled() ? test : test.skip;
 
 withServer('the built server renders the config as this suite reads it, and knows every dynamic config key', () => {
-  const rendered = execFileSync(temporalServerBinary(), ['--config', TEMPORAL_OPS_DIR, '--env', path.basename(SERVER_CONFIG_FILE, '.yaml'), 'render-config'], {
-    env: { ...process.env, ...clusterEnv },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const rendered = execFileSync(
+    temporalServerBinary(),
+    ['--config', TEMPORAL_OPS_DIR, '--env', path.basename(SERVER_CONFIG_FILE, '.yaml'), 'render-config'],
+    {
+      env: { ...process.env, ...clusterEnv },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const config = serverConfigSchema.parse(parse(rendered));
   expect(config.persistence.numHistoryShards).toBe(render(clusterEnv).persistence.numHistoryShards);
   expect(config.persistence.datastores).toEqual(render(clusterEnv).persistence.datastores);
-  const validation = execFileSync(temporalServerBinary(), ['validate-dynamic-config', DYNAMIC_CONFIG_FILE], { encoding: 'utf8' });
+  const validation = execFileSync(temporalServerBinary(), ['validate-dynamic-config', DYNAMIC_CONFIG_FILE], {
+    encoding: 'utf8',
+  });
   expect(validation).not.toMatch(/warning|error/i);
 });

@@ -12,7 +12,17 @@ import { jsonPromiseHolds } from './json-promise';
 import type { ExampleCommand, Promised } from './shell-examples';
 
 const SETTLE_DEADLINE_MS = 30_000;
-const CHANGING_OPTIONS = new Set(['-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '-F', '--form', '-T', '--upload-file']);
+const CHANGING_OPTIONS = new Set([
+  '-d',
+  '--data',
+  '--data-binary',
+  '--data-raw',
+  '--data-urlencode',
+  '-F',
+  '--form',
+  '-T',
+  '--upload-file',
+]);
 
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -20,7 +30,9 @@ function sleep(ms: number): void {
 
 function main(): number {
   const [callsDir = '', before = '0', after = '0', promisesFile = '', id = ''] = process.argv.slice(2);
-  const { where, promise } = (JSON.parse(readFileSync(promisesFile, 'utf8')) as Record<string, ExampleCommand & { promise: Promised }>)[id] ?? {};
+  const { where, promise } =
+    (JSON.parse(readFileSync(promisesFile, 'utf8')) as Record<string, ExampleCommand & { promise: Promised }>)[id] ??
+    {};
   if (!where || !promise) throw new Error(`no promise ${id}`);
   if (Number(after) === Number(before)) {
     process.stderr.write(`${where}: its comment promises an HTTP answer, but it made no HTTP call\n`);
@@ -43,11 +55,15 @@ function main(): number {
     }
     if (status === promise.status && (promise.body === undefined || jsonPromiseHolds(promise.body, parsed))) return 0;
     if (!repeatableGet || Date.now() > deadline) {
-      process.stderr.write(`${where}: promised ${promise.status}${promise.body === undefined ? '' : ` ${JSON.stringify(promise.body)}`}\n  answered ${status} ${body}\n`);
+      process.stderr.write(
+        `${where}: promised ${promise.status}${promise.body === undefined ? '' : ` ${JSON.stringify(promise.body)}`}\n  answered ${status} ${body}\n`,
+      );
       return 1;
     }
     sleep(500);
-    const again = execFileSync('curl', [...args, '-o', path.join(dir, 'body'), '-w', '%{http_code}'], { encoding: 'utf8' });
+    const again = execFileSync('curl', [...args, '-o', path.join(dir, 'body'), '-w', '%{http_code}'], {
+      encoding: 'utf8',
+    });
     writeFileSync(path.join(dir, 'status'), again);
   }
 }

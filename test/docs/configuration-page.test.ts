@@ -13,7 +13,9 @@ test("docs/configuration.md's tables are the schema's", () => {
 });
 
 test('every variable the engine reads has a row with a description', () => {
-  const rows = [...page.matchAll(/^\| `([A-Z0-9_]+)` \| (?:[^|\\]|\\.)+ \| (.+) \|$/gm)].map(([, name = '', text = '']) => ({ name, text }));
+  const rows = [...page.matchAll(/^\| `([A-Z0-9_]+)` \| (?:[^|\\]|\\.)+ \| (.+) \|$/gm)].map(
+    ([, name = '', text = '']) => ({ name, text }),
+  );
   for (const name of Object.keys(envSchema.shape)) {
     expect(rows.filter((row) => row.name === name && row.text.trim().length > 20)).toHaveLength(1);
   }
@@ -21,7 +23,14 @@ test('every variable the engine reads has a row with a description', () => {
 
 test('the production https list names every URL the engine refuses in clear', () => {
   const section = page.slice(page.indexOf('A URL in plain `http://`'), page.indexOf('## Settings'));
-  for (const name of ['PAYMENT_API_BASE_URL', 'ENGINE_PUBLIC_URL', 'PAYMENT_BROWSER_BASE_URL', 'PAYMENT_SHIELD_SCRIPT_URL', 'PAYMENT_SHIELD_SETTINGS_URL', 'CHECKOUT_PUBLIC_URL']) {
+  for (const name of [
+    'PAYMENT_API_BASE_URL',
+    'ENGINE_PUBLIC_URL',
+    'PAYMENT_BROWSER_BASE_URL',
+    'PAYMENT_SHIELD_SCRIPT_URL',
+    'PAYMENT_SHIELD_SETTINGS_URL',
+    'CHECKOUT_PUBLIC_URL',
+  ]) {
     expect(section).toContain(`\`${name}\``);
   }
 });

@@ -11,14 +11,23 @@ function escapeRegExp(text: string): string {
 export function jsonPromiseHolds(promised: unknown, actual: unknown): boolean {
   if (promised === WILDCARD) return actual !== undefined;
   if (typeof promised === 'string' && promised.includes(WILDCARD)) {
-    return typeof actual === 'string' && new RegExp(`^${promised.split(WILDCARD).map(escapeRegExp).join('[\\s\\S]*')}$`).test(actual);
+    return (
+      typeof actual === 'string' &&
+      new RegExp(`^${promised.split(WILDCARD).map(escapeRegExp).join('[\\s\\S]*')}$`).test(actual)
+    );
   }
   if (Array.isArray(promised)) {
-    return Array.isArray(actual) && actual.length === promised.length && promised.every((item, index) => jsonPromiseHolds(item, actual[index]));
+    return (
+      Array.isArray(actual) &&
+      actual.length === promised.length &&
+      promised.every((item, index) => jsonPromiseHolds(item, actual[index]))
+    );
   }
   if (promised !== null && typeof promised === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(promised).every(([key, value]) => jsonPromiseHolds(value, (actual as Record<string, unknown>)[key]));
+    return Object.entries(promised).every(([key, value]) =>
+      jsonPromiseHolds(value, (actual as Record<string, unknown>)[key]),
+    );
   }
   return promised === actual;
 }

@@ -37,7 +37,8 @@ function readersFolder(): void {
   mkdirSync(path.join(cwd, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(path.join(cwd, 'package.json'), '{ "name": "readme-reader", "private": true }\n');
   symlinkSync(path.join(root, 'bin', 'payouts.js'), path.join(cwd, 'node_modules', '.bin', 'payouts'));
-  for (const module of ['tsx', 'express', 'standardwebhooks']) symlinkSync(path.join(root, 'node_modules', module), path.join(cwd, 'node_modules', module));
+  for (const module of ['tsx', 'express', 'standardwebhooks'])
+    symlinkSync(path.join(root, 'node_modules', module), path.join(cwd, 'node_modules', module));
 }
 
 beforeAll(async () => {
@@ -71,14 +72,20 @@ __expect() {
 }
 `;
 
-function script(commands: (ExampleCommand & { block: string })[]): { text: string; promises: Record<string, ExampleCommand> } {
+function script(commands: (ExampleCommand & { block: string })[]): {
+  text: string;
+  promises: Record<string, ExampleCommand>;
+} {
   const promises: Record<string, ExampleCommand> = {};
   const lines = [PRELUDE];
   commands.forEach((command, index) => {
     lines.push(`printf '\\n### %s\\n' '${command.where}'`);
     if (command.promise) {
       // The URLs in a promised answer move with the stack's ports too.
-      promises[String(index)] = { ...command, promise: JSON.parse(onThisStack(JSON.stringify(command.promise))) as NonNullable<ExampleCommand['promise']> };
+      promises[String(index)] = {
+        ...command,
+        promise: JSON.parse(onThisStack(JSON.stringify(command.promise))) as NonNullable<ExampleCommand['promise']>,
+      };
       lines.push('__before=$__calls', onThisStack(command.text), `__expect "$__before" ${index}`);
     } else lines.push(onThisStack(command.text));
   });
@@ -86,7 +93,11 @@ function script(commands: (ExampleCommand & { block: string })[]): { text: strin
 }
 
 function runShell(text: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn('bash', ['-c', text], { cwd, env: { ...process.env, ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', text], {
+    cwd,
+    env: { ...process.env, ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,19 +105,22 @@ function runShell(text: string, env: Record<string, string>): Promise<{ code: nu
 }
 
 test('the example reader: commands split as a shell reads them, promises read from their comments', () => {
-  const [block] = shellBlocks('X.md', [
-    '```sh',
-    "curl -s -X POST http://h/v1 \\",
-    "  -d '{\"a\":1,",
-    "       \"b\":2}'",
-    '# 201 {"id":"we_…","events":[…]}',
-    'curl -s http://h/v1/x   # 200 {"status":"PAID"}',
-    "cat > f.csv <<'CSV'",
-    'a,b # not a comment',
-    'CSV',
-    'echo done   # or something else',
-    '```',
-  ].join('\n'));
+  const [block] = shellBlocks(
+    'X.md',
+    [
+      '```sh',
+      'curl -s -X POST http://h/v1 \\',
+      '  -d \'{"a":1,',
+      '       "b":2}\'',
+      '# 201 {"id":"we_…","events":[…]}',
+      'curl -s http://h/v1/x   # 200 {"status":"PAID"}',
+      "cat > f.csv <<'CSV'",
+      'a,b # not a comment',
+      'CSV',
+      'echo done   # or something else',
+      '```',
+    ].join('\n'),
+  );
   expect(block?.commands.map((command) => [command.where, command.promise])).toEqual([
     ['X.md:2', { status: 201, body: { id: 'we_…', events: '…' } }],
     ['X.md:6', { status: 200, body: { status: 'PAID' } }],
@@ -125,15 +139,28 @@ test('every sh example of README.md and docs/ runs as written against npm start,
   const promisesFile = path.join(work, 'promises.json');
   mkdirSync(callsDir);
   writeFileSync(promisesFile, JSON.stringify(promises));
-  const run = await runShell(text, { EXAMPLE_CALLS: callsDir, EXAMPLE_PROMISES: promisesFile, EXAMPLE_CHECKER: path.join(__dirname, 'check-promise.ts') });
-  expect({ code: run.code, output: run.code === 0 ? '' : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stack?.output().slice(-3_000) ?? ''}` }).toEqual({ code: 0, output: '' });
+  const run = await runShell(text, {
+    EXAMPLE_CALLS: callsDir,
+    EXAMPLE_PROMISES: promisesFile,
+    EXAMPLE_CHECKER: path.join(__dirname, 'check-promise.ts'),
+  });
+  expect({
+    code: run.code,
+    output:
+      run.code === 0
+        ? ''
+        : `${run.output.slice(-6_000)}\n--- the stack's last output:\n${stack?.output().slice(-3_000) ?? ''}`,
+  }).toEqual({ code: 0, output: '' });
 }, 150_000);
 
 /** The stack's API as a merchant calls it, with `npm start`'s key. */
 async function engine<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
   const answer = await fetch(`http://127.0.0.1:${ports.engine}${url}`, {
     method,
-    headers: { authorization: 'Bearer dev-api-key', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: 'Bearer dev-api-key',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await answer.text();
@@ -157,7 +184,10 @@ function attemptsFor(externalId: string, endpointId: string): Promise<Attempt[]>
       const page = await engine<{ data: { id: string }[] }>('GET', '/v1/events?type=payout.completed');
       for (const item of page.body.data) {
         const event = (await engine<EventView>('GET', `/v1/events/${item.id}`)).body;
-        const attempts = event.data.externalId === externalId ? event.deliveries.find((delivery) => delivery.endpointId === endpointId)?.attempts : undefined;
+        const attempts =
+          event.data.externalId === externalId
+            ? event.deliveries.find((delivery) => delivery.endpointId === endpointId)?.attempts
+            : undefined;
         if (attempts && attempts.length > 0) return attempts;
       }
       return undefined;
@@ -173,17 +203,41 @@ test("the webhook receiver of docs/merchant-events.md, with the standardwebhooks
   writeFileSync(path.join(cwd, 'hooks.ts'), snippet ?? '');
   const port = await freePort();
   // npm start allows receivers on this machine (WEBHOOK_ALLOW_LOOPBACK).
-  const endpoint = await engine<{ id: string; secret: string; signatureScheme: string }>('POST', '/v1/webhook-endpoints', { url: `http://127.0.0.1:${port}/hooks`, events: ['payout.completed'] });
+  const endpoint = await engine<{ id: string; secret: string; signatureScheme: string }>(
+    'POST',
+    '/v1/webhook-endpoints',
+    { url: `http://127.0.0.1:${port}/hooks`, events: ['payout.completed'] },
+  );
   expect([endpoint.status, endpoint.body.signatureScheme]).toEqual([201, 'standard-webhooks']);
-  const receiver = spawn(process.execPath, ['--import', 'tsx', 'hooks.ts'], { cwd, env: { ...process.env, PORT: String(port), PAYOUTS_WEBHOOK_SECRET: endpoint.body.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const receiver = spawn(process.execPath, ['--import', 'tsx', 'hooks.ts'], {
+    cwd,
+    env: { ...process.env, PORT: String(port), PAYOUTS_WEBHOOK_SECRET: endpoint.body.secret },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    const body = JSON.stringify({ id: 'evt_0123456789abcdef01234567', type: 'payout.completed', createdAt: new Date().toISOString(), data: { object: 'payout', externalId: 'order-1001' } });
-    const send = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const body = JSON.stringify({
+      id: 'evt_0123456789abcdef01234567',
+      type: 'payout.completed',
+      createdAt: new Date().toISOString(),
+      data: { object: 'payout', externalId: 'order-1001' },
+    });
+    const send = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${port}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
     // Signed with another secret: what a forger without the endpoint's secret can send.
-    const forged = merchantWebhookHeaders('standard-webhooks', 'evt_0123456789abcdef01234567', [newStandardWebhookSecret()], body, Math.floor(Date.now() / 1000));
+    const forged = merchantWebhookHeaders(
+      'standard-webhooks',
+      'evt_0123456789abcdef01234567',
+      [newStandardWebhookSecret()],
+      body,
+      Math.floor(Date.now() / 1000),
+    );
     const refused = await pollUntil(
       async () => {
         if (receiver.exitCode !== null) throw new StopPolling(`the receiver exited: ${output}`);
@@ -195,10 +249,15 @@ test("the webhook receiver of docs/merchant-events.md, with the standardwebhooks
     expect(refused).toEqual({ status: 400, text: 'bad-signature' });
 
     const externalId = `readme-hook-${Date.now()}`;
-    expect((await engine('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+    expect(
+      (await engine('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' })).status,
+    ).toBe(202);
     // The receiver answers 204 only to a request its library verified.
     const attempts = await attemptsFor(externalId, endpoint.body.id);
-    expect({ attempts, output }).toEqual({ attempts: [expect.objectContaining({ outcome: 'delivered', httpStatus: 204 })], output: '' });
+    expect({ attempts, output }).toEqual({
+      attempts: [expect.objectContaining({ outcome: 'delivered', httpStatus: 204 })],
+      output: '',
+    });
   } finally {
     receiver.kill('SIGKILL');
     await engine('DELETE', `/v1/webhook-endpoints/${endpoint.body.id}`);

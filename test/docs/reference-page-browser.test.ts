@@ -23,7 +23,9 @@ afterAll(async () => {
 
 test('the built page loads no script, style or font from elsewhere', () => {
   const html = readFileSync(REFERENCE_PAGE, 'utf8');
-  const external = [...html.matchAll(/<(script|link|img|iframe)\b[^>]*\b(src|href)=["']?(https?:)?\/\//gi)].map((match) => match[0]);
+  const external = [...html.matchAll(/<(script|link|img|iframe)\b[^>]*\b(src|href)=["']?(https?:)?\/\//gi)].map(
+    (match) => match[0],
+  );
   expect(external).toEqual([]);
 });
 
@@ -42,7 +44,11 @@ test('/docs loads in Chromium, lists every tag, fetches nothing from another hos
   const answer = await page.goto(`${api.url}/docs`, { waitUntil: 'load' });
   expect(answer?.status()).toBe(200);
   const tags = (engineOpenApi().tags ?? []).map((tag) => tag.name);
-  for (const tag of tags) await page.locator('[role="menuitem"], li', { hasText: tag }).first().waitFor({ state: 'attached', timeout: 20_000 });
+  for (const tag of tags)
+    await page
+      .locator('[role="menuitem"], li', { hasText: tag })
+      .first()
+      .waitFor({ state: 'attached', timeout: 20_000 });
   const menu = await page.locator('body').innerText();
   expect(tags.filter((tag) => !menu.includes(tag))).toEqual([]);
   expect(await page.title()).toBe('Payout engine API');

@@ -45,7 +45,8 @@ export function shellBlocks(file: string, markdown: string): ExampleBlock[] {
     if (!fence) continue;
     const start = index;
     const body: string[] = [];
-    for (index += 1; index < lines.length && !(lines[index] ?? '').startsWith('```'); index += 1) body.push(lines[index] ?? '');
+    for (index += 1; index < lines.length && !(lines[index] ?? '').startsWith('```'); index += 1)
+      body.push(lines[index] ?? '');
     if (fence[1] === 'sh') blocks.push({ where: `${file}:${start + 1}`, commands: commandsOf(file, start + 2, body) });
   }
   return blocks;
@@ -73,7 +74,8 @@ function commentStart(line: string, quote: string | undefined): { at: number; qu
       else if (character === '\\' && open === '"') index += 1;
     } else if (character === "'" || character === '"') open = character;
     else if (character === '\\') index += 1;
-    else if (character === '#' && (index === 0 || /\s/.test(line[index - 1] ?? ''))) return { at: index, quote: undefined };
+    else if (character === '#' && (index === 0 || /\s/.test(line[index - 1] ?? '')))
+      return { at: index, quote: undefined };
   }
   return { at: -1, quote: open };
 }

@@ -39,8 +39,13 @@ export class DoubleAuth {
   /** Endpoint 1. */
   login = (req: Request, res: Response): void => {
     const body = (req.body ?? {}) as { client_id?: unknown; client_secret?: unknown };
-    if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') return refuse(res, 400, 'client_id e client_secret são obrigatórios');
-    if (!sameText(body.client_id, this.credentials.clientId) || !sameText(body.client_secret, this.credentials.clientSecret)) return refuse(res, 401, 'credenciais inválidas');
+    if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string')
+      return refuse(res, 400, 'client_id e client_secret são obrigatórios');
+    if (
+      !sameText(body.client_id, this.credentials.clientId) ||
+      !sameText(body.client_secret, this.credentials.clientSecret)
+    )
+      return refuse(res, 401, 'credenciais inválidas');
     const issuedAt = Math.floor(this.now() / 1000);
     const content = `${base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${base64url(JSON.stringify({ sub: body.client_id, iat: issuedAt, exp: issuedAt + this.tokenLifetimeSeconds }))}`;
     res.json({ token: `${content}.${this.sign(content)}` });
@@ -50,7 +55,8 @@ export class DoubleAuth {
   bearer = (req: Request, res: Response, next: NextFunction): void => {
     const [scheme, token = ''] = (req.header('authorization') ?? '').split(' ');
     const [header = '', claims = '', signature = ''] = token.split('.');
-    if (scheme !== 'Bearer' || !sameText(signature, this.sign(`${header}.${claims}`))) return refuse(res, 401, 'token ausente ou inválido');
+    if (scheme !== 'Bearer' || !sameText(signature, this.sign(`${header}.${claims}`)))
+      return refuse(res, 401, 'token ausente ou inválido');
     const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { exp: number };
     if (exp * 1000 <= this.now()) return refuse(res, 401, 'token expirado');
     next();
@@ -59,7 +65,8 @@ export class DoubleAuth {
   /** Credential-header endpoints (7, 8, 9, 10, 11, 11a). */
   clientHeaders = (req: Request, res: Response, next: NextFunction): void => {
     const [ci, cs] = [req.header('ci') ?? '', req.header('cs') ?? ''];
-    if (!sameText(ci, this.credentials.clientId) || !sameText(cs, this.credentials.clientSecret)) return refuse(res, 401, 'cabeçalhos ci/cs inválidos');
+    if (!sameText(ci, this.credentials.clientId) || !sameText(cs, this.credentials.clientSecret))
+      return refuse(res, 401, 'cabeçalhos ci/cs inválidos');
     next();
   };
 }

@@ -35,7 +35,7 @@ export function buildCode(fields: { pixKey: string; amount: string; txid: string
 export function readCode(code: string): Map<string, string> | undefined {
   if (code.length < 8 || crc16(code.slice(0, -4)) !== code.slice(-4).toUpperCase()) return undefined;
   const fields = new Map<string, string>();
-  for (let at = 0; at < code.length - 4; ) {
+  for (let at = 0; at < code.length - 4;) {
     const id = code.slice(at, at + 2);
     const length = Number(code.slice(at + 2, at + 4));
     if (!/^\d{2}$/.test(id) || !Number.isInteger(length)) return undefined;

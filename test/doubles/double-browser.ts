@@ -83,8 +83,14 @@ export function browserRoutes(browser: BrowserState, publicKey: string, now: () 
   router.post('/browser/3ds-sessions', (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.publicKey !== publicKey) return refuse(res, 403, 'chave pública desconhecida');
-    if (!Number.isInteger(body.amount) || (body.amount as number) <= 0) return refuse(res, 400, 'amount deve ser um inteiro de centavos');
-    if (!Number.isInteger(body.installments) || (body.installments as number) < 1 || (body.installments as number) > MAX_INSTALLMENTS) return refuse(res, 400, `installments deve ser de 1 a ${MAX_INSTALLMENTS}`);
+    if (!Number.isInteger(body.amount) || (body.amount as number) <= 0)
+      return refuse(res, 400, 'amount deve ser um inteiro de centavos');
+    if (
+      !Number.isInteger(body.installments) ||
+      (body.installments as number) < 1 ||
+      (body.installments as number) > MAX_INSTALLMENTS
+    )
+      return refuse(res, 400, `installments deve ser de 1 a ${MAX_INSTALLMENTS}`);
     if (body.currency !== 'BRL') return refuse(res, 400, 'currency deve ser BRL');
     const sessionId = `3ds_${opaque()}`;
     const threeDS = { cavv: opaque(14), xid: opaque(10), eci: '05', version: '2.2.0', referenceId: `ref_${opaque(8)}` };
@@ -96,7 +102,8 @@ export function browserRoutes(browser: BrowserState, publicKey: string, now: () 
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.publicKey !== publicKey) return refuse(res, 403, 'chave pública desconhecida');
     if (typeof body.number !== 'string' || !/^\d{12,19}$/.test(body.number)) return refuse(res, 400, 'number inválido');
-    const sessionId = typeof body.sessionId === 'string' && browser.sessions.has(body.sessionId) ? body.sessionId : undefined;
+    const sessionId =
+      typeof body.sessionId === 'string' && browser.sessions.has(body.sessionId) ? body.sessionId : undefined;
     const token = `tok_${opaque(16)}`;
     if (body.number !== CHALLENGE_CARD || !sessionId) {
       browser.tokens.set(token, { number: body.number, ...(sessionId ? { sessionId } : {}) });
@@ -105,7 +112,11 @@ export function browserRoutes(browser: BrowserState, publicKey: string, now: () 
     const challengeId = `chl_${opaque()}`;
     browser.challenges.set(challengeId, { status: 'PENDENTE', expiresAtMs: now() + CHALLENGE_LIFETIME_MS });
     browser.tokens.set(token, { number: body.number, sessionId, challengeId });
-    res.json({ token, challengeId, challengeUrl: `${req.protocol}://${req.get('host') ?? ''}/browser/3ds-challenge/${challengeId}` });
+    res.json({
+      token,
+      challengeId,
+      challengeUrl: `${req.protocol}://${req.get('host') ?? ''}/browser/3ds-challenge/${challengeId}`,
+    });
   });
 
   router.get('/browser/3ds-challenges/:id', (req, res) => {
@@ -115,16 +126,26 @@ export function browserRoutes(browser: BrowserState, publicKey: string, now: () 
   });
 
   router.get('/browser/3ds-challenge/:id', (req, res) => {
-    if (browser.challengeStatus(req.params.id) !== 'PENDENTE') return refuse(res, 404, 'desafio não encontrado ou já respondido');
+    if (browser.challengeStatus(req.params.id) !== 'PENDENTE')
+      return refuse(res, 404, 'desafio não encontrado ou já respondido');
     res.type('html').send(challengePage(req.params.id));
   });
 
   router.post('/browser/3ds-challenge/:id', express.urlencoded({ extended: false, limit: '1kb' }), (req, res) => {
     const challenge = browser.challenges.get(req.params.id);
     const decision = (req.body as { decision?: unknown } | undefined)?.decision;
-    if (!challenge || browser.challengeStatus(req.params.id) !== 'PENDENTE' || (decision !== 'approve' && decision !== 'refuse')) return refuse(res, 409, 'desafio não pode ser respondido');
+    if (
+      !challenge ||
+      browser.challengeStatus(req.params.id) !== 'PENDENTE' ||
+      (decision !== 'approve' && decision !== 'refuse')
+    )
+      return refuse(res, 409, 'desafio não pode ser respondido');
     challenge.status = decision === 'approve' ? 'APROVADO' : 'RECUSADO';
-    res.type('html').send('<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Autenticação do emissor</title></head><body><p>Resposta registrada.</p></body></html>');
+    res
+      .type('html')
+      .send(
+        '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Autenticação do emissor</title></head><body><p>Resposta registrada.</p></body></html>',
+      );
   });
 
   return router;

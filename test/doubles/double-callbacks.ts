@@ -11,7 +11,12 @@ export async function sendCallback(state: DoubleState, url: string | undefined, 
   if (!url) return;
   let answer: number | string;
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
+    });
     await response.arrayBuffer();
     answer = response.status;
   } catch (error) {

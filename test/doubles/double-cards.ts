@@ -8,7 +8,14 @@ import { Router } from 'express';
 import { sendCallback } from './double-callbacks';
 import { CHALLENGE_CARD, type BrowserState } from './double-browser';
 import { refuse, type DoubleAuth } from './double-auth';
-import { basisPoints, centavosToReais, opaque, reaisToCentavos, type DoubleState, type Operation } from './double-state';
+import {
+  basisPoints,
+  centavosToReais,
+  opaque,
+  reaisToCentavos,
+  type DoubleState,
+  type Operation,
+} from './double-state';
 
 const PROVIDER_NAME = 'DoubleAdquirente';
 /** The acquirer's share of a card payment: 3.99 %, rounded half up. */
@@ -26,22 +33,36 @@ function luhn(number: string): boolean {
   return sum % 10 === 0;
 }
 
-const brandOf = (number: string): string => (number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'ELO');
+const brandOf = (number: string): string =>
+  number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'ELO';
 
 /** What is wrong with the request's card and 3DS data, in the double's words; undefined when it may be charged. */
-function cardProblem(browser: BrowserState, body: Record<string, unknown>, card: Record<string, unknown>): string | undefined {
-  if (!text(card.holderName) || !text(card.ccv) || !/^\d{2}$/.test(String(card.expiryMonth)) || !/^\d{4}$/.test(String(card.expiryYear))) {
+function cardProblem(
+  browser: BrowserState,
+  body: Record<string, unknown>,
+  card: Record<string, unknown>,
+): string | undefined {
+  if (
+    !text(card.holderName) ||
+    !text(card.ccv) ||
+    !/^\d{2}$/.test(String(card.expiryMonth)) ||
+    !/^\d{4}$/.test(String(card.expiryYear))
+  ) {
     return 'creditCard precisa de holderName, expiryMonth (2 dígitos), expiryYear (4 dígitos) e ccv';
   }
   if (!text(card.number) || !/^\d{12,19}$/.test(card.number) || !luhn(card.number)) return 'creditCard.number inválido';
   const session = text(card.sessionId) ? browser.sessions.get(card.sessionId) : undefined;
   if (text(card.sessionId) && !session) return 'sessionId desconhecido';
   const threeDS = card.threeDS as { referenceId?: unknown } | undefined;
-  if (session && threeDS?.referenceId !== undefined && threeDS.referenceId !== session.threeDS.referenceId) return 'threeDS não corresponde à sessão';
+  if (session && threeDS?.referenceId !== undefined && threeDS.referenceId !== session.threeDS.referenceId)
+    return 'threeDS não corresponde à sessão';
   const token = text(body.creditCardToken) ? browser.tokens.get(body.creditCardToken) : undefined;
   if (text(body.creditCardToken) && token?.number !== card.number) return 'creditCardToken não corresponde ao cartão';
   if (card.number === CHALLENGE_CARD) {
-    const approved = token?.challengeId !== undefined && browser.challengeStatus(token.challengeId) === 'APROVADO' && token.sessionId === card.sessionId;
+    const approved =
+      token?.challengeId !== undefined &&
+      browser.challengeStatus(token.challengeId) === 'APROVADO' &&
+      token.sessionId === card.sessionId;
     if (!approved) return 'este cartão exige autenticação 3DS com desafio aprovado';
   }
   return undefined;
@@ -81,12 +102,18 @@ export function cardRoutes(state: DoubleState, browser: BrowserState, auth: Doub
     const body = (req.body ?? {}) as Record<string, unknown>;
     const amountCents = reaisToCentavos(body.amount);
     if (amountCents === undefined) return refuse(res, 400, 'amount deve ser um valor positivo em reais');
-    if (!Number.isInteger(body.installmentCount) || (body.installmentCount as number) < 1 || (body.installmentCount as number) > MAX_INSTALLMENTS) {
+    if (
+      !Number.isInteger(body.installmentCount) ||
+      (body.installmentCount as number) < 1 ||
+      (body.installmentCount as number) > MAX_INSTALLMENTS
+    ) {
       return refuse(res, 400, `installmentCount deve ser de 1 a ${MAX_INSTALLMENTS}`);
     }
-    if (typeof body.dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dueDate)) return refuse(res, 400, 'dueDate deve ser YYYY-MM-DD');
+    if (typeof body.dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dueDate))
+      return refuse(res, 400, 'dueDate deve ser YYYY-MM-DD');
     const payer = (body.payer ?? {}) as Record<string, unknown>;
-    if (!['name', 'email', 'document', 'phone'].every((name) => text(payer[name]))) return refuse(res, 400, 'payer precisa de name, email, document e phone');
+    if (!['name', 'email', 'document', 'phone'].every((name) => text(payer[name])))
+      return refuse(res, 400, 'payer precisa de name, email, document e phone');
     const card = (body.creditCard ?? {}) as Record<string, unknown>;
     const problem = cardProblem(browser, body, card);
     if (problem) return refuse(res, 400, problem);
@@ -116,7 +143,11 @@ export function cardRoutes(state: DoubleState, browser: BrowserState, auth: Doub
         invoiceUrl: null,
         receiptUrl: null,
         provider: PROVIDER_NAME,
-        providerReferences: { transactionId: operation.id, customerId: `cus_${paymentId}`, cardId: `card_${opaque(6)}` },
+        providerReferences: {
+          transactionId: operation.id,
+          customerId: `cus_${paymentId}`,
+          cardId: `card_${opaque(6)}`,
+        },
       },
     });
   });
@@ -124,7 +155,13 @@ export function cardRoutes(state: DoubleState, browser: BrowserState, auth: Doub
   router.get('/api/v1/card/payments/:id', auth.bearer, (req, res) => {
     const operation = state.operations.find((candidate) => String(candidate.card?.paymentId) === req.params.id);
     if (!operation) return refuse(res, 404, 'pagamento não encontrado');
-    res.json({ data: { id: operation.card?.paymentId, status: operation.state === 'COMPLETO' ? 'COMPLETED' : 'PENDING', amount: centavosToReais(operation.amountCents) } });
+    res.json({
+      data: {
+        id: operation.card?.paymentId,
+        status: operation.state === 'COMPLETO' ? 'COMPLETED' : 'PENDING',
+        amount: centavosToReais(operation.amountCents),
+      },
+    });
   });
 
   return router;

@@ -15,7 +15,8 @@ const CASH_IN_FEE_BASIS_POINTS = 99;
 /** The key every code of the double pays into (a random key, EVP). */
 const RECEIVING_KEY = randomUUID();
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
 export function cashInRoutes(state: DoubleState, auth: DoubleAuth, chargeLifetimeMs: number): Router {
   const router = Router();
@@ -23,9 +24,16 @@ export function cashInRoutes(state: DoubleState, auth: DoubleAuth, chargeLifetim
     const body = (req.body ?? {}) as Record<string, unknown>;
     const amountCents = reaisToCentavos(body.amount);
     if (amountCents === undefined) return refuse(res, 400, 'amount deve ser um valor positivo em reais');
-    const [transactionId, payerName, payerDocument, projectWebhook] = [text(body.transactionId), text(body.payerName), text(body.payerDocument), text(body.projectWebhook)];
-    if (!transactionId || !payerName || !projectWebhook) return refuse(res, 400, 'transactionId, payerName e projectWebhook são obrigatórios');
-    if (!payerDocument || !/^\d{11}$|^\d{14}$/.test(payerDocument)) return refuse(res, 400, 'payerDocument deve ter 11 ou 14 dígitos, sem máscara');
+    const [transactionId, payerName, payerDocument, projectWebhook] = [
+      text(body.transactionId),
+      text(body.payerName),
+      text(body.payerDocument),
+      text(body.projectWebhook),
+    ];
+    if (!transactionId || !payerName || !projectWebhook)
+      return refuse(res, 400, 'transactionId, payerName e projectWebhook são obrigatórios');
+    if (!payerDocument || !/^\d{11}$|^\d{14}$/.test(payerDocument))
+      return refuse(res, 400, 'payerDocument deve ter 11 ou 14 dígitos, sem máscara');
     const txid = randomUUID().replace(/-/g, '').slice(0, 25);
     const qrcode = buildCode({ pixKey: RECEIVING_KEY, amount: centavosToReais(amountCents).toFixed(2), txid });
     const operation = state.add({
@@ -37,7 +45,10 @@ export function cashInRoutes(state: DoubleState, auth: DoubleAuth, chargeLifetim
       callbackUrl: projectWebhook,
       charge: { qrcode, expiresAtMs: state.now() + chargeLifetimeMs },
     });
-    res.json({ message: 'Cobrança criada', qrCodeResponse: { transactionId: operation.id, status: 'PENDING', qrcode, amount: centavosToReais(amountCents) } });
+    res.json({
+      message: 'Cobrança criada',
+      qrCodeResponse: { transactionId: operation.id, status: 'PENDING', qrcode, amount: centavosToReais(amountCents) },
+    });
   });
   return router;
 }

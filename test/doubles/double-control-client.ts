@@ -18,7 +18,12 @@ export class DoubleControl {
 
   /** A withdrawal or copy-and-paste payment (by either id) reaches its final status; its callback is sent. */
   async settle(id: string, outcome: 'COMPLETO' | 'FALHA', motivo?: string): Promise<Operation> {
-    return (await this.call<{ operation: Operation }>('POST', `/settle/${encodeURIComponent(id)}`, { outcome, ...(motivo ? { motivo } : {}) })).operation;
+    return (
+      await this.call<{ operation: Operation }>('POST', `/settle/${encodeURIComponent(id)}`, {
+        outcome,
+        ...(motivo ? { motivo } : {}),
+      })
+    ).operation;
   }
 
   async pay(id: string): Promise<Operation> {
@@ -38,12 +43,18 @@ export class DoubleControl {
   }
 
   async resolveInfraction(id: string, situacao: 'ACCEPTED' | 'REJECTED' | 'CANCELLED'): Promise<Infraction> {
-    return (await this.call<{ infraction: Infraction }>('POST', `/infractions/${encodeURIComponent(id)}/resolve`, { situacao })).infraction;
+    return (
+      await this.call<{ infraction: Infraction }>('POST', `/infractions/${encodeURIComponent(id)}/resolve`, {
+        situacao,
+      })
+    ).infraction;
   }
 
   /** Every operation the double made, of one client id and one kind when given: the money it moved. */
   async operations(filter: { clientId?: string; kind?: OperationKind } = {}): Promise<Operation[]> {
-    const query = new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const query = new URLSearchParams(
+      Object.entries(filter).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     return (await this.call<{ operations: Operation[] }>('GET', `/operations?${query.toString()}`)).operations;
   }
 

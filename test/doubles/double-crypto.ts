@@ -6,13 +6,21 @@
 import { Router } from 'express';
 import { refuse, type DoubleAuth } from './double-auth';
 
-export const CRYPTO_FEES = { withdrawal_rate: 0.02, rate_fixed: 0.5, min_withdrawal: 20, max_withdrawal: 20_000, usdt_rate: 5.25 } as const;
+export const CRYPTO_FEES = {
+  withdrawal_rate: 0.02,
+  rate_fixed: 0.5,
+  min_withdrawal: 20,
+  max_withdrawal: 20_000,
+  usdt_rate: 5.25,
+} as const;
 
 export function cryptoRoutes(auth: DoubleAuth): Router {
   const router = Router();
   router.get('/api/crypto/fees', auth.bearer, (_req, res) => {
     res.json(CRYPTO_FEES);
   });
-  router.get('/api/crypto/status/:transactionId', auth.bearer, (_req, res) => refuse(res, 404, 'saque cripto não encontrado'));
+  router.get('/api/crypto/status/:transactionId', auth.bearer, (_req, res) =>
+    refuse(res, 404, 'saque cripto não encontrado'),
+  );
   return router;
 }

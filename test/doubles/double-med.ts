@@ -20,28 +20,44 @@ export function medRoutes(state: DoubleState, auth: DoubleAuth): Router {
 
   router.get('/api/meds/infractions/list', auth.clientHeaders, (req, res) => {
     const [page, perPage] = [Number(req.query.page ?? 1), Number(req.query.perPage ?? PAGE_CAP)];
-    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1) return refuse(res, 400, 'page e perPage devem ser inteiros positivos');
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1)
+      return refuse(res, 400, 'page e perPage devem ser inteiros positivos');
     const size = Math.min(perPage, PAGE_CAP);
-    res.json({ infracoes: state.infractions.slice((page - 1) * size, page * size).map(listed), pagina: page, por_pagina: size });
+    res.json({
+      infracoes: state.infractions.slice((page - 1) * size, page * size).map(listed),
+      pagina: page,
+      por_pagina: size,
+    });
   });
 
   router.post('/api/meds/infractions/:infractionId/defense', auth.clientHeaders, (req, res) => {
     const infraction = state.infractions.find((candidate) => candidate.infraction_id === req.params.infractionId);
     if (!infraction) return refuse(res, 404, 'infração não encontrada');
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof body.analise !== 'string' || !(ANALISE_WORDS as readonly string[]).includes(body.analise)) return refuse(res, 400, `analise deve ser ${ANALISE_WORDS.join(' ou ')}`);
-    if (typeof body.justificativa !== 'string' || body.justificativa.trim() === '') return refuse(res, 400, 'justificativa é obrigatória');
+    if (typeof body.analise !== 'string' || !(ANALISE_WORDS as readonly string[]).includes(body.analise))
+      return refuse(res, 400, `analise deve ser ${ANALISE_WORDS.join(' ou ')}`);
+    if (typeof body.justificativa !== 'string' || body.justificativa.trim() === '')
+      return refuse(res, 400, 'justificativa é obrigatória');
     const proofs = body.proofs ?? [];
-    if (!Array.isArray(proofs) || !proofs.every((proof) => typeof proof === 'string')) return refuse(res, 400, 'proofs deve ser uma lista de URLs');
+    if (!Array.isArray(proofs) || !proofs.every((proof) => typeof proof === 'string'))
+      return refuse(res, 400, 'proofs deve ser uma lista de URLs');
     if (infraction.situacao !== 'WAITING_PSP') return refuse(res, 409, `a infração está ${infraction.situacao}`);
-    infraction.defesas.push({ analise: body.analise, justificativa: body.justificativa, proofs, recebida_em: state.nowIso() });
+    infraction.defesas.push({
+      analise: body.analise,
+      justificativa: body.justificativa,
+      proofs,
+      recebida_em: state.nowIso(),
+    });
     res.json({ message: 'Defesa recebida' });
   });
 
   return router;
 }
 
-export function openInfraction(state: DoubleState, fields: { transactionId: string; amountCents: number; reason?: string }): Infraction {
+export function openInfraction(
+  state: DoubleState,
+  fields: { transactionId: string; amountCents: number; reason?: string },
+): Infraction {
   const openedAt = state.now();
   const infraction: Infraction = {
     infraction_id: `med_${opaque(8)}`,

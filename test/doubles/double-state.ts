@@ -84,7 +84,12 @@ export class DoubleState {
 
   add(fields: Omit<Operation, 'id' | 'createdAt' | 'updatedAt'>): Operation {
     const at = this.nowIso();
-    const operation: Operation = { id: `dbl_${randomUUID().replace(/-/g, '').slice(0, 20)}`, createdAt: at, updatedAt: at, ...fields };
+    const operation: Operation = {
+      id: `dbl_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+      createdAt: at,
+      updatedAt: at,
+      ...fields,
+    };
     this.operations.push(operation);
     return operation;
   }
@@ -95,9 +100,12 @@ export class DoubleState {
 
   /** Rule 2 of endpoint 9: the id the operation was created with, or the one the double answered; the latest when a client id was used twice. */
   find(id: string): Operation | undefined {
-    const operation = this.operations.find((candidate) => candidate.id === id) ?? this.operations.filter((candidate) => candidate.clientId === id).at(-1);
+    const operation =
+      this.operations.find((candidate) => candidate.id === id) ??
+      this.operations.filter((candidate) => candidate.clientId === id).at(-1);
     // A charge past its lifetime is EXPIRADO from then on, whoever asks first (no callback: nothing happened to it).
-    if (operation?.charge && operation.state === 'PENDENTE' && this.now() >= operation.charge.expiresAtMs) this.move(operation, 'EXPIRADO');
+    if (operation?.charge && operation.state === 'PENDENTE' && this.now() >= operation.charge.expiresAtMs)
+      this.move(operation, 'EXPIRADO');
     return operation;
   }
 
@@ -127,4 +135,5 @@ export function centavosToReais(centavos: number): number {
 }
 
 /** A share of an amount in basis points, rounded half up (the remainder stays with the double). */
-export const basisPoints = (centavos: number, points: number): number => Math.floor((centavos * points + 5_000) / 10_000);
+export const basisPoints = (centavos: number, points: number): number =>
+  Math.floor((centavos * points + 5_000) / 10_000);

@@ -97,7 +97,8 @@ export async function startProviderDouble(options: ProviderDoubleOptions = {}): 
   const app = express();
   app.disable('x-powered-by');
   app.use((req, _res, next) => {
-    if (!req.path.startsWith(CONTROL_PREFIX)) state.requests.push({ method: req.method, path: req.path, at: state.nowIso() });
+    if (!req.path.startsWith(CONTROL_PREFIX))
+      state.requests.push({ method: req.method, path: req.path, at: state.nowIso() });
     next();
   });
   app.use(express.json({ limit: '64kb' }));
@@ -112,7 +113,9 @@ export async function startProviderDouble(options: ProviderDoubleOptions = {}): 
   app.use((_req: express.Request, res: express.Response) => refuse(res, 404, 'rota não encontrada'));
   // A body that is not JSON or too large (body-parser's 4xx), or a fault of the double itself: its error shape, never Express's page.
   app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
-    error.status !== undefined && error.status < 500 ? refuse(res, error.status, 'corpo da requisição inválido') : refuse(res, 500, 'erro interno'),
+    error.status !== undefined && error.status < 500
+      ? refuse(res, error.status, 'corpo da requisição inválido')
+      : refuse(res, 500, 'erro interno'),
   );
 
   const server: Server = await new Promise((resolve) => {

@@ -12,7 +12,13 @@ import { connectClient, createPayloadCodec, type TemporalClientHandle } from '..
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
 import { pollUntil } from '../../src/util/poll';
 import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
-import { authorizationAnswerSignal, cardPaymentStatusQuery, cardPaymentWorkflowId, startAuthorizationUpdate, type CardPaymentWorkflow } from '../../workflows/card-payment/messages';
+import {
+  authorizationAnswerSignal,
+  cardPaymentStatusQuery,
+  cardPaymentWorkflowId,
+  startAuthorizationUpdate,
+  type CardPaymentWorkflow,
+} from '../../workflows/card-payment/messages';
 import { engineBundle } from '../helpers/engine-harness';
 import { testConfig } from '../helpers/temporal';
 
@@ -25,10 +31,21 @@ beforeAll(async () => {
 afterAll(() => client?.close());
 
 const input = (externalId: string): CardPaymentInput => ({
-  order: { externalId, amountCents: 10_000, installmentCount: 1, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725', phone: '5511987654321' } },
+  order: {
+    externalId,
+    amountCents: 10_000,
+    installmentCount: 1,
+    payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725', phone: '5511987654321' },
+  },
   expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
   requestHash: 'hash',
-  timing: { callbackWaitMs: 60_000, pollInitialMs: 5_000, pollMaxMs: 60_000, reviewAfterMs: 86_400_000, authorizeDeadlineMs: 120_000 },
+  timing: {
+    callbackWaitMs: 60_000,
+    pollInitialMs: 5_000,
+    pollMaxMs: 60_000,
+    reviewAfterMs: 86_400_000,
+    authorizeDeadlineMs: 120_000,
+  },
 });
 
 test("an activity's failure is stored encrypted: its message and stack trace are not in the history's text", async () => {
@@ -45,9 +62,20 @@ test("an activity's failure is stored encrypted: its message and stack trace are
   });
   const externalId = `failure-${randomUUID().slice(0, 8)}`;
   const handle = await worker.runUntil(async () => {
-    const started = await client.client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: cardPaymentWorkflowId(externalId), args: [input(externalId)] });
+    const started = await client.client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: cardPaymentWorkflowId(externalId),
+      args: [input(externalId)],
+    });
     await started.executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
-    await started.signal(authorizationAnswerSignal, { kind: 'accepted', paymentId: 41, brand: 'VISA', last4: '1111', providerStatus: 'PENDING', netValueCents: 9_601 });
+    await started.signal(authorizationAnswerSignal, {
+      kind: 'accepted',
+      paymentId: 41,
+      brand: 'VISA',
+      last4: '1111',
+      providerStatus: 'PENDING',
+      netValueCents: 9_601,
+    });
     // The workflow reads the words as ever (decoded by the worker): they are its review reason.
     await pollUntil(
       async () => ((await started.query(cardPaymentStatusQuery)).reviewReason?.includes(WORDS) ? true : undefined),
@@ -58,16 +86,22 @@ test("an activity's failure is stored encrypted: its message and stack trace are
   await connection.close();
 
   const history = await handle.fetchHistory();
-  const failure = history.events?.find((event) => event.activityTaskFailedEventAttributes)?.activityTaskFailedEventAttributes?.failure;
+  const failure = history.events?.find((event) => event.activityTaskFailedEventAttributes)
+    ?.activityTaskFailedEventAttributes?.failure;
   expect(failure?.message).toBe('Encoded failure');
   expect(failure?.stackTrace ?? '').toBe('');
-  const stored = JSON.stringify(temporal.api.history.v1.History.toObject(history as temporal.api.history.v1.History, { bytes: String }));
+  const stored = JSON.stringify(
+    temporal.api.history.v1.History.toObject(history as temporal.api.history.v1.History, { bytes: String }),
+  );
   expect(stored).not.toContain('52998224725');
   expect(stored).not.toContain('blocklist');
 
   const attributes = failure?.encodedAttributes as Payload;
   expect(payloadEncoding(attributes)).toBe(ENCRYPTED_ENCODING);
   const [decoded] = await createPayloadCodec(config).decode([attributes]);
-  expect(JSON.parse(Buffer.from(decoded?.data ?? []).toString())).toMatchObject({ message: WORDS, stack_trace: expect.any(String) as unknown });
+  expect(JSON.parse(Buffer.from(decoded?.data ?? []).toString())).toMatchObject({
+    message: WORDS,
+    stack_trace: expect.any(String) as unknown,
+  });
   await handle.terminate('test over');
 });

@@ -23,7 +23,15 @@ async function startApi(env: Record<string, string> = {}): Promise<z.infer<typeo
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'engine-api-bind-'));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/api.ts')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ENGINE_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      ENGINE_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push({ child, dataDir });

@@ -56,22 +56,30 @@ test(`npm install on the machine's Node ${machine.version} gives npm scripts the
 });
 
 const olderNode = Number(machine.version.split('.')[0]) < PINNED_NODE_MAJOR;
-(olderNode ? test : test.skip)(`every entry point started by hand on Node ${machine.version} refuses in one line that says to start it through npm`, async () => {
-  const entries = ['src/cli/api.ts', 'src/cli/worker.ts', 'sandbox/main.ts', 'tools/stack/start-stack.ts'].map((file) => ['--import', 'tsx', file]);
-  for (const args of [...entries, ['bin/payouts.js', 'status', 'b-1']]) {
-    const refused = await run(machine.path, args, { cwd: clone, env }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
+(olderNode ? test : test.skip)(
+  `every entry point started by hand on Node ${machine.version} refuses in one line that says to start it through npm`,
+  async () => {
+    const entries = ['src/cli/api.ts', 'src/cli/worker.ts', 'sandbox/main.ts', 'tools/stack/start-stack.ts'].map(
+      (file) => ['--import', 'tsx', file],
     );
-    const lines = refused.stderr.split('\n');
-    expect({ entry: args.join(' '), code: refused.code, lines: lines.length, line: lines[0] }).toEqual({
-      entry: args.join(' '),
-      code: 1,
-      lines: 2,
-      line: expect.stringMatching(/^This is Node .*Start it through npm .* npm scripts run on the Node \d+\.\d+\.\d+ that npm install put in node_modules\.$/) as unknown,
-    });
-  }
-}, 60_000);
+    for (const args of [...entries, ['bin/payouts.js', 'status', 'b-1']]) {
+      const refused = await run(machine.path, args, { cwd: clone, env }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      const lines = refused.stderr.split('\n');
+      expect({ entry: args.join(' '), code: refused.code, lines: lines.length, line: lines[0] }).toEqual({
+        entry: args.join(' '),
+        code: 1,
+        lines: 2,
+        line: expect.stringMatching(
+          /^This is Node .*Start it through npm .* npm scripts run on the Node \d+\.\d+\.\d+ that npm install put in node_modules\.$/,
+        ) as unknown,
+      });
+    }
+  },
+  60_000,
+);
 
 /** `npm start` in the clone; `whileUp` runs against the stack, then `signal` goes to the npm process alone. */
 async function startThenSignal(signal: NodeJS.Signals, whileUp: (engineUrl: string) => Promise<void>): Promise<void> {
@@ -82,23 +90,42 @@ async function startThenSignal(signal: NodeJS.Signals, whileUp: (engineUrl: stri
   } finally {
     child.kill(signal);
   }
-  await pollUntil(() => (hasExited(child) ? true : undefined), { timeoutMs: 90_000, intervalMs: 200, description: `npm start to exit on ${signal}` });
+  await pollUntil(() => (hasExited(child) ? true : undefined), {
+    timeoutMs: 90_000,
+    intervalMs: 200,
+    description: `npm start to exit on ${signal}`,
+  });
   expect({ code: child.exitCode, signal: child.signalCode }).toEqual({ code: 0, signal: null });
-  for (const [name, port] of Object.entries(ports)) expect({ name, open: await portOpen(port) }).toEqual({ name, open: false });
+  for (const [name, port] of Object.entries(ports))
+    expect({ name, open: await portOpen(port) }).toEqual({ name, open: false });
   // A service's esbuild helper goes once its service has gone, a moment after.
-  await pollUntil(() => (processesNaming(dataDir).length === 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 200, description: `every process of the stack in ${dataDir} to go` });
+  await pollUntil(() => (processesNaming(dataDir).length === 0 ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    description: `every process of the stack in ${dataDir} to go`,
+  });
 }
 
-const engine = (url: string, body?: unknown) => httpCall<{ status: string }>(url, { headers: { authorization: 'Bearer dev-api-key' }, ...(body === undefined ? {} : { body }) });
+const engine = (url: string, body?: unknown) =>
+  httpCall<{ status: string }>(url, {
+    headers: { authorization: 'Bearer dev-api-key' },
+    ...(body === undefined ? {} : { body }),
+  });
 
 test("npm start: the README's payout completes, and SIGINT to the npm start process stops every service it started", async () => {
   await startThenSignal('SIGINT', async (engineUrl) => {
-    const accepted = await engine(`${engineUrl}/v1/payouts`, { externalId: 'order-1001', amount: 25.0, pixKey: '52998224725', keyType: 'CPF' });
+    const accepted = await engine(`${engineUrl}/v1/payouts`, {
+      externalId: 'order-1001',
+      amount: 25.0,
+      pixKey: '52998224725',
+      keyType: 'CPF',
+    });
     expect({ status: accepted.status, body: accepted.body.status }).toEqual({ status: 202, body: 'RECEIVED' });
     const settled = await pollUntil(
       async () => {
         const { body } = await engine(`${engineUrl}/v1/payouts/order-1001`);
-        if (!['RECEIVED', 'SUBMITTED', 'COMPLETED'].includes(body.status)) throw new StopPolling(`the payout ended ${body.status}`);
+        if (!['RECEIVED', 'SUBMITTED', 'COMPLETED'].includes(body.status))
+          throw new StopPolling(`the payout ended ${body.status}`);
         return body.status === 'COMPLETED' ? body.status : undefined;
       },
       // The banner comes once the API answers; the worker may still be bundling the workflows then.

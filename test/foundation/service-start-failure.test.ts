@@ -21,10 +21,21 @@ test('a sandbox that cannot take its port is reported with the reason it logged,
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-start-failure-'));
   const taken = await occupyFreePort();
   const port = (taken.address() as net.AddressInfo).port;
-  const sandbox = spawnKeepingTail('sandbox', { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, SANDBOX_PORT: String(port), LOG_LEVEL: 'warn' });
+  const sandbox = spawnKeepingTail('sandbox', {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    SANDBOX_PORT: String(port),
+    LOG_LEVEL: 'warn',
+  });
   try {
-    const started = waitHealthy(`http://127.0.0.1:${port}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail, timeoutMs: 30_000 });
-    await expect(started).rejects.toThrow(/sandbox exited during start-up: .*"event":"sandbox\.listen_failed".*EADDRINUSE/);
+    const started = waitHealthy(`http://127.0.0.1:${port}/healthz`, sandbox.child, 'sandbox', {
+      tail: sandbox.tail,
+      timeoutMs: 30_000,
+    });
+    await expect(started).rejects.toThrow(
+      /sandbox exited during start-up: .*"event":"sandbox\.listen_failed".*EADDRINUSE/,
+    );
   } finally {
     await stopChild(sandbox.child, 5_000);
     taken.close();

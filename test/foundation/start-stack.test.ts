@@ -13,16 +13,26 @@ const root = path.join(__dirname, '..', '..');
 test('npm start serves the engine, the sandbox and the Temporal UI (decoding with its codec token), and Ctrl-C leaves no process or port behind', async () => {
   const { child, ports, dataDir, output, exited } = await npmStart();
   try {
-    expect(output()).toContain(`Provider         http://127.0.0.1:${ports.sandbox}   (what the engine calls: the sandbox above)`);
+    expect(output()).toContain(
+      `Provider         http://127.0.0.1:${ports.sandbox}   (what the engine calls: the sandbox above)`,
+    );
     expect((await fetch(`http://127.0.0.1:${ports.engine}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.sandbox}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
     // The UI decodes through the engine with its own credential, the codec token in the endpoint's URL.
-    const { codecToken } = JSON.parse(readFileSync(path.join(dataDir, 'codec-token.json'), 'utf8')) as { codecToken: string };
-    const settings = (await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+    const { codecToken } = JSON.parse(readFileSync(path.join(dataDir, 'codec-token.json'), 'utf8')) as {
+      codecToken: string;
+    };
+    const settings = (await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json()) as {
+      Codec: { Endpoint: string };
+    };
     expect(settings.Codec.Endpoint).toBe(`http://127.0.0.1:${ports.engine}/codec/t/${codecToken}`);
     const asTheUi = (endpoint: string) =>
-      fetch(`${endpoint}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: `http://localhost:${ports.ui}` }, body: '{"payloads":[]}' });
+      fetch(`${endpoint}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://localhost:${ports.ui}` },
+        body: '{"payloads":[]}',
+      });
     expect((await asTheUi(settings.Codec.Endpoint)).status).toBe(200);
     expect((await asTheUi(`http://127.0.0.1:${ports.engine}/codec`)).status).toBe(401);
     const ready = await pollUntil(
@@ -38,7 +48,10 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
     expect((await fetch(`http://127.0.0.1:${ports.engine}/metrics`)).status).toBe(404);
     const workerMetrics = await pollUntil(
       async () => {
-        const text = await fetch(`http://127.0.0.1:${ports.workerMetrics}/metrics`).then((response) => response.text(), () => '');
+        const text = await fetch(`http://127.0.0.1:${ports.workerMetrics}/metrics`).then(
+          (response) => response.text(),
+          () => '',
+        );
         return text.includes('temporal_') ? text : undefined;
       },
       { timeoutMs: 30_000, description: "the worker's metrics" },
@@ -70,7 +83,9 @@ test('npm start serves the engine, the sandbox and the Temporal UI (decoding wit
 }, 180_000);
 
 test('`npm run worker` and `npm start` run the worker with the same Node flags (its capped heap)', () => {
-  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   const flags = SERVICE_NODE_FLAGS.worker ?? [];
   expect(flags.length).toBeGreaterThan(0);
   expect(scripts.worker).toBe(`node ${flags.join(' ')} --import tsx src/cli/worker.ts`);

@@ -16,7 +16,10 @@ let temporalClient: TemporalClientHandle;
 let environment: TestWorkflowEnvironment;
 
 beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../fixtures/probe-workflow'), logger: quietLogger() });
+  bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../fixtures/probe-workflow'),
+    logger: quietLogger(),
+  });
   // The server was started by the global setup from the project's own binary (see test/setup).
   environment = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS });
   temporalClient = await connectClient(config);
@@ -31,17 +34,33 @@ function quietLogger() {
   return { trace: noop, debug: noop, info: noop, warn: noop, error: noop, log: noop };
 }
 
-async function runProbe(workflowId: string, input: { recipientDocument: string; amountCents: number }): Promise<string> {
-  const worker = await createEngineWorker({ config, connection: environment.nativeConnection, activities: probeActivities, workflows: { workflowBundle: bundle } });
+async function runProbe(
+  workflowId: string,
+  input: { recipientDocument: string; amountCents: number },
+): Promise<string> {
+  const worker = await createEngineWorker({
+    config,
+    connection: environment.nativeConnection,
+    activities: probeActivities,
+    workflows: { workflowBundle: bundle },
+  });
   // The engine's own client, so that the payload codec is the one under test.
-  return worker.runUntil(temporalClient.client.workflow.execute(probeWorkflow, { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId, args: [input] }));
+  return worker.runUntil(
+    temporalClient.client.workflow.execute(probeWorkflow, {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [input],
+    }),
+  );
 }
 
 test('a workflow runs on a real worker and is found afterwards by its search attributes', async () => {
   const workflowId = `probe:${randomUUID()}`;
   const amountCents = 1_000_000 + Math.floor(Math.random() * 1_000_000);
 
-  await expect(runProbe(workflowId, { recipientDocument: '52998224725', amountCents })).resolves.toBe('paid 52998224725');
+  await expect(runProbe(workflowId, { recipientDocument: '52998224725', amountCents })).resolves.toBe(
+    'paid 52998224725',
+  );
 
   const found = await pollUntil(
     async () => {
@@ -77,11 +96,16 @@ test('payloads are stored encrypted: the history holds no readable input, and th
   expect(() => JSON.parse(Buffer.from(inputPayload?.data ?? []).toString('utf8')) as unknown).toThrow();
 
   const [decoded] = await createPayloadCodec(config).decode([inputPayload ?? {}]);
-  expect(JSON.parse(Buffer.from(decoded?.data ?? []).toString('utf8'))).toEqual({ recipientDocument: document, amountCents: 100 });
+  expect(JSON.parse(Buffer.from(decoded?.data ?? []).toString('utf8'))).toEqual({
+    recipientDocument: document,
+    amountCents: 100,
+  });
 });
 
 test('a payload encrypted with another key cannot be decoded', async () => {
   const [encrypted] = await createPayloadCodec(config).encode([{ metadata: {}, data: Buffer.from('"x"') }]);
-  const stranger = createPayloadCodec(testConfig({ PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: 'other' }));
+  const stranger = createPayloadCodec(
+    testConfig({ PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: 'other' }),
+  );
   await expect(stranger.decode([encrypted ?? {}])).rejects.toThrow(/no key with id test-key/);
 });

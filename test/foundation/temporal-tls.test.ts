@@ -20,19 +20,74 @@ let proxy: tls.Server;
 let proxyAddress: string;
 
 function issue(name: string, extensions: string): void {
-  execFileSync('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name}`]);
+  execFileSync('openssl', [
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    file(`${name}.key`),
+    '-out',
+    file(`${name}.csr`),
+    '-subj',
+    `/CN=${name}`,
+  ]);
   writeFileSync(file(`${name}.ext`), extensions);
-  execFileSync('openssl', ['x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', file(`${name}.ext`), '-out', file(`${name}.pem`)]);
+  execFileSync('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    file(`${name}.csr`),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    file(`${name}.ext`),
+    '-out',
+    file(`${name}.pem`),
+  ]);
 }
 
 beforeAll(async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-subj', '/CN=test-ca', '-days', '1']);
-  issue('server', 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:temporal.test\n');
+  execFileSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-subj',
+    '/CN=test-ca',
+    '-days',
+    '1',
+  ]);
+  issue(
+    'server',
+    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:temporal.test\n',
+  );
   issue('client', 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n');
 
   const [upstreamHost, upstreamPort] = temporalTestAddress().split(':');
   proxy = tls.createServer(
-    { key: readFileSync(file('server.key')), cert: readFileSync(file('server.pem')), ca: readFileSync(file('ca.pem')), requestCert: true, rejectUnauthorized: true, ALPNProtocols: ['h2'] },
+    {
+      key: readFileSync(file('server.key')),
+      cert: readFileSync(file('server.pem')),
+      ca: readFileSync(file('ca.pem')),
+      requestCert: true,
+      rejectUnauthorized: true,
+      ALPNProtocols: ['h2'],
+    },
     (socket) => {
       const upstream = net.connect(Number(upstreamPort), upstreamHost);
       socket.pipe(upstream).pipe(socket);
@@ -50,7 +105,13 @@ afterAll(async () => {
 });
 
 const tlsConfig = (env: Record<string, string>): Config =>
-  loadConfig({ TEMPORAL_ADDRESS: proxyAddress, TEMPORAL_TLS_CA: file('ca.pem'), TEMPORAL_TLS_SERVER_NAME: 'temporal.test', DATA_DIR: dir, ...env });
+  loadConfig({
+    TEMPORAL_ADDRESS: proxyAddress,
+    TEMPORAL_TLS_CA: file('ca.pem'),
+    TEMPORAL_TLS_SERVER_NAME: 'temporal.test',
+    DATA_DIR: dir,
+    ...env,
+  });
 
 test('the client and the worker connect through mTLS with the configured certificate', async () => {
   const config = tlsConfig({ TEMPORAL_TLS_CERT: file('client.pem'), TEMPORAL_TLS_KEY: file('client.key') });
@@ -69,5 +130,7 @@ test('without a client certificate the frontend refuses the connection', async (
 });
 
 test('a certificate without its key is refused at start-up', () => {
-  expect(() => tlsConfig({ TEMPORAL_TLS_CERT: file('client.pem') })).toThrow(/TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together/);
+  expect(() => tlsConfig({ TEMPORAL_TLS_CERT: file('client.pem') })).toThrow(
+    /TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together/,
+  );
 });

@@ -39,14 +39,14 @@ test('a server that answers what its document does not promise fails the run', a
     servers: [],
     securitySchemes: {},
     operations: [
-    {
-      id: 'getThing',
-      method: 'get',
-      path: '/things/:id',
-      summary: 'A thing',
-      params: z.object({ id: z.string().regex(/^\d{1,6}$/) }),
-      responses: { 200: { description: 'The thing', schema: z.object({ name: z.string() }).strict() } },
-    },
+      {
+        id: 'getThing',
+        method: 'get',
+        path: '/things/:id',
+        summary: 'A thing',
+        params: z.object({ id: z.string().regex(/^\d{1,6}$/) }),
+        responses: { 200: { description: 'The thing', schema: z.object({ name: z.string() }).strict() } },
+      },
     ],
   });
   const app = express();
@@ -62,9 +62,15 @@ test('a server that answers what its document does not promise fails the run', a
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   try {
     const { port } = server.address() as AddressInfo;
-    const result = await runSchemathesis(st, { name: 'liar', schemaUrl: `http://127.0.0.1:${port}/openapi.json`, headers: {} }, { maxExamples: 5, seed: 1, reportDir: reportDir() });
+    const result = await runSchemathesis(
+      st,
+      { name: 'liar', schemaUrl: `http://127.0.0.1:${port}/openapi.json`, headers: {} },
+      { maxExamples: 5, seed: 1, reportDir: reportDir() },
+    );
     expect(result.passed).toBe(false);
-    expect(result.report.failures.map((failure) => failure.title)).toEqual(expect.arrayContaining(['Server error', 'Response violates schema']));
+    expect(result.report.failures.map((failure) => failure.title)).toEqual(
+      expect.arrayContaining(['Server error', 'Response violates schema']),
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

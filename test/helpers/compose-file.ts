@@ -20,21 +20,31 @@ const serviceSchema = z.looseObject({
 });
 const networkSchema = z.looseObject({
   internal: z.boolean().optional(),
-  ipam: z.looseObject({ config: z.array(z.looseObject({ subnet: z.string(), ip_range: z.string().optional() })) }).optional(),
+  ipam: z
+    .looseObject({ config: z.array(z.looseObject({ subnet: z.string(), ip_range: z.string().optional() })) })
+    .optional(),
 });
-const composeSchema = z.looseObject({ services: z.record(z.string(), serviceSchema), networks: z.record(z.string(), networkSchema) });
+const composeSchema = z.looseObject({
+  services: z.record(z.string(), serviceSchema),
+  networks: z.record(z.string(), networkSchema),
+});
 
-export const compose = composeSchema.parse(parse(readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }));
+export const compose = composeSchema.parse(
+  parse(readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }),
+);
 
 /** What `docker compose` does to a value: `${NAME:?message}` from the environment or stop naming it, `${NAME:-default}`, `$$` for `$`. */
 export function interpolate(value: string, environment: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g, (whole: string, name: string | undefined, kind: string | undefined, text: string | undefined) => {
-    if (whole === '$$' || name === undefined) return '$';
-    const given = environment[name];
-    if (given !== undefined && given !== '') return given;
-    if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${text ?? ''}`);
-    return text ?? '';
-  });
+  return value.replace(
+    /\$\$|\$\{(\w+)(?::([?-])([^}]*))?\}/g,
+    (whole: string, name: string | undefined, kind: string | undefined, text: string | undefined) => {
+      if (whole === '$$' || name === undefined) return '$';
+      const given = environment[name];
+      if (given !== undefined && given !== '') return given;
+      if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${text ?? ''}`);
+      return text ?? '';
+    },
+  );
 }
 
 /** A value for every variable compose requires (not all of them values production takes). */
@@ -66,4 +76,9 @@ export const STRONG_SECRETS: Record<string, string> = {
 };
 /** A service's environment as compose would hand it over. */
 export const environmentOf = (service: string, environment = PRODUCTION_SECRETS): Record<string, string> =>
-  Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), environment)]));
+  Object.fromEntries(
+    Object.entries(compose.services[service]?.environment ?? {}).map(([name, value]) => [
+      name,
+      interpolate(String(value), environment),
+    ]),
+  );

@@ -4,7 +4,10 @@ import { pollUntil } from '../../src/util/poll';
 
 /** The server deletes in a task of its own: about 20 s on the dev server, longer on a loaded machine. */
 export async function deleteWorkflow(client: Client, workflowId: string): Promise<void> {
-  await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } });
+  await client.workflowService.deleteWorkflowExecution({
+    namespace: client.options.namespace,
+    workflowExecution: { workflowId },
+  });
   await pollUntil(
     async () => {
       try {

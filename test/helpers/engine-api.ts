@@ -15,7 +15,12 @@ import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
-import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  signWebhook,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { connectClient, createPayloadCodec } from '../../src/temporal/connection';
 import { testConfig } from './temporal';
 
@@ -35,16 +40,36 @@ export interface EngineApi {
 }
 
 /** `logs`: every line the API writes, at debug level (default: none kept). */
-export async function startEngineApi(overrides: Record<string, string> = {}, options: { logs?: (line: string) => void } = {}): Promise<EngineApi> {
+export async function startEngineApi(
+  overrides: Record<string, string> = {},
+  options: { logs?: (line: string) => void } = {},
+): Promise<EngineApi> {
   const config = testConfig({ LOG_LEVEL: 'error', ...overrides });
-  const logger = options.logs ? createLogger({ service: 'engine-api' }, 'debug', options.logs) : createLogger({ test: 'engine-api' }, 'error', () => undefined);
+  const logger = options.logs
+    ? createLogger({ service: 'engine-api' }, 'debug', options.logs)
+    : createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
   const batchStore = await openBatchStore(config);
   const intents = await openIntentStore(config);
   const readModel = await openReadModel(config);
   const endpoints = await openWebhookEndpointStore(config);
   const unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({ config, logger, codec: createPayloadCodec(config), readiness: {}, routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }) });
+  const app = createApp({
+    config,
+    logger,
+    codec: createPayloadCodec(config),
+    readiness: {},
+    routers: engineRouters({
+      config,
+      logger,
+      temporal: temporal.client,
+      batchStore,
+      intents,
+      readModel,
+      endpoints,
+      unmatched,
+    }),
+  });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -60,7 +85,13 @@ export async function startEngineApi(overrides: Record<string, string> = {}, opt
     apiKey,
     fetch(path, init = {}) {
       const { apiKey: key = apiKey, headers, ...rest } = init;
-      return fetch(url + path, { ...rest, headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string> | undefined) } });
+      return fetch(url + path, {
+        ...rest,
+        headers: {
+          ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+          ...(headers as Record<string, string> | undefined),
+        },
+      });
     },
     sendCallback(path, body, eventId, laterSeconds = 0) {
       const signed = signWebhook(config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) + laterSeconds);

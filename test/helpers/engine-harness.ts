@@ -8,7 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pollUntil, StopPolling } from '../../src/util/poll';
-import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  type NativeConnection,
+  type Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { createApp } from '../../src/api/app';
 import { engineRouters } from '../../src/api/routers';
 import { openBatchStore } from '../../src/batches/open-batch-store';
@@ -39,7 +44,14 @@ import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
+const quiet = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  log: () => undefined,
+};
 
 export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
@@ -56,7 +68,11 @@ export type { HttpAnswer } from './http';
 
 /** A call to the engine or the sandbox with a bearer token (the API key or the sandbox's admin token). */
 function call<T>(url: string, init: { method: string; token: string; body?: unknown }): Promise<HttpAnswer<T>> {
-  return httpCall<T>(url, { method: init.method, headers: { authorization: `Bearer ${init.token}` }, ...(init.body === undefined ? {} : { body: init.body }) });
+  return httpCall<T>(url, {
+    method: init.method,
+    headers: { authorization: `Bearer ${init.token}` },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  });
 }
 
 export interface EngineHarness {
@@ -90,9 +106,25 @@ export interface EngineHarness {
 /** The environment that reproduces a config in another process. */
 function configToEnv(config: Config): Record<string, string> {
   // The settings parsed into objects go back to their text: `<agrees>,<contests>`, `field=name|name,…`, `<part>=<name>,…`, `name:secret:scope+scope,…`.
-  const { INFRACTION_ANALISE_VALUES: words, MED_RECORD_FIELDS: recordFields, PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields, ENGINE_API_KEYS: apiKeys, ...others } = config;
-  const { WITHDRAWAL_CALLBACK_FIELDS, PIX_COPY_PASTE_CALLBACK_FIELDS, CRYPTO_CALLBACK_FIELDS, CASH_IN_CALLBACK_FIELDS, CARD_CALLBACK_FIELDS, ...rest } = others;
-  const names = (fields: Readonly<Record<string, readonly string[]>>): string => Object.entries(fields).map(([field, given]) => `${field}=${given.join('|')}`).join(',');
+  const {
+    INFRACTION_ANALISE_VALUES: words,
+    MED_RECORD_FIELDS: recordFields,
+    PIX_COPY_PASTE_REQUEST_FIELDS: copyPasteFields,
+    ENGINE_API_KEYS: apiKeys,
+    ...others
+  } = config;
+  const {
+    WITHDRAWAL_CALLBACK_FIELDS,
+    PIX_COPY_PASTE_CALLBACK_FIELDS,
+    CRYPTO_CALLBACK_FIELDS,
+    CASH_IN_CALLBACK_FIELDS,
+    CARD_CALLBACK_FIELDS,
+    ...rest
+  } = others;
+  const names = (fields: Readonly<Record<string, readonly string[]>>): string =>
+    Object.entries(fields)
+      .map(([field, given]) => `${field}=${given.join('|')}`)
+      .join(',');
   const env: Record<string, string> = {
     WITHDRAWAL_CALLBACK_FIELDS: names(WITHDRAWAL_CALLBACK_FIELDS),
     PIX_COPY_PASTE_CALLBACK_FIELDS: names(PIX_COPY_PASTE_CALLBACK_FIELDS),
@@ -112,7 +144,13 @@ function configToEnv(config: Config): Record<string, string> {
 }
 
 /** One of the engine's CLI entry points as its own process; resolves once its log shows `readyEvent`. */
-async function spawnEngineProcess(config: Config, spawned: ChildProcess[], script: string, readyEvent: string, overrides: Record<string, string>): Promise<ChildProcess> {
+async function spawnEngineProcess(
+  config: Config,
+  spawned: ChildProcess[],
+  script: string,
+  readyEvent: string,
+  overrides: Record<string, string>,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', script)], {
     env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info', ...overrides },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -168,18 +206,32 @@ function seedProfileSettings(): Record<string, string> {
 }
 
 /** The engine's settings that come from the sandbox once started: a provider without GET /shield/public-key gives the engine its key, as the real one's would. */
-function sandboxEngineSettings(sandbox: Sandbox, settings: Record<string, string>, sandboxPort: number, options: HarnessOptions): Record<string, string> {
+function sandboxEngineSettings(
+  sandbox: Sandbox,
+  settings: Record<string, string>,
+  sandboxPort: number,
+  options: HarnessOptions,
+): Record<string, string> {
   const publicKeyPem = shieldKeys(sandbox.ctx.db).publicKeyPem;
   return {
-    ...(sandbox.ctx.profile.servesPublicKey || settings.PAYMENT_SHIELD_PUBLIC_KEY !== undefined ? {} : { PAYMENT_SHIELD_PUBLIC_KEY: publicKeyPem }),
+    ...(sandbox.ctx.profile.servesPublicKey || settings.PAYMENT_SHIELD_PUBLIC_KEY !== undefined
+      ? {}
+      : { PAYMENT_SHIELD_PUBLIC_KEY: publicKeyPem }),
     ...options.engineSettings?.({ sandboxUrl: `http://127.0.0.1:${sandboxPort}`, shieldPublicKeyPem: publicKeyPem }),
   };
 }
 
-export async function startEngineHarness(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<EngineHarness> {
+export async function startEngineHarness(
+  overrides: Record<string, string> = {},
+  options: HarnessOptions = {},
+): Promise<EngineHarness> {
   const [sandboxPort, apiPort] = [await freePort(), await freePort()];
   // A worker process spawned by a test serves its metrics on ports of its own: tests run side by side.
-  const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [await freePort(), await freePort(), await freePort()];
+  const [workerMetricsPort, workerSdkMetricsPort, apiMetricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const providerUrl = options.externalProvider ?? `http://127.0.0.1:${sandboxPort}`;
   const provider = options.providerProxy ? await startProviderProxy(providerUrl) : undefined;
   const settings: Record<string, string> = {
@@ -187,7 +239,9 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     SANDBOX_PORT: String(sandboxPort),
     ENGINE_PORT: String(apiPort),
     PAYMENT_API_BASE_URL: provider?.url ?? providerUrl,
-    ...(options.externalProvider ? {} : { PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_SERVES_CRYPTO ? SANDBOX_CRYPTO_WITHDRAW_PATH : '' }),
+    ...(options.externalProvider
+      ? {}
+      : { PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_SERVES_CRYPTO ? SANDBOX_CRYPTO_WITHDRAW_PATH : '' }),
     ENGINE_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     SANDBOX_SETTLE_MS: '200',
     SANDBOX_CALLBACK_RETRY_BASE_MS: '100',
@@ -204,16 +258,30 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     ...overrides,
   };
   const configured = testConfig(settings);
-  const logFor = (service: string) => (options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error'));
+  const logFor = (service: string) =>
+    options.logs ? createLogger({ service }, 'debug', options.logs) : createLogger({ service, test: true }, 'error');
   const logger = logFor('engine-api');
   const workerLogger = logFor('worker');
   const sandbox = options.externalProvider
     ? undefined
-    : createSandbox({ config: configured, dbPath: ':memory:', logger: logFor('sandbox'), ...(options.sandboxNow ? { now: options.sandboxNow } : {}) });
+    : createSandbox({
+        config: configured,
+        dbPath: ':memory:',
+        logger: logFor('sandbox'),
+        ...(options.sandboxNow ? { now: options.sandboxNow } : {}),
+      });
   await sandbox?.start(sandboxPort);
   const engineOnly = sandbox ? sandboxEngineSettings(sandbox, settings, sandboxPort, options) : {};
   // Validated as the engine's processes validate their environment.
-  const config = Object.keys(engineOnly).length === 0 ? configured : testConfig({ ...settings, TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE, DATA_DIR: configured.DATA_DIR, ...engineOnly });
+  const config =
+    Object.keys(engineOnly).length === 0
+      ? configured
+      : testConfig({
+          ...settings,
+          TEMPORAL_TASK_QUEUE: configured.TEMPORAL_TASK_QUEUE,
+          DATA_DIR: configured.DATA_DIR,
+          ...engineOnly,
+        });
 
   const temporal = await connectClient(config, options.tracing);
   const batchStore = await openBatchStore(config);
@@ -227,7 +295,16 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     codec: createPayloadCodec(config),
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({ config, logger, temporal: temporal.client, batchStore, intents, readModel, endpoints, unmatched }),
+    routers: engineRouters({
+      config,
+      logger,
+      temporal: temporal.client,
+      batchStore,
+      intents,
+      readModel,
+      endpoints,
+      unmatched,
+    }),
     traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
@@ -248,16 +325,26 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     intents,
     readModel,
     ...(provider ? { provider } : {}),
-    api: (method, path, body) => call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
+    api: (method, path, body) =>
+      call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
     admin: (method, path, body) =>
-      sandbox ? call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN }) : Promise.reject(new Error(`no sandbox admin API: the engine runs against ${providerUrl}`)),
+      sandbox
+        ? call(`http://127.0.0.1:${sandboxPort}${path}`, { method, body, token: config.SANDBOX_ADMIN_TOKEN })
+        : Promise.reject(new Error(`no sandbox admin API: the engine runs against ${providerUrl}`)),
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
       const worker = await createEngineWorker({
         config,
         connection,
-        activities: engineActivities(config, { batchStore, intents, readModel, endpoints, temporal: temporal.client, logger: workerLogger }),
+        activities: engineActivities(config, {
+          batchStore,
+          intents,
+          readModel,
+          endpoints,
+          temporal: temporal.client,
+          logger: workerLogger,
+        }),
         workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
         ...(options.tracing ? { tracing: options.tracing } : {}),
@@ -274,12 +361,19 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
     },
     async spawnWorkerProcess() {
       // The first worker process serves metrics on the configured ports (tests read them there); others on free ones.
-      const ports: Record<string, string> = spawned.some((child) => child.spawnargs.some((arg) => arg.endsWith('worker.ts')))
+      const ports: Record<string, string> = spawned.some((child) =>
+        child.spawnargs.some((arg) => arg.endsWith('worker.ts')),
+      )
         ? { WORKER_METRICS_PORT: String(await freePort()), WORKER_SDK_METRICS_PORT: String(await freePort()) }
         : {};
       return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
     },
-    spawnApiProcess: async (port, env = {}) => spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', { ENGINE_PORT: String(port), METRICS_PORT: String(await freePort()), ...env }),
+    spawnApiProcess: async (port, env = {}) =>
+      spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', {
+        ENGINE_PORT: String(port),
+        METRICS_PORT: String(await freePort()),
+        ...env,
+      }),
     async close() {
       await harness.stopWorker();
       // Processes the test left running end with the harness.
@@ -288,7 +382,10 @@ export async function startEngineHarness(overrides: Record<string, string> = {},
           .filter((child) => child.exitCode === null && child.signalCode === null)
           .map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))),
       );
-      await temporal.client.schedule.getHandle(config.MED_SYNC_SCHEDULE_ID).delete().catch(() => undefined);
+      await temporal.client.schedule
+        .getHandle(config.MED_SYNC_SCHEDULE_ID)
+        .delete()
+        .catch(() => undefined);
       // Connections still open (a browser's keep-alive) are cut, or close would wait for them.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -16,7 +16,9 @@ export interface HttpInit {
 
 export async function httpCall<T>(url: string, init: HttpInit = {}): Promise<HttpAnswer<T>> {
   const hasBody = init.body !== undefined || init.rawBody !== undefined;
-  const body = init.rawBody ?? (init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body));
+  const body =
+    init.rawBody ??
+    (init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body));
   const response = await fetch(url, {
     method: init.method ?? (hasBody ? 'POST' : 'GET'),
     headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...init.headers },

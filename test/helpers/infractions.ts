@@ -25,10 +25,19 @@ export function waitForInfraction(stack: EngineHarness, id: string, statuses: st
 export async function openInfractionOnPaidCashIn(stack: EngineHarness, amount: number): Promise<string> {
   const api = paymentApiClient(stack.config);
   const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({ amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  await api.createPixCashIn({
+    amount,
+    payerName: 'Ana Souza',
+    payerDocument: '52998224725',
+    transactionId,
+    projectWebhook: 'http://127.0.0.1:9/hook',
+  });
   expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
   const providerId = (await api.checkTransaction(transactionId)).transaction.transactionId;
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: providerId, reason: 'fraud' });
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+    transactionId: providerId,
+    reason: 'fraud',
+  });
   expect(opened.status).toBe(200);
   return opened.body.infraction.id;
 }

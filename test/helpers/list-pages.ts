@@ -6,7 +6,10 @@ export async function everyPage<T>(stack: EngineHarness, path: string): Promise<
   const seen: T[] = [];
   let cursor: string | undefined;
   do {
-    const page: { status: number; body: { data: T[]; nextCursor?: string } } = await stack.api<{ data: T[]; nextCursor?: string }>('GET', `${path}${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { status: number; body: { data: T[]; nextCursor?: string } } = await stack.api<{
+      data: T[];
+      nextCursor?: string;
+    }>('GET', `${path}${cursor ? `&cursor=${cursor}` : ''}`);
     expect(page.status).toBe(200);
     seen.push(...page.body.data);
     cursor = page.body.nextCursor;
@@ -15,9 +18,15 @@ export async function everyPage<T>(stack: EngineHarness, path: string): Promise<
 }
 
 /** The index of the first item not strictly before the next in (createdAt, id) descending; -1 when in order. */
-export function firstOutOfOrder<T extends { createdAt: string }>(items: readonly T[], idOf: (item: T) => string): number {
+export function firstOutOfOrder<T extends { createdAt: string }>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+): number {
   return items.findIndex((item, index) => {
     const next = items[index + 1];
-    return next !== undefined && (next.createdAt > item.createdAt || (next.createdAt === item.createdAt && idOf(next) >= idOf(item)));
+    return (
+      next !== undefined &&
+      (next.createdAt > item.createdAt || (next.createdAt === item.createdAt && idOf(next) >= idOf(item)))
+    );
   });
 }

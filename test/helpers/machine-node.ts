@@ -17,7 +17,9 @@ export function machinePath(): string {
 
 /** This process's environment without what `npm run` added, on the machine's PATH. */
 export function machineEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && !['INIT_CWD', 'NODE'].includes(name)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && !['INIT_CWD', 'NODE'].includes(name)),
+  );
   return { ...env, PATH: machinePath() };
 }
 
@@ -30,7 +32,10 @@ export function machineNode(): { path: string; version: string } {
     } catch {
       continue;
     }
-    return { path: candidate, version: execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '') };
+    return {
+      path: candidate,
+      version: execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, ''),
+    };
   }
   throw new Error(`no node on the machine's PATH (${machinePath()})`);
 }

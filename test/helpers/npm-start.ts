@@ -13,7 +13,10 @@ import { pollUntil, StopPolling } from '../../src/util/poll';
 
 const root = path.join(__dirname, '..', '..');
 
-export type StackPorts = Record<'engine' | 'apiMetrics' | 'sandbox' | 'temporal' | 'ui' | 'temporalMetrics' | 'workerMetrics' | 'workerSdkMetrics', number>;
+export type StackPorts = Record<
+  'engine' | 'apiMetrics' | 'sandbox' | 'temporal' | 'ui' | 'temporalMetrics' | 'workerMetrics' | 'workerSdkMetrics',
+  number
+>;
 
 export interface NpmStart {
   child: ChildProcess;
@@ -33,13 +36,31 @@ export interface Launcher {
 }
 
 /** This checkout's launcher on this test's Node, without npm in between. */
-const thisCheckout = (): Launcher => ({ command: process.execPath, args: ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')], cwd: root, env: process.env });
+const thisCheckout = (): Launcher => ({
+  command: process.execPath,
+  args: ['--import', 'tsx', path.join(root, 'tools/stack/start-stack.ts')],
+  cwd: root,
+  env: process.env,
+});
 
 /** `env`: settings of the run (`SANDBOX_PROFILE=seed npm start`). */
-export async function npmStart(dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')), env: Record<string, string> = {}, launcher = thisCheckout()): Promise<NpmStart> {
+export async function npmStart(
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-stack-')),
+  env: Record<string, string> = {},
+  launcher = thisCheckout(),
+): Promise<NpmStart> {
   // Every port chosen here, the dev server's metrics one too: left to the Temporal CLI, it once took the
   // API's metrics port, free while the API was not yet listening.
-  const [engine = 0, apiMetrics = 0, sandbox = 0, temporal = 0, ui = 0, temporalMetrics = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(8);
+  const [
+    engine = 0,
+    apiMetrics = 0,
+    sandbox = 0,
+    temporal = 0,
+    ui = 0,
+    temporalMetrics = 0,
+    workerMetrics = 0,
+    workerSdkMetrics = 0,
+  ] = await freePorts(8);
   const ports = { engine, apiMetrics, sandbox, temporal, ui, temporalMetrics, workerMetrics, workerSdkMetrics };
   const child = spawn(launcher.command, launcher.args, {
     cwd: launcher.cwd,
@@ -94,7 +115,9 @@ export function processesNaming(text: string): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return [`/proc/${pid}/cmdline`, `/proc/${pid}/environ`].some((file) => readFileSync(file).toString('latin1').includes(text));
+        return [`/proc/${pid}/cmdline`, `/proc/${pid}/environ`].some((file) =>
+          readFileSync(file).toString('latin1').includes(text),
+        );
       } catch {
         return false;
       }

@@ -42,7 +42,11 @@ const panelSchema = z.looseObject({
   gridPos: z.looseObject({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }),
   targets: z.array(targetSchema).optional(),
 });
-export const dashboardSchema = z.looseObject({ uid: z.string().min(1), title: z.string().min(1), panels: z.array(panelSchema).min(1) });
+export const dashboardSchema = z.looseObject({
+  uid: z.string().min(1),
+  title: z.string().min(1),
+  panels: z.array(panelSchema).min(1),
+});
 
 export function alertRules(): z.output<typeof alertRulesSchema> {
   return alertRulesSchema.parse(parse(readFileSync(ALERTS_PATH, 'utf8')));
@@ -60,7 +64,9 @@ export function opsExpressions(): string[] {
 
 /** The engine's and the SDK's metric names an expression reads (Prometheus' own, like `up`, are not ours to export). */
 export function metricNamesIn(expression: string): string[] {
-  return [...expression.matchAll(/\b(payout_engine_[a-z0-9_]+|temporal_[a-z0-9_]+)\b/g)].map((match) => match[1] as string);
+  return [...expression.matchAll(/\b(payout_engine_[a-z0-9_]+|temporal_[a-z0-9_]+)\b/g)].map(
+    (match) => match[1] as string,
+  );
 }
 
 export function opsMetricNames(): string[] {

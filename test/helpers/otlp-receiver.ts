@@ -13,7 +13,9 @@ const spanSchema = z
     kind: z.number(),
     attributes: z.array(attributeSchema).default([]),
     links: z.array(z.object({ traceId: z.string(), spanId: z.string() }).loose()).default([]),
-    events: z.array(z.object({ name: z.string(), attributes: z.array(attributeSchema).default([]) }).loose()).default([]),
+    events: z
+      .array(z.object({ name: z.string(), attributes: z.array(attributeSchema).default([]) }).loose())
+      .default([]),
     status: z.object({ code: z.number().optional(), message: z.string().optional() }).loose().optional(),
   })
   .loose();
@@ -55,7 +57,8 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-const attributesOf = (attributes: z.infer<typeof attributeSchema>[]): Attributes => Object.fromEntries(attributes.map((attribute) => [attribute.key, attribute.value.stringValue]));
+const attributesOf = (attributes: z.infer<typeof attributeSchema>[]): Attributes =>
+  Object.fromEntries(attributes.map((attribute) => [attribute.key, attribute.value.stringValue]));
 
 function stringsIn(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -70,12 +73,19 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/traces' ||
+        !String(req.headers['content-type']).startsWith('application/json')
+      ) {
         res.writeHead(415).end();
         return;
       }
-      for (const resourceSpans of exportSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))).resourceSpans) {
-        const service = resourceSpans.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue ?? '';
+      for (const resourceSpans of exportSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+        .resourceSpans) {
+        const service =
+          resourceSpans.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue ??
+          '';
         for (const span of resourceSpans.scopeSpans.flatMap((scope) => scope.spans)) {
           spans.push({
             service,

@@ -6,7 +6,12 @@ import type { EngineHarness } from './engine-harness';
 
 export const newExternalId = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
 
-export function waitForPayout(stack: EngineHarness, externalId: string, statuses: string[], timeoutMs = 30_000): Promise<PayoutResponse> {
+export function waitForPayout(
+  stack: EngineHarness,
+  externalId: string,
+  statuses: string[],
+  timeoutMs = 30_000,
+): Promise<PayoutResponse> {
   return pollUntil(
     async () => {
       const answer = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
@@ -22,12 +27,16 @@ export async function providerDebits(stack: EngineHarness, externalId: string): 
     'GET',
     `/sandbox/ledger?externalId=${encodeURIComponent(externalId)}`,
   );
-  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+  return ledger.body.entries.filter((entry) =>
+    entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0),
+  ).length;
 }
 
 /** Debits of every external_id at the provider, from the sandbox's own ledger. */
 export async function debitsByExternalId(stack: EngineHarness): Promise<Map<string, number>> {
-  const ledger = await stack.admin<{ entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[] }>('GET', '/sandbox/ledger');
+  const ledger = await stack.admin<{
+    entries: { externalId: string | null; lines: { account: string; amountCents: number }[] }[];
+  }>('GET', '/sandbox/ledger');
   const debits = new Map<string, number>();
   for (const entry of ledger.body.entries) {
     if (entry.externalId && entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)) {
@@ -43,13 +52,25 @@ export async function debitsByExternalId(stack: EngineHarness): Promise<Map<stri
  * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
  */
 export async function duplicateCallbackAnswered(stack: EngineHarness, externalId: string): Promise<void> {
-  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`)).body.operations;
+  const [operation] = (
+    await stack.admin<{ operations: { transactionId: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`,
+    )
+  ).body.operations;
   await pollUntil(
     async () => {
       const { callbacks } = (
-        await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>('GET', `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`)
+        await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>(
+          'GET',
+          `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`,
+        )
       ).body;
-      return callbacks.some((callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200) ? true : undefined;
+      return callbacks.some(
+        (callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200,
+      )
+        ? true
+        : undefined;
     },
     { timeoutMs: 15_000, intervalMs: 100, description: `the duplicate callback of ${externalId} answered` },
   );
@@ -58,5 +79,8 @@ export async function duplicateCallbackAnswered(stack: EngineHarness, externalId
 /** The withdrawals (endpoint 4) of this external_id the engine sent, as the harness's recording proxy saw them. */
 export function withdrawalsSent(stack: EngineHarness, externalId: string): number {
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
-  return stack.provider.requests.filter((request) => request.method === 'POST' && request.path === '/api/withdrawals/withdraw' && request.body.includes(externalId)).length;
+  return stack.provider.requests.filter(
+    (request) =>
+      request.method === 'POST' && request.path === '/api/withdrawals/withdraw' && request.body.includes(externalId),
+  ).length;
 }

@@ -57,7 +57,11 @@ export function parsePrometheusText(text: string): Exposition {
     if (line.startsWith('#')) continue;
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
-    samples.push({ name: match[1] as string, labels: parseLabels(match[2], line), value: parseValue(match[3] as string, line) });
+    samples.push({
+      name: match[1] as string,
+      labels: parseLabels(match[2], line),
+      value: parseValue(match[3] as string, line),
+    });
   }
   return { samples, types };
 }
@@ -65,7 +69,9 @@ export function parsePrometheusText(text: string): Exposition {
 /** The sum of a metric's samples whose labels include `labels`. */
 export function sampleSum(exposition: Exposition, name: string, labels: Record<string, string> = {}): number {
   return exposition.samples
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 

@@ -74,7 +74,13 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
   const timers = new Set<NodeJS.Timeout>();
 
   /** Sends the request on to the provider; its answer goes back to the engine while the engine still listens. */
-  const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, translation: Translation | undefined, tiedToEngine: boolean): void => {
+  const forward = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Buffer,
+    translation: Translation | undefined,
+    tiedToEngine: boolean,
+  ): void => {
     const headers = { ...req.headers, 'content-length': String(body.length) };
     const url = new URL(targetUrl + (req.url ?? '/'));
     translation?.query?.(url.searchParams);

@@ -7,7 +7,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
-import { verifyWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  verifyWebhook,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
 import { httpCall, type HttpAnswer } from './http';
@@ -43,7 +48,11 @@ export interface TestSandbox {
   sandbox: Sandbox;
   config: Config;
   url: string;
-  call<T = Record<string, unknown>>(method: string, path: string, options?: { body?: unknown; rawBody?: string; auth?: Credentials; headers?: Record<string, string> }): Promise<Answer<T>>;
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; auth?: Credentials; headers?: Record<string, string> },
+  ): Promise<Answer<T>>;
   login(credentials?: { clientId: string; clientSecret: string }): Promise<string>;
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
   balance(userId: string): number;
@@ -56,7 +65,14 @@ export interface TestSandbox {
   stop(): Promise<void>;
 }
 
-export async function startTestSandbox(options: { overrides?: Record<string, string>; dbPath?: string; now?: () => number; sandbox?: Partial<SandboxOptions> } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(
+  options: {
+    overrides?: Record<string, string>;
+    dbPath?: string;
+    now?: () => number;
+    sandbox?: Partial<SandboxOptions>;
+  } = {},
+): Promise<TestSandbox> {
   const config = sandboxConfig(options.overrides);
   let offsetMs = 0;
   const clock = options.now ?? Date.now;
@@ -76,7 +92,11 @@ export async function startTestSandbox(options: { overrides?: Record<string, str
     if ('bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`;
     if ('admin' in auth) headers.authorization = `Bearer ${auth.admin}`;
     if ('ci' in auth) Object.assign(headers, { ci: auth.ci, cs: auth.cs });
-    return httpCall(url + path, { method, headers, ...(init.rawBody !== undefined ? { rawBody: init.rawBody } : init.body !== undefined ? { body: init.body } : {}) });
+    return httpCall(url + path, {
+      method,
+      headers,
+      ...(init.rawBody !== undefined ? { rawBody: init.rawBody } : init.body !== undefined ? { body: init.body } : {}),
+    });
   };
   return {
     sandbox,
@@ -84,17 +104,24 @@ export async function startTestSandbox(options: { overrides?: Record<string, str
     url,
     call,
     async login(credentials = MERCHANT) {
-      const answer = await call<{ token: string }>('POST', '/api/auth/login', { body: { client_id: credentials.clientId, client_secret: credentials.clientSecret } });
+      const answer = await call<{ token: string }>('POST', '/api/auth/login', {
+        body: { client_id: credentials.clientId, client_secret: credentials.clientSecret },
+      });
       if (answer.status !== 200) throw new Error(`login failed: ${answer.status}`);
       return answer.body.token;
     },
-    admin: (method, path, body) => call(method, path, { auth: { admin: ADMIN_TOKEN }, ...(body !== undefined ? { body } : {}) }),
+    admin: (method, path, body) =>
+      call(method, path, { auth: { admin: ADMIN_TOKEN }, ...(body !== undefined ? { body } : {}) }),
     balance: (userId) => sandbox.ledger.balance(`user:${userId}`),
     async quiesce() {
       const busy = sandbox.ctx.db.prepare<[], { n: number }>(
         "SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'pending') + (SELECT COUNT(*) FROM callbacks WHERE status IN ('pending', 'held')) AS n",
       );
-      await pollUntil(() => (busy.get()?.n === 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the sandbox to be idle' });
+      await pollUntil(() => (busy.get()?.n === 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        description: 'the sandbox to be idle',
+      });
     },
     advanceClock(ms) {
       offsetMs += ms;
@@ -129,7 +156,9 @@ export interface CallbackReceiver {
 }
 
 /** A plain node:http server that records each callback and verifies its signature over the raw bytes. */
-export async function startCallbackReceiver(secrets: readonly string[] = [WEBHOOK_SECRETS[0]!]): Promise<CallbackReceiver> {
+export async function startCallbackReceiver(
+  secrets: readonly string[] = [WEBHOOK_SECRETS[0]!],
+): Promise<CallbackReceiver> {
   const received: ReceivedCallback[] = [];
   let status = 200;
   const server = http.createServer((req, res) => {
@@ -164,7 +193,11 @@ export async function startCallbackReceiver(secrets: readonly string[] = [WEBHOO
       status = next;
     },
     waitFor: (count, timeoutMs = 10_000) =>
-      pollUntil(() => (received.length >= count ? received.slice() : undefined), { timeoutMs, intervalMs: 20, description: `${count} callback(s)` }),
+      pollUntil(() => (received.length >= count ? received.slice() : undefined), {
+        timeoutMs,
+        intervalMs: 20,
+        description: `${count} callback(s)`,
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -174,7 +207,14 @@ export async function startCallbackReceiver(secrets: readonly string[] = [WEBHOO
 }
 
 export function withdrawalBody(externalId: string, callbackUrl: string, overrides: Record<string, unknown> = {}) {
-  return { amount: 25, external_id: externalId, pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: callbackUrl, ...overrides };
+  return {
+    amount: 25,
+    external_id: externalId,
+    pix_key: '52998224725',
+    key_type: 'CPF',
+    clientCallbackUrl: callbackUrl,
+    ...overrides,
+  };
 }
 
 let counter = 0;

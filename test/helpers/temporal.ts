@@ -9,7 +9,8 @@ export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export function temporalTestAddress(): string {
   const address = process.env.TEMPORAL_TEST_ADDRESS;
-  if (!address) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run the tests through jest (global setup starts the server)');
+  if (!address)
+    throw new Error('TEMPORAL_TEST_ADDRESS is not set: run the tests through jest (global setup starts the server)');
   return address;
 }
 

@@ -21,7 +21,9 @@ const INDEXED_TYPE = {
 } as const;
 
 export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: temporalTestServerPath() } },
+  });
   const searchAttributes = Object.fromEntries(
     ENGINE_SEARCH_ATTRIBUTES.map((key) => {
       const type = INDEXED_TYPE[key.type];
@@ -34,10 +36,18 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
 }
 
 /** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/webhooks/announce.ts); and no read model to write rows to. */
-const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> & OperationActivities = { announceEvent: () => Promise.resolve({}), recordOperation: () => Promise.resolve() };
+const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> & OperationActivities = {
+  announceEvent: () => Promise.resolve({}),
+  recordOperation: () => Promise.resolve(),
+};
 
 /** Runs `body` with a worker of the engine's workflows and the given (stubbed) activities; no merchant endpoint is registered. */
-export async function withWorker<T>(env: TestWorkflowEnvironment, taskQueue: string, activities: object, body: () => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  env: TestWorkflowEnvironment,
+  taskQueue: string,
+  activities: object,
+  body: () => Promise<T>,
+): Promise<T> {
   const worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',

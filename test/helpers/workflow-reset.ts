@@ -10,9 +10,13 @@ import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 
 export async function temporalCli(stack: EngineHarness, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(temporalCliPath(), [...args, '--address', stack.config.TEMPORAL_ADDRESS, '--namespace', stack.config.TEMPORAL_NAMESPACE], {
-    timeout: 60_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    temporalCliPath(),
+    [...args, '--address', stack.config.TEMPORAL_ADDRESS, '--namespace', stack.config.TEMPORAL_NAMESPACE],
+    {
+      timeout: 60_000,
+    },
+  );
   return stdout;
 }
 
@@ -26,7 +30,9 @@ export function describePoint(point: ResetPoint): string {
 /** Every WorkflowTaskCompleted event of the workflow's current run: each is a point `--event-id` can reset to. */
 export async function workflowTaskCompletedEvents(stack: EngineHarness, workflowId: string): Promise<number[]> {
   const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? []).filter((event) => event.workflowTaskCompletedEventAttributes).map((event) => Number(event.eventId));
+  return (history.events ?? [])
+    .filter((event) => event.workflowTaskCompletedEventAttributes)
+    .map((event) => Number(event.eventId));
 }
 
 /**
@@ -37,7 +43,10 @@ export async function workflowTaskCompletedEvents(stack: EngineHarness, workflow
 export async function resettableWorkflowTasks(stack: EngineHarness, workflowId: string): Promise<number[]> {
   const events = (await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   return events
-    .filter((event, i) => event.workflowTaskCompletedEventAttributes && !events[i + 1]?.workflowExecutionUpdateAcceptedEventAttributes)
+    .filter(
+      (event, i) =>
+        event.workflowTaskCompletedEventAttributes && !events[i + 1]?.workflowExecutionUpdateAcceptedEventAttributes,
+    )
     .map((event) => Number(event.eventId));
 }
 
@@ -56,12 +65,26 @@ export async function nthResettableTask(stack: EngineHarness, workflowId: string
 export async function resetWorkflow(stack: EngineHarness, workflowId: string, point: ResetPoint): Promise<string> {
   const before = (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId;
   const where = 'type' in point ? ['--type', point.type] : ['--event-id', String(point.eventId)];
-  await temporalCli(stack, 'workflow', 'reset', '--workflow-id', workflowId, ...where, '--reason', `test: reset to ${describePoint(point)}`);
+  await temporalCli(
+    stack,
+    'workflow',
+    'reset',
+    '--workflow-id',
+    workflowId,
+    ...where,
+    '--reason',
+    `test: reset to ${describePoint(point)}`,
+  );
   return before;
 }
 
 /** Resets the workflow's current run with the CLI and waits until the run the reset made has closed; its status. */
-export async function resetAndWait(stack: EngineHarness, workflowId: string, point: ResetPoint, timeoutMs = 60_000): Promise<string> {
+export async function resetAndWait(
+  stack: EngineHarness,
+  workflowId: string,
+  point: ResetPoint,
+  timeoutMs = 60_000,
+): Promise<string> {
   const handle = stack.temporal.client.workflow.getHandle(workflowId);
   const before = await resetWorkflow(stack, workflowId, point);
   return pollUntil(
@@ -69,7 +92,11 @@ export async function resetAndWait(stack: EngineHarness, workflowId: string, poi
       const now = await handle.describe();
       return now.runId !== before && now.status.name !== 'RUNNING' ? now.status.name : undefined;
     },
-    { timeoutMs, intervalMs: 200, description: `the run made by resetting ${workflowId} to ${describePoint(point)} to close` },
+    {
+      timeoutMs,
+      intervalMs: 200,
+      description: `the run made by resetting ${workflowId} to ${describePoint(point)} to close`,
+    },
   );
 }
 
@@ -85,9 +112,15 @@ interface OperationRow {
  */
 export async function providerOperations(stack: EngineHarness, externalId: string, method: string): Promise<number> {
   if (method !== 'internal') {
-    const answer = await stack.admin<{ operations: OperationRow[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`);
+    const answer = await stack.admin<{ operations: OperationRow[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`,
+    );
     return answer.body.operations.length;
   }
-  const answer = await stack.admin<{ operations: OperationRow[] }>('GET', '/sandbox/operations?product=internal-transfer&limit=100000');
+  const answer = await stack.admin<{ operations: OperationRow[] }>(
+    'GET',
+    '/sandbox/operations?product=internal-transfer&limit=100000',
+  );
   return answer.body.operations.filter((operation) => operation.details?.description === externalId).length;
 }

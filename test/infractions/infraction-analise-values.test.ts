@@ -11,7 +11,10 @@ import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infrac
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ INFRACTION_ANALISE_VALUES: 'PROCEDENTE,IMPROCEDENTE', SANDBOX_INFRACTION_RESOLVE_MS: '500' });
+  stack = await startEngineHarness({
+    INFRACTION_ANALISE_VALUES: 'PROCEDENTE,IMPROCEDENTE',
+    SANDBOX_INFRACTION_RESOLVE_MS: '500',
+  });
 });
 afterAll(() => stack?.close());
 
@@ -21,10 +24,16 @@ test('a contest in the engine’s words reaches the provider in its words and en
 
   // The provider with other words refuses the default one: the setting is what makes the defense valid.
   const { INFRACTION_ANALISE_VALUES: _ours, ...withDefaultWords } = stack.config;
-  const refused = paymentApiClient(withDefaultWords).submitInfractionDefense(id, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' });
+  const refused = paymentApiClient(withDefaultWords).submitInfractionDefense(id, {
+    analise: 'NEGADA',
+    justificativa: 'Entrega comprovada.',
+  });
   await expect(refused).rejects.toBeInstanceOf(InvalidRequestError);
 
-  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' });
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, {
+    analise: 'NEGADA',
+    justificativa: 'Entrega comprovada.',
+  });
   expect(answer.status).toBe(200);
   expect(answer.body.status).toBe('DEFENSE_SUBMITTED');
   const atProvider = await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`);

@@ -11,14 +11,21 @@ import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../workflows/infraction/messages';
-import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../workflows/infraction/messages';
+import {
+  defendInfractionUpdate,
+  infractionWorkflowId,
+  type InfractionWorkflow,
+} from '../../workflows/infraction/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ MED_SYNC_PAGE_SIZE: '2', SANDBOX_INFRACTION_RESOLVE_MS: '0' }, { providerProxy: true });
+  stack = await startEngineHarness(
+    { MED_SYNC_PAGE_SIZE: '2', SANDBOX_INFRACTION_RESOLVE_MS: '0' },
+    { providerProxy: true },
+  );
 });
 afterEach(async () => {
   await stack.admin('DELETE', '/sandbox/faults');
@@ -36,14 +43,23 @@ const defensesSent = (id: string) => {
 async function paidCashIn(amount: number): Promise<string> {
   const api = paymentApiClient(stack.config);
   const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({ amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: 'http://127.0.0.1:9/hook' });
+  await api.createPixCashIn({
+    amount,
+    payerName: 'Ana Souza',
+    payerDocument: '52998224725',
+    transactionId,
+    projectWebhook: 'http://127.0.0.1:9/hook',
+  });
   expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
   return (await api.checkTransaction(transactionId)).transaction.transactionId;
 }
 
 async function openInfraction(amount = 80): Promise<string> {
   const transactionId = await paidCashIn(amount);
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId, reason: 'fraud' });
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+    transactionId,
+    reason: 'fraud',
+  });
   expect(opened.status).toBe(200);
   return opened.body.infraction.id;
 }
@@ -52,7 +68,8 @@ const sync = async () => expect((await stack.api('POST', '/v1/infractions/sync')
 
 const infractionReaches = (id: string, statuses: string[]) => waitForInfraction(stack, id, statuses);
 
-const resolveAtSandbox = (id: string, status: string) => stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status });
+const resolveAtSandbox = (id: string, status: string) =>
+  stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status });
 
 test('an infraction opened at the provider appears after a sync, OPEN, with its deadline and amount, unlinked', async () => {
   const id = await openInfraction(80);
@@ -66,20 +83,32 @@ test('an infraction opened at the provider appears after a sync, OPEN, with its 
     },
     { timeoutMs: 20_000, intervalMs: 200, description: 'the charge link to be looked up' },
   );
-  expect(seen).toMatchObject({ infractionId: id, providerStatus: 'WAITING_PSP', amount: 80, reason: 'fraud', chargeExternalId: null });
+  expect(seen).toMatchObject({
+    infractionId: id,
+    providerStatus: 'WAITING_PSP',
+    amount: 80,
+    reason: 'fraud',
+    chargeExternalId: null,
+  });
   expect(Date.parse(seen.deadline ?? '') - Date.parse(seen.createdAt ?? '')).toBe(7 * 24 * 3_600_000);
 
   // Visibility follows the workflow shortly after: what is due this week lists it.
   const dueThisWeek = `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 8 * 86_400_000).toISOString())}&limit=500`;
   const listed = await pollUntil(
     async () => {
-      const answer = await stack.api<{ data: { infractionId: string; amount: number; deadline: string }[] }>('GET', dueThisWeek);
+      const answer = await stack.api<{ data: { infractionId: string; amount: number; deadline: string }[] }>(
+        'GET',
+        dueThisWeek,
+      );
       return answer.body.data.find((item) => item.infractionId === id);
     },
     { timeoutMs: 10_000, intervalMs: 200, description: 'the infraction in the list of what is due this week' },
   );
   expect(listed).toMatchObject({ amount: 80, deadline: seen.deadline });
-  const later = await stack.api<{ data: unknown[] }>('GET', `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}&limit=500`);
+  const later = await stack.api<{ data: unknown[] }>(
+    'GET',
+    `/v1/infractions?status=OPEN&dueBefore=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}&limit=500`,
+  );
   expect(later.body.data.map((item) => (item as { infractionId: string }).infractionId)).not.toContain(id);
 });
 
@@ -87,11 +116,21 @@ test('a defense goes to the provider once, the provider accepts the claim: ACCEP
   const id = await openInfraction(50);
   await sync();
   await infractionReaches(id, ['OPEN']);
-  const defense = { analise: 'ACEITA', justificativa: 'O pagador foi vítima de golpe; devolvemos.', proofs: ['https://example.com/proof.pdf'] };
+  const defense = {
+    analise: 'ACEITA',
+    justificativa: 'O pagador foi vítima de golpe; devolvemos.',
+    proofs: ['https://example.com/proof.pdf'],
+  };
   const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
   expect(answer.status).toBe(200);
-  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'ACEITA', proofs: ['https://example.com/proof.pdf'] } });
-  const atProvider = await stack.admin<{ infraction: { analise?: string; justificativa?: string } }>('GET', `/sandbox/infractions/${id}`);
+  expect(answer.body).toMatchObject({
+    status: 'DEFENSE_SUBMITTED',
+    defense: { analise: 'ACEITA', proofs: ['https://example.com/proof.pdf'] },
+  });
+  const atProvider = await stack.admin<{ infraction: { analise?: string; justificativa?: string } }>(
+    'GET',
+    `/sandbox/infractions/${id}`,
+  );
   expect(atProvider.body.infraction).toMatchObject({ analise: 'ACEITA', justificativa: defense.justificativa });
 
   // The same request again joins the same update: still one defense.
@@ -110,7 +149,11 @@ test('a defense goes to the provider once, the provider accepts the claim: ACCEP
 
 test('an infraction against a charge of the engine links to it; accepted, the charge is PARTIALLY_REFUNDED with the amount', async () => {
   const externalId = `med${randomUUID().slice(0, 8)}`;
-  const created = await stack.api('POST', '/v1/charges', { externalId, amount: 100, payer: { name: 'Ana Souza', document: '52998224725' } });
+  const created = await stack.api('POST', '/v1/charges', {
+    externalId,
+    amount: 100,
+    payer: { name: 'Ana Souza', document: '52998224725' },
+  });
   expect(created.status).toBe(201);
   expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, {})).status).toBe(200);
   // Indexed by the provider's id once paid: that is how the infraction finds it.
@@ -122,7 +165,11 @@ test('an infraction against a charge of the engine links to it; accepted, the ch
     },
     { timeoutMs: 30_000, intervalMs: 250, description: 'the charge to be PAID and indexed' },
   );
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: paid.providerTransactionId, reason: 'fraud', amount: 40 });
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+    transactionId: paid.providerTransactionId,
+    reason: 'fraud',
+    amount: 40,
+  });
   expect(opened.status).toBe(200);
   const id = opened.body.infraction.id;
   await sync();
@@ -165,16 +212,34 @@ test('REJECTED and CANCELLED at the provider are followed; a bad defense is a 40
   await infractionReaches(rejected, ['OPEN']);
   await infractionReaches(cancelled, ['OPEN']);
 
-  const bad = await stack.api('POST', `/v1/infractions/${rejected}/defense`, { analise: 'MAYBE', justificativa: '', proofs: ['http://insecure.example/x'] });
+  const bad = await stack.api('POST', `/v1/infractions/${rejected}/defense`, {
+    analise: 'MAYBE',
+    justificativa: '',
+    proofs: ['http://insecure.example/x'],
+  });
   expect(bad.status).toBe(400);
-  expect((bad.body as { issues: { path: string }[] }).issues.map((issue) => issue.path).sort()).toEqual(['analise', 'justificativa', 'proofs.0']);
+  expect((bad.body as { issues: { path: string }[] }).issues.map((issue) => issue.path).sort()).toEqual([
+    'analise',
+    'justificativa',
+    'proofs.0',
+  ]);
 
-  expect((await stack.api('POST', `/v1/infractions/${rejected}/defense`, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' })).status).toBe(200);
+  expect(
+    (
+      await stack.api('POST', `/v1/infractions/${rejected}/defense`, {
+        analise: 'NEGADA',
+        justificativa: 'Entrega comprovada.',
+      })
+    ).status,
+  ).toBe(200);
   await resolveAtSandbox(rejected, 'REJECTED');
   await resolveAtSandbox(cancelled, 'CANCELLED');
   await sync();
   expect((await infractionReaches(rejected, ['REJECTED'])).status).toBe('REJECTED');
-  expect((await infractionReaches(cancelled, ['CANCELLED'])).transitions.map((t) => t.to)).toEqual(['OPEN', 'CANCELLED']);
+  expect((await infractionReaches(cancelled, ['CANCELLED'])).transitions.map((t) => t.to)).toEqual([
+    'OPEN',
+    'CANCELLED',
+  ]);
 });
 
 test('every page is read (more infractions than perPage), and repeated syncs keep one workflow per infraction', async () => {
@@ -185,7 +250,9 @@ test('every page is read (more infractions than perPage), and repeated syncs kee
   await sync();
   for (const id of ids) {
     let runs = 0;
-    for await (const execution of stack.temporal.client.workflow.list({ query: `WorkflowId = '${infractionWorkflowId(id)}' AND PayoutFlow = '${INFRACTION_FLOW}'` })) {
+    for await (const execution of stack.temporal.client.workflow.list({
+      query: `WorkflowId = '${infractionWorkflowId(id)}' AND PayoutFlow = '${INFRACTION_FLOW}'`,
+    })) {
       if (execution.workflowId === infractionWorkflowId(id)) runs += 1;
     }
     expect(runs).toBe(1);
@@ -200,14 +267,25 @@ test('while the first defense is with the provider, a different one is refused a
   // The provider is slow to answer: the first defense is still in flight when the others come.
   expect((await stack.admin('PUT', '/sandbox/faults', { latencyMs: 1_500 })).status).toBe(200);
   const firstAnswer = stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, first);
-  await pollUntil(() => (defensesSent(id) === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 20, description: 'the first defense to reach the provider' });
+  await pollUntil(() => (defensesSent(id) === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+    intervalMs: 20,
+    description: 'the first defense to reach the provider',
+  });
 
   // Straight to the workflow: what the API answers for each update outcome is its own test.
   const handle = stack.temporal.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(id));
-  const different = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...first, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+  const different = await handle
+    .executeUpdate(defendInfractionUpdate, { args: [{ ...first, analise: 'ACEITA' }] })
+    .catch((error: unknown) => error);
   expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
-  expect((different as WorkflowUpdateFailedError).cause?.message).toBe('a different defense was already sent for this infraction');
-  const [answered, again] = await Promise.all([firstAnswer, stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, first)]);
+  expect((different as WorkflowUpdateFailedError).cause?.message).toBe(
+    'a different defense was already sent for this infraction',
+  );
+  const [answered, again] = await Promise.all([
+    firstAnswer,
+    stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, first),
+  ]);
   expect(answered.status).toBe(200);
   expect(answered.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } });
   expect(again.status).toBe(200);
@@ -223,19 +301,32 @@ const providerShowsDefenses = () => stack.config.SANDBOX_PROFILE !== 'seed';
 
 /** The answer to the first send of this infraction's defense is lost: the provider takes it, the connection is reset. */
 const loseFirstDefenseAnswer = async (id: string) =>
-  expect((await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset', paths: [defensePath(id)] } })).status).toBe(200);
+  expect(
+    (
+      await stack.admin('PUT', '/sandbox/faults', {
+        timeoutAfterCommit: { count: 1, mode: 'reset', paths: [defensePath(id)] },
+      })
+    ).status,
+  ).toBe(200);
 
 test('a defense the provider takes and whose answer is lost: the retry finds it at the provider (when its list shows defenses) instead of sending it again', async () => {
   const id = await openInfraction(61);
   await sync();
   await infractionReaches(id, ['OPEN']);
   await loseFirstDefenseAnswer(id);
-  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, { analise: 'ACEITA', justificativa: 'Devolvemos ao pagador.', proofs: [] });
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, {
+    analise: 'ACEITA',
+    justificativa: 'Devolvemos ao pagador.',
+    proofs: [],
+  });
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'ACEITA' } });
   // The fault fired (its count is consumed); the provider holds one defense.
   expect((await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults).toEqual({});
-  expect((await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction.analise).toBe('ACEITA');
+  expect(
+    (await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction
+      .analise,
+  ).toBe('ACEITA');
   // Found at the provider: sent once. A provider that does not show defenses is sent it again (the next test).
   expect(defensesSent(id)).toBe(providerShowsDefenses() ? 1 : 2);
 });
@@ -247,22 +338,36 @@ test('a defense whose answer is lost, against a provider whose list never shows 
   // This infraction's record, as a provider that does not list defenses shows it, whatever the profile.
   const strip = (record: unknown) => {
     if (typeof record !== 'object' || record === null || (record as { id?: unknown }).id !== id) return record;
-    const { defendedAt: _at, analise: _analise, justificativa: _text, proofs: _proofs, ...rest } = record as Record<string, unknown>;
+    const {
+      defendedAt: _at,
+      analise: _analise,
+      justificativa: _text,
+      proofs: _proofs,
+      ...rest
+    } = record as Record<string, unknown>;
     return rest;
   };
   stack.provider?.translate('/api/meds/infractions/list', {
     answer: (body) => {
       const page = body as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(page).map(([key, value]) => [key, Array.isArray(value) ? value.map(strip) : value]));
+      return Object.fromEntries(
+        Object.entries(page).map(([key, value]) => [key, Array.isArray(value) ? value.map(strip) : value]),
+      );
     },
   });
   await loseFirstDefenseAnswer(id);
   const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada.', proofs: [] };
   const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
   expect(answer.status).toBe(200);
-  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA', providerAnswer: expect.stringMatching(/^not confirmed: .*refused it sent again/) } });
+  expect(answer.body).toMatchObject({
+    status: 'DEFENSE_SUBMITTED',
+    defense: { analise: 'NEGADA', providerAnswer: expect.stringMatching(/^not confirmed: .*refused it sent again/) },
+  });
   expect(defensesSent(id)).toBe(2);
-  expect((await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction.analise).toBe('NEGADA');
+  expect(
+    (await stack.admin<{ infraction: { analise?: string } }>('GET', `/sandbox/infractions/${id}`)).body.infraction
+      .analise,
+  ).toBe('NEGADA');
 
   const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
   expect(again.status).toBe(200);

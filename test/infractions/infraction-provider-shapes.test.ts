@@ -18,8 +18,16 @@ import { recordHistory } from '../helpers/record-history';
 
 /** The provider's names of the sandbox's record fields. */
 const NAMES: Record<string, string> = {
-  id: 'codigo', transactionId: 'transacao', status: 'situacao', amount: 'valor', createdAt: 'abertaEm', defenseDeadline: 'prazo',
-  reason: 'motivo', defendedAt: 'defendidaEm', analise: 'parecer', resolvedAt: 'encerradaEm',
+  id: 'codigo',
+  transactionId: 'transacao',
+  status: 'situacao',
+  amount: 'valor',
+  createdAt: 'abertaEm',
+  defenseDeadline: 'prazo',
+  reason: 'motivo',
+  defendedAt: 'defendidaEm',
+  analise: 'parecer',
+  resolvedAt: 'encerradaEm',
 };
 const PAGE_SIZE = 3;
 /** Infractions whose record this provider sends without its amount, and with its payer's name. */
@@ -28,7 +36,9 @@ const broken = new Set<string>();
 const backslashed = new Set<string>();
 
 function renamed(record: Record<string, unknown>): Record<string, unknown> {
-  const out = Object.fromEntries(Object.entries(record).flatMap(([field, value]) => (NAMES[field] ? [[NAMES[field], value]] : [])));
+  const out = Object.fromEntries(
+    Object.entries(record).flatMap(([field, value]) => (NAMES[field] ? [[NAMES[field], value]] : [])),
+  );
   if (backslashed.has(String(record.id))) out.codigo = `${String(record.id)}\\`;
   if (!broken.has(String(record.id))) return out;
   const { valor: _amount, ...rest } = out;
@@ -38,7 +48,13 @@ function renamed(record: Record<string, unknown>): Record<string, unknown> {
 let stack: EngineHarness;
 beforeAll(async () => {
   stack = await startEngineHarness(
-    { MED_SYNC_PAGE_SIZE: '100', SANDBOX_INFRACTION_RESOLVE_MS: '600000', MED_RECORD_FIELDS: Object.entries(NAMES).map(([field, name]) => `${field}=${name}`).join(',') },
+    {
+      MED_SYNC_PAGE_SIZE: '100',
+      SANDBOX_INFRACTION_RESOLVE_MS: '600000',
+      MED_RECORD_FIELDS: Object.entries(NAMES)
+        .map(([field, name]) => `${field}=${name}`)
+        .join(','),
+    },
     { providerProxy: true },
   );
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
@@ -50,7 +66,9 @@ beforeAll(async () => {
       return { resultado: { infracoes: (page.data ?? page.content ?? []).map(renamed) }, versao: 2 };
     },
   });
-  stack.provider.translate(/^\/api\/meds\/infractions\/[^/]+\/defense$/, { answer: () => ({ message: 'Defesa recebida' }) });
+  stack.provider.translate(/^\/api\/meds\/infractions\/[^/]+\/defense$/, {
+    answer: () => ({ message: 'Defesa recebida' }),
+  });
 });
 afterAll(() => stack?.close());
 
@@ -74,11 +92,17 @@ test('every infraction syncs across pages of the provider’s size; one it canno
   expect(review.problem?.message).toContain('codigo, transacao, situacao');
   expect(review.problem?.message).toContain('nomePagador');
   expect(review.problem?.message).not.toContain('Ana');
-  const refused = await stack.api<{ code: string }>('POST', `/v1/infractions/${unreadable}/defense`, { analise: 'NEGADA', justificativa: 'Entrega comprovada.' });
+  const refused = await stack.api<{ code: string }>('POST', `/v1/infractions/${unreadable}/defense`, {
+    analise: 'NEGADA',
+    justificativa: 'Entrega comprovada.',
+  });
   expect(refused.status).toBe(409);
   // Listed for review, without an amount or a deadline the engine could not read.
   const listed = await pollUntil(
-    async () => (await stack.api<{ data: { infractionId: string }[] }>('GET', '/v1/infractions?status=NEEDS_REVIEW&limit=500')).body.data.find((item) => item.infractionId === unreadable),
+    async () =>
+      (
+        await stack.api<{ data: { infractionId: string }[] }>('GET', '/v1/infractions?status=NEEDS_REVIEW&limit=500')
+      ).body.data.find((item) => item.infractionId === unreadable),
     { timeoutMs: 10_000, intervalMs: 200, description: 'the infraction in the review list' },
   );
   expect(listed).toEqual({ infractionId: unreadable, status: 'NEEDS_REVIEW' });
@@ -90,15 +114,28 @@ test('every infraction syncs across pages of the provider’s size; one it canno
   expect(opened.problem).toBeUndefined();
   expect(opened.transitions.map((transition) => transition.to)).toEqual(['NEEDS_REVIEW', 'OPEN']);
 
-  expect((await stack.admin('POST', `/sandbox/infractions/${unreadable}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
-  expect((await waitForInfraction(stack, unreadable, ['CANCELLED'])).transitions.map((transition) => transition.to)).toEqual(['NEEDS_REVIEW', 'OPEN', 'CANCELLED']);
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(infractionWorkflowId(unreadable)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: 'the infraction to close',
-  });
+  expect(
+    (await stack.admin('POST', `/sandbox/infractions/${unreadable}/resolve`, { status: 'CANCELLED' })).status,
+  ).toBe(200);
+  expect(
+    (await waitForInfraction(stack, unreadable, ['CANCELLED'])).transitions.map((transition) => transition.to),
+  ).toEqual(['NEEDS_REVIEW', 'OPEN', 'CANCELLED']);
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(infractionWorkflowId(unreadable)).describe()).status.name ===
+      'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: 'the infraction to close',
+    },
+  );
   await recordHistory(stack.temporal.client, infractionWorkflowId(unreadable), 'infraction-reviewed-opened-cancelled');
-  const syncs = stack.temporal.client.workflow.list({ query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'` });
+  const syncs = stack.temporal.client.workflow.list({
+    query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'`,
+  });
   for await (const sync of syncs) {
     if (!sync.workflowId.startsWith(stack.config.MED_SYNC_SCHEDULE_ID)) continue;
     await recordHistory(stack.temporal.client, sync.workflowId, 'med-sync-follows-pages');
@@ -110,12 +147,25 @@ test('a defense the provider answers with {message} alone is sent once, and the 
   const id = await openInfractionOnPaidCashIn(stack, 58);
   await waitForInfraction(stack, id, ['OPEN']);
   const path = `/api/meds/infractions/${id}/defense`;
-  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, { analise: 'NEGADA', justificativa: `Entrega comprovada ${randomUUID().slice(0, 4)}.` });
+  const answer = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, {
+    analise: 'NEGADA',
+    justificativa: `Entrega comprovada ${randomUUID().slice(0, 4)}.`,
+  });
   expect(answer.status).toBe(200);
-  expect(answer.body).toMatchObject({ status: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA', providerAnswer: '{"message":"Defesa recebida"}' } });
+  expect(answer.body).toMatchObject({
+    status: 'DEFENSE_SUBMITTED',
+    defense: { analise: 'NEGADA', providerAnswer: '{"message":"Defesa recebida"}' },
+  });
   expect(stack.provider?.count('POST', path)).toBe(1);
   // The same defense again gets the first one's answer; nothing more reaches the provider.
-  expect((await stack.api('POST', `/v1/infractions/${id}/defense`, { analise: 'NEGADA', justificativa: answer.body.defense?.justificativa })).status).toBe(200);
+  expect(
+    (
+      await stack.api('POST', `/v1/infractions/${id}/defense`, {
+        analise: 'NEGADA',
+        justificativa: answer.body.defense?.justificativa,
+      })
+    ).status,
+  ).toBe(200);
   expect(stack.provider?.count('POST', path)).toBe(1);
 });
 
@@ -127,14 +177,18 @@ test('an infraction id that is not a plain token (a backslash) is set aside as a
   expect((await waitForInfraction(stack, plain, ['OPEN'])).amount).toBe(62);
   const problem = await pollUntil(
     async () => {
-      for await (const sync of stack.temporal.client.workflow.list({ query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'` })) {
-        const summary = await stack.temporal.client.workflow.getHandle<typeof medSyncWorkflow>(sync.workflowId).result();
+      for await (const sync of stack.temporal.client.workflow.list({
+        query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'`,
+      })) {
+        const summary = await stack.temporal.client.workflow
+          .getHandle<typeof medSyncWorkflow>(sync.workflowId)
+          .result();
         const found = summary.problems?.find((text) => text.includes(NOT_A_PLAIN_ID));
         if (found) return found;
       }
       return undefined;
     },
-    { timeoutMs: 30_000, intervalMs: 500, description: "a sync naming the record whose id is not a plain token" },
+    { timeoutMs: 30_000, intervalMs: 500, description: 'a sync naming the record whose id is not a plain token' },
   );
   expect(problem).toContain('codigo, transacao, situacao');
   // Nothing was started under the odd id, nor under the id the provider did not send.

@@ -12,14 +12,20 @@ import { engineOperations } from '../../src/api/openapi-document';
 const page = readFileSync(path.join(__dirname, '..', '..', 'docs', 'security.md'), 'utf8');
 
 function documentedScopes(): Record<string, string> {
-  const section = page.slice(page.indexOf('## API keys and their scopes'), page.indexOf('## Defences, each with its test'));
+  const section = page.slice(
+    page.indexOf('## API keys and their scopes'),
+    page.indexOf('## Defences, each with its test'),
+  );
   const rows = [...section.matchAll(/^\| `((?:GET|POST|DELETE) \S+)` \| `([\w:]+)` \|/gm)];
   return Object.fromEntries(rows.map(([, route = '', scope = '']) => [route, scope]));
 }
 
 test('docs/security.md lists every keyed route with the scope the code checks, and nothing else', () => {
   const routes: [string, string][] = [
-    ...scopedRoutes(engineOperations()).map(({ method, path: route, scope }): [string, string] => [`${method.toUpperCase()} ${route}`, scope]),
+    ...scopedRoutes(engineOperations()).map(({ method, path: route, scope }): [string, string] => [
+      `${method.toUpperCase()} ${route}`,
+      scope,
+    ]),
     ['POST /codec/decode', CODEC_SCOPE],
     ['POST /codec/encode', CODEC_SCOPE],
   ];

@@ -35,7 +35,11 @@ test('the types openapi-typescript generates from the served document are the co
   const document = path.join(work, 'openapi.json');
   writeFileSync(document, await served.text());
   const generated = path.join(work, 'engine-api.d.ts');
-  await run(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), document, '-o', generated], { cwd: root });
+  await run(
+    process.execPath,
+    [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), document, '-o', generated],
+    { cwd: root },
+  );
   const committed = readFileSync(path.join(root, 'examples', 'engine-api.d.ts'), 'utf8');
   // On a difference: `npx openapi-typescript <served document> -o examples/engine-api.d.ts`, then `npm run typecheck`.
   expect(readFileSync(generated, 'utf8') === committed).toBe(true);
@@ -46,10 +50,17 @@ test('the example client creates and reads a payout, a charge and a card payment
     cwd: root,
     env: { ...process.env, ENGINE_URL: stack.apiUrl, ENGINE_API_KEY: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' },
   });
-  const result = JSON.parse(stdout) as Record<string, { externalId: string; status: string; amount?: number; checkoutUrl?: string }>;
+  const result = JSON.parse(stdout) as Record<
+    string,
+    { externalId: string; status: string; amount?: number; checkoutUrl?: string }
+  >;
   expect(result).toEqual({
     payout: { externalId: expect.stringMatching(/^example-/), status: expect.any(String), amount: 25 },
     charge: { externalId: expect.stringMatching(/^invoice-/), status: 'PENDING', amount: 150 },
-    cardPayment: { externalId: expect.stringMatching(/^order-/), status: 'AWAITING_CARD', checkoutUrl: expect.stringContaining('/checkout/') },
+    cardPayment: {
+      externalId: expect.stringMatching(/^order-/),
+      status: 'AWAITING_CARD',
+      checkoutUrl: expect.stringContaining('/checkout/'),
+    },
   });
 }, 60_000);

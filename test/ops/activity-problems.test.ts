@@ -25,7 +25,11 @@ interface WithProblem {
 }
 
 function problemOf(path: string): Promise<NonNullable<WithProblem['problem']>> {
-  return pollUntil(async () => (await stack.api<WithProblem>('GET', path)).body.problem, { timeoutMs: 30_000, intervalMs: 200, description: `a problem on ${path}` });
+  return pollUntil(async () => (await stack.api<WithProblem>('GET', path)).body.problem, {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `a problem on ${path}`,
+  });
 }
 
 /** Workflow ids the visibility index lists with `query`. */
@@ -45,7 +49,9 @@ test('a payout whose provider answers 503 shows its problem, is found by Activit
   await stack.admin('PUT', '/sandbox/faults', { errorRate: 1 });
   const externalId = newExternalId('unreachable');
   const startedAt = Date.now();
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12, pixKey: '52998224725', keyType: 'CPF' })).status,
+  ).toBe(202);
 
   const problem = await problemOf(`/v1/payouts/${externalId}`);
   expect(problem).toMatchObject({ activity: 'submitWithdrawal', message: expect.stringMatching(/503|unavailable/i) });
@@ -67,17 +73,29 @@ test('a payout whose provider answers 503 shows its problem, is found by Activit
     intervalMs: 250,
     description: 'the payout no longer listed by ActivityProblemSince',
   });
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('activity-problem-completed'));
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(externalId),
+    currentPayoutHistory('activity-problem-completed'),
+  );
 });
 
 test('a charge whose creation keeps failing shows its problem while the merchant waits', async () => {
   await stack.admin('PUT', '/sandbox/faults', { errorRate: 1 });
   const externalId = newExternalId('charge-unreachable');
-  const created = stack.api('POST', '/v1/charges', { externalId, amount: 40, payer: { name: 'Ana Souza', document: '529.982.247-25' } });
+  const created = stack.api('POST', '/v1/charges', {
+    externalId,
+    amount: 40,
+    payer: { name: 'Ana Souza', document: '529.982.247-25' },
+  });
   const problem = await problemOf(`/v1/charges/${externalId}`);
   expect(problem.activity).toBe('createCharge');
   const query = `WorkflowId = '${chargeWorkflowId(externalId)}' AND ActivityProblemSince > '2000-01-01T00:00:00Z'`;
-  await pollUntil(async () => ((await listed(query)).length === 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 250, description: 'the charge listed by ActivityProblemSince' });
+  await pollUntil(async () => ((await listed(query)).length === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+    intervalMs: 250,
+    description: 'the charge listed by ActivityProblemSince',
+  });
   await stack.admin('DELETE', '/sandbox/faults');
   expect((await created).status).toBe(201);
   expect((await stack.api<WithProblem>('GET', `/v1/charges/${externalId}`)).body).not.toHaveProperty('problem');

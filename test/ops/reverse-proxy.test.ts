@@ -21,8 +21,11 @@ const PUBLIC_HOST = 'engine.localhost';
 
 /** caddy where CADDY_PATH or Debian puts it; without it these tests fail, they never skip. */
 function caddyBinary(): string {
-  const found = [process.env.CADDY_PATH, '/usr/bin/caddy', '/usr/local/bin/caddy'].find((candidate): candidate is string => candidate !== undefined && existsSync(candidate));
-  if (!found) throw new Error('caddy not found: install it (apt-get install -y caddy, as .ci/run does) or set CADDY_PATH');
+  const found = [process.env.CADDY_PATH, '/usr/bin/caddy', '/usr/local/bin/caddy'].find(
+    (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
+  );
+  if (!found)
+    throw new Error('caddy not found: install it (apt-get install -y caddy, as .ci/run does) or set CADDY_PATH');
   return found;
 }
 
@@ -36,11 +39,36 @@ let uiPort = 0;
 let certificate = '';
 
 beforeAll(async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${PUBLIC_HOST}`, '-addext', `subjectAltName=DNS:${PUBLIC_HOST}`, '-keyout', path.join(work, 'key.pem'), '-out', path.join(work, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${PUBLIC_HOST}`,
+      '-addext',
+      `subjectAltName=DNS:${PUBLIC_HOST}`,
+      '-keyout',
+      path.join(work, 'key.pem'),
+      '-out',
+      path.join(work, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   certificate = readFileSync(path.join(work, 'cert.pem'), 'utf8');
   // The proxy dials the API from 127.0.0.1 here, as it does from its fixed address on compose's `edge` network.
   // Signatures required: an unsigned callback is refused with 401 at once, so each answer below is the limit's alone.
-  api = await startEngineApi({ TRUST_PROXY: '127.0.0.1', CALLBACK_RATE_LIMIT_PER_MINUTE: '2', PROVIDER_CALLBACK_SIGNATURES: 'required' }, { logs: (line) => lines.push(line) });
+  api = await startEngineApi(
+    { TRUST_PROXY: '127.0.0.1', CALLBACK_RATE_LIMIT_PER_MINUTE: '2', PROVIDER_CALLBACK_SIGNATURES: 'required' },
+    { logs: (line) => lines.push(line) },
+  );
   [publicPort, uiPort] = [await freePort(), await freePort()];
   caddy = spawn(caddyBinary(), ['run', '--config', CADDYFILE, '--adapter', 'caddyfile'], {
     env: {
@@ -75,16 +103,30 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-type Lookup = (host: string, options: { all?: boolean }, callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void) => void;
+type Lookup = (
+  host: string,
+  options: { all?: boolean },
+  callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+) => void;
 /** Every name to 127.0.0.1: `engine.localhost` needs no resolver that knows it. */
-const toLoopback: Lookup = (_host, options, callback) => (options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4));
+const toLoopback: Lookup = (_host, options, callback) =>
+  options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4);
 
 /** A client on its own loopback address, trusting `ca`, through the proxy's public site (or the UI's, on `port`). */
-async function proxied(client: string, pathname: string, init: { method?: string; headers?: Record<string, string>; body?: string; port?: number; ca?: string } = {}) {
+async function proxied(
+  client: string,
+  pathname: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; port?: number; ca?: string } = {},
+) {
   const host = init.port === undefined ? PUBLIC_HOST : 'localhost';
   const dispatcher = new Agent({ localAddress: client, connect: { lookup: toLoopback, ca: init.ca ?? certificate } });
   try {
-    const answer = await request(`https://${host}:${init.port ?? publicPort}${pathname}`, { method: (init.method ?? 'GET') as 'GET', headers: init.headers ?? {}, body: init.body ?? null, dispatcher });
+    const answer = await request(`https://${host}:${init.port ?? publicPort}${pathname}`, {
+      method: (init.method ?? 'GET') as 'GET',
+      headers: init.headers ?? {},
+      body: init.body ?? null,
+      dispatcher,
+    });
     return { status: answer.statusCode, headers: answer.headers, text: await answer.body.text() };
   } finally {
     await dispatcher.close();
@@ -92,10 +134,15 @@ async function proxied(client: string, pathname: string, init: { method?: string
 }
 
 /** The API's request lines for the callback route. */
-const requestLines = (): string[] => lines.filter((line) => line.includes('"http.request"') && line.includes('"/callbacks/withdrawals"'));
+const requestLines = (): string[] =>
+  lines.filter((line) => line.includes('"http.request"') && line.includes('"/callbacks/withdrawals"'));
 
 const callback = (client: string, forwardedFor?: string) =>
-  proxied(client, '/callbacks/withdrawals', { method: 'POST', headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) }, body: '{}' });
+  proxied(client, '/callbacks/withdrawals', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+    body: '{}',
+  });
 
 test('it terminates TLS with the given certificate and tells browsers to come back only over TLS; in clear it answers nothing of the engine', async () => {
   const answer = await proxied('127.0.0.1', '/healthz');
@@ -110,13 +157,19 @@ test('it terminates TLS with the given certificate and tells browsers to come ba
   expect(lines.slice(before).filter((line) => line.includes('"http.request"'))).toEqual([]);
 });
 
-test("the API counts each client behind the proxy on its own, whatever X-Forwarded-For the client writes", async () => {
+test('the API counts each client behind the proxy on its own, whatever X-Forwarded-For the client writes', async () => {
   // One client past its limit of 2, each time claiming to be someone else.
-  expect([(await callback('127.0.0.7', '203.0.113.1')).status, (await callback('127.0.0.7', '203.0.113.2')).status, (await callback('127.0.0.7', '203.0.113.3')).status]).toEqual([401, 401, 429]);
+  expect([
+    (await callback('127.0.0.7', '203.0.113.1')).status,
+    (await callback('127.0.0.7', '203.0.113.2')).status,
+    (await callback('127.0.0.7', '203.0.113.3')).status,
+  ]).toEqual([401, 401, 429]);
   // Another client is not blocked by it.
   expect([(await callback('127.0.0.8')).status, (await callback('127.0.0.8')).status]).toEqual([401, 401]);
   // The API's request lines name each client by the address the proxy saw, never the one the client wrote.
-  const addresses = requestLines().map((line) => (JSON.parse(line) as { req: { remoteAddress: string } }).req.remoteAddress);
+  const addresses = requestLines().map(
+    (line) => (JSON.parse(line) as { req: { remoteAddress: string } }).req.remoteAddress,
+  );
   expect(addresses).toEqual(['127.0.0.7', '127.0.0.7', '127.0.0.7', '127.0.0.8', '127.0.0.8']);
 });
 
@@ -124,22 +177,40 @@ test("a client reaching the API's port itself is not believed about who it is (o
   const direct = new Agent({ localAddress: '127.0.0.9' });
   try {
     for (const claimed of ['198.51.100.1', '198.51.100.2']) {
-      await request(`${api.url}/callbacks/withdrawals`, { method: 'POST', headers: { 'x-forwarded-for': claimed }, body: '{}', dispatcher: direct });
+      await request(`${api.url}/callbacks/withdrawals`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': claimed },
+        body: '{}',
+        dispatcher: direct,
+      });
     }
   } finally {
     await direct.close();
   }
   const last = requestLines().slice(-2);
-  expect(last.map((line) => (JSON.parse(line) as { req: { remoteAddress: string } }).req.remoteAddress)).toEqual(['127.0.0.9', '127.0.0.9']);
+  expect(last.map((line) => (JSON.parse(line) as { req: { remoteAddress: string } }).req.remoteAddress)).toEqual([
+    '127.0.0.9',
+    '127.0.0.9',
+  ]);
 });
 
 test("the Temporal UI's site, over TLS with the proxy's own CA, sends the codec URL to the API (same origin, no CORS) and nothing else of it", async () => {
   const root = readFileSync(path.join(work, 'data', 'caddy', 'pki', 'authorities', 'local', 'root.crt'), 'utf8');
-  const codec = await proxied('127.0.0.1', '/codec/t/not-the-token/decode', { port: uiPort, ca: root, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' });
+  const codec = await proxied('127.0.0.1', '/codec/t/not-the-token/decode', {
+    port: uiPort,
+    ca: root,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"payloads":[]}',
+  });
   // The engine's own answer: the codec route reached, the made-up token refused.
   expect(codec.status).toBe(401);
   expect(JSON.parse(codec.text)).toMatchObject({ code: 'UNAUTHORIZED' });
   // The rest of the site is the UI's (none runs here: the proxy's 502), never the engine's API.
-  const payouts = await proxied('127.0.0.1', '/v1/payouts/order-1', { port: uiPort, ca: root, headers: { authorization: `Bearer ${api.apiKey}` } });
+  const payouts = await proxied('127.0.0.1', '/v1/payouts/order-1', {
+    port: uiPort,
+    ca: root,
+    headers: { authorization: `Bearer ${api.apiKey}` },
+  });
   expect(payouts.status).toBe(502);
 });

@@ -25,7 +25,18 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { temporalCliPath } from '../../tools/temporal/binaries';
 import { pollUntil } from '../../src/util/poll';
 import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
-import { createCardPayment, EXPIRY_YEAR, launchBrowser, openCheckout, pageOutcome, pay, TEST_CVV, digitsAlone, waitForCardPayment, type Browser } from '../card-payments/card-checkout';
+import {
+  createCardPayment,
+  EXPIRY_YEAR,
+  launchBrowser,
+  openCheckout,
+  pageOutcome,
+  pay,
+  TEST_CVV,
+  digitsAlone,
+  waitForCardPayment,
+  type Browser,
+} from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
@@ -49,7 +60,11 @@ const CONFIGURED = {
   checkoutTokenSecret: token('checkout-secret'),
 };
 /** Credentials a client sent in headers the engine has no name for, and in W3C baggage. */
-const STRAY_CREDENTIALS = { xAuthToken: token('x-auth-token'), proxyPassword: token('proxy-password'), baggageToken: token('baggage') };
+const STRAY_CREDENTIALS = {
+  xAuthToken: token('x-auth-token'),
+  proxyPassword: token('proxy-password'),
+  baggageToken: token('baggage'),
+};
 /** Personal data of the run: keys, documents, e-mails, names, a wallet, card data. */
 const PERSONAL = {
   pixEmail: `maria.silva+${tag}@example.com`,
@@ -117,16 +132,32 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${CONFIGURED.apiKey}`, ...headers }, body: JSON.stringify(body) });
+  fetch(`${stack.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${CONFIGURED.apiKey}`, ...headers },
+    body: JSON.stringify(body),
+  });
 
 const requestId = `secrets-${tag}`;
 /** W3C baggage a caller sends along: it must go nowhere, neither into Temporal's headers nor to the provider. */
 const baggage = { baggage: `session=${STRAY_CREDENTIALS.baggageToken},cpf=${PERSONAL.pixCpf}` };
 
 async function payouts(): Promise<string[]> {
-  const code = buildBrCode({ pixKey: PERSONAL.copyPasteKey, merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'PEDIDO42', amountCentavos: 1990 });
+  const code = buildBrCode({
+    pixKey: PERSONAL.copyPasteKey,
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid: 'PEDIDO42',
+    amountCentavos: 1990,
+  });
   const requests = [
-    { externalId: newExternalId('secret-email'), amount: 20, pixKey: PERSONAL.pixEmail, keyType: 'EMAIL', description: `to ${PERSONAL.pixEmail}` },
+    {
+      externalId: newExternalId('secret-email'),
+      amount: 20,
+      pixKey: PERSONAL.pixEmail,
+      keyType: 'EMAIL',
+      description: `to ${PERSONAL.pixEmail}`,
+    },
     { externalId: newExternalId('secret-cpf'), amount: 21, pixKey: PERSONAL.pixCpfMasked, keyType: 'CPF' },
     { externalId: newExternalId('secret-emv'), method: 'pix_copy_paste', emv: code },
     { externalId: newExternalId('secret-internal'), method: 'internal', email: 'recipient@sandbox.test', amount: 5 },
@@ -134,25 +165,57 @@ async function payouts(): Promise<string[]> {
   ];
   // The first withdrawal is answered 503 with a message quoting the key and its owner (a provider's words): retried, then completed.
   const message = `Chave PIX ${PERSONAL.pixCpfMasked} de ${PERSONAL.pixEmail} indisponível no momento`;
-  stack.provider?.answerNext('/api/withdrawals/withdraw', { status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message }) });
-  for (const request of requests) expect((await post('/v1/payouts', request, { 'x-request-id': requestId, ...baggage })).status).toBe(202);
+  stack.provider?.answerNext('/api/withdrawals/withdraw', {
+    status: 503,
+    contentType: 'application/json',
+    body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message }),
+  });
+  for (const request of requests)
+    expect((await post('/v1/payouts', request, { 'x-request-id': requestId, ...baggage })).status).toBe(202);
   // Refused for its body: the validation error must not carry the key anywhere either.
-  expect((await post('/v1/payouts', { externalId: newExternalId('secret-bad'), amount: 1, pixKey: PERSONAL.pixEmail, keyType: 'CPF' })).status).toBe(422);
+  expect(
+    (
+      await post('/v1/payouts', {
+        externalId: newExternalId('secret-bad'),
+        amount: 1,
+        pixKey: PERSONAL.pixEmail,
+        keyType: 'CPF',
+      })
+    ).status,
+  ).toBe(422);
   return requests.map((request) => request.externalId);
 }
 
 async function batch(): Promise<string> {
   const batchId = newExternalId('secret-batch');
-  const csv = ['externalId,amount,pixKey,keyType', `${batchId}-1,10.00,${PERSONAL.batchPixEmail},EMAIL`, `${batchId}-2,11.00,${PERSONAL.batchCpf},CPF`].join('\n');
-  const answer = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, { method: 'POST', headers: { authorization: `Bearer ${CONFIGURED.apiKey}`, 'content-type': 'text/csv' }, body: csv });
+  const csv = [
+    'externalId,amount,pixKey,keyType',
+    `${batchId}-1,10.00,${PERSONAL.batchPixEmail},EMAIL`,
+    `${batchId}-2,11.00,${PERSONAL.batchCpf},CPF`,
+  ].join('\n');
+  const answer = await fetch(`${stack.apiUrl}/v1/payout-batches?batchId=${batchId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${CONFIGURED.apiKey}`, 'content-type': 'text/csv' },
+    body: csv,
+  });
   expect(answer.status).toBe(202);
   return batchId;
 }
 
 async function chargeClaimedAndDefended(): Promise<void> {
   const externalId = newExternalId('secret-charge');
-  expect((await post('/v1/charges', { externalId, amount: 150, payer: { name: PERSONAL.payerName, document: PERSONAL.payerCpf, email: PERSONAL.payerEmail } })).status).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: PERSONAL.payerName })).status).toBe(200);
+  expect(
+    (
+      await post('/v1/charges', {
+        externalId,
+        amount: 150,
+        payer: { name: PERSONAL.payerName, document: PERSONAL.payerCpf, email: PERSONAL.payerEmail },
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: PERSONAL.payerName })).status,
+  ).toBe(200);
   const paid = await pollUntil(
     async () => {
       const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
@@ -160,14 +223,23 @@ async function chargeClaimedAndDefended(): Promise<void> {
     },
     { timeoutMs: 30_000, intervalMs: 200, description: 'the charge to be PAID' },
   );
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', { transactionId: paid.providerTransactionId, reason: 'fraud' });
+  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
+    transactionId: paid.providerTransactionId,
+    reason: 'fraud',
+  });
   expect(opened.status).toBe(200);
   const infractionId = opened.body.infraction.id;
   expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
   await infractionReaches(infractionId, ['OPEN']);
-  const defended = await post(`/v1/infractions/${infractionId}/defense`, { analise: 'NEGADA', justificativa: `Delivered to ${PERSONAL.payerName}, CPF ${PERSONAL.payerCpf}`, proofs: [`https://merchant.example.com/proofs/${tag}.pdf`] });
+  const defended = await post(`/v1/infractions/${infractionId}/defense`, {
+    analise: 'NEGADA',
+    justificativa: `Delivered to ${PERSONAL.payerName}, CPF ${PERSONAL.payerCpf}`,
+    proofs: [`https://merchant.example.com/proofs/${tag}.pdf`],
+  });
   expect(defended.status).toBe(200);
-  expect((await stack.admin('POST', `/sandbox/infractions/${infractionId}/resolve`, { status: 'REJECTED' })).status).toBe(200);
+  expect(
+    (await stack.admin('POST', `/sandbox/infractions/${infractionId}/resolve`, { status: 'REJECTED' })).status,
+  ).toBe(200);
   expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
   await infractionReaches(infractionId, ['REJECTED']);
 }
@@ -175,7 +247,14 @@ async function chargeClaimedAndDefended(): Promise<void> {
 const infractionReaches = (id: string, statuses: string[]) => waitForInfraction(stack, id, statuses);
 
 async function cardPaidAtCheckout(): Promise<void> {
-  const created = await createCardPayment(stack, 'secret-card', { payer: { name: PERSONAL.buyerName, email: PERSONAL.buyerEmail, document: PERSONAL.buyerCpf, phone: PERSONAL.buyerPhone } });
+  const created = await createCardPayment(stack, 'secret-card', {
+    payer: {
+      name: PERSONAL.buyerName,
+      email: PERSONAL.buyerEmail,
+      document: PERSONAL.buyerCpf,
+      phone: PERSONAL.buyerPhone,
+    },
+  });
   issued.checkoutToken = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
   const page = await openCheckout(browser, created.checkoutUrl);
   await page.getByLabel('Name on card').fill(PERSONAL.buyerName.toUpperCase());
@@ -193,15 +272,32 @@ async function cardPaidAtCheckout(): Promise<void> {
 async function carelessRequests(): Promise<void> {
   const forged = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [WEBHOOK_SIGNATURE_HEADER]: `v1=${'ab'.repeat(32)}`, ...baggage },
+    headers: {
+      'content-type': 'application/json',
+      [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)),
+      [WEBHOOK_SIGNATURE_HEADER]: `v1=${'ab'.repeat(32)}`,
+      ...baggage,
+    },
     body: JSON.stringify({ external_id: 'any', status: 'COMPLETED', pix_key: PERSONAL.pixEmail }),
   });
   expect(forged.status).toBe(401);
   const query = new URLSearchParams({ pixKey: PERSONAL.pixEmail, cpf: PERSONAL.pixCpf, token: CONFIGURED.apiKey });
-  await fetch(`${stack.apiUrl}/v1/charges?${query.toString()}`, { headers: { authorization: `Bearer ${CONFIGURED.apiKey}`, 'x-auth-token': STRAY_CREDENTIALS.xAuthToken, 'proxy-authorization': `Basic ${STRAY_CREDENTIALS.proxyPassword}` } });
-  await fetch(`${stack.apiUrl}/v1/payouts/quote?method=crypto&amount=60&wallet=${PERSONAL.walletAddress}`, { headers: { authorization: `Bearer ${CONFIGURED.apiKey}` } });
+  await fetch(`${stack.apiUrl}/v1/charges?${query.toString()}`, {
+    headers: {
+      authorization: `Bearer ${CONFIGURED.apiKey}`,
+      'x-auth-token': STRAY_CREDENTIALS.xAuthToken,
+      'proxy-authorization': `Basic ${STRAY_CREDENTIALS.proxyPassword}`,
+    },
+  });
+  await fetch(`${stack.apiUrl}/v1/payouts/quote?method=crypto&amount=60&wallet=${PERSONAL.walletAddress}`, {
+    headers: { authorization: `Bearer ${CONFIGURED.apiKey}` },
+  });
   // The Temporal UI's way in: the token in the codec URL.
-  const decoded = await fetch(`${stack.apiUrl}/codec/t/${CONFIGURED.codecToken}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...baggage }, body: '{"payloads":[]}' });
+  const decoded = await fetch(`${stack.apiUrl}/codec/t/${CONFIGURED.codecToken}/decode`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...baggage },
+    body: '{"payloads":[]}',
+  });
   expect(decoded.status).toBe(200);
 }
 
@@ -209,11 +305,29 @@ async function carelessRequests(): Promise<void> {
 async function storedHistories(): Promise<string[]> {
   const cli = temporalCliPath();
   const address = ['--address', temporalTestAddress(), '--namespace', stack.config.TEMPORAL_NAMESPACE];
-  const listed = await run(cli, ['workflow', 'list', ...address, '--query', `TaskQueue = '${stack.config.TEMPORAL_TASK_QUEUE}'`, '--output', 'json'], { maxBuffer: 64 * 1024 * 1024 });
-  const executions = (JSON.parse(listed.stdout) as { execution: { workflowId: string; runId: string } }[]).map((item) => item.execution);
+  const listed = await run(
+    cli,
+    [
+      'workflow',
+      'list',
+      ...address,
+      '--query',
+      `TaskQueue = '${stack.config.TEMPORAL_TASK_QUEUE}'`,
+      '--output',
+      'json',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const executions = (JSON.parse(listed.stdout) as { execution: { workflowId: string; runId: string } }[]).map(
+    (item) => item.execution,
+  );
   const histories: string[] = [];
   for (const { workflowId, runId } of executions) {
-    const shown = await run(cli, ['workflow', 'show', ...address, '--workflow-id', workflowId, '--run-id', runId, '--output', 'json'], { maxBuffer: 64 * 1024 * 1024 });
+    const shown = await run(
+      cli,
+      ['workflow', 'show', ...address, '--workflow-id', workflowId, '--run-id', runId, '--output', 'json'],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
     histories.push(withPayloadBytes(shown.stdout));
   }
   return histories;
@@ -250,7 +364,10 @@ function secretsIn(text: string, values: Record<string, string>): string[] {
 }
 
 test('no secret or personal data of a run of every lifecycle is in the logs, the stored histories, the exported spans or the files of the engine', async () => {
-  const endpoint = await stack.api<{ secret: string }>('POST', '/v1/webhook-endpoints', { url: receiver.url, events: [...MERCHANT_EVENT_TYPES] });
+  const endpoint = await stack.api<{ secret: string }>('POST', '/v1/webhook-endpoints', {
+    url: receiver.url,
+    events: [...MERCHANT_EVENT_TYPES],
+  });
   expect(endpoint.status).toBe(201);
   issued.merchantWebhookSecret = endpoint.body.secret;
 
@@ -271,21 +388,41 @@ test('no secret or personal data of a run of every lifecycle is in the logs, the
   await pollUntil(
     () => {
       const types = new Set<string>(receiver.received.map((delivery) => delivery.event.type));
-      return ['payout.completed', 'payout_batch.completed', 'charge.paid', 'card_payment.paid', 'infraction.rejected'].every((type) => types.has(type)) ? true : undefined;
+      return [
+        'payout.completed',
+        'payout_batch.completed',
+        'charge.paid',
+        'card_payment.paid',
+        'infraction.rejected',
+      ].every((type) => types.has(type))
+        ? true
+        : undefined;
     },
     { timeoutMs: 60_000, intervalMs: 250, description: 'merchant events of every lifecycle' },
   );
 
-  const values = { ...CONFIGURED, ...STRAY_CREDENTIALS, ...issued, ...PERSONAL, payloadKey: stack.config.PAYLOAD_ENCRYPTION_KEY ?? '' };
+  const values = {
+    ...CONFIGURED,
+    ...STRAY_CREDENTIALS,
+    ...issued,
+    ...PERSONAL,
+    payloadKey: stack.config.PAYLOAD_ENCRYPTION_KEY ?? '',
+  };
   expect(Object.values(values).every((value) => value.length >= 3)).toBe(true);
 
   const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect([...new Set(entries.map((entry) => entry.service))]).toEqual(expect.arrayContaining(['engine-api', 'worker', 'sandbox']));
+  expect([...new Set(entries.map((entry) => entry.service))]).toEqual(
+    expect.arrayContaining(['engine-api', 'worker', 'sandbox']),
+  );
   // The request id of the API call is on the worker's lines for the activities of the payouts it started.
-  const activities = entries.filter((entry) => entry.event === 'activity.completed' && entry.workflowId === `payout:${payoutIds[0] ?? ''}`);
+  const activities = entries.filter(
+    (entry) => entry.event === 'activity.completed' && entry.workflowId === `payout:${payoutIds[0] ?? ''}`,
+  );
   expect(activities.length).toBeGreaterThan(0);
   expect(activities.every((entry) => entry.requestId === requestId && entry.service === 'worker')).toBe(true);
-  expect(lines.some((line) => line.includes('"http.request"') && line.includes('/codec/t/[redacted]/decode'))).toBe(true);
+  expect(lines.some((line) => line.includes('"http.request"') && line.includes('/codec/t/[redacted]/decode'))).toBe(
+    true,
+  );
 
   const histories = await storedHistories();
   expect(histories.length).toBeGreaterThanOrEqual(12);
@@ -293,18 +430,34 @@ test('no secret or personal data of a run of every lifecycle is in the logs, the
   // Every span leaves the process before it is read (the SDK flushes on shutdown): the API's, the client's, the workflows' and the activities'.
   await tracing?.shutdown();
   const spans = collector.spans;
-  expect(['POST /v1/payouts', 'RunWorkflow:payoutWorkflow', 'RunActivity:submitWithdrawal', 'POST withdraw'].filter((name) => !spans.some((span) => span.name === name))).toEqual([]);
+  expect(
+    ['POST /v1/payouts', 'RunWorkflow:payoutWorkflow', 'RunActivity:submitWithdrawal', 'POST withdraw'].filter(
+      (name) => !spans.some((span) => span.name === name),
+    ),
+  ).toEqual([]);
   // The provider's 503 is on a span as an exception: what the search below reads.
-  expect(spans.some((span) => span.name === 'RunActivity:submitWithdrawal' && span.status.code === 2 && span.events.some((event) => event.name === 'exception'))).toBe(true);
+  expect(
+    spans.some(
+      (span) =>
+        span.name === 'RunActivity:submitWithdrawal' &&
+        span.status.code === 2 &&
+        span.events.some((event) => event.name === 'exception'),
+    ),
+  ).toBe(true);
 
   // What leaked where: each secret found, by place (a span by its name).
   expect({
     logs: secretsIn(lines.join('\n'), values),
     histories: secretsIn(histories.join('\n'), values),
-    spans: [...new Set(spans.flatMap((span) => secretsIn(span.texts.join('\n'), values).map((name) => `${name} in ${span.name}`)))],
+    spans: [
+      ...new Set(
+        spans.flatMap((span) => secretsIn(span.texts.join('\n'), values).map((name) => `${name} in ${span.name}`)),
+      ),
+    ],
   }).toEqual({ logs: [], histories: [], spans: [] });
 
   const files = filesUnder(stack.config.DATA_DIR);
   expect(files.some((file) => file.endsWith('.sqlite'))).toBe(true);
-  for (const file of files) expect({ file, found: secretsIn(readFileSync(file).toString('latin1'), values) }).toEqual({ file, found: [] });
+  for (const file of files)
+    expect({ file, found: secretsIn(readFileSync(file).toString('latin1'), values) }).toEqual({ file, found: [] });
 }, 240_000);

@@ -25,18 +25,47 @@ async function finalDetails(workflowId: string): Promise<string> {
 }
 
 test('a card payment whose buyer failed 3DS: Completed as a workflow, "not paid" and why in its details', async () => {
-  const created = (await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', { externalId: newExternalId('ui-card'), amount: 30, installmentCount: 1, payer: PAYER })).body;
+  const created = (
+    await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
+      externalId: newExternalId('ui-card'),
+      amount: 30,
+      installmentCount: 1,
+      payer: PAYER,
+    })
+  ).body;
   const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
-  expect((await stack.api('POST', `/checkout/${created.externalId}/fail`, { token, code: 'THREE_DS_DENIED' })).status).toBe(200);
+  expect(
+    (await stack.api('POST', `/checkout/${created.externalId}/fail`, { token, code: 'THREE_DS_DENIED' })).status,
+  ).toBe(200);
   const details = await finalDetails(cardPaymentWorkflowId(created.externalId));
   expect(details).toMatch(/^\*\*FAILED\*\*: not paid: the buyer denied the 3DS challenge\n/);
 });
 
 test('a charge the provider failed: "not paid" and the reason in its details', async () => {
   const externalId = newExternalId('ui-charge');
-  expect((await stack.api('POST', '/v1/charges', { externalId, amount: 31, payer: { name: 'Ana Souza', document: '529.982.247-25' } })).status).toBe(201);
-  const operation = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations[0];
-  expect((await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, { status: 'FAILED', reason: 'payer bank offline' })).status).toBe(200);
+  expect(
+    (
+      await stack.api('POST', '/v1/charges', {
+        externalId,
+        amount: 31,
+        payer: { name: 'Ana Souza', document: '529.982.247-25' },
+      })
+    ).status,
+  ).toBe(201);
+  const operation = (
+    await stack.admin<{ operations: { transactionId: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${externalId}`,
+    )
+  ).body.operations[0];
+  expect(
+    (
+      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
+        status: 'FAILED',
+        reason: 'payer bank offline',
+      })
+    ).status,
+  ).toBe(200);
   const details = await finalDetails(chargeWorkflowId(externalId));
   expect(details).toMatch(/^\*\*FAILED\*\*: not paid: the provider failed the charge\n/);
 });

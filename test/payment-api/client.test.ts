@@ -34,22 +34,40 @@ afterAll(() => sandbox?.stop());
 afterEach(() => admin('DELETE', '/sandbox/faults'));
 
 function client(overrides: Partial<ConstructorParameters<typeof PaymentApiClient>[0]> = {}): PaymentApiClient {
-  return new PaymentApiClient({ baseUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000, ...overrides });
+  return new PaymentApiClient({
+    baseUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+    ...overrides,
+  });
 }
 
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: { entries?: { lines: { account: string; amountCents: number }[] }[] } }> {
+async function admin(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { entries?: { lines: { account: string; amountCents: number }[] }[] } }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as { entries?: { lines: { account: string; amountCents: number }[] }[] }) : {} };
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as { entries?: { lines: { account: string; amountCents: number }[] }[] }) : {},
+  };
 }
 
 async function debits(externalId: string): Promise<number> {
   const ledger = await admin('GET', `/sandbox/ledger?externalId=${externalId}`);
-  return (ledger.body.entries ?? []).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+  return (ledger.body.entries ?? []).filter((entry) =>
+    entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0),
+  ).length;
 }
 
 const withdrawal = (externalId: string, amount = 25) => ({
@@ -63,7 +81,10 @@ const id = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
 test('login returns a JWT whose claims carry an expiry in the future', async () => {
   const { token } = await client().login();
-  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number; sub: string };
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    exp: number;
+    sub: string;
+  };
   expect(claims.sub).toBe(config.PAYMENT_API_CLIENT_ID);
   expect(claims.exp * 1000).toBeGreaterThan(Date.now());
 });
@@ -78,7 +99,13 @@ test('a withdrawal answers PROCESSING with the fee taken at request; the alias i
   const api = client();
   const externalId = id('wd');
   const response = await api.withdraw(withdrawal(externalId, 25));
-  expect(response.withdrawal).toMatchObject({ external_id: externalId, status: 'PROCESSING', amount: 25, fee: 1.25, total: 26.25 });
+  expect(response.withdrawal).toMatchObject({
+    external_id: externalId,
+    status: 'PROCESSING',
+    amount: 25,
+    fee: 1.25,
+    total: 26.25,
+  });
   const viaAlias = await api.withdrawViaPayments(withdrawal(externalId, 25));
   expect(viaAlias.transactionId).toBe(response.transactionId);
   expect(await debits(externalId)).toBe(1);
@@ -93,13 +120,17 @@ test('the same external_id with a different body is a ConflictError', async () =
 });
 
 test('a key that does not fit its type is refused by the provider as an InvalidRequestError', async () => {
-  const error = await client().withdraw({ ...withdrawal(id('key')), pix_key: '52998224724' }).catch((e: unknown) => e);
+  const error = await client()
+    .withdraw({ ...withdrawal(id('key')), pix_key: '52998224724' })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidRequestError);
   expect((error as InvalidRequestError).details.status).toBe(422);
 });
 
 test('a request that breaks the contract fails before it leaves, with the field named', async () => {
-  const error = await client().withdraw({ ...withdrawal(id('contract')), amount: 10.001 }).catch((e: unknown) => e);
+  const error = await client()
+    .withdraw({ ...withdrawal(id('contract')), amount: 10.001 })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidRequestError);
   expect((error as InvalidRequestError).details.status).toBeUndefined();
   expect((error as InvalidRequestError).issues.map((issue) => issue.path)).toEqual(['amount']);
@@ -128,17 +159,33 @@ test('internal transfers move balance to another sandbox user, under both paths'
   const second = await api.internalTransferViaWithdraw({ email: 'recipient@sandbox.test', amount: 5 });
   expect(first.data.recipientEmail).toBe('recipient@sandbox.test');
   expect(Math.round(first.data.newBalance * 100) - Math.round(second.data.newBalance * 100)).toBe(500);
-  await expect(api.internalTransfer({ email: 'nobody@sandbox.test', amount: 1 })).rejects.toBeInstanceOf(InvalidRequestError);
+  await expect(api.internalTransfer({ email: 'nobody@sandbox.test', amount: 1 })).rejects.toBeInstanceOf(
+    InvalidRequestError,
+  );
 });
 
 test('a copy-and-paste payment pays a valid BR Code and refuses a tampered one', async () => {
   const api = client();
-  const qrcode = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', amountCentavos: 1990, txid: 'PEDIDO123' });
+  const qrcode = buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    amountCentavos: 1990,
+    txid: 'PEDIDO123',
+  });
   const paid = await api.payPixCopyPaste({ qrcode, external_id: id('emv'), clientCallbackUrl: CALLBACK_URL });
   // Endpoint 5's shape is not shown: the client reads the payment's id and status wherever the answer holds them.
-  expect(paid).toMatchObject({ read: true, transactionId: expect.any(String), status: 'PROCESSING', fee: 1.1, total: 21 });
+  expect(paid).toMatchObject({
+    read: true,
+    transactionId: expect.any(String),
+    status: 'PROCESSING',
+    fee: 1.1,
+    total: 21,
+  });
   const tampered = qrcode.replace('19.90', '19.91');
-  await expect(api.payPixCopyPaste({ qrcode: tampered, external_id: id('emv'), clientCallbackUrl: CALLBACK_URL })).rejects.toBeInstanceOf(InvalidRequestError);
+  await expect(
+    api.payPixCopyPaste({ qrcode: tampered, external_id: id('emv'), clientCallbackUrl: CALLBACK_URL }),
+  ).rejects.toBeInstanceOf(InvalidRequestError);
 });
 
 test('a provider 503 is a ProviderFailureError', async () => {
@@ -149,7 +196,9 @@ test('a provider 503 is a ProviderFailureError', async () => {
 test('a withdrawal committed and then unanswered is ambiguous, never a plain failure', async () => {
   await admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset' } });
   const externalId = id('amb');
-  const error = await client().withdraw(withdrawal(externalId, 3)).catch((e: unknown) => e);
+  const error = await client()
+    .withdraw(withdrawal(externalId, 3))
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AmbiguousOutcomeError);
   expect((await client().checkTransaction(externalId)).transaction.transactionId).toBeTruthy();
   expect(await debits(externalId)).toBe(1);

@@ -23,13 +23,19 @@ beforeAll(async () => {
     seen.push(`${req.method} ${req.url}`);
     if (rejectNextBearer && req.headers.authorization) {
       rejectNextBearer = false;
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'token revoked', code: 'UNAUTHORIZED' }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: 'token revoked', code: 'UNAUTHORIZED' }));
       return;
     }
-    const forward = http.request(`${upstream.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      `${upstream.url}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(forward);
   });
   const port = await freePort();
@@ -49,10 +55,21 @@ const bearerCalls = () => seen.filter((line) => line === 'POST /api/withdrawals/
 let sequence = 0;
 /** A small withdrawal: the bearer endpoint every sandbox has. */
 const withdraw = (api: PaymentApiClient) =>
-  api.withdraw({ amount: 1, external_id: `token-${Date.now()}-${sequence++}`, pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: 'http://127.0.0.1:9/cb' });
+  api.withdraw({
+    amount: 1,
+    external_id: `token-${Date.now()}-${sequence++}`,
+    pix_key: '52998224725',
+    key_type: 'CPF',
+    clientCallbackUrl: 'http://127.0.0.1:9/cb',
+  });
 
 test('one login serves many bearer calls, including concurrent ones', async () => {
-  const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
+  const api = new PaymentApiClient({
+    baseUrl: proxyUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+  });
   await Promise.all([withdraw(api), withdraw(api), withdraw(api)]);
   await withdraw(api);
   expect(logins()).toBe(1);
@@ -61,7 +78,13 @@ test('one login serves many bearer calls, including concurrent ones', async () =
 
 test('the token is renewed before it expires', async () => {
   let now = Date.now();
-  const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000, now: () => now });
+  const api = new PaymentApiClient({
+    baseUrl: proxyUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+    now: () => now,
+  });
   await withdraw(api);
   now += 570_000; // 30 s before the 600 s expiry: inside the refresh margin
   await withdraw(api);
@@ -69,7 +92,12 @@ test('the token is renewed before it expires', async () => {
 });
 
 test('a 401 on a bearer call logs in again once and retries', async () => {
-  const api = new PaymentApiClient({ baseUrl: proxyUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
+  const api = new PaymentApiClient({
+    baseUrl: proxyUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+  });
   await withdraw(api);
   rejectNextBearer = true;
   await expect(withdraw(api)).resolves.toHaveProperty('transactionId');

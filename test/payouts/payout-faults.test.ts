@@ -4,7 +4,11 @@
  * and stale callbacks. The sandbox does not de-duplicate (SANDBOX_DEDUPLICATE=false) and the engine
  * reaches it through a recording proxy: exactly once is what the engine sent, not what the provider kept.
  */
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  signWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -25,12 +29,13 @@ afterEach(async () => {
 });
 afterAll(() => stack?.close());
 
-
 const externalId = newExternalId;
-const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: 'ana@example.com', keyType: 'EMAIL' });
+const submit = (id: string, amount: number) =>
+  stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: 'ana@example.com', keyType: 'EMAIL' });
 const getPayout = async (id: string) => (await stack.api<PayoutResponse>('GET', `/v1/payouts/${id}`)).body;
 
-const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) =>
+  waitForPayout(stack, id, statuses, timeoutMs);
 
 const debitsFor = (id: string) => providerDebits(stack, id);
 const provider = () => {
@@ -39,7 +44,8 @@ const provider = () => {
 };
 /** POSTs of this payout's withdrawal that the engine sent (the proxy sees every one; ids are per test, the proxy's counts per file). */
 const postsSince = (before: number) => provider().count('POST', WITHDRAW) - before;
-const faultsLeft = async () => (await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults;
+const faultsLeft = async () =>
+  (await stack.admin<{ faults: Record<string, unknown> }>('GET', '/sandbox/faults')).body.faults;
 const causeOf = (payout: PayoutResponse, state: string) => payout.transitions.find((t) => t.to === state)?.cause;
 
 async function setFaults(faults: Record<string, unknown>): Promise<void> {
@@ -77,18 +83,21 @@ test('duplicated and reordered callbacks give the same result and change nothing
   expect(postsSince(before)).toBe(2);
 });
 
-test.each(['reset', 'hang'] as const)('a provider that commits and then fails the answer (%s): the engine asks before it posts again, one POST, one debit', async (mode) => {
-  const before = provider().count('POST', WITHDRAW);
-  await setFaults({ timeoutAfterCommit: { count: 1, mode, paths: [WITHDRAW] } });
-  const id = externalId(`ambiguous-${mode}`);
-  await submit(id, mode === 'reset' ? 40 : 41);
-  const payout = await waitForStatus(id, ['COMPLETED']);
-  // The fault fired (its one count is consumed), the engine did not post again, and it learned of the withdrawal by asking.
-  expect(await faultsLeft()).toEqual({});
-  expect(postsSince(before)).toBe(1);
-  expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
-  expect(await debitsFor(id)).toBe(1);
-});
+test.each(['reset', 'hang'] as const)(
+  'a provider that commits and then fails the answer (%s): the engine asks before it posts again, one POST, one debit',
+  async (mode) => {
+    const before = provider().count('POST', WITHDRAW);
+    await setFaults({ timeoutAfterCommit: { count: 1, mode, paths: [WITHDRAW] } });
+    const id = externalId(`ambiguous-${mode}`);
+    await submit(id, mode === 'reset' ? 40 : 41);
+    const payout = await waitForStatus(id, ['COMPLETED']);
+    // The fault fired (its one count is consumed), the engine did not post again, and it learned of the withdrawal by asking.
+    expect(await faultsLeft()).toEqual({});
+    expect(postsSince(before)).toBe(1);
+    expect(causeOf(payout, 'SUBMITTED')).toBe('found at the provider by reconciliation');
+    expect(await debitsFor(id)).toBe(1);
+  },
+);
 
 test('killing the worker process (SIGKILL) while the provider holds the answer: the re-run submission asks first, one POST, one debit', async () => {
   await stack.stopWorker();
@@ -98,7 +107,10 @@ test('killing the worker process (SIGKILL) while the provider holds the answer: 
   const id = externalId('lost-task');
   await submit(id, 16);
   // The withdrawal is committed and its answer withheld: the local submission is in flight, nothing of it in history yet.
-  await pollUntil(async () => ((await debitsFor(id)) === 1 ? true : undefined), { timeoutMs: 15_000, description: 'the withdrawal to be committed' });
+  await pollUntil(async () => ((await debitsFor(id)) === 1 ? true : undefined), {
+    timeoutMs: 15_000,
+    description: 'the withdrawal to be committed',
+  });
   doomed.kill('SIGKILL');
   await stack.startWorker();
   // The lost workflow task times out and the next one runs the submission again, as attempt 1.
@@ -111,7 +123,10 @@ test('killing the worker process (SIGKILL) while the provider holds the answer: 
   const events = (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).fetchHistory()).events ?? [];
   const timedOut = events.findIndex((event) => event.workflowTaskTimedOutEventAttributes);
   const firstSubmission = events.findIndex((event) => event.markerRecordedEventAttributes);
-  expect({ timedOut: timedOut >= 0, submissionAfterIt: firstSubmission > timedOut }).toEqual({ timedOut: true, submissionAfterIt: true });
+  expect({ timedOut: timedOut >= 0, submissionAfterIt: firstSubmission > timedOut }).toEqual({
+    timedOut: true,
+    submissionAfterIt: true,
+  });
 }, 90_000);
 
 test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one POST and one debit', async () => {
@@ -135,14 +150,37 @@ test('a forged or stale callback is answered 401 and changes nothing', async () 
   await setFaults({ callbacks: { drop: { count: 1 } } });
   await submit(id, 8);
   await waitForStatus(id, ['SUBMITTED', 'COMPLETED']);
-  const body = JSON.stringify({ transaction_id: 'wd_forged', external_id: id, status: 'FAILED', amount: 8, fee: 0.4, total: 8.4, type: 'Withdrawal', reason: 'forged', updated_at: new Date().toISOString() });
+  const body = JSON.stringify({
+    transaction_id: 'wd_forged',
+    external_id: id,
+    status: 'FAILED',
+    amount: 8,
+    fee: 0.4,
+    total: 8.4,
+    type: 'Withdrawal',
+    reason: 'forged',
+    updated_at: new Date().toISOString(),
+  });
   const post = (headers: Record<string, string>) =>
-    fetch(`${stack.apiUrl}/callbacks/withdrawals`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
 
   const wrongSecret = signWebhook(['not-the-secret'], body, Math.floor(Date.now() / 1000));
-  expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: wrongSecret.timestamp, [WEBHOOK_SIGNATURE_HEADER]: wrongSecret.signature })).status).toBe(401);
+  expect(
+    (
+      await post({
+        [WEBHOOK_TIMESTAMP_HEADER]: wrongSecret.timestamp,
+        [WEBHOOK_SIGNATURE_HEADER]: wrongSecret.signature,
+      })
+    ).status,
+  ).toBe(401);
   const stale = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000) - 600);
-  expect((await post({ [WEBHOOK_TIMESTAMP_HEADER]: stale.timestamp, [WEBHOOK_SIGNATURE_HEADER]: stale.signature })).status).toBe(401);
+  expect(
+    (await post({ [WEBHOOK_TIMESTAMP_HEADER]: stale.timestamp, [WEBHOOK_SIGNATURE_HEADER]: stale.signature })).status,
+  ).toBe(401);
   // Unsigned: refused where signatures are required; where they are optional (the default) it is taken as a
   // hint that carries no outcome, so the FAILED it claims changes nothing either.
   const required = stack.config.PROVIDER_CALLBACK_SIGNATURES === 'required';
@@ -155,11 +193,24 @@ test('a forged or stale callback is answered 401 and changes nothing', async () 
 
 test('a signed callback for an unknown payout is acknowledged, starts nothing, and is kept for operators', async () => {
   const id = externalId('stranger');
-  const body = JSON.stringify({ transaction_id: 'wd_unknown', external_id: id, status: 'COMPLETED', amount: 1, fee: 0.05, total: 1.05, type: 'Withdrawal', updated_at: new Date().toISOString() });
+  const body = JSON.stringify({
+    transaction_id: 'wd_unknown',
+    external_id: id,
+    status: 'COMPLETED',
+    amount: 1,
+    fee: 0.05,
+    total: 1.05,
+    type: 'Withdrawal',
+    updated_at: new Date().toISOString(),
+  });
   const signed = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
   const response = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signed.signature },
+    headers: {
+      'content-type': 'application/json',
+      [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
+      [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
+    },
     body,
   });
   expect(response.status).toBe(202);

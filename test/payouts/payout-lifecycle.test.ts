@@ -18,24 +18,30 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-
 const externalId = newExternalId;
 
 async function submit(id: string, amount: number, extra: Record<string, unknown> = {}) {
   return stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF', ...extra });
 }
 
-const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) =>
+  waitForPayout(stack, id, statuses, timeoutMs);
 
 /** Sent once and debited once: the engine's POSTs at the proxy, the provider's debits. */
 async function expectSentAndDebitedOnce(id: string): Promise<void> {
-  expect({ id, sent: withdrawalsSent(stack, id), debits: await providerDebits(stack, id) }).toEqual({ id, sent: 1, debits: 1 });
+  expect({ id, sent: withdrawalsSent(stack, id), debits: await providerDebits(stack, id) }).toEqual({
+    id,
+    sent: 1,
+    debits: 1,
+  });
 }
 
 async function visibleWithStatus(id: string, status: string): Promise<boolean> {
   return pollUntil(
     async () => {
-      for await (const execution of stack.temporal.client.workflow.list({ query: `WorkflowId = '${payoutWorkflowId(id)}' AND PayoutStatus = '${status}'` })) {
+      for await (const execution of stack.temporal.client.workflow.list({
+        query: `WorkflowId = '${payoutWorkflowId(id)}' AND PayoutStatus = '${status}'`,
+      })) {
         if (execution.workflowId === payoutWorkflowId(id)) return true;
       }
       return undefined;
@@ -63,7 +69,13 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
 // them on version 2's path (the provider id indexed on its own, behind its patch), which still finds them by that id.
 test('a payout of version 2 started now keeps its path: its provider id indexed behind the patch, and found by it', async () => {
   const id = externalId('v2');
-  const input = { ...payoutInput({ method: 'pix_key', externalId: id, amountCents: 1500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(stack.config)), workflowVersion: 2 as const };
+  const input = {
+    ...payoutInput(
+      { method: 'pix_key', externalId: id, amountCents: 1500, pixKey: '52998224725', keyType: 'CPF' },
+      payoutTiming(stack.config),
+    ),
+    workflowVersion: 2 as const,
+  };
   expect(await startPayoutWorkflow(stack.temporal.client, input, stack.config.TEMPORAL_TASK_QUEUE)).toBe('started');
   const payout = await waitForStatus(id, ['COMPLETED']);
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
@@ -73,16 +85,27 @@ test('a payout of version 2 started now keeps its path: its provider id indexed 
     return fields ? [Object.keys(fields).sort().join('+')] : [];
   });
   expect(upserted).toEqual(['PayoutStatus', 'TemporalChangeVersion', 'ProviderTransactionId', 'PayoutStatus']);
-  expect((history.events ?? []).filter((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED)).toHaveLength(4);
+  expect(
+    (history.events ?? []).filter(
+      (event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED,
+    ),
+  ).toHaveLength(4);
   const byProviderId = await pollUntil(
     async () => {
-      for await (const execution of stack.temporal.client.workflow.list({ query: `ProviderTransactionId = '${String(payout.providerTransactionId)}'` })) return execution.workflowId;
+      for await (const execution of stack.temporal.client.workflow.list({
+        query: `ProviderTransactionId = '${String(payout.providerTransactionId)}'`,
+      }))
+        return execution.workflowId;
       return undefined;
     },
     { timeoutMs: 20_000, intervalMs: 250, description: `${id} visible by its provider id` },
   );
   expect(byProviderId).toBe(payoutWorkflowId(id));
-  await recordHistory(stack.temporal.client, payoutWorkflowId(id), 'payout-v2-provider-id-patched-completed-by-callback');
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(id),
+    'payout-v2-provider-id-patched-completed-by-callback',
+  );
 });
 
 test("a payout the provider fails ends FAILED with the provider's reason", async () => {
@@ -90,7 +113,9 @@ test("a payout the provider fails ends FAILED with the provider's reason", async
   await submit(id, 10.13);
   const payout = await waitForStatus(id, ['FAILED']);
   // The reason rides on the provider's signed callback; where callbacks are unsigned hints (the seed profile) it is the check's.
-  expect(payout.failureReason).toMatch(stack.config.SANDBOX_PROFILE === 'seed' ? /provider reported FALHA/ : /Recipient account closed/);
+  expect(payout.failureReason).toMatch(
+    stack.config.SANDBOX_PROFILE === 'seed' ? /provider reported FALHA/ : /Recipient account closed/,
+  );
   expect(await visibleWithStatus(id, 'FAILED')).toBe(true);
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('failed'));
 });
@@ -120,7 +145,12 @@ test('bad input is refused with every field named, and starts nothing', async ()
   expect(answer.status).toBe(400);
   expect(answer.body.code).toBe('VALIDATION_FAILED');
   expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual(['amount']);
-  const badKey = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', { externalId: id, amount: 10, pixKey: '52998224724', keyType: 'CPF' });
+  const badKey = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', {
+    externalId: id,
+    amount: 10,
+    pixKey: '52998224724',
+    keyType: 'CPF',
+  });
   expect(badKey.status).toBe(422);
   expect(badKey.body.code).toBe('PAYOUT_NOT_PAYABLE');
   expect(badKey.body.issues).toEqual([{ path: 'pixKey', message: expect.stringMatching(/check digit/i) as unknown }]);
@@ -140,7 +170,10 @@ test('a submitted payout cannot be cancelled', async () => {
   await waitForStatus(id, ['SUBMITTED']);
   const answer = await stack.api('POST', `/v1/payouts/${id}/cancel`, { reason: 'changed my mind' });
   expect(answer.status).toBe(409);
-  expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_CANCELLABLE', message: 'the payout was already submitted to the provider' });
+  expect(answer.body).toMatchObject({
+    code: 'PAYOUT_NOT_CANCELLABLE',
+    message: 'the payout was already submitted to the provider',
+  });
   expect((await waitForStatus(id, ['SUBMITTED'])).transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED']);
 });
 
@@ -151,7 +184,13 @@ test('with no worker running, GET answers within the call deadline from the visi
     expect((await submit(id, 4)).status).toBe(202);
     const answer = await stack.api('GET', `/v1/payouts/${id}`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ externalId: id, status: 'RECEIVED', amount: 4, source: 'index', transitions: [] });
+    expect(answer.body).toMatchObject({
+      externalId: id,
+      status: 'RECEIVED',
+      amount: 4,
+      source: 'index',
+      transitions: [],
+    });
   } finally {
     await stack.startWorker();
   }
@@ -161,11 +200,17 @@ test('a closed payout is read from its result, with its whole history', async ()
   const id = externalId('closed');
   await submit(id, 6);
   const done = await waitForStatus(id, ['COMPLETED']);
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 10_000,
-    intervalMs: 100,
-    description: 'the workflow to close',
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).describe()).status.name === 'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: 'the workflow to close',
+    },
+  );
   await stack.stopWorker();
   try {
     const answer = await stack.api('GET', `/v1/payouts/${id}`);

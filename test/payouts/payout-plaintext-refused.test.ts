@@ -30,16 +30,29 @@ test('a payout started with a plaintext input from the Temporal CLI fails its wo
     pixKey: '52998224725',
     keyType: 'CPF',
     requestHash: 'forged',
-    timing: { callbackWaitMs: 1_000, pollInitialMs: 300, pollMaxMs: 1_000, reviewAfterMs: 60_000, submitDeadlineMs: 60_000 },
+    timing: {
+      callbackWaitMs: 1_000,
+      pollInitialMs: 300,
+      pollMaxMs: 1_000,
+      reviewAfterMs: 60_000,
+      submitDeadlineMs: 60_000,
+    },
   };
   await promisify(execFile)(temporalCliPath(), [
-    'workflow', 'start',
-    '--type', 'payoutWorkflow',
-    '--task-queue', stack.config.TEMPORAL_TASK_QUEUE,
-    '--workflow-id', workflowId,
-    '--input', JSON.stringify(input),
-    '--address', temporalTestAddress(),
-    '--namespace', stack.config.TEMPORAL_NAMESPACE,
+    'workflow',
+    'start',
+    '--type',
+    'payoutWorkflow',
+    '--task-queue',
+    stack.config.TEMPORAL_TASK_QUEUE,
+    '--workflow-id',
+    workflowId,
+    '--input',
+    JSON.stringify(input),
+    '--address',
+    temporalTestAddress(),
+    '--namespace',
+    stack.config.TEMPORAL_NAMESPACE,
   ]);
 
   try {
@@ -51,7 +64,11 @@ test('a payout started with a plaintext input from the Temporal CLI fails its wo
           execution: { workflowId },
         });
         return history?.events?.find((event) =>
-          [EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, EventType.EVENT_TYPE_MARKER_RECORDED].includes(event.eventType ?? 0),
+          [
+            EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+            EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+            EventType.EVENT_TYPE_MARKER_RECORDED,
+          ].includes(event.eventType ?? 0),
         );
       },
       { timeoutMs: 30_000, intervalMs: 200, description: `the worker to process ${workflowId}` },
@@ -61,9 +78,14 @@ test('a payout started with a plaintext input from the Temporal CLI fails its wo
     const failure = firstOutcome.workflowTaskFailedEventAttributes?.failure;
     expect(failure?.message).toBe('Encoded failure');
     const [words] = await createPayloadCodec(stack.config).decode([failure?.encodedAttributes as Payload]);
-    expect((JSON.parse(Buffer.from(words?.data ?? []).toString()) as { message: string }).message).toMatch(/not encrypted/);
+    expect((JSON.parse(Buffer.from(words?.data ?? []).toString()) as { message: string }).message).toMatch(
+      /not encrypted/,
+    );
 
-    const posted = await stack.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`);
+    const posted = await stack.admin<{ operations: unknown[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`,
+    );
     expect(posted.status).toBe(200);
     expect(posted.body.operations).toEqual([]);
   } finally {

@@ -26,7 +26,9 @@ beforeAll(async () => {
     {
       SANDBOX_DEDUPLICATE: 'false',
       PAYMENT_API_CRYPTO_WITHDRAW_PATH: '',
-      PIX_COPY_PASTE_REQUEST_FIELDS: Object.entries(PROVIDER_FIELDS).map(([part, name]) => `${part}=${name}`).join(','),
+      PIX_COPY_PASTE_REQUEST_FIELDS: Object.entries(PROVIDER_FIELDS)
+        .map(([part, name]) => `${part}=${name}`)
+        .join(','),
     },
     { providerProxy: true },
   );
@@ -39,11 +41,23 @@ const provider = (): ProviderProxy => {
   return stack.provider;
 };
 const pay = (body: Record<string, unknown>) => stack.api('POST', '/v1/payouts', body);
-const finalState = (id: string) => waitForPayout(stack, id, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW', 'CANCELLED'], 30_000);
+const finalState = (id: string) =>
+  waitForPayout(stack, id, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW', 'CANCELLED'], 30_000);
 /** The POSTs of one payout the engine sent to `path` (its id is in each body), as the proxy saw them. */
-const postsOf = (path: string, id: string) => provider().requests.filter((request) => request.method === 'POST' && request.path === path && request.body.includes(id));
-const causeOf = (payout: PayoutResponse, state: string) => payout.transitions.find((transition) => transition.to === state)?.cause;
-const emv = (txid: string) => buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid, amountCentavos: 1_990 });
+const postsOf = (path: string, id: string) =>
+  provider().requests.filter(
+    (request) => request.method === 'POST' && request.path === path && request.body.includes(id),
+  );
+const causeOf = (payout: PayoutResponse, state: string) =>
+  payout.transitions.find((transition) => transition.to === state)?.cause;
+const emv = (txid: string) =>
+  buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid,
+    amountCentavos: 1_990,
+  });
 
 type Fields = Record<string, unknown>;
 const fieldsOf = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
@@ -52,14 +66,29 @@ const fieldsOf = (value: unknown): Fields => (typeof value === 'object' && value
  * Endpoint 5 as the provider of this file speaks it: its field names in, the payment one level down (`pagamento`) out,
  * from either of the sandbox's answers (the default profile's `{transactionId, payment}`, the seed's `{transactionId, status}`).
  */
-function providerSpeaksItsOwnShapes(answer: (sandbox: Fields) => unknown = (sandbox) => {
-  const payment = fieldsOf(sandbox.payment);
-  return { mensagem: sandbox.message, pagamento: { transaction_id: sandbox.transactionId, status: payment.status ?? sandbox.status, fee: payment.fee, total: payment.total } };
-}): void {
+function providerSpeaksItsOwnShapes(
+  answer: (sandbox: Fields) => unknown = (sandbox) => {
+    const payment = fieldsOf(sandbox.payment);
+    return {
+      mensagem: sandbox.message,
+      pagamento: {
+        transaction_id: sandbox.transactionId,
+        status: payment.status ?? sandbox.status,
+        fee: payment.fee,
+        total: payment.total,
+      },
+    };
+  },
+): void {
   provider().translate(COPY_PASTE, {
     request: (body) => {
       const sent = fieldsOf(body);
-      return { qrcode: sent[PROVIDER_FIELDS.emv], amount: sent[PROVIDER_FIELDS.amount], external_id: sent[PROVIDER_FIELDS.externalId], clientCallbackUrl: sent[PROVIDER_FIELDS.callbackUrl] };
+      return {
+        qrcode: sent[PROVIDER_FIELDS.emv],
+        amount: sent[PROVIDER_FIELDS.amount],
+        external_id: sent[PROVIDER_FIELDS.externalId],
+        clientCallbackUrl: sent[PROVIDER_FIELDS.callbackUrl],
+      };
     },
     answer: (body) => answer(fieldsOf(body)),
   });
@@ -70,9 +99,15 @@ describe('crypto without its route (PAYMENT_API_CRYPTO_WITHDRAW_PATH unset)', ()
     const id = newExternalId('crypto-off');
     const answer = await pay({ externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET });
     expect(answer.status).toBe(422);
-    expect(answer.body).toMatchObject({ code: 'RAIL_NOT_AVAILABLE', message: expect.stringContaining('PAYMENT_API_CRYPTO_WITHDRAW_PATH'), issues: [{ path: 'method' }] });
+    expect(answer.body).toMatchObject({
+      code: 'RAIL_NOT_AVAILABLE',
+      message: expect.stringContaining('PAYMENT_API_CRYPTO_WITHDRAW_PATH'),
+      issues: [{ path: 'method' }],
+    });
     expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
-    expect(provider().requests.filter((request) => request.method === 'POST' && request.path.startsWith('/api/crypto'))).toEqual([]);
+    expect(
+      provider().requests.filter((request) => request.method === 'POST' && request.path.startsWith('/api/crypto')),
+    ).toEqual([]);
 
     const quote = await stack.api('GET', '/v1/payouts/quote?method=crypto&amount=100');
     expect(quote.status).toBe(200);
@@ -90,7 +125,12 @@ describe('crypto without its route (PAYMENT_API_CRYPTO_WITHDRAW_PATH unset)', ()
       ],
     });
     expect(answer.status).toBe(422);
-    expect(answer.body).toMatchObject({ code: 'RAIL_NOT_AVAILABLE', rows: [{ index: 1, externalId: crypto, field: 'method', message: expect.stringContaining('crypto payouts are off') }] });
+    expect(answer.body).toMatchObject({
+      code: 'RAIL_NOT_AVAILABLE',
+      rows: [
+        { index: 1, externalId: crypto, field: 'method', message: expect.stringContaining('crypto payouts are off') },
+      ],
+    });
     expect((await stack.api('GET', `/v1/payout-batches/${batchId}`)).status).toBe(404);
     expect((await stack.api('GET', `/v1/payouts/${pix}`)).status).toBe(404);
   });
@@ -99,7 +139,16 @@ describe('crypto without its route (PAYMENT_API_CRYPTO_WITHDRAW_PATH unset)', ()
 describe("copy-and-paste under the provider's shapes (PIX_COPY_PASTE_REQUEST_FIELDS)", () => {
   test("the request goes out under the provider's field names, its answer names the payment one level down: COMPLETED as answered, one POST", async () => {
     const id = newExternalId('emv-names');
-    expect((await pay({ externalId: id, method: 'pix_copy_paste', emv: emv('NAMES'), description: 'not sent: the provider takes none' })).status).toBe(202);
+    expect(
+      (
+        await pay({
+          externalId: id,
+          method: 'pix_copy_paste',
+          emv: emv('NAMES'),
+          description: 'not sent: the provider takes none',
+        })
+      ).status,
+    ).toBe(202);
     const payout = await finalState(id);
     expect(payout).toMatchObject({ status: 'COMPLETED', amount: 19.9, fee: 1.1, total: 21 });
     expect(causeOf(payout, 'SUBMITTED')).toBe('provider answered PROCESSING');
@@ -126,24 +175,41 @@ describe("copy-and-paste under the provider's shapes (PIX_COPY_PASTE_REQUEST_FIE
 
   test('an answer that names no payment, which the check cannot find either: NEEDS_REVIEW naming what was missing, never a second POST', async () => {
     const id = newExternalId('emv-unnamed-lost');
-    provider().answerNext(COPY_PASTE, { status: 200, contentType: 'application/json', body: '{"mensagem":"Pagamento aceito","dados":{"situacao":"EM_PROCESSAMENTO"}}' });
+    provider().answerNext(COPY_PASTE, {
+      status: 200,
+      contentType: 'application/json',
+      body: '{"mensagem":"Pagamento aceito","dados":{"situacao":"EM_PROCESSAMENTO"}}',
+    });
     await pay({ externalId: id, method: 'pix_copy_paste', emv: emv('LOST') });
     const payout = await finalState(id);
     expect(payout.status).toBe('NEEDS_REVIEW');
-    expect(payout.reviewReason).toMatch(/no transactionId \(nor transaction_id\) at the top level of its answer or one level down \(it held mensagem, dados, dados\.situacao\)/);
+    expect(payout.reviewReason).toMatch(
+      /no transactionId \(nor transaction_id\) at the top level of its answer or one level down \(it held mensagem, dados, dados\.situacao\)/,
+    );
     expect(payout.reviewReason).toMatch(new RegExp(`finds nothing under external_id ${id}`));
     // Endpoint 9 was asked by our id before the payout went to review.
-    expect(provider().requests.filter((request) => request.path === '/api/transactions/check' && request.body.includes(id)).length).toBeGreaterThanOrEqual(1);
+    expect(
+      provider().requests.filter((request) => request.path === '/api/transactions/check' && request.body.includes(id))
+        .length,
+    ).toBeGreaterThanOrEqual(1);
     expect(postsOf(COPY_PASTE, id)).toHaveLength(1);
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('copy-paste-answer-unread-review'));
+    await recordHistory(
+      stack.temporal.client,
+      payoutWorkflowId(id),
+      currentPayoutHistory('copy-paste-answer-unread-review'),
+    );
   });
 });
 
-describe('error answers with a message alone: a clear refusal is FAILED with the provider\'s words', () => {
+describe("error answers with a message alone: a clear refusal is FAILED with the provider's words", () => {
   test('an internal transfer to an e-mail the provider does not know, refused 404 {message}: FAILED with that message, one POST', async () => {
     const id = newExternalId('int-404');
     const message = 'the e-mail must belong to a valid user of the same environment';
-    provider().answerNext(INTERNAL, { status: 404, contentType: 'application/json', body: JSON.stringify({ message }) });
+    provider().answerNext(INTERNAL, {
+      status: 404,
+      contentType: 'application/json',
+      body: JSON.stringify({ message }),
+    });
     await pay({ externalId: id, method: 'internal', email: 'stranger@example.com', amount: 5, description: id });
     const payout = await finalState(id);
     expect(payout).toMatchObject({ status: 'FAILED', failureReason: message });
@@ -152,19 +218,34 @@ describe('error answers with a message alone: a clear refusal is FAILED with the
   });
 
   test.each([
-    ['422 with a plain-text body', 422, 'text/plain', 'Chave PIX não encontrada no DICT', 'Chave PIX não encontrada no DICT'],
-    ['404 with {error}', 404, 'application/json', '{"error":"conta de destino inexistente"}', 'conta de destino inexistente'],
-  ])('a withdrawal refused %s: FAILED with the provider\'s words, never sent again', async (_what, status, contentType, body, words) => {
-    const id = newExternalId(`wd-${status}`);
-    provider().answerNext(WITHDRAW, { status, contentType, body });
-    await pay({ externalId: id, amount: 7, pixKey: 'ana@example.com', keyType: 'EMAIL' });
-    const payout = await finalState(id);
-    expect(payout).toMatchObject({ status: 'FAILED', failureReason: words });
-    expect(postsOf(WITHDRAW, id)).toHaveLength(1);
-    expect(await providerDebits(stack, id)).toBe(0);
-  });
+    [
+      '422 with a plain-text body',
+      422,
+      'text/plain',
+      'Chave PIX não encontrada no DICT',
+      'Chave PIX não encontrada no DICT',
+    ],
+    [
+      '404 with {error}',
+      404,
+      'application/json',
+      '{"error":"conta de destino inexistente"}',
+      'conta de destino inexistente',
+    ],
+  ])(
+    "a withdrawal refused %s: FAILED with the provider's words, never sent again",
+    async (_what, status, contentType, body, words) => {
+      const id = newExternalId(`wd-${status}`);
+      provider().answerNext(WITHDRAW, { status, contentType, body });
+      await pay({ externalId: id, amount: 7, pixKey: 'ana@example.com', keyType: 'EMAIL' });
+      const payout = await finalState(id);
+      expect(payout).toMatchObject({ status: 'FAILED', failureReason: words });
+      expect(postsOf(WITHDRAW, id)).toHaveLength(1);
+      expect(await providerDebits(stack, id)).toBe(0);
+    },
+  );
 
-  test('a 403 is no refusal of the payout (the engine\'s credentials, or a gateway): the provider did nothing, and it is sent again', async () => {
+  test("a 403 is no refusal of the payout (the engine's credentials, or a gateway): the provider did nothing, and it is sent again", async () => {
     const id = newExternalId('wd-403');
     provider().answerNext(WITHDRAW, { status: 403, contentType: 'application/json', body: '{"message":"forbidden"}' });
     await pay({ externalId: id, amount: 8, pixKey: 'ana@example.com', keyType: 'EMAIL' });

@@ -21,13 +21,22 @@ afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
 const code = (amountCentavos?: number) =>
-  buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'PEDIDO42', ...(amountCentavos ? { amountCentavos } : {}) });
+  buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid: 'PEDIDO42',
+    ...(amountCentavos ? { amountCentavos } : {}),
+  });
 
 const pay = (body: Record<string, unknown>) => stack.api('POST', '/v1/payouts', body);
 const waitFor = (id: string, statuses: string[]) => waitForPayout(stack, id, statuses);
 
 async function operations(externalId: string): Promise<unknown[]> {
-  const answer = await stack.admin<{ operations: unknown[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`);
+  const answer = await stack.admin<{ operations: unknown[] }>(
+    'GET',
+    `/sandbox/operations?externalId=${encodeURIComponent(externalId)}`,
+  );
   return answer.body.operations;
 }
 
@@ -58,7 +67,11 @@ describe('PIX copy-and-paste', () => {
     await pay({ externalId: id, method: 'pix_copy_paste', emv: code(), amount: 10.13 });
     const failed = await waitFor(id, ['FAILED']);
     // The reason comes in the signed callback; an unsigned one (seed profile) is a bare hint, and the check shows no reason.
-    expect(failed.failureReason).toBe(process.env.SANDBOX_PROFILE === 'seed' ? 'provider reported FALHA' : 'Recipient account closed (sandbox rule: amount ending in .13)');
+    expect(failed.failureReason).toBe(
+      process.env.SANDBOX_PROFILE === 'seed'
+        ? 'provider reported FALHA'
+        : 'Recipient account closed (sandbox rule: amount ending in .13)',
+    );
     expect(failed.amount).toBe(10.13);
   });
 
@@ -86,7 +99,10 @@ describe('PIX copy-and-paste', () => {
       const id = newExternalId('emv-bad');
       const answer = await pay({ externalId: id, method: 'pix_copy_paste', ...body });
       expect(answer.status).toBe(422);
-      expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_PAYABLE', issues: [{ path, message: expect.stringMatching(message) }] });
+      expect(answer.body).toMatchObject({
+        code: 'PAYOUT_NOT_PAYABLE',
+        issues: [{ path, message: expect.stringMatching(message) }],
+      });
       expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
     }
   });
@@ -95,7 +111,14 @@ describe('PIX copy-and-paste', () => {
     const answer = await stack.api('POST', '/v1/payouts/preview', { emv: code(2500) });
     expect(answer.status).toBe(200);
     // A code with an amount is for one payment (point of initiation 12).
-    expect(answer.body).toEqual({ payee: { name: 'Loja Exemplo', city: 'SAO PAULO', pixKey: 'loja@example.com' }, amount: 25, txid: 'PEDIDO42', reusable: false, fee: 1.25, total: 26.25 });
+    expect(answer.body).toEqual({
+      payee: { name: 'Loja Exemplo', city: 'SAO PAULO', pixKey: 'loja@example.com' },
+      amount: 25,
+      txid: 'PEDIDO42',
+      reusable: false,
+      fee: 1.25,
+      total: 26.25,
+    });
     expect((await stack.api('POST', '/v1/payouts/preview', { emv: 'not a code' })).status).toBe(422);
   });
 });
@@ -103,7 +126,13 @@ describe('PIX copy-and-paste', () => {
 describe('internal transfer', () => {
   test('a transfer to a user of the provider completes, confirmed by the check under the id the provider answered', async () => {
     const id = newExternalId('int');
-    await pay({ externalId: id, method: 'internal', email: 'Recipient@Sandbox.test', amount: 12.5, description: 'rent' });
+    await pay({
+      externalId: id,
+      method: 'internal',
+      email: 'Recipient@Sandbox.test',
+      amount: 12.5,
+      description: 'rent',
+    });
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'internal', amount: 12.5, fee: 0, total: 12.5 });
     expect(done.providerTransactionId).toBeTruthy();
@@ -120,36 +149,50 @@ describe('internal transfer', () => {
   test('an answer lost after the provider committed goes to NEEDS_REVIEW, never a second post: exactly one debit', async () => {
     await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'reset' } });
     const id = newExternalId('int-amb');
-    const before = (await stack.admin<{ balances: { account: string; balanceCents: number }[] }>('GET', '/sandbox/balances')).body;
+    const before = (
+      await stack.admin<{ balances: { account: string; balanceCents: number }[] }>('GET', '/sandbox/balances')
+    ).body;
     await pay({ externalId: id, method: 'internal', email: 'recipient@sandbox.test', amount: 7.77 });
     const review = await waitFor(id, ['NEEDS_REVIEW']);
     expect(review.reviewReason).toMatch(/may have been made/);
     await stack.admin('DELETE', '/sandbox/faults');
-    const after = (await stack.admin<{ balances: { account: string; balanceCents: number }[] }>('GET', '/sandbox/balances')).body;
-    const recipient = (balances: typeof before) => balances.balances.find((row) => row.account.includes('recipient'))?.balanceCents ?? 0;
+    const after = (
+      await stack.admin<{ balances: { account: string; balanceCents: number }[] }>('GET', '/sandbox/balances')
+    ).body;
+    const recipient = (balances: typeof before) =>
+      balances.balances.find((row) => row.account.includes('recipient'))?.balanceCents ?? 0;
     expect(recipient(after) - recipient(before)).toBe(777);
 
     // The provider cannot be asked about it: a recheck says so, and the operator's cancel is their decision.
     const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
     expect(recheck.body.status).toBe('NEEDS_REVIEW');
     expect(recheck.body.reviewReason).toMatch(/cannot be asked/);
-    const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'recipient statement checked by the operator' });
+    const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, {
+      reason: 'recipient statement checked by the operator',
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('CANCELLED');
-    await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('internal-ambiguous-cancelled'));
+    await recordHistory(
+      stack.temporal.client,
+      payoutWorkflowId(id),
+      currentPayoutHistory('internal-ambiguous-cancelled'),
+    );
   });
 });
 
 // The seed profile shows no crypto withdrawal route, as the spec shows none: against it the rail is off.
-(SANDBOX_SERVES_CRYPTO ? describe.skip : describe)('crypto against a provider that shows no route (the seed profile)', () => {
-  test('a crypto payout is refused with 422 RAIL_NOT_AVAILABLE and nothing starts; the quote still answers', async () => {
-    const id = newExternalId('usdt-off');
-    const answer = await pay({ externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET });
-    expect(answer.body).toMatchObject({ code: 'RAIL_NOT_AVAILABLE' });
-    expect(await operations(id)).toEqual([]);
-    expect((await stack.api('GET', '/v1/payouts/quote?method=crypto&amount=100')).status).toBe(200);
-  });
-});
+(SANDBOX_SERVES_CRYPTO ? describe.skip : describe)(
+  'crypto against a provider that shows no route (the seed profile)',
+  () => {
+    test('a crypto payout is refused with 422 RAIL_NOT_AVAILABLE and nothing starts; the quote still answers', async () => {
+      const id = newExternalId('usdt-off');
+      const answer = await pay({ externalId: id, method: 'crypto', amount: 100, wallet: TRON_WALLET });
+      expect(answer.body).toMatchObject({ code: 'RAIL_NOT_AVAILABLE' });
+      expect(await operations(id)).toEqual([]);
+      expect((await stack.api('GET', '/v1/payouts/quote?method=crypto&amount=100')).status).toBe(200);
+    });
+  },
+);
 
 (SANDBOX_SERVES_CRYPTO ? describe : describe.skip)('crypto', () => {
   /** USDT for an amount at 5.40 reais per USDT, rounded down to 6 places, in integers only. */
@@ -161,12 +204,26 @@ describe('internal transfer', () => {
   test('a quote and a payout: the fee and USDT exact to 6 places, recorded, COMPLETED', async () => {
     const quote = await stack.api('GET', '/v1/payouts/quote?method=crypto&amount=123.45');
     expect(quote.status).toBe(200);
-    expect(quote.body).toEqual({ amount: 123.45, fee: 3.47, total: 126.92, usdtAmount: usdtFor(12345), usdtRate: 5.4, minAmount: 50, maxAmount: 50000 });
+    expect(quote.body).toEqual({
+      amount: 123.45,
+      fee: 3.47,
+      total: 126.92,
+      usdtAmount: usdtFor(12345),
+      usdtRate: 5.4,
+      minAmount: 50,
+      maxAmount: 50000,
+    });
 
     const id = newExternalId('usdt');
     await pay({ externalId: id, method: 'crypto', amount: 123.45, wallet: TRON_WALLET });
     const done = await waitFor(id, ['COMPLETED']);
-    expect(done).toMatchObject({ method: 'crypto', amount: 123.45, fee: 3.47, total: 126.92, quote: { usdtAmount: usdtFor(12345), usdtRate: 5.4 } });
+    expect(done).toMatchObject({
+      method: 'crypto',
+      amount: 123.45,
+      fee: 3.47,
+      total: 126.92,
+      quote: { usdtAmount: usdtFor(12345), usdtRate: 5.4 },
+    });
     expect(await providerDebits(stack, id)).toBe(1);
     await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('crypto-completed'));
   });
@@ -176,7 +233,10 @@ describe('internal transfer', () => {
       const id = newExternalId('usdt-bounds');
       const answer = await pay({ externalId: id, method: 'crypto', amount, wallet: TRON_WALLET });
       expect(answer.status).toBe(422);
-      expect(answer.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', message: expect.stringContaining('between 50 and 50000') });
+      expect(answer.body).toMatchObject({
+        code: 'AMOUNT_OUT_OF_RANGE',
+        message: expect.stringContaining('between 50 and 50000'),
+      });
       expect(await operations(id)).toEqual([]);
       expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
     }
@@ -185,7 +245,9 @@ describe('internal transfer', () => {
   test('failed by the provider: FAILED with its reason; with callbacks dropped or duplicated the outcome is the same', async () => {
     const failing = newExternalId('usdt-fail');
     await pay({ externalId: failing, method: 'crypto', amount: 60.13, wallet: TRON_WALLET });
-    expect((await waitFor(failing, ['FAILED'])).failureReason).toBe('Transfer rejected on chain (sandbox rule: amount ending in .13)');
+    expect((await waitFor(failing, ['FAILED'])).failureReason).toBe(
+      'Transfer rejected on chain (sandbox rule: amount ending in .13)',
+    );
 
     await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } });
     const dropped = newExternalId('usdt-drop');
@@ -194,15 +256,30 @@ describe('internal transfer', () => {
 
     await stack.admin('PUT', '/sandbox/faults', { callbacks: { duplicate: { share: 1 } } });
     const duplicated = newExternalId('usdt-dup');
-    await pay({ externalId: duplicated, method: 'crypto', amount: 80, wallet: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e', network: 'BEP20' });
+    await pay({
+      externalId: duplicated,
+      method: 'crypto',
+      amount: 80,
+      wallet: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
+      network: 'BEP20',
+    });
     await waitFor(duplicated, ['COMPLETED']);
     await afterDuplicateCallback(duplicated);
   });
 
   test('a wallet that does not fit its network is a 422 naming the wallet', async () => {
-    const answer = await pay({ externalId: newExternalId('usdt-wallet'), method: 'crypto', amount: 100, wallet: TRON_WALLET, network: 'ERC20' });
+    const answer = await pay({
+      externalId: newExternalId('usdt-wallet'),
+      method: 'crypto',
+      amount: 100,
+      wallet: TRON_WALLET,
+      network: 'ERC20',
+    });
     expect(answer.status).toBe(422);
-    expect(answer.body).toMatchObject({ code: 'PAYOUT_NOT_PAYABLE', issues: [{ path: 'wallet', message: 'is not a ERC20 address' }] });
+    expect(answer.body).toMatchObject({
+      code: 'PAYOUT_NOT_PAYABLE',
+      issues: [{ path: 'wallet', message: 'is not a ERC20 address' }],
+    });
   });
 });
 

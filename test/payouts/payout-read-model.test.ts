@@ -33,12 +33,17 @@ interface ListPage {
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ PAYOUT_REVIEW_AFTER_MS: '3000', PAYOUT_SUBMIT_DEADLINE_MS: '4000', PAYOUT_CALLBACK_WAIT_MS: '1000' });
+  stack = await startEngineHarness({
+    PAYOUT_REVIEW_AFTER_MS: '3000',
+    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
+    PAYOUT_CALLBACK_WAIT_MS: '1000',
+  });
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
-const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF' });
+const submit = (id: string, amount: number) =>
+  stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF' });
 
 /** The list's item for `id`, among the newest payouts of the status. */
 async function listed(id: string, status: string): Promise<ListItem | undefined> {
@@ -47,7 +52,8 @@ async function listed(id: string, status: string): Promise<ListItem | undefined>
   return page.body.data.find((item) => item.externalId === id);
 }
 
-const deleteWorkflow = (id: string): Promise<void> => deleteWorkflowExecution(stack.temporal.client, payoutWorkflowId(id));
+const deleteWorkflow = (id: string): Promise<void> =>
+  deleteWorkflowExecution(stack.temporal.client, payoutWorkflowId(id));
 
 test('a completed payout whose workflow Temporal deleted still answers GET, the list and its events, with the key masked', async () => {
   const id = newExternalId('kept');
@@ -59,16 +65,39 @@ test('a completed payout whose workflow Temporal deleted still answers GET, the 
 
   const read = await stack.api<PayoutResponse>('GET', `/v1/payouts/${id}`);
   expect(read.status).toBe(200);
-  expect(read.body).toMatchObject({ externalId: id, source: 'store', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25, pixKey: '***.982.247-**' });
+  expect(read.body).toMatchObject({
+    externalId: id,
+    source: 'store',
+    status: 'COMPLETED',
+    amount: 25,
+    fee: 1.25,
+    total: 26.25,
+    pixKey: '***.982.247-**',
+  });
   expect(read.body.transitions.map((transition) => transition.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
 
-  expect(await listed(id, 'COMPLETED')).toMatchObject({ externalId: id, method: 'pix_key', amount: 25, fee: 1.25, keyType: 'CPF', pixKey: '***.982.247-**' });
+  expect(await listed(id, 'COMPLETED')).toMatchObject({
+    externalId: id,
+    method: 'pix_key',
+    amount: 25,
+    fee: 1.25,
+    keyType: 'CPF',
+    pixKey: '***.982.247-**',
+  });
   const whole = await stack.api('GET', '/v1/payouts?limit=500');
   expect(JSON.stringify(whole.body)).not.toContain('52998224725');
 
-  const events = await stack.api<{ data: { type: string; data: Record<string, unknown> }[] }>('GET', `/v1/payouts/${id}/events`);
+  const events = await stack.api<{ data: { type: string; data: Record<string, unknown> }[] }>(
+    'GET',
+    `/v1/payouts/${id}/events`,
+  );
   expect(events.status).toBe(200);
-  expect(events.body.data).toEqual([expect.objectContaining({ type: 'payout.completed', data: expect.objectContaining({ externalId: id, status: 'COMPLETED', amount: 25 }) })]);
+  expect(events.body.data).toEqual([
+    expect.objectContaining({
+      type: 'payout.completed',
+      data: expect.objectContaining({ externalId: id, status: 'COMPLETED', amount: 25 }),
+    }),
+  ]);
   expect((await stack.api('GET', `/v1/payouts/${newExternalId('never')}/events`)).status).toBe(404);
 }, 150_000);
 
@@ -80,17 +109,24 @@ test('a payout is listed from the moment it is accepted, and as NEEDS_REVIEW whi
 
   await waitForPayout(stack, id, ['NEEDS_REVIEW']);
   // The row is written by the workflow's step into review (not by a read of the workflow).
-  await pollUntil(() => stack.readModel.findPayout(id).then((stored) => (stored?.view.state === 'NEEDS_REVIEW' ? true : undefined)), {
-    timeoutMs: 10_000,
-    intervalMs: 100,
-    description: `${id} in review in the read model`,
-  });
+  await pollUntil(
+    () => stack.readModel.findPayout(id).then((stored) => (stored?.view.state === 'NEEDS_REVIEW' ? true : undefined)),
+    {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: `${id} in review in the read model`,
+    },
+  );
   expect(await listed(id, 'NEEDS_REVIEW')).toMatchObject({ externalId: id, status: 'NEEDS_REVIEW' });
 
   await stack.admin('DELETE', '/sandbox/faults');
   const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/cancel`, { reason: 'provider outage' });
   expect(cancelled.body.status).toBe('CANCELLED');
-  await pollUntil(() => listed(id, 'CANCELLED'), { timeoutMs: 10_000, intervalMs: 100, description: `${id} listed as CANCELLED` });
+  await pollUntil(() => listed(id, 'CANCELLED'), {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    description: `${id} listed as CANCELLED`,
+  });
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('review-recorded-cancelled'));
 });
 
@@ -106,12 +142,24 @@ test('100,000 payouts page newest first in (createdAt, externalId) order, with n
   db.transaction(() => {
     for (let n = 0; n < BULK; n += 1) {
       const externalId = `bulk-${n.toString(36).padStart(4, '0')}`;
-      const view = JSON.stringify({ externalId, method: 'pix_key', state: 'RECEIVED', amountCents: 100 + n, requestHash: 'h', callbacksReceived: 0, checksMade: 0, transitions: [] });
+      const view = JSON.stringify({
+        externalId,
+        method: 'pix_key',
+        state: 'RECEIVED',
+        amountCents: 100 + n,
+        requestHash: 'h',
+        callbacksReceived: 0,
+        checksMade: 0,
+        transitions: [],
+      });
       const at = base + Math.floor(n / 250);
       insert.run(externalId, 100 + n, view, at, at);
     }
   })();
-  const expected = db.prepare<[], { external_id: string }>('SELECT external_id FROM payouts').all().map((row) => row.external_id);
+  const expected = db
+    .prepare<[], { external_id: string }>('SELECT external_id FROM payouts')
+    .all()
+    .map((row) => row.external_id);
   db.close();
 
   const seen = await everyPage<ListItem>(stack, '/v1/payouts?limit=500');
@@ -126,7 +174,7 @@ test('100,000 payouts page newest first in (createdAt, externalId) order, with n
 test("a day's totals count and sum the payouts created on that day in the time zone asked, by status and rail", async () => {
   const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
-    "INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 1, ?, ?, NULL, ?, ?, NULL, NULL, ?, ?, ?)",
+    'INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 1, ?, ?, NULL, ?, ?, NULL, NULL, ?, ?, ?)',
   );
   // 2031-05-20 in São Paulo (UTC-3) runs from 03:00Z to 03:00Z the next day.
   const rows: [string, string, string, number, number | null, string][] = [
@@ -137,12 +185,24 @@ test("a day's totals count and sum the payouts created on that day in the time z
     ['day-after', 'COMPLETED', 'pix_key', 5, 0, '2031-05-21T03:00:00.000Z'],
   ];
   for (const [id, status, method, amount, fee, at] of rows) {
-    const view = JSON.stringify({ externalId: id, method, state: status, amountCents: amount, requestHash: 'h', callbacksReceived: 0, checksMade: 0, transitions: [] });
+    const view = JSON.stringify({
+      externalId: id,
+      method,
+      state: status,
+      amountCents: amount,
+      requestHash: 'h',
+      callbacksReceived: 0,
+      checksMade: 0,
+      transitions: [],
+    });
     insert.run(id, status, method, amount, fee, view, Date.parse(at), Date.parse(at));
   }
   db.close();
 
-  const summary = await stack.api('GET', '/v1/payouts/summary?from=2031-05-20&to=2031-05-20&timeZone=America/Sao_Paulo');
+  const summary = await stack.api(
+    'GET',
+    '/v1/payouts/summary?from=2031-05-20&to=2031-05-20&timeZone=America/Sao_Paulo',
+  );
   expect(summary.status).toBe(200);
   expect(summary.body).toEqual({
     from: '2031-05-20',
@@ -164,7 +224,10 @@ test("a day's totals count and sum the payouts created on that day in the time z
       { status: 'FAILED', method: 'internal', count: 1, amount: 7, fee: 0 },
     ],
   });
-  const inUtc = await stack.api<{ total: unknown }>('GET', '/v1/payouts/summary?from=2031-05-20&to=2031-05-20&timeZone=UTC');
+  const inUtc = await stack.api<{ total: unknown }>(
+    'GET',
+    '/v1/payouts/summary?from=2031-05-20&to=2031-05-20&timeZone=UTC',
+  );
   expect(inUtc.body.total).toEqual({ count: 3, amount: 35.51, fee: 1.79 });
 });
 
@@ -174,11 +237,28 @@ test('a list or summary asked with a bad filter is refused naming each parameter
     expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
     return answer.body.issues.map((issue) => issue.path);
   };
-  expect(await refused('/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED')).toEqual(expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']));
-  expect(await refused('/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED')).toEqual(['from', 'timeZone']);
-  expect(await refused('/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00', 422, 'INVALID_FILTER')).toEqual(['createdTo']);
+  expect(
+    await refused('/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED'),
+  ).toEqual(expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']));
+  expect(await refused('/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED')).toEqual([
+    'from',
+    'timeZone',
+  ]);
+  expect(
+    await refused(
+      '/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00',
+      422,
+      'INVALID_FILTER',
+    ),
+  ).toEqual(['createdTo']);
   expect(await refused('/v1/payouts?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
-  expect(await refused('/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo', 422, 'INVALID_FILTER')).toEqual(['timeZone']);
+  expect(
+    await refused(
+      '/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo',
+      422,
+      'INVALID_FILTER',
+    ),
+  ).toEqual(['timeZone']);
   expect(await refused('/v1/payouts/summary?from=2026-01-02&to=2026-01-01', 422, 'INVALID_FILTER')).toEqual(['to']);
   expect(await refused('/v1/payouts/summary?from=2025-01-01&to=2026-01-02', 422, 'INVALID_FILTER')).toEqual(['to']);
 });

@@ -17,7 +17,10 @@ let stack: EngineHarness;
 beforeAll(async () => {
   // A provider that answers in 3 s is healthy (within PAYMENT_API_TIMEOUT_MS), though slower than the engine's calls to
   // Temporal may wait (TEMPORAL_CALL_DEADLINE_MS); the callback is waited for a minute.
-  stack = await startEngineHarness({ PAYMENT_API_TIMEOUT_MS: '10000', TEMPORAL_CALL_DEADLINE_MS: '1000', PAYOUT_CALLBACK_WAIT_MS: '60000' }, { providerProxy: true });
+  stack = await startEngineHarness(
+    { PAYMENT_API_TIMEOUT_MS: '10000', TEMPORAL_CALL_DEADLINE_MS: '1000', PAYOUT_CALLBACK_WAIT_MS: '60000' },
+    { providerProxy: true },
+  );
 });
 afterAll(() => stack?.close());
 
@@ -34,9 +37,18 @@ test('a recheck while the provider takes 3 s to answer the submission: 202 with 
   const externalId = newExternalId('busy');
   provider().delayNext(WITHDRAW, 3_000);
   // Amounts ending in .14 stay PROCESSING at the sandbox: no callback comes, only a look at the provider settles anything.
-  const submitted = await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' });
+  const submitted = await stack.api('POST', '/v1/payouts', {
+    externalId,
+    amount: 10.14,
+    pixKey: '52998224725',
+    keyType: 'CPF',
+  });
   expect(submitted.status).toBe(202);
-  await pollUntil(() => (provider().count('POST', WITHDRAW) === 1 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the submission at the provider' });
+  await pollUntil(() => (provider().count('POST', WITHDRAW) === 1 ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: 'the submission at the provider',
+  });
 
   const sentAt = Date.now();
   const recheck = await stack.api<PayoutResponse & { code?: string }>('POST', `/v1/payouts/${externalId}/recheck`);
@@ -67,9 +79,16 @@ test('a recheck while the submission is being retried: 202, and once submitted t
   // The provider answers 503 to everything: the submission is retried (RECEIVED), its workflow's task free meanwhile.
   await stack.admin('PUT', '/sandbox/faults', { errorRate: 1 });
   const before = provider().requests.length;
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' }))
+      .status,
+  ).toBe(202);
   // Its first attempt refused (the login or the withdrawal itself, whichever it needed).
-  await pollUntil(() => (provider().requests.length > before ? true : undefined), { timeoutMs: 15_000, intervalMs: 50, description: 'the submission refused by the provider' });
+  await pollUntil(() => (provider().requests.length > before ? true : undefined), {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+    description: 'the submission refused by the provider',
+  });
 
   const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
   expect([recheck.status, recheck.body.status]).toEqual([202, 'RECEIVED']);
@@ -86,8 +105,23 @@ test('a recheck while the submission is being retried: 202, and once submitted t
   expect(looked.callbacksReceived).toBe(0);
   expect(provider().count('POST', WITHDRAW)).toBeGreaterThanOrEqual(1);
 
-  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations;
-  expect((await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, { status: 'COMPLETED' })).status).toBe(200);
+  const [operation] = (
+    await stack.admin<{ operations: { transactionId: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${externalId}`,
+    )
+  ).body.operations;
+  expect(
+    (
+      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
+        status: 'COMPLETED',
+      })
+    ).status,
+  ).toBe(200);
   expect((await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW'])).status).toBe('COMPLETED');
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('recheck-asked-while-submitting'));
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(externalId),
+    currentPayoutHistory('recheck-asked-while-submitting'),
+  );
 });

@@ -14,7 +14,14 @@ import { payoutWorkflowId } from '../../workflows/payout/messages';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { providerDebits, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
-import { describePoint, providerOperations, resetAndWait, temporalCli, workflowTaskCompletedEvents, type ResetPoint } from '../helpers/workflow-reset';
+import {
+  describePoint,
+  providerOperations,
+  resetAndWait,
+  temporalCli,
+  workflowTaskCompletedEvents,
+  type ResetPoint,
+} from '../helpers/workflow-reset';
 
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 /** Payouts of the batch reset by query: ~50 in `npm test`, more with RESET_BATCH_PAYOUTS. */
@@ -28,13 +35,38 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const emv = (cents: number) => buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'RESET', amountCentavos: cents });
+const emv = (cents: number) =>
+  buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid: 'RESET',
+    amountCentavos: cents,
+  });
 
 /** A payout request of each rail; the externalId is its description too where it has one, so that an internal transfer can be found at the provider. */
 const RAILS = {
-  pix_key: (externalId: string) => ({ externalId, method: 'pix_key', amount: 3.21, pixKey: 'ana@example.com', keyType: 'EMAIL', description: externalId }),
-  pix_copy_paste: (externalId: string) => ({ externalId, method: 'pix_copy_paste', emv: emv(1_234), description: externalId }),
-  internal: (externalId: string) => ({ externalId, method: 'internal', email: 'recipient@sandbox.test', amount: 2.5, description: externalId }),
+  pix_key: (externalId: string) => ({
+    externalId,
+    method: 'pix_key',
+    amount: 3.21,
+    pixKey: 'ana@example.com',
+    keyType: 'EMAIL',
+    description: externalId,
+  }),
+  pix_copy_paste: (externalId: string) => ({
+    externalId,
+    method: 'pix_copy_paste',
+    emv: emv(1_234),
+    description: externalId,
+  }),
+  internal: (externalId: string) => ({
+    externalId,
+    method: 'internal',
+    email: 'recipient@sandbox.test',
+    amount: 2.5,
+    description: externalId,
+  }),
   crypto: (externalId: string) => ({ externalId, method: 'crypto', amount: 60, wallet: TRON_WALLET }),
 } as const;
 type Rail = keyof typeof RAILS;
@@ -50,8 +82,12 @@ async function completedPayout(rail: Rail, label: string): Promise<string> {
 
 /** The provider made one operation for it, and (where it debits by external_id) one debit. */
 async function expectOneMoneyMovement(rail: Rail, externalId: string): Promise<void> {
-  expect({ externalId, operations: await providerOperations(stack, externalId, rail) }).toEqual({ externalId, operations: 1 });
-  if (rail !== 'internal') expect({ externalId, debits: await providerDebits(stack, externalId) }).toEqual({ externalId, debits: 1 });
+  expect({ externalId, operations: await providerOperations(stack, externalId, rail) }).toEqual({
+    externalId,
+    operations: 1,
+  });
+  if (rail !== 'internal')
+    expect({ externalId, debits: await providerDebits(stack, externalId) }).toEqual({ externalId, debits: 1 });
 }
 
 describe.each(SERVED_RAILS)('%s payout', (rail) => {
@@ -60,7 +96,11 @@ describe.each(SERVED_RAILS)('%s payout', (rail) => {
     const taskEvents = await workflowTaskCompletedEvents(stack, payoutWorkflowId(probe));
     expect(taskEvents.length).toBeGreaterThanOrEqual(2);
     // Each point on a payout of its own, all at once (the probe takes the first).
-    const points: ResetPoint[] = [{ type: 'FirstWorkflowTask' }, { type: 'LastWorkflowTask' }, ...taskEvents.map((eventId) => ({ eventId }))];
+    const points: ResetPoint[] = [
+      { type: 'FirstWorkflowTask' },
+      { type: 'LastWorkflowTask' },
+      ...taskEvents.map((eventId) => ({ eventId })),
+    ];
     const payouts = [probe, ...(await Promise.all(points.slice(1).map(() => completedPayout(rail, rail))))];
     const pointOf = async (externalId: string, index: number): Promise<ResetPoint> => {
       const point = points[index] as ResetPoint;
@@ -93,7 +133,11 @@ test('one payout reset again and again (first task, last task, first task): stil
   expect(payout).toMatchObject({ status: 'COMPLETED', method: 'internal' });
   expect(payout.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
   await expectOneMoneyMovement('internal', externalId);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('internal-reset-reconciled'));
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(externalId),
+    currentPayoutHistory('internal-reset-reconciled'),
+  );
 }, 120_000);
 
 test("a payout the provider failed after accepting it, reset to its first task: FAILED again from the provider's record, one operation", async () => {
@@ -103,19 +147,29 @@ test("a payout the provider failed after accepting it, reset to its first task: 
   expect(await resetAndWait(stack, payoutWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
   const again = (await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`)).body;
   // The reason is the callback's when its reapplied signal comes first, else the check's (which names only FALHA).
-  expect(again).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/sandbox rule|FALHA/) as unknown });
+  expect(again).toMatchObject({
+    status: 'FAILED',
+    failureReason: expect.stringMatching(/sandbox rule|FALHA/) as unknown,
+  });
   await expectOneMoneyMovement('pix_key', externalId);
 }, 120_000);
 
 test('a payout the provider refused at request time (nothing moved) is sent again by a reset: the refusal is not a claim', async () => {
   const externalId = `reset-refused-${randomUUID().slice(0, 8)}`;
-  expect((await stack.api('POST', '/v1/payouts', { ...RAILS.internal(externalId), email: 'nobody@example.com' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { ...RAILS.internal(externalId), email: 'nobody@example.com' })).status,
+  ).toBe(202);
   await waitForPayout(stack, externalId, ['FAILED']);
-  expect(await stack.intents.find({ businessId: externalId, kind: 'payout-submission' })).toMatchObject({ state: 'REFUSED' });
+  expect(await stack.intents.find({ businessId: externalId, kind: 'payout-submission' })).toMatchObject({
+    state: 'REFUSED',
+  });
   expect(await resetAndWait(stack, payoutWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
   // Refused again (the e-mail is still nobody's), by a request this run made: the intent is the new run's.
   const intent = await stack.intents.find({ businessId: externalId, kind: 'payout-submission' });
-  expect(intent).toMatchObject({ state: 'REFUSED', runId: (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(externalId)).describe()).runId });
+  expect(intent).toMatchObject({
+    state: 'REFUSED',
+    runId: (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(externalId)).describe()).runId,
+  });
   expect(await providerOperations(stack, externalId, 'internal')).toBe(0);
 }, 120_000);
 
@@ -127,7 +181,9 @@ describe('an intent claimed by an earlier run that sent nothing (the run ended b
     const review = await waitForPayout(stack, externalId, ['NEEDS_REVIEW']);
     expect(review.reviewReason).toBe(SENT_BEFORE_RESET);
     expect(await providerOperations(stack, externalId, 'internal')).toBe(0);
-    const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/cancel`, { reason: 'the earlier run never sent it: checked by the operator' });
+    const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/cancel`, {
+      reason: 'the earlier run never sent it: checked by the operator',
+    });
     expect(cancelled.body.status).toBe('CANCELLED');
   });
 
@@ -146,54 +202,98 @@ describe('an intent claimed by an earlier run that sent nothing (the run ended b
   });
 });
 
-test(`a batch reset by query (${BATCH_PAYOUTS} payouts of every rail, FirstWorkflowTask): each payout completes again with one operation at the provider`, async () => {
-  const rails = SERVED_RAILS;
-  const batchLabel = randomUUID().slice(0, 8);
-  const items = Array.from({ length: BATCH_PAYOUTS }, (_, index) => {
-    const rail = rails[index % rails.length] as Rail;
-    return { rail, body: RAILS[rail](`reset-batch-${batchLabel}-${index}`) };
-  });
-  const accepted = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: items.map((item) => item.body) });
-  expect(accepted.status).toBe(202);
-  const { batchId } = accepted.body;
-  await pollUntil(async () => ((await stack.api<{ done: boolean; finishedAt?: string }>('GET', `/v1/payout-batches/${batchId}`)).body.finishedAt ? true : undefined), {
-    timeoutMs: 180_000,
-    intervalMs: 500,
-    description: `batch ${batchId} to finish`,
-  });
-  // Every payout COMPLETED before the reset: a batch can also finish with a payout in review (an answer lost
-  // on a loaded machine), and a reset cannot complete what was never confirmed; said here, not after the reset.
-  const notCompleted = (
-    await Promise.all(items.map(async ({ body }) => (await stack.api<PayoutResponse>('GET', `/v1/payouts/${body.externalId}`)).body))
-  ).filter((payout) => payout.status !== 'COMPLETED');
-  expect(notCompleted.map((payout) => `${payout.externalId}: ${payout.status} (${payout.reviewReason ?? payout.failureReason ?? ''})`)).toEqual([]);
-  const runsBefore = new Map(
-    await Promise.all(items.map(async ({ body }) => [body.externalId, (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(body.externalId)).describe()).runId] as const)),
-  );
+test(
+  `a batch reset by query (${BATCH_PAYOUTS} payouts of every rail, FirstWorkflowTask): each payout completes again with one operation at the provider`,
+  async () => {
+    const rails = SERVED_RAILS;
+    const batchLabel = randomUUID().slice(0, 8);
+    const items = Array.from({ length: BATCH_PAYOUTS }, (_, index) => {
+      const rail = rails[index % rails.length] as Rail;
+      return { rail, body: RAILS[rail](`reset-batch-${batchLabel}-${index}`) };
+    });
+    const accepted = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', {
+      items: items.map((item) => item.body),
+    });
+    expect(accepted.status).toBe(202);
+    const { batchId } = accepted.body;
+    await pollUntil(
+      async () =>
+        (await stack.api<{ done: boolean; finishedAt?: string }>('GET', `/v1/payout-batches/${batchId}`)).body
+          .finishedAt
+          ? true
+          : undefined,
+      {
+        timeoutMs: 180_000,
+        intervalMs: 500,
+        description: `batch ${batchId} to finish`,
+      },
+    );
+    // Every payout COMPLETED before the reset: a batch can also finish with a payout in review (an answer lost
+    // on a loaded machine), and a reset cannot complete what was never confirmed; said here, not after the reset.
+    const notCompleted = (
+      await Promise.all(
+        items.map(async ({ body }) => (await stack.api<PayoutResponse>('GET', `/v1/payouts/${body.externalId}`)).body),
+      )
+    ).filter((payout) => payout.status !== 'COMPLETED');
+    expect(
+      notCompleted.map(
+        (payout) => `${payout.externalId}: ${payout.status} (${payout.reviewReason ?? payout.failureReason ?? ''})`,
+      ),
+    ).toEqual([]);
+    const runsBefore = new Map(
+      await Promise.all(
+        items.map(
+          async ({ body }) =>
+            [
+              body.externalId,
+              (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(body.externalId)).describe()).runId,
+            ] as const,
+        ),
+      ),
+    );
 
-  await temporalCli(stack, 'workflow', 'reset', '--query', `WorkflowType = 'payoutWorkflow' AND BatchId = '${batchId}'`, '--type', 'FirstWorkflowTask', '--reason', 'test: batch reset after a bad deploy', '--yes');
+    await temporalCli(
+      stack,
+      'workflow',
+      'reset',
+      '--query',
+      `WorkflowType = 'payoutWorkflow' AND BatchId = '${batchId}'`,
+      '--type',
+      'FirstWorkflowTask',
+      '--reason',
+      'test: batch reset after a bad deploy',
+      '--yes',
+    );
 
-  // Each payout's run made by the reset, once closed; what is still open or not COMPLETED is named on a timeout.
-  let pending: string[] = [];
-  await pollUntil(
-    async () => {
-      const states = await Promise.all(
-        items.map(async ({ body }) => {
-          const now = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(body.externalId)).describe();
-          const reset = now.runId !== runsBefore.get(body.externalId);
-          if (reset && now.status.name === 'COMPLETED') return undefined;
-          const payout = (await stack.api<PayoutResponse>('GET', `/v1/payouts/${body.externalId}`)).body;
-          const last = payout.transitions.at(-1);
-          return `${body.externalId}: ${reset ? 'reset' : 'not reset'}, ${now.status.name}, ${payout.status}${last ? ` since "${last.cause}"` : ''}${payout.problem ? `, problem ${JSON.stringify(payout.problem)}` : ''}`;
-        }),
+    // Each payout's run made by the reset, once closed; what is still open or not COMPLETED is named on a timeout.
+    let pending: string[] = [];
+    await pollUntil(
+      async () => {
+        const states = await Promise.all(
+          items.map(async ({ body }) => {
+            const now = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(body.externalId)).describe();
+            const reset = now.runId !== runsBefore.get(body.externalId);
+            if (reset && now.status.name === 'COMPLETED') return undefined;
+            const payout = (await stack.api<PayoutResponse>('GET', `/v1/payouts/${body.externalId}`)).body;
+            const last = payout.transitions.at(-1);
+            return `${body.externalId}: ${reset ? 'reset' : 'not reset'}, ${now.status.name}, ${payout.status}${last ? ` since "${last.cause}"` : ''}${payout.problem ? `, problem ${JSON.stringify(payout.problem)}` : ''}`;
+          }),
+        );
+        pending = states.filter((state): state is string => state !== undefined);
+        return pending.length === 0 ? true : undefined;
+      },
+      // Generous: the server's batch job, then every re-run asking the provider, on a machine the whole suite shares.
+      {
+        timeoutMs: Math.max(360_000, BATCH_PAYOUTS * 7_500),
+        intervalMs: 1_000,
+        description: `every payout of ${batchId} reset and completed again`,
+      },
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; ${pending.length} left: ${pending.slice(0, 5).join('; ')}`,
       );
-      pending = states.filter((state): state is string => state !== undefined);
-      return pending.length === 0 ? true : undefined;
-    },
-    // Generous: the server's batch job, then every re-run asking the provider, on a machine the whole suite shares.
-    { timeoutMs: Math.max(360_000, BATCH_PAYOUTS * 7_500), intervalMs: 1_000, description: `every payout of ${batchId} reset and completed again` },
-  ).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; ${pending.length} left: ${pending.slice(0, 5).join('; ')}`);
-  });
-  for (const { rail, body } of items) await expectOneMoneyMovement(rail, body.externalId);
-}, 240_000 + Math.max(360_000, BATCH_PAYOUTS * 7_500));
+    });
+    for (const { rail, body } of items) await expectOneMoneyMovement(rail, body.externalId);
+  },
+  240_000 + Math.max(360_000, BATCH_PAYOUTS * 7_500),
+);

@@ -8,16 +8,21 @@ import { newExternalId, waitForPayout } from '../helpers/payouts';
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ PAYOUT_REVIEW_AFTER_MS: '3000', PAYOUT_SUBMIT_DEADLINE_MS: '4000', PAYOUT_CALLBACK_WAIT_MS: '1000' });
+  stack = await startEngineHarness({
+    PAYOUT_REVIEW_AFTER_MS: '3000',
+    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
+    PAYOUT_CALLBACK_WAIT_MS: '1000',
+  });
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
-
 const externalId = newExternalId;
-const submit = (id: string, amount: number) => stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '+5511987654321', keyType: 'PHONE' });
+const submit = (id: string, amount: number) =>
+  stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '+5511987654321', keyType: 'PHONE' });
 
-const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) => waitForPayout(stack, id, statuses, timeoutMs);
+const waitForStatus = (id: string, statuses: string[], timeoutMs?: number) =>
+  waitForPayout(stack, id, statuses, timeoutMs);
 
 test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck after the provider settles completes it', async () => {
   const id = externalId('stuck');
@@ -29,7 +34,9 @@ test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck af
   const stillStuck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
   expect(stillStuck.body.status).toBe('NEEDS_REVIEW');
 
-  const forced = await stack.admin('POST', `/sandbox/operations/${review.providerTransactionId}/outcome`, { status: 'COMPLETED' });
+  const forced = await stack.admin('POST', `/sandbox/operations/${review.providerTransactionId}/outcome`, {
+    status: 'COMPLETED',
+  });
   expect(forced.status).toBeLessThan(300);
   const settled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
   expect(settled.status).toBe(200);

@@ -26,13 +26,37 @@ beforeAll(async () => {
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
 
-const emv = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'TERMINATE', amountCentavos: 789 });
+const emv = buildBrCode({
+  pixKey: 'loja@example.com',
+  merchantName: 'Loja Exemplo',
+  merchantCity: 'SAO PAULO',
+  txid: 'TERMINATE',
+  amountCentavos: 789,
+});
 
 const RAILS = {
-  pix_key: (externalId: string) => ({ externalId, method: 'pix_key', amount: 4.56, pixKey: 'ana@example.com', keyType: 'EMAIL', description: externalId }),
+  pix_key: (externalId: string) => ({
+    externalId,
+    method: 'pix_key',
+    amount: 4.56,
+    pixKey: 'ana@example.com',
+    keyType: 'EMAIL',
+    description: externalId,
+  }),
   pix_copy_paste: (externalId: string) => ({ externalId, method: 'pix_copy_paste', emv }),
-  crypto: (externalId: string) => ({ externalId, method: 'crypto', amount: 55, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' }),
-  internal: (externalId: string) => ({ externalId, method: 'internal', email: 'recipient@sandbox.test', amount: 1.23, description: externalId }),
+  crypto: (externalId: string) => ({
+    externalId,
+    method: 'crypto',
+    amount: 55,
+    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  }),
+  internal: (externalId: string) => ({
+    externalId,
+    method: 'internal',
+    email: 'recipient@sandbox.test',
+    amount: 1.23,
+    description: externalId,
+  }),
 } as const;
 
 /** `payouts reconcile <id>` as an operator runs it against this stack: its exit code and what it printed. */
@@ -60,40 +84,71 @@ async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string
     intervalMs: 50,
     description: `the provider to hold ${externalId}`,
   });
-  await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', payoutWorkflowId(externalId), '--reason', 'test: operator terminates mid-submission');
+  await temporalCli(
+    stack,
+    'workflow',
+    'terminate',
+    '--workflow-id',
+    payoutWorkflowId(externalId),
+    '--reason',
+    'test: operator terminates mid-submission',
+  );
   return externalId;
 }
 
 // Crypto where the sandbox has a route for it (not the seed profile, which shows none).
-test.each(SANDBOX_SERVES_CRYPTO ? (['pix_key', 'pix_copy_paste', 'crypto'] as const) : (['pix_key', 'pix_copy_paste'] as const))('a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation', async (rail) => {
-  const externalId = await terminatedMidSubmission(rail);
-  const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
-  expect(view.status).toBe(200);
-  // CLAIMED while the request waits for its answer; SENT should a loaded machine let the attempt give up and reconcile before the terminate.
-  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|SENT)$/) as unknown } });
+test.each(
+  SANDBOX_SERVES_CRYPTO ? (['pix_key', 'pix_copy_paste', 'crypto'] as const) : (['pix_key', 'pix_copy_paste'] as const),
+)(
+  'a %s payout terminated mid-submission: the view says TERMINATED with its intent CLAIMED; recheck re-runs it, found at the provider, COMPLETED, one operation',
+  async (rail) => {
+    const externalId = await terminatedMidSubmission(rail);
+    const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
+    expect(view.status).toBe(200);
+    // CLAIMED while the request waits for its answer; SENT should a loaded machine let the attempt give up and reconcile before the terminate.
+    expect(view.body).toMatchObject({
+      workflowStatus: 'TERMINATED',
+      submission: { intent: expect.stringMatching(/^(CLAIMED|SENT)$/) as unknown },
+    });
 
-  const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
-  expect(recheck.status).toBe(200);
-  expect(recheck.body.workflowStatus).toBeUndefined();
-  const done = await waitForPayout(stack, externalId, ['COMPLETED']);
-  expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
-  expect(await providerOperations(stack, externalId, rail)).toBe(1);
-  if (rail === 'pix_key') await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('rerun-after-terminate'));
-}, 90_000);
+    const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
+    expect(recheck.status).toBe(200);
+    expect(recheck.body.workflowStatus).toBeUndefined();
+    const done = await waitForPayout(stack, externalId, ['COMPLETED']);
+    expect(done.transitions.map((transition) => transition.cause)).toContain('found at the provider by reconciliation');
+    expect(await providerOperations(stack, externalId, rail)).toBe(1);
+    if (rail === 'pix_key')
+      await recordHistory(
+        stack.temporal.client,
+        payoutWorkflowId(externalId),
+        currentPayoutHistory('rerun-after-terminate'),
+      );
+  },
+  90_000,
+);
 
 test('an internal transfer terminated mid-submission: `payouts reconcile` re-runs it into NEEDS_REVIEW ("sent before a reset; the provider cannot be asked"), exit 2, never a second transfer', async () => {
   const externalId = await terminatedMidSubmission('internal');
   const view = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
   // CLAIMED while the request waits for its answer; UNKNOWN should a loaded machine let the attempt give up before the terminate.
-  expect(view.body).toMatchObject({ workflowStatus: 'TERMINATED', submission: { intent: expect.stringMatching(/^(CLAIMED|UNKNOWN)$/) as unknown } });
+  expect(view.body).toMatchObject({
+    workflowStatus: 'TERMINATED',
+    submission: { intent: expect.stringMatching(/^(CLAIMED|UNKNOWN)$/) as unknown },
+  });
 
   const reconciled = await reconcile(externalId);
   const review = await waitForPayout(stack, externalId, ['NEEDS_REVIEW']);
   expect(review.reviewReason).toBe(SENT_BEFORE_RESET);
   // The re-run reaches review at once (nothing to ask); a loaded machine may answer its view before it did.
-  expect([reconciled, await reconcile(externalId)]).toContainEqual({ code: 2, stdout: `Payout ${externalId}: NEEDS_REVIEW: ${SENT_BEFORE_RESET}.\n`, stderr: '' });
+  expect([reconciled, await reconcile(externalId)]).toContainEqual({
+    code: 2,
+    stdout: `Payout ${externalId}: NEEDS_REVIEW: ${SENT_BEFORE_RESET}.\n`,
+    stderr: '',
+  });
   // A second recheck asks the running re-run: still nothing to ask the provider about.
-  expect((await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`)).body.status).toBe('NEEDS_REVIEW');
+  expect((await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`)).body.status).toBe(
+    'NEEDS_REVIEW',
+  );
   expect(await providerOperations(stack, externalId, 'internal')).toBe(1);
 }, 90_000);
 
@@ -102,7 +157,15 @@ test('a payout terminated before its submission was claimed: the intent says NON
   const externalId = `term-unsent-${randomUUID().slice(0, 8)}`;
   try {
     expect((await stack.api('POST', '/v1/payouts', RAILS.pix_key(externalId))).status).toBe(202);
-    await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', payoutWorkflowId(externalId), '--reason', 'test: terminated before any worker ran it');
+    await temporalCli(
+      stack,
+      'workflow',
+      'terminate',
+      '--workflow-id',
+      payoutWorkflowId(externalId),
+      '--reason',
+      'test: terminated before any worker ran it',
+    );
   } finally {
     await stack.startWorker();
   }
@@ -114,6 +177,10 @@ test('a payout terminated before its submission was claimed: the intent says NON
   // The operator's command says so and exits 0: nothing to settle.
   const reconciled = await reconcile(externalId);
   expect(reconciled).toMatchObject({ code: 0, stderr: '' });
-  expect(reconciled.stdout).toMatch(new RegExp(`^Payout ${externalId}: never sent\\. The payout's workflow was TERMINATED before its submission was claimed`));
+  expect(reconciled.stdout).toMatch(
+    new RegExp(
+      `^Payout ${externalId}: never sent\\. The payout's workflow was TERMINATED before its submission was claimed`,
+    ),
+  );
   expect(await providerOperations(stack, externalId, 'pix_key')).toBe(0);
 }, 90_000);

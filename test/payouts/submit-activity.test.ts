@@ -30,19 +30,46 @@ afterAll(async () => {
 });
 
 test("a gateway's 451 on the withdrawal is retried after reconciliation, never taken as a refusal", async () => {
-  const api = new PaymentApiClient({ baseUrl: gateway.url, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
-  const { submitWithdrawal } = createPayoutActivities({ api, callbackBaseUrl: 'http://127.0.0.1:9', outcomes: { record: () => Promise.resolve() }, announce: () => Promise.resolve({}), intents: sqliteIntentStore(':memory:', { active: { id: 'k1', key: randomBytes(32) }, previous: [] }), readModel: { recordPayout: () => Promise.resolve() } });
-  const input = payoutInput({ method: 'pix_key', externalId: `gw-${Date.now()}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(config));
+  const api = new PaymentApiClient({
+    baseUrl: gateway.url,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+  });
+  const { submitWithdrawal } = createPayoutActivities({
+    api,
+    callbackBaseUrl: 'http://127.0.0.1:9',
+    outcomes: { record: () => Promise.resolve() },
+    announce: () => Promise.resolve({}),
+    intents: sqliteIntentStore(':memory:', { active: { id: 'k1', key: randomBytes(32) }, previous: [] }),
+    readModel: { recordPayout: () => Promise.resolve() },
+  });
+  const input = payoutInput(
+    { method: 'pix_key', externalId: `gw-${Date.now()}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF' },
+    payoutTiming(config),
+  );
 
-  gateway.answerNext('/api/withdrawals/withdraw', { status: 451, contentType: 'text/html', body: '<h1>Unavailable For Legal Reasons</h1>' });
-  const first = await new MockActivityEnvironment({ attempt: 1 }).run(submitWithdrawal, input).catch((error: unknown) => error);
+  gateway.answerNext('/api/withdrawals/withdraw', {
+    status: 451,
+    contentType: 'text/html',
+    body: '<h1>Unavailable For Legal Reasons</h1>',
+  });
+  const first = await new MockActivityEnvironment({ attempt: 1 })
+    .run(submitWithdrawal, input)
+    .catch((error: unknown) => error);
   expect(first).toBeInstanceOf(UnexpectedStatusError);
 
   const second: SubmitOutcome = await new MockActivityEnvironment({ attempt: 2 }).run(submitWithdrawal, input);
   expect(second).toMatchObject({ kind: 'accepted', reconciled: false });
   const third: SubmitOutcome = await new MockActivityEnvironment({ attempt: 3 }).run(submitWithdrawal, input);
-  expect(third).toMatchObject({ kind: 'accepted', reconciled: true, transactionId: second.kind === 'accepted' ? second.transactionId : '' });
-  const debits = sandbox.ledger.entries({ externalId: input.externalId }).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0));
+  expect(third).toMatchObject({
+    kind: 'accepted',
+    reconciled: true,
+    transactionId: second.kind === 'accepted' ? second.transactionId : '',
+  });
+  const debits = sandbox.ledger
+    .entries({ externalId: input.externalId })
+    .filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0));
   expect(debits).toHaveLength(1);
   // The 451 and the one POST that reached the provider; the third attempt only asked.
   expect(gateway.count('POST', '/api/withdrawals/withdraw')).toBe(2);

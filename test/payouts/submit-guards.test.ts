@@ -32,7 +32,13 @@ let gateway: ProviderProxy;
 let direct: PaymentApiClient;
 let submitWithdrawal: ReturnType<typeof createPayoutActivities>['submitWithdrawal'];
 
-const client = (baseUrl: string) => new PaymentApiClient({ baseUrl, clientId: config.PAYMENT_API_CLIENT_ID, clientSecret: config.PAYMENT_API_CLIENT_SECRET, timeoutMs: 2_000 });
+const client = (baseUrl: string) =>
+  new PaymentApiClient({
+    baseUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+  });
 
 beforeAll(async () => {
   const { url } = await sandbox.start(0, '127.0.0.1');
@@ -55,18 +61,40 @@ afterAll(async () => {
 });
 
 const newPayout = (label: string): PayoutInput =>
-  payoutInput({ method: 'pix_key', externalId: `${label}-${randomUUID().slice(0, 8)}`, amountCents: 1500, pixKey: '52998224725', keyType: 'CPF' }, payoutTiming(config));
+  payoutInput(
+    {
+      method: 'pix_key',
+      externalId: `${label}-${randomUUID().slice(0, 8)}`,
+      amountCents: 1500,
+      pixKey: '52998224725',
+      keyType: 'CPF',
+    },
+    payoutTiming(config),
+  );
 const keyOf = (payout: PayoutInput): IntentKey => ({ businessId: payout.externalId, kind: 'payout-submission' });
 /** Attempt 1 of this run's activity; `attemptsBefore` 1 is how the workflow runs its local attempt after a lost task. */
 const attemptOne = (payout: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> =>
-  new MockActivityEnvironment({ attempt: 1, workflowExecution: { workflowId: `payout-${payout.externalId}`, runId: RUN_ID } }, { logger: new DefaultLogger('ERROR') }).run(
-    submitWithdrawal, payout, attemptsBefore);
+  new MockActivityEnvironment(
+    { attempt: 1, workflowExecution: { workflowId: `payout-${payout.externalId}`, runId: RUN_ID } },
+    { logger: new DefaultLogger('ERROR') },
+  ).run(submitWithdrawal, payout, attemptsBefore);
 /** The send an earlier attempt made, whose answer the activity never saw. */
 const sentEarlier = (payout: PayoutInput) =>
-  direct.withdraw({ amount: payout.amountCents / 100, external_id: payout.externalId, pix_key: '52998224725', key_type: 'CPF', clientCallbackUrl: 'http://127.0.0.1:9' });
-const postsOf = (payout: PayoutInput) => gateway.requests.filter((request) => request.method === 'POST' && request.path === WITHDRAW && request.body.includes(payout.externalId)).length;
+  direct.withdraw({
+    amount: payout.amountCents / 100,
+    external_id: payout.externalId,
+    pix_key: '52998224725',
+    key_type: 'CPF',
+    clientCallbackUrl: 'http://127.0.0.1:9',
+  });
+const postsOf = (payout: PayoutInput) =>
+  gateway.requests.filter(
+    (request) => request.method === 'POST' && request.path === WITHDRAW && request.body.includes(payout.externalId),
+  ).length;
 const debitsOf = (payout: PayoutInput) =>
-  sandbox.ledger.entries({ externalId: payout.externalId }).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+  sandbox.ledger
+    .entries({ externalId: payout.externalId })
+    .filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
 
 describe("attempt 1 on this run's own claim (an earlier attempt claimed it, then its answer was lost)", () => {
   test('the provider has no record: nothing is posted, the attempt fails as outcome unknown and is retried', async () => {
@@ -83,7 +111,11 @@ describe("attempt 1 on this run's own claim (an earlier attempt claimed it, then
     const payout = newPayout('own-claim-sent');
     await intents.claim(keyOf(payout), RUN_ID);
     const earlier = await sentEarlier(payout);
-    expect(await attemptOne(payout)).toMatchObject({ kind: 'accepted', reconciled: true, transactionId: earlier.transactionId });
+    expect(await attemptOne(payout)).toMatchObject({
+      kind: 'accepted',
+      reconciled: true,
+      transactionId: earlier.transactionId,
+    });
     expect(postsOf(payout)).toBe(0);
     expect(debitsOf(payout)).toBe(1);
     expect(await intents.find(keyOf(payout))).toMatchObject({ state: 'SENT', providerId: earlier.transactionId });
@@ -94,7 +126,11 @@ describe('attempt 1 after a lost workflow task, on a claim it takes fresh', () =
   test('the provider already has the payout (sent by an attempt no intent recorded): it asks first and posts nothing', async () => {
     const payout = newPayout('lost-task-sent');
     const earlier = await sentEarlier(payout);
-    expect(await attemptOne(payout, 1)).toMatchObject({ kind: 'accepted', reconciled: true, transactionId: earlier.transactionId });
+    expect(await attemptOne(payout, 1)).toMatchObject({
+      kind: 'accepted',
+      reconciled: true,
+      transactionId: earlier.transactionId,
+    });
     expect(postsOf(payout)).toBe(0);
     expect(debitsOf(payout)).toBe(1);
   });
@@ -123,7 +159,11 @@ describe("an earlier run's claim (a reset, or a re-run after a terminate)", () =
     await intents.claim(keyOf(payout), 'an-earlier-run');
     const earlier = await sentEarlier(payout);
     await intents.record(keyOf(payout), 'an-earlier-run', { state: 'SENT', providerId: earlier.transactionId });
-    expect(await attemptOne(payout)).toMatchObject({ kind: 'accepted', reconciled: true, transactionId: earlier.transactionId });
+    expect(await attemptOne(payout)).toMatchObject({
+      kind: 'accepted',
+      reconciled: true,
+      transactionId: earlier.transactionId,
+    });
     expect(postsOf(payout)).toBe(0);
     expect(debitsOf(payout)).toBe(1);
   });

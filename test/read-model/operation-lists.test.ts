@@ -35,7 +35,11 @@ interface ListPage {
 
 let stack: EngineHarness;
 beforeAll(async () => {
-  stack = await startEngineHarness({ CARD_CHECKOUT_TTL_MS: '4000', CARD_AUTHORIZE_DEADLINE_MS: '1000', SANDBOX_INFRACTION_RESOLVE_MS: '0' });
+  stack = await startEngineHarness({
+    CARD_CHECKOUT_TTL_MS: '4000',
+    CARD_AUTHORIZE_DEADLINE_MS: '1000',
+    SANDBOX_INFRACTION_RESOLVE_MS: '0',
+  });
 });
 afterAll(() => stack?.close());
 
@@ -49,12 +53,20 @@ async function listed(path: string, id: string): Promise<ListItem | undefined> {
 }
 
 const listedAs = (path: string, id: string, status: string) =>
-  pollUntil(async () => ((await listed(path, id))?.status === status ? true : undefined), { timeoutMs: 60_000, intervalMs: 200, description: `${id} listed ${status} in ${path}` });
+  pollUntil(async () => ((await listed(path, id))?.status === status ? true : undefined), {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+    description: `${id} listed ${status} in ${path}`,
+  });
 
 test('a charge is listed as soon as it is created, PAID once paid, by status and creation time, and after its workflow is deleted', async () => {
   const id = `listed${randomBytes(5).toString('hex')}`;
   const before = new Date().toISOString();
-  const created = await stack.api('POST', '/v1/charges', { externalId: id, amount: 150.25, payer: { name: 'Ana Souza', document: '529.982.247-25', email: 'ana@example.com' } });
+  const created = await stack.api('POST', '/v1/charges', {
+    externalId: id,
+    amount: 150.25,
+    payer: { name: 'Ana Souza', document: '529.982.247-25', email: 'ana@example.com' },
+  });
   expect(created.status).toBe(201);
   expect(await listed('/v1/charges', id)).toMatchObject({ externalId: id, status: 'PENDING', amount: 150.25 });
 
@@ -75,15 +87,25 @@ test('a charge is listed as soon as it is created, PAID once paid, by status and
 test('a card payment is listed as soon as it is created, EXPIRED when nobody paid, and after its workflow is deleted', async () => {
   const created = await createCardPayment(stack, 'listed');
   const id = created.externalId;
-  expect(await listed('/v1/card-payments', id)).toMatchObject({ externalId: id, status: 'AWAITING_CARD', amount: 100.1 });
+  expect(await listed('/v1/card-payments', id)).toMatchObject({
+    externalId: id,
+    status: 'AWAITING_CARD',
+    amount: 100.1,
+  });
 
   await listedAs('/v1/card-payments?status=EXPIRED', id, 'EXPIRED');
   expect(await listed('/v1/card-payments?status=AWAITING_CARD', id)).toBeUndefined();
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(id)).describe()).status.name === 'RUNNING' ? undefined : true), {
-    timeoutMs: 60_000,
-    intervalMs: 500,
-    description: `the card payment ${id} closed`,
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(id)).describe()).status.name === 'RUNNING'
+        ? undefined
+        : true,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      description: `the card payment ${id} closed`,
+    },
+  );
   await recordHistory(stack.temporal.client, cardPaymentWorkflowId(id), 'card-payment-listed-expired');
 
   await deleteWorkflow(stack.temporal.client, cardPaymentWorkflowId(id));
@@ -93,24 +115,42 @@ test('a card payment is listed as soon as it is created, EXPIRED when nobody pai
 test('an infraction is listed with its amount and deadline once the sync sees it, due before a date, CANCELLED as the provider says, and after its workflow is deleted', async () => {
   const id = await openInfractionOnPaidCashIn(stack, 80);
   const opened = await waitForInfraction(stack, id, ['OPEN', 'DUE_SOON']);
-  const item = await pollUntil(() => listed('/v1/infractions', id), { timeoutMs: 10_000, intervalMs: 100, description: `${id} listed` });
+  const item = await pollUntil(() => listed('/v1/infractions', id), {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    description: `${id} listed`,
+  });
   expect(item).toMatchObject({ infractionId: id, status: opened.status, amount: 80, deadline: opened.deadline });
   const deadline = Date.parse(opened.deadline ?? '');
-  expect(await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline + 1).toISOString())}`, id)).toBeDefined();
-  expect(await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline).toISOString())}`, id)).toBeUndefined();
+  expect(
+    await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline + 1).toISOString())}`, id),
+  ).toBeDefined();
+  expect(
+    await listed(`/v1/infractions?dueBefore=${encodeURIComponent(new Date(deadline).toISOString())}`, id),
+  ).toBeUndefined();
 
   expect((await stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
   await waitForInfraction(stack, id, ['CANCELLED']);
   await listedAs('/v1/infractions?status=CANCELLED', id, 'CANCELLED');
-  await pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(infractionWorkflowId(id)).describe()).status.name === 'RUNNING' ? undefined : true), {
-    timeoutMs: 60_000,
-    intervalMs: 500,
-    description: `the infraction ${id} closed`,
-  });
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(infractionWorkflowId(id)).describe()).status.name === 'RUNNING'
+        ? undefined
+        : true,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      description: `the infraction ${id} closed`,
+    },
+  );
   await recordHistory(stack.temporal.client, infractionWorkflowId(id), 'infraction-listed-cancelled');
 
   await deleteWorkflow(stack.temporal.client, infractionWorkflowId(id));
-  expect(await listed('/v1/infractions?status=CANCELLED', id)).toMatchObject({ infractionId: id, status: 'CANCELLED', amount: 80 });
+  expect(await listed('/v1/infractions?status=CANCELLED', id)).toMatchObject({
+    infractionId: id,
+    status: 'CANCELLED',
+    amount: 80,
+  });
 }, 180_000);
 
 const BULK = 3_000;
@@ -118,7 +158,9 @@ const BULK = 3_000;
 test('a list pages one kind newest first in (createdAt, id) order, with no duplicate and no gap, whatever the other kinds hold', async () => {
   // Straight into the read model's database, far in the past so that the stack's own rows come first: 100 share each millisecond.
   const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
-  const insert = db.prepare("INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, view, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, '{}', ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, view, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, '{}', ?, ?)",
+  );
   const base = Date.parse('2020-01-01T00:00:00.000Z');
   db.transaction(() => {
     for (let n = 0; n < BULK; n += 1) {
@@ -127,7 +169,10 @@ test('a list pages one kind newest first in (createdAt, id) order, with no dupli
       insert.run('card_payment', `bulk-${n.toString(36).padStart(3, '0')}`, 100 + n, at, at);
     }
   })();
-  const expected = db.prepare<[], { id: string }>("SELECT id FROM operations WHERE kind = 'charge'").all().map((row) => row.id);
+  const expected = db
+    .prepare<[], { id: string }>("SELECT id FROM operations WHERE kind = 'charge'")
+    .all()
+    .map((row) => row.id);
   db.close();
 
   const seen = await everyPage<ListItem>(stack, '/v1/charges?limit=97');
@@ -138,13 +183,20 @@ test('a list pages one kind newest first in (createdAt, id) order, with no dupli
   expect(firstOutOfOrder(seen, (item) => item.externalId ?? '')).toBe(-1);
 });
 
-test.each(['/v1/charges', '/v1/card-payments', '/v1/infractions'])('%s refuses a bad filter naming it: 400 for its shape, 422 for a window or cursor it cannot answer', async (path) => {
-  const refused = async (query: string, status: number, code: string): Promise<string[]> => {
-    const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', `${path}${query}`);
-    expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
-    return answer.body.issues.map((issue) => issue.path);
-  };
-  expect(await refused('?status=DONE&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED')).toEqual(expect.arrayContaining(['status', 'createdFrom', 'limit']));
-  expect(await refused('?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00', 422, 'INVALID_FILTER')).toEqual(['createdTo']);
-  expect(await refused('?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
-});
+test.each(['/v1/charges', '/v1/card-payments', '/v1/infractions'])(
+  '%s refuses a bad filter naming it: 400 for its shape, 422 for a window or cursor it cannot answer',
+  async (path) => {
+    const refused = async (query: string, status: number, code: string): Promise<string[]> => {
+      const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', `${path}${query}`);
+      expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
+      return answer.body.issues.map((issue) => issue.path);
+    };
+    expect(await refused('?status=DONE&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED')).toEqual(
+      expect.arrayContaining(['status', 'createdFrom', 'limit']),
+    );
+    expect(
+      await refused('?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00', 422, 'INVALID_FILTER'),
+    ).toEqual(['createdTo']);
+    expect(await refused('?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
+  },
+);

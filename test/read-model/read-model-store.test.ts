@@ -47,7 +47,14 @@ const dialects: { name: string; open: () => Promise<{ readModel: ReadModel; clos
 const timing = { callbackWaitMs: 1, pollInitialMs: 1, pollMaxMs: 1, reviewAfterMs: 1, submitDeadlineMs: 1 };
 const input = (externalId: string, amountCents = 2500, batchId?: string): PayoutInput =>
   payoutInput({ method: 'pix_key', externalId, amountCents, pixKey: '52998224725', keyType: 'CPF' }, timing, batchId);
-const accepted = { kind: 'accepted', transactionId: 'tx-1', providerStatus: 'PROCESSING', feeCents: 125, totalCents: 2625, reconciled: false } as const;
+const accepted = {
+  kind: 'accepted',
+  transactionId: 'tx-1',
+  providerStatus: 'PROCESSING',
+  feeCents: 125,
+  totalCents: 2625,
+  reconciled: false,
+} as const;
 
 describe.each(dialects)('$name read model', ({ open }) => {
   let db: Awaited<ReturnType<(typeof dialects)[number]['open']>>;
@@ -61,7 +68,11 @@ describe.each(dialects)('$name read model', ({ open }) => {
     const submitted = submittedPayout(payout, accepted);
     await db.readModel.recordPayout(submitted);
     await db.readModel.recordPayout(acceptedPayout(payout));
-    expect(await db.readModel.findPayout('order-1')).toMatchObject({ view: { state: 'SUBMITTED', feeCents: 125 }, keyType: 'CPF', destination: '***.982.247-**' });
+    expect(await db.readModel.findPayout('order-1')).toMatchObject({
+      view: { state: 'SUBMITTED', feeCents: 125 },
+      keyType: 'CPF',
+      destination: '***.982.247-**',
+    });
 
     const transitions = [
       { from: null, to: 'RECEIVED', at: '2026-01-01T00:00:00.000Z', cause: 'accepted' },
@@ -73,15 +84,24 @@ describe.each(dialects)('$name read model', ({ open }) => {
     await db.readModel.recordPayout(final);
     await db.readModel.recordPayout(submitted);
     const stored = await db.readModel.findPayout('order-1');
-    expect(stored).toMatchObject({ view: { state: 'COMPLETED', feeCents: 125, totalCents: 2625, transitions }, destination: '***.982.247-**' });
+    expect(stored).toMatchObject({
+      view: { state: 'COMPLETED', feeCents: 125, totalCents: 2625, transitions },
+      destination: '***.982.247-**',
+    });
     expect(JSON.stringify(stored)).not.toContain('52998224725');
   });
 
   test('the list is newest first, by (createdAt, externalId) on equal times, filtered, and paged without duplicate or gap', async () => {
     const at = new Date('2026-03-10T12:00:00.000Z');
     const later = new Date('2026-03-10T12:00:01.000Z');
-    await db.readModel.recordPayouts(['a', 'c', 'b'].map((id) => acceptedPayout(input(id, 100, 'batch-1'))), at);
-    await db.readModel.recordPayouts(['d', 'e'].map((id) => acceptedPayout(input(id))), later);
+    await db.readModel.recordPayouts(
+      ['a', 'c', 'b'].map((id) => acceptedPayout(input(id, 100, 'batch-1'))),
+      at,
+    );
+    await db.readModel.recordPayouts(
+      ['d', 'e'].map((id) => acceptedPayout(input(id))),
+      later,
+    );
 
     const ids: string[] = [];
     let page = await db.readModel.listPayouts({ limit: 2 });
@@ -95,8 +115,14 @@ describe.each(dialects)('$name read model', ({ open }) => {
     const inBatch = await db.readModel.listPayouts({ limit: 10, batchId: 'batch-1' });
     expect(inBatch.payouts.map((payout) => payout.view.externalId)).toEqual(['c', 'b', 'a']);
     expect(inBatch.next).toBeUndefined();
-    expect((await db.readModel.listPayouts({ limit: 10, createdFrom: later })).payouts.map((payout) => payout.view.externalId)).toEqual(['e', 'd']);
-    expect((await db.readModel.listPayouts({ limit: 10, createdTo: later, status: 'RECEIVED', method: 'pix_key' })).payouts).toHaveLength(3);
+    expect(
+      (await db.readModel.listPayouts({ limit: 10, createdFrom: later })).payouts.map(
+        (payout) => payout.view.externalId,
+      ),
+    ).toEqual(['e', 'd']);
+    expect(
+      (await db.readModel.listPayouts({ limit: 10, createdTo: later, status: 'RECEIVED', method: 'pix_key' })).payouts,
+    ).toHaveLength(3);
   });
 
   test('totals are counted and summed in centavos by status and rail, over [from, to)', async () => {
@@ -115,16 +141,39 @@ describe.each(dialects)('$name read model', ({ open }) => {
     const later = new Date('2026-03-10T12:00:01.000Z');
     const transition = (to: string) => ({ from: null, to, at: at.toISOString(), cause: 'test' });
     const charge = (id: string, state: string, moves: number): OperationRecord => ({
-      kind: 'charge', id, seq: moves - 1, status: state, amountCents: 15_025,
-      view: { externalId: id, state, amountCents: 15_025, transitions: Array.from({ length: moves }, () => transition(state)) } as unknown as OperationRecord['view'],
+      kind: 'charge',
+      id,
+      seq: moves - 1,
+      status: state,
+      amountCents: 15_025,
+      view: {
+        externalId: id,
+        state,
+        amountCents: 15_025,
+        transitions: Array.from({ length: moves }, () => transition(state)),
+      } as unknown as OperationRecord['view'],
     });
     await db.readModel.recordOperation(charge('c-1', 'PAID', 2), at);
     await db.readModel.recordOperation(charge('c-1', 'PENDING', 1), later);
     await db.readModel.recordOperation(charge('c-2', 'PENDING', 1), later);
     await db.readModel.recordOperation({ ...charge('c-3', 'PENDING', 1), kind: 'card_payment' }, later);
     const deadline = '2026-03-17T12:00:00.000Z';
-    await db.readModel.recordOperation({ kind: 'infraction', id: 'i-1', seq: 0, status: 'OPEN', amountCents: 8000, deadline, view: charge('i-1', 'OPEN', 1).view }, at);
-    await db.readModel.recordOperation({ kind: 'infraction', id: 'i-2', seq: 0, status: 'NEEDS_REVIEW', view: charge('i-2', 'NEEDS_REVIEW', 1).view }, at);
+    await db.readModel.recordOperation(
+      {
+        kind: 'infraction',
+        id: 'i-1',
+        seq: 0,
+        status: 'OPEN',
+        amountCents: 8000,
+        deadline,
+        view: charge('i-1', 'OPEN', 1).view,
+      },
+      at,
+    );
+    await db.readModel.recordOperation(
+      { kind: 'infraction', id: 'i-2', seq: 0, status: 'NEEDS_REVIEW', view: charge('i-2', 'NEEDS_REVIEW', 1).view },
+      at,
+    );
 
     const charges = await db.readModel.listOperations({ kind: 'charge', limit: 10 });
     expect(charges.operations.map(({ id, status, amountCents }) => ({ id, status, amountCents }))).toEqual([
@@ -132,19 +181,42 @@ describe.each(dialects)('$name read model', ({ open }) => {
       { id: 'c-1', status: 'PAID', amountCents: 15_025 },
     ]);
     expect(charges.operations[1]?.createdAt).toEqual(at);
-    expect((await db.readModel.listOperations({ kind: 'charge', status: 'PAID', limit: 10 })).operations.map((row) => row.id)).toEqual(['c-1']);
+    expect(
+      (await db.readModel.listOperations({ kind: 'charge', status: 'PAID', limit: 10 })).operations.map(
+        (row) => row.id,
+      ),
+    ).toEqual(['c-1']);
     const first = await db.readModel.listOperations({ kind: 'charge', limit: 1 });
     expect(first.operations.map((row) => row.id)).toEqual(['c-2']);
     expect(first.next).toBeDefined();
-    const second = await db.readModel.listOperations({ kind: 'charge', limit: 1, ...(first.next ? { after: first.next } : {}) });
+    const second = await db.readModel.listOperations({
+      kind: 'charge',
+      limit: 1,
+      ...(first.next ? { after: first.next } : {}),
+    });
     expect(second.operations.map((row) => row.id)).toEqual(['c-1']);
     expect(second.next).toBeUndefined();
-    expect((await db.readModel.listOperations({ kind: 'card_payment', limit: 10 })).operations.map((row) => row.id)).toEqual(['c-3']);
+    expect(
+      (await db.readModel.listOperations({ kind: 'card_payment', limit: 10 })).operations.map((row) => row.id),
+    ).toEqual(['c-3']);
 
     const infractions = await db.readModel.listOperations({ kind: 'infraction', limit: 10 });
-    expect(infractions.operations.find((row) => row.id === 'i-1')).toMatchObject({ amountCents: 8000, deadline: new Date(deadline) });
+    expect(infractions.operations.find((row) => row.id === 'i-1')).toMatchObject({
+      amountCents: 8000,
+      deadline: new Date(deadline),
+    });
     expect(infractions.operations.find((row) => row.id === 'i-2')).not.toHaveProperty('amountCents');
-    expect((await db.readModel.listOperations({ kind: 'infraction', dueBefore: new Date(Date.parse(deadline) + 1), limit: 10 })).operations.map((row) => row.id)).toEqual(['i-1']);
-    expect((await db.readModel.listOperations({ kind: 'infraction', dueBefore: new Date(deadline), limit: 10 })).operations).toEqual([]);
+    expect(
+      (
+        await db.readModel.listOperations({
+          kind: 'infraction',
+          dueBefore: new Date(Date.parse(deadline) + 1),
+          limit: 10,
+        })
+      ).operations.map((row) => row.id),
+    ).toEqual(['i-1']);
+    expect(
+      (await db.readModel.listOperations({ kind: 'infraction', dueBefore: new Date(deadline), limit: 10 })).operations,
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ import { engineBundle } from '../helpers/engine-harness';
 import { HISTORIES_DIR } from '../helpers/record-history';
 import { testConfig } from '../helpers/temporal';
 
-const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.binpb')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((file) => file.endsWith('.binpb'))
+  .sort();
 
 test('recorded histories exist for the payout lifecycles of every rail, batches, charges, infractions and merchant events', () => {
   expect(files).toEqual(

@@ -5,7 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { buildBrCode } from '../../src/pix/brcode';
-import { merchantHeaders, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
+import {
+  merchantHeaders,
+  startCallbackReceiver,
+  startTestSandbox,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+  type ResponseBody,
+  type TestSandbox,
+} from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 let receiver: CallbackReceiver;
@@ -20,9 +29,12 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const post = (path: string, body: unknown) => sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
+const post = (path: string, body: unknown) =>
+  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
 const debitsOf = (externalId: string) =>
-  sandbox.sandbox.ledger.entries({ externalId }).filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+  sandbox.sandbox.ledger
+    .entries({ externalId })
+    .filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
 
 test('a repeated withdrawal is a second operation with a second debit; the check by external_id answers the first', async () => {
   const id = uniqueId('twice');
@@ -31,18 +43,37 @@ test('a repeated withdrawal is a second operation with a second debit; the check
   expect([first.status, second.status]).toEqual([200, 200]);
   expect(second.body.transactionId).not.toBe(first.body.transactionId);
   expect(debitsOf(id)).toBe(2);
-  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
+  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', {
+    body: { transactionId: id },
+    auth: merchantHeaders,
+  });
   expect(check.body.transaction.transactionId).toBe(first.body.transactionId);
 });
 
 test('a repeated copy-and-paste payment and crypto withdrawal are second operations too', async () => {
-  const qrcode = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', txid: 'PEDIDO42', amountCentavos: 1000 });
+  const qrcode = buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'Sao Paulo',
+    txid: 'PEDIDO42',
+    amountCentavos: 1000,
+  });
   const pixId = uniqueId('pp-twice');
-  for (let i = 0; i < 2; i += 1) expect((await post('/api/payments/pix-copy-paste/pay', { qrcode, external_id: pixId, clientCallbackUrl: receiver.url })).status).toBe(200);
+  for (let i = 0; i < 2; i += 1)
+    expect(
+      (await post('/api/payments/pix-copy-paste/pay', { qrcode, external_id: pixId, clientCallbackUrl: receiver.url }))
+        .status,
+    ).toBe(200);
   expect(debitsOf(pixId)).toBe(2);
 
   const cryptoId = uniqueId('cw-twice');
-  const crypto = { amount: 100, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', network: 'TRC20', external_id: cryptoId, clientCallbackUrl: receiver.url };
+  const crypto = {
+    amount: 100,
+    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+    network: 'TRC20',
+    external_id: cryptoId,
+    clientCallbackUrl: receiver.url,
+  };
   for (let i = 0; i < 2; i += 1) expect((await post('/api/crypto/withdraw', crypto)).status).toBe(200);
   expect(debitsOf(cryptoId)).toBe(2);
 });
@@ -50,12 +81,25 @@ test('a repeated copy-and-paste payment and crypto withdrawal are second operati
 test('a repeated charge (the same transactionId and body) is a second charge at the provider; the check answers one of them', async () => {
   // Letters and digits, at most 25: a valid txid as it is.
   const transactionId = `CI${randomBytes(8).toString('hex')}`;
-  const charge = { amount: 12.5, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: receiver.url };
-  const answers = [await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders })];
-  answers.push(await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders }));
+  const charge = {
+    amount: 12.5,
+    payerName: 'Ana Souza',
+    payerDocument: '52998224725',
+    transactionId,
+    projectWebhook: receiver.url,
+  };
+  const answers = [
+    await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders }),
+  ];
+  answers.push(
+    await sandbox.call<ResponseBody>('POST', '/api/transactions/create', { body: charge, auth: merchantHeaders }),
+  );
   expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
   const operations = sandbox.sandbox.ctx.operations.list({ externalId: transactionId });
   expect(operations).toHaveLength(2);
-  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth: merchantHeaders });
+  const check = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', {
+    body: { transactionId },
+    auth: merchantHeaders,
+  });
   expect(operations.map((operation) => operation.id)).toContain(check.body.transaction.transactionId);
 });

@@ -1,6 +1,15 @@
 /** Fault injection and the admin controls: what a client of a misbehaving provider would see. */
 import { pollUntil } from '../../src/util/poll';
-import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
+import {
+  MERCHANT,
+  startCallbackReceiver,
+  startTestSandbox,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+  type ResponseBody,
+  type TestSandbox,
+} from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 let receiver: CallbackReceiver;
@@ -21,16 +30,36 @@ afterAll(async () => {
 });
 
 const withdraw = (body: unknown, signal?: AbortSignal) =>
-  fetch(`${sandbox.url}/api/withdrawals/withdraw`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
-const check = (transactionId: string) => sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth: { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret } });
-const callbacksFor = (externalId: string) => receiver.received.filter((callback) => callback.payload.external_id === externalId);
+  fetch(`${sandbox.url}/api/withdrawals/withdraw`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+const check = (transactionId: string) =>
+  sandbox.call<ResponseBody>('POST', '/api/transactions/check', {
+    body: { transactionId },
+    auth: { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret },
+  });
+const callbacksFor = (externalId: string) =>
+  receiver.received.filter((callback) => callback.payload.external_id === externalId);
 const waitForCallbacks = (externalId: string, count: number) =>
-  pollUntil(() => (callbacksFor(externalId).length >= count ? callbacksFor(externalId) : undefined), { timeoutMs: 10_000, intervalMs: 20, description: `${count} callback(s) of ${externalId}` });
+  pollUntil(() => (callbacksFor(externalId).length >= count ? callbacksFor(externalId) : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `${count} callback(s) of ${externalId}`,
+  });
 const debitsFor = async (externalId: string) => {
-  const ledger = await sandbox.admin<{ entries: { lines: { account: string; amountCents: number }[] }[] }>('GET', `/sandbox/ledger?externalId=${externalId}`);
-  return ledger.body.entries.filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
+  const ledger = await sandbox.admin<{ entries: { lines: { account: string; amountCents: number }[] }[] }>(
+    'GET',
+    `/sandbox/ledger?externalId=${externalId}`,
+  );
+  return ledger.body.entries.filter((entry) =>
+    entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0),
+  ).length;
 };
-const setFaults = async (faults: unknown) => expect((await sandbox.admin('PUT', '/sandbox/faults', faults)).status).toBe(200);
+const setFaults = async (faults: unknown) =>
+  expect((await sandbox.admin('PUT', '/sandbox/faults', faults)).status).toBe(200);
 
 describe('request faults', () => {
   test('errorRate 1 answers 503 before doing anything; clearing it restores service', async () => {
@@ -55,9 +84,16 @@ describe('request faults', () => {
 
   test('an invalid fault body is 400 with field paths and changes nothing', async () => {
     await setFaults({ latencyMs: 5 });
-    const answer = await sandbox.admin<ResponseBody>('PUT', '/sandbox/faults', { errorRate: 2, timeoutAfterCommit: { count: 0, mode: 'explode' } });
+    const answer = await sandbox.admin<ResponseBody>('PUT', '/sandbox/faults', {
+      errorRate: 2,
+      timeoutAfterCommit: { count: 0, mode: 'explode' },
+    });
     expect(answer.status).toBe(400);
-    expect(answer.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['errorRate', 'timeoutAfterCommit.count', 'timeoutAfterCommit.mode']);
+    expect(answer.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual([
+      'errorRate',
+      'timeoutAfterCommit.count',
+      'timeoutAfterCommit.mode',
+    ]);
     expect((await sandbox.admin('GET', '/sandbox/faults')).body).toEqual({ faults: { latencyMs: 5 } });
   });
 
@@ -76,7 +112,9 @@ describe('request faults', () => {
   test('timeoutAfterCommit hang: the request times out on the client side, the check finds the withdrawal', async () => {
     await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang' } });
     const id = uniqueId('hang');
-    await expect(withdraw(withdrawalBody(id, receiver.url, { amount: 4.14 }), AbortSignal.timeout(500))).rejects.toThrow(/timeout|abort/i);
+    await expect(
+      withdraw(withdrawalBody(id, receiver.url, { amount: 4.14 }), AbortSignal.timeout(500)),
+    ).rejects.toThrow(/timeout|abort/i);
     expect(await debitsFor(id)).toBe(1);
     expect((await check(id)).body.transaction.transactionState).toBe('PROCESSING');
   });
@@ -96,11 +134,17 @@ describe('callback faults', () => {
     await withdraw(withdrawalBody(dropped, receiver.url));
     await withdraw(withdrawalBody(control, receiver.url));
     await waitForCallbacks(control, 1);
-    await pollUntil(async () => ((await check(dropped)).body.transaction.transactionState === 'COMPLETO' ? true : undefined), { timeoutMs: 5_000, description: 'settlement' });
+    await pollUntil(
+      async () => ((await check(dropped)).body.transaction.transactionState === 'COMPLETO' ? true : undefined),
+      { timeoutMs: 5_000, description: 'settlement' },
+    );
     expect(callbacksFor(dropped)).toEqual([]);
 
     const { transactionId } = (await check(dropped)).body.transaction as { transactionId: string };
-    const listed = await sandbox.admin<{ callbacks: { id: string; status: string }[] }>('GET', `/sandbox/callbacks?operationId=${transactionId}`);
+    const listed = await sandbox.admin<{ callbacks: { id: string; status: string }[] }>(
+      'GET',
+      `/sandbox/callbacks?operationId=${transactionId}`,
+    );
     expect(listed.body.callbacks).toEqual([expect.objectContaining({ status: 'dropped' })]);
     const eventId = listed.body.callbacks[0]!.id;
     expect((await sandbox.admin('POST', `/sandbox/callbacks/${eventId}/redeliver`)).status).toBe(200);
@@ -125,7 +169,9 @@ describe('callback faults', () => {
     await withdraw(withdrawalBody(newer, receiver.url, { amount: 6.13 }));
     await waitForCallbacks(older, 1);
     await waitForCallbacks(newer, 1);
-    const order = receiver.received.map((callback) => callback.payload.external_id).filter((id) => id === older || id === newer);
+    const order = receiver.received
+      .map((callback) => callback.payload.external_id)
+      .filter((id) => id === older || id === newer);
     expect(order).toEqual([newer, older]);
   });
 
@@ -137,21 +183,33 @@ describe('callback faults', () => {
     const { transactionId } = (await check(id)).body.transaction as { transactionId: string };
     const failed = await pollUntil(
       async () => {
-        const listed = await sandbox.admin<{ callbacks: { id: string; status: string; attempts: number; lastStatusCode: number }[] }>('GET', `/sandbox/callbacks?operationId=${transactionId}`);
+        const listed = await sandbox.admin<{
+          callbacks: { id: string; status: string; attempts: number; lastStatusCode: number }[];
+        }>('GET', `/sandbox/callbacks?operationId=${transactionId}`);
         const callback = listed.body.callbacks[0];
         return callback?.status === 'failed' ? callback : undefined;
       },
       { timeoutMs: 5_000, description: 'callback to fail' },
     );
     expect(failed).toMatchObject({ attempts: 3, lastStatusCode: 500 });
-    const detail = await sandbox.admin<{ attempts: { statusCode: number }[] }>('GET', `/sandbox/callbacks/${failed.id}`);
+    const detail = await sandbox.admin<{ attempts: { statusCode: number }[] }>(
+      'GET',
+      `/sandbox/callbacks/${failed.id}`,
+    );
     expect(detail.body.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 500]);
     expect(new Set(callbacksFor(id).map((callback) => callback.id)).size).toBe(1);
 
     receiver.respondWith(200);
     await sandbox.admin('POST', `/sandbox/callbacks/${failed.id}/redeliver`);
     await waitForCallbacks(id, 4);
-    await pollUntil(async () => ((await sandbox.admin<{ callback: { status: string } }>('GET', `/sandbox/callbacks/${failed.id}`)).body.callback.status === 'delivered' ? true : undefined), { timeoutMs: 5_000, description: 'delivered' });
+    await pollUntil(
+      async () =>
+        (await sandbox.admin<{ callback: { status: string } }>('GET', `/sandbox/callbacks/${failed.id}`)).body.callback
+          .status === 'delivered'
+          ? true
+          : undefined,
+      { timeoutMs: 5_000, description: 'delivered' },
+    );
   });
 });
 
@@ -160,19 +218,31 @@ describe('admin: operations and forced outcomes', () => {
     const before = sandbox.balance('merchant');
     const id = uniqueId('forced');
     await withdraw(withdrawalBody(id, receiver.url, { amount: 8.14 }));
-    const listed = await sandbox.admin<{ operations: { transactionId: string; status: string }[] }>('GET', `/sandbox/operations?externalId=${id}`);
+    const listed = await sandbox.admin<{ operations: { transactionId: string; status: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${id}`,
+    );
     expect(listed.body.operations).toEqual([expect.objectContaining({ status: 'PROCESSING' })]);
     const transactionId = listed.body.operations[0]!.transactionId;
 
-    const forced = await sandbox.admin<ResponseBody>('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'FAILED', reason: 'Operator said no' });
+    const forced = await sandbox.admin<ResponseBody>('POST', `/sandbox/operations/${transactionId}/outcome`, {
+      status: 'FAILED',
+      reason: 'Operator said no',
+    });
     expect(forced.status).toBe(200);
     expect(forced.body.operation).toMatchObject({ status: 'FAILED', failureReason: 'Operator said no' });
     const [callback] = await waitForCallbacks(id, 1);
     expect(callback!.payload).toMatchObject({ status: 'FAILED', reason: 'Operator said no' });
     expect(sandbox.balance('merchant')).toBe(before);
 
-    expect((await sandbox.admin('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'COMPLETED' })).status).toBe(409);
-    expect((await sandbox.admin('POST', '/sandbox/operations/wd_nope/outcome', { status: 'COMPLETED' })).status).toBe(404);
-    expect((await sandbox.admin('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'MAYBE' })).status).toBe(400);
+    expect(
+      (await sandbox.admin('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'COMPLETED' })).status,
+    ).toBe(409);
+    expect((await sandbox.admin('POST', '/sandbox/operations/wd_nope/outcome', { status: 'COMPLETED' })).status).toBe(
+      404,
+    );
+    expect(
+      (await sandbox.admin('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'MAYBE' })).status,
+    ).toBe(400);
   });
 });

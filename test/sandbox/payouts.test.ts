@@ -2,9 +2,24 @@
 import { buildBrCode } from '../../src/pix/brcode';
 import { withdrawalCallbackSchema } from '../../src/payment-api/schemas/withdrawal';
 import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
-import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, startTestSandbox, uniqueId, WEBHOOK_SECRETS, withdrawalBody, type CallbackReceiver, type ResponseBody, type TestSandbox } from '../helpers/sandbox';
+import {
+  MERCHANT,
+  RECIPIENT,
+  startCallbackReceiver,
+  startTestSandbox,
+  uniqueId,
+  WEBHOOK_SECRETS,
+  withdrawalBody,
+  type CallbackReceiver,
+  type ResponseBody,
+  type TestSandbox,
+} from '../helpers/sandbox';
 
 let sandbox: TestSandbox;
 let receiver: CallbackReceiver;
@@ -20,11 +35,18 @@ afterAll(async () => {
 });
 
 const merchantHeaders = { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret };
-const withdraw = (body: unknown, path = '/api/withdrawals/withdraw') => sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
-const check = (transactionId: string, auth = merchantHeaders) => sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth });
-const callbacksFor = (externalId: string) => receiver.received.filter((callback) => callback.payload.external_id === externalId);
+const withdraw = (body: unknown, path = '/api/withdrawals/withdraw') =>
+  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
+const check = (transactionId: string, auth = merchantHeaders) =>
+  sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth });
+const callbacksFor = (externalId: string) =>
+  receiver.received.filter((callback) => callback.payload.external_id === externalId);
 const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], { timeoutMs: 10_000, intervalMs: 20, description: `callback of ${externalId}` });
+  pollUntil(() => callbacksFor(externalId)[0], {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `callback of ${externalId}`,
+  });
 
 describe('PIX withdrawal', () => {
   test('answers PROCESSING with the spec shape and debits amount + fee exactly once', async () => {
@@ -35,7 +57,15 @@ describe('PIX withdrawal', () => {
     expect(answer.body).toEqual({
       message: expect.any(String),
       transactionId: expect.stringMatching(/^wd_/),
-      withdrawal: { transaction_id: answer.body.transactionId, external_id: id, status: 'PROCESSING', amount: 25, fee: 1.25, total: 26.25, type: 'Withdrawal' },
+      withdrawal: {
+        transaction_id: answer.body.transactionId,
+        external_id: id,
+        status: 'PROCESSING',
+        amount: 25,
+        fee: 1.25,
+        total: 26.25,
+        type: 'Withdrawal',
+      },
     });
     expect(sandbox.balance('merchant')).toBe(before - 2625);
   });
@@ -61,10 +91,23 @@ describe('PIX withdrawal', () => {
 
   test('bad input is 400 with every field path; nothing is debited', async () => {
     const before = sandbox.balance('merchant');
-    const answer = await withdraw({ amount: 1.005, external_id: '', pix_key: 'x', key_type: 'IBAN', clientCallbackUrl: 'ftp://x', surprise: 1 });
+    const answer = await withdraw({
+      amount: 1.005,
+      external_id: '',
+      pix_key: 'x',
+      key_type: 'IBAN',
+      clientCallbackUrl: 'ftp://x',
+      surprise: 1,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('VALIDATION_FAILED');
-    expect([...new Set(answer.body.issues.map((issue: { path: string }) => issue.path))].sort()).toEqual(['', 'amount', 'clientCallbackUrl', 'external_id', 'key_type']);
+    expect([...new Set(answer.body.issues.map((issue: { path: string }) => issue.path))].sort()).toEqual([
+      '',
+      'amount',
+      'clientCallbackUrl',
+      'external_id',
+      'key_type',
+    ]);
     expect((await withdraw({ ...withdrawalBody(uniqueId('neg'), receiver.url), amount: -5 })).status).toBe(400);
     expect(sandbox.balance('merchant')).toBe(before);
   });
@@ -85,15 +128,35 @@ describe('PIX withdrawal', () => {
     const id = uniqueId('settle');
     const created = await withdraw(withdrawalBody(id, receiver.url, { amount: 12.34 }));
     const byExternal = await check(id);
-    expect(byExternal.body.transaction).toMatchObject({ transactionId: created.body.transactionId, value: 12.34, fee: 0.87, transactionState: 'PROCESSING', transactionType: 'SAQUE', transactionMethod: 'PIX' });
+    expect(byExternal.body.transaction).toMatchObject({
+      transactionId: created.body.transactionId,
+      value: 12.34,
+      fee: 0.87,
+      transactionState: 'PROCESSING',
+      transactionType: 'SAQUE',
+      transactionMethod: 'PIX',
+    });
 
     const callback = await waitForCallback(id);
     expect(callback.verified).toBe(true);
-    expect(withdrawalCallbackSchema.parse(callback.payload)).toMatchObject({ transaction_id: created.body.transactionId, status: 'COMPLETED', amount: 12.34, fee: 0.87, total: 13.21, type: 'Withdrawal' });
+    expect(withdrawalCallbackSchema.parse(callback.payload)).toMatchObject({
+      transaction_id: created.body.transactionId,
+      status: 'COMPLETED',
+      amount: 12.34,
+      fee: 0.87,
+      total: 13.21,
+      type: 'Withdrawal',
+    });
     expect(callback.headers['x-service-webhook-id']).toMatch(/^evt_/);
     // Signed with every secret during a rotation: a receiver still on the previous secret accepts it too.
     const verify = (rawBody: Buffer, secrets: string[]) =>
-      verifyWebhook({ secrets, rawBody, timestampHeader: callback.headers[WEBHOOK_TIMESTAMP_HEADER.toLowerCase()], signatureHeader: callback.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()], nowSeconds: Math.floor(Date.now() / 1000) });
+      verifyWebhook({
+        secrets,
+        rawBody,
+        timestampHeader: callback.headers[WEBHOOK_TIMESTAMP_HEADER.toLowerCase()],
+        signatureHeader: callback.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()],
+        nowSeconds: Math.floor(Date.now() / 1000),
+      });
     expect(verify(callback.rawBody, [WEBHOOK_SECRETS[1]!]).ok).toBe(true);
     const tampered = Buffer.from(callback.rawBody.toString('utf8').replace('"COMPLETED"', '"FAILED"'));
     expect(verify(tampered, WEBHOOK_SECRETS)).toEqual({ ok: false, reason: 'bad-signature' });
@@ -101,7 +164,9 @@ describe('PIX withdrawal', () => {
     const byProvider = await check(created.body.transactionId);
     expect(byProvider.body.transaction.transactionState).toBe('COMPLETO');
     const balances = await sandbox.admin<{ balances: { account: string }[] }>('GET', '/sandbox/balances');
-    expect(balances.body.balances.map((row) => row.account)).toEqual(expect.arrayContaining(['user:merchant', 'fees', 'pix-out:settled']));
+    expect(balances.body.balances.map((row) => row.account)).toEqual(
+      expect.arrayContaining(['user:merchant', 'fees', 'pix-out:settled']),
+    );
   });
 
   test('an amount ending in .13 fails with the rule reason and gives amount and fee back', async () => {
@@ -109,7 +174,10 @@ describe('PIX withdrawal', () => {
     const id = uniqueId('fail');
     await withdraw(withdrawalBody(id, receiver.url, { amount: 7.13 }));
     const callback = await waitForCallback(id);
-    expect(callback.payload).toMatchObject({ status: 'FAILED', reason: 'Recipient account closed (sandbox rule: amount ending in .13)' });
+    expect(callback.payload).toMatchObject({
+      status: 'FAILED',
+      reason: 'Recipient account closed (sandbox rule: amount ending in .13)',
+    });
     expect(sandbox.balance('merchant')).toBe(before);
     expect((await check(id)).body.transaction.transactionState).toBe('FALHA');
   });
@@ -130,7 +198,10 @@ describe('PIX withdrawal', () => {
     const asRecipient = { ci: RECIPIENT.clientId, cs: RECIPIENT.clientSecret };
     expect((await check(id, asRecipient)).status).toBe(404);
     expect((await check(created.body.transactionId, asRecipient)).status).toBe(404);
-    const invalid = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId: '' }, auth: merchantHeaders });
+    const invalid = await sandbox.call<ResponseBody>('POST', '/api/transactions/check', {
+      body: { transactionId: '' },
+      auth: merchantHeaders,
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.issues[0]?.path).toBe('transactionId');
   });
@@ -138,26 +209,50 @@ describe('PIX withdrawal', () => {
 
 describe('PIX copy-and-paste payment', () => {
   const code = (amountCentavos?: number) =>
-    buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', txid: 'PEDIDO42', ...(amountCentavos ? { amountCentavos } : {}) });
-  const pay = (body: Record<string, unknown>) => sandbox.call<ResponseBody>('POST', '/api/payments/pix-copy-paste/pay', { body, auth: { bearer: token } });
+    buildBrCode({
+      pixKey: 'loja@example.com',
+      merchantName: 'Loja Exemplo',
+      merchantCity: 'Sao Paulo',
+      txid: 'PEDIDO42',
+      ...(amountCentavos ? { amountCentavos } : {}),
+    });
+  const pay = (body: Record<string, unknown>) =>
+    sandbox.call<ResponseBody>('POST', '/api/payments/pix-copy-paste/pay', { body, auth: { bearer: token } });
 
   test('pays the amount in the code with the withdrawal fee at request time, then settles with a PixCopyPaste callback', async () => {
     const before = sandbox.balance('merchant');
     const id = uniqueId('pp');
     const answer = await pay({ qrcode: code(1000), external_id: id, clientCallbackUrl: receiver.url });
     expect(answer.status).toBe(200);
-    expect(answer.body.payment).toMatchObject({ status: 'PROCESSING', amount: 10, fee: 0.8, total: 10.8, type: 'PixCopyPaste' });
+    expect(answer.body.payment).toMatchObject({
+      status: 'PROCESSING',
+      amount: 10,
+      fee: 0.8,
+      total: 10.8,
+      type: 'PixCopyPaste',
+    });
     expect(sandbox.balance('merchant')).toBe(before - 1080);
     const callback = await waitForCallback(id);
     expect(callback.verified).toBe(true);
     expect(pixCopyPasteCallbackSchema.parse(callback.payload).status).toBe('COMPLETED');
-    expect((await check(id)).body.transaction).toMatchObject({ transactionType: 'PAGAMENTO_PIX', transactionState: 'COMPLETO' });
+    expect((await check(id)).body.transaction).toMatchObject({
+      transactionType: 'PAGAMENTO_PIX',
+      transactionState: 'COMPLETO',
+    });
   });
 
   test('a code without amount takes the body amount; a missing or different amount is 422 AMOUNT_MISMATCH', async () => {
-    expect((await pay({ qrcode: code(), amount: 5, external_id: uniqueId('pp'), clientCallbackUrl: receiver.url })).body.payment.amount).toBe(5);
-    expect((await pay({ qrcode: code(), external_id: uniqueId('pp'), clientCallbackUrl: receiver.url })).body.code).toBe('AMOUNT_MISMATCH');
-    expect((await pay({ qrcode: code(1000), amount: 9.99, external_id: uniqueId('pp'), clientCallbackUrl: receiver.url })).body.code).toBe('AMOUNT_MISMATCH');
+    expect(
+      (await pay({ qrcode: code(), amount: 5, external_id: uniqueId('pp'), clientCallbackUrl: receiver.url })).body
+        .payment.amount,
+    ).toBe(5);
+    expect(
+      (await pay({ qrcode: code(), external_id: uniqueId('pp'), clientCallbackUrl: receiver.url })).body.code,
+    ).toBe('AMOUNT_MISMATCH');
+    expect(
+      (await pay({ qrcode: code(1000), amount: 9.99, external_id: uniqueId('pp'), clientCallbackUrl: receiver.url }))
+        .body.code,
+    ).toBe('AMOUNT_MISMATCH');
   });
 
   test("a code with a broken CRC is 422 INVALID_QRCODE with the parser's message; nothing is debited", async () => {
@@ -178,11 +273,15 @@ describe('PIX copy-and-paste payment', () => {
 });
 
 describe('internal transfer', () => {
-  const transfer = (body: unknown, path = '/api/transactions/internal') => sandbox.call<ResponseBody>('POST', path, { body, auth: merchantHeaders });
+  const transfer = (body: unknown, path = '/api/transactions/internal') =>
+    sandbox.call<ResponseBody>('POST', path, { body, auth: merchantHeaders });
 
   test('moves balance at once (also through the alias) and answers the spec shape; the check shows it COMPLETO', async () => {
     const before = { merchant: sandbox.balance('merchant'), recipient: sandbox.balance('recipient') };
-    const answer = await transfer({ email: 'Recipient@Sandbox.test', amount: 100.5 }, '/api/transactions/withdraw/internal');
+    const answer = await transfer(
+      { email: 'Recipient@Sandbox.test', amount: 100.5 },
+      '/api/transactions/withdraw/internal',
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.data).toEqual({
       transactionId: expect.stringMatching(/^it_/),
@@ -192,7 +291,12 @@ describe('internal transfer', () => {
       newBalance: (before.merchant - 10050) / 100,
     });
     expect(sandbox.balance('recipient')).toBe(before.recipient + 10050);
-    expect((await check(answer.body.data.transactionId)).body.transaction).toMatchObject({ transactionState: 'COMPLETO', transactionType: 'TRANSFERENCIA_INTERNA', transactionMethod: 'INTERNAL', fee: 0 });
+    expect((await check(answer.body.data.transactionId)).body.transaction).toMatchObject({
+      transactionState: 'COMPLETO',
+      transactionType: 'TRANSFERENCIA_INTERNA',
+      transactionMethod: 'INTERNAL',
+      fee: 0,
+    });
   });
 
   test('an unknown recipient, oneself, or more than the balance is 422; a bad e-mail is 400; nothing moves', async () => {

@@ -2,7 +2,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MERCHANT, startCallbackReceiver, startTestSandbox, uniqueId, withdrawalBody, type CallbackReceiver } from '../helpers/sandbox';
+import {
+  MERCHANT,
+  startCallbackReceiver,
+  startTestSandbox,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+} from '../helpers/sandbox';
 
 let receiver: CallbackReceiver;
 beforeAll(async () => {
@@ -16,7 +23,10 @@ test('stopped with a settlement pending, a new sandbox on the same file settles 
   const first = await startTestSandbox({ dbPath, overrides });
   const token = await first.login();
   const id = uniqueId('restart');
-  const created = await first.call<{ transactionId: string }>('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(id, receiver.url), auth: { bearer: token } });
+  const created = await first.call<{ transactionId: string }>('POST', '/api/withdrawals/withdraw', {
+    body: withdrawalBody(id, receiver.url),
+    auth: { bearer: token },
+  });
   expect(created.status).toBe(200);
   const balanceAfterDebit = first.balance('merchant');
   await first.stop();
@@ -28,10 +38,21 @@ test('stopped with a settlement pending, a new sandbox on the same file settles 
     expect(second.balance('merchant')).toBe(balanceAfterDebit);
     const [callback] = await receiver.waitFor(1);
     expect(callback!.verified).toBe(true);
-    expect(callback!.payload).toMatchObject({ external_id: id, transaction_id: created.body.transactionId, status: 'COMPLETED' });
-    const checked = await second.call<{ transaction: { transactionState: string } }>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret } });
+    expect(callback!.payload).toMatchObject({
+      external_id: id,
+      transaction_id: created.body.transactionId,
+      status: 'COMPLETED',
+    });
+    const checked = await second.call<{ transaction: { transactionState: string } }>(
+      'POST',
+      '/api/transactions/check',
+      { body: { transactionId: id }, auth: { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret } },
+    );
     expect(checked.body.transaction.transactionState).toBe('COMPLETO');
-    const replay = await second.call('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(id, receiver.url), auth: { bearer: token } });
+    const replay = await second.call('POST', '/api/withdrawals/withdraw', {
+      body: withdrawalBody(id, receiver.url),
+      auth: { bearer: token },
+    });
     expect(replay.status).toBe(200);
     expect(second.balance('merchant')).toBe(balanceAfterDebit);
   } finally {
@@ -41,11 +62,18 @@ test('stopped with a settlement pending, a new sandbox on the same file settles 
 
 test('a callback whose delivery failed before the stop is retried by the next sandbox with the same event id', async () => {
   const dbPath = path.join(mkdtempSync(path.join(os.tmpdir(), 'sandbox-restart-')), 'sandbox.sqlite');
-  const overrides = { SANDBOX_SETTLE_MS: '0', SANDBOX_CALLBACK_RETRY_BASE_MS: '1000', SANDBOX_CALLBACK_MAX_ATTEMPTS: '5' };
+  const overrides = {
+    SANDBOX_SETTLE_MS: '0',
+    SANDBOX_CALLBACK_RETRY_BASE_MS: '1000',
+    SANDBOX_CALLBACK_MAX_ATTEMPTS: '5',
+  };
   receiver.respondWith(503);
   const first = await startTestSandbox({ dbPath, overrides });
   const id = uniqueId('retry-restart');
-  await first.call('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(id, receiver.url), auth: { bearer: await first.login() } });
+  await first.call('POST', '/api/withdrawals/withdraw', {
+    body: withdrawalBody(id, receiver.url),
+    auth: { bearer: await first.login() },
+  });
   const firstAttempt = await receiver.waitFor(receiver.received.length + 1);
   await first.stop();
   receiver.respondWith(200);

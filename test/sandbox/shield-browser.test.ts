@@ -19,7 +19,16 @@ import { creditCardOf, environmentKey, testCard } from './shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** The second sandbox's challenge timeout: short, so that an unanswered challenge is abandoned within the test. */
 const SHORT_CHALLENGE_MS = 1_500;
 
@@ -38,7 +47,14 @@ interface ThreeDS {
 }
 /** What the page hands to the merchant's backend (step 7), or why it could not. */
 type Outcome =
-  | { ok: true; cardToken: string; sessionId: string; threeDS: ThreeDS; amount: number; settings: Record<string, unknown> }
+  | {
+      ok: true;
+      cardToken: string;
+      sessionId: string;
+      threeDS: ThreeDS;
+      amount: number;
+      settings: Record<string, unknown>;
+    }
   | { ok: false; name: string; code?: string; message: string };
 interface PaymentBody {
   code: string;
@@ -117,7 +133,9 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
+    );
   }
   sb = await startTestSandbox();
   shortSb = await startTestSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(SHORT_CHALLENGE_MS) } });
@@ -135,7 +153,11 @@ beforeAll(async () => {
   // Another port, so another origin than the sandbox: the browser applies CORS and the iframe's origin check.
   shopUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
   userDataDir = mkdtempSync(path.join(os.tmpdir(), 'shield-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
 });
 
 afterAll(async () => {
@@ -157,9 +179,17 @@ async function openCheckout(pagePath = '/checkout'): Promise<Page> {
   return page;
 }
 
-const runCheckout = (page: Page, order: Order): Promise<Outcome> => page.evaluate((value) => (globalThis as unknown as { checkout(order: Order): Promise<Outcome> }).checkout(value), order);
+const runCheckout = (page: Page, order: Order): Promise<Outcome> =>
+  page.evaluate(
+    (value) => (globalThis as unknown as { checkout(order: Order): Promise<Outcome> }).checkout(value),
+    order,
+  );
 const runCheckoutInSpecOrder = (page: Page, order: Order): Promise<Outcome> =>
-  page.evaluate((value) => (globalThis as unknown as { checkoutInSpecOrder(order: Order): Promise<Outcome> }).checkoutInSpecOrder(value), order);
+  page.evaluate(
+    (value) =>
+      (globalThis as unknown as { checkoutInSpecOrder(order: Order): Promise<Outcome> }).checkoutInSpecOrder(value),
+    order,
+  );
 const challengeFrame = (page: Page) => page.frameLocator('iframe[title="3-D Secure challenge"]');
 const challengeOverlays = (page: Page) => page.locator('[data-shield-challenge]').count();
 
@@ -169,7 +199,12 @@ function succeeded(outcome: Outcome): Extract<Outcome, { ok: true }> {
 }
 
 /** The merchant's backend: endpoint 2 with the card and what the page produced. */
-function pay(amount: number, card: CardTokenPayload, produced?: { cardToken: string; sessionId?: string; threeDS?: ThreeDS }, installmentCount = 1): Promise<Answer<PaymentBody>> {
+function pay(
+  amount: number,
+  card: CardTokenPayload,
+  produced?: { cardToken: string; sessionId?: string; threeDS?: ThreeDS },
+  installmentCount = 1,
+): Promise<Answer<PaymentBody>> {
   return sb.call<PaymentBody>('POST', '/api/v1/card/payments', {
     auth: { bearer },
     body: {
@@ -186,7 +221,11 @@ function pay(amount: number, card: CardTokenPayload, produced?: { cardToken: str
     },
   });
 }
-const refusal = (answer: Answer<PaymentBody>) => ({ status: answer.status, code: answer.body.code, issues: answer.body.issues });
+const refusal = (answer: Answer<PaymentBody>) => ({
+  status: answer.status,
+  code: answer.body.code,
+  issues: answer.body.issues,
+});
 
 test('a frictionless card: the page runs steps 1-7 without asking the buyer, and endpoint 2 accepts its result', async () => {
   const page = await openCheckout();
@@ -195,7 +234,13 @@ test('a frictionless card: the page runs steps 1-7 without asking the buyer, and
   expect(outcome.amount).toBe(10010);
   expect(outcome.settings).toMatchObject({ moduleName: 'SandboxShield', threeDS: { enabled: true } });
   expect(outcome.sessionId).toMatch(/^3ds_/);
-  expect(outcome.threeDS).toEqual({ cavv: expect.any(String), xid: expect.any(String), eci: '05', version: '2.2.0', referenceId: expect.any(String) });
+  expect(outcome.threeDS).toEqual({
+    cavv: expect.any(String),
+    xid: expect.any(String),
+    eci: '05',
+    version: '2.2.0',
+    referenceId: expect.any(String),
+  });
   expect(await challengeOverlays(page)).toBe(0);
 
   const paid = await pay(100.1, card, outcome, 3);
@@ -223,16 +268,31 @@ test('the challenge card: the buyer approves in the iframe, and endpoint 2 accep
 
 test('the challenge card: the buyer denies, and prepareThreeDS rejects with no 3DS result', async () => {
   const page = await openCheckout();
-  const pending = runCheckout(page, { amount: 42, currency: 'BRL', installments: 1, card: testCard(TEST_CARDS.challenge) });
+  const pending = runCheckout(page, {
+    amount: 42,
+    currency: 'BRL',
+    installments: 1,
+    card: testCard(TEST_CARDS.challenge),
+  });
   await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
-  expect(await pending).toEqual({ ok: false, name: 'ShieldError', code: 'THREE_DS_DENIED', message: 'The buyer denied the 3DS challenge' });
+  expect(await pending).toEqual({
+    ok: false,
+    name: 'ShieldError',
+    code: 'THREE_DS_DENIED',
+    message: 'The buyer denied the 3DS challenge',
+  });
   expect(await challengeOverlays(page)).toBe(0);
   await page.close();
 });
 
 test('the challenge card: a buyer who never answers abandons it, and prepareThreeDS rejects when its time is up', async () => {
   const page = await openCheckout('/checkout-short-challenge');
-  const pending = runCheckout(page, { amount: 42, currency: 'BRL', installments: 1, card: testCard(TEST_CARDS.challenge) });
+  const pending = runCheckout(page, {
+    amount: 42,
+    currency: 'BRL',
+    installments: 1,
+    card: testCard(TEST_CARDS.challenge),
+  });
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).waitFor();
   expect(await pending).toMatchObject({ ok: false, code: 'THREE_DS_ABANDONED' });
   expect(await challengeOverlays(page)).toBe(0);
@@ -259,13 +319,25 @@ test("endpoint 2 refuses another card's token, a reused session, another amount,
   expect(refusal(await pay(50, card, outcome))).toEqual({
     status: 422,
     code: 'THREE_DS_INVALID',
-    issues: [{ path: 'creditCard.sessionId', message: 'the 3DS session cannot be used: it was already used by another payment' }],
+    issues: [
+      {
+        path: 'creditCard.sessionId',
+        message: 'the 3DS session cannot be used: it was already used by another payment',
+      },
+    ],
   });
 
   const challengeCard = testCard(TEST_CARDS.challenge);
-  const challengeToken = await page.evaluate((value) => (globalThis as unknown as { encryptCard(card: CardTokenPayload): Promise<string> }).encryptCard(value), challengeCard);
+  const challengeToken = await page.evaluate(
+    (value) => (globalThis as unknown as { encryptCard(card: CardTokenPayload): Promise<string> }).encryptCard(value),
+    challengeCard,
+  );
   const withoutThreeDS = refusal(await pay(42, challengeCard, { cardToken: challengeToken }));
-  expect(withoutThreeDS).toMatchObject({ status: 422, code: 'THREE_DS_REQUIRED', issues: [{ path: 'creditCard.threeDS' }] });
+  expect(withoutThreeDS).toMatchObject({
+    status: 422,
+    code: 'THREE_DS_REQUIRED',
+    issues: [{ path: 'creditCard.threeDS' }],
+  });
   await page.close();
 });
 
@@ -273,7 +345,9 @@ describe("the spec's order: prepareThreeDS with the spec's arguments, then modul
   test('the module reads the card from the page: a frictionless card goes through at once, the challenge card gets its challenge', async () => {
     const page = await openCheckout();
     const card = testCard('4111111111111111');
-    const outcome = succeeded(await runCheckoutInSpecOrder(page, { amount: 30, currency: 'BRL', installments: 2, card }));
+    const outcome = succeeded(
+      await runCheckoutInSpecOrder(page, { amount: 30, currency: 'BRL', installments: 2, card }),
+    );
     expect(await challengeOverlays(page)).toBe(0);
     expect((await pay(30, card, outcome, 2)).body.data).toMatchObject({ status: 'PENDING', last4: '1111' });
 
@@ -282,7 +356,11 @@ describe("the spec's order: prepareThreeDS with the spec's arguments, then modul
     await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
     const challenged = succeeded(await pending);
     // The session is bound to the card the page held: endpoint 2 takes it with that card only.
-    expect(refusal(await pay(42, card, { ...challenged, cardToken: outcome.cardToken }))).toMatchObject({ status: 422, code: 'THREE_DS_INVALID', issues: [{ path: 'creditCard.number' }] });
+    expect(refusal(await pay(42, card, { ...challenged, cardToken: outcome.cardToken }))).toMatchObject({
+      status: 422,
+      code: 'THREE_DS_INVALID',
+      issues: [{ path: 'creditCard.number' }],
+    });
     expect((await pay(42, challengeCard, challenged)).body.data).toMatchObject({ status: 'PENDING', last4: '3220' });
     await page.close();
   });
@@ -290,7 +368,12 @@ describe("the spec's order: prepareThreeDS with the spec's arguments, then modul
   test('a page without card fields: this environment, which picks the 3DS flow by the card, refuses the session naming what it needs', async () => {
     const page = await openCheckout();
     await page.evaluate("document.getElementById('card-fields').remove()");
-    const outcome = await runCheckoutInSpecOrder(page, { amount: 30, currency: 'BRL', installments: 1, card: testCard('4111111111111111') });
+    const outcome = await runCheckoutInSpecOrder(page, {
+      amount: 30,
+      currency: 'BRL',
+      installments: 1,
+      card: testCard('4111111111111111'),
+    });
     expect(outcome).toMatchObject({ ok: false, name: 'ShieldError', code: 'VALIDATION_FAILED' });
     await page.close();
   });

@@ -15,7 +15,13 @@ export function testCard(number: string, overrides: Partial<CardTokenPayload> = 
 
 /** Endpoint 2's creditCard for the same card. */
 export function creditCardOf(card: CardTokenPayload) {
-  return { holderName: card.holderName, number: card.number, expiryMonth: String(card.expMonth).padStart(2, '0'), expiryYear: String(card.expYear), ccv: card.cvv };
+  return {
+    holderName: card.holderName,
+    number: card.number,
+    expiryMonth: String(card.expMonth).padStart(2, '0'),
+    expiryYear: String(card.expYear),
+    ccv: card.cvv,
+  };
 }
 
 export async function environmentKey(sb: TestSandbox): Promise<string> {
@@ -32,14 +38,25 @@ export async function openSession(
 ): Promise<Answer<ThreeDSSessionResponse & { code?: string; issues?: { path: string; message: string }[] }>> {
   const publicKey = await environmentKey(sb);
   return sb.call('POST', '/shield/sessions', {
-    body: { publicKey, amount: request.amount, installments: request.installments ?? 1, currency: request.currency ?? 'BRL', cardToken: cardToken(publicKey, request.card) },
+    body: {
+      publicKey,
+      amount: request.amount,
+      installments: request.installments ?? 1,
+      currency: request.currency ?? 'BRL',
+      cardToken: cardToken(publicKey, request.card),
+    },
     // A browser's fetch from the checkout page names the page's origin.
     ...(request.origin ? { headers: { origin: request.origin } } : {}),
   });
 }
 
 /** The buyer clicks Approve or Deny on the challenge page (the form it posts). */
-export async function answerChallenge(sb: TestSandbox, sessionId: string, decision: 'approve' | 'deny', parentOrigin = 'http://127.0.0.1:1'): Promise<{ status: number; html: string }> {
+export async function answerChallenge(
+  sb: TestSandbox,
+  sessionId: string,
+  decision: 'approve' | 'deny',
+  parentOrigin = 'http://127.0.0.1:1',
+): Promise<{ status: number; html: string }> {
   const response = await fetch(`${sb.url}/shield/challenge/${sessionId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -25,7 +25,13 @@ afterAll(() => stack?.close());
 
 test('a payout completes on a callback signed by another scheme, taken as a hint', async () => {
   const id = newExternalId('alt');
-  const emv = buildBrCode({ pixKey: 'loja@example.com', merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: 'PEDIDO42', amountCentavos: 1990 });
+  const emv = buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid: 'PEDIDO42',
+    amountCentavos: 1990,
+  });
   expect((await stack.api('POST', '/v1/payouts', { externalId: id, method: 'pix_copy_paste', emv })).status).toBe(202);
 
   const done = await waitForPayout(stack, id, ['COMPLETED'], 30_000);
@@ -34,11 +40,23 @@ test('a payout completes on a callback signed by another scheme, taken as a hint
   expect(await providerDebits(stack, id)).toBe(1);
 
   // The provider's side: its callback was answered 200, not refused for its signature.
-  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${encodeURIComponent(id)}`)).body.operations;
+  const [operation] = (
+    await stack.admin<{ operations: { transactionId: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${encodeURIComponent(id)}`,
+    )
+  ).body.operations;
   await pollUntil(
     async () => {
-      const { callbacks } = (await stack.admin<{ callbacks: { status: string; lastStatusCode: number | null }[] }>('GET', `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`)).body;
-      return callbacks.some((callback) => callback.status === 'delivered' && callback.lastStatusCode === 200) ? true : undefined;
+      const { callbacks } = (
+        await stack.admin<{ callbacks: { status: string; lastStatusCode: number | null }[] }>(
+          'GET',
+          `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`,
+        )
+      ).body;
+      return callbacks.some((callback) => callback.status === 'delivered' && callback.lastStatusCode === 200)
+        ? true
+        : undefined;
     },
     { timeoutMs: 15_000, intervalMs: 100, description: `the callback of ${id} answered 200` },
   );

@@ -6,7 +6,6 @@
 import { ConfigError, loadConfig } from '../../src/config/env';
 import { STRONG_PRODUCTION_ENV as PRODUCTION } from '../helpers/production-env';
 
-
 function refusals(env: Record<string, string>): string[] {
   try {
     loadConfig(env);
@@ -28,16 +27,28 @@ test.each([
 });
 
 test('production takes an https collector, one on loopback, and the plaintext host it is told of, that one only', () => {
-  for (const endpoint of ['https://collector.example.com', 'http://127.0.0.1:4318', 'http://localhost:4318', 'http://[::1]:4318']) {
-    expect({ endpoint, refused: refusals({ ...PRODUCTION, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }) }).toEqual({ endpoint, refused: [] });
+  for (const endpoint of [
+    'https://collector.example.com',
+    'http://127.0.0.1:4318',
+    'http://localhost:4318',
+    'http://[::1]:4318',
+  ]) {
+    expect({ endpoint, refused: refusals({ ...PRODUCTION, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }) }).toEqual({
+      endpoint,
+      refused: [],
+    });
   }
   const compose = { ...PRODUCTION, OTLP_PLAINTEXT_HOST: 'jaeger' };
   expect(refusals({ ...compose, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318' })).toEqual([]);
   expect(refusals({ ...compose, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.internal:4318' })).toHaveLength(1);
-  expect(refusals({ ...compose, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://jaeger.example.com/v1/traces' })).toHaveLength(1);
+  expect(
+    refusals({ ...compose, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://jaeger.example.com/v1/traces' }),
+  ).toHaveLength(1);
 });
 
 test('outside production any collector is taken; a value that is no URL is refused everywhere', () => {
   expect(refusals({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.internal:4318' })).toEqual([]);
-  expect(refusals({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([expect.stringMatching(/^OTEL_EXPORTER_OTLP_ENDPOINT: /)]);
+  expect(refusals({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([
+    expect.stringMatching(/^OTEL_EXPORTER_OTLP_ENDPOINT: /),
+  ]);
 });

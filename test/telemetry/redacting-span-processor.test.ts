@@ -11,21 +11,42 @@ const refusal = 'Chave PIX 123.456.789-09 de maria@example.com recusada';
 
 test('a span that recorded a refusal quoting a key and an e-mail is exported with them masked, its shape kept', () => {
   const exported = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new RedactingSpanProcessor(new SimpleSpanProcessor(exported))] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new RedactingSpanProcessor(new SimpleSpanProcessor(exported))],
+  });
   const tracer = provider.getTracer('test');
   const linked = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
-  const span = tracer.startSpan('RunActivity:submitWithdrawal', { attributes: { temporalWorkflowId: 'payout:order-7', 'provider.message': refusal, 'pix_key': 'maria@example.com', attempts: 2, 'retry.reasons': [refusal, 'timeout'] }, links: [{ context: linked, attributes: { note: refusal } }] });
+  const span = tracer.startSpan('RunActivity:submitWithdrawal', {
+    attributes: {
+      temporalWorkflowId: 'payout:order-7',
+      'provider.message': refusal,
+      pix_key: 'maria@example.com',
+      attempts: 2,
+      'retry.reasons': [refusal, 'timeout'],
+    },
+    links: [{ context: linked, attributes: { note: refusal } }],
+  });
   span.recordException(new Error(refusal));
   span.setStatus({ code: SpanStatusCode.ERROR, message: refusal });
   span.end();
 
   const [sent] = exported.getFinishedSpans();
   const masked = 'Chave PIX [document] de [email] recusada';
-  expect(sent?.attributes).toEqual({ temporalWorkflowId: 'payout:order-7', 'provider.message': masked, pix_key: '[redacted]', attempts: 2, 'retry.reasons': [masked, 'timeout'] });
+  expect(sent?.attributes).toEqual({
+    temporalWorkflowId: 'payout:order-7',
+    'provider.message': masked,
+    pix_key: '[redacted]',
+    attempts: 2,
+    'retry.reasons': [masked, 'timeout'],
+  });
   expect(sent?.status).toEqual({ code: SpanStatusCode.ERROR, message: masked });
   const exception = sent?.events.find((event) => event.name === 'exception')?.attributes ?? {};
   expect(exception['exception.message']).toBe(masked);
   expect(exception['exception.stacktrace']).toMatch(/^Error: Chave PIX \[document\] de \[email\] recusada\n\s+at /);
   expect(sent?.links).toEqual([{ context: linked, attributes: { note: masked } }]);
-  expect({ name: sent?.name, traceId: sent?.spanContext().traceId, ended: sent?.ended }).toEqual({ name: 'RunActivity:submitWithdrawal', traceId: span.spanContext().traceId, ended: true });
+  expect({ name: sent?.name, traceId: sent?.spanContext().traceId, ended: sent?.ended }).toEqual({
+    name: 'RunActivity:submitWithdrawal',
+    traceId: span.spanContext().traceId,
+    ended: true,
+  });
 });

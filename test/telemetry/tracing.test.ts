@@ -39,9 +39,20 @@ beforeAll(async () => {
   await writeWorkflowBundle(bundle);
   expect([existsSync(bundle), existsSync(tracedBundlePath(bundle))]).toEqual([true, true]);
   // The provider's callbacks reach the traced API process, not the harness's own.
-  stack = await startEngineHarness({ ENGINE_PUBLIC_URL: apiUrl, WORKFLOW_BUNDLE_PATH: bundle }, { inProcessWorker: false });
+  stack = await startEngineHarness(
+    { ENGINE_PUBLIC_URL: apiUrl, WORKFLOW_BUNDLE_PATH: bundle },
+    { inProcessWorker: false },
+  );
   [api, worker] = await Promise.all([stack.spawnApiProcess(apiPort), stack.spawnWorkerProcess()]);
-  for (const child of [api, worker]) child.stdout?.on('data', (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter((line) => line.startsWith('{'))));
+  for (const child of [api, worker])
+    child.stdout?.on('data', (chunk: Buffer) =>
+      logs.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => line.startsWith('{')),
+      ),
+    );
 }, 180_000);
 
 afterAll(async () => {
@@ -55,8 +66,10 @@ afterAll(async () => {
 /** The chain of parents from a span up to its trace's root, the span first. */
 function ancestry(span: ReceivedSpan, spans: readonly ReceivedSpan[]): ReceivedSpan[] {
   const chain = [span];
-  for (let current = span; current.parentSpanId !== ''; ) {
-    const parent = spans.find((candidate) => candidate.traceId === current.traceId && candidate.spanId === current.parentSpanId);
+  for (let current = span; current.parentSpanId !== '';) {
+    const parent = spans.find(
+      (candidate) => candidate.traceId === current.traceId && candidate.spanId === current.parentSpanId,
+    );
     if (!parent) break;
     chain.push(parent);
     current = parent;
@@ -67,10 +80,22 @@ function ancestry(span: ReceivedSpan, spans: readonly ReceivedSpan[]): ReceivedS
 test("one trace from the API's request through the workflow start, the workflow and its activity to the provider call; the callback's signal traced and linked to it; logs carry the ids", async () => {
   const externalId = newExternalId('traced');
   const token = stack.config.ENGINE_API_KEYS[0]?.secret ?? '';
-  const created = await httpCall(`${apiUrl}/v1/payouts`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { externalId, amount: 21.5, pixKey: '52998224725', keyType: 'CPF' } });
+  const created = await httpCall(`${apiUrl}/v1/payouts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: { externalId, amount: 21.5, pixKey: '52998224725', keyType: 'CPF' },
+  });
   expect(created.status).toBe(202);
   await pollUntil(
-    async () => ((await httpCall<{ status: string }>(`${apiUrl}/v1/payouts/${externalId}`, { method: 'GET', headers: { authorization: `Bearer ${token}` } })).body.status === 'COMPLETED' ? true : undefined),
+    async () =>
+      (
+        await httpCall<{ status: string }>(`${apiUrl}/v1/payouts/${externalId}`, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).body.status === 'COMPLETED'
+        ? true
+        : undefined,
     { timeoutMs: 60_000, intervalMs: 300, description: `${externalId} COMPLETED` },
   );
 
@@ -78,10 +103,17 @@ test("one trace from the API's request through the workflow start, the workflow 
   const chain = await pollUntil(
     () => {
       const spans = receiver.spans;
-      for (const call of spans.filter((span) => span.kind === CLIENT && span.service === 'payout-worker' && span.name === 'POST withdraw')) {
+      for (const call of spans.filter(
+        (span) => span.kind === CLIENT && span.service === 'payout-worker' && span.name === 'POST withdraw',
+      )) {
         const found = ancestry(call, spans);
         const root = found.at(-1);
-        if (root?.kind === SERVER && root.name === 'POST /v1/payouts' && found.some((span) => span.name.startsWith('RunActivity:'))) return found;
+        if (
+          root?.kind === SERVER &&
+          root.name === 'POST /v1/payouts' &&
+          found.some((span) => span.name.startsWith('RunActivity:'))
+        )
+          return found;
       }
       return undefined;
     },
@@ -101,7 +133,14 @@ test("one trace from the API's request through the workflow start, the workflow 
 
   // The provider's callback comes in a trace of its own: its request span signals the payout's workflow and links to the payout's trace.
   const callback = await pollUntil(
-    () => receiver.spans.find((span) => span.service === 'payout-api' && span.kind === SERVER && span.name.startsWith('POST /callbacks/') && span.links.some((link) => link.traceId === traceId)),
+    () =>
+      receiver.spans.find(
+        (span) =>
+          span.service === 'payout-api' &&
+          span.kind === SERVER &&
+          span.name.startsWith('POST /callbacks/') &&
+          span.links.some((link) => link.traceId === traceId),
+      ),
     { timeoutMs: 30_000, intervalMs: 200, description: "the callback's request span, linked to the payout's trace" },
   );
   const starting = receiver.spans.find((span) => span.spanId === callback.links[0]?.spanId);
@@ -113,7 +152,9 @@ test("one trace from the API's request through the workflow start, the workflow 
   expect(ancestry(signalled, receiver.spans).at(-1)?.spanId).toBe(callback.spanId);
 
   // A log line of the worker written inside the trace carries its ids.
-  const traced = logs.map((line) => JSON.parse(line) as { trace_id?: string; span_id?: string }).filter((line) => line.trace_id === traceId);
+  const traced = logs
+    .map((line) => JSON.parse(line) as { trace_id?: string; span_id?: string })
+    .filter((line) => line.trace_id === traceId);
   expect(traced.length).toBeGreaterThan(0);
   expect(traced.every((line) => /^[0-9a-f]{16}$/.test(line.span_id ?? ''))).toBe(true);
 }, 120_000);

@@ -19,7 +19,13 @@ function cardWithBin(bin: string): string {
 
 describe('luhnValid', () => {
   it('accepts well-known test card numbers, with or without spaces', () => {
-    for (const number of ['4111111111111111', '4111 1111 1111 1111', '5555555555554444', '378282246310005', '6062825624254001']) {
+    for (const number of [
+      '4111111111111111',
+      '4111 1111 1111 1111',
+      '5555555555554444',
+      '378282246310005',
+      '6062825624254001',
+    ]) {
       expect(luhnValid(number)).toBe(true);
     }
   });
@@ -47,7 +53,26 @@ describe('cardBrand', () => {
   });
 
   it('recognises Elo cards, including BINs inside the Visa and Discover ranges', () => {
-    for (const bin of ['401178', '431274', '438935', '451416', '457393', '457632', '504175', '506699', '506778', '509123', '627780', '636297', '636368', '650031', '650040', '650598', '651679', '655058']) {
+    for (const bin of [
+      '401178',
+      '431274',
+      '438935',
+      '451416',
+      '457393',
+      '457632',
+      '504175',
+      '506699',
+      '506778',
+      '509123',
+      '627780',
+      '636297',
+      '636368',
+      '650031',
+      '650040',
+      '650598',
+      '651679',
+      '655058',
+    ]) {
       expect([bin, cardBrand(cardWithBin(bin))]).toEqual([bin, 'ELO']);
     }
     expect(cardBrand('6362970000457013')).toBe('ELO');
@@ -60,12 +85,12 @@ describe('cardBrand', () => {
     expect(cardBrand(cardWithBin('655020'))).toBe('DISCOVER');
   });
 
-  it('follows the library\'s current Elo ranges: 650921-650978 joined Elo after our own table was written', () => {
+  it("follows the library's current Elo ranges: 650921-650978 joined Elo after our own table was written", () => {
     for (const bin of ['650921', '650950', '650978']) expect([bin, cardBrand(cardWithBin(bin))]).toEqual([bin, 'ELO']);
     expect(cardBrand(cardWithBin('650979'))).toBe('DISCOVER');
   });
 
-  it('recognises Hipercard (606282) and Hiper, Itaú\'s other Brazilian brand; the retired 3841 Hipercard BINs read as Diners, as the library has them', () => {
+  it("recognises Hipercard (606282) and Hiper, Itaú's other Brazilian brand; the retired 3841 Hipercard BINs read as Diners, as the library has them", () => {
     expect(cardBrand('6062825624254001')).toBe('HIPERCARD');
     expect(cardBrand(cardWithBin('606282'))).toBe('HIPERCARD');
     expect(cardBrand(cardWithBin('637095'))).toBe('HIPER');
@@ -99,7 +124,14 @@ describe('expiryInFuture', () => {
 
   it('refuses expiry dates not written as MM and YYYY', () => {
     const now = new Date('2024-01-01T00:00:00Z');
-    for (const [month, year] of [['1', '2030'], ['13', '2030'], ['00', '2030'], ['12', '30'], ['12', '0030'], ['12', '20300']]) {
+    for (const [month, year] of [
+      ['1', '2030'],
+      ['13', '2030'],
+      ['00', '2030'],
+      ['12', '30'],
+      ['12', '0030'],
+      ['12', '20300'],
+    ]) {
       expect(expiryInFuture(month ?? '', year ?? '', now)).toBe(false);
     }
     expect(expiryInFuture('12', '2030', new Date('not a date'))).toBe(false);

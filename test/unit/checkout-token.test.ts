@@ -1,6 +1,9 @@
 import { checkoutToken, checkoutTokenKey, verifyCheckoutToken } from '../../src/card-payments/checkout-token';
 
-const key = checkoutTokenKey({ CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-of-some-length', ENGINE_API_KEYS: [{ secret: 'k' }] });
+const key = checkoutTokenKey({
+  CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-of-some-length',
+  ENGINE_API_KEYS: [{ secret: 'k' }],
+});
 const expiresAt = Date.parse('2030-01-01T00:00:00Z');
 
 test('a token opens its own payment until its expiry, and nothing else', () => {
@@ -14,7 +17,10 @@ test('a token opens its own payment until its expiry, and nothing else', () => {
 
 test('a token whose expiry was moved, or that is not a token, is refused', () => {
   const [, signature] = checkoutToken(key, 'order-1', expiresAt).split('.');
-  expect(verifyCheckoutToken(key, 'order-1', `${expiresAt + 86_400_000}.${signature}`, 0)).toEqual({ ok: false, reason: 'invalid' });
+  expect(verifyCheckoutToken(key, 'order-1', `${expiresAt + 86_400_000}.${signature}`, 0)).toEqual({
+    ok: false,
+    reason: 'invalid',
+  });
   for (const token of ['', 'abc', `${expiresAt}.`, `${expiresAt}.${signature}x`, `-1.${signature}`]) {
     expect(verifyCheckoutToken(key, 'order-1', token, 0)).toEqual({ ok: false, reason: 'malformed' });
   }

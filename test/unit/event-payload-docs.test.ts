@@ -9,18 +9,47 @@ import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { payoutEventData } from '../../workflows/payout/merchant-events';
 import type { PayoutView } from '../../workflows/payout/messages';
 
-const event = (type: MerchantEventType, data: Record<string, unknown>) => ({ id: `evt_${'a'.repeat(24)}`, type, createdAt: '2026-11-27T12:00:00.000Z', data });
+const event = (type: MerchantEventType, data: Record<string, unknown>) => ({
+  id: `evt_${'a'.repeat(24)}`,
+  type,
+  createdAt: '2026-11-27T12:00:00.000Z',
+  data,
+});
 
 test("a failed payout's event fits payout.failed's documented payload; a mistyped amount does not", () => {
-  const view = { externalId: 'order-1', method: 'pix_key', state: 'FAILED', amountCents: 2550, feeCents: 0, totalCents: 2550, failureReason: 'refused', batchId: 'b-1' } as PayoutView;
+  const view = {
+    externalId: 'order-1',
+    method: 'pix_key',
+    state: 'FAILED',
+    amountCents: 2550,
+    feeCents: 0,
+    totalCents: 2550,
+    failureReason: 'refused',
+    batchId: 'b-1',
+  } as PayoutView;
   const data = payoutEventData(view, 'FAILED');
   expect(eventPayloadSchema('payout.failed').safeParse(event('payout.failed', data)).success).toBe(true);
-  expect(eventPayloadSchema('payout.failed').safeParse(event('payout.failed', { ...data, amount: '25.50' })).success).toBe(false);
+  expect(
+    eventPayloadSchema('payout.failed').safeParse(event('payout.failed', { ...data, amount: '25.50' })).success,
+  ).toBe(false);
 });
 
 test("a finished batch's event fits payout_batch.completed's documented payload", () => {
-  const counts = Object.fromEntries(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'].map((state) => [state, { count: 1, amountCents: 100 }]));
-  const summary = { batchId: 'b-1', total: 6, totalAmountCents: 600, paidAmountCents: 100, countsByState: counts, control: 'RUNNING', finishedAt: new Date('2026-11-27T12:00:00Z') } as unknown as BatchSummary;
+  const counts = Object.fromEntries(
+    ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'].map((state) => [
+      state,
+      { count: 1, amountCents: 100 },
+    ]),
+  );
+  const summary = {
+    batchId: 'b-1',
+    total: 6,
+    totalAmountCents: 600,
+    paidAmountCents: 100,
+    countsByState: counts,
+    control: 'RUNNING',
+    finishedAt: new Date('2026-11-27T12:00:00Z'),
+  } as unknown as BatchSummary;
   const announced = batchAnnouncement('batch:b-1', summary, new Date());
   expect(eventPayloadSchema(announced.type).safeParse(event(announced.type, announced.data)).success).toBe(true);
 });

@@ -29,17 +29,28 @@ test("each store's rows open with that store's sealer only, though one key serve
 });
 
 test('the subkeys are distinct from each other and from the key', () => {
-  const keys = [active.key, purposeKey(active.key, 'temporal-payloads'), purposeKey(active.key, 'batch-items'), purposeKey(active.key, 'webhook-secrets')].map((key) => key.toString('hex'));
+  const keys = [
+    active.key,
+    purposeKey(active.key, 'temporal-payloads'),
+    purposeKey(active.key, 'batch-items'),
+    purposeKey(active.key, 'webhook-secrets'),
+  ].map((key) => key.toString('hex'));
   expect(new Set(keys).size).toBe(4);
   expect(purposeKey(active.key, 'batch-items')).toEqual(purposeKey(Buffer.from(active.key), 'batch-items'));
 });
 
 test('rows sealed with the key itself, before the subkeys, still open, also with a key now previous', () => {
-  expect(batches.open('order-2', sealedWithTheKeyItself(active.key, 'order-2', { pixKey: 'bruno@example.com' }), 'k1')).toEqual({ pixKey: 'bruno@example.com' });
+  expect(
+    batches.open('order-2', sealedWithTheKeyItself(active.key, 'order-2', { pixKey: 'bruno@example.com' }), 'k1'),
+  ).toEqual({ pixKey: 'bruno@example.com' });
   expect(endpoints.open('we_2', sealedWithTheKeyItself(active.key, 'we_2', 'whsec_old'), 'k1')).toBe('whsec_old');
   const rotated = new ItemSealer({ id: 'k2', key: randomBytes(32) }, [active], 'batch-items');
-  expect(rotated.open('order-3', sealedWithTheKeyItself(active.key, 'order-3', { wallet: 'T1' }), 'k1')).toEqual({ wallet: 'T1' });
+  expect(rotated.open('order-3', sealedWithTheKeyItself(active.key, 'order-3', { wallet: 'T1' }), 'k1')).toEqual({
+    wallet: 'T1',
+  });
   expect(rotated.open('order-4', batches.seal('order-4', { wallet: 'T2' }), 'k1')).toEqual({ wallet: 'T2' });
   // Rows of before key ids were stored: every configured key is tried, each in its own format.
-  expect(rotated.open('order-5', sealedWithTheKeyItself(active.key, 'order-5', { email: 'c@example.com' }), null)).toEqual({ email: 'c@example.com' });
+  expect(
+    rotated.open('order-5', sealedWithTheKeyItself(active.key, 'order-5', { email: 'c@example.com' }), null),
+  ).toEqual({ email: 'c@example.com' });
 });

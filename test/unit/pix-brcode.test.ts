@@ -24,7 +24,7 @@ function referenceCrc(ascii: string): string {
 /** A minimal independent TLV reader: top-level fields of an ASCII payload. */
 function referenceFields(payload: string): Map<string, string> {
   const fields = new Map<string, string>();
-  for (let at = 0; at < payload.length; ) {
+  for (let at = 0; at < payload.length;) {
     const length = parseInt(payload.slice(at + 2, at + 4), 10);
     fields.set(payload.slice(at, at + 2), payload.slice(at + 4, at + 4 + length));
     at += 4 + length;
@@ -163,7 +163,13 @@ describe('buildBrCode', () => {
         fc.integer({ min: 1, max: 999_999_999_999 }),
         fc.oneof(fc.constant('***'), fc.stringMatching(/^[A-Za-z0-9]{1,25}$/)),
         (amountCentavos, txid) => {
-          const code = buildBrCode({ pixKey: EVP_KEY, merchantName: 'Loja', merchantCity: 'RECIFE', amountCentavos, txid });
+          const code = buildBrCode({
+            pixKey: EVP_KEY,
+            merchantName: 'Loja',
+            merchantCity: 'RECIFE',
+            amountCentavos,
+            txid,
+          });
           const parsed = parseBrCode(code);
           expect(parsed.amountCentavos).toBe(amountCentavos);
           expect(parsed.txid).toBe(txid);
@@ -191,7 +197,13 @@ describe('parseBrCode', () => {
     const altered = BCB_MANUAL_EXAMPLE.replace('Fulano', 'Fulanx');
     expect(parseError(altered)).toBe(`CRC mismatch: expected ${referenceCrc(altered.slice(0, -4))}, got 1D3D`);
     expect(parseError(BCB_MANUAL_EXAMPLE.replace(/1D3D$/, 'ABCD'))).toBe('CRC mismatch: expected 1D3D, got ABCD');
-    const amount = buildBrCode({ pixKey: EVP_KEY, merchantName: 'Loja', merchantCity: 'RECIFE', amountCentavos: 100, txid: '***' });
+    const amount = buildBrCode({
+      pixKey: EVP_KEY,
+      merchantName: 'Loja',
+      merchantCity: 'RECIFE',
+      amountCentavos: 100,
+      txid: '***',
+    });
     expect(parseError(amount.replace('1.00', '9.00'))).toMatch(/^CRC mismatch/);
   });
 
@@ -226,13 +238,17 @@ describe('parseBrCode', () => {
     expect(parseError(withCrc(body({ '52': null })))).toBe('field 52 (merchant category code) missing');
     expect(parseError(withCrc(body({ '53': '840' })))).toBe('field 53 (transaction currency) must be "986", got "840"');
     expect(parseError(withCrc(body({ '58': 'US' })))).toBe('field 58 (country code) must be "BR", got "US"');
-    expect(parseError(withCrc(body({ '00': '02' })))).toBe('field 00 (payload format indicator) must be "01", got "02"');
+    expect(parseError(withCrc(body({ '00': '02' })))).toBe(
+      'field 00 (payload format indicator) must be "01", got "02"',
+    );
     expect(parseError(withCrc(body({ '26': null })))).toMatch(/^field 26 \(merchant account information\) missing/);
     expect(parseError(withCrc(body({ '26': tlv('00', 'com.example.wallet') + tlv('01', EVP_KEY) })))).toMatch(
       /^field 26 .* missing: no template with GUI br.gov.bcb.pix/,
     );
     expect(parseError(withCrc(body({ '26': tlv('00', 'br.gov.bcb.pix') })))).toMatch(/neither a PIX key/);
-    expect(parseError(withCrc(body({ '59': 'A'.repeat(26) })))).toMatch(/^field 59 \(merchant name\) is longer than 25/);
+    expect(parseError(withCrc(body({ '59': 'A'.repeat(26) })))).toMatch(
+      /^field 59 \(merchant name\) is longer than 25/,
+    );
     expect(parseError(withCrc(body({ '62': tlv('05', 'pedido-1') })))).toMatch(/^field 62 \(additional data\) txid/);
   });
 
@@ -258,7 +274,11 @@ describe('parseBrCode', () => {
     expect(parseError(`${body()}6304XYZW`)).toMatch(/^field 63 \(CRC\) must be 4 hexadecimal/);
     expect(parseError(withCrc(`${body()}5802BR`))).toBe('field 58 (country code) appears twice');
     expect(parseError(withCrc(`${body()}ab`))).toMatch(/^malformed payload/);
-    expect(parseError(withCrc(tlv('01', '12') + body()))).toBe('field 00 (payload format indicator) must be the first field');
-    expect(parseError(withCrc(tlv('00', '01') + tlv('01', '13') + body({ '00': null })))).toMatch(/^field 01 \(point of initiation method\)/);
+    expect(parseError(withCrc(tlv('01', '12') + body()))).toBe(
+      'field 00 (payload format indicator) must be the first field',
+    );
+    expect(parseError(withCrc(tlv('00', '01') + tlv('01', '13') + body({ '00': null })))).toMatch(
+      /^field 01 \(point of initiation method\)/,
+    );
   });
 });

@@ -69,8 +69,20 @@ describe('EMAIL keys', () => {
   });
 
   it('refuses addresses the provider could not deliver to', () => {
-    for (const key of ['fulano', 'fulano@', '@example.com', 'fulano@@example.com', 'ful ano@example.com', 'fulano@example', 'fulano..tal@example.com', 'fulano@-example.com']) {
-      expect(validatePixKey('EMAIL', key)).toEqual({ ok: false, message: 'EMAIL must be a valid address, e.g. name@example.com' });
+    for (const key of [
+      'fulano',
+      'fulano@',
+      '@example.com',
+      'fulano@@example.com',
+      'ful ano@example.com',
+      'fulano@example',
+      'fulano..tal@example.com',
+      'fulano@-example.com',
+    ]) {
+      expect(validatePixKey('EMAIL', key)).toEqual({
+        ok: false,
+        message: 'EMAIL must be a valid address, e.g. name@example.com',
+      });
     }
   });
 
@@ -92,8 +104,18 @@ describe('PHONE keys', () => {
   });
 
   it('refuses numbers without the +55 country code', () => {
-    for (const key of ['11987654321', '5511987654321', '+1 415 555 0100', '+55 11 98765-43210', '+55 11 9876-543', '+55.11.98765.4321']) {
-      expect(validatePixKey('PHONE', key)).toEqual({ ok: false, message: 'PHONE must be in +55 form, e.g. +5511987654321' });
+    for (const key of [
+      '11987654321',
+      '5511987654321',
+      '+1 415 555 0100',
+      '+55 11 98765-43210',
+      '+55 11 9876-543',
+      '+55.11.98765.4321',
+    ]) {
+      expect(validatePixKey('PHONE', key)).toEqual({
+        ok: false,
+        message: 'PHONE must be in +55 form, e.g. +5511987654321',
+      });
     }
   });
 
@@ -108,7 +130,9 @@ describe('PHONE keys', () => {
   it('refuses a 9-digit number not starting with 9 and an 8-digit number that is not a landline', () => {
     for (const key of ['+5511887654321', '+551198765432']) {
       const result = validatePixKey('PHONE', key);
-      expect(!result.ok && result.message).toMatch(/9 digits starting with 9 \(mobile\) or 8 digits starting with 2-5 \(landline\)/);
+      expect(!result.ok && result.message).toMatch(
+        /9 digits starting with 9 \(mobile\) or 8 digits starting with 2-5 \(landline\)/,
+      );
     }
   });
 });
@@ -122,7 +146,10 @@ describe('key types', () => {
   });
 
   it('refuses an unknown key type and lists the accepted ones', () => {
-    expect(validatePixKey('CNPJ', '11222333000181')).toEqual({ ok: false, message: 'key_type must be one of CPF, EMAIL, PHONE' });
+    expect(validatePixKey('CNPJ', '11222333000181')).toEqual({
+      ok: false,
+      message: 'key_type must be one of CPF, EMAIL, PHONE',
+    });
   });
 
   it('does not accept a valid key under the wrong type', () => {

@@ -30,7 +30,7 @@ function refusal(run: () => unknown): string {
 
 test('BRL: 10.10 is 1010 centavos, and the classic float traps are exact', () => {
   expect(toCents(10.1, 'BRL')).toBe(1010);
-  expect(toCents(10.10, 'BRL')).toBe(1010);
+  expect(toCents(10.1, 'BRL')).toBe(1010);
   expect(toCents('10.10', 'BRL')).toBe(1010);
   // 8.165 * 100 and 1.005 * 100 are not integers in floating point; 0.29 * 100 is 28.999999999999996.
   expect(toCents(0.29, 'BRL')).toBe(29);
@@ -56,14 +56,17 @@ test('JPY has no minor unit: 1500 yen is 1500, and a fraction of a yen is refuse
 
 test('negative, non-finite, exponent and non-numeric amounts, and unknown currencies, are refused', () => {
   for (const amount of [-1, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 1e-7, '1e3', 'ten', '', null, undefined]) {
-    expect(refusal(() => toCents(amount, 'BRL'))).toBe('RangeError: amount must be a non-negative decimal number written without an exponent');
+    expect(refusal(() => toCents(amount, 'BRL'))).toBe(
+      'RangeError: amount must be a non-negative decimal number written without an exponent',
+    );
   }
   expect(refusal(() => toCents(10, 'GBP'))).toBe('RangeError: Unsupported currency: GBP');
   expect(refusal(() => toCents(10, 'brl'))).toBe('RangeError: Unsupported currency: brl');
 });
 
 test("the script's currencies are exactly the ones endpoint 2 accepts, with the same minor units", () => {
-  for (const [currency, units] of Object.entries(CARD_CURRENCY_MINOR_UNITS)) expect(toCents(1, currency)).toBe(10 ** units);
+  for (const [currency, units] of Object.entries(CARD_CURRENCY_MINOR_UNITS))
+    expect(toCents(1, currency)).toBe(10 ** units);
   expect(helper.getModuleName()).toBe(SHIELD_MODULE_NAME);
   expect(typeof scope.window[SHIELD_MODULE_NAME]).toBe('object');
 });

@@ -11,7 +11,10 @@ test('wrong check digits, repeated digits and other forms are refused with the r
   expect(validateTaxDocument('529.982.247-26')).toEqual({ ok: false, message: 'CPF check digits do not match' });
   expect(validateTaxDocument('11222333000182')).toEqual({ ok: false, message: 'CNPJ check digits do not match' });
   expect(validateTaxDocument('11111111111111')).toEqual({ ok: false, message: 'CNPJ check digits do not match' });
-  expect(validateTaxDocument('5299822472')).toMatchObject({ ok: false, message: expect.stringContaining('must be a CPF') as unknown });
+  expect(validateTaxDocument('5299822472')).toMatchObject({
+    ok: false,
+    message: expect.stringContaining('must be a CPF') as unknown,
+  });
   expect(isValidCnpj('00000000000000')).toBe(false);
 });
 
@@ -25,7 +28,13 @@ test('an alphanumeric CNPJ (IN RFB 2.229/2024, from July 2026) is read when its 
 test('an alphanumeric CNPJ with a wrong check digit, a letter among its check digits, or letters in lower case is refused', () => {
   expect(validateTaxDocument('12.ABC.345/01DE-36')).toEqual({ ok: false, message: 'CNPJ check digits do not match' });
   expect(validateTaxDocument('12ABC34501DF35')).toEqual({ ok: false, message: 'CNPJ check digits do not match' });
-  expect(validateTaxDocument('12ABC34501DE3A')).toMatchObject({ ok: false, message: expect.stringContaining('capital letters') as unknown });
-  expect(validateTaxDocument('12abc34501de35')).toMatchObject({ ok: false, message: expect.stringContaining('capital letters') as unknown });
+  expect(validateTaxDocument('12ABC34501DE3A')).toMatchObject({
+    ok: false,
+    message: expect.stringContaining('capital letters') as unknown,
+  });
+  expect(validateTaxDocument('12abc34501de35')).toMatchObject({
+    ok: false,
+    message: expect.stringContaining('capital letters') as unknown,
+  });
   expect(isValidCnpj('12abc34501de35')).toBe(false);
 });

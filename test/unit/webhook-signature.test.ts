@@ -1,15 +1,30 @@
 import { hmacV1Verifier } from '../../src/payment-api/callback-verifier';
-import { ReplayGuard, signedMessage, signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
+import {
+  ReplayGuard,
+  signedMessage,
+  signWebhook,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/payment-api/webhook-signature';
 import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { newStandardWebhookSecret, standardWebhookHeaders, verifyStandardWebhook } from '../../src/webhooks/standard-webhook-signature';
+import {
+  newStandardWebhookSecret,
+  standardWebhookHeaders,
+  verifyStandardWebhook,
+} from '../../src/webhooks/standard-webhook-signature';
 
 const NOW = 1_750_000_000;
 const SECRET = newStandardWebhookSecret();
-const body = Buffer.from(JSON.stringify({ transaction_id: 'tx-1', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25 }));
+const body = Buffer.from(
+  JSON.stringify({ transaction_id: 'tx-1', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25 }),
+);
 
-function verify(overrides: Partial<Parameters<typeof verifyWebhook>[0]> & { signed?: { timestamp: string; signature: string } } = {}) {
+function verify(
+  overrides: Partial<Parameters<typeof verifyWebhook>[0]> & { signed?: { timestamp: string; signature: string } } = {},
+) {
   const signed = overrides.signed ?? signWebhook(['current-secret'], body, NOW);
   return verifyWebhook({
     secrets: ['current-secret'],
@@ -54,17 +69,26 @@ test('a timestamp more than 300 s away either way is stale; exactly 300 s is acc
   expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 301) })).toEqual({ ok: false, reason: 'stale' });
   expect(verify({ signed: signWebhook(['current-secret'], body, NOW + 301) })).toEqual({ ok: false, reason: 'stale' });
   expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 300) })).toEqual({ ok: true });
-  expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 30), toleranceSeconds: 10 })).toEqual({ ok: false, reason: 'stale' });
+  expect(verify({ signed: signWebhook(['current-secret'], body, NOW - 30), toleranceSeconds: 10 })).toEqual({
+    ok: false,
+    reason: 'stale',
+  });
 });
 
 test('missing or malformed headers are told apart', () => {
   const signed = signWebhook(['current-secret'], body, NOW);
   expect(verify({ timestampHeader: undefined })).toEqual({ ok: false, reason: 'missing-headers' });
   expect(verify({ signatureHeader: '' })).toEqual({ ok: false, reason: 'missing-headers' });
-  expect(verify({ signed: { ...signed, timestamp: '2025-06-15T00:00:00Z' } })).toEqual({ ok: false, reason: 'bad-timestamp' });
+  expect(verify({ signed: { ...signed, timestamp: '2025-06-15T00:00:00Z' } })).toEqual({
+    ok: false,
+    reason: 'bad-timestamp',
+  });
   expect(verify({ signed: { ...signed, timestamp: '-5' } })).toEqual({ ok: false, reason: 'bad-timestamp' });
   expect(verify({ signed: { ...signed, signature: 'v1=abc' } })).toEqual({ ok: false, reason: 'bad-signature' });
-  expect(verify({ signed: { ...signed, signature: signed.signature.toUpperCase() } })).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(verify({ signed: { ...signed, signature: signed.signature.toUpperCase() } })).toEqual({
+    ok: false,
+    reason: 'bad-signature',
+  });
 });
 
 describe('secret rotation', () => {
@@ -80,8 +104,12 @@ describe('secret rotation', () => {
   });
 
   test('a receiver that accepts both secrets verifies a sender that signs with either', () => {
-    expect(verify({ signed: signWebhook(['old-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({ ok: true });
-    expect(verify({ signed: signWebhook(['new-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({ ok: true });
+    expect(verify({ signed: signWebhook(['old-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({
+      ok: true,
+    });
+    expect(verify({ signed: signWebhook(['new-secret'], body, NOW), secrets: ['new-secret', 'old-secret'] })).toEqual({
+      ok: true,
+    });
   });
 
   test('a receiver with neither secret refuses', () => {
@@ -99,7 +127,7 @@ test('signing refuses no secret, an empty secret or a non-integer timestamp', ()
 describe('replays within the window', () => {
   const message = (signed: { timestamp: string }, id?: string) => signedMessage(signed.timestamp, body, id);
 
-  test('a message is taken once while fresh; its sender\'s retry, signed again, is another message', () => {
+  test("a message is taken once while fresh; its sender's retry, signed again, is another message", () => {
     const guard = new ReplayGuard();
     const first = signWebhook(['s'], body, NOW);
     expect(guard.claim(message(first), NOW)).toBe(true);
@@ -122,7 +150,8 @@ describe('replays within the window', () => {
 
   test('what is past its window is forgotten (the signature check calls it stale), and memory stays bounded', () => {
     const guard = new ReplayGuard({ toleranceSeconds: 300, maxEntries: 3 });
-    for (let second = 0; second < 3; second += 1) guard.claim(message(signWebhook(['s'], body, NOW + second)), NOW + second);
+    for (let second = 0; second < 3; second += 1)
+      guard.claim(message(signWebhook(['s'], body, NOW + second)), NOW + second);
     expect(guard.size).toBe(3);
     guard.claim(message(signWebhook(['s'], body, NOW + 10)), NOW + 10);
     expect(guard.size).toBe(3);
@@ -130,32 +159,54 @@ describe('replays within the window', () => {
     expect(guard.size).toBe(1);
   });
 
-  test("a provider callback replayed with a value prepended to its signature header still verifies, and is refused as the same message", () => {
+  test('a provider callback replayed with a value prepended to its signature header still verifies, and is refused as the same message', () => {
     const guard = new ReplayGuard();
     const verifier = hmacV1Verifier(['s']);
     const signed = signWebhook(['s'], body, NOW);
     const take = (signature: string) => {
-      const headers: Record<string, string> = { [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp, [WEBHOOK_SIGNATURE_HEADER]: signature };
+      const headers: Record<string, string> = {
+        [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
+        [WEBHOOK_SIGNATURE_HEADER]: signature,
+      };
       const verdict = verifier.verify({ rawBody: body, header: (name) => headers[name], nowSeconds: NOW });
       if (verdict.kind !== 'verified') throw new Error(`not verified: ${verdict.kind}`);
       return guard.claim(verdict.signed, NOW);
     };
     expect(take(signed.signature)).toBe(true);
-    for (const prefixed of [`v1=00,${signed.signature}`, `v1=00 ${signed.signature}`, `${signed.signature},v1=ff`, `v2=x ${signed.signature}`]) expect(take(prefixed)).toBe(false);
+    for (const prefixed of [
+      `v1=00,${signed.signature}`,
+      `v1=00 ${signed.signature}`,
+      `${signed.signature},v1=ff`,
+      `v2=x ${signed.signature}`,
+    ])
+      expect(take(prefixed)).toBe(false);
   });
 });
 
 test('the merchant helper with a replay guard refuses a message it accepted before, however its signature header is written', () => {
   const replays = new ReplayGuard();
   const rawBody = JSON.stringify({ id: 'evt_1', type: 'payout.completed' });
-  const headersAt = (seconds: number, id = 'evt_1') => merchantWebhookHeaders('standard-webhooks', id, [SECRET], rawBody, seconds);
-  const check = (headers: Record<string, string>) => verifyMerchantWebhook({ rawBody, headers, secret: SECRET, nowSeconds: NOW, replays });
+  const headersAt = (seconds: number, id = 'evt_1') =>
+    merchantWebhookHeaders('standard-webhooks', id, [SECRET], rawBody, seconds);
+  const check = (headers: Record<string, string>) =>
+    verifyMerchantWebhook({ rawBody, headers, secret: SECRET, nowSeconds: NOW, replays });
   const captured = headersAt(NOW);
   expect(check(captured)).toEqual({ ok: true });
   expect(check(captured)).toEqual({ ok: false, reason: 'replayed' });
   // The Standard Webhooks list is space-separated: a value prepended (or appended) still verifies, and is the same message.
-  for (const signature of [`v1,AAAA ${captured['webhook-signature']}`, `v2,x ${captured['webhook-signature']}`, `${captured['webhook-signature']} v1,AAAA`]) {
-    expect(verifyMerchantWebhook({ rawBody, headers: { ...captured, 'webhook-signature': signature }, secret: SECRET, nowSeconds: NOW })).toEqual({ ok: true });
+  for (const signature of [
+    `v1,AAAA ${captured['webhook-signature']}`,
+    `v2,x ${captured['webhook-signature']}`,
+    `${captured['webhook-signature']} v1,AAAA`,
+  ]) {
+    expect(
+      verifyMerchantWebhook({
+        rawBody,
+        headers: { ...captured, 'webhook-signature': signature },
+        secret: SECRET,
+        nowSeconds: NOW,
+      }),
+    ).toEqual({ ok: true });
     expect(check({ ...captured, 'webhook-signature': signature })).toEqual({ ok: false, reason: 'replayed' });
   }
   // The engine's next attempt of the same event is signed afresh: not a replay (the receiver de-duplicates events by id itself).
@@ -170,7 +221,12 @@ describe('Standard Webhooks', () => {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   test("the specification's example: v1, and the base64 HMAC-SHA256 of id.timestamp.body under the bytes after whsec_", () => {
-    const headers = standardWebhookHeaders('msg_p5jXN8AQM9LWM0D4loKWxJek', ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], '{"test": 2432232314}', 1614265330);
+    const headers = standardWebhookHeaders(
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      '{"test": 2432232314}',
+      1614265330,
+    );
     expect(headers).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
@@ -179,35 +235,65 @@ describe('Standard Webhooks', () => {
   });
 
   test('the standardwebhooks library verifies what the engine signs, with either secret during a rotation, and refuses a change', () => {
-    const headers = merchantWebhookHeaders('standard-webhooks', 'evt_0123456789abcdef01234567', [SECRET_2, SECRET], rawBody, nowSeconds());
+    const headers = merchantWebhookHeaders(
+      'standard-webhooks',
+      'evt_0123456789abcdef01234567',
+      [SECRET_2, SECRET],
+      rawBody,
+      nowSeconds(),
+    );
     expect(Object.keys(headers).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
-    for (const secret of [SECRET, SECRET_2]) expect(new Webhook(secret).verify(rawBody, headers)).toEqual(JSON.parse(rawBody));
+    for (const secret of [SECRET, SECRET_2])
+      expect(new Webhook(secret).verify(rawBody, headers)).toEqual(JSON.parse(rawBody));
     expect(() => new Webhook(newStandardWebhookSecret()).verify(rawBody, headers)).toThrow(WebhookVerificationError);
-    expect(() => new Webhook(SECRET).verify(rawBody.replace('completed', 'failed'), headers)).toThrow(WebhookVerificationError);
-    expect(() => new Webhook(SECRET).verify(rawBody, { ...headers, 'webhook-id': 'evt_another' })).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(SECRET).verify(rawBody.replace('completed', 'failed'), headers)).toThrow(
+      WebhookVerificationError,
+    );
+    expect(() => new Webhook(SECRET).verify(rawBody, { ...headers, 'webhook-id': 'evt_another' })).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   test("the engine's check accepts what the library signs, and refuses what is stale, forged or of an unknown version", () => {
     const at = nowSeconds();
-    const signed = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(at), 'webhook-signature': new Webhook(SECRET).sign('evt_1', new Date(at * 1000), rawBody) };
-    const check = (headers: Record<string, string>, now = at) => verifyStandardWebhook({ rawBody, headers, secret: SECRET, nowSeconds: now });
+    const signed = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(at),
+      'webhook-signature': new Webhook(SECRET).sign('evt_1', new Date(at * 1000), rawBody),
+    };
+    const check = (headers: Record<string, string>, now = at) =>
+      verifyStandardWebhook({ rawBody, headers, secret: SECRET, nowSeconds: now });
     expect(check(signed)).toEqual({ ok: true });
     expect(check({ ...signed, 'webhook-signature': `v2,abc ${signed['webhook-signature']}` })).toEqual({ ok: true });
     expect(check(signed, at + 301)).toEqual({ ok: false, reason: 'stale' });
-    expect(check({ ...signed, 'webhook-signature': signed['webhook-signature'].replace('v1,', 'v2,') })).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(check({ ...signed, 'webhook-signature': signed['webhook-signature'].replace('v1,', 'v2,') })).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
     expect(check({ ...signed, 'webhook-id': 'evt_2' })).toEqual({ ok: false, reason: 'bad-signature' });
-    expect(check({ 'webhook-id': 'evt_1', 'webhook-signature': signed['webhook-signature'] })).toEqual({ ok: false, reason: 'missing-headers' });
+    expect(check({ 'webhook-id': 'evt_1', 'webhook-signature': signed['webhook-signature'] })).toEqual({
+      ok: false,
+      reason: 'missing-headers',
+    });
     expect(check({ ...signed, 'webhook-timestamp': '1e9' })).toEqual({ ok: false, reason: 'bad-timestamp' });
     // Read strictly: a secret with text after its base64 is not taken for the same key.
-    expect(() => verifyStandardWebhook({ rawBody, headers: signed, secret: `${SECRET}x`, nowSeconds: at })).toThrow(/whsec_ and base64/);
+    expect(() => verifyStandardWebhook({ rawBody, headers: signed, secret: `${SECRET}x`, nowSeconds: at })).toThrow(
+      /whsec_ and base64/,
+    );
   });
 
   test('a legacy endpoint gets the X-Webhook-* set as before and the Standard Webhooks set beside it', () => {
     const at = nowSeconds();
     const headers = merchantWebhookHeaders('legacy', 'evt_0123456789abcdef01234567', [SECRET], rawBody, at);
-    expect(headers).toMatchObject({ 'X-Webhook-Id': 'evt_0123456789abcdef01234567', 'X-Webhook-Timestamp': String(at), 'webhook-id': 'evt_0123456789abcdef01234567' });
-    expect(headers['X-Webhook-Signature']).toBe(`v1=${createHmac('sha256', SECRET).update(`${at}.${rawBody}`).digest('hex')}`);
+    expect(headers).toMatchObject({
+      'X-Webhook-Id': 'evt_0123456789abcdef01234567',
+      'X-Webhook-Timestamp': String(at),
+      'webhook-id': 'evt_0123456789abcdef01234567',
+    });
+    expect(headers['X-Webhook-Signature']).toBe(
+      `v1=${createHmac('sha256', SECRET).update(`${at}.${rawBody}`).digest('hex')}`,
+    );
     expect(new Webhook(SECRET).verify(rawBody, headers)).toEqual(JSON.parse(rawBody));
     // A secret issued before (base64url) signs both sets; the engine's check reads it, as its receiver would after no rotation.
     const oldSecret = `whsec_${'-_'.repeat(21)}A`;

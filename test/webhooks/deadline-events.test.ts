@@ -32,7 +32,13 @@ beforeAll(async () => {
     CARD_AUTHORIZE_DEADLINE_MS: '1000',
   });
   receiver = await startWebhookReceiver();
-  const types = ['infraction.opened', 'infraction.due_soon', 'payout.needs_review', 'payout.completed', 'card_payment.needs_review'];
+  const types = [
+    'infraction.opened',
+    'infraction.due_soon',
+    'payout.needs_review',
+    'payout.completed',
+    'card_payment.needs_review',
+  ];
   expect((await stack.api('POST', '/v1/webhook-endpoints', { url: receiver.url, events: types })).status).toBe(201);
 });
 afterAll(async () => {
@@ -42,10 +48,16 @@ afterAll(async () => {
 
 /** The events received so far of `type` whose data has `field` = `value`. */
 const received = (type: string, field: string, value: string): MerchantEvent[] =>
-  receiver.received.map((request) => request.event).filter((event) => event.type === type && event.data[field] === value);
+  receiver.received
+    .map((request) => request.event)
+    .filter((event) => event.type === type && event.data[field] === value);
 
 function eventOf(type: string, field: string, value: string, timeoutMs = 30_000): Promise<MerchantEvent> {
-  return pollUntil(() => received(type, field, value)[0], { timeoutMs, intervalMs: 100, description: `${type} for ${value}` });
+  return pollUntil(() => received(type, field, value)[0], {
+    timeoutMs,
+    intervalMs: 100,
+    description: `${type} for ${value}`,
+  });
 }
 
 /** The event as a merchant's typed receiver reads it: its type's payload schema, strict. */
@@ -59,7 +71,14 @@ test('an infraction is announced opened with its defense deadline, then due soon
 
   const opened = await eventOf('infraction.opened', 'infractionId', infractionId);
   expect(opened.id).toBe(merchantEventId(infractionWorkflowId(infractionId), 'infraction.opened', 0));
-  expect(opened.data).toEqual({ object: 'infraction', infractionId, status: 'OPEN', amount: 80, providerTransactionId: open.transactionId, defenseDeadline: open.deadline });
+  expect(opened.data).toEqual({
+    object: 'infraction',
+    infractionId,
+    status: 'OPEN',
+    amount: 80,
+    providerTransactionId: open.transactionId,
+    defenseDeadline: open.deadline,
+  });
   expect(readAs(opened)).toEqual(opened.data);
 
   // The workflow's timer fires DUE_SOON_LEAD_MS before the deadline, 10 s after the provider opened it.
@@ -72,42 +91,91 @@ test('an infraction is announced opened with its defense deadline, then due soon
   // Later syncs bring nothing new: sent once, each.
   await stack.api('POST', '/v1/infractions/sync');
   await waitForInfraction(stack, infractionId, ['DUE_SOON']);
-  expect([received('infraction.opened', 'infractionId', infractionId).length, received('infraction.due_soon', 'infractionId', infractionId).length]).toEqual([1, 1]);
+  expect([
+    received('infraction.opened', 'infractionId', infractionId).length,
+    received('infraction.due_soon', 'infractionId', infractionId).length,
+  ]).toEqual([1, 1]);
 
-  expect((await stack.admin('POST', `/sandbox/infractions/${infractionId}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
+  expect(
+    (await stack.admin('POST', `/sandbox/infractions/${infractionId}/resolve`, { status: 'CANCELLED' })).status,
+  ).toBe(200);
   await waitForInfraction(stack, infractionId, ['CANCELLED']);
-  await recordHistory(stack.temporal.client, infractionWorkflowId(infractionId), 'infraction-opened-due-soon-cancelled');
+  await recordHistory(
+    stack.temporal.client,
+    infractionWorkflowId(infractionId),
+    'infraction-opened-due-soon-cancelled',
+  );
 }, 90_000);
 
 test('a payout in review is announced with the reason; once settled it completes with its PIX end-to-end id', async () => {
   const externalId = newExternalId('review');
   // Amounts ending in .14 stay PROCESSING at the sandbox: no outcome before the review deadline (3 s here).
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' }))
+      .status,
+  ).toBe(202);
   const review = await eventOf('payout.needs_review', 'externalId', externalId);
   expect(review.id).toBe(merchantEventId(payoutWorkflowId(externalId), 'payout.needs_review', 2));
-  expect(review.data).toMatchObject({ object: 'payout', externalId, status: 'NEEDS_REVIEW', amount: 10.14, reviewReason: 'no confirmed outcome before the review deadline' });
+  expect(review.data).toMatchObject({
+    object: 'payout',
+    externalId,
+    status: 'NEEDS_REVIEW',
+    amount: 10.14,
+    reviewReason: 'no confirmed outcome before the review deadline',
+  });
   expect(review.data).not.toHaveProperty('endToEndId');
   expect(readAs(review)).toEqual(review.data);
 
-  const [operation] = (await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${externalId}`)).body.operations;
-  expect((await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, { status: 'COMPLETED' })).status).toBe(200);
+  const [operation] = (
+    await stack.admin<{ operations: { transactionId: string }[] }>(
+      'GET',
+      `/sandbox/operations?externalId=${externalId}`,
+    )
+  ).body.operations;
+  expect(
+    (
+      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
+        status: 'COMPLETED',
+      })
+    ).status,
+  ).toBe(200);
   const completed = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED']);
   expect(completed.endToEndId).toMatch(/^E\d{8}\d{12}[0-9a-f]{11}$/);
   const event = await eventOf('payout.completed', 'externalId', externalId);
   expect(event.data).toMatchObject({ status: 'COMPLETED', endToEndId: completed.endToEndId });
   expect(readAs(event)).toEqual(event.data);
   expect(received('payout.needs_review', 'externalId', externalId)).toHaveLength(1);
-  await recordHistory(stack.temporal.client, payoutWorkflowId(externalId), currentPayoutHistory('review-announced-completed'));
+  await recordHistory(
+    stack.temporal.client,
+    payoutWorkflowId(externalId),
+    currentPayoutHistory('review-announced-completed'),
+  );
 });
 
 test('a card payment whose provider answer never reached it is announced in review, with the reason', async () => {
   const created = await createCardPayment(stack, 'card-review-event');
   // The checkout's first step, then a "crash": the workflow never hears what the provider answered.
-  await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(created.externalId)).executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await stack.temporal.client.workflow
+    .getHandle(cardPaymentWorkflowId(created.externalId))
+    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
   const review = await eventOf('card_payment.needs_review', 'externalId', created.externalId);
-  expect(review.data).toMatchObject({ object: 'card_payment', externalId: created.externalId, status: 'NEEDS_REVIEW', amount: 100.1, brand: 'VISA', last4: '1111' });
+  expect(review.data).toMatchObject({
+    object: 'card_payment',
+    externalId: created.externalId,
+    status: 'NEEDS_REVIEW',
+    amount: 100.1,
+    brand: 'VISA',
+    last4: '1111',
+  });
   expect(review.data.reviewReason).toMatch(/did not reach the payment in time/);
   expect(readAs(review)).toEqual(review.data);
-  expect((await stack.api('POST', `/v1/card-payments/${created.externalId}/close`, { reason: 'no charge at the provider' })).status).toBe(200);
-  await recordHistory(stack.temporal.client, cardPaymentWorkflowId(created.externalId), 'card-payment-review-announced-closed');
+  expect(
+    (await stack.api('POST', `/v1/card-payments/${created.externalId}/close`, { reason: 'no charge at the provider' }))
+      .status,
+  ).toBe(200);
+  await recordHistory(
+    stack.temporal.client,
+    cardPaymentWorkflowId(created.externalId),
+    'card-payment-review-announced-closed',
+  );
 });

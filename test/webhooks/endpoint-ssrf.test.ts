@@ -23,7 +23,10 @@ let stack: EngineHarness;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   // WEBHOOK_ALLOW_LOOPBACK unset: the engine as deployed.
-  stack = await startEngineHarness({ MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600' }, { logs: (line) => lines.push(line) });
+  stack = await startEngineHarness(
+    { MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600' },
+    { logs: (line) => lines.push(line) },
+  );
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -31,7 +34,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const register = (url: string) => stack.api<{ id: string; code?: string; issues?: { path: string; message: string }[] }>('POST', '/v1/webhook-endpoints', { url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' });
+const register = (url: string) =>
+  stack.api<{ id: string; code?: string; issues?: { path: string; message: string }[] }>(
+    'POST',
+    '/v1/webhook-endpoints',
+    { url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' },
+  );
 
 test.each([
   ['http://127.0.0.1:8233/api/v1/namespaces', /127\.0\.0\.1 is a loopback address/],
@@ -60,17 +68,42 @@ test.each([
 });
 
 test('public hosts on 443 (and 80 outside production) are accepted; production takes https on 443 only', async () => {
-  for (const url of ['https://merchant.example.com/hooks', 'http://merchant.example.com/hooks', 'https://93.184.216.34/hooks', 'https://[2606:4700:4700::1111]/hooks']) {
+  for (const url of [
+    'https://merchant.example.com/hooks',
+    'http://merchant.example.com/hooks',
+    'https://93.184.216.34/hooks',
+    'https://[2606:4700:4700::1111]/hooks',
+  ]) {
     const answer = await register(url);
     expect({ url, status: answer.status }).toEqual({ url, status: 201 });
     await stack.api('DELETE', `/v1/webhook-endpoints/${answer.body.id}`);
   }
   const production = { production: true, allowLoopback: false };
-  expect(endpointRuleProblems({ url: 'https://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([]);
-  expect(endpointRuleProblems({ url: 'http://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([{ path: 'url', message: 'must be https when NODE_ENV=production' }]);
-  expect(endpointRuleProblems({ url: 'https://merchant.example.com:80/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, production)).toEqual([{ path: 'url', message: 'port 80: only 443' }]);
+  expect(
+    endpointRuleProblems(
+      { url: 'https://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' },
+      production,
+    ),
+  ).toEqual([]);
+  expect(
+    endpointRuleProblems(
+      { url: 'http://merchant.example.com/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' },
+      production,
+    ),
+  ).toEqual([{ path: 'url', message: 'must be https when NODE_ENV=production' }]);
+  expect(
+    endpointRuleProblems(
+      { url: 'https://merchant.example.com:80/hooks', events: ['charge.paid'], signatureScheme: 'standard-webhooks' },
+      production,
+    ),
+  ).toEqual([{ path: 'url', message: 'port 80: only 443' }]);
   // Loopback receivers need the setting, which production refuses (src/config/env.ts).
-  expect(endpointRuleProblems({ url: receiver.url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, { production: false, allowLoopback: true })).toEqual([]);
+  expect(
+    endpointRuleProblems(
+      { url: receiver.url, events: ['charge.paid'], signatureScheme: 'standard-webhooks' },
+      { production: false, allowLoopback: true },
+    ),
+  ).toEqual([]);
 });
 
 test("a name that resolves to an internal address is refused when the event is delivered, before any connection; the merchant sees a generic error, the engine's log the reason", async () => {
@@ -82,7 +115,15 @@ test("a name that resolves to an internal address is refused when the event is d
   const endpoint = await register(`http://${name}/hooks`);
   expect(endpoint.status).toBe(201);
   const externalId = `ssrf${Date.now()}`;
-  expect((await stack.api('POST', '/v1/charges', { externalId, amount: 10, payer: { name: 'Ana Souza', document: '52998224725' } })).status).toBe(201);
+  expect(
+    (
+      await stack.api('POST', '/v1/charges', {
+        externalId,
+        amount: 10,
+        payer: { name: 'Ana Souza', document: '52998224725' },
+      })
+    ).status,
+  ).toBe(201);
   expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, {})).status).toBe(200);
 
   const event = await pollUntil(
@@ -96,11 +137,18 @@ test("a name that resolves to an internal address is refused when the event is d
     },
     { timeoutMs: 30_000, intervalMs: 300, description: 'two failed attempts of the event' },
   );
-  expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.outcome, attempt.error, attempt.httpStatus])).toEqual(expect.arrayContaining([['failed', DELIVERY_FAILED, undefined]]));
+  expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.outcome, attempt.error, attempt.httpStatus])).toEqual(
+    expect.arrayContaining([['failed', DELIVERY_FAILED, undefined]]),
+  );
   expect(new Set(event.deliveries[0]?.attempts.map((attempt) => attempt.error))).toEqual(new Set([DELIVERY_FAILED]));
-  const reasons = lines.map((line) => JSON.parse(line) as { event?: string; reason?: string }).filter((line) => line.event === 'webhook.delivery_failed').map((line) => line.reason);
+  const reasons = lines
+    .map((line) => JSON.parse(line) as { event?: string; reason?: string })
+    .filter((line) => line.event === 'webhook.delivery_failed')
+    .map((line) => line.reason);
   // Every attempt was refused on what the name resolved to: none got as far as a connection (refused, reset or timed out).
   // That nothing reaches a listener there is proven in test/webhooks/endpoint-transport.test.ts, where one listens on the port.
   expect(reasons.length).toBeGreaterThanOrEqual(2);
-  expect(new Set(reasons)).toEqual(new Set([`refused: ${name} resolves to ${addressRefusal(address, { allowLoopback: false }) ?? ''}`]));
+  expect(new Set(reasons)).toEqual(
+    new Set([`refused: ${name} resolves to ${addressRefusal(address, { allowLoopback: false }) ?? ''}`]),
+  );
 });

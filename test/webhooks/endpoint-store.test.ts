@@ -20,7 +20,11 @@ import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store
 import type { SignatureScheme } from '../../src/webhooks/merchant-webhook-signature';
 import { PG_ENDPOINT_MIGRATIONS } from '../../src/webhooks/pg-endpoint-schema';
 import { ENDPOINT_MIGRATIONS } from '../../src/webhooks/sqlite-endpoint-schema';
-import { SqliteWebhookEndpointStore, SUBSCRIBED_TO_SQL, webhookEndpointStorePath } from '../../src/webhooks/sql-endpoint-store';
+import {
+  SqliteWebhookEndpointStore,
+  SUBSCRIBED_TO_SQL,
+  webhookEndpointStorePath,
+} from '../../src/webhooks/sql-endpoint-store';
 import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
@@ -55,7 +59,9 @@ const sqlite: StoreKind = {
   config: (dataDir) => ({ DATA_DIR: dataDir }),
   storedBytes(dataDir) {
     const file = webhookEndpointStorePath(dataDir);
-    return Promise.resolve(Buffer.concat([file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name))));
+    return Promise.resolve(
+      Buffer.concat([file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name))),
+    );
   },
   execute(dataDir, sql, parameter) {
     const db = new Database(webhookEndpointStorePath(dataDir));
@@ -79,11 +85,14 @@ const postgres: StoreKind = {
       const rows: string[] = [];
       // One query at a time: a client runs its queries in turn.
       for (const table of ['webhook_endpoints', 'webhook_endpoint_events', 'webhook_endpoint_secrets']) {
-        rows.push(...(await client.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t`)).rows.map((row) => row.row));
+        rows.push(
+          ...(await client.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t`)).rows.map((row) => row.row),
+        );
       }
       return Buffer.from(rows.join('\n'));
     }),
-  execute: (url, sql, parameter) => onDatabase(url, async (client) => void (await client.query(sql.replace('?', '$1'), [parameter]))),
+  execute: (url, sql, parameter) =>
+    onDatabase(url, async (client) => void (await client.query(sql.replace('?', '$1'), [parameter]))),
 };
 
 const asConfigKey = (key: EncryptionKey) => `${key.id}:${key.key.toString('base64')}`;
@@ -115,7 +124,16 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
   });
 
-  const create = (store: WebhookEndpointStore, n: number, overrides: { events?: MerchantEventType[]; createdAt?: Date; secret?: string; signatureScheme?: SignatureScheme } = {}) =>
+  const create = (
+    store: WebhookEndpointStore,
+    n: number,
+    overrides: {
+      events?: MerchantEventType[];
+      createdAt?: Date;
+      secret?: string;
+      signatureScheme?: SignatureScheme;
+    } = {},
+  ) =>
     store.create({
       id: endpointId(n),
       url: `https://merchant.example.com/hooks/${n}`,
@@ -127,7 +145,11 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
 
   test('creates, gets and lists endpoints oldest first (then by id), their events de-duplicated in a stable order, with no secret', async () => {
     const store = await openStore();
-    const created = await create(store, 2, { events: ['payout.failed', 'charge.paid', 'payout.completed', 'payout.failed'], createdAt: minutes(5), secret: 'whsec_two' });
+    const created = await create(store, 2, {
+      events: ['payout.failed', 'charge.paid', 'payout.completed', 'payout.failed'],
+      createdAt: minutes(5),
+      secret: 'whsec_two',
+    });
     expect(created).toEqual({
       id: endpointId(2),
       url: 'https://merchant.example.com/hooks/2',
@@ -141,7 +163,12 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
 
     expect(await store.get(endpointId(2))).toEqual(created);
     expect(await store.get(endpointId(9))).toBeUndefined();
-    expect((await store.list()).map((endpoint) => endpoint.id)).toEqual([endpointId(3), endpointId(4), endpointId(1), endpointId(2)]);
+    expect((await store.list()).map((endpoint) => endpoint.id)).toEqual([
+      endpointId(3),
+      endpointId(4),
+      endpointId(1),
+      endpointId(2),
+    ]);
     expect(JSON.stringify(await store.list())).not.toContain('whsec_');
   });
 
@@ -150,7 +177,16 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await expect(create(store, 1, { events: [] })).rejects.toThrow(/at least one event type/);
     // What the API would never let through: the store checks it again.
     await expect(create(store, 1, { events: ['payout.exploded' as MerchantEventType] })).rejects.toThrow();
-    await expect(store.create({ id: 'we_nothex', url: 'https://x.example.com', events: ['payout.completed'], signatureScheme: 'standard-webhooks', secret: 's', createdAt: T0 })).rejects.toThrow(/webhook endpoint id/);
+    await expect(
+      store.create({
+        id: 'we_nothex',
+        url: 'https://x.example.com',
+        events: ['payout.completed'],
+        signatureScheme: 'standard-webhooks',
+        secret: 's',
+        createdAt: T0,
+      }),
+    ).rejects.toThrow(/webhook endpoint id/);
     expect(await store.list()).toEqual([]);
   });
 
@@ -169,7 +205,10 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await create(store, 2, { events: ['charge.paid'] });
     await create(store, 3, { events: ['payout.failed'], createdAt: minutes(-1) });
 
-    expect((await store.subscribedTo('payout.failed')).map((endpoint) => endpoint.id)).toEqual([endpointId(3), endpointId(1)]);
+    expect((await store.subscribedTo('payout.failed')).map((endpoint) => endpoint.id)).toEqual([
+      endpointId(3),
+      endpointId(1),
+    ]);
     expect(await store.subscribedTo('charge.paid')).toEqual([await store.get(endpointId(2))]);
     expect(await store.subscribedTo('infraction.accepted')).toEqual([]);
   });
@@ -184,7 +223,9 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     expect(await store.get(endpointId(1))).toBeUndefined();
     expect(await store.secretsOf(endpointId(1), T0)).toBeUndefined();
     expect((await store.subscribedTo('payout.completed')).map((endpoint) => endpoint.id)).toEqual([endpointId(2)]);
-    expect(await store.rotateSecret(endpointId(1), { secret: 'whsec_new', previousValidUntil: minutes(60), now: T0 })).toBeUndefined();
+    expect(
+      await store.rotateSecret(endpointId(1), { secret: 'whsec_new', previousValidUntil: minutes(60), now: T0 }),
+    ).toBeUndefined();
   });
 
   test('a rotated secret signs at once; the retired one signs too until previousValidUntil, and a second rotation retires the secret it replaces', async () => {
@@ -192,7 +233,11 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     await create(store, 1, { secret: 'whsec_one' });
     expect(await store.secretsOf(endpointId(1), T0)).toEqual({ current: 'whsec_one' });
 
-    const rotated = await store.rotateSecret(endpointId(1), { secret: 'whsec_two', previousValidUntil: minutes(60), now: minutes(1) });
+    const rotated = await store.rotateSecret(endpointId(1), {
+      secret: 'whsec_two',
+      previousValidUntil: minutes(60),
+      now: minutes(1),
+    });
     expect(rotated).toMatchObject({ id: endpointId(1), secretRotatedAt: minutes(1).toISOString() });
     expect(await store.get(endpointId(1))).toEqual(rotated);
     expect(await store.secretsOf(endpointId(1), minutes(1))).toEqual({ current: 'whsec_two', previous: 'whsec_one' });
@@ -200,19 +245,35 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
     expect(await store.secretsOf(endpointId(1), minutes(60))).toEqual({ current: 'whsec_two' });
 
     // whsec_one is still valid here, but only the secret being retired stays.
-    await store.rotateSecret(endpointId(1), { secret: 'whsec_three', previousValidUntil: minutes(30), now: minutes(10) });
-    expect(await store.secretsOf(endpointId(1), minutes(10))).toEqual({ current: 'whsec_three', previous: 'whsec_two' });
+    await store.rotateSecret(endpointId(1), {
+      secret: 'whsec_three',
+      previousValidUntil: minutes(30),
+      now: minutes(10),
+    });
+    expect(await store.secretsOf(endpointId(1), minutes(10))).toEqual({
+      current: 'whsec_three',
+      previous: 'whsec_two',
+    });
     expect(await store.secretsOf(endpointId(1), minutes(30))).toEqual({ current: 'whsec_three' });
     expect((await store.get(endpointId(1)))?.secretRotatedAt).toBe(minutes(10).toISOString());
 
-    const everything = [await store.list(), await store.get(endpointId(1)), await store.subscribedTo('payout.completed'), rotated];
+    const everything = [
+      await store.list(),
+      await store.get(endpointId(1)),
+      await store.subscribedTo('payout.completed'),
+      rotated,
+    ];
     expect(JSON.stringify(everything)).not.toMatch(/whsec_/);
   });
 
   test('secrets are sealed at rest: neither the current nor the previous one is in the stored bytes', async () => {
     const store = await openStore();
     await create(store, 1, { secret: 'whsec_plain_current_secret_1' });
-    await store.rotateSecret(endpointId(1), { secret: 'whsec_plain_current_secret_2', previousValidUntil: minutes(60), now: T0 });
+    await store.rotateSecret(endpointId(1), {
+      secret: 'whsec_plain_current_secret_2',
+      previousValidUntil: minutes(60),
+      now: T0,
+    });
     await store.close();
 
     const bytes = await kind.storedBytes(location);
@@ -250,8 +311,15 @@ describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
 
     const afterKeyRotation = await openStore({ active: rotatedKey, previous: [KEY] });
     expect(await afterKeyRotation.secretsOf(endpointId(1), T0)).toEqual({ current: 'whsec_old_key' });
-    await afterKeyRotation.rotateSecret(endpointId(1), { secret: 'whsec_new_key', previousValidUntil: minutes(60), now: T0 });
-    expect(await afterKeyRotation.secretsOf(endpointId(1), T0)).toEqual({ current: 'whsec_new_key', previous: 'whsec_old_key' });
+    await afterKeyRotation.rotateSecret(endpointId(1), {
+      secret: 'whsec_new_key',
+      previousValidUntil: minutes(60),
+      now: T0,
+    });
+    expect(await afterKeyRotation.secretsOf(endpointId(1), T0)).toEqual({
+      current: 'whsec_new_key',
+      previous: 'whsec_old_key',
+    });
 
     // Once the retired secret expired, the old payload key is no longer needed to sign.
     const newKeyOnly = await openStore({ active: rotatedKey });
@@ -302,13 +370,24 @@ describe('PostgreSQL webhook endpoint store beside the batch store', () => {
   test('both open on one database (DATABASE_URL), each with its own tables and migrations', async () => {
     const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
-    const config = { DATA_DIR: tempDir(), DATABASE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id };
+    const config = {
+      DATA_DIR: tempDir(),
+      DATABASE_URL: url,
+      PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'),
+      PAYLOAD_ENCRYPTION_KEY_ID: KEY.id,
+    };
     const endpoints = await openWebhookEndpointStore(config);
     try {
       expect(await endpoints.list()).toEqual([]);
       expect(await batches.summary('none')).toBeUndefined();
-      const applied = await onDatabase(url, async (client) => (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id));
-      expect(applied).toEqual([...PG_BATCH_MIGRATIONS.map((migration) => migration.id), 'webhooks/001-endpoints', 'webhooks/002-signature-scheme']);
+      const applied = await onDatabase(url, async (client) =>
+        (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id),
+      );
+      expect(applied).toEqual([
+        ...PG_BATCH_MIGRATIONS.map((migration) => migration.id),
+        'webhooks/001-endpoints',
+        'webhooks/002-signature-scheme',
+      ]);
       // Opening again (the other process) applies nothing twice.
       await (await openWebhookEndpointStore(config)).close();
     } finally {
@@ -343,7 +422,12 @@ describe('endpoints registered before Standard Webhooks', () => {
     } finally {
       await pool.end();
     }
-    const store = await openWebhookEndpointStore({ DATA_DIR: tempDir(), DATABASE_URL: url, PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'), PAYLOAD_ENCRYPTION_KEY_ID: KEY.id });
+    const store = await openWebhookEndpointStore({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: url,
+      PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'),
+      PAYLOAD_ENCRYPTION_KEY_ID: KEY.id,
+    });
     try {
       expect(await store.get(endpointId(1))).toMatchObject({ id: endpointId(1), signatureScheme: 'legacy' });
     } finally {

@@ -9,7 +9,12 @@ import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
 import { endpointRuleProblems } from '../../src/webhooks/endpoint-request';
-import { endpointTransport, EndpointRefusedError, type EndpointPolicy, type ResolveAll } from '../../src/webhooks/endpoint-transport';
+import {
+  endpointTransport,
+  EndpointRefusedError,
+  type EndpointPolicy,
+  type ResolveAll,
+} from '../../src/webhooks/endpoint-transport';
 
 const NAME = 'hooks.merchant.example';
 const URL_OF_NAME = `http://${NAME}/events`;
@@ -32,7 +37,11 @@ beforeAll(async () => {
   // Port 80 is where a delivery to http://<name>/ connects: the guard is proven only if something listens there.
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EACCES' ? new Error(`listening on ${LOOPBACK}:80 needs root, or net.ipv4.ip_unprivileged_port_start at 80 or below`) : error),
+      reject(
+        error.code === 'EACCES'
+          ? new Error(`listening on ${LOOPBACK}:80 needs root, or net.ipv4.ip_unprivileged_port_start at 80 or below`)
+          : error,
+      ),
     );
     server.listen(80, LOOPBACK, resolve);
   });
@@ -41,12 +50,16 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const deliver = (policy: EndpointPolicy, resolveAll: ResolveAll): Promise<number> => {
   const transport = endpointTransport(policy, resolveAll);
-  return transport.post(URL_OF_NAME, { headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5_000 }).finally(() => transport.close());
+  return transport
+    .post(URL_OF_NAME, { headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5_000 })
+    .finally(() => transport.close());
 };
 
 test('a registered name that now resolves to loopback is refused at connect time: nothing reaches the receiver listening there', async () => {
   // Registration judges the name without DNS: it is accepted.
-  expect(endpointRuleProblems({ url: URL_OF_NAME, events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, deployed)).toEqual([]);
+  expect(
+    endpointRuleProblems({ url: URL_OF_NAME, events: ['charge.paid'], signatureScheme: 'standard-webhooks' }, deployed),
+  ).toEqual([]);
   const refused = await deliver(deployed, resolvingTo(LOOPBACK)).catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(EndpointRefusedError);
   expect(refused).toMatchObject({ message: `${NAME} resolves to ${LOOPBACK} is a loopback address` });
@@ -82,7 +95,11 @@ test.each([
 });
 
 test('a name that resolves to nothing is refused, and a resolver failure is the failure the delivery reports', async () => {
-  expect(await deliver(deployed, resolvingTo()).catch((error: unknown) => error)).toMatchObject({ message: `${NAME} resolves to no address` });
+  expect(await deliver(deployed, resolvingTo()).catch((error: unknown) => error)).toMatchObject({
+    message: `${NAME} resolves to no address`,
+  });
   const notFound = Object.assign(new Error(`getaddrinfo ENOTFOUND ${NAME}`), { code: 'ENOTFOUND' });
-  expect(await deliver(deployed, () => Promise.reject(notFound)).catch((error: unknown) => error)).toMatchObject({ code: 'ENOTFOUND' });
+  expect(await deliver(deployed, () => Promise.reject(notFound)).catch((error: unknown) => error)).toMatchObject({
+    code: 'ENOTFOUND',
+  });
 });

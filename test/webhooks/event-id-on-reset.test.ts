@@ -19,9 +19,16 @@ let stack: EngineHarness;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   // The receiver listens on loopback (allowed by the setting, never in production); a paid charge closes 2 s after it is paid.
-  stack = await startEngineHarness({ WEBHOOK_ALLOW_LOOPBACK: 'true', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' });
+  stack = await startEngineHarness({
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000',
+    CASH_IN_REFUND_WINDOW_MS: '2000',
+  });
   receiver = await startWebhookReceiver();
-  const registered = await stack.api('POST', '/v1/webhook-endpoints', { url: receiver.url, events: ['payout.completed', 'charge.paid'] });
+  const registered = await stack.api('POST', '/v1/webhook-endpoints', {
+    url: receiver.url,
+    events: ['payout.completed', 'charge.paid'],
+  });
   expect(registered.status).toBe(201);
 });
 afterAll(async () => {
@@ -30,15 +37,23 @@ afterAll(async () => {
 });
 
 const closed = (workflowId: string) =>
-  pollUntil(async () => ((await stack.temporal.client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: `${workflowId} to complete`,
-  });
+  pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED'
+        ? true
+        : undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `${workflowId} to complete`,
+    },
+  );
 
 /** The events of `type` the operation announced (kept by id in the engine's read model), once each is delivered. */
 async function deliveredEvents(sourceId: string, type: MerchantEventType): Promise<string[]> {
-  const ids = (await stack.readModel.eventsOf(sourceId)).filter((event) => event.type === type).map((event) => event.id);
+  const ids = (await stack.readModel.eventsOf(sourceId))
+    .filter((event) => event.type === type)
+    .map((event) => event.id);
   for (const id of ids) {
     await pollUntil(
       async () => {
@@ -53,10 +68,16 @@ async function deliveredEvents(sourceId: string, type: MerchantEventType): Promi
 
 /** What the endpoint received about one operation: each delivery's webhook-id. */
 const webhookIdsReceived = (externalId: string, type: MerchantEventType): string[] =>
-  receiver.received.filter((delivery) => delivery.event.type === type && delivery.event.data.externalId === externalId).map((delivery) => String(delivery.headers['webhook-id']));
+  receiver.received
+    .filter((delivery) => delivery.event.type === type && delivery.event.data.externalId === externalId)
+    .map((delivery) => String(delivery.headers['webhook-id']));
 
 /** Announced once before the reset and again by the run it makes: one event, one delivery, one webhook-id. */
-async function expectOneDeliveryAcrossReset(workflowId: string, externalId: string, type: MerchantEventType): Promise<void> {
+async function expectOneDeliveryAcrossReset(
+  workflowId: string,
+  externalId: string,
+  type: MerchantEventType,
+): Promise<void> {
   await closed(workflowId);
   const [before] = await deliveredEvents(workflowId, type);
   expect(webhookIdsReceived(externalId, type)).toEqual([before]);
@@ -69,14 +90,27 @@ async function expectOneDeliveryAcrossReset(workflowId: string, externalId: stri
 
 test('a completed payout reset to its first workflow task: payout.completed is delivered once, under one webhook-id', async () => {
   const externalId = newExternalId('event-reset');
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: 'ana@example.com', keyType: 'EMAIL' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: 'ana@example.com', keyType: 'EMAIL' }))
+      .status,
+  ).toBe(202);
   await waitForPayout(stack, externalId, ['COMPLETED']);
   await expectOneDeliveryAcrossReset(payoutWorkflowId(externalId), externalId, 'payout.completed');
 }, 120_000);
 
 test('a paid charge reset to its first workflow task: charge.paid is delivered once, under one webhook-id', async () => {
   const externalId = `eventreset${randomBytes(5).toString('hex')}`;
-  expect((await stack.api('POST', '/v1/charges', { externalId, amount: 25.5, payer: { name: 'Ana Souza', document: '52998224725' } })).status).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect(
+    (
+      await stack.api('POST', '/v1/charges', {
+        externalId,
+        amount: 25.5,
+        payer: { name: 'Ana Souza', document: '52998224725' },
+      })
+    ).status,
+  ).toBe(201);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   await expectOneDeliveryAcrossReset(chargeWorkflowId(externalId), externalId, 'charge.paid');
 }, 120_000);

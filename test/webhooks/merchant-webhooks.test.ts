@@ -45,7 +45,13 @@ beforeAll(async () => {
   // The receivers of this file listen on loopback: allowed by the setting (never in production).
   // Debits counted against a sandbox that de-duplicates nothing, and the withdrawals at the wire, through a recording proxy.
   stack = await startEngineHarness(
-    { MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300', MERCHANT_WEBHOOK_RETRY_MAX_MS: '600', MERCHANT_WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_ALLOW_LOOPBACK: 'true', SANDBOX_DEDUPLICATE: 'false' },
+    {
+      MERCHANT_WEBHOOK_RETRY_INITIAL_MS: '300',
+      MERCHANT_WEBHOOK_RETRY_MAX_MS: '600',
+      MERCHANT_WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      SANDBOX_DEDUPLICATE: 'false',
+    },
     { providerProxy: true },
   );
   receiver = await startWebhookReceiver();
@@ -61,17 +67,31 @@ afterAll(async () => {
 
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 
-async function register(url: string, events: string[], signatureScheme?: string): Promise<Endpoint & { secret: string }> {
-  const answer = await stack.api<Endpoint & { secret: string }>('POST', '/v1/webhook-endpoints', { url, events, ...(signatureScheme ? { signatureScheme } : {}) });
+async function register(
+  url: string,
+  events: string[],
+  signatureScheme?: string,
+): Promise<Endpoint & { secret: string }> {
+  const answer = await stack.api<Endpoint & { secret: string }>('POST', '/v1/webhook-endpoints', {
+    url,
+    events,
+    ...(signatureScheme ? { signatureScheme } : {}),
+  });
   expect(answer.status).toBe(201);
   return answer.body;
 }
 
 async function paidCharge(label: string): Promise<string> {
   const externalId = newChargeId(label);
-  const created = await stack.api('POST', '/v1/charges', { externalId, amount: 80.5, payer: { name: 'Ana Souza', document: '52998224725' } });
+  const created = await stack.api('POST', '/v1/charges', {
+    externalId,
+    amount: 80.5,
+    payer: { name: 'Ana Souza', document: '52998224725' },
+  });
   expect(created.status).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(200);
+  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
+    200,
+  );
   return externalId;
 }
 
@@ -95,7 +115,11 @@ function libraryVerifies(delivery: ReceivedWebhook, secret: string): unknown {
   }
 }
 
-function eventWhere(eventId: string, done: (event: EventResponse) => boolean, description: string): Promise<EventResponse> {
+function eventWhere(
+  eventId: string,
+  done: (event: EventResponse) => boolean,
+  description: string,
+): Promise<EventResponse> {
   return pollUntil(
     async () => {
       const answer = await stack.api<EventResponse>('GET', `/v1/events/${eventId}`);
@@ -106,7 +130,11 @@ function eventWhere(eventId: string, done: (event: EventResponse) => boolean, de
 }
 
 test('an endpoint shows its secret once; list, read, rotate and delete; bad registrations are refused and named', async () => {
-  const created = await register('https://merchant.example.com/hooks', ['payout.completed', 'payout.completed', 'charge.paid']);
+  const created = await register('https://merchant.example.com/hooks', [
+    'payout.completed',
+    'payout.completed',
+    'charge.paid',
+  ]);
   // Standard Webhooks: whsec_ and the base64 of 32 random bytes, which the libraries decode.
   expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   expect(created.id).toMatch(/^we_[0-9a-f]{24}$/);
@@ -114,25 +142,52 @@ test('an endpoint shows its secret once; list, read, rotate and delete; bad regi
   expect(created.signatureScheme).toBe('standard-webhooks');
 
   const listed = await stack.api<{ data: Endpoint[] }>('GET', '/v1/webhook-endpoints');
-  expect(listed.body.data).toEqual([{ id: created.id, url: created.url, events: created.events, signatureScheme: 'standard-webhooks', createdAt: created.createdAt }]);
+  expect(listed.body.data).toEqual([
+    {
+      id: created.id,
+      url: created.url,
+      events: created.events,
+      signatureScheme: 'standard-webhooks',
+      createdAt: created.createdAt,
+    },
+  ]);
   expect(JSON.stringify(listed.body)).not.toContain(created.secret);
   const read = await stack.api<Endpoint>('GET', `/v1/webhook-endpoints/${created.id}`);
   expect(read.body).not.toHaveProperty('secret');
 
-  const rotated = await stack.api<Endpoint & { secret: string; previousSecretExpiresAt: string; secretRotatedAt: string }>('POST', `/v1/webhook-endpoints/${created.id}/rotate-secret`);
+  const rotated = await stack.api<
+    Endpoint & { secret: string; previousSecretExpiresAt: string; secretRotatedAt: string }
+  >('POST', `/v1/webhook-endpoints/${created.id}/rotate-secret`);
   expect(rotated.status).toBe(200);
   expect(rotated.body.secret).not.toBe(created.secret);
   expect(Date.parse(rotated.body.previousSecretExpiresAt) - Date.parse(rotated.body.secretRotatedAt)).toBe(86_400_000);
 
-  const refused = await stack.api<{ code: string; issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://merchant.example.com/hooks', events: ['payout.done'] });
+  const refused = await stack.api<{ code: string; issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', {
+    url: 'https://merchant.example.com/hooks',
+    events: ['payout.done'],
+  });
   expect(refused.status).toBe(400);
   expect(refused.body.issues.map((issue) => issue.path)).toEqual(['events.0']);
-  const withCredentials = await stack.api<{ code: string; issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://user:pw@merchant.example.com/', events: ['charge.paid'] });
+  const withCredentials = await stack.api<{ code: string; issues: { path: string }[] }>(
+    'POST',
+    '/v1/webhook-endpoints',
+    { url: 'https://user:pw@merchant.example.com/', events: ['charge.paid'] },
+  );
   expect(withCredentials.status).toBe(422);
   expect(withCredentials.body.code).toBe('ENDPOINT_NOT_ACCEPTABLE');
-  expect((await stack.api('POST', '/v1/webhook-endpoints', { url: 'ftp://merchant.example.com/', events: ['charge.paid'] })).status).toBe(400);
-  const unknownScheme = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', { url: 'https://merchant.example.com/', events: ['charge.paid'], signatureScheme: 'v2' });
-  expect([unknownScheme.status, unknownScheme.body.issues.map((issue) => issue.path)]).toEqual([400, ['signatureScheme']]);
+  expect(
+    (await stack.api('POST', '/v1/webhook-endpoints', { url: 'ftp://merchant.example.com/', events: ['charge.paid'] }))
+      .status,
+  ).toBe(400);
+  const unknownScheme = await stack.api<{ issues: { path: string }[] }>('POST', '/v1/webhook-endpoints', {
+    url: 'https://merchant.example.com/',
+    events: ['charge.paid'],
+    signatureScheme: 'v2',
+  });
+  expect([unknownScheme.status, unknownScheme.body.issues.map((issue) => issue.path)]).toEqual([
+    400,
+    ['signatureScheme'],
+  ]);
 
   expect((await stack.api('DELETE', `/v1/webhook-endpoints/${created.id}`)).status).toBe(204);
   expect((await stack.api('GET', `/v1/webhook-endpoints/${created.id}`)).status).toBe(404);
@@ -145,20 +200,41 @@ test('a paid charge reaches the endpoint signed per Standard Webhooks; the stand
   const [delivery] = await deliveriesOf(externalId);
   if (!delivery) throw new Error('no delivery');
 
-  expect(delivery.event).toMatchObject({ type: 'charge.paid', data: { object: 'charge', externalId, status: 'PAID', amount: 80.5, fee: expect.any(Number) } });
+  expect(delivery.event).toMatchObject({
+    type: 'charge.paid',
+    data: { object: 'charge', externalId, status: 'PAID', amount: 80.5, fee: expect.any(Number) },
+  });
   expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
   expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
   expect(Object.keys(delivery.headers).filter((name) => name.startsWith('x-webhook'))).toEqual([]);
   expect(libraryVerifies(delivery, endpoint.secret)).toEqual(JSON.parse(delivery.rawBody.toString('utf8')));
-  expect(libraryVerifies({ ...delivery, rawBody: Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"')) }, endpoint.secret)).toBe('No matching signature found');
-  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: true });
-  expect(verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: newStandardWebhookSecret() })).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(
+    libraryVerifies(
+      { ...delivery, rawBody: Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"')) },
+      endpoint.secret,
+    ),
+  ).toBe('No matching signature found');
+  expect(
+    verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: endpoint.secret }),
+  ).toEqual({ ok: true });
+  expect(
+    verifyMerchantWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: newStandardWebhookSecret() }),
+  ).toEqual({ ok: false, reason: 'bad-signature' });
   const tampered = Buffer.from(delivery.rawBody.toString('utf8').replace('"PAID"', '"FAILED"'));
-  expect(verifyMerchantWebhook({ rawBody: tampered, headers: delivery.headers, secret: endpoint.secret })).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(verifyMerchantWebhook({ rawBody: tampered, headers: delivery.headers, secret: endpoint.secret })).toEqual({
+    ok: false,
+    reason: 'bad-signature',
+  });
 
   const event = await eventWhere(delivery.event.id, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
   expect(event.data).toEqual(delivery.event.data);
-  expect(event.deliveries).toEqual([{ endpointId: endpoint.id, status: 'DELIVERED', attempts: [expect.objectContaining({ number: 1, outcome: 'delivered', httpStatus: 200 })] }]);
+  expect(event.deliveries).toEqual([
+    {
+      endpointId: endpoint.id,
+      status: 'DELIVERED',
+      attempts: [expect.objectContaining({ number: 1, outcome: 'delivered', httpStatus: 200 })],
+    },
+  ]);
   const listed = await pollUntil(
     async () => {
       const page = await stack.api<EventList>('GET', '/v1/events?type=charge.paid');
@@ -166,7 +242,13 @@ test('a paid charge reaches the endpoint signed per Standard Webhooks; the stand
     },
     { timeoutMs: 10_000, intervalMs: 200, description: 'the event listed DELIVERED' },
   );
-  expect(listed).toEqual({ id: delivery.event.id, type: 'charge.paid', createdAt: delivery.event.createdAt, status: 'DELIVERED', attempts: 1 });
+  expect(listed).toEqual({
+    id: delivery.event.id,
+    type: 'charge.paid',
+    createdAt: delivery.event.createdAt,
+    status: 'DELIVERED',
+    attempts: 1,
+  });
   expect((await stack.api<EventList>('GET', '/v1/events?type=charge.expired')).body.data).toEqual([]);
   await recordHistory(stack.temporal.client, chargeWorkflowId(externalId), 'charge-paid-announced');
   expect((await stack.api('GET', '/v1/events?type=charge.nope')).status).toBe(400);
@@ -180,22 +262,34 @@ test('a receiver answering 500 twice then 200 gets the event on the third attemp
   const deliveries = await deliveriesOf(externalId, 3);
   expect(new Set(deliveries.map((delivery) => delivery.rawBody.toString('utf8'))).size).toBe(1);
   // The same webhook-id on every attempt, each attempt signed afresh and verified by the library.
-  expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-id']))).toEqual(new Set([deliveries[0]?.event.id]));
-  for (const delivery of deliveries) expect(libraryVerifies(delivery, endpoint.secret)).toMatchObject({ id: delivery.event.id });
+  expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-id']))).toEqual(
+    new Set([deliveries[0]?.event.id]),
+  );
+  for (const delivery of deliveries)
+    expect(libraryVerifies(delivery, endpoint.secret)).toMatchObject({ id: delivery.event.id });
   const eventId = deliveries[0]?.event.id ?? '';
   const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
-  expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.number, attempt.outcome, attempt.httpStatus])).toEqual([
-    [1, 'failed', 500],
-    [2, 'failed', 500],
-    [3, 'delivered', 200],
-  ]);
-  await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-delivered-third-attempt');
+  expect(event.deliveries[0]?.attempts.map((attempt) => [attempt.number, attempt.outcome, attempt.httpStatus])).toEqual(
+    [
+      [1, 'failed', 500],
+      [2, 'failed', 500],
+      [3, 'delivered', 200],
+    ],
+  );
+  await recordHistory(
+    stack.temporal.client,
+    merchantEventWorkflowId(eventId),
+    'merchant-event-delivered-third-attempt',
+  );
 });
 
 test('a receiver down for the whole test: the event is listed with its failed attempts and the payout completes as ever, debited once', async () => {
   const down = await register(`http://127.0.0.1:${await freePort()}/hooks`, ['payout.completed']);
   const externalId = newExternalId('down');
-  expect((await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: '52998224725', keyType: 'CPF' })).status).toBe(202);
+  expect(
+    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: '52998224725', keyType: 'CPF' }))
+      .status,
+  ).toBe(202);
   const payout = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW']);
   expect(payout.status).toBe('COMPLETED');
   expect(payout.transitions.map((transition) => transition.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
@@ -205,7 +299,9 @@ test('a receiver down for the whole test: the event is listed with its failed at
   const listed = await pollUntil(
     async () => {
       const page = await stack.api<EventList>('GET', '/v1/events?type=payout.completed');
-      const events = await Promise.all(page.body.data.map(async (item) => (await stack.api<EventResponse>('GET', `/v1/events/${item.id}`)).body));
+      const events = await Promise.all(
+        page.body.data.map(async (item) => (await stack.api<EventResponse>('GET', `/v1/events/${item.id}`)).body),
+      );
       const ours = events.find((event) => event.data.externalId === externalId);
       const item = page.body.data.find((entry) => entry.id === ours?.id);
       return item && item.attempts >= 3 ? item : undefined;
@@ -217,7 +313,9 @@ test('a receiver down for the whole test: the event is listed with its failed at
   const [delivery] = event.deliveries;
   expect(delivery?.status).toBe('PENDING');
   // One generic error for the merchant; the reason (ECONNREFUSED) is in the engine's log only.
-  expect(delivery?.attempts.filter((attempt) => attempt.outcome !== 'failed' || attempt.error !== DELIVERY_FAILED)).toEqual([]);
+  expect(
+    delivery?.attempts.filter((attempt) => attempt.outcome !== 'failed' || attempt.error !== DELIVERY_FAILED),
+  ).toEqual([]);
   expect(Date.parse(delivery?.nextAttemptAt ?? '')).not.toBeNaN();
   expect((await stack.api<{ status: string }>('GET', `/v1/payouts/${externalId}`)).body.status).toBe('COMPLETED');
 
@@ -247,10 +345,18 @@ test('redelivery sends a delivered event again with the same id; after a rotatio
   // A receiver verifies with whichever secret it has while both sign.
   expect(libraryVerifies(second, rotated.body.secret)).toMatchObject({ id: eventId });
   expect(libraryVerifies(second, endpoint.secret)).toMatchObject({ id: eventId });
-  expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: rotated.body.secret })).toEqual({ ok: true });
-  expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: endpoint.secret })).toEqual({ ok: true });
+  expect(
+    verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: rotated.body.secret }),
+  ).toEqual({ ok: true });
+  expect(verifyMerchantWebhook({ rawBody: second.rawBody, headers: second.headers, secret: endpoint.secret })).toEqual({
+    ok: true,
+  });
 
-  const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2, 'the redelivery recorded');
+  const event = await eventWhere(
+    eventId,
+    (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2,
+    'the redelivery recorded',
+  );
   expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
   await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-redelivered');
 });
@@ -278,21 +384,49 @@ test('a legacy endpoint keeps its X-Webhook-* headers, with the Standard Webhook
 test('a finished batch announces payout_batch.completed with its counts, and each of its payouts payout.completed', async () => {
   await register(receiver.url, ['payout.completed', 'payout_batch.completed']);
   const batchId = `hooks-${randomBytes(4).toString('hex')}`;
-  const items = [1, 2, 3].map((n) => ({ externalId: `${batchId}-${n}`, amount: 10 + n, pixKey: '52998224725', keyType: 'CPF' }));
+  const items = [1, 2, 3].map((n) => ({
+    externalId: `${batchId}-${n}`,
+    amount: 10 + n,
+    pixKey: '52998224725',
+    keyType: 'CPF',
+  }));
   expect((await stack.api('POST', '/v1/payout-batches', { batchId, items })).status).toBe(202);
 
   const [batchEvent] = await pollUntil(
     () => {
-      const found = receiver.received.filter((request) => request.event.type === 'payout_batch.completed' && request.event.data.batchId === batchId);
+      const found = receiver.received.filter(
+        (request) => request.event.type === 'payout_batch.completed' && request.event.data.batchId === batchId,
+      );
       return found.length > 0 ? found : undefined;
     },
     { timeoutMs: 60_000, intervalMs: 200, description: `payout_batch.completed for ${batchId}` },
   );
-  expect(batchEvent?.event.data).toEqual({ object: 'payout_batch', batchId, status: 'DONE', total: 3, completed: 3, failed: 0, cancelled: 0, needsReview: 0, totalAmount: 36, paidAmount: 36 });
+  expect(batchEvent?.event.data).toEqual({
+    object: 'payout_batch',
+    batchId,
+    status: 'DONE',
+    total: 3,
+    completed: 3,
+    failed: 0,
+    cancelled: 0,
+    needsReview: 0,
+    totalAmount: 36,
+    paidAmount: 36,
+  });
 
   for (const item of items) {
     const [payoutEvent] = await deliveriesOf(item.externalId);
-    expect(payoutEvent?.event).toMatchObject({ type: 'payout.completed', data: { object: 'payout', externalId: item.externalId, method: 'pix_key', status: 'COMPLETED', amount: item.amount, batchId } });
+    expect(payoutEvent?.event).toMatchObject({
+      type: 'payout.completed',
+      data: {
+        object: 'payout',
+        externalId: item.externalId,
+        method: 'pix_key',
+        status: 'COMPLETED',
+        amount: item.amount,
+        batchId,
+      },
+    });
     expect(JSON.stringify(payoutEvent?.event)).not.toContain('52998224725');
   }
 }, 90_000);
@@ -314,10 +448,20 @@ test('an endpoint answering 200 with an endless body is delivered at once: the e
   });
   await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
   try {
-    const endpoint = await register(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/hooks`, ['charge.paid']);
+    const endpoint = await register(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/hooks`, [
+      'charge.paid',
+    ]);
     const externalId = await paidCharge('endless');
-    const eventId = await pollUntil(() => Promise.resolve(sent[0]), { timeoutMs: 30_000, intervalMs: 100, description: 'an event at the endless endpoint' });
-    const event = await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event delivered to the endless endpoint');
+    const eventId = await pollUntil(() => Promise.resolve(sent[0]), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      description: 'an event at the endless endpoint',
+    });
+    const event = await eventWhere(
+      eventId,
+      (found) => found.status === 'DELIVERED',
+      'the event delivered to the endless endpoint',
+    );
     expect(event.data.externalId).toBe(externalId);
     const [attempt] = event.deliveries.find((delivery) => delivery.endpointId === endpoint.id)?.attempts ?? [];
     expect(attempt).toMatchObject({ outcome: 'delivered', httpStatus: 200 });

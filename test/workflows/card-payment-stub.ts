@@ -46,12 +46,26 @@ export class StubbedProvider {
 
   set(paymentId: number, status: string, binding: Partial<Binding> = {}): void {
     const providerStatus = status === 'COMPLETED' ? 'PAID' : status === 'FAILED' ? 'DECLINED' : 'PENDING';
-    this.payments.set(paymentId, { kind: 'found', status, providerStatus, brand: 'VISA', last4: '1111', netValueCents: 9_601, ...this.order, ...binding });
+    this.payments.set(paymentId, {
+      kind: 'found',
+      status,
+      providerStatus,
+      brand: 'VISA',
+      last4: '1111',
+      netValueCents: 9_601,
+      ...this.order,
+      ...binding,
+    });
   }
 
   activities(): CardPaymentActivities & Pick<MerchantEventActivities, 'announceEvent'> {
     return {
-      checkCardPayment: (paymentId) => Promise.resolve(this.unreadable ? { kind: 'unreadable', problem: this.unreadable } : (this.payments.get(paymentId) ?? { kind: 'not-found' })),
+      checkCardPayment: (paymentId) =>
+        Promise.resolve(
+          this.unreadable
+            ? { kind: 'unreadable', problem: this.unreadable }
+            : (this.payments.get(paymentId) ?? { kind: 'not-found' }),
+        ),
       findCardAuthorization: () => {
         this.recordReads += 1;
         return Promise.resolve(this.recorded);
@@ -66,10 +80,21 @@ export class StubbedProvider {
 
 async function input(env: TestWorkflowEnvironment, externalId: string): Promise<CardPaymentInput> {
   return {
-    order: { externalId, amountCents: 10_000, installmentCount: 1, payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725', phone: '5511987654321' } },
+    order: {
+      externalId,
+      amountCents: 10_000,
+      installmentCount: 1,
+      payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725', phone: '5511987654321' },
+    },
     expiresAt: new Date((await env.currentTimeMs()) + 30 * MINUTE).toISOString(),
     requestHash: 'hash',
-    timing: { callbackWaitMs: MINUTE, pollInitialMs: 5_000, pollMaxMs: 10 * MINUTE, reviewAfterMs: DAY, authorizeDeadlineMs: 2 * MINUTE },
+    timing: {
+      callbackWaitMs: MINUTE,
+      pollInitialMs: 5_000,
+      pollMaxMs: 10 * MINUTE,
+      reviewAfterMs: DAY,
+      authorizeDeadlineMs: 2 * MINUTE,
+    },
   };
 }
 
@@ -83,14 +108,22 @@ export async function withPayment(
   const externalId = `order-${randomUUID().slice(0, 8)}`;
   provider.order = { externalReference: externalId, amountCents: 10_000, installmentCount: 1 };
   return withWorker(env, taskQueue, provider.activities(), async () => {
-    const handle = await env.client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', { taskQueue, workflowId: cardPaymentWorkflowId(externalId), args: [await input(env, externalId)] });
+    const handle = await env.client.workflow.start<CardPaymentWorkflow>('cardPaymentWorkflow', {
+      taskQueue,
+      workflowId: cardPaymentWorkflowId(externalId),
+      args: [await input(env, externalId)],
+    });
     await body(handle, externalId);
     return handle.result();
   });
 }
 
 /** Until the payment's view satisfies `done` (described for the timeout's message). */
-export function viewWhere(handle: WorkflowHandle<CardPaymentWorkflow>, done: (view: CardPaymentView) => boolean, description: string): Promise<CardPaymentView> {
+export function viewWhere(
+  handle: WorkflowHandle<CardPaymentWorkflow>,
+  done: (view: CardPaymentView) => boolean,
+  description: string,
+): Promise<CardPaymentView> {
   return pollUntil(
     async () => {
       const view = await handle.query(cardPaymentStatusQuery);
@@ -100,10 +133,23 @@ export function viewWhere(handle: WorkflowHandle<CardPaymentWorkflow>, done: (vi
   );
 }
 
-export const reaches = (handle: WorkflowHandle<CardPaymentWorkflow>, state: CardPaymentState) => viewWhere(handle, (view) => view.state === state, `the card payment to reach ${state}`);
+export const reaches = (handle: WorkflowHandle<CardPaymentWorkflow>, state: CardPaymentState) =>
+  viewWhere(handle, (view) => view.state === state, `the card payment to reach ${state}`);
 export const path = (view: CardPaymentView) => view.transitions.map((transition) => transition.to);
-export const accepted = (paymentId: number) => ({ kind: 'accepted' as const, paymentId, brand: 'VISA', last4: '1111', providerStatus: 'PENDING', netValueCents: 9_601 });
-export const authorize = (handle: WorkflowHandle<CardPaymentWorkflow>) => handle.executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+export const accepted = (paymentId: number) => ({
+  kind: 'accepted' as const,
+  paymentId,
+  brand: 'VISA',
+  last4: '1111',
+  providerStatus: 'PENDING',
+  netValueCents: 9_601,
+});
+export const authorize = (handle: WorkflowHandle<CardPaymentWorkflow>) =>
+  handle.executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
 /** A signed callback's hint names the payment; an unsigned one (the callback router strips it) names none. */
-export const signedHint = (paymentId: number) => ({ paymentId, status: 'COMPLETED', receivedAt: new Date().toISOString() });
+export const signedHint = (paymentId: number) => ({
+  paymentId,
+  status: 'COMPLETED',
+  receivedAt: new Date().toISOString(),
+});
 export const unsignedHint = () => ({ status: 'UNVERIFIED', receivedAt: new Date().toISOString() });

@@ -5,9 +5,23 @@
  * callback naming the payment). Which payment may settle an order: ./card-payment-binding.test.ts.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { authorizationAnswerSignal, cardCallbackSignal, cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import {
+  authorizationAnswerSignal,
+  cardCallbackSignal,
+  cardPaymentWorkflowId,
+} from '../../workflows/card-payment/messages';
 import { startTimeSkipping } from '../helpers/time-skipping';
-import { accepted, authorize, DAY, MINUTE, path, reaches, signedHint, StubbedProvider, withPayment } from './card-payment-stub';
+import {
+  accepted,
+  authorize,
+  DAY,
+  MINUTE,
+  path,
+  reaches,
+  signedHint,
+  StubbedProvider,
+  withPayment,
+} from './card-payment-stub';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -25,7 +39,13 @@ test('nobody pays within the checkout lifetime: EXPIRED, announced to the mercha
       seq: 1,
       type: 'card_payment.expired',
       occurredAt: view.transitions[1]?.at,
-      data: { object: 'card_payment', externalId: view.externalId, status: 'EXPIRED', amount: 100, installmentCount: 1 },
+      data: {
+        object: 'card_payment',
+        externalId: view.externalId,
+        status: 'EXPIRED',
+        amount: 100,
+        installmentCount: 1,
+      },
     },
   ]);
 });
@@ -59,8 +79,28 @@ test('a payment the provider leaves PENDING past the review deadline: NEEDS_REVI
   expect(view.checksMade).toBeGreaterThan(3);
   // The review (a person must look, and why) and the final state are announced, with the card as far as the engine keeps it.
   expect(provider.announced.map((announcement) => [announcement.type, announcement.data])).toEqual([
-    ['card_payment.needs_review', expect.objectContaining({ object: 'card_payment', status: 'NEEDS_REVIEW', reviewReason: expect.any(String) as unknown })],
-    ['card_payment.paid', { object: 'card_payment', externalId: view.externalId, status: 'PAID', amount: 100, installmentCount: 1, brand: 'VISA', last4: '1111', netValue: 96.01, providerPaymentId: 42 }],
+    [
+      'card_payment.needs_review',
+      expect.objectContaining({
+        object: 'card_payment',
+        status: 'NEEDS_REVIEW',
+        reviewReason: expect.any(String) as unknown,
+      }),
+    ],
+    [
+      'card_payment.paid',
+      {
+        object: 'card_payment',
+        externalId: view.externalId,
+        status: 'PAID',
+        amount: 100,
+        installmentCount: 1,
+        brand: 'VISA',
+        last4: '1111',
+        netValue: 96.01,
+        providerPaymentId: 42,
+      },
+    ],
   ]);
 });
 

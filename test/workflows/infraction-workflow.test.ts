@@ -12,7 +12,15 @@ import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
 import type { Announcement } from '../../src/webhooks/announce';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { pollUntil } from '../../src/util/poll';
-import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, infractionWorkflowId, type InfractionView, type InfractionWorkflow, type InfractionState } from '../../workflows/infraction/messages';
+import {
+  defendInfractionUpdate,
+  infractionRecordSignal,
+  infractionStatusQuery,
+  infractionWorkflowId,
+  type InfractionView,
+  type InfractionWorkflow,
+  type InfractionState,
+} from '../../workflows/infraction/messages';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const DAY = 24 * 3_600_000;
@@ -47,7 +55,10 @@ class StubbedProvider {
   readonly announced: Announcement[] = [];
   constructor(
     private readonly charge: string | null,
-    private readonly defense: (record: InfractionRecord) => DefenseAnswer = (current) => ({ kind: 'submitted', record: { ...current, defendedAt: new Date().toISOString() } }),
+    private readonly defense: (record: InfractionRecord) => DefenseAnswer = (current) => ({
+      kind: 'submitted',
+      record: { ...current, defendedAt: new Date().toISOString() },
+    }),
   ) {}
 
   activities(current: () => InfractionRecord): InfractionActivities & Pick<MerchantEventActivities, 'announceEvent'> {
@@ -71,13 +82,26 @@ class StubbedProvider {
   }
 }
 
-async function withInfraction(provider: StubbedProvider, initial: InfractionRecord, body: (handle: WorkflowHandle<InfractionWorkflow>) => Promise<void>): Promise<InfractionView> {
+async function withInfraction(
+  provider: StubbedProvider,
+  initial: InfractionRecord,
+  body: (handle: WorkflowHandle<InfractionWorkflow>) => Promise<void>,
+): Promise<InfractionView> {
   const taskQueue = `infraction-${randomUUID()}`;
-  return withWorker(env, taskQueue, provider.activities(() => initial), async () => {
-    const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', { taskQueue, workflowId: infractionWorkflowId(initial.infractionId), args: [{ record: initial }] });
-    await body(handle);
-    return handle.result();
-  });
+  return withWorker(
+    env,
+    taskQueue,
+    provider.activities(() => initial),
+    async () => {
+      const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', {
+        taskQueue,
+        workflowId: infractionWorkflowId(initial.infractionId),
+        args: [{ record: initial }],
+      });
+      await body(handle);
+      return handle.result();
+    },
+  );
 }
 
 function reaches(handle: WorkflowHandle<InfractionWorkflow>, state: InfractionState): Promise<InfractionView> {
@@ -103,22 +127,57 @@ test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it pa
     await env.sleep(DAY);
     const missed = await reaches(handle, 'DEADLINE_MISSED');
     expect(missed.chargeExternalId).toBe('order-42');
-    const refused = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] }).catch((error: unknown) => error);
+    const refused = await handle
+      .executeUpdate(defendInfractionUpdate, { args: [defense] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
-    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'ACCEPTED', resolvedAt: new Date().toISOString() });
+    await handle.signal(infractionRecordSignal, {
+      ...initial,
+      providerStatus: 'ACCEPTED',
+      resolvedAt: new Date().toISOString(),
+    });
   });
   expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'ACCEPTED']);
-  expect(provider.refunds).toEqual([{ chargeExternalId: 'order-42', infraction: { infractionId: initial.infractionId, amountCents: 8_000 } }]);
+  expect(provider.refunds).toEqual([
+    { chargeExternalId: 'order-42', infraction: { infractionId: initial.infractionId, amountCents: 8_000 } },
+  ]);
   expect(view.refundRecordedAt).toBeTruthy();
   const sourceId = infractionWorkflowId(initial.infractionId);
-  const about = { object: 'infraction', infractionId: initial.infractionId, amount: 80, providerTransactionId: 'ci_abc', defenseDeadline: initial.defenseDeadline, chargeExternalId: 'order-42' };
+  const about = {
+    object: 'infraction',
+    infractionId: initial.infractionId,
+    amount: 80,
+    providerTransactionId: 'ci_abc',
+    defenseDeadline: initial.defenseDeadline,
+    chargeExternalId: 'order-42',
+  };
   expect(provider.announced).toEqual([
-    { sourceId, seq: 0, type: 'infraction.opened', occurredAt: view.transitions[0]?.at, data: { ...about, status: 'OPEN' } },
-    { sourceId, seq: 1, type: 'infraction.due_soon', occurredAt: view.transitions[1]?.at, data: { ...about, status: 'DUE_SOON' } },
-    { sourceId, seq: 3, type: 'infraction.accepted', occurredAt: view.transitions[3]?.at, data: { ...about, status: 'ACCEPTED' } },
+    {
+      sourceId,
+      seq: 0,
+      type: 'infraction.opened',
+      occurredAt: view.transitions[0]?.at,
+      data: { ...about, status: 'OPEN' },
+    },
+    {
+      sourceId,
+      seq: 1,
+      type: 'infraction.due_soon',
+      occurredAt: view.transitions[1]?.at,
+      data: { ...about, status: 'DUE_SOON' },
+    },
+    {
+      sourceId,
+      seq: 3,
+      type: 'infraction.accepted',
+      occurredAt: view.transitions[3]?.at,
+      data: { ...about, status: 'ACCEPTED' },
+    },
   ]);
   // Due soon by the workflow's own timer: a day before the deadline (the default lead time).
-  expect(Date.parse(view.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - DAY)).toBeGreaterThanOrEqual(0);
+  expect(
+    Date.parse(view.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - DAY),
+  ).toBeGreaterThanOrEqual(0);
   expect(Date.parse(view.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - DAY)).toBeLessThan(60_000);
 });
 
@@ -127,23 +186,36 @@ test("the lead time comes with the infraction's input: DUE_SOON (announced once)
   const initial = await record({ defenseDeadline: new Date((await env.currentTimeMs()) + 5 * DAY).toISOString() });
   const leadMs = 3 * DAY;
   const taskQueue = `infraction-${randomUUID()}`;
-  const view = await withWorker(env, taskQueue, provider.activities(() => initial), async () => {
-    const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', { taskQueue, workflowId: infractionWorkflowId(initial.infractionId), args: [{ record: initial, dueSoonLeadMs: leadMs }] });
-    await reaches(handle, 'OPEN');
-    await env.sleep(DAY + 3_600_000);
-    expect((await handle.query(infractionStatusQuery)).state).toBe('OPEN');
-    await env.sleep(DAY);
-    const due = await reaches(handle, 'DUE_SOON');
-    const dueAt = Date.parse(due.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - leadMs);
-    expect(dueAt).toBeGreaterThanOrEqual(0);
-    expect(dueAt).toBeLessThan(60_000);
-    expect(due.transitions[1]?.cause).toBe('the defense is due within 3 days');
-    await env.sleep(4 * DAY);
-    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
-    return handle.result();
-  });
+  const view = await withWorker(
+    env,
+    taskQueue,
+    provider.activities(() => initial),
+    async () => {
+      const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', {
+        taskQueue,
+        workflowId: infractionWorkflowId(initial.infractionId),
+        args: [{ record: initial, dueSoonLeadMs: leadMs }],
+      });
+      await reaches(handle, 'OPEN');
+      await env.sleep(DAY + 3_600_000);
+      expect((await handle.query(infractionStatusQuery)).state).toBe('OPEN');
+      await env.sleep(DAY);
+      const due = await reaches(handle, 'DUE_SOON');
+      const dueAt = Date.parse(due.transitions[1]?.at ?? '') - (Date.parse(initial.defenseDeadline) - leadMs);
+      expect(dueAt).toBeGreaterThanOrEqual(0);
+      expect(dueAt).toBeLessThan(60_000);
+      expect(due.transitions[1]?.cause).toBe('the defense is due within 3 days');
+      await env.sleep(4 * DAY);
+      await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
+      return handle.result();
+    },
+  );
   expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'CANCELLED']);
-  expect(provider.announced.map((announcement) => announcement.type)).toEqual(['infraction.opened', 'infraction.due_soon', 'infraction.cancelled']);
+  expect(provider.announced.map((announcement) => announcement.type)).toEqual([
+    'infraction.opened',
+    'infraction.due_soon',
+    'infraction.cancelled',
+  ]);
 });
 
 test('a defense is answered once the provider took it; a second one is refused; REJECTED tells no charge', async () => {
@@ -152,13 +224,23 @@ test('a defense is answered once the provider took it; a second one is refused; 
   const view = await withInfraction(provider, initial, async (handle) => {
     await reaches(handle, 'OPEN');
     const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
-    expect(outcome).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } } });
-    const second = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+    expect(outcome).toMatchObject({
+      submitted: true,
+      view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } },
+    });
+    const second = await handle
+      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] })
+      .catch((error: unknown) => error);
     expect((second as WorkflowUpdateFailedError).cause?.message).toMatch(/no longer be defended|already sent/);
     // The deadline no longer matters once a defense is in.
     await env.sleep(3 * DAY);
     expect((await handle.query(infractionStatusQuery)).state).toBe('DEFENSE_SUBMITTED');
-    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'REJECTED', analise: 'NEGADA', resolvedAt: new Date().toISOString() });
+    await handle.signal(infractionRecordSignal, {
+      ...initial,
+      providerStatus: 'REJECTED',
+      analise: 'NEGADA',
+      resolvedAt: new Date().toISOString(),
+    });
   });
   expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
   expect(view.chargeExternalId).toBeNull();
@@ -166,12 +248,19 @@ test('a defense is answered once the provider took it; a second one is refused; 
 });
 
 test("a defense the provider refuses is answered with its reason and leaves the infraction open; the provider's own record then decides", async () => {
-  const provider = new StubbedProvider(null, () => ({ kind: 'refused', reason: 'Infraction is past its defense deadline' }));
+  const provider = new StubbedProvider(null, () => ({
+    kind: 'refused',
+    reason: 'Infraction is past its defense deadline',
+  }));
   const initial = await record();
   const view = await withInfraction(provider, initial, async (handle) => {
     await reaches(handle, 'OPEN');
     const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
-    expect(outcome).toMatchObject({ submitted: false, reason: 'Infraction is past its defense deadline', view: { state: 'OPEN' } });
+    expect(outcome).toMatchObject({
+      submitted: false,
+      reason: 'Infraction is past its defense deadline',
+      view: { state: 'OPEN' },
+    });
     await handle.signal(infractionRecordSignal, { ...initial, defendedAt: new Date().toISOString() });
     await reaches(handle, 'DEFENSE_SUBMITTED');
     await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
@@ -187,23 +276,46 @@ test('while the first defense is with the provider, a different one is refused a
   const view = await withInfraction(provider, initial, async (handle) => {
     await reaches(handle, 'OPEN');
     const first = await handle.startUpdate(defendInfractionUpdate, { args: [defense], waitForStage: 'ACCEPTED' });
-    await pollUntil(() => (provider.defensesSent.length === 1 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the first defense to be with the provider' });
+    await pollUntil(() => (provider.defensesSent.length === 1 ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      description: 'the first defense to be with the provider',
+    });
 
-    const different = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] }).catch((error: unknown) => error);
+    const different = await handle
+      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] })
+      .catch((error: unknown) => error);
     expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((different as WorkflowUpdateFailedError).cause?.message).toBe('a different defense was already sent for this infraction');
+    expect((different as WorkflowUpdateFailedError).cause?.message).toBe(
+      'a different defense was already sent for this infraction',
+    );
     const same = await handle.startUpdate(defendInfractionUpdate, { args: [defense], waitForStage: 'ACCEPTED' });
 
     answer();
     const [firstOutcome, sameOutcome] = await Promise.all([first.result(), same.result()]);
-    expect(firstOutcome).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } } });
+    expect(firstOutcome).toMatchObject({
+      submitted: true,
+      view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } },
+    });
     expect(sameOutcome).toEqual(firstOutcome);
 
     // After the answer: the same defense gets it again, a different one is still refused.
-    expect(await handle.executeUpdate(defendInfractionUpdate, { args: [defense] })).toMatchObject({ submitted: true, view: { state: 'DEFENSE_SUBMITTED' } });
-    const late = await handle.executeUpdate(defendInfractionUpdate, { args: [{ ...defense, justificativa: 'outra' }] }).catch((error: unknown) => error);
-    expect((late as WorkflowUpdateFailedError).cause?.message).toBe('the infraction is DEFENSE_SUBMITTED: it can no longer be defended');
-    await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'REJECTED', analise: 'NEGADA', resolvedAt: new Date().toISOString() });
+    expect(await handle.executeUpdate(defendInfractionUpdate, { args: [defense] })).toMatchObject({
+      submitted: true,
+      view: { state: 'DEFENSE_SUBMITTED' },
+    });
+    const late = await handle
+      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, justificativa: 'outra' }] })
+      .catch((error: unknown) => error);
+    expect((late as WorkflowUpdateFailedError).cause?.message).toBe(
+      'the infraction is DEFENSE_SUBMITTED: it can no longer be defended',
+    );
+    await handle.signal(infractionRecordSignal, {
+      ...initial,
+      providerStatus: 'REJECTED',
+      analise: 'NEGADA',
+      resolvedAt: new Date().toISOString(),
+    });
   });
   expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
   expect(provider.defensesSent).toEqual([defense]);
@@ -222,7 +334,9 @@ test('two different defenses in the same moment: one is sent, the other refused'
     const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ value: { submitted: true } });
-    expect(refused.map((outcome) => (outcome.reason as WorkflowUpdateFailedError).cause?.message)).toEqual(['a different defense was already sent for this infraction']);
+    expect(refused.map((outcome) => (outcome.reason as WorkflowUpdateFailedError).cause?.message)).toEqual([
+      'a different defense was already sent for this infraction',
+    ]);
     await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
   });
   expect(provider.defensesSent).toHaveLength(1);

@@ -29,9 +29,22 @@ import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 /** The production defaults: a day before review, an hour of failed submissions before review. */
-const TIMING = { callbackWaitMs: 60_000, pollInitialMs: 5_000, pollMaxMs: 600_000, reviewAfterMs: 86_400_000, submitDeadlineMs: 3_600_000 };
+const TIMING = {
+  callbackWaitMs: 60_000,
+  pollInitialMs: 5_000,
+  pollMaxMs: 600_000,
+  reviewAfterMs: 86_400_000,
+  submitDeadlineMs: 3_600_000,
+};
 
-const ACCEPTED: SubmitOutcome = { kind: 'accepted', transactionId: 'tx-1', providerStatus: 'PROCESSING', feeCents: 125, totalCents: 2625, reconciled: false };
+const ACCEPTED: SubmitOutcome = {
+  kind: 'accepted',
+  transactionId: 'tx-1',
+  providerStatus: 'PROCESSING',
+  feeCents: 125,
+  totalCents: 2625,
+  reconciled: false,
+};
 const found = (state: 'PENDING' | 'COMPLETED' | 'FAILED'): CheckOutcome => ({
   kind: 'found',
   transactionId: 'tx-1',
@@ -95,16 +108,39 @@ beforeAll(async () => {
 afterAll(() => env?.teardown());
 
 function payoutInput(overrides: { batchId?: string } = {}): PayoutInput {
-  return { method: 'pix_key', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, pixKey: '52998224725', keyType: 'CPF', requestHash: 'hash', timing: TIMING, workflowVersion: PAYOUT_WORKFLOW_VERSION, ...overrides };
+  return {
+    method: 'pix_key',
+    externalId: `wf-${randomUUID().slice(0, 8)}`,
+    amountCents: 2500,
+    pixKey: '52998224725',
+    keyType: 'CPF',
+    requestHash: 'hash',
+    timing: TIMING,
+    workflowVersion: PAYOUT_WORKFLOW_VERSION,
+    ...overrides,
+  };
 }
 
 function internalInput(): PayoutInput {
-  return { method: 'internal', externalId: `wf-${randomUUID().slice(0, 8)}`, amountCents: 2500, email: 'recipient@sandbox.test', requestHash: 'hash', timing: TIMING, workflowVersion: PAYOUT_WORKFLOW_VERSION };
+  return {
+    method: 'internal',
+    externalId: `wf-${randomUUID().slice(0, 8)}`,
+    amountCents: 2500,
+    email: 'recipient@sandbox.test',
+    requestHash: 'hash',
+    timing: TIMING,
+    workflowVersion: PAYOUT_WORKFLOW_VERSION,
+  };
 }
 
 /** Starts a payout with a worker serving the scripted provider, runs `body`, records the transitions walked. */
 /** `indexed`: started as the engine starts it, with its search attributes in the start request. */
-async function withPayout(provider: ScriptedProvider, body: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<void>, input = payoutInput(), indexed = false): Promise<PayoutView> {
+async function withPayout(
+  provider: ScriptedProvider,
+  body: (handle: WorkflowHandle<PayoutWorkflow>) => Promise<void>,
+  input = payoutInput(),
+  indexed = false,
+): Promise<PayoutView> {
   const taskQueue = `wf-${randomUUID()}`;
   return withWorker(env, taskQueue, provider.activities(), async () => {
     const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
@@ -134,11 +170,18 @@ const path = (view: PayoutView): string[] => view.transitions.map((transition) =
 
 test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check decides', async () => {
   let settled = false;
-  const provider = new ScriptedProvider(() => ACCEPTED, () => found(settled ? 'COMPLETED' : 'PENDING'));
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => found(settled ? 'COMPLETED' : 'PENDING'),
+  );
   const view = await withPayout(provider, async (handle) => {
     await reaches(handle, 'SUBMITTED');
     settled = true;
-    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: 'tx-1', receivedAt: new Date().toISOString() });
+    await handle.signal(withdrawalCallbackSignal, {
+      status: 'COMPLETED',
+      transactionId: 'tx-1',
+      receivedAt: new Date().toISOString(),
+    });
   });
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(view).toMatchObject({ feeCents: 125, totalCents: 2625, providerTransactionId: 'tx-1', callbacksReceived: 1 });
@@ -151,7 +194,16 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
       seq: 2,
       type: 'payout.completed',
       occurredAt: view.transitions[2]?.at,
-      data: { object: 'payout', externalId: view.externalId, method: 'pix_key', status: 'COMPLETED', amount: 25, fee: 1.25, total: 26.25, providerTransactionId: 'tx-1' },
+      data: {
+        object: 'payout',
+        externalId: view.externalId,
+        method: 'pix_key',
+        status: 'COMPLETED',
+        amount: 25,
+        fee: 1.25,
+        total: 26.25,
+        providerTransactionId: 'tx-1',
+      },
     },
   ]);
 });
@@ -159,7 +211,9 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
 /** The event types of a history, without the EVENT_TYPE_ prefix. */
 async function eventTypes(handle: WorkflowHandle<PayoutWorkflow>): Promise<string[]> {
   const history = await handle.fetchHistory();
-  return (history.events ?? []).map((event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, ''));
+  return (history.events ?? []).map((event) =>
+    (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, ''),
+  );
 }
 
 /** The search attributes of each upsert in a history, by attribute name. */
@@ -174,28 +228,56 @@ async function upserts(handle: WorkflowHandle<PayoutWorkflow>): Promise<string[]
 /** Runs a PIX-key payout that completes by callback, started as the engine starts it; its event types and upserts. */
 async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: string[]; upserted: string[][] }> {
   let settled = false;
-  const provider = new ScriptedProvider(() => ACCEPTED, () => found(settled ? 'COMPLETED' : 'PENDING'));
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => found(settled ? 'COMPLETED' : 'PENDING'),
+  );
   let events: string[] = [];
   let upserted: string[][] = [];
-  await withPayout(provider, async (handle) => {
-    // Read from the history, not by a query: the test server answers a query with a workflow task of its own.
-    await pollUntil(async () => ((await eventTypes(handle)).includes('TIMER_STARTED') ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, description: 'the callback wait' });
-    settled = true;
-    await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: 'tx-1', receivedAt: new Date().toISOString() });
-    await handle.result();
-    events = await eventTypes(handle);
-    upserted = await upserts(handle);
-  }, input, true);
+  await withPayout(
+    provider,
+    async (handle) => {
+      // Read from the history, not by a query: the test server answers a query with a workflow task of its own.
+      await pollUntil(async () => ((await eventTypes(handle)).includes('TIMER_STARTED') ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        description: 'the callback wait',
+      });
+      settled = true;
+      await handle.signal(withdrawalCallbackSignal, {
+        status: 'COMPLETED',
+        transactionId: 'tx-1',
+        receivedAt: new Date().toISOString(),
+      });
+      await handle.result();
+      events = await eventTypes(handle);
+      upserted = await upserts(handle);
+    },
+    input,
+    true,
+  );
   return { events, upserted };
 }
 
 test('a payout completed by callback costs 16 events and 2 workflow tasks: provider calls are local activities, the provider id indexed with SUBMITTED', async () => {
   const { events, upserted } = await callbackPayoutHistory(payoutInput());
   expect(events).toEqual([
-    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
-    'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'TIMER_STARTED',
-    'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
-    'TIMER_CANCELED', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'WORKFLOW_EXECUTION_COMPLETED',
+    'WORKFLOW_EXECUTION_STARTED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'MARKER_RECORDED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'TIMER_STARTED',
+    'WORKFLOW_EXECUTION_SIGNALED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'TIMER_CANCELED',
+    'MARKER_RECORDED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'MARKER_RECORDED',
+    'WORKFLOW_EXECUTION_COMPLETED',
   ]);
   expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
 });
@@ -203,17 +285,35 @@ test('a payout completed by callback costs 16 events and 2 workflow tasks: provi
 test('a payout of version 2 keeps its path: the provider id indexed on its own behind the patch (19 events)', async () => {
   const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 2 });
   expect(events).toEqual([
-    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
-    'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'TIMER_STARTED',
-    'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
-    'TIMER_CANCELED', 'MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'MARKER_RECORDED', 'WORKFLOW_EXECUTION_COMPLETED',
+    'WORKFLOW_EXECUTION_STARTED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'MARKER_RECORDED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'MARKER_RECORDED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'TIMER_STARTED',
+    'WORKFLOW_EXECUTION_SIGNALED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'TIMER_CANCELED',
+    'MARKER_RECORDED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'MARKER_RECORDED',
+    'WORKFLOW_EXECUTION_COMPLETED',
   ]);
   // The patch's marker comes with the SDK's TemporalChangeVersion upsert.
   expect(upserted).toEqual([['PayoutStatus'], ['TemporalChangeVersion'], ['ProviderTransactionId'], ['PayoutStatus']]);
 });
 
 test('an input without a version (started before version 2) keeps the remote-activity path it was recorded on', async () => {
-  const provider = new ScriptedProvider(() => ({ ...ACCEPTED, providerStatus: 'COMPLETO' }), () => found('COMPLETED'));
+  const provider = new ScriptedProvider(
+    () => ({ ...ACCEPTED, providerStatus: 'COMPLETO' }),
+    () => found('COMPLETED'),
+  );
   const { workflowVersion: _version, ...before } = payoutInput({ batchId: 'batch-1' });
   let events: string[] = [];
   const view = await withPayout(
@@ -234,7 +334,10 @@ test('an input without a version (started before version 2) keeps the remote-act
 });
 
 test('RECEIVED -> FAILED: the provider refuses the request, with its reason', async () => {
-  const provider = new ScriptedProvider(() => ({ kind: 'rejected', reason: 'Insufficient balance for this operation (amount plus fee)' }));
+  const provider = new ScriptedProvider(() => ({
+    kind: 'rejected',
+    reason: 'Insufficient balance for this operation (amount plus fee)',
+  }));
   const view = await withPayout(provider, () => Promise.resolve());
   expect(path(view)).toEqual(['RECEIVED', 'FAILED']);
   expect(view.failureReason).toMatch(/Insufficient balance/);
@@ -242,22 +345,44 @@ test('RECEIVED -> FAILED: the provider refuses the request, with its reason', as
 });
 
 test('SUBMITTED -> FAILED: the check confirms the failure the callback announced', async () => {
-  const provider = new ScriptedProvider(() => ACCEPTED, () => found('FAILED'));
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => found('FAILED'),
+  );
   const view = await withPayout(provider, async (handle) => {
     await reaches(handle, 'SUBMITTED');
-    await handle.signal(withdrawalCallbackSignal, { status: 'FAILED', reason: 'recipient account closed', receivedAt: new Date().toISOString() });
+    await handle.signal(withdrawalCallbackSignal, {
+      status: 'FAILED',
+      reason: 'recipient account closed',
+      receivedAt: new Date().toISOString(),
+    });
   });
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'FAILED']);
   expect(view.failureReason).toBe('recipient account closed');
-  expect(provider.announced).toEqual([expect.objectContaining({ seq: 2, type: 'payout.failed', data: expect.objectContaining({ status: 'FAILED', failureReason: 'recipient account closed' }) })]);
+  expect(provider.announced).toEqual([
+    expect.objectContaining({
+      seq: 2,
+      type: 'payout.failed',
+      data: expect.objectContaining({ status: 'FAILED', failureReason: 'recipient account closed' }),
+    }),
+  ]);
 });
 
 test('RECEIVED -> CANCELLED: two concurrent cancels of a retrying submission both get the answer', async () => {
   const provider = new ScriptedProvider(providerDown);
   const answers: unknown[] = [];
   const view = await withPayout(provider, async (handle) => {
-    await pollUntil(() => (provider.submitted > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'a submission attempt' });
-    answers.push(...(await Promise.all([handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'first' }] }), handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'second' }] })])));
+    await pollUntil(() => (provider.submitted > 0 ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      description: 'a submission attempt',
+    });
+    answers.push(
+      ...(await Promise.all([
+        handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'first' }] }),
+        handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'second' }] }),
+      ])),
+    );
   });
   expect(path(view)).toEqual(['RECEIVED', 'CANCELLED']);
   expect(answers).toEqual([expect.objectContaining({ cancelled: true }), expect.objectContaining({ cancelled: true })]);
@@ -275,7 +400,9 @@ test('RECEIVED -> NEEDS_REVIEW -> CANCELLED: submission fails for an hour, then 
   });
   expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'CANCELLED']);
   // Only the final state is announced: the review on the way is no event.
-  expect(provider.announced).toEqual([expect.objectContaining({ seq: 2, type: 'payout.cancelled', occurredAt: view.transitions[2]?.at })]);
+  expect(provider.announced).toEqual([
+    expect.objectContaining({ seq: 2, type: 'payout.cancelled', occurredAt: view.transitions[2]?.at }),
+  ]);
 });
 
 test('RECEIVED -> NEEDS_REVIEW -> COMPLETED: a submission that failed on our side but reached the provider is found on recheck', async () => {
@@ -312,22 +439,36 @@ test('RECEIVED -> NEEDS_REVIEW: the provider holds a different withdrawal under 
     await reaches(handle, 'NEEDS_REVIEW');
     await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'duplicate id' }] });
   });
-  expect(view.transitions[1]).toMatchObject({ to: 'NEEDS_REVIEW', cause: 'provider holds a different withdrawal with this external_id' });
+  expect(view.transitions[1]).toMatchObject({
+    to: 'NEEDS_REVIEW',
+    cause: 'provider holds a different withdrawal with this external_id',
+  });
   expect(provider.submitted).toBe(1);
 });
 
 test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a late callback then settles it FAILED', async () => {
   let answer = found('PENDING');
-  const provider = new ScriptedProvider(() => ACCEPTED, () => answer);
-  const view = await withPayout(provider, async (handle) => {
-    await env.sleep('25 hours');
-    const review = await reaches(handle, 'NEEDS_REVIEW');
-    expect(review.reviewReason).toBe('no confirmed outcome before the review deadline');
-    // Polled with backoff (5 s doubling to 10 min), not every few seconds for a day.
-    expect(review.checksMade).toBeLessThan(200);
-    answer = found('FAILED');
-    await handle.signal(withdrawalCallbackSignal, { status: 'FAILED', reason: 'returned by the recipient bank', receivedAt: new Date().toISOString() });
-  }, payoutInput({ batchId: 'batch-1' }));
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => answer,
+  );
+  const view = await withPayout(
+    provider,
+    async (handle) => {
+      await env.sleep('25 hours');
+      const review = await reaches(handle, 'NEEDS_REVIEW');
+      expect(review.reviewReason).toBe('no confirmed outcome before the review deadline');
+      // Polled with backoff (5 s doubling to 10 min), not every few seconds for a day.
+      expect(review.checksMade).toBeLessThan(200);
+      answer = found('FAILED');
+      await handle.signal(withdrawalCallbackSignal, {
+        status: 'FAILED',
+        reason: 'returned by the recipient bank',
+        receivedAt: new Date().toISOString(),
+      });
+    },
+    payoutInput({ batchId: 'batch-1' }),
+  );
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'NEEDS_REVIEW', 'FAILED']);
   expect(view.failureReason).toBe('returned by the recipient bank');
   // The batch hears of the review and of the final outcome.
@@ -337,21 +478,41 @@ test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a
 test('a recheck sent while the payout is RECEIVED is refused at once (it is being submitted), nothing written to its history', async () => {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const provider = new ScriptedProvider(() => ({ kind: 'rejected', reason: 'Insufficient balance for this operation (amount plus fee)' }));
+  const provider = new ScriptedProvider(() => ({
+    kind: 'rejected',
+    reason: 'Insufficient balance for this operation (amount plus fee)',
+  }));
   const activities = provider.activities();
-  const slowSubmit = { ...activities, submitWithdrawal: async (input: PayoutInput) => (await gate, activities.submitWithdrawal(input)) };
+  const slowSubmit = {
+    ...activities,
+    submitWithdrawal: async (input: PayoutInput) => (await gate, activities.submitWithdrawal(input)),
+  };
   const taskQueue = `wf-${randomUUID()}`;
   // A remote submission (an internal transfer's): the workflow task is free to take the update while it runs.
   const input = internalInput();
   const view = await withWorker(env, taskQueue, slowSubmit, async () => {
-    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', { taskQueue, workflowId: payoutWorkflowId(input.externalId), args: [input] });
-    await pollUntil(async () => ((await handle.query(payoutStatusQuery)).state === 'RECEIVED' ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, description: 'the payout to start' });
+    const handle = await env.client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
+      taskQueue,
+      workflowId: payoutWorkflowId(input.externalId),
+      args: [input],
+    });
+    await pollUntil(async () => ((await handle.query(payoutStatusQuery)).state === 'RECEIVED' ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      description: 'the payout to start',
+    });
     const refusal = await handle.executeUpdate(recheckPayoutUpdate).catch((error: unknown) => error);
     release();
     expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe('the payout is still being submitted to the provider');
+    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe(
+      'the payout is still being submitted to the provider',
+    );
     const history = await handle.fetchHistory();
-    expect(history.events?.some((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toBe(false);
+    expect(
+      history.events?.some(
+        (event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+      ),
+    ).toBe(false);
     return handle.result();
   });
   expect(path(view)).toEqual(['RECEIVED', 'FAILED']);
@@ -359,12 +520,19 @@ test('a recheck sent while the payout is RECEIVED is refused at once (it is bein
 
 test('a cancel once the payout is at the provider is refused by the validator, and nothing is written to its history', async () => {
   let answer = found('PENDING');
-  const provider = new ScriptedProvider(() => ACCEPTED, () => answer);
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => answer,
+  );
   const view = await withPayout(provider, async (handle) => {
     await reaches(handle, 'SUBMITTED');
-    const refusal = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'too late' }] }).catch((error: unknown) => error);
+    const refusal = await handle
+      .executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'too late' }] })
+      .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe('the payout was already submitted to the provider');
+    expect((refusal as WorkflowUpdateFailedError).cause?.message).toBe(
+      'the payout was already submitted to the provider',
+    );
     const history = await handle.fetchHistory();
     expect(history.events?.some((event) => event.workflowExecutionUpdateAcceptedEventAttributes)).toBe(false);
     answer = found('COMPLETED');
@@ -383,7 +551,9 @@ test('an internal transfer whose answer was lost waits for an operator, who may 
     async (handle) => {
       const review = await reaches(handle, 'NEEDS_REVIEW');
       expect(review.reviewReason).toMatch(/may have been made/);
-      const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'statement shows no transfer' }] });
+      const answer = await handle.executeUpdate(cancelPayoutUpdate, {
+        args: [{ reason: 'statement shows no transfer' }],
+      });
       expect(answer.cancelled).toBe(true);
       // Not resendable (the provider cannot be asked for it by our id): submitted by a server-counted activity, never locally.
       expect(await eventTypes(handle)).toContain('ACTIVITY_TASK_SCHEDULED');

@@ -22,10 +22,16 @@ export interface AcceptanceResult {
 const PROBE_GAP_MS = 5;
 
 function toCsv(items: ReturnType<typeof benchItems>): string {
-  return ['externalId,amount,pixKey,keyType', ...items.map((item) => `${item.externalId},${item.amount},${item.pixKey},${item.keyType}`)].join('\n');
+  return [
+    'externalId,amount,pixKey,keyType',
+    ...items.map((item) => `${item.externalId},${item.amount},${item.pixKey},${item.keyType}`),
+  ].join('\n');
 }
 
-export async function measureAcceptance(api: EngineClient, options: { items: number; format: AcceptanceFormat; healthzUrl: string }): Promise<AcceptanceResult> {
+export async function measureAcceptance(
+  api: EngineClient,
+  options: { items: number; format: AcceptanceFormat; healthzUrl: string },
+): Promise<AcceptanceResult> {
   const batchId = `bench-accept-${options.format}-${randomUUID().slice(0, 8)}`;
   const items = benchItems(options.items, batchId);
   const body = options.format === 'csv' ? toCsv(items) : JSON.stringify({ batchId, items });
@@ -78,7 +84,9 @@ function startHealthzProbe(url: string): { stop(): Promise<z.infer<typeof probeR
       else reject(parsed.error);
     });
     thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`the /healthz probe stopped (exit code ${code}) before it reported`)));
+    thread.once('exit', (code) =>
+      reject(new Error(`the /healthz probe stopped (exit code ${code}) before it reported`)),
+    );
   });
   // A probe that fails (a /healthz error) is reported by stop(), after the acceptance, not as an unhandled rejection.
   result.catch(() => undefined);

@@ -52,10 +52,23 @@ export function createBareActivities(signallerPort: number) {
   return {
     submitWithdrawal(input: PayoutInput): Promise<BareSubmission> {
       tell(`submitted ${payoutWorkflowId(input.externalId)}`);
-      return Promise.resolve({ kind: 'submitted', transactionId: `bare-${input.externalId}`, providerStatus: 'PROCESSING', feeCents: FEE_CENTS, totalCents: input.amountCents + FEE_CENTS, reconciled: false });
+      return Promise.resolve({
+        kind: 'submitted',
+        transactionId: `bare-${input.externalId}`,
+        providerStatus: 'PROCESSING',
+        feeCents: FEE_CENTS,
+        totalCents: input.amountCents + FEE_CENTS,
+        reconciled: false,
+      });
     },
     checkWithdrawal(ref: { method: string; externalId: string; providerTransactionId: string }): Promise<BareCheck> {
-      return Promise.resolve({ kind: 'found', state: 'COMPLETED', providerState: 'COMPLETED', transactionId: ref.providerTransactionId, feeCents: FEE_CENTS });
+      return Promise.resolve({
+        kind: 'found',
+        state: 'COMPLETED',
+        providerState: 'COMPLETED',
+        transactionId: ref.providerTransactionId,
+        feeCents: FEE_CENTS,
+      });
     },
     settlePayout(settlement: BareSettlement): Promise<void> {
       tell(`settled ${settlement.externalId}`);

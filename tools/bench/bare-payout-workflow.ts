@@ -36,9 +36,24 @@ export async function barePayoutWorkflow(input: PayoutInput): Promise<void> {
     hint = received;
   });
   const submitted = await submitWithdrawal(input);
-  upsertSearchAttributes({ [PayoutStatus.name]: ['SUBMITTED'], [ProviderTransactionId.name]: [submitted.transactionId] });
+  upsertSearchAttributes({
+    [PayoutStatus.name]: ['SUBMITTED'],
+    [ProviderTransactionId.name]: [submitted.transactionId],
+  });
   await condition(() => hint !== undefined, input.timing.callbackWaitMs);
-  const checked = await checkWithdrawal({ method: 'pix_key', externalId: input.externalId, providerTransactionId: submitted.transactionId });
+  const checked = await checkWithdrawal({
+    method: 'pix_key',
+    externalId: input.externalId,
+    providerTransactionId: submitted.transactionId,
+  });
   upsertSearchAttributes({ [PayoutStatus.name]: [checked.state] });
-  await settlePayout({ externalId: input.externalId, state: checked.state, amountCents: input.amountCents, feeCents: checked.feeCents, providerTransactionId: submitted.transactionId, callbacksReceived: 1, checksMade: 1 });
+  await settlePayout({
+    externalId: input.externalId,
+    state: checked.state,
+    amountCents: input.amountCents,
+    feeCents: checked.feeCents,
+    providerTransactionId: submitted.transactionId,
+    callbacksReceived: 1,
+    checksMade: 1,
+  });
 }

@@ -21,11 +21,20 @@ export interface BareRunResult {
 
 export async function measureBarePayouts(
   client: Client,
-  options: { taskQueue: string; payouts: number; window: number; timing: PayoutTiming; settled: EventEmitter; timeoutMs: number },
+  options: {
+    taskQueue: string;
+    payouts: number;
+    window: number;
+    timing: PayoutTiming;
+    settled: EventEmitter;
+    timeoutMs: number;
+  },
 ): Promise<BareRunResult> {
   const batchId = `bare-${Date.now().toString(36)}`;
   // The engine's inputs: the same items, parsed as the batch store's are, for the same batch-sized payloads.
-  const inputs = benchItems(options.payouts, batchId).map((item) => payoutInput(payoutRequestSchema.parse(item), options.timing, batchId));
+  const inputs = benchItems(options.payouts, batchId).map((item) =>
+    payoutInput(payoutRequestSchema.parse(item), options.timing, batchId),
+  );
   const started = performance.now();
   let next = 0;
   let settled = 0;
@@ -40,15 +49,28 @@ export async function measureBarePayouts(
       if (error === undefined) resolve();
       else reject(error);
     };
-    const timer = setTimeout(() => finish(new Error(`bare payouts: ${settled} of ${options.payouts} settled in ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`bare payouts: ${settled} of ${options.payouts} settled in ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     const onSettled = (): void => {
       settled += 1;
       if (settled >= options.payouts) finish();
-      else startNext().catch((error: unknown) => finish(error instanceof Error ? error : new Error('a bare payout could not start')));
+      else
+        startNext().catch((error: unknown) =>
+          finish(error instanceof Error ? error : new Error('a bare payout could not start')),
+        );
     };
     options.settled.on('settled', onSettled);
-    Promise.all(Array.from({ length: Math.min(options.window, options.payouts) }, startNext)).catch((error: unknown) => finish(error instanceof Error ? error : new Error('a bare payout could not start')));
+    Promise.all(Array.from({ length: Math.min(options.window, options.payouts) }, startNext)).catch((error: unknown) =>
+      finish(error instanceof Error ? error : new Error('a bare payout could not start')),
+    );
   });
   const seconds = (performance.now() - started) / 1_000;
-  return { payouts: options.payouts, workflowIds: inputs.map((input) => payoutWorkflowId(input.externalId)), seconds, perSecond: options.payouts / seconds };
+  return {
+    payouts: options.payouts,
+    workflowIds: inputs.map((input) => payoutWorkflowId(input.externalId)),
+    seconds,
+    perSecond: options.payouts / seconds,
+  };
 }

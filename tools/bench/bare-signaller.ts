@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   const temporal = await connectClient(config);
   const signal = async (workflowId: string): Promise<void> => {
     try {
-      await temporal.client.workflow.getHandle(workflowId).signal(withdrawalCallbackSignal, { status: 'COMPLETED', transactionId: `bare-${workflowId}`, receivedAt: new Date().toISOString() });
+      await temporal.client.workflow.getHandle(workflowId).signal(withdrawalCallbackSignal, {
+        status: 'COMPLETED',
+        transactionId: `bare-${workflowId}`,
+        receivedAt: new Date().toISOString(),
+      });
     } catch (error) {
       // A lost signal leaves its payout to its timer: the bench's deadline reports it, this line says why.
       process.stderr.write(`signaller: ${workflowId}: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -47,6 +51,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -35,7 +35,14 @@ import { MAX_BATCH_ITEMS } from '../../src/batches/batch-request';
 import { loadConfig } from '../../src/config/env';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { freeStackPorts, localStackEnv, type LocalStackPorts } from '../stack/local-stack-env';
-import { peakRssBytes, runToExit, spawnKeepingTail, spawnWaitingForLog, stopChild, waitHealthy } from '../stack/child-services';
+import {
+  peakRssBytes,
+  runToExit,
+  spawnKeepingTail,
+  spawnWaitingForLog,
+  stopChild,
+  waitHealthy,
+} from '../stack/child-services';
 import { temporalCliPath } from '../temporal/binaries';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
 import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
@@ -65,10 +72,21 @@ async function freshTemporal(
   ports: Pick<LocalStackPorts, 'temporal' | 'temporalMetrics'>,
 ): Promise<{ server: DevServerHandle; client: TemporalClientHandle; metricsUrl: string; env: NodeJS.ProcessEnv }> {
   const metricsPort = ports.temporalMetrics;
-  const server = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, dbFile: path.join(dir, 'temporal.sqlite'), metricsPort, stdio: 'ignore' });
+  const server = await startDevServer({
+    binary: temporalCliPath(),
+    port: ports.temporal,
+    dbFile: path.join(dir, 'temporal.sqlite'),
+    metricsPort,
+    stdio: 'ignore',
+  });
   const phaseEnv = { ...env, TEMPORAL_ADDRESS: server.address };
   try {
-    return { server, client: await connectClient(loadConfig(phaseEnv)), metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, env: phaseEnv };
+    return {
+      server,
+      client: await connectClient(loadConfig(phaseEnv)),
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      env: phaseEnv,
+    };
   } catch (error) {
     await server.stop();
     throw error;
@@ -99,14 +117,33 @@ async function main(): Promise<void> {
     const bareYardstick = async (phase: 'before' | 'after') => {
       process.stderr.write(`bench: ${sizes.BENCH_PAYOUTS} bare payouts, ${window} in flight (${phase} the engine)\n`);
       const bareTemporal = await freshTemporal(path.join(dataDir, `bare-${phase}`), baseEnv, ports);
-      stops.push(() => bareTemporal.server.stop(), () => bareTemporal.client.close());
+      stops.push(
+        () => bareTemporal.server.stop(),
+        () => bareTemporal.client.close(),
+      );
       const bare = await startBarePhase(bareTemporal.env);
       stops.push(() => bare.stop());
-      const bareCpu = processCpu({ temporal: bareTemporal.server.pid, worker: bare.worker.pid, signaller: bare.signaller.pid, client: process.pid });
+      const bareCpu = processCpu({
+        temporal: bareTemporal.server.pid,
+        worker: bare.worker.pid,
+        signaller: bare.signaller.pid,
+        client: process.pid,
+      });
       const storeBefore = await readPersistenceCounters(bareTemporal.metricsUrl);
-      const run = await measureBarePayouts(bareTemporal.client.client, { taskQueue: BARE_TASK_QUEUE, payouts: sizes.BENCH_PAYOUTS, window, timing: payoutTiming(config), settled: bare.settled, timeoutMs: PHASE_TIMEOUT_MS });
+      const run = await measureBarePayouts(bareTemporal.client.client, {
+        taskQueue: BARE_TASK_QUEUE,
+        payouts: sizes.BENCH_PAYOUTS,
+        window,
+        timing: payoutTiming(config),
+        settled: bare.settled,
+        timeoutMs: PHASE_TIMEOUT_MS,
+      });
       const cpu = bareCpu();
-      const store = persistencePerWorkflow(storeBefore, await readPersistenceCounters(bareTemporal.metricsUrl), sizes.BENCH_PAYOUTS);
+      const store = persistencePerWorkflow(
+        storeBefore,
+        await readPersistenceCounters(bareTemporal.metricsUrl),
+        sizes.BENCH_PAYOUTS,
+      );
       // Its events, read as the engine's are: the proof that the yardstick has a payout's shape.
       const perPayout = await payoutHistoryCost(bareTemporal.client.client, run.workflowIds);
       for (const stop of stops.splice(0).reverse()) await stop();
@@ -117,7 +154,10 @@ async function main(): Promise<void> {
     // 2. The engine, on a fresh database.
     process.stderr.write(`bench: engine stack, ${sizes.BENCH_PAYOUTS} payouts\n`);
     const temporal = await freshTemporal(path.join(dataDir, 'engine'), baseEnv, ports);
-    stops.push(() => temporal.server.stop(), () => temporal.client.close());
+    stops.push(
+      () => temporal.server.stop(),
+      () => temporal.client.close(),
+    );
     const env = temporal.env;
     const bundle = path.join(dataDir, 'workflow-bundle.js');
     await runToExit('build-workflows', [bundle], env);
@@ -134,11 +174,26 @@ async function main(): Promise<void> {
     const engineUrl = `http://127.0.0.1:${ports.engine}`;
     const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
     const engineApi = new EngineClient({ baseUrl: engineUrl, apiKey });
-    const engineCpu = processCpu({ temporal: temporal.server.pid, worker: worker.pid, api: api.child.pid, sandbox: sandbox.child.pid, client: process.pid });
+    const engineCpu = processCpu({
+      temporal: temporal.server.pid,
+      worker: worker.pid,
+      api: api.child.pid,
+      sandbox: sandbox.child.pid,
+      client: process.pid,
+    });
     const engineStoreBefore = await readPersistenceCounters(temporal.metricsUrl);
-    const engine = await measureEngine({ api: engineApi, client: temporal.client.client, payouts: sizes.BENCH_PAYOUTS, timeoutMs: PHASE_TIMEOUT_MS });
+    const engine = await measureEngine({
+      api: engineApi,
+      client: temporal.client.client,
+      payouts: sizes.BENCH_PAYOUTS,
+      timeoutMs: PHASE_TIMEOUT_MS,
+    });
     const engineCpuUsed = engineCpu();
-    const engineStore = persistencePerWorkflow(engineStoreBefore, await readPersistenceCounters(temporal.metricsUrl), engine.completed);
+    const engineStore = persistencePerWorkflow(
+      engineStoreBefore,
+      await readPersistenceCounters(temporal.metricsUrl),
+      engine.completed,
+    );
     const workerRss = peakRssBytes(worker.pid ?? -1);
     // Read after the CPU figures: the reading is the bench's, not the batch's.
     const batchHistory = await batchHistoryCost(temporal.client.client, batchWorkflowId(engine.batchId));
@@ -146,7 +201,13 @@ async function main(): Promise<void> {
     // 3. Latency at 80 % of the rate just measured.
     const pacedRate = 0.8 * engine.perSecond;
     process.stderr.write(`bench: single payouts at ${pacedRate.toFixed(1)}/s for ${sizes.BENCH_PACED_SECONDS} s\n`);
-    const paced = await measurePaced({ engine: { url: engineUrl, apiKey }, client: temporal.client.client, rate: pacedRate, seconds: sizes.BENCH_PACED_SECONDS, timeoutMs: PHASE_TIMEOUT_MS });
+    const paced = await measurePaced({
+      engine: { url: engineUrl, apiKey },
+      client: temporal.client.client,
+      rate: pacedRate,
+      seconds: sizes.BENCH_PACED_SECONDS,
+      timeoutMs: PHASE_TIMEOUT_MS,
+    });
 
     // 4. PIX charge creation, one after another.
     process.stderr.write(`bench: ${sizes.BENCH_CHARGES} PIX charges, one after another\n`);
@@ -156,7 +217,14 @@ async function main(): Promise<void> {
     process.stderr.write(`bench: ${sizes.BENCH_OPEN_PAYOUTS} payouts waiting for their callback\n`);
     const openWorkflows =
       sizes.BENCH_OPEN_PAYOUTS > 0
-        ? await measureOpenWorkflows({ engine: { url: engineUrl, apiKey }, client: temporal.client.client, payouts: sizes.BENCH_OPEN_PAYOUTS, workerPid: worker.pid ?? -1, concurrency: 20, timeoutMs: PHASE_TIMEOUT_MS })
+        ? await measureOpenWorkflows({
+            engine: { url: engineUrl, apiKey },
+            client: temporal.client.client,
+            payouts: sizes.BENCH_OPEN_PAYOUTS,
+            workerPid: worker.pid ?? -1,
+            concurrency: 20,
+            timeoutMs: PHASE_TIMEOUT_MS,
+          })
         : null;
 
     // 6. Acceptance, last and with the worker stopped. Accepting is the API's work (the body, validation, the
@@ -173,7 +241,11 @@ async function main(): Promise<void> {
     const acceptCsv = await accept(sizes.BENCH_ACCEPT_ITEMS, 'csv');
     const acceptJson = await accept(sizes.BENCH_ACCEPT_ITEMS, 'json');
     const apiRss = peakRssBytes(api.child.pid ?? -1);
-    const acceptanceFigures = (result: AcceptanceResult) => ({ acceptMs: Math.round(result.acceptMs), healthzMaxMs: result.healthz.maxMs, healthzAnswers: result.healthz.answers });
+    const acceptanceFigures = (result: AcceptanceResult) => ({
+      acceptMs: Math.round(result.acceptMs),
+      healthzMaxMs: result.healthz.maxMs,
+      healthzAnswers: result.healthz.answers,
+    });
 
     // 7. The yardstick again, the engine's stack stopped: the box's speed drifts within minutes, enough for one short
     // bare phase alone to move the ratio between runs of the same code (docs/benchmarks.md).
@@ -181,8 +253,15 @@ async function main(): Promise<void> {
     for (const stop of stops.splice(0).reverse()) await stop();
     const bareAfter = await bareYardstick('after');
 
-    const perItem = (reading: CpuReading, items: number) => Object.fromEntries(Object.entries(reading).map(([name, seconds]) => [name, seconds === null ? null : Number(((seconds * 1_000) / items).toFixed(1))]));
-    const sum = (values: (number | null | undefined)[]) => Number(values.reduce<number>((total, value) => total + (value ?? Number.NaN), 0).toFixed(1));
+    const perItem = (reading: CpuReading, items: number) =>
+      Object.fromEntries(
+        Object.entries(reading).map(([name, seconds]) => [
+          name,
+          seconds === null ? null : Number(((seconds * 1_000) / items).toFixed(1)),
+        ]),
+      );
+    const sum = (values: (number | null | undefined)[]) =>
+      Number(values.reduce<number>((total, value) => total + (value ?? Number.NaN), 0).toFixed(1));
     const engineMs = perItem(engineCpuUsed, engine.completed);
     const engineTotal = sum([engineMs.temporal, engineMs.worker, engineMs.api]);
     // The yardstick is both bare phases together: their CPU over their payouts.
@@ -198,15 +277,46 @@ async function main(): Promise<void> {
     const barePerSecond = (bareBefore.run.perSecond + bareAfter.run.perSecond) / 2;
     const ratio = Number((bareTotal / engineTotal).toFixed(2));
     const report = {
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, loadAverage: { atStart: loadAtStart, atEnd: load() } },
-      settings: { payouts: sizes.BENCH_PAYOUTS, window, pacedSeconds: sizes.BENCH_PACED_SECONDS, openPayouts: sizes.BENCH_OPEN_PAYOUTS },
-      cpuMsPerPayout: { temporal: engineMs.temporal, worker: engineMs.worker, api: engineMs.api, sandbox: engineMs.sandbox, engine: engineTotal, benchClient: engineMs.client },
-      cpuMsPerBarePayout: { temporal: bareMs.temporal, worker: bareMs.worker, signaller: bareMs.signaller, client: bareMs.client, total: bareTotal, before: bareTotalOf(perItem(bareBefore.cpu, bareBefore.run.payouts)), after: bareTotalOf(perItem(bareAfter.cpu, bareAfter.run.payouts)) },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+        node: process.version,
+        loadAverage: { atStart: loadAtStart, atEnd: load() },
+      },
+      settings: {
+        payouts: sizes.BENCH_PAYOUTS,
+        window,
+        pacedSeconds: sizes.BENCH_PACED_SECONDS,
+        openPayouts: sizes.BENCH_OPEN_PAYOUTS,
+      },
+      cpuMsPerPayout: {
+        temporal: engineMs.temporal,
+        worker: engineMs.worker,
+        api: engineMs.api,
+        sandbox: engineMs.sandbox,
+        engine: engineTotal,
+        benchClient: engineMs.client,
+      },
+      cpuMsPerBarePayout: {
+        temporal: bareMs.temporal,
+        worker: bareMs.worker,
+        signaller: bareMs.signaller,
+        client: bareMs.client,
+        total: bareTotal,
+        before: bareTotalOf(perItem(bareBefore.cpu, bareBefore.run.payouts)),
+        after: bareTotalOf(perItem(bareAfter.cpu, bareAfter.run.payouts)),
+      },
       ratio,
       payoutsPerSecond: Number(engine.perSecond.toFixed(1)),
       barePayoutsPerSecond: Number(barePerSecond.toFixed(1)),
       throughputRatio: Number((engine.perSecond / barePerSecond).toFixed(2)),
-      latencyAt80Percent: { rate: paced.rate, payouts: paced.payouts, p50: paced.latencyMs.p50, p99: paced.latencyMs.p99 },
+      latencyAt80Percent: {
+        rate: paced.rate,
+        payouts: paced.payouts,
+        p50: paced.latencyMs.p50,
+        p99: paced.latencyMs.p99,
+      },
       submitLatencyMs: paced.submitLatencyMs,
       callbackToFinalMs: paced.callbackToFinalMs,
       openWorkflows,
@@ -216,12 +326,20 @@ async function main(): Promise<void> {
       perPayout: engine.perPayout,
       // The batch workflow of the run itself, all its runs: its own traffic beside its payouts'.
       batchHistory,
-      perBarePayout: { events: bareBefore.perPayout.events, workflowTasks: bareBefore.perPayout.workflowTasks, eventTypes: bareBefore.perPayout.eventTypes },
+      perBarePayout: {
+        events: bareBefore.perPayout.events,
+        workflowTasks: bareBefore.perPayout.workflowTasks,
+        eventTypes: bareBefore.perPayout.eventTypes,
+      },
       completed: engine.completed,
       engineSeconds: Number(engine.seconds.toFixed(1)),
       chargeCreation: charges,
       accept10kMs: Math.round(accept10k.acceptMs),
-      acceptance: { items: sizes.BENCH_ACCEPT_ITEMS, csv: acceptanceFigures(acceptCsv), json: acceptanceFigures(acceptJson) },
+      acceptance: {
+        items: sizes.BENCH_ACCEPT_ITEMS,
+        csv: acceptanceFigures(acceptCsv),
+        json: acceptanceFigures(acceptJson),
+      },
       peakRssMb: { worker: mb(workerRss), api: mb(apiRss) },
       cpuSeconds: { bare: bareCpuUsed, engine: engineCpuUsed },
       serverStorePerWorkflow: { bare: bareBefore.store, bareAfter: bareAfter.store, engine: engineStore },
@@ -249,6 +367,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

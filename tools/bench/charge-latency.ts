@@ -11,11 +11,19 @@ export interface ChargeLatencyResult {
   latencyMs: { p50: number; p99: number; max: number };
 }
 
-export async function measureChargeCreation(options: { baseUrl: string; apiKey: string; charges: number }): Promise<ChargeLatencyResult> {
+export async function measureChargeCreation(options: {
+  baseUrl: string;
+  apiKey: string;
+  charges: number;
+}): Promise<ChargeLatencyResult> {
   const run = randomUUID().slice(0, 8);
   const latencies: number[] = [];
   for (let index = 0; index < options.charges; index += 1) {
-    const body = { externalId: `bench-${run}-${index}`, amount: 10 + index / 100, payer: { name: 'Bench Payer', document: '52998224725' } };
+    const body = {
+      externalId: `bench-${run}-${index}`,
+      amount: 10 + index / 100,
+      payer: { name: 'Bench Payer', document: '52998224725' },
+    };
     const started = performance.now();
     const response = await fetch(`${options.baseUrl}/v1/charges`, {
       method: 'POST',
@@ -28,5 +36,12 @@ export async function measureChargeCreation(options: { baseUrl: string; apiKey: 
   }
   latencies.sort((a, b) => a - b);
   const round = (value: number) => Math.round(value);
-  return { charges: options.charges, latencyMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? Number.NaN) } };
+  return {
+    charges: options.charges,
+    latencyMs: {
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies.at(-1) ?? Number.NaN),
+    },
+  };
 }

@@ -92,7 +92,14 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
   const count = (types: string[], type: string) => types.filter((each) => each === type).length;
   histories.sort((a, b) => a.types.length - b.types.length);
   const median = histories[Math.floor((histories.length - 1) / 2)]?.types ?? [];
-  const medianOf = (wait: keyof PayoutWaits) => percentile(histories.map((each) => each.waits[wait]).filter(Number.isFinite).sort((a, b) => a - b), 50);
+  const medianOf = (wait: keyof PayoutWaits) =>
+    percentile(
+      histories
+        .map((each) => each.waits[wait])
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b),
+      50,
+    );
   return {
     sampled: histories.length,
     events: median.length,
@@ -100,7 +107,12 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
     maxEvents: histories.at(-1)?.types.length ?? 0,
     timedOutWorkflowTasks: histories.reduce((sum, { types }) => sum + count(types, 'WORKFLOW_TASK_TIMED_OUT'), 0),
     eventTypes: median,
-    waitsMs: { firstTaskQueued: medianOf('firstTaskQueued'), firstTaskRun: medianOf('firstTaskRun'), callbackTaskRun: medianOf('callbackTaskRun'), startToClose: medianOf('startToClose') },
+    waitsMs: {
+      firstTaskQueued: medianOf('firstTaskQueued'),
+      firstTaskRun: medianOf('firstTaskRun'),
+      callbackTaskRun: medianOf('callbackTaskRun'),
+      startToClose: medianOf('startToClose'),
+    },
   };
 }
 
@@ -108,10 +120,14 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
  * The batch workflow's own history, every run of it (continued as new ones are chained by continuedExecutionRunId):
  * what the batch itself costs Temporal beside its payouts. Read once the batch workflow has closed.
  */
-export async function batchHistoryCost(client: Client, workflowId: string): Promise<{ runs: number; events: number; workflowTasks: number; activityTasks: number }> {
+export async function batchHistoryCost(
+  client: Client,
+  workflowId: string,
+): Promise<{ runs: number; events: number; workflowTasks: number; activityTasks: number }> {
   await client.workflow.getHandle(workflowId).result();
   const runs = await eventsOfEveryRun(client, workflowId);
-  const count = (has: (event: (typeof runs)[number][number]) => unknown) => runs.reduce((total, events) => total + events.filter(has).length, 0);
+  const count = (has: (event: (typeof runs)[number][number]) => unknown) =>
+    runs.reduce((total, events) => total + events.filter(has).length, 0);
   return {
     runs: runs.length,
     events: count(() => true),
@@ -137,21 +153,30 @@ async function timedSubmit(api: EngineClient, body: { batchId: string; items: un
   return performance.now() - started;
 }
 
-
-export async function measureEngine(options: { api: EngineClient; client: Client; payouts: number; timeoutMs: number }): Promise<EngineRunResult> {
+export async function measureEngine(options: {
+  api: EngineClient;
+  client: Client;
+  payouts: number;
+  timeoutMs: number;
+}): Promise<EngineRunResult> {
   const batchId = `bench-${randomUUID().slice(0, 8)}`;
   const submittedAt = Date.now();
   const acceptMs = await timedSubmit(options.api, { batchId, items: benchItems(options.payouts, batchId) });
-  const summary = await pollUntil(async () => {
-    const current = await options.api.batchSummary(batchId);
-    return current.done ? current : undefined;
-  }, { timeoutMs: options.timeoutMs, intervalMs: 500, description: `batch ${batchId} to finish` });
+  const summary = await pollUntil(
+    async () => {
+      const current = await options.api.batchSummary(batchId);
+      return current.done ? current : undefined;
+    },
+    { timeoutMs: options.timeoutMs, intervalMs: 500, description: `batch ${batchId} to finish` },
+  );
   const finishedAt = Date.now();
 
   const latencies: number[] = [];
   const payoutLatencies: number[] = [];
   const workflowIds: string[] = [];
-  for await (const execution of options.client.workflow.list({ query: `BatchId = '${batchId}' AND PayoutFlow = 'pix-withdrawal' AND PayoutStatus = 'COMPLETED'` })) {
+  for await (const execution of options.client.workflow.list({
+    query: `BatchId = '${batchId}' AND PayoutFlow = 'pix-withdrawal' AND PayoutStatus = 'COMPLETED'`,
+  })) {
     if (!execution.closeTime) continue;
     workflowIds.push(execution.workflowId);
     latencies.push(execution.closeTime.getTime() - submittedAt);

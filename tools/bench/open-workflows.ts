@@ -20,7 +20,14 @@ export interface OpenWorkflowsResult {
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-export async function measureOpenWorkflows(options: { engine: { url: string; apiKey: string }; client: Client; payouts: number; workerPid: number; concurrency: number; timeoutMs: number }): Promise<OpenWorkflowsResult> {
+export async function measureOpenWorkflows(options: {
+  engine: { url: string; apiKey: string };
+  client: Client;
+  payouts: number;
+  workerPid: number;
+  concurrency: number;
+  timeoutMs: number;
+}): Promise<OpenWorkflowsResult> {
   const run = Date.now().toString(36);
   const before = rssBytes(options.workerPid) ?? Number.NaN;
   let next = 0;
@@ -30,21 +37,39 @@ export async function measureOpenWorkflows(options: { engine: { url: string; api
         const index = next++;
         // Small amounts: the sandbox's merchant opens with R$ 1,000,000 and the engine phase's 10,000 payouts take over
         // half of it; at the engine's amounts the default 10,000 open payouts ran out of balance (FAILED, never SUBMITTED).
-        await submitPayout(options.engine, { externalId: `open-${run}-${index}`, amount: (114 + 100 * (index % 9)) / 100, pixKey: '52998224725', keyType: 'CPF' });
+        await submitPayout(options.engine, {
+          externalId: `open-${run}-${index}`,
+          amount: (114 + 100 * (index % 9)) / 100,
+          pixKey: '52998224725',
+          keyType: 'CPF',
+        });
       }
     }),
   );
   const failed = `WorkflowId STARTS_WITH 'payout:open-${run}-' AND PayoutStatus = 'FAILED'`;
-  await pollUntil(async () => {
-    // A refused payout never waits: say so now, not when the phase's timeout passes.
-    const refused = await countWorkflows(options.client, failed);
-    if (refused > 0) throw new StopPolling(`${refused} of the open payouts FAILED at the provider (its balance?), so they cannot wait for a callback`);
-    return (await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts ? true : undefined;
-  }, {
-    timeoutMs: options.timeoutMs,
-    intervalMs: 1_000,
-    description: `${options.payouts} payouts to wait for their callback`,
-  });
+  await pollUntil(
+    async () => {
+      // A refused payout never waits: say so now, not when the phase's timeout passes.
+      const refused = await countWorkflows(options.client, failed);
+      if (refused > 0)
+        throw new StopPolling(
+          `${refused} of the open payouts FAILED at the provider (its balance?), so they cannot wait for a callback`,
+        );
+      return (await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts
+        ? true
+        : undefined;
+    },
+    {
+      timeoutMs: options.timeoutMs,
+      intervalMs: 1_000,
+      description: `${options.payouts} payouts to wait for their callback`,
+    },
+  );
   const after = rssBytes(options.workerPid) ?? Number.NaN;
-  return { payouts: options.payouts, rssBeforeMb: mb(before), rss: mb(after), mbPerThousand: Number((mb(after - before) / (options.payouts / 1_000)).toFixed(1)) };
+  return {
+    payouts: options.payouts,
+    rssBeforeMb: mb(before),
+    rss: mb(after),
+    mbPerThousand: Number((mb(after - before) / (options.payouts / 1_000)).toFixed(1)),
+  };
 }

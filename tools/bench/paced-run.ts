@@ -24,13 +24,20 @@ export interface PacedRunResult {
 
 const SAMPLED_HISTORIES = 200;
 
-const eventMs = (event: temporal.api.history.v1.IHistoryEvent): number => Number(event.eventTime?.seconds ?? 0) * 1_000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
+const eventMs = (event: temporal.api.history.v1.IHistoryEvent): number =>
+  Number(event.eventTime?.seconds ?? 0) * 1_000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
 const quantiles = (values: number[]) => {
   values.sort((a, b) => a - b);
   return { p50: percentile(values, 50), p99: percentile(values, 99) };
 };
 
-export async function measurePaced(options: { engine: { url: string; apiKey: string }; client: Client; rate: number; seconds: number; timeoutMs: number }): Promise<PacedRunResult> {
+export async function measurePaced(options: {
+  engine: { url: string; apiKey: string };
+  client: Client;
+  rate: number;
+  seconds: number;
+  timeoutMs: number;
+}): Promise<PacedRunResult> {
   const run = Date.now().toString(36);
   const payouts = Math.max(1, Math.round(options.rate * options.seconds));
   const since = new Date().toISOString();
@@ -41,15 +48,28 @@ export async function measurePaced(options: { engine: { url: string; apiKey: str
     const wait = due - performance.now();
     // The pacing itself: each payout is sent at its time, not when the one before was answered.
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    submissions.push(submitPayout(options.engine, { externalId: `paced-${run}-${index}`, amount: 1 + (index % 9), pixKey: '52998224725', keyType: 'CPF' }));
+    submissions.push(
+      submitPayout(options.engine, {
+        externalId: `paced-${run}-${index}`,
+        amount: 1 + (index % 9),
+        pixKey: '52998224725',
+        keyType: 'CPF',
+      }),
+    );
   }
   await Promise.all(submissions);
   const query = `PayoutFlow = 'pix-withdrawal' AND BatchId IS NULL AND StartTime >= '${since}'`;
-  await pollUntil(async () => ((await countWorkflows(options.client, `${query} AND ExecutionStatus = 'Completed'`)) >= payouts ? true : undefined), {
-    timeoutMs: options.timeoutMs,
-    intervalMs: 500,
-    description: `${payouts} paced payouts to close`,
-  });
+  await pollUntil(
+    async () =>
+      (await countWorkflows(options.client, `${query} AND ExecutionStatus = 'Completed'`)) >= payouts
+        ? true
+        : undefined,
+    {
+      timeoutMs: options.timeoutMs,
+      intervalMs: 500,
+      description: `${payouts} paced payouts to close`,
+    },
+  );
 
   const latencies: number[] = [];
   const workflowIds: string[] = [];

@@ -30,7 +30,8 @@ export interface PersistencePerWorkflow {
   slowestCounts: Record<string, number>;
 }
 
-const SAMPLE = /^(persistence_requests|persistence_latency_sum|visibility_persistence_requests|visibility_persistence_latency_sum)\{([^}]*)\}\s+(\S+)$/;
+const SAMPLE =
+  /^(persistence_requests|persistence_latency_sum|visibility_persistence_requests|visibility_persistence_latency_sum)\{([^}]*)\}\s+(\S+)$/;
 const FIELD: Record<string, keyof PersistenceCounters> = {
   persistence_requests: 'requests',
   persistence_latency_sum: 'seconds',
@@ -61,13 +62,19 @@ export async function readPersistenceCounters(metricsUrl: string): Promise<Persi
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 function growth(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).map(([operation, value]) => [operation, value - (before[operation] ?? 0)]));
+  return Object.fromEntries(
+    Object.entries(after).map(([operation, value]) => [operation, value - (before[operation] ?? 0)]),
+  );
 }
 
 const total = (values: Record<string, number>) => Object.values(values).reduce((sum, value) => sum + value, 0);
 
 /** The counters' growth between two readings, per workflow of the phase between them. */
-export function persistencePerWorkflow(before: PersistenceCounters, after: PersistenceCounters, workflows: number): PersistencePerWorkflow {
+export function persistencePerWorkflow(
+  before: PersistenceCounters,
+  after: PersistenceCounters,
+  workflows: number,
+): PersistencePerWorkflow {
   const per = (value: number, digits: number) => round(value / Math.max(workflows, 1), digits);
   const requests = growth(before.requests, after.requests);
   const seconds = growth(before.seconds, after.seconds);

@@ -17,7 +17,8 @@ export async function submitPayout(engine: { url: string; apiKey: string }, item
     signal: AbortSignal.timeout(60_000),
   });
   const text = await response.text();
-  if (response.status !== 202) throw new Error(`payout ${item.externalId}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  if (response.status !== 202)
+    throw new Error(`payout ${item.externalId}: HTTP ${response.status} ${text.slice(0, 200)}`);
 }
 
 /** Visibility's count of the workflows a query matches (the bench's way to wait for a phase's payouts, never result()). */

@@ -15,11 +15,22 @@ import { COMPONENTS, startChaosStack, type ChaosStack, type ComponentName } from
 import type { TrialVerdict } from './checker';
 import { startClusterChaosStack } from './cluster-chaos-stack';
 import type { Flow } from './flows';
-import { addLifecycleVerdict, emptyLifecycleVerdict, type LifecycleKind, type LifecycleVerdict } from './lifecycle-checker';
+import {
+  addLifecycleVerdict,
+  emptyLifecycleVerdict,
+  type LifecycleKind,
+  type LifecycleVerdict,
+} from './lifecycle-checker';
 import { Prng } from './prng';
 import { planTrial, type PlanSettings } from './trial-plan';
 import { runTrial, zeroKills, type TrialTimeouts } from './trial-run';
-import { addWebhookVerdict, emptyWebhookVerdict, startFlappingEndpoint, type FlappingEndpoint, type WebhookVerdict } from './webhook-trial';
+import {
+  addWebhookVerdict,
+  emptyWebhookVerdict,
+  startFlappingEndpoint,
+  type FlappingEndpoint,
+  type WebhookVerdict,
+} from './webhook-trial';
 
 export interface ChaosOptions extends Omit<PlanSettings, 'seed' | 'targets'>, TrialTimeouts {
   seed: number;
@@ -57,22 +68,30 @@ export type ChaosReport = {
   /** What the NEEDS_REVIEW payouts say, by kind of reason. */
   reviewReasons: Record<string, number>;
 } & Counts & {
-  /** Charges, card payments and infractions against the provider's ledger. */
-  lifecycles: Record<LifecycleKind, LifecycleFigures>;
-  /** The merchant events at the flapping receiver (without the webhooks flow: absent). */
-  webhooks?: WebhookFigures;
-  /** Where the logs and state of a run that found a problem (or failed) were kept. */
-  keptDataDir?: string;
-  error?: string;
-};
+    /** Charges, card payments and infractions against the provider's ledger. */
+    lifecycles: Record<LifecycleKind, LifecycleFigures>;
+    /** The merchant events at the flapping receiver (without the webhooks flow: absent). */
+    webhooks?: WebhookFigures;
+    /** Where the logs and state of a run that found a problem (or failed) were kept. */
+    keptDataDir?: string;
+    error?: string;
+  };
 
 type Failures = Pick<Counts, 'doubleDebits' | 'lost' | 'stuckWithoutReason' | 'ledgerMismatches'>;
 
 /** Exactly the counts that must be 0 for a run to pass: the payouts', each lifecycle's, and the merchant events'. */
-export function failedCounts(report: Failures & { lifecycles?: Record<LifecycleKind, Failures>; webhooks?: Pick<WebhookVerdict, 'lost' | 'changedOnRetry' | 'badSignatures'> }): number {
-  const sum = (counts: Failures) => counts.doubleDebits + counts.lost + counts.stuckWithoutReason + counts.ledgerMismatches;
+export function failedCounts(
+  report: Failures & {
+    lifecycles?: Record<LifecycleKind, Failures>;
+    webhooks?: Pick<WebhookVerdict, 'lost' | 'changedOnRetry' | 'badSignatures'>;
+  },
+): number {
+  const sum = (counts: Failures) =>
+    counts.doubleDebits + counts.lost + counts.stuckWithoutReason + counts.ledgerMismatches;
   const lifecycles = Object.values(report.lifecycles ?? {}).reduce((total, counts) => total + sum(counts), 0);
-  const webhooks = report.webhooks ? report.webhooks.lost + report.webhooks.changedOnRetry + report.webhooks.badSignatures : 0;
+  const webhooks = report.webhooks
+    ? report.webhooks.lost + report.webhooks.changedOnRetry + report.webhooks.badSignatures
+    : 0;
   return sum(report) + lifecycles + webhooks;
 }
 
@@ -88,14 +107,32 @@ export const DEFAULT_TIMEOUTS: TrialTimeouts = { submitMs: 180_000, settleMs: 24
 
 async function buildWorkflowBundle(out: string, logFile: string): Promise<void> {
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'build-workflows.ts'), out], { stdio: ['ignore', fd, fd] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'build-workflows.ts'), out],
+    { stdio: ['ignore', fd, fd] },
+  );
   closeSync(fd);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`building the workflow bundle exited with ${code} (see ${logFile})`);
 }
 
-const zeroCounts = (): Counts => ({ payouts: 0, completed: 0, failed: 0, cancelled: 0, needsReview: 0, needsReviewNeverSettled: 0, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0 });
-const withoutProblems = <T extends { problems: string[] }>({ problems: _problems, ...figures }: T): Omit<T, 'problems'> => figures;
+const zeroCounts = (): Counts => ({
+  payouts: 0,
+  completed: 0,
+  failed: 0,
+  cancelled: 0,
+  needsReview: 0,
+  needsReviewNeverSettled: 0,
+  doubleDebits: 0,
+  lost: 0,
+  stuckWithoutReason: 0,
+  ledgerMismatches: 0,
+});
+const withoutProblems = <T extends { problems: string[] }>({
+  problems: _problems,
+  ...figures
+}: T): Omit<T, 'problems'> => figures;
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const startedAt = Date.now();
@@ -105,7 +142,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rng = new Prng(options.seed);
   const counts = zeroCounts();
   const kills = zeroKills();
-  let lifecycles: Record<LifecycleKind, LifecycleVerdict> = { charge: emptyLifecycleVerdict(), cardPayment: emptyLifecycleVerdict(), infraction: emptyLifecycleVerdict() };
+  let lifecycles: Record<LifecycleKind, LifecycleVerdict> = {
+    charge: emptyLifecycleVerdict(),
+    cardPayment: emptyLifecycleVerdict(),
+    infraction: emptyLifecycleVerdict(),
+  };
   let webhooks = emptyWebhookVerdict();
   let endpoint: FlappingEndpoint | undefined;
   const reviewReasons: Record<string, number> = {};
@@ -122,10 +163,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       options.log(`chaos: building the workflow bundle and starting the stack in ${dataDir}`);
       const workflowBundle = path.join(dataDir, 'workflow-bundle.js');
       await buildWorkflowBundle(workflowBundle, path.join(dataDir, 'build-workflows.log'));
-      stack = await startChaosStack({ dataDir, workflowBundle, deduplicate: options.deduplicate, store: options.store, log: options.log });
+      stack = await startChaosStack({
+        dataDir,
+        workflowBundle,
+        deduplicate: options.deduplicate,
+        store: options.store,
+        log: options.log,
+      });
     }
     if (options.flows.includes('webhooks')) {
-      const client = new StackClient({ engineUrl: stack.engineUrl, sandboxUrl: stack.sandboxUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: stack.config.SANDBOX_ADMIN_TOKEN });
+      const client = new StackClient({
+        engineUrl: stack.engineUrl,
+        sandboxUrl: stack.sandboxUrl,
+        apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '',
+        adminToken: stack.config.SANDBOX_ADMIN_TOKEN,
+      });
       // A PRNG of its own: the receiver's answers do not shift the trials' plans.
       endpoint = await startFlappingEndpoint(client, new Prng(options.seed ^ 0x5eed));
     }
@@ -151,12 +203,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       resubmissions += result.resubmissions;
       const { problems, reviewReasons: trialReasons, ...trialCounts } = result.verdict;
       for (const key of Object.keys(counts) as (keyof Counts)[]) counts[key] += trialCounts[key];
-      for (const [kind, count] of Object.entries(trialReasons)) reviewReasons[kind] = (reviewReasons[kind] ?? 0) + count;
-      const trialLifecycles = Object.fromEntries(Object.entries(result.lifecycles).map(([kind, verdict]) => [kind, withoutProblems(verdict)]));
+      for (const [kind, count] of Object.entries(trialReasons))
+        reviewReasons[kind] = (reviewReasons[kind] ?? 0) + count;
+      const trialLifecycles = Object.fromEntries(
+        Object.entries(result.lifecycles).map(([kind, verdict]) => [kind, withoutProblems(verdict)]),
+      );
       options.log(
         `chaos: trial ${plan.trial} (started at ${result.seconds} s): ${JSON.stringify({ ...trialCounts, reviewReasons: trialReasons, lifecycles: trialLifecycles, ...(result.webhooks ? { webhooks: withoutProblems(result.webhooks) } : {}), kills: result.kills, resubmissions: result.resubmissions })}`,
       );
-      const allProblems = [...problems, ...Object.values(result.lifecycles).flatMap((verdict) => verdict.problems), ...(result.webhooks?.problems ?? [])];
+      const allProblems = [
+        ...problems,
+        ...Object.values(result.lifecycles).flatMap((verdict) => verdict.problems),
+        ...(result.webhooks?.problems ?? []),
+      ];
       for (const line of allProblems.slice(0, 20)) options.log(`chaos: trial ${plan.trial}: ${line}`);
     }
   } catch (caught) {
@@ -169,9 +228,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const name of COMPONENTS) crashes[name] = stack.parts[name]?.crashes ?? 0;
     await stack.stop();
   }
-  const lifecycleFigures = { charge: withoutProblems(lifecycles.charge), cardPayment: withoutProblems(lifecycles.cardPayment), infraction: withoutProblems(lifecycles.infraction) };
+  const lifecycleFigures = {
+    charge: withoutProblems(lifecycles.charge),
+    cardPayment: withoutProblems(lifecycles.cardPayment),
+    infraction: withoutProblems(lifecycles.infraction),
+  };
   const webhookFigures = endpoint ? { ...withoutProblems(webhooks), refusedAnswers: endpoint.refused } : undefined;
-  const keep = error !== undefined || failedCounts({ ...counts, lifecycles: lifecycleFigures, ...(webhookFigures ? { webhooks: webhookFigures } : {}) }) > 0;
+  const keep =
+    error !== undefined ||
+    failedCounts({ ...counts, lifecycles: lifecycleFigures, ...(webhookFigures ? { webhooks: webhookFigures } : {}) }) >
+      0;
   if (!keep) rmSync(dataDir, { recursive: true, force: true });
   return {
     trials,

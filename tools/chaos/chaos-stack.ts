@@ -24,7 +24,12 @@ import { Supervisor, type Part, type Running } from './supervisor';
 export const COMPONENTS = ['worker', 'api', 'sandbox', 'temporal', 'postgres'] as const;
 export type ComponentName = (typeof COMPONENTS)[number];
 /** The parts of the default stack, in the order the plan draws from (the seed's plans depend on it). */
-export const DEV_SERVER_COMPONENTS = ['worker', 'api', 'sandbox', 'temporal'] as const satisfies readonly ComponentName[];
+export const DEV_SERVER_COMPONENTS = [
+  'worker',
+  'api',
+  'sandbox',
+  'temporal',
+] as const satisfies readonly ComponentName[];
 
 /** The engine's and the sandbox's timing in the chaos stack: short enough for a trial, as in production otherwise. */
 export const CHAOS_TIMING = {
@@ -85,16 +90,23 @@ export interface ChaosStackOptions {
 const BATCH_DATABASE = 'batches';
 
 /** The sandbox's faults (`PUT`/`DELETE /sandbox/faults`, admin token), remembered: the sandbox holds them in memory, so each of its restarts needs them again. */
-export function sandboxFaults(sandboxUrl: string, adminToken: string): { set(faults: unknown): Promise<void>; clear(): Promise<void>; reapply(): Promise<void> } {
+export function sandboxFaults(
+  sandboxUrl: string,
+  adminToken: string,
+): { set(faults: unknown): Promise<void>; clear(): Promise<void>; reapply(): Promise<void> } {
   let current: unknown;
   const send = async (method: 'PUT' | 'DELETE', body?: unknown): Promise<void> => {
     const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(5_000),
     });
-    if (!response.ok) throw new Error(`sandbox ${method} /sandbox/faults answered ${response.status}: ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`sandbox ${method} /sandbox/faults answered ${response.status}: ${await response.text()}`);
   };
   return {
     async set(faults) {
@@ -113,17 +125,23 @@ export function sandboxFaults(sandboxUrl: string, adminToken: string): { set(fau
 
 /** Until the engine API says it is ready (Temporal and the provider reachable). */
 export const engineReady = (engineUrl: string, timeoutMs = 180_000): Promise<true> =>
-  pollUntil(async () => ((await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok ? true : undefined), {
-    timeoutMs,
-    intervalMs: 500,
-    description: 'the engine API to be ready',
-  });
+  pollUntil(
+    async () => ((await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok ? true : undefined),
+    {
+      timeoutMs,
+      intervalMs: 500,
+      description: 'the engine API to be ready',
+    },
+  );
 
 export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
   const logDir = path.join(options.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const ports = { ...(await freeStackPorts()), postgres: await freePort() };
-  const postgres = options.store === 'postgres' ? postgresPart({ dir: path.join(options.dataDir, 'postgres'), port: ports.postgres, durable: true }) : undefined;
+  const postgres =
+    options.store === 'postgres'
+      ? postgresPart({ dir: path.join(options.dataDir, 'postgres'), port: ports.postgres, durable: true })
+      : undefined;
   const engineUrl = `http://127.0.0.1:${ports.engine}`;
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const env: NodeJS.ProcessEnv = {
@@ -148,11 +166,25 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
 
   const launchers: Record<(typeof DEV_SERVER_COMPONENTS)[number], () => Promise<Running>> = {
     temporal: async () => {
-      const server = await startDevServer({ binary, port: ports.temporal, metricsPort: ports.temporalMetrics, dbFile: path.join(options.dataDir, 'temporal.sqlite'), stdio: 'ignore', startupTimeoutMs: 120_000 });
-      return { pid: server.pid, exited: processGone(server.pid), kill: () => process.kill(server.pid, 'SIGKILL'), stop: () => server.stop() };
+      const server = await startDevServer({
+        binary,
+        port: ports.temporal,
+        metricsPort: ports.temporalMetrics,
+        dbFile: path.join(options.dataDir, 'temporal.sqlite'),
+        stdio: 'ignore',
+        startupTimeoutMs: 120_000,
+      });
+      return {
+        pid: server.pid,
+        exited: processGone(server.pid),
+        kill: () => process.kill(server.pid, 'SIGKILL'),
+        stop: () => server.stop(),
+      };
     },
     sandbox: async () => {
-      const running = await launchLoggedService('sandbox', env, logFile('sandbox'), { healthUrl: `${sandboxUrl}/healthz` });
+      const running = await launchLoggedService('sandbox', env, logFile('sandbox'), {
+        healthUrl: `${sandboxUrl}/healthz`,
+      });
       try {
         await faults.reapply();
       } catch (error) {
@@ -162,10 +194,13 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
       }
       return running;
     },
-    worker: () => launchLoggedService('worker', { ...env, LOG_LEVEL: 'info' }, logFile('worker'), { marker: '"worker.started"' }),
+    worker: () =>
+      launchLoggedService('worker', { ...env, LOG_LEVEL: 'info' }, logFile('worker'), { marker: '"worker.started"' }),
     api: () => launchLoggedService('api', env, logFile('api'), { healthUrl: `${engineUrl}/healthz` }),
   };
-  const parts: Partial<Record<ComponentName, Supervisor>> = Object.fromEntries(DEV_SERVER_COMPONENTS.map((name) => [name, new Supervisor(name, launchers[name], options.log)]));
+  const parts: Partial<Record<ComponentName, Supervisor>> = Object.fromEntries(
+    DEV_SERVER_COMPONENTS.map((name) => [name, new Supervisor(name, launchers[name], options.log)]),
+  );
   if (postgres) parts.postgres = new Supervisor('postgres', () => postgres.launch(), options.log);
   const components = COMPONENTS.filter((name) => parts[name] !== undefined);
 

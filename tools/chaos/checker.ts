@@ -70,7 +70,11 @@ interface Money {
 }
 
 /** Per externalId: entries taking money from the merchant's account (debits) and entries giving it back (refunds). */
-export function moneyByExternalId(ledger: readonly LedgerEntryView[], merchantAccount: string, transfers: ReadonlyMap<string, string>): Map<string, Money> {
+export function moneyByExternalId(
+  ledger: readonly LedgerEntryView[],
+  merchantAccount: string,
+  transfers: ReadonlyMap<string, string>,
+): Map<string, Money> {
   const money = new Map<string, Money>();
   for (const entry of ledger) {
     const externalId = entry.externalId ?? (entry.operationId ? transfers.get(entry.operationId) : undefined);
@@ -150,7 +154,10 @@ export function checkTrial(evidence: TrialEvidence): TrialVerdict {
           verdict.reviewReasons[kind] = (verdict.reviewReasons[kind] ?? 0) + 1;
         } else {
           verdict.stuckWithoutReason += 1;
-          problem(externalId, status === 'NEEDS_REVIEW' ? 'NEEDS_REVIEW without a reason' : `still ${status} at the deadline`);
+          problem(
+            externalId,
+            status === 'NEEDS_REVIEW' ? 'NEEDS_REVIEW without a reason' : `still ${status} at the deadline`,
+          );
         }
         break;
       }

@@ -6,7 +6,14 @@
  * API, and a worker (one of the two in turn: the other keeps polling, as in production).
  */
 import { startCluster } from '../cluster/cluster-stack';
-import { CHAOS_TIMING, engineReady, sandboxFaults, type ChaosStack, type ChaosStackOptions, type ComponentName } from './chaos-stack';
+import {
+  CHAOS_TIMING,
+  engineReady,
+  sandboxFaults,
+  type ChaosStack,
+  type ChaosStackOptions,
+  type ComponentName,
+} from './chaos-stack';
 import type { Part, Supervisor } from './supervisor';
 
 /** Several worker processes as one part: a kill takes the next one that is up, a start starts all of them. */
@@ -54,12 +61,19 @@ function withAfterStart(part: Supervisor, afterStart: () => Promise<void>): Part
   };
 }
 
-export async function startClusterChaosStack(options: Omit<ChaosStackOptions, 'store' | 'workflowBundle'>): Promise<ChaosStack> {
+export async function startClusterChaosStack(
+  options: Omit<ChaosStackOptions, 'store' | 'workflowBundle'>,
+): Promise<ChaosStack> {
   const cluster = await startCluster({
     dataDir: options.dataDir,
     workers: 2,
     ports: 'free',
-    env: { ...CHAOS_TIMING, SANDBOX_DEDUPLICATE: String(options.deduplicate), LOG_LEVEL: 'warn', MED_SYNC_INTERVAL_MS: '86400000' },
+    env: {
+      ...CHAOS_TIMING,
+      SANDBOX_DEDUPLICATE: String(options.deduplicate),
+      LOG_LEVEL: 'warn',
+      MED_SYNC_INTERVAL_MS: '86400000',
+    },
     log: options.log,
   });
   const { config, engineUrl, sandboxUrl } = cluster;

@@ -17,7 +17,10 @@ export const flowsSchema = z
     const names = value.split(',').map((name) => name.trim());
     const unknown = names.filter((name) => !(FLOWS as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `unknown flow ${unknown.join(', ')}: each must be one of ${FLOWS.join(', ')}, or all` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown flow ${unknown.join(', ')}: each must be one of ${FLOWS.join(', ')}, or all`,
+      });
       return z.NEVER;
     }
     return FLOWS.filter((flow) => names.includes(flow));

@@ -9,7 +9,8 @@
 export type LifecycleKind = 'charge' | 'cardPayment' | 'infraction';
 
 /** What the engine shows of one lifecycle; `known: false` when it answers 404. */
-export type EngineReading = { known: false } | { known: true; status: string; reviewReason?: string; refundedCents?: number };
+export type EngineReading =
+  { known: false } | { known: true; status: string; reviewReason?: string; refundedCents?: number };
 
 export interface LifecycleEvidence {
   kind: LifecycleKind;
@@ -55,7 +56,17 @@ const REVIEW_STATE = 'NEEDS_REVIEW';
 /** An infraction nobody at the provider resolved yet: the engine rightly waits. */
 const PROVIDER_OPEN = 'WAITING_PSP';
 
-export const emptyLifecycleVerdict = (): LifecycleVerdict => ({ total: 0, states: {}, doubleDebits: 0, lost: 0, stuckWithoutReason: 0, ledgerMismatches: 0, notStarted: 0, reviewReasons: {}, problems: [] });
+export const emptyLifecycleVerdict = (): LifecycleVerdict => ({
+  total: 0,
+  states: {},
+  doubleDebits: 0,
+  lost: 0,
+  stuckWithoutReason: 0,
+  ledgerMismatches: 0,
+  notStarted: 0,
+  reviewReasons: {},
+  problems: [],
+});
 
 export function checkLifecycles(evidence: readonly LifecycleEvidence[]): LifecycleVerdict {
   const verdict = emptyLifecycleVerdict();
@@ -82,7 +93,10 @@ export function checkLifecycles(evidence: readonly LifecycleEvidence[]): Lifecyc
         problem(item, `${status} with ${item.moneyEntries} money entries at the provider`);
       } else if (item.kind === 'charge' && (item.engine.refundedCents ?? 0) !== (item.providerRefundedCents ?? 0)) {
         verdict.ledgerMismatches += 1;
-        problem(item, `${status}, ${item.engine.refundedCents ?? 0} centavos refunded by the engine's account, ${item.providerRefundedCents ?? 0} by the provider's`);
+        problem(
+          item,
+          `${status}, ${item.engine.refundedCents ?? 0} centavos refunded by the engine's account, ${item.providerRefundedCents ?? 0} by the provider's`,
+        );
       } else if (item.kind === 'infraction' && item.providerStatus !== undefined && item.providerStatus !== status) {
         verdict.ledgerMismatches += 1;
         problem(item, `${status} in the engine, ${item.providerStatus} at the provider`);

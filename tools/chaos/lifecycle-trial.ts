@@ -45,11 +45,19 @@ export interface LifecycleSizes {
 /** Letters and digits only: a charge's id is its BR Code's txid. */
 export function planLifecycles(prefix: string, flows: readonly Flow[], sizes: LifecycleSizes): LifecyclePlan {
   const id = (label: string, index: number) => `${prefix.replace(/[^A-Za-z0-9]/g, '')}${label}${index}`;
-  const times = <T>(make: (index: number) => T): T[] => Array.from({ length: sizes.perKind }, (_, index) => make(index));
-  const chargeKinds: ChargeKind[] = [...(flows.includes('charges') ? (['paid', 'expired', 'paidLate'] as const) : []), ...(flows.includes('infractions') ? (['claimed'] as const) : [])];
+  const times = <T>(make: (index: number) => T): T[] =>
+    Array.from({ length: sizes.perKind }, (_, index) => make(index));
+  const chargeKinds: ChargeKind[] = [
+    ...(flows.includes('charges') ? (['paid', 'expired', 'paidLate'] as const) : []),
+    ...(flows.includes('infractions') ? (['claimed'] as const) : []),
+  ];
   return {
     charges: chargeKinds.flatMap((kind) => times((index) => ({ externalId: id(kind, index), kind }))),
-    cardPayments: flows.includes('cardPayments') ? (['frictionless', 'challenge'] as const).flatMap((authentication) => times((index) => ({ externalId: id(authentication, index), authentication }))) : [],
+    cardPayments: flows.includes('cardPayments')
+      ? (['frictionless', 'challenge'] as const).flatMap((authentication) =>
+          times((index) => ({ externalId: id(authentication, index), authentication })),
+        )
+      : [],
   };
 }
 
@@ -67,8 +75,17 @@ export interface Driven {
 
 const message = (error: unknown) => (error instanceof Error ? error.message.split('\n')[0] : String(error));
 
-async function driveCharge(client: StackClient, charge: LifecyclePlan['charges'][number], driven: Driven): Promise<void> {
-  await createCharge(client, charge.externalId, CHARGE_AMOUNT, charge.kind === 'expired' || charge.kind === 'paidLate' ? SHORT_EXPIRY_SECONDS : PAYABLE_SECONDS);
+async function driveCharge(
+  client: StackClient,
+  charge: LifecyclePlan['charges'][number],
+  driven: Driven,
+): Promise<void> {
+  await createCharge(
+    client,
+    charge.externalId,
+    CHARGE_AMOUNT,
+    charge.kind === 'expired' || charge.kind === 'paidLate' ? SHORT_EXPIRY_SECONDS : PAYABLE_SECONDS,
+  );
   driven.started.add(charge.externalId);
   if (charge.kind === 'expired') return;
   if (charge.kind === 'paidLate') await chargeIn(client, charge.externalId, ['EXPIRED']);
@@ -81,18 +98,36 @@ async function driveCharge(client: StackClient, charge: LifecyclePlan['charges']
   });
 }
 
-async function driveCardPayment(client: StackClient, payment: LifecyclePlan['cardPayments'][number], driven: Driven): Promise<void> {
+async function driveCardPayment(
+  client: StackClient,
+  payment: LifecyclePlan['cardPayments'][number],
+  driven: Driven,
+): Promise<void> {
   await payByCard(client, payment.externalId, payment.authentication, () => driven.started.add(payment.externalId));
 }
 
 /** Drives every lifecycle of the plan at once; resolves when each has gone as far as it could (never rejects). */
-export async function driveLifecycles(client: StackClient, plan: LifecyclePlan, log: (line: string) => void): Promise<Driven> {
+export async function driveLifecycles(
+  client: StackClient,
+  plan: LifecyclePlan,
+  log: (line: string) => void,
+): Promise<Driven> {
   const driven: Driven = { started: new Set(), infractions: new Map() };
   const steps = [
-    ...plan.charges.map((charge) => ({ label: `charge ${charge.externalId} (${charge.kind})`, run: () => driveCharge(client, charge, driven) })),
-    ...plan.cardPayments.map((payment) => ({ label: `card payment ${payment.externalId} (${payment.authentication})`, run: () => driveCardPayment(client, payment, driven) })),
+    ...plan.charges.map((charge) => ({
+      label: `charge ${charge.externalId} (${charge.kind})`,
+      run: () => driveCharge(client, charge, driven),
+    })),
+    ...plan.cardPayments.map((payment) => ({
+      label: `card payment ${payment.externalId} (${payment.authentication})`,
+      run: () => driveCardPayment(client, payment, driven),
+    })),
   ];
-  await Promise.all(steps.map((step) => step.run().catch((error: unknown) => log(`${step.label}: stopped by the chaos: ${message(error)}`))));
+  await Promise.all(
+    steps.map((step) =>
+      step.run().catch((error: unknown) => log(`${step.label}: stopped by the chaos: ${message(error)}`)),
+    ),
+  );
   return driven;
 }
 
@@ -103,23 +138,46 @@ const FINAL = {
 };
 
 const ledgerSchema = z.object({
-  entries: z.array(z.object({ kind: z.string(), externalId: z.string().nullable(), operationId: z.string().nullable(), lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })) })),
+  entries: z.array(
+    z.object({
+      kind: z.string(),
+      externalId: z.string().nullable(),
+      operationId: z.string().nullable(),
+      lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })),
+    }),
+  ),
 });
-const operationsSchema = z.object({ operations: z.array(z.object({ transactionId: z.string(), details: z.record(z.string(), z.unknown()) })) });
+const operationsSchema = z.object({
+  operations: z.array(z.object({ transactionId: z.string(), details: z.record(z.string(), z.unknown()) })),
+});
 const sandboxInfractionSchema = z.object({ infraction: z.object({ status: z.string() }) });
 const MERCHANT_ACCOUNT = `user:${SEEDED_USERS.merchant.id}`;
 
 /** Until every started lifecycle is final in the engine (the MED sync asked to run meanwhile), or the deadline: the checker judges what is there then. */
-export async function settleLifecycles(client: StackClient, plan: LifecyclePlan, driven: Driven, timeoutMs: number, log: (line: string) => void): Promise<void> {
+export async function settleLifecycles(
+  client: StackClient,
+  plan: LifecyclePlan,
+  driven: Driven,
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<void> {
   let lastSync = 0;
   const pending = async (): Promise<string[]> => {
     const open: string[] = [];
     for (const charge of plan.charges) {
       // A claimed charge waits for its infraction, which the sync brings.
-      if (driven.started.has(charge.externalId) && !FINAL.charge.has((await readCharge(client, charge.externalId))?.status ?? '')) open.push(charge.externalId);
+      if (
+        driven.started.has(charge.externalId) &&
+        !FINAL.charge.has((await readCharge(client, charge.externalId))?.status ?? '')
+      )
+        open.push(charge.externalId);
     }
     for (const payment of plan.cardPayments) {
-      if (driven.started.has(payment.externalId) && !FINAL.cardPayment.has((await readCardPayment(client, payment.externalId))?.status ?? '')) open.push(payment.externalId);
+      if (
+        driven.started.has(payment.externalId) &&
+        !FINAL.cardPayment.has((await readCardPayment(client, payment.externalId))?.status ?? '')
+      )
+        open.push(payment.externalId);
     }
     for (const infractionId of driven.infractions.values()) {
       if (!FINAL.infraction.has((await readInfraction(client, infractionId))?.status ?? '')) open.push(infractionId);
@@ -135,49 +193,102 @@ export async function settleLifecycles(client: StackClient, plan: LifecyclePlan,
       return (await pending()).length === 0 ? true : undefined;
     },
     { timeoutMs, intervalMs: 1_000, description: 'the charges, card payments and infractions to be final' },
-  ).catch(async (error: unknown) => log(`${message(error)}; checking them as they are (not final: ${(await pending()).join(', ')})`));
+  ).catch(async (error: unknown) =>
+    log(`${message(error)}; checking them as they are (not final: ${(await pending()).join(', ')})`),
+  );
 }
 
-function merchantEntries(ledger: z.infer<typeof ledgerSchema>['entries'], kind: string, matches: (entry: { externalId: string | null; operationId: string | null }) => boolean) {
-  return ledger.filter((entry) => entry.kind === kind && matches(entry) && entry.lines.some((line) => line.account === MERCHANT_ACCOUNT));
+function merchantEntries(
+  ledger: z.infer<typeof ledgerSchema>['entries'],
+  kind: string,
+  matches: (entry: { externalId: string | null; operationId: string | null }) => boolean,
+) {
+  return ledger.filter(
+    (entry) => entry.kind === kind && matches(entry) && entry.lines.some((line) => line.account === MERCHANT_ACCOUNT),
+  );
 }
 
 /** Each lifecycle as the engine and the provider show it now. */
-export async function lifecycleEvidence(client: StackClient, plan: LifecyclePlan, driven: Driven): Promise<LifecycleEvidence[]> {
+export async function lifecycleEvidence(
+  client: StackClient,
+  plan: LifecyclePlan,
+  driven: Driven,
+): Promise<LifecycleEvidence[]> {
   const { entries: ledger } = await client.admin('GET', '/sandbox/ledger', ledgerSchema);
   const evidence: LifecycleEvidence[] = [];
   for (const { externalId } of plan.charges) {
     const charge = await client.engineIfKnown(`/v1/charges/${encodeURIComponent(externalId)}`, chargeResponseSchema);
     // Under its externalId or a derived reference (a creation whose answer was lost): a second credit is a double payment.
-    const credits = merchantEntries(ledger, 'cash-in.paid', (entry) => entry.externalId !== null && externalIdOfReference(entry.externalId) === externalId);
+    const credits = merchantEntries(
+      ledger,
+      'cash-in.paid',
+      (entry) => entry.externalId !== null && externalIdOfReference(entry.externalId) === externalId,
+    );
     const providerIds = new Set(credits.map((entry) => entry.operationId));
     const refunds = merchantEntries(ledger, 'infraction.refund', (entry) => providerIds.has(entry.operationId));
     evidence.push({
       kind: 'charge',
       id: externalId,
       started: driven.started.has(externalId),
-      engine: charge ? { known: true, status: charge.status, refundedCents: reaisToCentavos(charge.refundedAmount ?? 0) } : { known: false },
+      engine: charge
+        ? { known: true, status: charge.status, refundedCents: reaisToCentavos(charge.refundedAmount ?? 0) }
+        : { known: false },
       moneyEntries: credits.length,
-      providerRefundedCents: refunds.reduce((sum, entry) => sum + entry.lines.filter((line) => line.account === MERCHANT_ACCOUNT).reduce((total, line) => total - line.amountCents, 0), 0),
+      providerRefundedCents: refunds.reduce(
+        (sum, entry) =>
+          sum +
+          entry.lines
+            .filter((line) => line.account === MERCHANT_ACCOUNT)
+            .reduce((total, line) => total - line.amountCents, 0),
+        0,
+      ),
     });
   }
   if (plan.cardPayments.length > 0) {
-    const { operations } = await client.admin('GET', '/sandbox/operations?product=card-payment&limit=100000', operationsSchema);
+    const { operations } = await client.admin(
+      'GET',
+      '/sandbox/operations?product=card-payment&limit=100000',
+      operationsSchema,
+    );
     for (const { externalId } of plan.cardPayments) {
-      const payment = await client.engineIfKnown(`/v1/card-payments/${encodeURIComponent(externalId)}`, cardPaymentResponseSchema);
-      const operationIds = new Set(operations.filter((operation) => operation.details.externalReference === externalId).map((operation) => operation.transactionId));
+      const payment = await client.engineIfKnown(
+        `/v1/card-payments/${encodeURIComponent(externalId)}`,
+        cardPaymentResponseSchema,
+      );
+      const operationIds = new Set(
+        operations
+          .filter((operation) => operation.details.externalReference === externalId)
+          .map((operation) => operation.transactionId),
+      );
       evidence.push({
         kind: 'cardPayment',
         id: externalId,
         started: driven.started.has(externalId),
-        engine: payment ? { known: true, status: payment.status, ...(payment.reviewReason ? { reviewReason: payment.reviewReason } : {}) } : { known: false },
-        moneyEntries: merchantEntries(ledger, 'card-payment.captured', (entry) => entry.operationId !== null && operationIds.has(entry.operationId)).length,
+        engine: payment
+          ? {
+              known: true,
+              status: payment.status,
+              ...(payment.reviewReason ? { reviewReason: payment.reviewReason } : {}),
+            }
+          : { known: false },
+        moneyEntries: merchantEntries(
+          ledger,
+          'card-payment.captured',
+          (entry) => entry.operationId !== null && operationIds.has(entry.operationId),
+        ).length,
       });
     }
   }
   for (const infractionId of driven.infractions.values()) {
-    const infraction = await client.engineIfKnown(`/v1/infractions/${encodeURIComponent(infractionId)}`, infractionResponseSchema);
-    const atProvider = await client.admin('GET', `/sandbox/infractions/${encodeURIComponent(infractionId)}`, sandboxInfractionSchema);
+    const infraction = await client.engineIfKnown(
+      `/v1/infractions/${encodeURIComponent(infractionId)}`,
+      infractionResponseSchema,
+    );
+    const atProvider = await client.admin(
+      'GET',
+      `/sandbox/infractions/${encodeURIComponent(infractionId)}`,
+      sandboxInfractionSchema,
+    );
     evidence.push({
       kind: 'infraction',
       id: infractionId,

@@ -99,9 +99,13 @@ export class Supervisor implements Part {
         if (this.isStopped()) return;
         if (Date.now() >= deadline) {
           this.state = 'down';
-          throw new Error(`${this.name} could not be started within ${this.startDeadlineMs} ms: ${error instanceof Error ? error.message : String(error)}`);
+          throw new Error(
+            `${this.name} could not be started within ${this.startDeadlineMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
-        this.log(`${this.name} did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); retrying`);
+        this.log(
+          `${this.name} did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); retrying`,
+        );
         await sleep(RETRY_START_MS);
       }
     }

@@ -87,7 +87,7 @@ function planFaults(rng: Prng): Faults {
 function planKills(rng: Prng, settings: PlanSettings): PlannedKill[] {
   const windowMs = rng.int(...settings.chaosWindowMs);
   const kills: PlannedKill[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const afterMs = rng.int(...settings.killGapMs);
     at += afterMs;
     if (at > windowMs) return kills;
@@ -103,7 +103,18 @@ function planItem(rng: Prng, externalId: string, index: number): PlannedItem {
     case 'pix_key':
       return { externalId, method, amount, pixKey: `seller${index}@example.com`, keyType: 'EMAIL' };
     case 'pix_copy_paste':
-      return { externalId, method, amount, emv: buildBrCode({ pixKey: `shop${index}@example.com`, merchantName: 'Loja Caos', merchantCity: 'SAO PAULO', txid: `CAOS${index}`, amountCentavos: cents }) };
+      return {
+        externalId,
+        method,
+        amount,
+        emv: buildBrCode({
+          pixKey: `shop${index}@example.com`,
+          merchantName: 'Loja Caos',
+          merchantCity: 'SAO PAULO',
+          txid: `CAOS${index}`,
+          amountCentavos: cents,
+        }),
+      };
     case 'internal':
       return { externalId, method, amount, email: SEEDED_USERS.recipient.email, description: externalId };
     case 'crypto':

@@ -39,7 +39,15 @@ export interface WebhookVerdict {
   problems: string[];
 }
 
-export const emptyWebhookVerdict = (): WebhookVerdict => ({ expected: 0, delivered: 0, lost: 0, changedOnRetry: 0, badSignatures: 0, receptions: 0, problems: [] });
+export const emptyWebhookVerdict = (): WebhookVerdict => ({
+  expected: 0,
+  delivered: 0,
+  lost: 0,
+  changedOnRetry: 0,
+  badSignatures: 0,
+  receptions: 0,
+  problems: [],
+});
 
 /** Pure: what the receiver got against what was expected. */
 export function checkDeliveries(expected: readonly ExpectedEvent[], received: readonly Reception[]): WebhookVerdict {
@@ -63,7 +71,9 @@ export function checkDeliveries(expected: readonly ExpectedEvent[], received: re
     const bodies = new Set(receptions.map((reception) => reception.rawBody));
     if (ids.size > 1 || bodies.size > 1) {
       verdict.changedOnRetry += 1;
-      verdict.problems.push(`${type} of ${subject}: ${receptions.length} attempts under ${ids.size} ids with ${bodies.size} different bodies`);
+      verdict.problems.push(
+        `${type} of ${subject}: ${receptions.length} attempts under ${ids.size} ids with ${bodies.size} different bodies`,
+      );
     }
     const unsigned = receptions.filter((reception) => !reception.signatureValid).length;
     if (unsigned > 0) {
@@ -113,7 +123,10 @@ export async function startFlappingEndpoint(client: StackClient, rng: Prng): Pro
   };
   const receiver = await startWebhookReceiver(answer);
   try {
-    const registered = await client.engine('POST', '/v1/webhook-endpoints', endpointWithSecretSchema, { url: receiver.url, events: MERCHANT_EVENT_TYPES });
+    const registered = await client.engine('POST', '/v1/webhook-endpoints', endpointWithSecretSchema, {
+      url: receiver.url,
+      events: MERCHANT_EVENT_TYPES,
+    });
     return Object.assign(endpoint, {
       receiver,
       secret: registered.secret,
@@ -147,9 +160,18 @@ function receptions(endpoint: FlappingEndpoint): Reception[] {
 }
 
 /** Waits (bounded) until every expected event reached the receiver, then judges what it got. */
-export async function checkWebhooks(endpoint: FlappingEndpoint, expected: readonly ExpectedEvent[], timeoutMs: number, log: (line: string) => void): Promise<WebhookVerdict> {
+export async function checkWebhooks(
+  endpoint: FlappingEndpoint,
+  expected: readonly ExpectedEvent[],
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<WebhookVerdict> {
   const missing = () => checkDeliveries(expected, receptions(endpoint)).lost;
-  await pollUntil(() => (missing() === 0 ? true : undefined), { timeoutMs, intervalMs: 500, description: 'every expected event at the receiver' }).catch(() =>
+  await pollUntil(() => (missing() === 0 ? true : undefined), {
+    timeoutMs,
+    intervalMs: 500,
+    description: 'every expected event at the receiver',
+  }).catch(() =>
     log(`webhooks: ${missing()} of ${expected.length} expected events not received within ${timeoutMs} ms`),
   );
   return checkDeliveries(expected, receptions(endpoint));
@@ -158,12 +180,22 @@ export async function checkWebhooks(endpoint: FlappingEndpoint, expected: readon
 /** The event a final state of each lifecycle calls for (undefined: merchants are not told of it). */
 const EVENT_OF_STATE: Record<string, Record<string, MerchantEventType>> = {
   payout: { COMPLETED: 'payout.completed', FAILED: 'payout.failed', CANCELLED: 'payout.cancelled' },
-  charge: { PAID: 'charge.paid', EXPIRED: 'charge.expired', FAILED: 'charge.failed', PARTIALLY_REFUNDED: 'charge.partially_refunded', REFUNDED: 'charge.refunded' },
+  charge: {
+    PAID: 'charge.paid',
+    EXPIRED: 'charge.expired',
+    FAILED: 'charge.failed',
+    PARTIALLY_REFUNDED: 'charge.partially_refunded',
+    REFUNDED: 'charge.refunded',
+  },
   cardPayment: { PAID: 'card_payment.paid', FAILED: 'card_payment.failed', EXPIRED: 'card_payment.expired' },
   infraction: { ACCEPTED: 'infraction.accepted', REJECTED: 'infraction.rejected', CANCELLED: 'infraction.cancelled' },
 };
 
-export function expectedEvent(lifecycle: keyof typeof EVENT_OF_STATE, state: string, subject: string): ExpectedEvent | undefined {
+export function expectedEvent(
+  lifecycle: keyof typeof EVENT_OF_STATE,
+  state: string,
+  subject: string,
+): ExpectedEvent | undefined {
   const type = EVENT_OF_STATE[lifecycle]?.[state];
   return type ? [type, subject] : undefined;
 }

@@ -9,7 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { z } from 'zod';
-import { batchAcceptedSchema, batchItemsResponseSchema, batchSummarySchema, type BatchItemResponse } from '../../src/api/batches/schemas';
+import {
+  batchAcceptedSchema,
+  batchItemsResponseSchema,
+  batchSummarySchema,
+  type BatchItemResponse,
+} from '../../src/api/batches/schemas';
 import { endpointWithSecretSchema, eventResponseSchema } from '../../src/api/webhooks/schemas';
 import { benchItems } from '../bench/engine-run';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from '../chaos/checker';
@@ -55,25 +60,49 @@ export const CLUSTER_CHECK_ENV = {
   WEBHOOK_ALLOW_LOOPBACK: 'true',
 } as const;
 
-const EVENT_TYPES: readonly MerchantEventType[] = ['payout_batch.completed', 'charge.paid', 'charge.partially_refunded', 'card_payment.paid', 'infraction.accepted'];
+const EVENT_TYPES: readonly MerchantEventType[] = [
+  'payout_batch.completed',
+  'charge.paid',
+  'charge.partially_refunded',
+  'card_payment.paid',
+  'infraction.accepted',
+];
 const FINAL_STATES = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-const ledgerSchema = z.object({ entries: z.array(z.object({ externalId: z.string().nullable(), lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })) })) });
+const ledgerSchema = z.object({
+  entries: z.array(
+    z.object({
+      externalId: z.string().nullable(),
+      lines: z.array(z.object({ account: z.string(), amountCents: z.number().int() })),
+    }),
+  ),
+});
 const payoutReadingSchema = z.object({ status: z.string(), reviewReason: z.string().optional() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function checkPassed(report: ClusterCheckReport): boolean {
-  return report.lost === 0 && report.doubleDebits === 0 && report.completed === report.payouts && Object.values(report.lifecycles).every((result) => result === 'ok');
+  return (
+    report.lost === 0 &&
+    report.doubleDebits === 0 &&
+    report.completed === report.payouts &&
+    Object.values(report.lifecycles).every((result) => result === 'ok')
+  );
 }
 
 /** What the server says it is: its version, its store, its shards. */
-async function describeServer(address: string): Promise<Pick<ClusterCheckReport, 'temporal' | 'persistence' | 'shards'>> {
+async function describeServer(
+  address: string,
+): Promise<Pick<ClusterCheckReport, 'temporal' | 'persistence' | 'shards'>> {
   const connection = await Connection.connect({ address });
   try {
     const info = await connection.workflowService.getClusterInfo({});
     const store = info.persistenceStore ?? 'unknown';
-    return { temporal: info.serverVersion ?? 'unknown', persistence: store.startsWith('postgres') ? 'postgres' : store, shards: info.historyShardCount ?? 0 };
+    return {
+      temporal: info.serverVersion ?? 'unknown',
+      persistence: store.startsWith('postgres') ? 'postgres' : store,
+      shards: info.historyShardCount ?? 0,
+    };
   } finally {
     await connection.close();
   }
@@ -92,7 +121,11 @@ async function batchItems(client: StackClient, batchId: string): Promise<BatchIt
   const items: BatchItemResponse[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.engine('GET', `/v1/payout-batches/${batchId}/items?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, batchItemsResponseSchema);
+    const page = await client.engine(
+      'GET',
+      `/v1/payout-batches/${batchId}/items?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      batchItemsResponseSchema,
+    );
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -100,16 +133,36 @@ async function batchItems(client: StackClient, batchId: string): Promise<BatchIt
 }
 
 /** Every payout of the batch against the provider's ledger: the chaos run's verdict. */
-async function payoutVerdict(client: StackClient, batchId: string, submitted: readonly string[]): Promise<TrialVerdict> {
+async function payoutVerdict(
+  client: StackClient,
+  batchId: string,
+  submitted: readonly string[],
+): Promise<TrialVerdict> {
   const items = await batchItems(client, batchId);
   const payouts = new Map<string, PayoutReading>();
   for (const item of items.filter((each) => !FINAL_STATES.has(each.status))) {
-    const payout = await client.engineIfKnown(`/v1/payouts/${encodeURIComponent(item.externalId)}`, payoutReadingSchema);
-    payouts.set(item.externalId, payout ? { known: true, ...(payout.reviewReason ? { reviewReason: payout.reviewReason } : {}) } : { known: false });
+    const payout = await client.engineIfKnown(
+      `/v1/payouts/${encodeURIComponent(item.externalId)}`,
+      payoutReadingSchema,
+    );
+    payouts.set(
+      item.externalId,
+      payout
+        ? { known: true, ...(payout.reviewReason ? { reviewReason: payout.reviewReason } : {}) }
+        : { known: false },
+    );
   }
   const ledger: LedgerEntryView[] = (await client.admin('GET', '/sandbox/ledger', ledgerSchema)).entries;
   // The batch holds PIX-key payouts only: no internal transfer to find by its provider id.
-  return checkTrial({ submitted, items, ledger, merchantAccount: `user:${SEEDED_USERS.merchant.id}`, transfers: new Map(), payouts, neverSettling: new Set() });
+  return checkTrial({
+    submitted,
+    items,
+    ledger,
+    merchantAccount: `user:${SEEDED_USERS.merchant.id}`,
+    transfers: new Map(),
+    payouts,
+    neverSettling: new Set(),
+  });
 }
 
 function payoutResult(verdict: TrialVerdict): string {
@@ -126,8 +179,14 @@ const subjectOf = (data: Record<string, unknown>): string => {
 };
 
 /** Each expected event reached the receiver (at least once, the same id on every attempt) with a valid signature, and the engine shows it DELIVERED. */
-async function eventsDelivered(client: StackClient, receiver: WebhookReceiver, secret: string, expected: readonly ExpectedEvent[]): Promise<void> {
-  const deliveriesOf = ([type, subject]: ExpectedEvent) => receiver.received.filter((each) => each.event.type === type && subjectOf(each.event.data) === subject);
+async function eventsDelivered(
+  client: StackClient,
+  receiver: WebhookReceiver,
+  secret: string,
+  expected: readonly ExpectedEvent[],
+): Promise<void> {
+  const deliveriesOf = ([type, subject]: ExpectedEvent) =>
+    receiver.received.filter((each) => each.event.type === type && subjectOf(each.event.data) === subject);
   await pollUntil(() => (expected.every((event) => deliveriesOf(event).length > 0) ? true : undefined), {
     timeoutMs: 120_000,
     intervalMs: 250,
@@ -142,25 +201,44 @@ async function eventsDelivered(client: StackClient, receiver: WebhookReceiver, s
       if (!verified.ok) throw new Error(`event ${delivery.event.id} failed its signature check (${verified.reason})`);
     }
     const [id] = ids;
-    await pollUntil(async () => ((await client.engine('GET', `/v1/events/${id}`, eventResponseSchema)).status === 'DELIVERED' ? true : undefined), {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-      description: `event ${id} to be DELIVERED`,
-    });
+    await pollUntil(
+      async () =>
+        (await client.engine('GET', `/v1/events/${id}`, eventResponseSchema)).status === 'DELIVERED' ? true : undefined,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+        description: `event ${id} to be DELIVERED`,
+      },
+    );
   }
 }
 
 /** A lifecycle's result as the report shows it. */
-const outcome = (work: Promise<unknown>): Promise<string> => work.then(() => 'ok', (error: unknown) => message(error));
+const outcome = (work: Promise<unknown>): Promise<string> =>
+  work.then(
+    () => 'ok',
+    (error: unknown) => message(error),
+  );
 
-export async function runClusterCheck(cluster: Cluster, options: { payouts: number; log: (line: string) => void }): Promise<ClusterCheckReport> {
+export async function runClusterCheck(
+  cluster: Cluster,
+  options: { payouts: number; log: (line: string) => void },
+): Promise<ClusterCheckReport> {
   const { log } = options;
   const run = randomBytes(4).toString('hex');
-  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: cluster.config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: cluster.config.SANDBOX_ADMIN_TOKEN });
+  const client = new StackClient({
+    engineUrl: cluster.engineUrl,
+    sandboxUrl: cluster.sandboxUrl,
+    apiKey: cluster.config.ENGINE_API_KEYS[0]?.secret ?? '',
+    adminToken: cluster.config.SANDBOX_ADMIN_TOKEN,
+  });
   const server = await describeServer(cluster.temporalAddress);
   const receiver = await startWebhookReceiver();
   try {
-    const endpoint = await client.engine('POST', '/v1/webhook-endpoints', endpointWithSecretSchema, { url: receiver.url, events: EVENT_TYPES });
+    const endpoint = await client.engine('POST', '/v1/webhook-endpoints', endpointWithSecretSchema, {
+      url: receiver.url,
+      events: EVENT_TYPES,
+    });
     const batchId = `cluster-check-${run}`;
     const items = benchItems(options.payouts, batchId);
     await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
@@ -169,37 +247,71 @@ export async function runClusterCheck(cluster: Cluster, options: { payouts: numb
     const summary = () => client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema);
     const progress = async (): Promise<number> => {
       const { counts } = await summary();
-      return (['COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const).reduce((sum, state) => sum + counts[state].count, 0) / items.length;
+      return (
+        (['COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const).reduce(
+          (sum, state) => sum + counts[state].count,
+          0,
+        ) / items.length
+      );
     };
-    const whenDone = (fraction: number) => pollUntil(async () => ((await progress()) >= fraction ? true : undefined), { timeoutMs: 600_000, intervalMs: 250, description: `${fraction * 100} % of the batch` });
+    const whenDone = (fraction: number) =>
+      pollUntil(async () => ((await progress()) >= fraction ? true : undefined), {
+        timeoutMs: 600_000,
+        intervalMs: 250,
+        description: `${fraction * 100} % of the batch`,
+      });
     // Done is the batch workflow's word (it closed the batch), not only every item final.
-    const batchClosed = () => pollUntil(async () => ((await summary()).done ? true : undefined), { timeoutMs: 600_000, intervalMs: 500, description: `batch ${batchId} to be done` });
+    const batchClosed = () =>
+      pollUntil(async () => ((await summary()).done ? true : undefined), {
+        timeoutMs: 600_000,
+        intervalMs: 500,
+        description: `batch ${batchId} to be done`,
+      });
 
     const chargeId = `cc${run}`;
     const cardPaymentId = `card${run}`;
     const charge = paidCharge(client, chargeId);
     const infraction = charge.then((paid) => acceptedInfraction(client, paid));
-    const lifecycles = Promise.all([outcome(charge), outcome(paidCardPayment(client, cardPaymentId)), outcome(infraction)]);
+    const lifecycles = Promise.all([
+      outcome(charge),
+      outcome(paidCardPayment(client, cardPaymentId)),
+      outcome(infraction),
+    ]);
     // Each kill when its share of the batch is final, whether or not the other part is back yet.
     const crashAt = async (fraction: number, part: Supervisor, downMs: number): Promise<void> => {
       await whenDone(fraction);
       log(`cluster check: ${Math.round((await progress()) * 100)} % of the batch final`);
       await crash(part, downMs, log);
     };
-    const chaos = Promise.all([crashAt(0.25, cluster.parts.workers[0] as Supervisor, 2_000), crashAt(0.5, cluster.parts.temporal, 3_000)]);
+    const chaos = Promise.all([
+      crashAt(0.25, cluster.parts.workers[0] as Supervisor, 2_000),
+      crashAt(0.5, cluster.parts.temporal, 3_000),
+    ]);
     const batch = await outcome(chaos.then(batchClosed));
     log(`cluster check: batch ${batch === 'ok' ? 'done' : batch}`);
     const [chargeResult, cardPaymentResult, infractionResult] = await lifecycles;
     log(`cluster check: charge ${chargeResult}, card payment ${cardPaymentResult}, infraction ${infractionResult}`);
 
-    const verdict = await payoutVerdict(client, batchId, items.map((item) => item.externalId));
+    const verdict = await payoutVerdict(
+      client,
+      batchId,
+      items.map((item) => item.externalId),
+    );
     for (const problem of verdict.problems.slice(0, 20)) log(`cluster check: ${problem}`);
-    const infractionId = await infraction.then(({ infraction: { infractionId } }) => infractionId, () => undefined);
+    const infractionId = await infraction.then(
+      ({ infraction: { infractionId } }) => infractionId,
+      () => undefined,
+    );
     const expected: ExpectedEvent[] = [
       ['payout_batch.completed', batchId],
       ['charge.paid', chargeId],
       ['card_payment.paid', cardPaymentId],
-      ...(infractionId ? ([['infraction.accepted', infractionId], ['charge.partially_refunded', chargeId]] as const) : []),
+      ...(infractionId
+        ? ([
+            ['infraction.accepted', infractionId],
+            ['charge.partially_refunded', chargeId],
+          ] as const)
+        : []),
     ];
     const merchantEvent = await outcome(eventsDelivered(client, receiver, endpoint.secret, expected));
     return {
@@ -209,7 +321,14 @@ export async function runClusterCheck(cluster: Cluster, options: { payouts: numb
       completed: verdict.completed,
       lost: verdict.lost,
       doubleDebits: verdict.doubleDebits,
-      lifecycles: { payout: payoutResult(verdict), charge: chargeResult, cardPayment: cardPaymentResult, infraction: infractionResult, batch, merchantEvent },
+      lifecycles: {
+        payout: payoutResult(verdict),
+        charge: chargeResult,
+        cardPayment: cardPaymentResult,
+        infraction: infractionResult,
+        batch,
+        merchantEvent,
+      },
     };
   } finally {
     await receiver.close();

@@ -6,7 +6,9 @@ const startedAt = Date.now();
 installServer(log).then(
   (built) => {
     const seconds = Math.round((Date.now() - startedAt) / 1_000);
-    process.stdout.write(`Temporal server ${TEMPORAL_SERVER_VERSION}: ${SERVER_BIN_DIR} (${built ? `built in ${seconds} s` : 'already built'})\n`);
+    process.stdout.write(
+      `Temporal server ${TEMPORAL_SERVER_VERSION}: ${SERVER_BIN_DIR} (${built ? `built in ${seconds} s` : 'already built'})\n`,
+    );
   },
   (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

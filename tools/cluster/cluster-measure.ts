@@ -15,7 +15,11 @@ import { measureBarePayouts } from '../bench/bare-run';
 import { BARE_TASK_QUEUE, startBarePhase } from '../bench/bare-phase';
 import { benchItems } from '../bench/engine-run';
 import { percentile } from '../bench/percentile';
-import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from '../bench/server-persistence';
+import {
+  persistencePerWorkflow,
+  readPersistenceCounters,
+  type PersistencePerWorkflow,
+} from '../bench/server-persistence';
 import { cpuSeconds, treeCpuSeconds } from '../stack/child-services';
 import { connectClient } from '../../src/temporal/connection';
 import { payoutTiming } from '../../src/payouts/payout-input';
@@ -83,12 +87,20 @@ async function inFlight<T>(count: number, limit: number, work: (index: number) =
 }
 
 /** Every nth, so that a sample spans the whole phase. */
-const spread = <T>(items: readonly T[], count: number): T[] => items.filter((_, index) => index % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
+const spread = <T>(items: readonly T[], count: number): T[] =>
+  items.filter((_, index) => index % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
 
-async function stateTransitions(connection: Connection, namespace: string, workflowIds: readonly string[]): Promise<PhaseFigures['stateTransitions']> {
+async function stateTransitions(
+  connection: Connection,
+  namespace: string,
+  workflowIds: readonly string[],
+): Promise<PhaseFigures['stateTransitions']> {
   const counts: number[] = [];
   for (const workflowId of spread(workflowIds, SAMPLED)) {
-    const described = await connection.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
+    const described = await connection.workflowService.describeWorkflowExecution({
+      namespace,
+      execution: { workflowId },
+    });
     counts.push(Number(described.workflowExecutionInfo?.stateTransitionCount ?? 0));
   }
   counts.sort((a, b) => a - b);
@@ -96,7 +108,9 @@ async function stateTransitions(connection: Connection, namespace: string, workf
 }
 
 const DATABASES = ['temporal', 'temporal_visibility', 'batches'];
-const databaseStatsSchema = z.array(z.object({ datname: z.string(), commits: z.coerce.number(), rows: z.coerce.number() }));
+const databaseStatsSchema = z.array(
+  z.object({ datname: z.string(), commits: z.coerce.number(), rows: z.coerce.number() }),
+);
 
 /** PostgreSQL's own counters of the cluster's databases (flushed by each backend at most a second late). */
 async function databaseCounters(cluster: Cluster): Promise<Map<string, { commits: number; rows: number }>> {
@@ -107,7 +121,9 @@ async function databaseCounters(cluster: Cluster): Promise<Map<string, { commits
       'SELECT datname, xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS rows FROM pg_stat_database WHERE datname = ANY($1)',
       [DATABASES],
     );
-    return new Map(databaseStatsSchema.parse(result.rows).map(({ datname, commits, rows }) => [datname, { commits, rows }]));
+    return new Map(
+      databaseStatsSchema.parse(result.rows).map(({ datname, commits, rows }) => [datname, { commits, rows }]),
+    );
   } finally {
     await client.end();
   }
@@ -128,20 +144,39 @@ async function frontendRequests(metricsUrl: string, namespace: string): Promise<
   return counts;
 }
 
-function requestsPerItem(before: Map<string, number>, after: Map<string, number>, items: number): PhaseFigures['frontendRequests'] {
-  const growth = [...after].map(([operation, count]) => [operation, (count - (before.get(operation) ?? 0)) / items] as const).filter(([, count]) => count > 0);
+function requestsPerItem(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  items: number,
+): PhaseFigures['frontendRequests'] {
+  const growth = [...after]
+    .map(([operation, count]) => [operation, (count - (before.get(operation) ?? 0)) / items] as const)
+    .filter(([, count]) => count > 0);
   growth.sort(([, a], [, b]) => b - a);
-  return { total: round(growth.reduce((sum, [, count]) => sum + count, 0), 2), byOperation: Object.fromEntries(growth.slice(0, 6).map(([operation, count]) => [operation, round(count, 2)])) };
+  return {
+    total: round(
+      growth.reduce((sum, [, count]) => sum + count, 0),
+      2,
+    ),
+    byOperation: Object.fromEntries(growth.slice(0, 6).map(([operation, count]) => [operation, round(count, 2)])),
+  };
 }
 
 /**
  * Measures one phase: its time, the CPU of every part (and of `extraPids`), the server's store counters
  * and PostgreSQL's, around `work`, which answers how many items it did.
  */
-async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: Record<string, number | undefined> = {}): Promise<Omit<PhaseFigures, 'stateTransitions'>> {
+async function phase(
+  cluster: Cluster,
+  work: () => Promise<number>,
+  extraPids: Record<string, number | undefined> = {},
+): Promise<Omit<PhaseFigures, 'stateTransitions'>> {
   const pids = { ...cluster.pids(), ...extraPids };
-  const cpu = (pid: number | undefined, tree: boolean) => (pid === undefined ? undefined : tree ? treeCpuSeconds(pid) : cpuSeconds(pid));
-  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpu(pid, name === 'postgres')]));
+  const cpu = (pid: number | undefined, tree: boolean) =>
+    pid === undefined ? undefined : tree ? treeCpuSeconds(pid) : cpuSeconds(pid);
+  const cpuBefore = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, cpu(pid, name === 'postgres')]),
+  );
   const storeBefore = await readPersistenceCounters(cluster.serverMetricsUrl);
   const databaseBefore = await databaseCounters(cluster);
   const requestsBefore = await frontendRequests(cluster.serverMetricsUrl, cluster.config.TEMPORAL_NAMESPACE);
@@ -156,7 +191,13 @@ async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: R
     DATABASES.map((name) => {
       const before = databaseBefore.get(name) ?? { commits: 0, rows: 0 };
       const after = databaseAfter.get(name) ?? before;
-      return [name, { transactions: round((after.commits - before.commits) / items), rowsWritten: round((after.rows - before.rows) / items) }];
+      return [
+        name,
+        {
+          transactions: round((after.commits - before.commits) / items),
+          rowsWritten: round((after.rows - before.rows) / items),
+        },
+      ];
     }),
   );
   const cpuMsPerItem = Object.fromEntries(
@@ -165,15 +206,36 @@ async function phase(cluster: Cluster, work: () => Promise<number>, extraPids: R
       const after = cpu(pid, name === 'postgres');
       // A part restarted meanwhile has a new pid: its CPU cannot be compared.
       const restarted = name in extraPids ? false : cluster.pids()[name] !== pid;
-      return [name, before === undefined || after === undefined || restarted ? null : round(((after - before) * 1_000) / items)];
+      return [
+        name,
+        before === undefined || after === undefined || restarted ? null : round(((after - before) * 1_000) / items),
+      ];
     }),
   );
-  return { items, seconds: round(seconds), perSecond: round(items / seconds), load: [loadBefore, load()], cpuMsPerItem, store: persistencePerWorkflow(storeBefore, storeAfter, items), database, frontendRequests: requestsPerItem(requestsBefore, requestsAfter, items) };
+  return {
+    items,
+    seconds: round(seconds),
+    perSecond: round(items / seconds),
+    load: [loadBefore, load()],
+    cpuMsPerItem,
+    store: persistencePerWorkflow(storeBefore, storeAfter, items),
+    database,
+    frontendRequests: requestsPerItem(requestsBefore, requestsAfter, items),
+  };
 }
 
-export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log: (line: string) => void): Promise<ClusterMeasurement> {
+export async function measureCluster(
+  cluster: Cluster,
+  sizes: MeasureSizes,
+  log: (line: string) => void,
+): Promise<ClusterMeasurement> {
   const { config } = cluster;
-  const client = new StackClient({ engineUrl: cluster.engineUrl, sandboxUrl: cluster.sandboxUrl, apiKey: config.ENGINE_API_KEYS[0]?.secret ?? '', adminToken: config.SANDBOX_ADMIN_TOKEN });
+  const client = new StackClient({
+    engineUrl: cluster.engineUrl,
+    sandboxUrl: cluster.sandboxUrl,
+    apiKey: config.ENGINE_API_KEYS[0]?.secret ?? '',
+    adminToken: config.SANDBOX_ADMIN_TOKEN,
+  });
   const connection = await Connection.connect({ address: cluster.temporalAddress });
   try {
     const info = await connection.workflowService.getClusterInfo({});
@@ -188,9 +250,22 @@ export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log:
         bare = await phase(
           cluster,
           async () =>
-            (await measureBarePayouts(temporal.client, { taskQueue: BARE_TASK_QUEUE, payouts: sizes.barePayouts, window: config.BATCH_WINDOW, timing: payoutTiming(config), settled: barePhase.settled, timeoutMs: 3_600_000 })).payouts,
+            (
+              await measureBarePayouts(temporal.client, {
+                taskQueue: BARE_TASK_QUEUE,
+                payouts: sizes.barePayouts,
+                window: config.BATCH_WINDOW,
+                timing: payoutTiming(config),
+                settled: barePhase.settled,
+                timeoutMs: 3_600_000,
+              })
+            ).payouts,
           // The yardstick's starts run in this process (the engine's, in its workers): its CPU counts.
-          { 'bench-worker': barePhase.worker.pid, 'bench-signaller': barePhase.signaller.pid, 'bench-client': process.pid },
+          {
+            'bench-worker': barePhase.worker.pid,
+            'bench-signaller': barePhase.signaller.pid,
+            'bench-client': process.pid,
+          },
         );
       } finally {
         await barePhase.stop();
@@ -204,17 +279,24 @@ export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log:
     const accepted = Date.now();
     const payoutPhase = await phase(cluster, async () => {
       await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
-      await pollUntil(async () => ((await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema)).done ? true : undefined), {
-        timeoutMs: 3_600_000,
-        intervalMs: 500,
-        description: `batch ${batchId} to finish`,
-      });
+      await pollUntil(
+        async () =>
+          (await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema)).done ? true : undefined,
+        {
+          timeoutMs: 3_600_000,
+          intervalMs: 500,
+          description: `batch ${batchId} to finish`,
+        },
+      );
       return items.length;
     });
     const payoutIds = items.map((item) => payoutWorkflowId(item.externalId));
     const latencies: number[] = [];
     for (const workflowId of spread(payoutIds, 200)) {
-      const described = await connection.workflowService.describeWorkflowExecution({ namespace: config.TEMPORAL_NAMESPACE, execution: { workflowId } });
+      const described = await connection.workflowService.describeWorkflowExecution({
+        namespace: config.TEMPORAL_NAMESPACE,
+        execution: { workflowId },
+      });
       const close = described.workflowExecutionInfo?.closeTime;
       if (close) latencies.push(Number(close.seconds) * 1_000 + Math.floor((close.nanos ?? 0) / 1e6) - accepted);
     }
@@ -228,17 +310,41 @@ export async function measureCluster(cluster: Cluster, sizes: MeasureSizes, log:
 
     log(`measure: ${sizes.charges} PIX charges, paid`);
     const chargeIds = Array.from({ length: sizes.charges }, (_, index) => `m${run}c${index}`);
-    const chargePhase = await phase(cluster, async () => (await inFlight(chargeIds.length, 20, (index) => paidCharge(client, chargeIds[index] ?? ''))).length);
-    const charge = { ...chargePhase, stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, chargeIds.map(chargeWorkflowId)) };
+    const chargePhase = await phase(
+      cluster,
+      async () => (await inFlight(chargeIds.length, 20, (index) => paidCharge(client, chargeIds[index] ?? ''))).length,
+    );
+    const charge = {
+      ...chargePhase,
+      stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, chargeIds.map(chargeWorkflowId)),
+    };
 
     log(`measure: ${sizes.cardPayments} card payments through their checkout`);
     const cardIds = Array.from({ length: sizes.cardPayments }, (_, index) => `m${run}k${index}`);
-    const cardPhase = await phase(cluster, async () => (await inFlight(cardIds.length, 10, (index) => paidCardPayment(client, cardIds[index] ?? ''))).length);
-    const cardPayment = { ...cardPhase, stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, cardIds.map(cardPaymentWorkflowId)) };
+    const cardPhase = await phase(
+      cluster,
+      async () => (await inFlight(cardIds.length, 10, (index) => paidCardPayment(client, cardIds[index] ?? ''))).length,
+    );
+    const cardPayment = {
+      ...cardPhase,
+      stateTransitions: await stateTransitions(
+        connection,
+        config.TEMPORAL_NAMESPACE,
+        cardIds.map(cardPaymentWorkflowId),
+      ),
+    };
 
     return {
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3) },
-      cluster: { temporal: info.serverVersion ?? 'unknown', shards: info.historyShardCount ?? 0, workers: cluster.parts.workers.length },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+      },
+      cluster: {
+        temporal: info.serverVersion ?? 'unknown',
+        shards: info.historyShardCount ?? 0,
+        workers: cluster.parts.workers.length,
+      },
       ...(bare ? { bare } : {}),
       payout,
       charge,

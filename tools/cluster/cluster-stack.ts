@@ -19,7 +19,14 @@ import { launchLoggedService } from '../stack/logged-service';
 import { postgresPart } from '../stack/postgres-part';
 import { prepareNamespace } from '../../src/temporal/namespace-setup';
 import { pollUntil } from '../../src/util/poll';
-import { freeServerPort, freeServerPorts, launchTemporalServer, serverEnvironment, setupDatabases, type ServerPorts } from './temporal-server';
+import {
+  freeServerPort,
+  freeServerPorts,
+  launchTemporalServer,
+  serverEnvironment,
+  setupDatabases,
+  type ServerPorts,
+} from './temporal-server';
 
 export interface ClusterOptions {
   dataDir: string;
@@ -64,7 +71,11 @@ const BATCH_DATABASE = 'batches';
  * otherwise, chosen again at each start (a port found free may be taken by another process before the
  * worker binds it, and a retry must not meet the same one).
  */
-async function workerMetricsPorts(options: ClusterOptions, workerIndex: number, configured: Config): Promise<{ metrics: number; sdkMetrics: number }> {
+async function workerMetricsPorts(
+  options: ClusterOptions,
+  workerIndex: number,
+  configured: Config,
+): Promise<{ metrics: number; sdkMetrics: number }> {
   if (options.ports === 'free' || workerIndex > 0) return { metrics: await freePort(), sdkMetrics: await freePort() };
   return { metrics: configured.WORKER_METRICS_PORT, sdkMetrics: configured.WORKER_SDK_METRICS_PORT };
 }
@@ -81,9 +92,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(logDir, { recursive: true });
   const logFile = (name: string) => path.join(logDir, `${name}.log`);
   const configured = loadConfig({ ...process.env, ...options.env });
-  const frontendPort = options.ports === 'free' ? await freeServerPort() : Number(configured.TEMPORAL_ADDRESS.split(':')[1]);
+  const frontendPort =
+    options.ports === 'free' ? await freeServerPort() : Number(configured.TEMPORAL_ADDRESS.split(':')[1]);
   const free = await freeStackPorts();
-  const stackPorts: LocalStackPorts = options.ports === 'free' ? free : { ...free, engine: configured.ENGINE_PORT, sandbox: configured.SANDBOX_PORT };
+  const stackPorts: LocalStackPorts =
+    options.ports === 'free' ? free : { ...free, engine: configured.ENGINE_PORT, sandbox: configured.SANDBOX_PORT };
   const serverPorts: ServerPorts = await freeServerPorts(frontendPort);
   const temporalAddress = `127.0.0.1:${frontendPort}`;
 
@@ -93,7 +106,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let stopping = Promise.resolve();
   const stopAll = (): Promise<void> => {
     stopping = stopping.then(async () => {
-      for (let stop = stopped.pop(); stop; stop = stopped.pop()) await stop().catch((error: unknown) => options.log(`cluster: ${error instanceof Error ? error.message : String(error)}`));
+      for (let stop = stopped.pop(); stop; stop = stopped.pop())
+        await stop().catch((error: unknown) =>
+          options.log(`cluster: ${error instanceof Error ? error.message : String(error)}`),
+        );
     });
     return stopping;
   };
@@ -121,13 +137,25 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
 
     options.log(`cluster: PostgreSQL in ${path.join(options.dataDir, 'postgres')}`);
-    const database = postgresPart({ dir: path.join(options.dataDir, 'postgres'), port: await freePort(), durable: true, settings: POSTGRES_SETTINGS });
+    const database = postgresPart({
+      dir: path.join(options.dataDir, 'postgres'),
+      port: await freePort(),
+      durable: true,
+      settings: POSTGRES_SETTINGS,
+    });
     const postgres = supervise('postgres', () => database.launch());
     proceed(await postgres.start());
-    const serverEnv = serverEnvironment({ ports: serverPorts, database: { host: '127.0.0.1', port: database.port, user: POSTGRES_SUPERUSER, password: '' }, ...(options.shards ? { shards: options.shards } : {}) });
+    const serverEnv = serverEnvironment({
+      ports: serverPorts,
+      database: { host: '127.0.0.1', port: database.port, user: POSTGRES_SUPERUSER, password: '' },
+      ...(options.shards ? { shards: options.shards } : {}),
+    });
     options.log('cluster: Temporal databases (ops/temporal/setup-databases.sh)');
     await setupDatabases(serverEnv, logFile('temporal-databases'));
-    const batchStoreUrl = proceed(await (database.current()?.ensureDatabase(BATCH_DATABASE) ?? Promise.reject(new Error('PostgreSQL did not start'))));
+    const batchStoreUrl = proceed(
+      await (database.current()?.ensureDatabase(BATCH_DATABASE) ??
+        Promise.reject(new Error('PostgreSQL did not start'))),
+    );
 
     const engineEnv: NodeJS.ProcessEnv = {
       ...process.env,
@@ -142,7 +170,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     options.log(`cluster: Temporal server on ${temporalAddress}, and the workflow bundle`);
     const temporal = supervise('temporal', () => launchTemporalServer(serverEnv, logFile('temporal')));
-    proceed(await Promise.all([temporal.start(), runToExit('build-workflows', [engineEnv.WORKFLOW_BUNDLE_PATH ?? ''], engineEnv, logFile('build-workflows'))]));
+    proceed(
+      await Promise.all([
+        temporal.start(),
+        runToExit('build-workflows', [engineEnv.WORKFLOW_BUNDLE_PATH ?? ''], engineEnv, logFile('build-workflows')),
+      ]),
+    );
     const connection = await Connection.connect({ address: temporalAddress });
     try {
       await prepareNamespace(connection, config.TEMPORAL_NAMESPACE);
@@ -153,7 +186,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     const engineUrl = `http://127.0.0.1:${stackPorts.engine}`;
     const sandboxUrl = `http://127.0.0.1:${stackPorts.sandbox}`;
-    const sandbox = supervise('sandbox', () => launchLoggedService('sandbox', engineEnv, logFile('sandbox'), { healthUrl: `${sandboxUrl}/healthz` }));
+    const sandbox = supervise('sandbox', () =>
+      launchLoggedService('sandbox', engineEnv, logFile('sandbox'), { healthUrl: `${sandboxUrl}/healthz` }),
+    );
     proceed(await sandbox.start());
     const metricsPorts: number[] = [];
     const workers = Array.from({ length: options.workers }, (_, index) =>
@@ -161,13 +196,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         const ports = await workerMetricsPorts(options, index, configured);
         metricsPorts[index] = ports.metrics;
         // At info whatever the others log: its start line is how it is seen ready.
-        const env = { ...engineEnv, WORKER_METRICS_PORT: String(ports.metrics), WORKER_SDK_METRICS_PORT: String(ports.sdkMetrics), LOG_LEVEL: 'info' };
+        const env = {
+          ...engineEnv,
+          WORKER_METRICS_PORT: String(ports.metrics),
+          WORKER_SDK_METRICS_PORT: String(ports.sdkMetrics),
+          LOG_LEVEL: 'info',
+        };
         return launchLoggedService('worker', env, logFile(`worker-${index + 1}`), { marker: '"worker.started"' });
       }),
     );
     options.log(`cluster: sandbox on ${sandboxUrl}, ${options.workers} workers, the engine API on ${engineUrl}`);
     proceed(await Promise.all(workers.map((worker) => worker.start())));
-    const api = supervise('api', () => launchLoggedService('api', engineEnv, logFile('api'), { healthUrl: `${engineUrl}/healthz` }));
+    const api = supervise('api', () =>
+      launchLoggedService('api', engineEnv, logFile('api'), { healthUrl: `${engineUrl}/healthz` }),
+    );
     proceed(await api.start());
     await pollUntil(
       async () => ((await fetch(`${engineUrl}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok ? true : undefined),

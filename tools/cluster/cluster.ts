@@ -108,11 +108,22 @@ async function measure(settings: ClusterSettings): Promise<number> {
   const dataDir = throwawayDir('measure');
   const workers = settings.CLUSTER_WORKERS;
   log(`cluster measure: ${workers} workers, ${settings.CLUSTER_SHARDS ?? 'the configured'} shards, in ${dataDir}`);
-  const cluster = await startThrowaway(dataDir, { dataDir, workers, ports: 'free', env: CLUSTER_MEASURE_ENV, ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}) });
+  const cluster = await startThrowaway(dataDir, {
+    dataDir,
+    workers,
+    ports: 'free',
+    env: CLUSTER_MEASURE_ENV,
+    ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}),
+  });
   try {
     const figures = await measureCluster(
       cluster,
-      { payouts: settings.CLUSTER_MEASURE_PAYOUTS, charges: settings.CLUSTER_MEASURE_CHARGES, cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS, barePayouts: settings.CLUSTER_MEASURE_BARE_PAYOUTS },
+      {
+        payouts: settings.CLUSTER_MEASURE_PAYOUTS,
+        charges: settings.CLUSTER_MEASURE_CHARGES,
+        cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS,
+        barePayouts: settings.CLUSTER_MEASURE_BARE_PAYOUTS,
+      },
       log,
     );
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -130,7 +141,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const settings = parsed.data;
-  if (settings.CLUSTER_CHECK === '1') process.exit(await check(settings.CLUSTER_WORKERS, settings.CLUSTER_CHECK_PAYOUTS));
+  if (settings.CLUSTER_CHECK === '1')
+    process.exit(await check(settings.CLUSTER_WORKERS, settings.CLUSTER_CHECK_PAYOUTS));
   if (settings.CLUSTER_MEASURE === '1') process.exit(await measure(settings));
 
   const config = loadConfigOrExit();

@@ -29,7 +29,9 @@ export function serverInstalled(): boolean {
 
 export class ServerNotInstalledError extends Error {
   constructor() {
-    super(`The Temporal server ${TEMPORAL_SERVER_VERSION} is not built yet: run \`npm run cluster:install\` (Go from https://go.dev/dl; about 4 minutes on 2 cores).`);
+    super(
+      `The Temporal server ${TEMPORAL_SERVER_VERSION} is not built yet: run \`npm run cluster:install\` (Go from https://go.dev/dl; about 4 minutes on 2 cores).`,
+    );
     this.name = 'ServerNotInstalledError';
   }
 }
@@ -38,7 +40,9 @@ function runGo(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('go', args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`go ${args.join(' ')} exited with ${signal ?? `code ${code}`}`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`go ${args.join(' ')} exited with ${signal ?? `code ${code}`}`)),
+    );
   });
 }
 
@@ -48,7 +52,8 @@ function runGo(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
  */
 export async function installServer(log: (line: string) => void): Promise<boolean> {
   if (serverInstalled()) return false;
-  if (!onPath('go')) throw new Error('Go is not on PATH: install it (https://go.dev/dl, or apt-get install golang-go) and run again.');
+  if (!onPath('go'))
+    throw new Error('Go is not on PATH: install it (https://go.dev/dl, or apt-get install golang-go) and run again.');
   mkdirSync(SERVER_BIN_DIR, { recursive: true });
   // Built into a folder of its own, then moved: an interrupted build leaves nothing that looks installed.
   const staging = mkdtempSync(path.join(SERVER_BIN_DIR, '.build-'));

@@ -25,12 +25,21 @@ export class StackClient {
   constructor(private readonly options: StackClientOptions) {}
 
   engine<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
-    return this.call(`${this.options.engineUrl}${path}`, method, schema, body, { authorization: `Bearer ${this.options.apiKey}` });
+    return this.call(`${this.options.engineUrl}${path}`, method, schema, body, {
+      authorization: `Bearer ${this.options.apiKey}`,
+    });
   }
 
   /** A GET of something that may not exist yet: undefined on 404. */
   engineIfKnown<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S> | undefined> {
-    return this.call(`${this.options.engineUrl}${path}`, 'GET', schema.optional(), undefined, { authorization: `Bearer ${this.options.apiKey}` }, true);
+    return this.call(
+      `${this.options.engineUrl}${path}`,
+      'GET',
+      schema.optional(),
+      undefined,
+      { authorization: `Bearer ${this.options.apiKey}` },
+      true,
+    );
   }
 
   /** The buyer's side of the engine (the checkout link's token is the credential). */
@@ -39,13 +48,18 @@ export class StackClient {
   }
 
   admin<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
-    return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, { authorization: `Bearer ${this.options.adminToken}` });
+    return this.call(`${this.options.sandboxUrl}${path}`, method, schema, body, {
+      authorization: `Bearer ${this.options.adminToken}`,
+    });
   }
 
   /** The provider's security module, as shield.js calls it from the browser. */
   /** The environment's public key that a checkout hands the security module. */
   async shieldPublicKey(): Promise<string> {
-    return this.options.shieldPublicKey ?? (await this.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema)).publicKey;
+    return (
+      this.options.shieldPublicKey ??
+      (await this.shield('GET', '/shield/public-key', shieldPublicKeyResponseSchema)).publicKey
+    );
   }
 
   shield<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
@@ -54,24 +68,58 @@ export class StackClient {
 
   /** A form the security module's challenge page posts (the buyer's Approve or Deny); the answer is a page, not JSON. */
   async shieldForm(path: string, fields: Record<string, string>): Promise<void> {
-    await this.send(`${this.options.sandboxUrl}${path}`, 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(fields).toString(), () => undefined, false);
+    await this.send(
+      `${this.options.sandboxUrl}${path}`,
+      'POST',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams(fields).toString(),
+      () => undefined,
+      false,
+    );
   }
 
-  private call<S extends z.ZodType>(url: string, method: Method, schema: S, body: unknown, headers: Record<string, string>, notFoundIsUndefined = false): Promise<z.output<S>> {
+  private call<S extends z.ZodType>(
+    url: string,
+    method: Method,
+    schema: S,
+    body: unknown,
+    headers: Record<string, string>,
+    notFoundIsUndefined = false,
+  ): Promise<z.output<S>> {
     const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     const parse = (text: string): z.output<S> => schema.parse(text ? JSON.parse(text) : undefined);
-    return this.send(url, method, { ...headers, ...json }, body === undefined ? undefined : JSON.stringify(body), parse, notFoundIsUndefined);
+    return this.send(
+      url,
+      method,
+      { ...headers, ...json },
+      body === undefined ? undefined : JSON.stringify(body),
+      parse,
+      notFoundIsUndefined,
+    );
   }
 
   /** Sends until an answer that is neither missing, 5xx nor 429; `read` turns a 2xx into the value (a 404 is undefined when told so). */
-  private send<T>(url: string, method: Method, headers: Record<string, string>, body: string | undefined, read: (text: string) => T, notFoundIsUndefined: boolean): Promise<T> {
+  private send<T>(
+    url: string,
+    method: Method,
+    headers: Record<string, string>,
+    body: string | undefined,
+    read: (text: string) => T,
+    notFoundIsUndefined: boolean,
+  ): Promise<T> {
     const description = `${method} ${url.replace(/\?.*$/, '')}`;
     return pollUntil(
       async () => {
-        const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }), signal: AbortSignal.timeout(15_000) });
+        const response = await fetch(url, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          signal: AbortSignal.timeout(15_000),
+        });
         const text = await response.text();
         if (notFoundIsUndefined && response.status === 404) return { value: undefined as T };
-        if (response.status >= 500 || response.status === 429) throw new Error(`${description} answered ${response.status}`);
+        if (response.status >= 500 || response.status === 429)
+          throw new Error(`${description} answered ${response.status}`);
         if (!response.ok) throw new StopPolling(`${description} answered ${response.status}: ${text.slice(0, 500)}`);
         return { value: read(text) };
       },

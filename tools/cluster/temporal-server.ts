@@ -39,8 +39,29 @@ export const freeServerPort = (): Promise<number> => freePort();
 /** Free ports for every listener but the frontend's, which the caller chooses (TEMPORAL_ADDRESS). */
 export async function freeServerPorts(frontend: number): Promise<ServerPorts> {
   const ports = (await freePorts(10)).filter((port) => port !== frontend).slice(0, 9);
-  const [frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics] = ports;
-  return { frontend, frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics } as ServerPorts;
+  const [
+    frontendHttp,
+    frontendMembership,
+    history,
+    historyMembership,
+    matching,
+    matchingMembership,
+    worker,
+    workerMembership,
+    metrics,
+  ] = ports;
+  return {
+    frontend,
+    frontendHttp,
+    frontendMembership,
+    history,
+    historyMembership,
+    matching,
+    matchingMembership,
+    worker,
+    workerMembership,
+    metrics,
+  } as ServerPorts;
 }
 
 export interface ServerDatabase {
@@ -51,7 +72,12 @@ export interface ServerDatabase {
 }
 
 /** The variables ops/temporal/config.yaml and setup-databases.sh read (the names of Temporal's images). */
-export function serverEnvironment(options: { ports: ServerPorts; database: ServerDatabase; shards?: number; logLevel?: string }): Record<string, string> {
+export function serverEnvironment(options: {
+  ports: ServerPorts;
+  database: ServerDatabase;
+  shards?: number;
+  logLevel?: string;
+}): Record<string, string> {
   const { ports, database } = options;
   return {
     POSTGRES_SEEDS: database.host,
@@ -86,7 +112,9 @@ export function setupDatabases(env: Record<string, string>, logFile: string): Pr
     });
     closeSync(fd);
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${SETUP_DATABASES_SCRIPT} exited with ${code} (see ${logFile})`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${SETUP_DATABASES_SCRIPT} exited with ${code} (see ${logFile})`)),
+    );
   });
 }
 
@@ -105,7 +133,14 @@ export function launchTemporalServer(env: Record<string, string>, logFile: strin
   if (!serverInstalled()) return Promise.reject(new ServerNotInstalledError());
   const address = `${env.BIND_ON_IP ?? '127.0.0.1'}:${env.FRONTEND_GRPC_PORT ?? '7233'}`;
   // No authorizer: the frontend is reached on loopback here, over a private network or mTLS elsewhere (docs/security.md).
-  return launchLoggedBinary('temporal', temporalServerBinary(), ['--config-file', SERVER_CONFIG_FILE, '--allow-no-auth', 'start'], env, logFile, {
-    probe: () => frontendAnswers(address).catch(() => false),
-  });
+  return launchLoggedBinary(
+    'temporal',
+    temporalServerBinary(),
+    ['--config-file', SERVER_CONFIG_FILE, '--allow-no-auth', 'start'],
+    env,
+    logFile,
+    {
+      probe: () => frontendAnswers(address).catch(() => false),
+    },
+  );
 }

@@ -16,9 +16,18 @@ const END = '<!-- configuration end -->';
 
 /** Groups by name, first match wins; a variable no group claims lands in "Other" rather than off the page. */
 const GROUPS: readonly [title: string, claims: RegExp][] = [
-  ['Engine API', /^(NODE_ENV|ENGINE_|TRUST_PROXY$|(CALLBACK|CHECKOUT|CODEC)_RATE_LIMIT|DATA_DIR$|DATABASE_URL$|BATCH_STORE_URL$)/],
-  ['Temporal and the worker', /^(TEMPORAL_|WORKFLOW_BUNDLE_PATH$|WORKER_MAX_CACHED_WORKFLOWS$|ACTIVITY_PROBLEM_AFTER_MS$)/],
-  ['The provider', /^(PAYMENT_API_|PROVIDER_|UNSIGNED_CALLBACKS|WEBHOOK_SECRET$|UNMATCHED_CALLBACKS|PIX_COPY_PASTE_|WITHDRAWAL_CALLBACK|CRYPTO_)/],
+  [
+    'Engine API',
+    /^(NODE_ENV|ENGINE_|TRUST_PROXY$|(CALLBACK|CHECKOUT|CODEC)_RATE_LIMIT|DATA_DIR$|DATABASE_URL$|BATCH_STORE_URL$)/,
+  ],
+  [
+    'Temporal and the worker',
+    /^(TEMPORAL_|WORKFLOW_BUNDLE_PATH$|WORKER_MAX_CACHED_WORKFLOWS$|ACTIVITY_PROBLEM_AFTER_MS$)/,
+  ],
+  [
+    'The provider',
+    /^(PAYMENT_API_|PROVIDER_|UNSIGNED_CALLBACKS|WEBHOOK_SECRET$|UNMATCHED_CALLBACKS|PIX_COPY_PASTE_|WITHDRAWAL_CALLBACK|CRYPTO_)/,
+  ],
   ['Payload encryption and the codec', /^(PAYLOAD_ENCRYPTION_|CODEC_)/],
   ['Payouts', /^PAYOUT_/],
   ['Batches', /^BATCH_/],
@@ -31,7 +40,8 @@ const GROUPS: readonly [title: string, claims: RegExp][] = [
 ];
 
 type Setting = { name: string; schema: z.ZodType };
-const settings = (): Setting[] => Object.entries(envSchema.shape).map(([name, schema]) => ({ name, schema: schema as z.ZodType }));
+const settings = (): Setting[] =>
+  Object.entries(envSchema.shape).map(([name, schema]) => ({ name, schema: schema as z.ZodType }));
 
 function groupOf(name: string): string {
   return GROUPS.find(([, claims]) => claims.test(name))?.[0] ?? 'Other';
@@ -65,13 +75,18 @@ function shownDefault(setting: Setting): string {
   if (Array.isArray(value) && value.length === 0) return 'unset';
   const parsed = setting.schema.parse(undefined);
   const spelling = spellings(value).find((text) => isDeepStrictEqual(setting.schema.safeParse(text).data, parsed));
-  if (spelling === undefined) throw new Error(`${setting.name}: no way to write its default ${JSON.stringify(value)} that the schema reads back`);
+  if (spelling === undefined)
+    throw new Error(`${setting.name}: no way to write its default ${JSON.stringify(value)} that the schema reads back`);
   return `\`${spelling}\``;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /** A description's `<name>` placeholders, outside code spans, shown as text rather than read as HTML tags. */
-const placeholdersShown = (text: string): string => text.split('`').map((part, index) => (index % 2 === 0 ? part.replace(/</g, '&lt;') : part)).join('`');
+const placeholdersShown = (text: string): string =>
+  text
+    .split('`')
+    .map((part, index) => (index % 2 === 0 ? part.replace(/</g, '&lt;') : part))
+    .join('`');
 
 function description(setting: Setting): string {
   const text = setting.schema.description;
@@ -81,7 +96,8 @@ function description(setting: Setting): string {
 
 export function settingTables(): string {
   const byGroup = new Map<string, Setting[]>();
-  for (const setting of settings()) byGroup.set(groupOf(setting.name), [...(byGroup.get(groupOf(setting.name)) ?? []), setting]);
+  for (const setting of settings())
+    byGroup.set(groupOf(setting.name), [...(byGroup.get(groupOf(setting.name)) ?? []), setting]);
   const order = [...GROUPS.map(([title]) => title), 'Other'];
   return order
     .filter((title) => byGroup.has(title))
@@ -91,7 +107,10 @@ export function settingTables(): string {
         '',
         '| variable | default | what it does |',
         '|---|---|---|',
-        ...(byGroup.get(title) ?? []).map((setting) => `| \`${setting.name}\` | ${cell(shownDefault(setting))} | ${cell(placeholdersShown(description(setting)))} |`),
+        ...(byGroup.get(title) ?? []).map(
+          (setting) =>
+            `| \`${setting.name}\` | ${cell(shownDefault(setting))} | ${cell(placeholdersShown(description(setting)))} |`,
+        ),
       ].join('\n'),
     )
     .join('\n\n');
@@ -123,7 +142,8 @@ function refusals(source: Record<string, string>): { variable: string; message: 
 }
 
 export function productionRules(): string {
-  if (refusals(SOUND_PRODUCTION).length > 0) throw new Error(`the sound production environment is refused: ${JSON.stringify(refusals(SOUND_PRODUCTION))}`);
+  if (refusals(SOUND_PRODUCTION).length > 0)
+    throw new Error(`the sound production environment is refused: ${JSON.stringify(refusals(SOUND_PRODUCTION))}`);
   const unset = refusals({ NODE_ENV: 'production' });
   const host = '203.0.113.7';
   const refusedFor = (name: string, value: string): { variable: string; message: string }[] =>
@@ -131,7 +151,9 @@ export function productionRules(): string {
   // Variables that take a URL anywhere, and in production take it in https but not in http.
   const plainHttp = settings()
     .map(({ name }) => name)
-    .filter((name) => refusals({ [name]: `http://${host}` }).length === 0 && refusedFor(name, `https://${host}`).length === 0)
+    .filter(
+      (name) => refusals({ [name]: `http://${host}` }).length === 0 && refusedFor(name, `https://${host}`).length === 0,
+    )
     .flatMap((name) => refusedFor(name, `http://${host}`));
   const line = ({ variable, message }: { variable: string; message: string }): string =>
     `- \`${variable}\` ${message.replaceAll(`http://${host}`, '`http://…`').replaceAll(host, '<host>')}`;

@@ -20,7 +20,9 @@ const BLANK_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' 
  * remote fetch of the page), replaced by a blank picture; and an empty icon, so the browser does not ask for /favicon.ico.
  */
 function offline(html: string): string {
-  return html.replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, BLANK_SVG).replace('<head>', '<head>\n  <link rel="icon" href="data:,">');
+  return html
+    .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, BLANK_SVG)
+    .replace('<head>', '<head>\n  <link rel="icon" href="data:,">');
 }
 
 /** Builds the page (a few seconds) from the document as the code states it now. */
@@ -30,12 +32,25 @@ export function buildReferencePage(): void {
   const source = `${builtFrom}.next`;
   writeFileSync(source, document);
   const cli = path.join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-  execFileSync(process.execPath, [cli, 'build-docs', source, '--inlineBundle', '--title=Payout engine API', '-o', REFERENCE_PAGE, `--config=${path.join(root, 'redocly-engine.yaml')}`], {
-    cwd: root,
-    stdio: 'ignore',
-    // Off, the page sends Redocly no usage telemetry (and the CLI none either).
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      cli,
+      'build-docs',
+      source,
+      '--inlineBundle',
+      '--title=Payout engine API',
+      '-o',
+      REFERENCE_PAGE,
+      `--config=${path.join(root, 'redocly-engine.yaml')}`,
+    ],
+    {
+      cwd: root,
+      stdio: 'ignore',
+      // Off, the page sends Redocly no usage telemetry (and the CLI none either).
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    },
+  );
   writeFileSync(REFERENCE_PAGE, offline(readFileSync(REFERENCE_PAGE, 'utf8')));
   // Moved last: the page on disk is the one this document made.
   renameSync(source, builtFrom);

@@ -17,7 +17,10 @@ async function sandboxToken(stack: FuzzStack): Promise<string> {
   const response = await fetch(`${stack.sandboxUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: stack.config.PAYMENT_API_CLIENT_ID, client_secret: stack.config.PAYMENT_API_CLIENT_SECRET }),
+    body: JSON.stringify({
+      client_id: stack.config.PAYMENT_API_CLIENT_ID,
+      client_secret: stack.config.PAYMENT_API_CLIENT_SECRET,
+    }),
   });
   if (!response.ok) throw new Error(`sandbox login answered ${response.status}`);
   return loginResponseSchema.parse(await response.json()).token;
@@ -26,25 +29,43 @@ async function sandboxToken(stack: FuzzStack): Promise<string> {
 async function targets(stack: FuzzStack): Promise<FuzzTarget[]> {
   const { every, reader } = stack.apiKeys;
   return [
-    { name: 'engine', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${every.secret}` } },
+    {
+      name: 'engine',
+      schemaUrl: `${stack.engineUrl}/openapi.json`,
+      headers: { Authorization: `Bearer ${every.secret}` },
+    },
     // A key that only reads: every other operation answers its documented 403.
-    { name: 'engine-read-only', schemaUrl: `${stack.engineUrl}/openapi.json`, headers: { Authorization: `Bearer ${reader.secret}` } },
+    {
+      name: 'engine-read-only',
+      schemaUrl: `${stack.engineUrl}/openapi.json`,
+      headers: { Authorization: `Bearer ${reader.secret}` },
+    },
     {
       name: 'sandbox',
       schemaUrl: `${stack.sandboxUrl}/openapi.json`,
       // Each endpoint reads the scheme it is documented with: a Bearer JWT, or the ci/cs headers.
-      headers: { Authorization: `Bearer ${await sandboxToken(stack)}`, ci: stack.config.PAYMENT_API_CLIENT_ID, cs: stack.config.PAYMENT_API_CLIENT_SECRET },
+      headers: {
+        Authorization: `Bearer ${await sandboxToken(stack)}`,
+        ci: stack.config.PAYMENT_API_CLIENT_ID,
+        cs: stack.config.PAYMENT_API_CLIENT_SECRET,
+      },
     },
   ];
 }
 
 export async function runFuzz(st: SchemathesisCommand, options: FuzzRunOptions): Promise<FuzzResult[]> {
-  const stack = await startFuzzStack({ logDir: options.reportDir, ...(options.temporalAddress ? { temporalAddress: options.temporalAddress } : {}) });
+  const stack = await startFuzzStack({
+    logDir: options.reportDir,
+    ...(options.temporalAddress ? { temporalAddress: options.temporalAddress } : {}),
+  });
   try {
     const results: FuzzResult[] = [];
     for (const target of await targets(stack)) results.push(await runSchemathesis(st, target, options));
     const attempts = await stack.callbackAttempts();
-    if (attempts > 0) throw new Error(`the sandbox tried to deliver ${attempts} callback(s) to fuzzed URLs; every callback must be kept`);
+    if (attempts > 0)
+      throw new Error(
+        `the sandbox tried to deliver ${attempts} callback(s) to fuzzed URLs; every callback must be kept`,
+      );
     return results;
   } finally {
     await stack.stop();
@@ -60,7 +81,8 @@ export function fuzzSummary(results: readonly FuzzResult[]): string {
       `${passed ? 'PASS' : 'FAIL'} ${target}: ${report.operations?.tested ?? 0} operations, ${report.test_cases.generated} test cases, ` +
         `${failures} failures, ${report.errors.length} errors (FUZZ_SEED=${seed}; details: ${textReport})`,
     );
-    for (const failure of report.failures) lines.push(`  ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`);
+    for (const failure of report.failures)
+      lines.push(`  ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`);
     for (const error of report.errors) lines.push(`  error: ${error.title} (${error.count})`);
   }
   return lines.join('\n');

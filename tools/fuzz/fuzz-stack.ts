@@ -27,12 +27,22 @@ export interface FuzzStack {
   stop(): Promise<void>;
 }
 
-const sandboxCallbacksSchema = z.object({ callbacks: z.array(z.object({ url: z.string(), attempts: z.number().int() })) });
+const sandboxCallbacksSchema = z.object({
+  callbacks: z.array(z.object({ url: z.string(), attempts: z.number().int() })),
+});
 
-async function sandboxAdmin(stack: { sandboxUrl: string; config: Config }, method: 'GET' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+async function sandboxAdmin(
+  stack: { sandboxUrl: string; config: Config },
+  method: 'GET' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await fetch(`${stack.sandboxUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${stack.config.SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${stack.config.SANDBOX_ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!response.ok) throw new Error(`sandbox admin ${method} ${path} answered ${response.status}`);
@@ -77,7 +87,12 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
   try {
     let temporalAddress = options.temporalAddress;
     if (!temporalAddress) {
-      temporal = await startDevServer({ binary: temporalCliPath(), port: ports.temporal, metricsPort: ports.temporalMetrics, stdio: 'ignore' });
+      temporal = await startDevServer({
+        binary: temporalCliPath(),
+        port: ports.temporal,
+        metricsPort: ports.temporalMetrics,
+        stdio: 'ignore',
+      });
       temporalAddress = temporal.address;
     }
     const env: NodeJS.ProcessEnv = {
@@ -112,7 +127,9 @@ export async function startFuzzStack(options: FuzzStackOptions): Promise<FuzzSta
       engineUrl: `http://127.0.0.1:${ports.engine}`,
       sandboxUrl,
       async callbackAttempts() {
-        const { callbacks } = sandboxCallbacksSchema.parse(await sandboxAdmin({ sandboxUrl, config }, 'GET', '/sandbox/callbacks'));
+        const { callbacks } = sandboxCallbacksSchema.parse(
+          await sandboxAdmin({ sandboxUrl, config }, 'GET', '/sandbox/callbacks'),
+        );
         return callbacks.reduce((sum, callback) => sum + callback.attempts, 0);
       },
       stop,

@@ -15,7 +15,10 @@ const fuzzEnvSchema = z.object({
   FUZZ_MAX_EXAMPLES: z.coerce.number().int().min(1).default(100),
   FUZZ_SEED: z.coerce.number().int().min(0).optional(),
   FUZZ_REPORT_DIR: z.string().min(1).default(path.join('.data', 'fuzz')),
-  FUZZ_TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').optional(),
+  FUZZ_TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port')
+    .optional(),
 });
 
 async function main(): Promise<number> {

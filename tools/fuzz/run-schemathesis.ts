@@ -14,8 +14,15 @@ export const SCHEMATHESIS_CONFIG = path.join(__dirname, 'schemathesis.toml');
 export const schemathesisReportSchema = z.object({
   exit_code: z.number().int(),
   operations: z.object({ selected: z.number().int(), tested: z.number().int(), errored: z.number().int() }).nullable(),
-  test_cases: z.object({ generated: z.number().int(), with_failures: z.number().int(), unique_failures: z.number().int(), errored: z.number().int() }),
-  failures: z.array(z.object({ code: z.string(), title: z.string(), count: z.number().int(), operations: z.array(z.string()) })),
+  test_cases: z.object({
+    generated: z.number().int(),
+    with_failures: z.number().int(),
+    unique_failures: z.number().int(),
+    errored: z.number().int(),
+  }),
+  failures: z.array(
+    z.object({ code: z.string(), title: z.string(), count: z.number().int(), operations: z.array(z.string()) }),
+  ),
   errors: z.array(z.object({ title: z.string(), count: z.number().int() })),
 });
 export type SchemathesisReport = z.infer<typeof schemathesisReportSchema>;
@@ -45,7 +52,13 @@ export interface FuzzResult {
   passed: boolean;
 }
 
-function runToExit(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, outputFile: string): Promise<number | null> {
+function runToExit(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  outputFile: string,
+): Promise<number | null> {
   const output = openSync(outputFile, 'w');
   const child = spawn(command, args, { env, cwd, stdio: ['ignore', output, output] });
   return new Promise<number | null>((resolve, reject) => {
@@ -54,21 +67,33 @@ function runToExit(command: string, args: string[], env: NodeJS.ProcessEnv, cwd:
   }).finally(() => closeSync(output));
 }
 
-export async function runSchemathesis(st: SchemathesisCommand, target: FuzzTarget, settings: FuzzSettings): Promise<FuzzResult> {
+export async function runSchemathesis(
+  st: SchemathesisCommand,
+  target: FuzzTarget,
+  settings: FuzzSettings,
+): Promise<FuzzResult> {
   mkdirSync(settings.reportDir, { recursive: true });
   const jsonReport = path.join(settings.reportDir, `${target.name}.json`);
   const textReport = path.join(settings.reportDir, `${target.name}.txt`);
   const args = [
     ...st.args,
-    '--config-file', SCHEMATHESIS_CONFIG,
-    'run', target.schemaUrl,
-    '--checks', 'all',
+    '--config-file',
+    SCHEMATHESIS_CONFIG,
+    'run',
+    target.schemaUrl,
+    '--checks',
+    'all',
     // Every failure of an operation in one run, not only its first.
     '--continue-on-failure',
-    '--max-examples', String(settings.maxExamples),
-    '--seed', String(settings.seed),
+    '--max-examples',
+    String(settings.maxExamples),
+    '--seed',
+    String(settings.seed),
     ...Object.entries(target.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
-    '--report', 'json', '--report-json-path', jsonReport,
+    '--report',
+    'json',
+    '--report-json-path',
+    jsonReport,
     '--no-color',
   ];
   // Run in the report folder: schemathesis keeps its cache of failing cases (replayed first next time) in `.schemathesis/` of its working folder.
@@ -77,8 +102,11 @@ export async function runSchemathesis(st: SchemathesisCommand, target: FuzzTarge
   try {
     report = schemathesisReportSchema.parse(JSON.parse(readFileSync(jsonReport, 'utf8')));
   } catch (error) {
-    throw new Error(`schemathesis exited with ${exitCode} and left no readable report (${error instanceof Error ? error.message : String(error)}); its output: ${textReport}`);
+    throw new Error(
+      `schemathesis exited with ${exitCode} and left no readable report (${error instanceof Error ? error.message : String(error)}); its output: ${textReport}`,
+    );
   }
-  const passed = exitCode === 0 && report.exit_code === 0 && report.test_cases.unique_failures === 0 && report.errors.length === 0;
+  const passed =
+    exitCode === 0 && report.exit_code === 0 && report.test_cases.unique_failures === 0 && report.errors.length === 0;
   return { target: target.name, seed: settings.seed, report, textReport, passed };
 }

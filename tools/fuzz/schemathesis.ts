@@ -44,13 +44,20 @@ export function resolveSchemathesis(options: ResolveSchemathesisOptions = {}): S
   const python = findPython();
   if (!python) throw new SchemathesisNotFoundError('no python3 on PATH');
   if (!wheelInstalled(SCHEMATHESIS)) {
-    if (options.install === false) throw new SchemathesisNotFoundError(`${wheelDir(SCHEMATHESIS)} holds no ${SCHEMATHESIS.pypiPackage} ${SCHEMATHESIS.pypiVersion}`);
-    if (!pipInstallWheel(SCHEMATHESIS, log) || !wheelInstalled(SCHEMATHESIS)) throw new SchemathesisNotFoundError('pip install failed');
+    if (options.install === false)
+      throw new SchemathesisNotFoundError(
+        `${wheelDir(SCHEMATHESIS)} holds no ${SCHEMATHESIS.pypiPackage} ${SCHEMATHESIS.pypiVersion}`,
+      );
+    if (!pipInstallWheel(SCHEMATHESIS, log) || !wheelInstalled(SCHEMATHESIS))
+      throw new SchemathesisNotFoundError('pip install failed');
   }
   // A `--target` install is a folder of packages, not an environment: its scripts need it on the path.
   return { command: python, args: ['-m', 'schemathesis.cli'], env: { PYTHONPATH: wheelDir(SCHEMATHESIS) } };
 }
 
 export function schemathesisVersion(st: SchemathesisCommand): string {
-  return execFileSync(st.command, [...st.args, '--version'], { encoding: 'utf8', env: { ...process.env, ...st.env } }).trim();
+  return execFileSync(st.command, [...st.args, '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, ...st.env },
+  }).trim();
 }

@@ -10,7 +10,17 @@
  * nothing). About 10 minutes on 2 cores, most of it the UI. Not part of CI: only the trace pictures need it.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -21,7 +31,12 @@ const MODULE = 'github.com/jaegertracing/jaeger';
 /** The yarn of jaeger-ui's lockfile (v1 format); run through npx, so nothing is installed globally. */
 const YARN = 'yarn@1.22.22';
 
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
@@ -29,7 +44,11 @@ function run(command: string, args: readonly string[], cwd: string, env: NodeJS.
       output += chunk.toString();
     });
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${signal ?? `code ${code}`}`))));
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${signal ?? `code ${code}`}`)),
+    );
   });
 }
 
@@ -39,9 +58,11 @@ function uiSource(): string {
   const clone = `git clone --depth 1 --branch v${JAEGER_VERSION} https://github.com/jaegertracing/jaeger-ui`;
   if (!source) throw new Error(`Set JAEGER_UI_SOURCE to a jaeger-ui checkout at v${JAEGER_VERSION} (${clone}).`);
   const manifest = path.join(source, 'packages', 'jaeger-ui', 'package.json');
-  if (!existsSync(manifest)) throw new Error(`${source} is not a jaeger-ui checkout (no packages/jaeger-ui/package.json): ${clone}`);
+  if (!existsSync(manifest))
+    throw new Error(`${source} is not a jaeger-ui checkout (no packages/jaeger-ui/package.json): ${clone}`);
   const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(manifest, 'utf8')));
-  if (version !== JAEGER_VERSION) throw new Error(`${source} is jaeger-ui ${version}; Jaeger ${JAEGER_VERSION} embeds ${JAEGER_VERSION}: ${clone}`);
+  if (version !== JAEGER_VERSION)
+    throw new Error(`${source} is jaeger-ui ${version}; Jaeger ${JAEGER_VERSION} embeds ${JAEGER_VERSION}: ${clone}`);
   return source;
 }
 
@@ -56,7 +77,10 @@ async function buildUi(source: string, work: string, log: (line: string) => void
   cpSync(source, copy, { recursive: true, filter: copied });
   // The lockfile names yarn's mirror of the npm registry; the same tarballs (checked by the same hashes) come from the npm registry itself.
   const lockfile = path.join(copy, 'yarn.lock');
-  writeFileSync(lockfile, readFileSync(lockfile, 'utf8').replaceAll('https://registry.yarnpkg.com/', 'https://registry.npmjs.org/'));
+  writeFileSync(
+    lockfile,
+    readFileSync(lockfile, 'utf8').replaceAll('https://registry.yarnpkg.com/', 'https://registry.npmjs.org/'),
+  );
   log(`jaeger-ui: yarn install (its prepare script builds the plexus package) and vite build, in ${copy}`);
   await run('npx', ['--yes', YARN, 'install', '--frozen-lockfile', '--network-timeout', '600000'], copy);
   await run('npx', ['--yes', YARN, 'build'], path.join(copy, 'packages', 'jaeger-ui'));
@@ -76,7 +100,9 @@ function embedUi(built: string, assets: string): void {
 }
 
 async function buildJaeger(work: string, built: string, log: (line: string) => void): Promise<string> {
-  const downloaded = z.object({ Dir: z.string() }).parse(JSON.parse(await run('go', ['mod', 'download', '-json', `${MODULE}@v${JAEGER_VERSION}`], work)));
+  const downloaded = z
+    .object({ Dir: z.string() })
+    .parse(JSON.parse(await run('go', ['mod', 'download', '-json', `${MODULE}@v${JAEGER_VERSION}`], work)));
   const source = path.join(work, 'jaeger');
   cpSync(downloaded.Dir, source, { recursive: true });
   // The module cache is read-only; the copy takes the UI's files.
@@ -96,7 +122,8 @@ async function main(): Promise<void> {
     log(`Jaeger ${JAEGER_VERSION} is already built: ${target}`);
     return;
   }
-  if (!onPath('go')) throw new Error('Go is not on PATH: install it (https://go.dev/dl, or apt-get install golang-go) and run again.');
+  if (!onPath('go'))
+    throw new Error('Go is not on PATH: install it (https://go.dev/dl, or apt-get install golang-go) and run again.');
   const source = uiSource();
   mkdirSync(JAEGER_DIR, { recursive: true });
   // Built in a folder of its own, then moved: an interrupted build leaves nothing that looks installed.
@@ -111,6 +138,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

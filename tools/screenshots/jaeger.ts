@@ -38,22 +38,44 @@ const LISTENERS = [
   'admin.http.host-port',
   'http-server.host-port',
 ] as const;
-const UDP_LISTENERS = ['processor.jaeger-compact.server-host-port', 'processor.jaeger-binary.server-host-port', 'processor.zipkin-compact.server-host-port'] as const;
+const UDP_LISTENERS = [
+  'processor.jaeger-compact.server-host-port',
+  'processor.jaeger-binary.server-host-port',
+  'processor.zipkin-compact.server-host-port',
+] as const;
 
 export async function startJaeger(): Promise<Jaeger> {
   const running = process.env.JAEGER_URL;
-  if (running) return { url: running.replace(/\/$/, ''), otlpEndpoint: process.env.JAEGER_OTLP_ENDPOINT ?? 'http://127.0.0.1:4318', stop: async () => {} };
+  if (running)
+    return {
+      url: running.replace(/\/$/, ''),
+      otlpEndpoint: process.env.JAEGER_OTLP_ENDPOINT ?? 'http://127.0.0.1:4318',
+      stop: async () => {},
+    };
 
   const binary = jaegerBinary();
-  if (!existsSync(binary)) throw new Error(`No Jaeger at ${binary}: run \`npm run screenshots:jaeger-install\` (docs/observability.md), or set JAEGER_URL to a running one.`);
-  const ports = Object.fromEntries(await Promise.all([...LISTENERS, ...UDP_LISTENERS].map(async (flag) => [flag, await freePort()] as const))) as Record<string, number>;
-  const child = spawn(binary, [...Object.entries(ports).map(([flag, port]) => `--${flag}=127.0.0.1:${port}`), '--memory.max-traces=100000', '--log-level=warn'], {
-    // Jaeger does not trace itself here: its own spans would only add a service to the picture.
-    env: { ...process.env, SPAN_STORAGE_TYPE: 'memory', OTEL_TRACES_SAMPLER: 'always_off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    // Its own process group, as the stack's services: stopChild ends the group if it outlives its grace.
-    detached: true,
-  });
+  if (!existsSync(binary))
+    throw new Error(
+      `No Jaeger at ${binary}: run \`npm run screenshots:jaeger-install\` (docs/observability.md), or set JAEGER_URL to a running one.`,
+    );
+  const ports = Object.fromEntries(
+    await Promise.all([...LISTENERS, ...UDP_LISTENERS].map(async (flag) => [flag, await freePort()] as const)),
+  ) as Record<string, number>;
+  const child = spawn(
+    binary,
+    [
+      ...Object.entries(ports).map(([flag, port]) => `--${flag}=127.0.0.1:${port}`),
+      '--memory.max-traces=100000',
+      '--log-level=warn',
+    ],
+    {
+      // Jaeger does not trace itself here: its own spans would only add a service to the picture.
+      env: { ...process.env, SPAN_STORAGE_TYPE: 'memory', OTEL_TRACES_SAMPLER: 'always_off' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // Its own process group, as the stack's services: stopChild ends the group if it outlives its grace.
+      detached: true,
+    },
+  );
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-10_000);
@@ -66,5 +88,9 @@ export async function startJaeger(): Promise<Jaeger> {
     await stopChild(child, 5_000);
     throw error;
   }
-  return { url, otlpEndpoint: `http://127.0.0.1:${ports['collector.otlp.http.host-port']}`, stop: () => stopChild(child, 10_000) };
+  return {
+    url,
+    otlpEndpoint: `http://127.0.0.1:${ports['collector.otlp.http.host-port']}`,
+    stop: () => stopChild(child, 10_000),
+  };
 }

@@ -18,7 +18,9 @@ import { startDevServer } from '../temporal/dev-server';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where the pictures go: docs/screenshots/, or SCREENSHOT_DIR. */
-export const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? path.join(__dirname, '..', '..', 'docs', 'screenshots'));
+export const SCREENSHOT_DIR = path.resolve(
+  process.env.SCREENSHOT_DIR ?? path.join(__dirname, '..', '..', 'docs', 'screenshots'),
+);
 
 export interface EngineAnswer {
   status: number;
@@ -38,7 +40,10 @@ export interface ScreenshotStack {
 }
 
 /** `env` comes on top of the stack's own (OTEL_* to trace it, for instance) and reaches every service. */
-export async function startScreenshotStack(options: { temporalUi: boolean; env?: NodeJS.ProcessEnv }): Promise<ScreenshotStack> {
+export async function startScreenshotStack(options: {
+  temporalUi: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ScreenshotStack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payout-screenshots-'));
   const ports = await freeStackPorts();
   const uiPort = options.temporalUi ? await freePort() : undefined;
@@ -53,7 +58,11 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
   const config = loadConfig(env);
   // Without the Web UI the dev server runs headless (no uiPort).
   const { uiPort: configuredUiPort, ...headless } = devServerOptionsFor(config, temporalCliPath());
-  const temporal = await startDevServer({ ...headless, ...(uiPort === undefined ? {} : { uiPort: configuredUiPort }), stdio: 'ignore' });
+  const temporal = await startDevServer({
+    ...headless,
+    ...(uiPort === undefined ? {} : { uiPort: configuredUiPort }),
+    stdio: 'ignore',
+  });
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
     for (const child of children.reverse()) await stopChild(child, 30_000);
@@ -65,11 +74,17 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
   try {
     const sandbox = spawnKeepingTail('sandbox', env);
     children.push(sandbox.child);
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { ...startup, tail: sandbox.tail });
+    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', {
+      ...startup,
+      tail: sandbox.tail,
+    });
     children.push(await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"'));
     const api = spawnKeepingTail('api', env);
     children.push(api.child);
-    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { ...startup, tail: api.tail });
+    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', {
+      ...startup,
+      tail: api.tail,
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -78,7 +93,10 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
   const engine = async (method: string, route: string, body?: unknown): Promise<EngineAnswer> => {
     const response = await fetch(`http://127.0.0.1:${ports.engine}${route}`, {
       method,
-      headers: { authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -91,5 +109,12 @@ export async function startScreenshotStack(options: { temporalUi: boolean; env?:
       },
       { timeoutMs: 120_000, intervalMs: 250, description: `payout ${externalId} to end` },
     );
-  return { config, ports, ...(temporal.uiUrl === undefined ? {} : { temporalUiUrl: temporal.uiUrl }), engine, payoutEnded, stop };
+  return {
+    config,
+    ports,
+    ...(temporal.uiUrl === undefined ? {} : { temporalUiUrl: temporal.uiUrl }),
+    engine,
+    payoutEnded,
+    stop,
+  };
 }

@@ -22,16 +22,30 @@ async function main(): Promise<void> {
       { externalId: 'order-1004', amount: 10.13, pixKey: '+5511987654321', keyType: 'PHONE' },
     ];
     for (const payout of payouts) await engine('POST', '/v1/payouts', payout);
-    await engine('POST', '/v1/charges', { externalId: 'invoice-2001', amount: 150, payer: { name: 'Ana Souza', document: '52998224725' } });
-    await fetch(`http://127.0.0.1:${stack.ports.sandbox}/sandbox/cash-ins/invoice-2001/pay`, { method: 'POST', headers: { authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{}' });
+    await engine('POST', '/v1/charges', {
+      externalId: 'invoice-2001',
+      amount: 150,
+      payer: { name: 'Ana Souza', document: '52998224725' },
+    });
+    await fetch(`http://127.0.0.1:${stack.ports.sandbox}/sandbox/cash-ins/invoice-2001/pay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${config.SANDBOX_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     for (const { externalId } of payouts) await stack.payoutEnded(externalId);
 
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const ui = `${stack.temporalUiUrl ?? ''}/namespaces/${config.TEMPORAL_NAMESPACE}`;
-      await page.goto(`${ui}/workflows?query=${encodeURIComponent("PayoutStatus = 'COMPLETED'")}`, { waitUntil: 'networkidle' });
+      await page.goto(`${ui}/workflows?query=${encodeURIComponent("PayoutStatus = 'COMPLETED'")}`, {
+        waitUntil: 'networkidle',
+      });
       await page.getByText('payout:order-1001').first().waitFor({ timeout: 60_000 });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'temporal-ui-payouts-completed.png') });
       await page.goto(`${ui}/workflows/${encodeURIComponent('payout:order-1002')}`, { waitUntil: 'networkidle' });
@@ -50,6 +64,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -33,7 +33,10 @@ export type ServiceName = keyof typeof ENTRY_POINTS;
 const WORKER_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'] as const;
 
 /** The bench's bare-payout worker runs under the engine worker's flags, so the yardstick's GC is the same. */
-export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = { worker: WORKER_FLAGS, 'bench-worker': WORKER_FLAGS };
+export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  worker: WORKER_FLAGS,
+  'bench-worker': WORKER_FLAGS,
+};
 
 /**
  * With SERVICE_CPU_PROFILE_DIR set, each service writes V8 CPU profiles of its threads into
@@ -44,19 +47,42 @@ function profilingFlags(name: string): string[] {
   return dir ? ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${path.join(dir, name)}`] : [];
 }
 
-export function spawnService(name: ServiceName, options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {}): ChildProcess {
-  return spawn(process.execPath, [...(SERVICE_NODE_FLAGS[name] ?? []), ...profilingFlags(name), '--import', 'tsx', path.join(ROOT, ENTRY_POINTS[name]), ...(options.args ?? [])], {
-    stdio: options.stdio ?? 'inherit',
-    // Its own process group (Ctrl-C reaches the launcher only), and it stops itself if the launcher dies.
-    env: { ...(options.env ?? process.env), [STACK_PARENT_PID_ENV]: String(process.pid) },
-    detached: true,
-  });
+export function spawnService(
+  name: ServiceName,
+  options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: readonly string[] } = {},
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      ...(SERVICE_NODE_FLAGS[name] ?? []),
+      ...profilingFlags(name),
+      '--import',
+      'tsx',
+      path.join(ROOT, ENTRY_POINTS[name]),
+      ...(options.args ?? []),
+    ],
+    {
+      stdio: options.stdio ?? 'inherit',
+      // Its own process group (Ctrl-C reaches the launcher only), and it stops itself if the launcher dies.
+      env: { ...(options.env ?? process.env), [STACK_PARENT_PID_ENV]: String(process.pid) },
+      detached: true,
+    },
+  );
 }
 
 /** Runs an entry point to its end (`build-workflows`); rejects unless it exits 0. Its errors go to this process's stderr, or all its output to `logFile`. */
-export async function runToExit(name: ServiceName, args: readonly string[], env: NodeJS.ProcessEnv, logFile?: string): Promise<void> {
+export async function runToExit(
+  name: ServiceName,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logFile?: string,
+): Promise<void> {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawnService(name, { env, args, stdio: fd === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', fd, fd] });
+  const child = spawnService(name, {
+    env,
+    args,
+    stdio: fd === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', fd, fd],
+  });
   if (fd !== undefined) closeSync(fd);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${name} exited with ${code}${logFile ? ` (see ${logFile})` : ''}`);
@@ -94,7 +120,10 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
  * A service whose output is not shown: its stdout is drained and the last 10 KB kept, so that a service
  * that exits (a taken port, a bad setting: its last log lines say which) can be explained.
  */
-export function spawnKeepingTail(name: ServiceName, env: NodeJS.ProcessEnv): { child: ChildProcess; tail: () => string } {
+export function spawnKeepingTail(
+  name: ServiceName,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; tail: () => string } {
   const child = spawnService(name, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -104,10 +133,16 @@ export function spawnKeepingTail(name: ServiceName, env: NodeJS.ProcessEnv): { c
 }
 
 /** Resolves once `url` answers 2xx; a service that exits first fails it, with its last output when `tail` has it. */
-export async function waitHealthy(url: string, child: ChildProcess, name: string, options: { timeoutMs?: number; tail?: () => string } = {}): Promise<void> {
+export async function waitHealthy(
+  url: string,
+  child: ChildProcess,
+  name: string,
+  options: { timeoutMs?: number; tail?: () => string } = {},
+): Promise<void> {
   await pollUntil(
     async () => {
-      if (hasExited(child)) throw new StopPolling(`${name} exited during start-up${options.tail ? `: ${options.tail()}` : ''}`);
+      if (hasExited(child))
+        throw new StopPolling(`${name} exited during start-up${options.tail ? `: ${options.tail()}` : ''}`);
       const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
       return response.ok ? true : undefined;
     },
@@ -116,7 +151,11 @@ export async function waitHealthy(url: string, child: ChildProcess, name: string
 }
 
 /** Starts a service and resolves once its output shows `marker` (the worker has no health endpoint). */
-export async function spawnWaitingForLog(name: ServiceName, env: NodeJS.ProcessEnv, marker: string): Promise<ChildProcess> {
+export async function spawnWaitingForLog(
+  name: ServiceName,
+  env: NodeJS.ProcessEnv,
+  marker: string,
+): Promise<ChildProcess> {
   const { child, tail } = spawnKeepingTail(name, env);
   await pollUntil(
     () => {
@@ -156,7 +195,8 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
-const ticksToSeconds = (ticks: number): number | undefined => (Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined);
+const ticksToSeconds = (ticks: number): number | undefined =>
+  Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined;
 
 /** CPU time (user + system) a process has used so far, in seconds; undefined once it is gone. */
 export function cpuSeconds(pid: number): number | undefined {

@@ -24,11 +24,23 @@ export interface LocalStackPorts {
  * can come out twice, as a port reserved for a process not yet listening is free to the next ask.
  */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  const [temporal = 0, temporalMetrics = 0, engine = 0, apiMetrics = 0, sandbox = 0, workerMetrics = 0, workerSdkMetrics = 0] = await freePorts(7);
+  const [
+    temporal = 0,
+    temporalMetrics = 0,
+    engine = 0,
+    apiMetrics = 0,
+    sandbox = 0,
+    workerMetrics = 0,
+    workerSdkMetrics = 0,
+  ] = await freePorts(7);
   return { temporal, temporalMetrics, engine, apiMetrics, sandbox, workerMetrics, workerSdkMetrics };
 }
 
-export function localStackEnv(options: { dataDir: string; temporalAddress: string; ports: LocalStackPorts }): Record<string, string> {
+export function localStackEnv(options: {
+  dataDir: string;
+  temporalAddress: string;
+  ports: LocalStackPorts;
+}): Record<string, string> {
   const { ports } = options;
   return {
     NODE_ENV: 'development',

@@ -21,10 +21,17 @@ function lastLine(logFile: string): string {
   }
 }
 
-const exitOf = (child: ChildProcess): Promise<unknown> => (hasExited(child) ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+const exitOf = (child: ChildProcess): Promise<unknown> =>
+  hasExited(child) ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
 
 /** Resolves once `child` is ready; rejects (and kills it) when it exits first or the deadline passes. */
-async function untilReady(child: ChildProcess, name: string, ready: Readiness, timeoutMs: number, logFile: string): Promise<void> {
+async function untilReady(
+  child: ChildProcess,
+  name: string,
+  ready: Readiness,
+  timeoutMs: number,
+  logFile: string,
+): Promise<void> {
   const tail = () => lastLine(logFile);
   if ('healthUrl' in ready) return waitHealthy(ready.healthUrl, child, name, { timeoutMs, tail });
   let seen = false;
@@ -45,9 +52,17 @@ async function untilReady(child: ChildProcess, name: string, ready: Readiness, t
 }
 
 /** Starts `child`'s readiness wait and wraps it as a Running; its output must already go to `logFile`. */
-async function asRunning(child: ChildProcess, name: string, ready: Readiness, timeoutMs: number, logFile: string): Promise<Running> {
+async function asRunning(
+  child: ChildProcess,
+  name: string,
+  ready: Readiness,
+  timeoutMs: number,
+  logFile: string,
+): Promise<Running> {
   // A binary that cannot be started at all (absent, not executable) reports an error and never exits.
-  const spawnFailed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new Error(`${name} could not be started: ${error.message}`))));
+  const spawnFailed = new Promise<never>((_, reject) =>
+    child.once('error', (error) => reject(new Error(`${name} could not be started: ${error.message}`))),
+  );
   spawnFailed.catch(() => undefined);
   const exited = Promise.race([exitOf(child), spawnFailed.catch(() => undefined)]);
   const kill = () => {
@@ -63,7 +78,10 @@ async function asRunning(child: ChildProcess, name: string, ready: Readiness, ti
   return { pid: child.pid ?? -1, exited, kill, stop: () => stopChild(child, 20_000) };
 }
 
-function logTo(logFile: string, ready: Readiness): { stdio: ['ignore', number | 'pipe', number]; pipe(child: ChildProcess): void; close(): void } {
+function logTo(
+  logFile: string,
+  ready: Readiness,
+): { stdio: ['ignore', number | 'pipe', number]; pipe(child: ChildProcess): void; close(): void } {
   const fd = openSync(logFile, 'a');
   const viaPipe = 'marker' in ready;
   return {
@@ -76,7 +94,13 @@ function logTo(logFile: string, ready: Readiness): { stdio: ['ignore', number | 
 }
 
 /** A service of the stack (`sandbox`, `worker`, `api`), started with `env`. */
-export function launchLoggedService(name: ServiceName, env: NodeJS.ProcessEnv, logFile: string, ready: Readiness, timeoutMs = 120_000): Promise<Running> {
+export function launchLoggedService(
+  name: ServiceName,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  ready: Readiness,
+  timeoutMs = 120_000,
+): Promise<Running> {
   const output = logTo(logFile, ready);
   const child = spawnService(name, { env, stdio: output.stdio });
   output.close();
@@ -85,7 +109,15 @@ export function launchLoggedService(name: ServiceName, env: NodeJS.ProcessEnv, l
 }
 
 /** Any executable, in its own process group, started with `env` (added to this process's). */
-export function launchLoggedBinary(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, logFile: string, ready: Readiness, timeoutMs = 120_000): Promise<Running> {
+export function launchLoggedBinary(
+  name: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  ready: Readiness,
+  timeoutMs = 120_000,
+): Promise<Running> {
   const output = logTo(logFile, ready);
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: output.stdio, detached: true });
   output.close();

@@ -7,7 +7,12 @@
  */
 import type { Running } from '../chaos/supervisor';
 import { processGone } from './child-services';
-import { POSTGRES_SUPERUSER, startPostgresServer, type PostgresServer, type PostgresServerOptions } from './postgres-server';
+import {
+  POSTGRES_SUPERUSER,
+  startPostgresServer,
+  type PostgresServer,
+  type PostgresServerOptions,
+} from './postgres-server';
 
 export interface PostgresPart {
   port: number;

@@ -55,7 +55,9 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
   const binDir = process.env.PG_BIN_DIR ?? debianBinDir();
   const bin = (name: string) => path.join(binDir, name);
   if (!existsSync(bin('initdb')) || !existsSync(bin('pg_ctl'))) {
-    throw new Error(`PostgreSQL binaries not found in ${binDir}: install Debian's postgresql package (apt-get install -y postgresql) or set PG_BIN_DIR`);
+    throw new Error(
+      `PostgreSQL binaries not found in ${binDir}: install Debian's postgresql package (apt-get install -y postgresql) or set PG_BIN_DIR`,
+    );
   }
   const asRoot = process.getuid?.() === 0;
   mkdirSync(options.dir, { recursive: true });
@@ -63,13 +65,29 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
     const { uid, gid } = await serverUserIds();
     chownSync(options.dir, uid, gid);
   }
-  const exec = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', SERVER_USER, '--', bin(name), ...args]) : run(bin(name), args));
+  const exec = (name: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', SERVER_USER, '--', bin(name), ...args]) : run(bin(name), args);
   const data = path.join(options.dir, 'data');
   const pgCtl = (args: string[]) => exec('pg_ctl', ['-D', data, ...args]);
 
   if (!existsSync(path.join(data, 'PG_VERSION'))) {
-    await exec('initdb', ['-D', data, '-U', POSTGRES_SUPERUSER, '--auth=trust', ...(options.durable ? [] : ['--no-sync']), '-E', 'UTF8', '--locale=C']);
-  } else if (await pgCtl(['status']).then(() => true, () => false)) {
+    await exec('initdb', [
+      '-D',
+      data,
+      '-U',
+      POSTGRES_SUPERUSER,
+      '--auth=trust',
+      ...(options.durable ? [] : ['--no-sync']),
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
+  } else if (
+    await pgCtl(['status']).then(
+      () => true,
+      () => false,
+    )
+  ) {
     // Left running by a run whose launcher was killed: it is ours (its folder), stop it before starting on the new port.
     await pgCtl(['-m', 'fast', '-w', 'stop']);
   }
@@ -78,7 +96,11 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
     ...(options.durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     ...options.settings,
   };
-  const serverOptions = [`-p ${options.port}`, `-k ${options.dir}`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)];
+  const serverOptions = [
+    `-p ${options.port}`,
+    `-k ${options.dir}`,
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+  ];
   await pgCtl(['-l', path.join(options.dir, 'server.log'), '-o', serverOptions.join(' '), '-w', 'start']);
 
   const url = (database: string) => `postgres://${POSTGRES_SUPERUSER}@127.0.0.1:${options.port}/${database}`;

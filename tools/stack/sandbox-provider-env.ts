@@ -14,7 +14,15 @@ export const SANDBOX_CRYPTO_WITHDRAW_PATH = endpoints.createCryptoWithdrawal.pat
  * What the engine's processes add to their environment when their provider is the sandbox on SANDBOX_PORT. The
  * seed profile, keeping to the spec, serves no crypto route: against it the rail stays off.
  */
-export function sandboxProviderEngineEnv(config: Pick<Config, 'PAYMENT_API_BASE_URL' | 'SANDBOX_PORT' | 'SANDBOX_PROFILE'>, env: NodeJS.ProcessEnv): Record<string, string> {
-  if (config.PAYMENT_API_BASE_URL !== `http://127.0.0.1:${config.SANDBOX_PORT}` || config.SANDBOX_PROFILE === 'seed' || env.PAYMENT_API_CRYPTO_WITHDRAW_PATH) return {};
+export function sandboxProviderEngineEnv(
+  config: Pick<Config, 'PAYMENT_API_BASE_URL' | 'SANDBOX_PORT' | 'SANDBOX_PROFILE'>,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  if (
+    config.PAYMENT_API_BASE_URL !== `http://127.0.0.1:${config.SANDBOX_PORT}` ||
+    config.SANDBOX_PROFILE === 'seed' ||
+    env.PAYMENT_API_CRYPTO_WITHDRAW_PATH
+  )
+    return {};
   return { PAYMENT_API_CRYPTO_WITHDRAW_PATH: SANDBOX_CRYPTO_WITHDRAW_PATH };
 }

@@ -12,7 +12,9 @@ import { shieldPublicKeyFile } from '../../sandbox/profiles/public-key-file';
 export function seedProfileEngineEnv(config: Config, env: NodeJS.ProcessEnv): Record<string, string> {
   if (config.SANDBOX_PROFILE !== 'seed') return {};
   return {
-    ...(env.PROVIDER_CALLBACK_SIGNATURES ? {} : { PROVIDER_CALLBACK_SIGNATURES: config.SANDBOX_CALLBACK_SIGNATURE === 'alt' ? 'off' : 'optional' }),
+    ...(env.PROVIDER_CALLBACK_SIGNATURES
+      ? {}
+      : { PROVIDER_CALLBACK_SIGNATURES: config.SANDBOX_CALLBACK_SIGNATURE === 'alt' ? 'off' : 'optional' }),
     ...(env.PAYMENT_SHIELD_PUBLIC_KEY ? {} : { PAYMENT_SHIELD_PUBLIC_KEY: shieldPublicKeyFile(config.DATA_DIR) }),
   };
 }

@@ -22,6 +22,7 @@ export function devServerOptionsFor(config: Config, binary: string): DevServerOp
 
 /** Where a process on this machine reaches the engine API, whatever interface it binds. */
 export function engineLocalUrl(config: Pick<Config, 'ENGINE_HOST' | 'ENGINE_PORT'>): string {
-  const host = config.ENGINE_HOST === '0.0.0.0' ? '127.0.0.1' : config.ENGINE_HOST === '::' ? '::1' : config.ENGINE_HOST;
+  const host =
+    config.ENGINE_HOST === '0.0.0.0' ? '127.0.0.1' : config.ENGINE_HOST === '::' ? '::1' : config.ENGINE_HOST;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.ENGINE_PORT}`;
 }

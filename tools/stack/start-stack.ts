@@ -27,7 +27,10 @@ interface Running {
 
 function banner(config: Config, temporal: DevServerHandle): string {
   const sandboxUrl = `http://127.0.0.1:${config.SANDBOX_PORT}`;
-  const provider = config.PAYMENT_API_BASE_URL === sandboxUrl ? 'the sandbox above' : 'PAYMENT_API_BASE_URL: not the sandbox started here';
+  const provider =
+    config.PAYMENT_API_BASE_URL === sandboxUrl
+      ? 'the sandbox above'
+      : 'PAYMENT_API_BASE_URL: not the sandbox started here';
   return [
     '',
     'Payout engine stack is up:',
@@ -71,7 +74,15 @@ async function main(): Promise<void> {
   try {
     for (const name of SERVICES) {
       // Every child sees the URLs this process derived (and printed), so the engine calls the sandbox started here.
-      const child = spawnService(name, { env: { ...env, ...seedProfileEngineEnv(config, process.env), ...sandboxProviderEngineEnv(config, process.env), PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL, ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL } });
+      const child = spawnService(name, {
+        env: {
+          ...env,
+          ...seedProfileEngineEnv(config, process.env),
+          ...sandboxProviderEngineEnv(config, process.env),
+          PAYMENT_API_BASE_URL: config.PAYMENT_API_BASE_URL,
+          ENGINE_PUBLIC_URL: config.ENGINE_PUBLIC_URL,
+        },
+      });
       running.push({ name, child });
       child.once('exit', (code, signal) => {
         if (stopping) return;

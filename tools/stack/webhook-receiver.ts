@@ -31,7 +31,11 @@ export async function startWebhookReceiver(answer: () => ReceiverAnswer = () => 
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
-      received.push({ headers: req.headers, rawBody, event: merchantEventSchema.parse(JSON.parse(rawBody.toString('utf8'))) });
+      received.push({
+        headers: req.headers,
+        rawBody,
+        event: merchantEventSchema.parse(JSON.parse(rawBody.toString('utf8'))),
+      });
       const next = planned.shift() ?? answer();
       if (next === 'drop') req.socket.destroy();
       else res.writeHead(next).end();

@@ -108,7 +108,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   try {
     await pollUntil(
       async () => {
-        if (exited) throw new StopPolling(`temporal dev server ${exited} before it was ready (is port ${options.port} free?)`);
+        if (exited)
+          throw new StopPolling(`temporal dev server ${exited} before it was ready (is port ${options.port} free?)`);
         const connection = await Connection.connect({ address, connectTimeout: 1_000 });
         try {
           const namespace = options.namespace ?? 'default';
@@ -120,7 +121,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           await connection.close();
         }
       },
-      { timeoutMs: options.startupTimeoutMs ?? 90_000, intervalMs: 250, description: `the Temporal dev server on ${address}` },
+      {
+        timeoutMs: options.startupTimeoutMs ?? 90_000,
+        intervalMs: 250,
+        description: `the Temporal dev server on ${address}`,
+      },
     );
   } catch (error) {
     await stop();

@@ -11,8 +11,15 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ service: 'temporal-dev-server' }, config.LOG_LEVEL);
   const server = await startDevServer(devServerOptionsFor(config, temporalCliPath()));
-  logger.info('temporal.ready', { address: server.address, ui: server.uiUrl, db: path.join(config.DATA_DIR, 'temporal.sqlite') });
-  onShutdown(() => server.stop(), (event, fields) => logger.info(event, fields));
+  logger.info('temporal.ready', {
+    address: server.address,
+    ui: server.uiUrl,
+    db: path.join(config.DATA_DIR, 'temporal.sqlite'),
+  });
+  onShutdown(
+    () => server.stop(),
+    (event, fields) => logger.info(event, fields),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -10,11 +10,29 @@
  * recorded with, three remote activities (batchCounts, startBatchPayouts, batchCounts); a run continued as
  * new takes the top-up.
  */
-import { ActivityFailure, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { BatchActivities, TopUp } from '../../activities/batch-activities';
 import { BatchId, BatchStatus, Flow } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
-import { BATCH_FLOW, type BatchInput, type BatchProblem, type BatchProgress, type BatchResult, type PayoutBatchWorkflow } from './messages';
+import {
+  BATCH_FLOW,
+  type BatchInput,
+  type BatchProblem,
+  type BatchProgress,
+  type BatchResult,
+  type PayoutBatchWorkflow,
+} from './messages';
 
 /** The longest wait between two readings of the counts. */
 const MAX_POLL_MS = 30_000;
@@ -59,12 +77,24 @@ export class PayoutBatch {
       retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
       localRetryThreshold: '1 second',
     });
-    upsertSearchAttributes({ [Flow.name]: [BATCH_FLOW], [BatchId.name]: [input.batchId], [BatchStatus.name]: [this.status()] });
+    upsertSearchAttributes({
+      [Flow.name]: [BATCH_FLOW],
+      [BatchId.name]: [input.batchId],
+      [BatchStatus.name]: [this.status()],
+    });
   }
 
   view(): BatchProgress {
     const { cursor, inFlight, paused, cancelled, problem } = this;
-    return { batchId: this.input.batchId, cursor, inFlight, paused, cancelled, runsSoFar: this.run, ...(problem ? { problem } : {}) };
+    return {
+      batchId: this.input.batchId,
+      cursor,
+      inFlight,
+      paused,
+      cancelled,
+      runsSoFar: this.run,
+      ...(problem ? { problem } : {}),
+    };
   }
 
   // ---- What the outside world says ----
@@ -109,7 +139,9 @@ export class PayoutBatch {
   /** One step: the window topped up in one local activity; a full or held window (or a rate-capped page) waits before the next. */
   private async topUpStep(): Promise<void> {
     const { batchId, settings, timing } = this.input;
-    const page: TopUp = await this.persist('topUpBatch', () => this.local.topUpBatch(batchId, this.cursor, settings.window, this.pageLimit(), timing));
+    const page: TopUp = await this.persist('topUpBatch', () =>
+      this.local.topUpBatch(batchId, this.cursor, settings.window, this.pageLimit(), timing),
+    );
     // Exhausted before `total`: the store has no more items, nothing is left to start.
     this.cursor = page.exhausted ? this.input.total : page.lastSeq;
     this.counted(page.inFlight - page.started, page.inFlight);
@@ -123,7 +155,9 @@ export class PayoutBatch {
     await this.readInFlight(this.activities);
     const room = Math.min(settings.window - this.inFlight, this.pageLimit());
     if (room > 0 && !this.cancelled && !this.paused) {
-      const page = await this.persist('startBatchPayouts', () => this.activities.startBatchPayouts(batchId, this.cursor, room, this.input.timing));
+      const page = await this.persist('startBatchPayouts', () =>
+        this.activities.startBatchPayouts(batchId, this.cursor, room, this.input.timing),
+      );
       // An empty page before `total` means the store has no more items: nothing is left to start.
       this.cursor = page.started === 0 ? this.input.total : page.lastSeq;
       this.inFlight += page.started;
@@ -162,9 +196,15 @@ export class PayoutBatch {
         return result;
       } catch (error) {
         if (!(error instanceof ActivityFailure)) throw error;
-        this.problem = { activity, message: failureMessage(error), since: this.problem?.since ?? new Date().toISOString() };
+        this.problem = {
+          activity,
+          message: failureMessage(error),
+          since: this.problem?.since ?? new Date().toISOString(),
+        };
         upsertSearchAttributes({ [BatchStatus.name]: [this.status()] });
-        setCurrentDetails(`**STALLED** since ${this.problem.since}: ${activity} keeps failing: ${this.problem.message}`);
+        setCurrentDetails(
+          `**STALLED** since ${this.problem.since}: ${activity} keeps failing: ${this.problem.message}`,
+        );
         await sleep(retryMs);
         retryMs = Math.min(retryMs * 2, MAX_PROBLEM_RETRY_MS);
       }
@@ -172,9 +212,13 @@ export class PayoutBatch {
   }
 
   private async continueIfLarge(): Promise<void> {
-    if (workflowInfo().historyLength < this.input.settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested) return;
+    if (workflowInfo().historyLength < this.input.settings.maxHistoryEvents && !workflowInfo().continueAsNewSuggested)
+      return;
     const { cursor, paused, cancelled } = this;
-    await continueAsNew<PayoutBatchWorkflow>({ ...this.input, carried: { cursor, paused, cancelled, runsSoFar: this.run } });
+    await continueAsNew<PayoutBatchWorkflow>({
+      ...this.input,
+      carried: { cursor, paused, cancelled, runsSoFar: this.run },
+    });
   }
 
   /** The payouts in flight, from the store, through `activities` (local on the top-up path, remote before it). */
@@ -193,7 +237,9 @@ export class PayoutBatch {
     if (read !== this.inFlight) this.waitMs = this.input.settings.pollMs;
     this.inFlight = now;
     // Shown on the batch's page in the Temporal UI (not a command: replay-neutral).
-    setCurrentDetails(`**${this.status()}**: ${this.cursor} of ${this.input.total} started, ${now} in flight (run ${this.run})`);
+    setCurrentDetails(
+      `**${this.status()}**: ${this.cursor} of ${this.input.total} started, ${now} in flight (run ${this.run})`,
+    );
   }
 
   /** Waits the current poll interval, or less when an operator pauses, resumes or cancels. */

@@ -4,7 +4,14 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { PayoutBatch } from './batch';
-import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, type BatchInput, type BatchResult } from './messages';
+import {
+  batchProgressQuery,
+  cancelBatchSignal,
+  pauseBatchSignal,
+  resumeBatchSignal,
+  type BatchInput,
+  type BatchResult,
+} from './messages';
 
 export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   const batch = new PayoutBatch(input);

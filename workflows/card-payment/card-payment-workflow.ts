@@ -20,10 +20,18 @@ import {
 export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<CardPaymentView> {
   const payment = new CardPayment(input);
   setHandler(cardPaymentStatusQuery, () => payment.view());
-  setHandler(startAuthorizationUpdate, (card) => payment.startAuthorization(card), { validator: (_card) => payment.validateCheckout() });
-  setHandler(failCheckoutUpdate, (failure) => payment.failCheckout(failure), { validator: (_failure) => payment.validateCheckout() });
-  setHandler(recheckCardPaymentUpdate, (request) => payment.recheck(request), { validator: (request: { providerPaymentId?: number }) => payment.validateRecheck(request) });
-  setHandler(closeCardPaymentUpdate, (request) => payment.close(request), { validator: (_request) => payment.validateClose() });
+  setHandler(startAuthorizationUpdate, (card) => payment.startAuthorization(card), {
+    validator: (_card) => payment.validateCheckout(),
+  });
+  setHandler(failCheckoutUpdate, (failure) => payment.failCheckout(failure), {
+    validator: (_failure) => payment.validateCheckout(),
+  });
+  setHandler(recheckCardPaymentUpdate, (request) => payment.recheck(request), {
+    validator: (request: { providerPaymentId?: number }) => payment.validateRecheck(request),
+  });
+  setHandler(closeCardPaymentUpdate, (request) => payment.close(request), {
+    validator: (_request) => payment.validateClose(),
+  });
   setHandler(authorizationAnswerSignal, (answer) => payment.onAnswer(answer));
   setHandler(cardCallbackSignal, (hint) => payment.onCallback(hint));
   const view = await payment.run();

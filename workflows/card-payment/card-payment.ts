@@ -25,12 +25,32 @@ import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { OperationRows } from '../shared/operation-rows';
 import { cardPaymentRecord } from '../../src/read-model/operation-records';
-import { CARD_PAYMENT_EVENT_PATCHES, CARD_PAYMENT_EVENT_TYPES, cardPaymentEventData, cardPaymentOutcome } from './merchant-events';
+import {
+  CARD_PAYMENT_EVENT_PATCHES,
+  CARD_PAYMENT_EVENT_TYPES,
+  cardPaymentEventData,
+  cardPaymentOutcome,
+} from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
-import { CARD_PAYMENT_FLOW, CARD_PAYMENT_TRANSITIONS, type AuthorizationAnswer, type CardCallbackHint, type CardPaymentState, type CardPaymentView, type SubmittedCard } from './messages';
+import {
+  CARD_PAYMENT_FLOW,
+  CARD_PAYMENT_TRANSITIONS,
+  type AuthorizationAnswer,
+  type CardCallbackHint,
+  type CardPaymentState,
+  type CardPaymentView,
+  type SubmittedCard,
+} from './messages';
 import { nowMs } from '../shared/clock';
 import { failureMessage } from '../shared/activity-failures';
-import { bindingProblems, CARD_PAYMENT_ANSWER_BINDING_PATCH, CARD_PAYMENT_BINDING_PATCH, finalOutcome, reportedDetails, type BindingRule } from './payment-binding';
+import {
+  bindingProblems,
+  CARD_PAYMENT_ANSWER_BINDING_PATCH,
+  CARD_PAYMENT_BINDING_PATCH,
+  finalOutcome,
+  reportedDetails,
+  type BindingRule,
+} from './payment-binding';
 import { checkCardPayment, recordedAnswer } from './provider-calls';
 
 type Details = Omit<CardPaymentView, 'state' | 'transitions' | 'callbacksReceived' | 'checksMade'>;
@@ -64,7 +84,8 @@ export class CardPayment {
       initialIndexed: indexedAtStart,
       outcome: (state) => cardPaymentOutcome(state, this.details),
     });
-    if (!indexedAtStart) upsertSearchAttributes({ [Flow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
+    if (!indexedAtStart)
+      upsertSearchAttributes({ [Flow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
     this.details = {
       externalId: input.order.externalId,
       amountCents: input.order.amountCents,
@@ -72,19 +93,31 @@ export class CardPayment {
       expiresAt: input.expiresAt,
       requestHash: input.requestHash,
     };
-    this.events.watch(this.lifecycle, CARD_PAYMENT_EVENT_TYPES, (state) => cardPaymentEventData(this.view(), state), CARD_PAYMENT_EVENT_PATCHES);
+    this.events.watch(
+      this.lifecycle,
+      CARD_PAYMENT_EVENT_TYPES,
+      (state) => cardPaymentEventData(this.view(), state),
+      CARD_PAYMENT_EVENT_PATCHES,
+    );
     this.rows = new OperationRows(this.lifecycle, () => cardPaymentRecord(this.view()));
   }
 
   view(): CardPaymentView {
-    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade };
+    return {
+      ...this.details,
+      state: this.lifecycle.state,
+      transitions: this.lifecycle.history,
+      callbacksReceived: this.callbacksReceived,
+      checksMade: this.checksMade,
+    };
   }
 
   // ---- What the outside world says ----
 
   /** Update validator of the checkout's two calls: only while a card is awaited and the checkout is open. */
   validateCheckout(): void {
-    if (this.lifecycle.state !== 'AWAITING_CARD') throw new Error(`the card payment is ${this.lifecycle.state}: its checkout takes no card`);
+    if (this.lifecycle.state !== 'AWAITING_CARD')
+      throw new Error(`the card payment is ${this.lifecycle.state}: its checkout takes no card`);
     if (nowMs() >= Date.parse(this.input.expiresAt)) throw new Error('the checkout has expired');
   }
 
@@ -123,9 +156,11 @@ export class CardPayment {
   }
 
   validateRecheck({ providerPaymentId }: { providerPaymentId?: number }): void {
-    if (this.lifecycle.state !== 'PENDING' && this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: nothing to ask the provider`);
+    if (this.lifecycle.state !== 'PENDING' && this.lifecycle.state !== 'NEEDS_REVIEW')
+      throw new Error(`the card payment is ${this.lifecycle.state}: nothing to ask the provider`);
     const known = this.details.providerPaymentId;
-    if (providerPaymentId !== undefined && known !== undefined && known !== providerPaymentId) throw new Error(`the card payment is provider payment ${known}`);
+    if (providerPaymentId !== undefined && known !== undefined && known !== providerPaymentId)
+      throw new Error(`the card payment is provider payment ${known}`);
   }
 
   /** Answered after the provider has next been asked, or when the payment ends. */
@@ -135,7 +170,8 @@ export class CardPayment {
   }
 
   validateClose(): void {
-    if (this.lifecycle.state !== 'NEEDS_REVIEW') throw new Error(`the card payment is ${this.lifecycle.state}: only a payment in review can be closed`);
+    if (this.lifecycle.state !== 'NEEDS_REVIEW')
+      throw new Error(`the card payment is ${this.lifecycle.state}: only a payment in review can be closed`);
     const known = this.details.providerPaymentId;
     if (known !== undefined) throw new Error(`the provider has payment ${known} for it: recheck it instead`);
   }
@@ -162,7 +198,8 @@ export class CardPayment {
   private async awaitCard(): Promise<void> {
     const remaining = Date.parse(this.input.expiresAt) - nowMs();
     if (remaining > 0) await condition(() => this.lifecycle.state !== 'AWAITING_CARD', remaining);
-    if (this.lifecycle.state === 'AWAITING_CARD') this.lifecycle.moveTo('EXPIRED', 'nobody paid before the checkout expired');
+    if (this.lifecycle.state === 'AWAITING_CARD')
+      this.lifecycle.moveTo('EXPIRED', 'nobody paid before the checkout expired');
   }
 
   private async awaitAuthorization(): Promise<void> {
@@ -172,7 +209,8 @@ export class CardPayment {
     // The checkout's signal may be lost while its record of the answer is not.
     if (!heard && this.boundByAnswer) this.answer = await recordedAnswer(this.input.order.externalId);
     if (!heard && this.answer === undefined) {
-      this.details.reviewReason = "the provider's answer did not reach the payment in time: the card may have been charged";
+      this.details.reviewReason =
+        "the provider's answer did not reach the payment in time: the card may have been charged";
       this.lifecycle.moveTo('NEEDS_REVIEW', 'authorization deadline passed');
       return;
     }
@@ -204,7 +242,13 @@ export class CardPayment {
 
   /** In review, only the payment id can settle it: a late answer (or the checkout's record of it), a signed callback or an operator brings it. */
   private async awaitNews(): Promise<void> {
-    await condition(() => this.answer !== undefined || this.callbacks.pending || this.rechecks.any || this.lifecycle.state !== 'NEEDS_REVIEW');
+    await condition(
+      () =>
+        this.answer !== undefined ||
+        this.callbacks.pending ||
+        this.rechecks.any ||
+        this.lifecycle.state !== 'NEEDS_REVIEW',
+    );
     this.applyNews();
     if (this.lifecycle.state !== 'NEEDS_REVIEW') return;
     this.callbacks.take();
@@ -218,7 +262,10 @@ export class CardPayment {
       return;
     }
     if ((await this.check()) === 'open' && this.lifecycle.state === 'NEEDS_REVIEW') {
-      this.lifecycle.moveTo('PENDING', `payment ${this.details.providerPaymentId} found at the provider, not final yet`);
+      this.lifecycle.moveTo(
+        'PENDING',
+        `payment ${this.details.providerPaymentId} found at the provider, not final yet`,
+      );
     }
     this.rechecks.answerAll(this.view());
   }
@@ -227,7 +274,14 @@ export class CardPayment {
   private acceptAnswer(answer: Extract<AuthorizationAnswer, { kind: 'accepted' }>): void {
     const { paymentId, brand, last4, providerStatus, netValueCents, eci } = answer;
     // What the answer did not show stays as the checkout said it.
-    Object.assign(this.details, { providerPaymentId: paymentId, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(providerStatus ? { providerStatus } : {}), ...(netValueCents === undefined ? {} : { netValueCents }), ...(eci ? { eci } : {}) });
+    Object.assign(this.details, {
+      providerPaymentId: paymentId,
+      ...(brand ? { brand } : {}),
+      ...(last4 ? { last4 } : {}),
+      ...(providerStatus ? { providerStatus } : {}),
+      ...(netValueCents === undefined ? {} : { netValueCents }),
+      ...(eci ? { eci } : {}),
+    });
     this.idFromAnswer = true;
   }
 
@@ -237,16 +291,29 @@ export class CardPayment {
     this.answer = undefined;
     if (answer?.kind === 'accepted') {
       this.acceptAnswer(answer);
-      if (this.lifecycle.can('PENDING')) this.lifecycle.moveTo('PENDING', `provider accepted payment ${answer.paymentId}${answer.providerStatus ? ` (${answer.providerStatus})` : ''}`);
+      if (this.lifecycle.can('PENDING'))
+        this.lifecycle.moveTo(
+          'PENDING',
+          `provider accepted payment ${answer.paymentId}${answer.providerStatus ? ` (${answer.providerStatus})` : ''}`,
+        );
       // The provider's immediate status is a hint too: look at once.
-      this.callbacks.put({ paymentId: answer.paymentId, status: answer.providerStatus ?? 'UNKNOWN', receivedAt: new Date().toISOString() });
+      this.callbacks.put({
+        paymentId: answer.paymentId,
+        status: answer.providerStatus ?? 'UNKNOWN',
+        receivedAt: new Date().toISOString(),
+      });
     } else if (answer?.kind === 'refused') {
       this.details.failureReason = answer.reason;
       this.lifecycle.moveTo('FAILED', 'provider refused the card payment');
     } else if (answer?.kind === 'unknown') {
       this.details.reviewReason = answer.reason;
-      if (this.lifecycle.state === 'AUTHORIZING') this.lifecycle.moveTo('NEEDS_REVIEW', "the provider's answer was lost");
-    } else if (this.callbacks.pending && this.details.providerPaymentId !== undefined && this.lifecycle.state === 'AUTHORIZING') {
+      if (this.lifecycle.state === 'AUTHORIZING')
+        this.lifecycle.moveTo('NEEDS_REVIEW', "the provider's answer was lost");
+    } else if (
+      this.callbacks.pending &&
+      this.details.providerPaymentId !== undefined &&
+      this.lifecycle.state === 'AUTHORIZING'
+    ) {
       this.lifecycle.moveTo('PENDING', `the provider's callback named payment ${this.details.providerPaymentId}`);
     }
   }

@@ -34,7 +34,10 @@ export function cardPaymentEventData(view: CardPaymentView, state: CardPaymentSt
 }
 
 /** What a card payment's state means for the merchant, for the Temporal UI's current details. */
-export function cardPaymentOutcome(state: CardPaymentState, details: Pick<CardPaymentView, 'failureReason' | 'reviewReason'>): string | undefined {
+export function cardPaymentOutcome(
+  state: CardPaymentState,
+  details: Pick<CardPaymentView, 'failureReason' | 'reviewReason'>,
+): string | undefined {
   if (state === 'PAID') return 'the buyer paid';
   if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the payment failed'}`;
   if (state === 'EXPIRED') return 'not paid: nobody paid before the checkout expired';

@@ -15,7 +15,15 @@ import type { Transition, TransitionTable } from '../shared/lifecycle';
  * goes to NEEDS_REVIEW (the provider may have charged the card), from where the payment id, when it
  * arrives (late answer or the provider's callback), still settles it by the check.
  */
-export const CARD_PAYMENT_STATES = ['AWAITING_CARD', 'AUTHORIZING', 'PENDING', 'PAID', 'FAILED', 'EXPIRED', 'NEEDS_REVIEW'] as const;
+export const CARD_PAYMENT_STATES = [
+  'AWAITING_CARD',
+  'AUTHORIZING',
+  'PENDING',
+  'PAID',
+  'FAILED',
+  'EXPIRED',
+  'NEEDS_REVIEW',
+] as const;
 export type CardPaymentState = (typeof CARD_PAYMENT_STATES)[number];
 
 export function isCardPaymentState(value: string | undefined): value is CardPaymentState {
@@ -63,7 +71,15 @@ export interface SubmittedCard {
 
 /** What endpoint 2 said, as the API reports it once it called the provider (data.id always; the rest as far as its answer showed it). */
 export type AuthorizationAnswer =
-  | { kind: 'accepted'; paymentId: number; brand?: string; last4?: string; providerStatus?: string; netValueCents?: number; eci?: string }
+  | {
+      kind: 'accepted';
+      paymentId: number;
+      brand?: string;
+      last4?: string;
+      providerStatus?: string;
+      netValueCents?: number;
+      eci?: string;
+    }
   | { kind: 'refused'; reason: string }
   /** The request may have reached the provider and no answer came back: only the payment id can settle it. */
   | { kind: 'unknown'; reason: string };

@@ -21,29 +21,39 @@ export const CARD_PAYMENT_ANSWER_BINDING_PATCH = 'card-payment-answer-binding';
 export type FoundPayment = Extract<CardPaymentCheck, { kind: 'found' }>;
 export type BindingRule = 'reference-when-shown' | 'reference-amount-installments' | 'amount-and-what-is-shown';
 
-const otherAmount = (found: FoundPayment, order: CardOrder): string => `is of ${centavosToReais(found.amountCents)}, not the order's ${centavosToReais(order.amountCents)}`;
+const otherAmount = (found: FoundPayment, order: CardOrder): string =>
+  `is of ${centavosToReais(found.amountCents)}, not the order's ${centavosToReais(order.amountCents)}`;
 const otherInstallments = (count: number | undefined, order: CardOrder): string =>
   `is in ${count ?? 'an unreported number of'} installments, not the order's ${order.installmentCount}`;
 const ANOTHER_ORDER = 'at the provider belongs to another order';
 
 /** Why the provider's payment is not this order's (nothing when it is). */
 export function bindingProblems(found: FoundPayment, order: CardOrder, rule: BindingRule): string[] {
-  if (rule === 'reference-when-shown') return found.externalReference !== undefined && found.externalReference !== order.externalId ? [ANOTHER_ORDER] : [];
+  if (rule === 'reference-when-shown')
+    return found.externalReference !== undefined && found.externalReference !== order.externalId ? [ANOTHER_ORDER] : [];
   const problems: string[] = [];
   if (rule === 'reference-amount-installments') {
-    if (found.externalReference !== order.externalId) problems.push(found.externalReference === undefined ? 'at the provider names no order (externalReference)' : ANOTHER_ORDER);
+    if (found.externalReference !== order.externalId)
+      problems.push(
+        found.externalReference === undefined ? 'at the provider names no order (externalReference)' : ANOTHER_ORDER,
+      );
     if (found.amountCents !== order.amountCents) problems.push(otherAmount(found, order));
-    if (found.installmentCount !== order.installmentCount) problems.push(otherInstallments(found.installmentCount, order));
+    if (found.installmentCount !== order.installmentCount)
+      problems.push(otherInstallments(found.installmentCount, order));
     return problems;
   }
-  if (found.externalReference !== undefined && found.externalReference !== order.externalId) problems.push(ANOTHER_ORDER);
+  if (found.externalReference !== undefined && found.externalReference !== order.externalId)
+    problems.push(ANOTHER_ORDER);
   if (found.amountCents !== order.amountCents) problems.push(otherAmount(found, order));
-  if (found.installmentCount !== undefined && found.installmentCount !== order.installmentCount) problems.push(otherInstallments(found.installmentCount, order));
+  if (found.installmentCount !== undefined && found.installmentCount !== order.installmentCount)
+    problems.push(otherInstallments(found.installmentCount, order));
   return problems;
 }
 
 /** What endpoint 3 adds to what the checkout and endpoint 2 said (what it did not say stays as they said it). */
-export function reportedDetails(found: FoundPayment): Pick<CardPaymentView, 'brand' | 'last4' | 'netValueCents' | 'providerStatus'> {
+export function reportedDetails(
+  found: FoundPayment,
+): Pick<CardPaymentView, 'brand' | 'last4' | 'netValueCents' | 'providerStatus'> {
   return {
     ...(found.brand === undefined ? {} : { brand: found.brand }),
     ...(found.last4 === undefined ? {} : { last4: found.last4 }),
@@ -53,10 +63,15 @@ export function reportedDetails(found: FoundPayment): Pick<CardPaymentView, 'bra
 }
 
 /** The final state endpoint 3's status settles, with its cause; undefined while the payment is still open. */
-export function finalOutcome(found: FoundPayment): { state: 'PAID' | 'FAILED'; cause: string; failureReason?: string } | undefined {
+export function finalOutcome(
+  found: FoundPayment,
+): { state: 'PAID' | 'FAILED'; cause: string; failureReason?: string } | undefined {
   const said = found.providerStatus ? ` (${found.providerStatus})` : '';
   if (found.status === 'COMPLETED') return { state: 'PAID', cause: `payment check: COMPLETED${said}` };
   if (found.status !== 'FAILED') return undefined;
-  const failureReason = found.providerStatus === 'DECLINED' ? 'declined by the card issuer' : `the provider reported ${found.providerStatus ?? found.status}`;
+  const failureReason =
+    found.providerStatus === 'DECLINED'
+      ? 'declined by the card issuer'
+      : `the provider reported ${found.providerStatus ?? found.status}`;
   return { state: 'FAILED', cause: `payment check: FAILED${said}`, failureReason };
 }

@@ -6,13 +6,21 @@
 import { setHandler } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import { Charge } from './charge';
-import { cashInCallbackSignal, chargeStatusQuery, createChargeUpdate, infractionAcceptedSignal, type ChargeView } from './messages';
+import {
+  cashInCallbackSignal,
+  chargeStatusQuery,
+  createChargeUpdate,
+  infractionAcceptedSignal,
+  type ChargeView,
+} from './messages';
 import type { ChargeInput } from '../../src/charges/charge-input';
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   const charge = new Charge(input);
   setHandler(chargeStatusQuery, () => charge.view());
-  setHandler(createChargeUpdate, () => charge.answerCreate(), { validator: (requestHash: string) => charge.validateCreate(requestHash) });
+  setHandler(createChargeUpdate, () => charge.answerCreate(), {
+    validator: (requestHash: string) => charge.validateCreate(requestHash),
+  });
   setHandler(cashInCallbackSignal, (hint) => charge.onCallback(hint));
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
   const view = await charge.run();

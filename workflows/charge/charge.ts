@@ -27,7 +27,12 @@ import { ReferenceWatch } from './reference-watch';
 const { createCharge } = proxyActivities<ChargeActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', nonRetryableErrorTypes: ['Conflict', 'BadChargeCode'] },
+  retry: {
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    nonRetryableErrorTypes: ['Conflict', 'BadChargeCode'],
+  },
 });
 
 // A check that keeps failing is "not known yet": the loops around it have their own timers and deadlines.
@@ -83,13 +88,20 @@ export class Charge {
   }
 
   view(): ChargeView {
-    return { ...this.details, state: this.lifecycle.state, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade, transitions: this.lifecycle.history };
+    return {
+      ...this.details,
+      state: this.lifecycle.state,
+      callbacksReceived: this.callbacksReceived,
+      checksMade: this.checksMade,
+      transitions: this.lifecycle.history,
+    };
   }
 
   // ---- What the outside world says ----
 
   validateCreate(requestHash: string): void {
-    if (requestHash !== this.input.requestHash) throw new Error(`a different charge already has the externalId ${this.input.request.externalId}`);
+    if (requestHash !== this.input.requestHash)
+      throw new Error(`a different charge already has the externalId ${this.input.request.externalId}`);
   }
 
   /** The merchant's answer: once the provider created the charge, or it failed. */
@@ -113,7 +125,10 @@ export class Charge {
     await this.create();
     if (this.lifecycle.state === 'PENDING') await this.awaitPayment();
     if (this.lifecycle.state === 'EXPIRED') await this.awaitLatePayment();
-    if (this.lifecycle.state === 'PAID') await (this.watch ? Promise.all([this.awaitRefunds(), this.watchOtherReferences(this.watch)]) : this.awaitRefunds());
+    if (this.lifecycle.state === 'PAID')
+      await (this.watch
+        ? Promise.all([this.awaitRefunds(), this.watchOtherReferences(this.watch)])
+        : this.awaitRefunds());
     return this.view();
   }
 
@@ -137,7 +152,8 @@ export class Charge {
       this.details.providerReferences = [...this.watch.references];
     }
     // Indexed at once, so that a callback naming the charge only by the provider's id finds it.
-    if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
+    if (created.providerTransactionId && patched(PROVIDER_ID_INDEX_PATCH))
+      upsertSearchAttributes({ [ProviderTransactionId.name]: [created.providerTransactionId] });
     if (created.providerExpiresAt) this.providerExpiresAtMs = Date.parse(created.providerExpiresAt);
     // The provider's charge cannot outlive its own expiry: the earlier of the two is the charge's.
     const expiresAtMs = Math.min(nowMs() + this.input.request.expiresInSeconds * 1_000, this.providerExpiresAtMs);
@@ -149,13 +165,19 @@ export class Charge {
     const { timing } = this.input;
     const expiresAtMs = Date.parse(this.details.expiresAt ?? '');
     const waited = await awaitConfirmedOutcome(
-      { callbackWaitMs: timing.callbackWaitMs, pollInitialMs: timing.pollInitialMs, pollMaxMs: timing.pollMaxMs, reviewAfterMs: expiresAtMs - nowMs() },
+      {
+        callbackWaitMs: timing.callbackWaitMs,
+        pollInitialMs: timing.pollInitialMs,
+        pollMaxMs: timing.pollMaxMs,
+        reviewAfterMs: expiresAtMs - nowMs(),
+      },
       this.outcomeSource('PENDING'),
     );
     if (waited === 'review' && this.lifecycle.state === 'PENDING') {
       // At expiresAt, one last look: a payment made in its last second still counts.
       await this.check();
-      if (this.lifecycle.state === 'PENDING') this.lifecycle.moveTo('EXPIRED', `not paid by ${this.details.expiresAt ?? 'its expiry'}`);
+      if (this.lifecycle.state === 'PENDING')
+        this.lifecycle.moveTo('EXPIRED', `not paid by ${this.details.expiresAt ?? 'its expiry'}`);
     }
   }
 
@@ -163,7 +185,12 @@ export class Charge {
     if (this.providerClosed && !this.watchesOthers()) return;
     const { timing } = this.input;
     await awaitConfirmedOutcome(
-      { callbackWaitMs: timing.pollMaxMs, pollInitialMs: timing.pollInitialMs, pollMaxMs: timing.pollMaxMs, reviewAfterMs: timing.latePaymentWindowMs },
+      {
+        callbackWaitMs: timing.pollMaxMs,
+        pollInitialMs: timing.pollInitialMs,
+        pollMaxMs: timing.pollMaxMs,
+        reviewAfterMs: timing.latePaymentWindowMs,
+      },
       this.outcomeSource('EXPIRED'),
     );
   }
@@ -263,7 +290,8 @@ export class Charge {
     this.providerClosed = true;
     this.details.providerTransactionId = failed.providerTransactionId;
     if (this.lifecycle.state === 'PENDING') {
-      if (this.callbacks.latest?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs) this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
+      if (this.callbacks.latest?.status === 'EXPIRED' || nowMs() >= this.providerExpiresAtMs)
+        this.lifecycle.moveTo('EXPIRED', 'expired at the provider');
       else this.fail('the provider failed the charge');
     }
   }
@@ -276,7 +304,12 @@ export class Charge {
     this.details.providerTransactionId = paid.providerTransactionId;
     // Indexed so that a MED infraction, which names the provider's id, finds this charge.
     upsertSearchAttributes({ [ProviderTransactionId.name]: [paid.providerTransactionId] });
-    this.lifecycle.moveTo('PAID', late ? 'paid after its expiry (late): money arrived, confirmed by the transaction check' : 'confirmed by the transaction check');
+    this.lifecycle.moveTo(
+      'PAID',
+      late
+        ? 'paid after its expiry (late): money arrived, confirmed by the transaction check'
+        : 'confirmed by the transaction check',
+    );
   }
 
   private refund(infraction: AcceptedInfraction): void {
@@ -298,6 +331,7 @@ function chargeOutcome(state: ChargeState, details: Pick<ChargeDetails, 'failure
   if (state === 'PAID') return 'the payer paid';
   if (state === 'FAILED') return `not paid: ${details.failureReason ?? 'the charge failed'}`;
   if (state === 'EXPIRED') return 'not paid by its expiry (a late payment may still arrive)';
-  if (state === 'REFUNDED' || state === 'PARTIALLY_REFUNDED') return 'paid, then returned to the payer by an accepted MED claim';
+  if (state === 'REFUNDED' || state === 'PARTIALLY_REFUNDED')
+    return 'paid, then returned to the payer by an accepted MED claim';
   return undefined;
 }

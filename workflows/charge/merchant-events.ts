@@ -18,7 +18,9 @@ export function chargeEventData(view: ChargeView, state: ChargeState): Record<st
     externalId: view.externalId,
     status: state,
     amount: centavosToReais(view.amountCents),
-    ...(view.feeCents === undefined ? {} : { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) }),
+    ...(view.feeCents === undefined
+      ? {}
+      : { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) }),
     ...(view.paidAt ? { paidAt: view.paidAt } : {}),
     ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),

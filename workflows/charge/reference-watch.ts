@@ -47,7 +47,9 @@ export class ReferenceWatch {
 
   /** What an operator must do, naming every reference paid: `paidProviderId` is the provider's id of the payment that settled the order. */
   secondPaymentProblem(paidProviderId: string): ActivityProblem {
-    const seconds = this.secondPayments.map((second) => `${second.reference} (provider id ${second.providerTransactionId})`).join(', ');
+    const seconds = this.secondPayments
+      .map((second) => `${second.reference} (provider id ${second.providerTransactionId})`)
+      .join(', ');
     return {
       activity: 'checkCharge',
       message: `paid twice: ${this.paidBy ?? ''} (provider id ${paidProviderId}) settled the order; ${seconds} was paid too and must be refunded to its payer`,

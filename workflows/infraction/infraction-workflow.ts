@@ -6,13 +6,21 @@ import { setHandler } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
-import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery, type InfractionInput, type InfractionView } from './messages';
+import {
+  defendInfractionUpdate,
+  infractionRecordSignal,
+  infractionStatusQuery,
+  type InfractionInput,
+  type InfractionView,
+} from './messages';
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);
   setHandler(infractionStatusQuery, () => infraction.view());
   setHandler(infractionRecordSignal, (record) => infraction.onRecord(record));
-  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), { validator: (defense: Defense) => infraction.validateDefense(defense) });
+  setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), {
+    validator: (defense: Defense) => infraction.validateDefense(defense),
+  });
   const view = await infraction.run();
   await infraction.events.drained();
   await infraction.rows.drained();

@@ -8,7 +8,14 @@
  * charge it is about is known) and that it is due soon, each once. ACCEPTED tells the charge of the infracted cash-in, when the engine has one. An infraction the
  * sync could not read starts in NEEDS_REVIEW and waits for a record it can read (then OPEN).
  */
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { InfractionActivities } from '../../activities/infraction-activities';
 import type { Defense } from '../../src/infractions/defense';
 import { DIFFERENT_DEFENSE_SENT, sameDefense } from '../../src/infractions/same-defense';
@@ -21,9 +28,21 @@ import { Lifecycle } from '../shared/lifecycle';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { OperationRows } from '../shared/operation-rows';
 import { infractionRecord } from '../../src/read-model/operation-records';
-import { DEADLINE_EVENTS_PATCH, INFRACTION_EVENT_PATCHES, INFRACTION_EVENT_TYPES, infractionEventData } from './merchant-events';
+import {
+  DEADLINE_EVENTS_PATCH,
+  INFRACTION_EVENT_PATCHES,
+  INFRACTION_EVENT_TYPES,
+  infractionEventData,
+} from './merchant-events';
 import { PendingUpdates } from '../shared/pending-updates';
-import { type DefenseOutcome, type InfractionInput, type InfractionView, DEFENDABLE_STATES, INFRACTION_TRANSITIONS, type InfractionState } from './messages';
+import {
+  type DefenseOutcome,
+  type InfractionInput,
+  type InfractionView,
+  DEFENDABLE_STATES,
+  INFRACTION_TRANSITIONS,
+  type InfractionState,
+} from './messages';
 import { nowMs } from '../shared/clock';
 
 const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({
@@ -67,7 +86,11 @@ export class Infraction {
     this.lifecycle = new Lifecycle({
       table: INFRACTION_TRANSITIONS,
       initial: carried?.state ?? (record ? 'OPEN' : 'NEEDS_REVIEW'),
-      cause: carried ? 'continued as new' : record ? 'seen in the provider list' : 'seen in the provider list with a record the engine could not read',
+      cause: carried
+        ? 'continued as new'
+        : record
+          ? 'seen in the provider list'
+          : 'seen in the provider list with a record the engine could not read',
       stateAttribute: InfractionStatus,
       // The sync indexes it at start; a run continued as new keeps the attributes of the run before.
       initialIndexed: true,
@@ -75,16 +98,29 @@ export class Infraction {
     });
     if (carried) {
       const review = carried.state === 'NEEDS_REVIEW' && carried.problem ? { problem: carried.problem } : {};
-      this.details = { infractionId: carried.infractionId, ...(carried.record ? { record: carried.record } : {}), ...optional(carried), ...review };
-    }
-    else if (record) this.details = { infractionId: record.infractionId, record };
+      this.details = {
+        infractionId: carried.infractionId,
+        ...(carried.record ? { record: carried.record } : {}),
+        ...optional(carried),
+        ...review,
+      };
+    } else if (record) this.details = { infractionId: record.infractionId, record };
     else if (unreadable) {
-      const problem = { activity: 'syncInfractionPage', message: unreadableProblem(unreadable), since: new Date().toISOString() };
+      const problem = {
+        activity: 'syncInfractionPage',
+        message: unreadableProblem(unreadable),
+        since: new Date().toISOString(),
+      };
       this.details = { infractionId: unreadable.infractionId, problem };
     } else throw new Error('an infraction starts with the provider record, readable or not');
     if (!carried) this.latest = record;
     if (!carried && record) this.openedAt = 0;
-    this.events.watch(this.lifecycle, INFRACTION_EVENT_TYPES, (state) => infractionEventData(this.view(), state), INFRACTION_EVENT_PATCHES);
+    this.events.watch(
+      this.lifecycle,
+      INFRACTION_EVENT_TYPES,
+      (state) => infractionEventData(this.view(), state),
+      INFRACTION_EVENT_PATCHES,
+    );
     this.rows = new OperationRows(this.lifecycle, () => infractionRecord(this.view()));
   }
 
@@ -101,15 +137,18 @@ export class Infraction {
   /** A defense is refused when it cannot be sent, or differs from the one taken, being sent or sent. */
   validateDefense(defense: Defense): void {
     if (this.details.defense && sameDefense(this.details.defense, defense)) return;
-    if (this.lifecycle.state === 'NEEDS_REVIEW') throw new Error('the provider record of this infraction could not be read: it cannot be defended until it can');
-    if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
+    if (this.lifecycle.state === 'NEEDS_REVIEW')
+      throw new Error('the provider record of this infraction could not be read: it cannot be defended until it can');
+    if (!DEFENDABLE_STATES.includes(this.lifecycle.state))
+      throw new Error(`the infraction is ${this.lifecycle.state}: it can no longer be defended`);
     const first = this.pendingDefense ?? this.sendingDefense ?? this.details.defense;
     if (first && !sameDefense(first, defense)) throw new Error(DIFFERENT_DEFENSE_SENT);
   }
 
   /** The first defense is sent; the same one again waits for (or gets) that defense's answer, never sends. */
   defend(defense: Defense): Promise<DefenseOutcome> {
-    if (this.details.defense && !this.pendingDefense && !this.sendingDefense) return Promise.resolve({ submitted: true, view: this.view() });
+    if (this.details.defense && !this.pendingDefense && !this.sendingDefense)
+      return Promise.resolve({ submitted: true, view: this.view() });
     if (!this.sendingDefense) this.pendingDefense ??= defense;
     return this.defenses.wait();
   }
@@ -118,7 +157,8 @@ export class Infraction {
 
   async run(): Promise<InfractionView> {
     const record = this.details.record ?? (await this.awaitReadableRecord());
-    if (this.details.chargeExternalId === undefined) this.details.chargeExternalId = await findCharge(record.transactionId);
+    if (this.details.chargeExternalId === undefined)
+      this.details.chargeExternalId = await findCharge(record.transactionId);
     this.announceOpened();
     while (!this.lifecycle.isTerminal()) {
       this.applyRecord();
@@ -130,7 +170,11 @@ export class Infraction {
       await condition(() => this.latest !== undefined || this.pendingDefense !== undefined, this.nextWaitMs());
     }
     if (this.lifecycle.state === 'ACCEPTED') await this.recordRefund();
-    this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}`, view: this.view() });
+    this.defenses.answerAll({
+      submitted: false,
+      reason: `the infraction is ${this.lifecycle.state}`,
+      view: this.view(),
+    });
     return this.view();
   }
 
@@ -143,7 +187,10 @@ export class Infraction {
     const record = this.latest;
     this.details.record = record;
     delete this.details.problem;
-    upsertSearchAttributes({ [AmountCents.name]: [record.amountCents], [InfractionDueAt.name]: [new Date(record.defenseDeadline)] });
+    upsertSearchAttributes({
+      [AmountCents.name]: [record.amountCents],
+      [InfractionDueAt.name]: [new Date(record.defenseDeadline)],
+    });
     this.lifecycle.moveTo('OPEN', 'the provider record could be read');
     this.openedAt = this.lifecycle.history.length - 1;
     return record;
@@ -155,7 +202,13 @@ export class Infraction {
     const move = seq === undefined ? undefined : this.lifecycle.history[seq];
     if (seq === undefined || !move) return;
     this.openedAt = undefined;
-    this.events.announce({ type: 'infraction.opened', occurredAt: move.at, seq, data: () => infractionEventData(this.view(), 'OPEN'), patch: DEADLINE_EVENTS_PATCH });
+    this.events.announce({
+      type: 'infraction.opened',
+      occurredAt: move.at,
+      seq,
+      data: () => infractionEventData(this.view(), 'OPEN'),
+      patch: DEADLINE_EVENTS_PATCH,
+    });
   }
 
   /** The record the run works with: there from the start, or once NEEDS_REVIEW ended. */
@@ -176,7 +229,10 @@ export class Infraction {
     }
     this.details.record = record;
     if (isFinalProviderStatus(record.providerStatus)) {
-      this.lifecycle.moveTo(record.providerStatus, `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`);
+      this.lifecycle.moveTo(
+        record.providerStatus,
+        `provider resolved it ${record.providerStatus}${record.analise ? ` (defense: ${record.analise})` : ''}`,
+      );
       return;
     }
     if (record.defendedAt && DEFENDABLE_STATES.includes(this.lifecycle.state)) {
@@ -187,7 +243,11 @@ export class Infraction {
   private async submit(defense: Defense): Promise<void> {
     this.pendingDefense = undefined;
     if (!DEFENDABLE_STATES.includes(this.lifecycle.state)) {
-      this.defenses.answerAll({ submitted: false, reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`, view: this.view() });
+      this.defenses.answerAll({
+        submitted: false,
+        reason: `the infraction is ${this.lifecycle.state}: it can no longer be defended`,
+        view: this.view(),
+      });
       return;
     }
     this.sendingDefense = defense;
@@ -215,7 +275,11 @@ export class Infraction {
       this.lifecycle.moveTo('DEFENSE_SUBMITTED', `defense ${defense.analise} accepted by the provider`);
       this.defenses.answerAll({ submitted: true, view: this.view() });
     } catch (error) {
-      this.defenses.answerAll({ submitted: false, reason: `the provider could not take the defense: ${failureMessage(error)}`, view: this.view() });
+      this.defenses.answerAll({
+        submitted: false,
+        reason: `the provider could not take the defense: ${failureMessage(error)}`,
+        view: this.view(),
+      });
     }
   }
 
@@ -224,7 +288,12 @@ export class Infraction {
     const now = nowMs();
     const deadline = Date.parse(this.record.defenseDeadline);
     if (this.lifecycle.state === 'OPEN' && now >= deadline - this.dueSoonLeadMs && now < deadline) {
-      this.lifecycle.moveTo('DUE_SOON', this.dueSoonLeadMs === DEFAULT_DUE_SOON_LEAD_MS ? 'the defense is due within a day' : `the defense is due within ${leadText(this.dueSoonLeadMs)}`);
+      this.lifecycle.moveTo(
+        'DUE_SOON',
+        this.dueSoonLeadMs === DEFAULT_DUE_SOON_LEAD_MS
+          ? 'the defense is due within a day'
+          : `the defense is due within ${leadText(this.dueSoonLeadMs)}`,
+      );
     }
     if (DEFENDABLE_STATES.includes(this.lifecycle.state) && now >= deadline) {
       this.lifecycle.moveTo('DEADLINE_MISSED', 'the deadline passed without a defense');
@@ -234,14 +303,19 @@ export class Infraction {
   private nextWaitMs(): number {
     const now = nowMs();
     const deadline = Date.parse(this.record.defenseDeadline);
-    const next = [deadline - this.dueSoonLeadMs, deadline].find((at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state));
+    const next = [deadline - this.dueSoonLeadMs, deadline].find(
+      (at) => at > now && DEFENDABLE_STATES.includes(this.lifecycle.state),
+    );
     return Math.max(1, Math.min(MAX_WAIT_MS, (next ?? now + MAX_WAIT_MS) - now));
   }
 
   private async recordRefund(): Promise<void> {
     const chargeExternalId = this.details.chargeExternalId;
     if (!chargeExternalId) return;
-    const recorded = await recordRefundOnCharge(chargeExternalId, { infractionId: this.details.infractionId, amountCents: this.record.amountCents });
+    const recorded = await recordRefundOnCharge(chargeExternalId, {
+      infractionId: this.details.infractionId,
+      amountCents: this.record.amountCents,
+    });
     if (recorded) this.details.refundRecordedAt = new Date().toISOString();
   }
 
@@ -251,7 +325,11 @@ export class Infraction {
     await condition(() => this.pendingDefense !== undefined || allHandlersFinished());
     if (this.pendingDefense) return;
     await this.rows.drained();
-    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({ record: this.details.record, carried: this.view(), dueSoonLeadMs: this.dueSoonLeadMs });
+    await continueAsNew<(input: InfractionInput) => Promise<InfractionView>>({
+      record: this.details.record,
+      carried: this.view(),
+      dueSoonLeadMs: this.dueSoonLeadMs,
+    });
   }
 }
 
@@ -268,7 +346,9 @@ function leadText(ms: number): string {
   return `${Math.round(ms / 1_000)} seconds`;
 }
 
-function optional(view: InfractionView): Partial<Pick<InfractionView, 'chargeExternalId' | 'defense' | 'refundRecordedAt'>> {
+function optional(
+  view: InfractionView,
+): Partial<Pick<InfractionView, 'chargeExternalId' | 'defense' | 'refundRecordedAt'>> {
   return {
     ...(view.chargeExternalId !== undefined ? { chargeExternalId: view.chargeExternalId } : {}),
     ...(view.defense ? { defense: view.defense } : {}),

@@ -31,7 +31,9 @@ export async function medSyncWorkflow(input: MedSyncInput): Promise<MedSyncSumma
   let totalPages = 1;
   let longest: number | undefined;
   for (let page = 1; page <= totalPages && (!follows || page <= MAX_PAGES); page += 1) {
-    const synced = follows ? await syncInfractionPage(page, input.perPage, longest) : await syncInfractionPage(page, input.perPage);
+    const synced = follows
+      ? await syncInfractionPage(page, input.perPage, longest)
+      : await syncInfractionPage(page, input.perPage);
     totalPages = synced.totalPages;
     summary.pages += 1;
     summary.seen += synced.seen;

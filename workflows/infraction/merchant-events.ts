@@ -14,7 +14,10 @@ export const INFRACTION_EVENT_TYPES: Partial<Record<InfractionState, MerchantEve
   CANCELLED: 'infraction.cancelled',
 };
 
-export const INFRACTION_EVENT_PATCHES: EventPatches = { 'infraction.opened': DEADLINE_EVENTS_PATCH, 'infraction.due_soon': DEADLINE_EVENTS_PATCH };
+export const INFRACTION_EVENT_PATCHES: EventPatches = {
+  'infraction.opened': DEADLINE_EVENTS_PATCH,
+  'infraction.due_soon': DEADLINE_EVENTS_PATCH,
+};
 
 export function infractionEventData(view: InfractionView, state: InfractionState): Record<string, unknown> {
   return {
@@ -23,7 +26,11 @@ export function infractionEventData(view: InfractionView, state: InfractionState
     status: state,
     // An outcome comes with a record the engine could read.
     ...(view.record
-      ? { amount: centavosToReais(view.record.amountCents), providerTransactionId: view.record.transactionId, defenseDeadline: view.record.defenseDeadline }
+      ? {
+          amount: centavosToReais(view.record.amountCents),
+          providerTransactionId: view.record.transactionId,
+          defenseDeadline: view.record.defenseDeadline,
+        }
       : {}),
     ...(view.chargeExternalId ? { chargeExternalId: view.chargeExternalId } : {}),
     ...(view.defense ? { defense: view.defense.analise } : {}),

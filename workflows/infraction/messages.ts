@@ -15,7 +15,16 @@ import type { Transition, TransitionTable } from '../shared/lifecycle';
  * time (a day by default) before the deadline, DEADLINE_MISSED when it passed without a defense. NEEDS_REVIEW: the provider listed
  * it with a record the engine could not read (its `problem` names the record's fields); OPEN once it can.
  */
-export const INFRACTION_STATES = ['OPEN', 'DUE_SOON', 'DEFENSE_SUBMITTED', 'DEADLINE_MISSED', 'ACCEPTED', 'REJECTED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
+export const INFRACTION_STATES = [
+  'OPEN',
+  'DUE_SOON',
+  'DEFENSE_SUBMITTED',
+  'DEADLINE_MISSED',
+  'ACCEPTED',
+  'REJECTED',
+  'CANCELLED',
+  'NEEDS_REVIEW',
+] as const;
 export type InfractionState = (typeof INFRACTION_STATES)[number];
 
 const OUTCOMES = ['ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
@@ -61,7 +70,8 @@ export interface InfractionView {
   problem?: ActivityProblem;
 }
 
-export type DefenseOutcome = { submitted: true; view: InfractionView } | { submitted: false; reason: string; view: InfractionView };
+export type DefenseOutcome =
+  { submitted: true; view: InfractionView } | { submitted: false; reason: string; view: InfractionView };
 
 export type InfractionWorkflow = (input: InfractionInput) => Promise<InfractionView>;
 

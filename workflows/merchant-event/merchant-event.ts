@@ -9,7 +9,15 @@ import type { MerchantEventActivities } from '../../activities/merchant-event-ac
 import { WebhookAttempts, WebhookDeliveryStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
 import { Lifecycle } from '../shared/lifecycle';
-import { attemptsOf, type DeliveryAttempt, type EndpointDelivery, type MerchantEventInput, type MerchantEventView, EVENT_DELIVERY_TRANSITIONS, type EventDeliveryState } from './messages';
+import {
+  attemptsOf,
+  type DeliveryAttempt,
+  type EndpointDelivery,
+  type MerchantEventInput,
+  type MerchantEventView,
+  EVENT_DELIVERY_TRANSITIONS,
+  type EventDeliveryState,
+} from './messages';
 import { nowMs } from '../shared/clock';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.
@@ -36,13 +44,22 @@ export class EventDelivery {
       initialIndexed: true,
     });
     this.deliveries = input.earlier
-      ? input.earlier.map(({ endpointId, attempts, state }) => ({ endpointId, attempts, state: state === 'ENDPOINT_DELETED' ? state : 'PENDING' }))
+      ? input.earlier.map(({ endpointId, attempts, state }) => ({
+          endpointId,
+          attempts,
+          state: state === 'ENDPOINT_DELETED' ? state : 'PENDING',
+        }))
       : input.endpointIds.map((endpointId) => ({ endpointId, state: 'PENDING', attempts: [] }));
     this.attemptsMade = attemptsOf(this.deliveries);
   }
 
   view(): MerchantEventView {
-    return { event: this.input.event, state: this.lifecycle.state, deliveries: this.deliveries, transitions: this.lifecycle.history };
+    return {
+      event: this.input.event,
+      state: this.lifecycle.state,
+      deliveries: this.deliveries,
+      transitions: this.lifecycle.history,
+    };
   }
 
   /** Update validator: a delivery that has decided its outcome and is closing cannot take a redelivery; a new run will. */
@@ -116,7 +133,13 @@ export class EventDelivery {
       result = await deliverEvent({ event: this.input.event, endpointId: delivery.endpointId, number });
     } catch (error) {
       // The attempt did not report (a lost worker, a timeout): it counts as failed; the receiver de-duplicates by id.
-      const attempt: DeliveryAttempt = { number, at: new Date(startedAt).toISOString(), outcome: 'failed', error: failureMessage(error), durationMs: nowMs() - startedAt };
+      const attempt: DeliveryAttempt = {
+        number,
+        at: new Date(startedAt).toISOString(),
+        outcome: 'failed',
+        error: failureMessage(error),
+        durationMs: nowMs() - startedAt,
+      };
       result = { attempt, endpointDeleted: false };
     }
     delivery.attempts.push(result.attempt);

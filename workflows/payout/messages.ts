@@ -78,7 +78,8 @@ export function settlementOf(view: PayoutView): PayoutSettlement {
   };
 }
 
-export type CancelOutcome = { cancelled: true; view: PayoutView } | { cancelled: false; reason: string; view: PayoutView };
+export type CancelOutcome =
+  { cancelled: true; view: PayoutView } | { cancelled: false; reason: string; view: PayoutView };
 
 /** The workflow's signature, for whoever starts it without importing the workflow's code. */
 export type PayoutWorkflow = (input: PayoutInput) => Promise<PayoutView>;

@@ -6,7 +6,14 @@
 import { setHandler } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import type { PayoutInput } from '../../src/payouts/payout-input';
-import { cancelPayoutUpdate, payoutStatusQuery, recheckAskedSignal, recheckPayoutUpdate, withdrawalCallbackSignal, type PayoutView } from './messages';
+import {
+  cancelPayoutUpdate,
+  payoutStatusQuery,
+  recheckAskedSignal,
+  recheckPayoutUpdate,
+  withdrawalCallbackSignal,
+  type PayoutView,
+} from './messages';
 import { Payout } from './payout';
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
@@ -15,7 +22,9 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   setHandler(withdrawalCallbackSignal, (hint) => payout.onCallback(hint));
   setHandler(recheckPayoutUpdate, () => payout.recheck(), { validator: () => payout.validateRecheck() });
   setHandler(recheckAskedSignal, () => payout.askRecheck());
-  setHandler(cancelPayoutUpdate, (request) => payout.cancel(request), { validator: (_request) => payout.validateCancel() });
+  setHandler(cancelPayoutUpdate, (request) => payout.cancel(request), {
+    validator: (_request) => payout.validateCancel(),
+  });
   const view = await payout.run();
   await handlersFinished();
   return view;

@@ -9,7 +9,14 @@
  * The phases are the only writers of state; handlers record what was asked and wait in PendingUpdates,
  * which the phases answer, every one of them, before the payout ends.
  */
-import { CancellationScope, condition, isCancellation, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  patched,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
@@ -18,9 +25,23 @@ import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { LookRequests, PendingUpdates } from '../shared/pending-updates';
 import { PAYOUT_EVENT_TYPES, payoutEventData } from './merchant-events';
-import { PAYOUT_TRANSITIONS, payoutFlow, settlementOf, type CancelOutcome, type PayoutState, type PayoutView, type WithdrawalCallbackHint } from './messages';
+import {
+  PAYOUT_TRANSITIONS,
+  payoutFlow,
+  settlementOf,
+  type CancelOutcome,
+  type PayoutState,
+  type PayoutView,
+  type WithdrawalCallbackHint,
+} from './messages';
 import { failureMessage } from '../shared/activity-failures';
-import { providerCalls, recordBatchOutcome, recordPayoutReview, settlePayout, type ProviderCalls } from './provider-calls';
+import {
+  providerCalls,
+  recordBatchOutcome,
+  recordPayoutReview,
+  settlePayout,
+  type ProviderCalls,
+} from './provider-calls';
 import { submissionReview } from './submission-review';
 
 /** Marks histories whose payouts write their row of the read model when they go to review (with their batch's outcome). */
@@ -81,11 +102,18 @@ export class Payout {
       ...(input.batchId ? { batchId: input.batchId } : {}),
     };
     // Payouts of before version 2 have no settlement to carry their events, and announced none.
-    if (this.calls.settlesEveryPayout) this.events.watch(this.lifecycle, PAYOUT_EVENT_TYPES, (state) => payoutEventData(this.view(), state));
+    if (this.calls.settlesEveryPayout)
+      this.events.watch(this.lifecycle, PAYOUT_EVENT_TYPES, (state) => payoutEventData(this.view(), state));
   }
 
   view(): PayoutView {
-    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history, callbacksReceived: this.callbacksReceived, checksMade: this.checksMade };
+    return {
+      ...this.details,
+      state: this.lifecycle.state,
+      transitions: this.lifecycle.history,
+      callbacksReceived: this.callbacksReceived,
+      checksMade: this.checksMade,
+    };
   }
 
   // ---- What the outside world says ----
@@ -164,7 +192,9 @@ export class Payout {
           totalCents: result.totalCents,
           ...(result.quote ? { quote: result.quote } : {}),
         });
-        const cause = result.reconciled ? 'found at the provider by reconciliation' : `provider answered ${result.providerStatus}`;
+        const cause = result.reconciled
+          ? 'found at the provider by reconciliation'
+          : `provider answered ${result.providerStatus}`;
         // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before the patch index themselves not).
         const providerId = { [ProviderTransactionId.name]: [result.transactionId] };
         if (runsVersion(this.input, 3)) this.lifecycle.moveTo('SUBMITTED', cause, providerId);
@@ -173,10 +203,12 @@ export class Payout {
           if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes(providerId);
         }
         // An answer already past PROCESSING is a hint too: look at once, without waiting for the callback.
-        if (result.providerStatus !== 'PROCESSING') this.callbacks.put({ status: result.providerStatus, receivedAt: new Date().toISOString() });
+        if (result.providerStatus !== 'PROCESSING')
+          this.callbacks.put({ status: result.providerStatus, receivedAt: new Date().toISOString() });
       }
     } catch (error) {
-      if (isCancellation(error) && this.cancelReason !== undefined) await this.cancelAfterInterruptedSubmission(this.cancelReason);
+      if (isCancellation(error) && this.cancelReason !== undefined)
+        await this.cancelAfterInterruptedSubmission(this.cancelReason);
       else {
         const review = submissionReview(error);
         this.details.reviewReason = review.reason;
@@ -195,7 +227,11 @@ export class Payout {
       this.answerCancels({ cancelled: true, view: this.view() });
     } else if (found === 'unknown' || found === 'unknowable') {
       this.lifecycle.moveTo('NEEDS_REVIEW', 'cancel requested but the provider could not be asked');
-      this.answerCancels({ cancelled: false, reason: 'the provider could not confirm that it has no record of this withdrawal', view: this.view() });
+      this.answerCancels({
+        cancelled: false,
+        reason: 'the provider could not confirm that it has no record of this withdrawal',
+        view: this.view(),
+      });
     } else {
       if (!final) this.lifecycle.moveTo('SUBMITTED', 'found at the provider while cancelling');
       this.answerCancels({ cancelled: false, reason: 'the provider already has this withdrawal', view: this.view() });
@@ -221,7 +257,9 @@ export class Payout {
     else await this.reportToBatch();
     // Payouts of before version 2 announce nothing; those recorded before the patch did not announce review.
     if (this.calls.settlesEveryPayout && patched(REVIEW_EVENT_PATCH)) {
-      await this.events.announceLatestMove(this.lifecycle, 'payout.needs_review', () => payoutEventData(this.view(), 'NEEDS_REVIEW'));
+      await this.events.announceLatestMove(this.lifecycle, 'payout.needs_review', () =>
+        payoutEventData(this.view(), 'NEEDS_REVIEW'),
+      );
     }
     while (this.lifecycle.state === 'NEEDS_REVIEW') {
       await condition(() => this.callbacks.pending || this.rechecks.any || this.cancelReason !== undefined);
@@ -244,7 +282,10 @@ export class Payout {
     }
     // The provider cannot be asked about it at all (an internal transfer it never named): the operator's word decides.
     if (found === 'unknowable' && this.lifecycle.can('CANCELLED')) {
-      this.lifecycle.moveTo('CANCELLED', `cancelled by operator: ${reason} (the provider cannot be asked about this payout)`);
+      this.lifecycle.moveTo(
+        'CANCELLED',
+        `cancelled by operator: ${reason} (the provider cannot be asked about this payout)`,
+      );
       this.answerCancels({ cancelled: true, view: this.view() });
       return;
     }
@@ -296,7 +337,8 @@ export class Payout {
       return { final: true, found: true };
     }
     if (outcome.state === 'FAILED') {
-      this.details.failureReason = this.callbacks.latest?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
+      this.details.failureReason =
+        this.callbacks.latest?.reason ?? outcome.reason ?? `provider reported ${outcome.providerState}`;
       this.lifecycle.moveTo('FAILED', `transaction check: ${outcome.providerState}`);
       return { final: true, found: true };
     }
@@ -310,7 +352,12 @@ export class Payout {
 
   /** Cancels still waiting when the payout can no longer be cancelled. */
   private refuseCancels(): void {
-    if (this.cancels.any) this.answerCancels({ cancelled: false, reason: `the payout is already ${this.lifecycle.state}`, view: this.view() });
+    if (this.cancels.any)
+      this.answerCancels({
+        cancelled: false,
+        reason: `the payout is already ${this.lifecycle.state}`,
+        view: this.view(),
+      });
     this.cancelReason = undefined;
   }
 

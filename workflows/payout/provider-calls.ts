@@ -39,7 +39,12 @@ function submitOptions(deadlineMs: number): ActivityOptions & LocalActivityOptio
     // reconciliation that follows sees what that attempt did (local activities honour this type too).
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     scheduleToCloseTimeout: deadlineMs,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['Conflict'] },
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      nonRetryableErrorTypes: ['Conflict'],
+    },
   };
 }
 
@@ -63,7 +68,9 @@ export function providerCalls(input: PayoutInput): ProviderCalls {
   if (runsVersion(input, 2)) {
     return {
       submitWithdrawal: (payout) =>
-        METHODS_CHECKED_BY_EXTERNAL_ID.has(methodOf(payout)) ? submitLocallyFirst(payout, submit) : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
+        METHODS_CHECKED_BY_EXTERNAL_ID.has(methodOf(payout))
+          ? submitLocallyFirst(payout, submit)
+          : proxyActivities<PayoutActivities>(submit).submitWithdrawal(payout),
       checkWithdrawal: proxyLocalActivities<PayoutActivities>(CHECK).checkWithdrawal,
       settlesEveryPayout: true,
     };
@@ -92,10 +99,16 @@ function mayFollowLostTask(): boolean {
  * is left of the deadline. Its attempts count after the local one, so that each asks the provider
  * (reconciles) before it posts again: exactly once holds across the two, and across a lost workflow task.
  */
-async function submitLocallyFirst(input: PayoutInput, options: ActivityOptions & LocalActivityOptions): ReturnType<PayoutActivities['submitWithdrawal']> {
+async function submitLocallyFirst(
+  input: PayoutInput,
+  options: ActivityOptions & LocalActivityOptions,
+): ReturnType<PayoutActivities['submitWithdrawal']> {
   const startedAt = new Date().getTime();
   try {
-    const local = proxyLocalActivities<PayoutActivities>({ ...options, retry: { ...options.retry, maximumAttempts: 1 } });
+    const local = proxyLocalActivities<PayoutActivities>({
+      ...options,
+      retry: { ...options.retry, maximumAttempts: 1 },
+    });
     return await local.submitWithdrawal(input, mayFollowLostTask() ? 1 : 0);
   } catch (error) {
     if (!retryableFailure(error)) throw error;

@@ -16,8 +16,13 @@ function lastAttemptFailure(error: unknown): ApplicationFailure | undefined {
 }
 
 export function submissionReview(error: unknown): { reason: string; cause: string } {
-  if (failureType(error) === 'Conflict') return { reason: `submission did not succeed: ${failureMessage(error)}`, cause: 'provider holds a different withdrawal with this external_id' };
+  if (failureType(error) === 'Conflict')
+    return {
+      reason: `submission did not succeed: ${failureMessage(error)}`,
+      cause: 'provider holds a different withdrawal with this external_id',
+    };
   const last = lastAttemptFailure(error);
-  if (last?.type === SUBMISSION_OUTCOME_UNKNOWN) return { reason: last.message, cause: 'submission deadline passed with the outcome unknown' };
+  if (last?.type === SUBMISSION_OUTCOME_UNKNOWN)
+    return { reason: last.message, cause: 'submission deadline passed with the outcome unknown' };
   return { reason: `submission did not succeed: ${failureMessage(error)}`, cause: 'submission deadline passed' };
 }

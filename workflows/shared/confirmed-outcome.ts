@@ -28,7 +28,10 @@ export interface OutcomeSource {
 }
 
 /** 'settled': a check gave the final outcome (or the state moved on); 'review': the deadline passed first. */
-export async function awaitConfirmedOutcome(timing: OutcomeTiming, source: OutcomeSource): Promise<'settled' | 'review'> {
+export async function awaitConfirmedOutcome(
+  timing: OutcomeTiming,
+  source: OutcomeSource,
+): Promise<'settled' | 'review'> {
   const reviewAt = nowMs() + timing.reviewAfterMs;
   let wait = timing.callbackWaitMs;
   let pollDelay = timing.pollInitialMs;

@@ -9,7 +9,14 @@
  * The workflows themselves are untouched.
  */
 import type { Headers, Payload } from '@temporalio/common';
-import { ContinueAsNew, isCancellation, proxySinks, setHandler, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import {
+  ContinueAsNew,
+  isCancellation,
+  proxySinks,
+  setHandler,
+  workflowInfo,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
 import { activityProblemSignal, ActivityProblems } from './activity-problems';
 import { REQUEST_ID_HEADER, type OperationSinks } from '../../src/temporal/propagation';
 
@@ -44,7 +51,12 @@ function withProblem(view: unknown, problems: ActivityProblems): unknown {
 }
 
 /** Tells `problems` when an activity of a type starts and ends; a local activity backing off between attempts is still pending. */
-function tracked<T>(problems: ActivityProblems, activity: string, firstAttempt: boolean, run: () => Promise<T>): Promise<T> {
+function tracked<T>(
+  problems: ActivityProblems,
+  activity: string,
+  firstAttempt: boolean,
+  run: () => Promise<T>,
+): Promise<T> {
   if (firstAttempt) problems.started(activity);
   const ended = (backingOff: boolean) => {
     if (!backingOff) problems.ended(activity);
@@ -64,7 +76,8 @@ function tracked<T>(problems: ActivityProblems, activity: string, firstAttempt: 
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let requestId: Payload | undefined;
   const problems = new ActivityProblems();
-  const carry = <T extends { headers: Headers }>(input: T): T => (requestId ? { ...input, headers: { ...input.headers, [REQUEST_ID_HEADER]: requestId } } : input);
+  const carry = <T extends { headers: Headers }>(input: T): T =>
+    requestId ? { ...input, headers: { ...input.headers, [REQUEST_ID_HEADER]: requestId } } : input;
   return {
     inbound: [
       {
@@ -81,17 +94,20 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             operations.finished(flow, finalStateOf(result));
             return result;
           } catch (error) {
-            if (!(error instanceof ContinueAsNew)) operations.finished(flow, isCancellation(error) ? 'CANCELLED' : 'FAILED');
+            if (!(error instanceof ContinueAsNew))
+              operations.finished(flow, isCancellation(error) ? 'CANCELLED' : 'FAILED');
             throw error;
           }
         },
-        handleQuery: async (input, next) => (VIEW_QUERIES.has(input.queryName) ? withProblem(await next(input), problems) : next(input)),
+        handleQuery: async (input, next) =>
+          VIEW_QUERIES.has(input.queryName) ? withProblem(await next(input), problems) : next(input),
       },
     ],
     outbound: [
       {
         scheduleActivity: (input, next) => tracked(problems, input.activityType, true, () => next(carry(input))),
-        scheduleLocalActivity: (input, next) => tracked(problems, input.activityType, input.attempt === 1, () => next(carry(input))),
+        scheduleLocalActivity: (input, next) =>
+          tracked(problems, input.activityType, input.attempt === 1, () => next(carry(input))),
         startChildWorkflowExecution: (input, next) => next(carry(input)),
         continueAsNew: (input, next) => next(carry(input)),
       },

@@ -59,7 +59,14 @@ export class MerchantEventOutbox {
     lifecycle.onMove((transition, index) => {
       const type = types[transition.to];
       const patch = type ? patches[type] : undefined;
-      if (type) this.announce({ type, occurredAt: transition.at, seq: index, data: () => data(transition.to), ...(patch ? { patch } : {}) });
+      if (type)
+        this.announce({
+          type,
+          occurredAt: transition.at,
+          seq: index,
+          data: () => data(transition.to),
+          ...(patch ? { patch } : {}),
+        });
     });
   }
 
@@ -78,7 +85,11 @@ export class MerchantEventOutbox {
    * Hands over now, by its own local activity, the event of the lifecycle's latest move: a carrying lifecycle's
    * state that waits for a person (a payout in review) cannot wait for the end to be told.
    */
-  async announceLatestMove<S extends string>(lifecycle: Lifecycle<S>, type: MerchantEventType, data: () => Record<string, unknown>): Promise<void> {
+  async announceLatestMove<S extends string>(
+    lifecycle: Lifecycle<S>,
+    type: MerchantEventType,
+    data: () => Record<string, unknown>,
+  ): Promise<void> {
     const seq = lifecycle.history.length - 1;
     const move = lifecycle.history[seq];
     if (!move) throw new Error('a lifecycle always has its first move');
@@ -109,5 +120,11 @@ export class MerchantEventOutbox {
 
 /** The event's id derives from its source (this workflow), its type and its seq: handed over twice, it is still one event. */
 function announcementOf(event: Queued): Announcement {
-  return { sourceId: workflowInfo().workflowId, seq: event.seq, type: event.type, occurredAt: event.occurredAt, data: event.data() };
+  return {
+    sourceId: workflowInfo().workflowId,
+    seq: event.seq,
+    type: event.type,
+    occurredAt: event.occurredAt,
+    data: event.data(),
+  };
 }

@@ -9,7 +9,11 @@
  * - a session opened without a card (SANDBOX_SHIELD_THREE_DS=spec) fits any card.
  * Every failure is a 422 naming each field; no message carries card data.
  */
-import { amountInMinorUnits, DEFAULT_CARD_CURRENCY, type CardPaymentInput } from '../../../src/payment-api/schemas/card';
+import {
+  amountInMinorUnits,
+  DEFAULT_CARD_CURRENCY,
+  type CardPaymentInput,
+} from '../../../src/payment-api/schemas/card';
 import type { ErrorIssue } from '../../../src/payment-api/schemas/errors';
 import type { CardTokenPayload } from '../../../src/payment-api/schemas/shield';
 import type { SandboxContext } from '../../context';
@@ -37,7 +41,10 @@ function checkToken(ctx: SandboxContext, token: string, card: CreditCard): void 
   const opened = openCardToken(shieldKeys(ctx.db), token);
   if (!opened) {
     throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [
-      { path: 'creditCardToken', message: "does not decrypt with this environment's key (use module.encrypt of shield.js)" },
+      {
+        path: 'creditCardToken',
+        message: "does not decrypt with this environment's key (use module.encrypt of shield.js)",
+      },
     ]);
   }
   const mismatches = tokenMismatches(opened, card);
@@ -58,25 +65,37 @@ const STATUS_PROBLEM: Record<Exclude<ThreeDSSession['status'], 'AUTHENTICATED'>,
 };
 
 function sessionProblems(session: ThreeDSSession, input: CardPaymentInput, amountCentavos: number): ErrorIssue[] {
-  if (session.status !== 'AUTHENTICATED') return [{ path: 'creditCard.sessionId', message: `the 3DS session cannot be used: ${STATUS_PROBLEM[session.status]}` }];
+  if (session.status !== 'AUTHENTICATED')
+    return [
+      { path: 'creditCard.sessionId', message: `the 3DS session cannot be used: ${STATUS_PROBLEM[session.status]}` },
+    ];
   const { creditCard } = input;
   const currency = creditCard.currency ?? DEFAULT_CARD_CURRENCY;
   const issues: ErrorIssue[] = [];
   if (amountInMinorUnits(amountCentavos, currency) !== session.amountMinor || currency !== session.currency) {
     issues.push({ path: 'amount', message: 'differs from the amount authenticated in the 3DS session' });
   }
-  if (input.installmentCount !== session.installments) issues.push({ path: 'installmentCount', message: 'differs from the installments of the 3DS session' });
-  if (session.cardBin !== null && session.cardLast4 !== null && (!creditCard.number.startsWith(session.cardBin) || !creditCard.number.endsWith(session.cardLast4))) {
+  if (input.installmentCount !== session.installments)
+    issues.push({ path: 'installmentCount', message: 'differs from the installments of the 3DS session' });
+  if (
+    session.cardBin !== null &&
+    session.cardLast4 !== null &&
+    (!creditCard.number.startsWith(session.cardBin) || !creditCard.number.endsWith(session.cardLast4))
+  ) {
     issues.push({ path: 'creditCard.number', message: 'is not the card authenticated in the 3DS session' });
   }
   const sent = creditCard.threeDS;
   const result = session.threeDS;
   if (sent && result) {
-    if (sent.cavv !== result.cavv) issues.push({ path: 'creditCard.threeDS.cavv', message: 'is not the 3DS session result' });
-    if (sent.eci !== result.eci) issues.push({ path: 'creditCard.threeDS.eci', message: 'is not the 3DS session result' });
-    if (sent.version !== result.version) issues.push({ path: 'creditCard.threeDS.version', message: 'is not the 3DS session result' });
+    if (sent.cavv !== result.cavv)
+      issues.push({ path: 'creditCard.threeDS.cavv', message: 'is not the 3DS session result' });
+    if (sent.eci !== result.eci)
+      issues.push({ path: 'creditCard.threeDS.eci', message: 'is not the 3DS session result' });
+    if (sent.version !== result.version)
+      issues.push({ path: 'creditCard.threeDS.version', message: 'is not the 3DS session result' });
     // Optional in the schema (3DS 2 may omit them), but when sent they must be the session's.
-    if (sent.xid !== undefined && sent.xid !== result.xid) issues.push({ path: 'creditCard.threeDS.xid', message: 'is not the 3DS session result' });
+    if (sent.xid !== undefined && sent.xid !== result.xid)
+      issues.push({ path: 'creditCard.threeDS.xid', message: 'is not the 3DS session result' });
     if (sent.referenceId !== undefined && sent.referenceId !== result.referenceId) {
       issues.push({ path: 'creditCard.threeDS.referenceId', message: 'is not the 3DS session result' });
     }
@@ -88,7 +107,11 @@ function sessionProblems(session: ThreeDSSession, input: CardPaymentInput, amoun
  * Runs the checks; answers the id of the 3DS session the payment will use (and mark used in its
  * transaction), or undefined for a payment without 3DS.
  */
-export function checkCardAuthentication(ctx: SandboxContext, input: CardPaymentInput, amountCentavos: number): string | undefined {
+export function checkCardAuthentication(
+  ctx: SandboxContext,
+  input: CardPaymentInput,
+  amountCentavos: number,
+): string | undefined {
   const { creditCard } = input;
   if (input.creditCardToken !== undefined) checkToken(ctx, input.creditCardToken, creditCard);
 
@@ -97,7 +120,11 @@ export function checkCardAuthentication(ctx: SandboxContext, input: CardPaymentI
     // A provider whose settings say 3DS is not enabled (SANDBOX_SHIELD_THREE_DS=off) charges the card as it is.
     if (requiresChallenge(creditCard.number) && ctx.config.SANDBOX_SHIELD_THREE_DS !== 'off') {
       throw providerError('THREE_DS_REQUIRED', 'The issuer requires 3DS authentication for this card', [
-        { path: 'creditCard.threeDS', message: 'required for this card: authenticate with ShieldHelper.prepareThreeDS and send creditCard.sessionId and creditCard.threeDS' },
+        {
+          path: 'creditCard.threeDS',
+          message:
+            'required for this card: authenticate with ShieldHelper.prepareThreeDS and send creditCard.sessionId and creditCard.threeDS',
+        },
       ]);
     }
     return undefined;
@@ -105,10 +132,15 @@ export function checkCardAuthentication(ctx: SandboxContext, input: CardPaymentI
   if (sessionId === undefined || threeDS === undefined) {
     const missing = sessionId === undefined ? 'creditCard.sessionId' : 'creditCard.threeDS';
     const other = sessionId === undefined ? 'creditCard.threeDS' : 'creditCard.sessionId';
-    throw providerError('THREE_DS_INVALID', 'The 3DS data is incomplete', [{ path: missing, message: `required with ${other}` }]);
+    throw providerError('THREE_DS_INVALID', 'The 3DS data is incomplete', [
+      { path: missing, message: `required with ${other}` },
+    ]);
   }
   const session = findSession(ctx, sessionId);
-  const issues = session ? sessionProblems(session, input, amountCentavos) : [{ path: 'creditCard.sessionId', message: 'no such 3DS session' }];
-  if (issues.length > 0) throw providerError('THREE_DS_INVALID', 'The 3DS authentication does not fit this payment', issues);
+  const issues = session
+    ? sessionProblems(session, input, amountCentavos)
+    : [{ path: 'creditCard.sessionId', message: 'no such 3DS session' }];
+  if (issues.length > 0)
+    throw providerError('THREE_DS_INVALID', 'The 3DS authentication does not fit this payment', issues);
   return sessionId;
 }

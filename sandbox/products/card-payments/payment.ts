@@ -14,7 +14,12 @@
 import { randomBytes } from 'node:crypto';
 import { cardBrand, expiryInFuture, last4, luhnValid } from '../../../src/card/card';
 import { centavosToReais, percentOf, reaisToCentavos, type Centavos } from '../../../src/money/centavos';
-import { cardCallbackSchema, DEFAULT_CARD_CURRENCY, type CardPaymentInput, type CardPaymentStatus } from '../../../src/payment-api/schemas/card';
+import {
+  cardCallbackSchema,
+  DEFAULT_CARD_CURRENCY,
+  type CardPaymentInput,
+  type CardPaymentStatus,
+} from '../../../src/payment-api/schemas/card';
 import type { ErrorIssue } from '../../../src/payment-api/schemas/errors';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
@@ -25,7 +30,6 @@ import type { SandboxUser } from '../../store/users';
 import { checkCardAuthentication } from './card-authentication';
 import { consumeSession, threeDSSessionMigrations } from './shield/sessions';
 import { DECLINED_REASON, INSUFFICIENT_FUNDS_MESSAGE, testCardBehaviour } from './test-cards';
-
 
 export const CARD_PAYMENT_PRODUCT = 'card-payment';
 export const CARD_SETTLE_JOB = 'card-payment.settle';
@@ -83,7 +87,8 @@ export function cardDetails(operation: Operation): CardDetails {
 function refuseBadCard(card: CardPaymentInput['creditCard'], now: number): void {
   const issues: ErrorIssue[] = [];
   if (!luhnValid(card.number)) issues.push({ path: 'creditCard.number', message: 'fails the Luhn check' });
-  else if (cardBrand(card.number) === 'UNKNOWN') issues.push({ path: 'creditCard.number', message: 'brand not recognised from the card number' });
+  else if (cardBrand(card.number) === 'UNKNOWN')
+    issues.push({ path: 'creditCard.number', message: 'brand not recognised from the card number' });
   if (!expiryInFuture(card.expiryMonth, card.expiryYear, new Date(now))) {
     issues.push({ path: 'creditCard.expiryYear', message: 'the card expired (expiryMonth/expiryYear is in the past)' });
   }
@@ -101,7 +106,9 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
   // The acquirer answers after the issuer authenticated the buyer.
   const behaviour = testCardBehaviour(creditCard.number);
   if (behaviour === 'insufficientFunds') {
-    throw providerError('CARD_REFUSED', 'Card refused by the issuer: insufficient funds', [{ path: 'creditCard.number', message: INSUFFICIENT_FUNDS_MESSAGE }]);
+    throw providerError('CARD_REFUSED', 'Card refused by the issuer: insufficient funds', [
+      { path: 'creditCard.number', message: INSUFFICIENT_FUNDS_MESSAGE },
+    ]);
   }
   const base = {
     brand: cardBrand(creditCard.number),
@@ -138,10 +145,15 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
     });
     if (sessionId !== undefined && !consumeSession(ctx, sessionId, operationId)) {
       throw providerError('THREE_DS_INVALID', 'The 3DS authentication does not fit this payment', [
-        { path: 'creditCard.sessionId', message: 'the 3DS session cannot be used: it was already used by another payment' },
+        {
+          path: 'creditCard.sessionId',
+          message: 'the 3DS session cannot be used: it was already used by another payment',
+        },
       ]);
     }
-    const paymentId = Number(ctx.db.prepare('INSERT INTO card_payments (operation_id) VALUES (?)').run(operationId).lastInsertRowid);
+    const paymentId = Number(
+      ctx.db.prepare('INSERT INTO card_payments (operation_id) VALUES (?)').run(operationId).lastInsertRowid,
+    );
     const details: CardDetails = { paymentId, ...base };
     // The integer id exists only once the row is in; a same-status transition records it in the details.
     ctx.operations.transition(operationId, operation.status, operation.status, { details: { ...details } });
@@ -153,10 +165,13 @@ export function createCardPayment(ctx: SandboxContext, caller: SandboxUser, inpu
 /** The caller's payment by its integer id; another client's payment is as unknown as a missing one. */
 export function findCardPayment(ctx: SandboxContext, caller: SandboxUser, paymentId: string): Operation {
   const row = /^\d{1,15}$/.test(paymentId)
-    ? ctx.db.prepare<[number], { operation_id: string }>('SELECT operation_id FROM card_payments WHERE id = ?').get(Number(paymentId))
+    ? ctx.db
+        .prepare<[number], { operation_id: string }>('SELECT operation_id FROM card_payments WHERE id = ?')
+        .get(Number(paymentId))
     : undefined;
   const operation = row ? ctx.operations.byId(row.operation_id) : undefined;
-  if (!operation || operation.userId !== caller.id) throw providerError('NOT_FOUND', `No card payment ${paymentId} for this client`);
+  if (!operation || operation.userId !== caller.id)
+    throw providerError('NOT_FOUND', `No card payment ${paymentId} for this client`);
   return operation;
 }
 
@@ -195,7 +210,13 @@ export function settleCardPayment(ctx: SandboxContext, operation: Operation, sta
   const details = cardDetails(operation);
   const providerStatus: ProviderStatus = status === 'COMPLETED' ? 'PAID' : 'DECLINED';
   const reason = status === 'FAILED' ? DECLINED_REASON : null;
-  if (!ctx.operations.transition(operation.id, 'PENDING', status, { failureReason: reason, details: { ...details, providerStatus } })) return false;
+  if (
+    !ctx.operations.transition(operation.id, 'PENDING', status, {
+      failureReason: reason,
+      details: { ...details, providerStatus },
+    })
+  )
+    return false;
   ctx.scheduler.cancelFor(operation.id);
   if (status === 'COMPLETED') {
     ctx.ledger.post({
@@ -211,7 +232,11 @@ export function settleCardPayment(ctx: SandboxContext, operation: Operation, sta
   }
   const settled = ctx.operations.byId(operation.id);
   if (!settled) throw new Error(`card payment ${operation.id} vanished while settling`);
-  ctx.logger.info('sandbox.card_payment_settled', { operationId: settled.id, paymentId: details.paymentId, status: settled.status });
+  ctx.logger.info('sandbox.card_payment_settled', {
+    operationId: settled.id,
+    paymentId: details.paymentId,
+    status: settled.status,
+  });
   if (settled.callbackUrl) {
     const payload = {
       id: details.paymentId,

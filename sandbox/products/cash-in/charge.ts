@@ -11,7 +11,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { centavosToReais, percentOf, reaisToCentavos, type Centavos } from '../../../src/money/centavos';
-import { cashInCallbackSchema, type cashInRequestSchema, type CashInStatus } from '../../../src/payment-api/schemas/cash-in';
+import {
+  cashInCallbackSchema,
+  type cashInRequestSchema,
+  type CashInStatus,
+} from '../../../src/payment-api/schemas/cash-in';
 import { BrCodeError, buildBrCode, type BrCodeInput } from '../../../src/pix/brcode';
 import type { SandboxContext } from '../../context';
 import { providerError, SandboxError } from '../../http/errors';
@@ -86,7 +90,13 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The copy-and-paste code: the merchant's e-mail as PIX key, name, city, amount, txid (and the description when it fits). */
 function chargeCode(owner: SandboxUser, amountCents: Centavos, txid: string, description: string | undefined): string {
-  const base: BrCodeInput = { pixKey: owner.email, merchantName: owner.name, merchantCity: CASH_IN_MERCHANT_CITY, amountCentavos: amountCents, txid };
+  const base: BrCodeInput = {
+    pixKey: owner.email,
+    merchantName: owner.name,
+    merchantCity: CASH_IN_MERCHANT_CITY,
+    amountCentavos: amountCents,
+    txid,
+  };
   const room = MERCHANT_ACCOUNT_ROOM - owner.email.length;
   const attempts: BrCodeInput[] = [
     ...(description && room > 0 ? [{ ...base, description: description.slice(0, room) }] : []),
@@ -114,9 +124,11 @@ function resolveSplit(ctx: SandboxContext, caller: SandboxUser, input: CashInInp
     ]);
   }
   if (recipient.id === caller.id) {
-    throw providerError('RECIPIENT_NOT_FOUND', 'splitUser is your own account: the split recipient must be another user', [
-      { path: 'splitUser', message: 'must be another user than the caller' },
-    ]);
+    throw providerError(
+      'RECIPIENT_NOT_FOUND',
+      'splitUser is your own account: the split recipient must be another user',
+      [{ path: 'splitUser', message: 'must be another user than the caller' }],
+    );
   }
   // splitTax has at most 2 decimals (schema), so its "centavos" are exactly basis points.
   return { userId: recipient.id, basisPoints: reaisToCentavos(input.splitTax) };
@@ -127,7 +139,12 @@ function resolveSplit(ctx: SandboxContext, caller: SandboxUser, input: CashInInp
  * same request (whichever of the two endpoints). Another request under the id → 409. The seed profile,
  * and SANDBOX_DEDUPLICATE=false, de-duplicate nothing.
  */
-export function openCashIn(ctx: SandboxContext, caller: SandboxUser, input: CashInInput, channel: CashInChannel): { operation: Operation; replayed: boolean } {
+export function openCashIn(
+  ctx: SandboxContext,
+  caller: SandboxUser,
+  input: CashInInput,
+  channel: CashInChannel,
+): { operation: Operation; replayed: boolean } {
   const amountCents = reaisToCentavos(input.amount);
   const split = resolveSplit(ctx, caller, input);
   const fingerprint = fingerprintOf([
@@ -144,10 +161,16 @@ export function openCashIn(ctx: SandboxContext, caller: SandboxUser, input: Cash
   ]);
   return ctx.db.transaction(() => {
     // The seed profile, like the spec, promises no de-duplication, nor does SANDBOX_DEDUPLICATE=false: the same transactionId again is a second charge.
-    const existing = ctx.profile.deduplicates && ctx.config.SANDBOX_DEDUPLICATE ? ctx.operations.byExternalId(caller.id, input.transactionId) : undefined;
+    const existing =
+      ctx.profile.deduplicates && ctx.config.SANDBOX_DEDUPLICATE
+        ? ctx.operations.byExternalId(caller.id, input.transactionId)
+        : undefined;
     if (existing) {
       if (existing.product !== CASH_IN_PRODUCT || existing.fingerprint !== fingerprint) {
-        throw providerError('IDEMPOTENCY_CONFLICT', `transactionId ${input.transactionId} was already used for a different request`);
+        throw providerError(
+          'IDEMPOTENCY_CONFLICT',
+          `transactionId ${input.transactionId} was already used for a different request`,
+        );
       }
       return { operation: existing, replayed: true };
     }
@@ -226,7 +249,11 @@ function reread(ctx: SandboxContext, id: string): Operation {
 
 function refuseUnlessPending(operation: Operation): void {
   if (operation.status !== 'PENDING') {
-    throw new SandboxError(409, 'OPERATION_FINAL', `Cash-in ${operation.externalId ?? operation.id} is ${operation.status}: only a PENDING charge can be paid`);
+    throw new SandboxError(
+      409,
+      'OPERATION_FINAL',
+      `Cash-in ${operation.externalId ?? operation.id} is ${operation.status}: only a PENDING charge can be paid`,
+    );
   }
 }
 
@@ -234,7 +261,11 @@ function refuseUnlessPending(operation: Operation): void {
  * The payer pays the charge: PENDING → PAID, the ledger entry, the PAID callback. Call inside a
  * transaction; a charge that is no longer PENDING is refused with 409 (nothing is credited twice).
  */
-export function payCashIn(ctx: SandboxContext, operation: Operation, payer: { payerName?: string | undefined }): Operation {
+export function payCashIn(
+  ctx: SandboxContext,
+  operation: Operation,
+  payer: { payerName?: string | undefined },
+): Operation {
   refuseUnlessPending(operation);
   const details = cashInDetails(operation);
   const now = ctx.now();
@@ -249,7 +280,8 @@ export function payCashIn(ctx: SandboxContext, operation: Operation, payer: { pa
     creditedCents,
     splitCents,
   };
-  if (!ctx.operations.transition(operation.id, 'PENDING', 'PAID', { details: { ...paidDetails } })) refuseUnlessPending(reread(ctx, operation.id));
+  if (!ctx.operations.transition(operation.id, 'PENDING', 'PAID', { details: { ...paidDetails } }))
+    refuseUnlessPending(reread(ctx, operation.id));
   ctx.scheduler.cancelFor(operation.id);
   ctx.ledger.post({
     kind: 'cash-in.paid',
@@ -269,11 +301,20 @@ export function payCashIn(ctx: SandboxContext, operation: Operation, payer: { pa
 }
 
 /** PENDING → EXPIRED or FAILED, nothing credited; a no-op (false) when the charge is no longer PENDING. */
-export function closeCashIn(ctx: SandboxContext, operation: Operation, status: 'EXPIRED' | 'FAILED', reason?: string): boolean {
+export function closeCashIn(
+  ctx: SandboxContext,
+  operation: Operation,
+  status: 'EXPIRED' | 'FAILED',
+  reason?: string,
+): boolean {
   if (!ctx.operations.transition(operation.id, 'PENDING', status, { failureReason: reason ?? null })) return false;
   ctx.scheduler.cancelFor(operation.id);
   const closed = reread(ctx, operation.id);
-  ctx.logger.info('sandbox.cash_in_closed', { operationId: closed.id, externalId: closed.externalId, status: closed.status });
+  ctx.logger.info('sandbox.cash_in_closed', {
+    operationId: closed.id,
+    externalId: closed.externalId,
+    status: closed.status,
+  });
   announce(ctx, closed);
   return true;
 }
@@ -287,6 +328,11 @@ export function findCashIn(ctx: SandboxContext, reference: string): Operation {
   const candidates = byId ? [byId] : ctx.operations.list({ externalId: reference, product: CASH_IN_PRODUCT, limit: 2 });
   const [operation, other] = candidates;
   if (!operation || operation.product !== CASH_IN_PRODUCT) throw providerError('NOT_FOUND', `No cash-in ${reference}`);
-  if (other) throw new SandboxError(409, 'AMBIGUOUS_TRANSACTION_ID', `Several clients used transactionId ${reference}: use the provider id (ci_…)`);
+  if (other)
+    throw new SandboxError(
+      409,
+      'AMBIGUOUS_TRANSACTION_ID',
+      `Several clients used transactionId ${reference}: use the provider id (ci_…)`,
+    );
   return operation;
 }

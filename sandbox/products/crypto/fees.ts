@@ -24,7 +24,13 @@ export type CryptoFees = {
   usdt_rate: number;
 };
 
-export const DEFAULT_CRYPTO_FEES: CryptoFees = { withdrawal_rate: 2, rate_fixed: 1, min_withdrawal: 50, max_withdrawal: 50_000, usdt_rate: 5.4 };
+export const DEFAULT_CRYPTO_FEES: CryptoFees = {
+  withdrawal_rate: 2,
+  rate_fixed: 1,
+  min_withdrawal: 50,
+  max_withdrawal: 50_000,
+  usdt_rate: 5.4,
+};
 
 /** The contract's field schemas, strict, plus what makes the settings usable: reais with 2 places, min ≤ max. */
 const cryptoFeesSettingsSchema = z.strictObject(cryptoFeesResponseSchema.shape).superRefine((fees, ctx) => {
@@ -35,20 +41,32 @@ const cryptoFeesSettingsSchema = z.strictObject(cryptoFeesResponseSchema.shape).
       ctx.addIssue({ code: 'custom', path: [field], message: `amount ${(error as Error).message}` });
     }
   }
-  if (fees.min_withdrawal > fees.max_withdrawal) ctx.addIssue({ code: 'custom', path: ['min_withdrawal'], message: 'must not exceed max_withdrawal' });
-  if (fees.max_withdrawal > MAX_OPERATION_REAIS) ctx.addIssue({ code: 'custom', path: ['max_withdrawal'], message: `must be at most ${MAX_OPERATION_REAIS}` });
-  if (fees.withdrawal_rate > 100) ctx.addIssue({ code: 'custom', path: ['withdrawal_rate'], message: 'is a percentage: at most 100' });
+  if (fees.min_withdrawal > fees.max_withdrawal)
+    ctx.addIssue({ code: 'custom', path: ['min_withdrawal'], message: 'must not exceed max_withdrawal' });
+  if (fees.max_withdrawal > MAX_OPERATION_REAIS)
+    ctx.addIssue({ code: 'custom', path: ['max_withdrawal'], message: `must be at most ${MAX_OPERATION_REAIS}` });
+  if (fees.withdrawal_rate > 100)
+    ctx.addIssue({ code: 'custom', path: ['withdrawal_rate'], message: 'is a percentage: at most 100' });
 });
 
 export function readCryptoFees(ctx: SandboxContext): CryptoFees {
   const stored = readOrCreateSetting(ctx.db, CRYPTO_FEES_SETTING, () => JSON.stringify(DEFAULT_CRYPTO_FEES));
   const fees = cryptoFeesSettingsSchema.parse(JSON.parse(stored));
-  return { withdrawal_rate: fees.withdrawal_rate, rate_fixed: fees.rate_fixed, min_withdrawal: fees.min_withdrawal, max_withdrawal: fees.max_withdrawal, usdt_rate: fees.usdt_rate };
+  return {
+    withdrawal_rate: fees.withdrawal_rate,
+    rate_fixed: fees.rate_fixed,
+    min_withdrawal: fees.min_withdrawal,
+    max_withdrawal: fees.max_withdrawal,
+    usdt_rate: fees.usdt_rate,
+  };
 }
 
 /** rate_fixed + withdrawal_rate % of the amount, half-up to the centavo, in decimal arithmetic (the rate may have decimals). */
 export function cryptoFeeCents(amountCents: Centavos, fees: CryptoFees): Centavos {
-  const percentage = new Decimal(amountCents).mul(new Decimal(String(fees.withdrawal_rate))).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+  const percentage = new Decimal(amountCents)
+    .mul(new Decimal(String(fees.withdrawal_rate)))
+    .div(100)
+    .toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
   return reaisToCentavos(fees.rate_fixed) + percentage.toNumber();
 }
 
@@ -65,9 +83,14 @@ export function cryptoAdminRoutes(ctx: SandboxContext): Router {
   });
   router.put('/crypto/fees', express.json({ limit: '16kb' }), (req, res) => {
     const patch: unknown = req.body ?? {};
-    const merged = typeof patch === 'object' && patch !== null && !Array.isArray(patch) ? { ...readCryptoFees(ctx), ...patch } : patch;
+    const merged =
+      typeof patch === 'object' && patch !== null && !Array.isArray(patch)
+        ? { ...readCryptoFees(ctx), ...patch }
+        : patch;
     const fees = parseOrRefuse(cryptoFeesSettingsSchema, merged, 'body');
-    ctx.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CRYPTO_FEES_SETTING, JSON.stringify(fees));
+    ctx.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      .run(CRYPTO_FEES_SETTING, JSON.stringify(fees));
     ctx.logger.info('sandbox.crypto_fees_set', { fees });
     res.json({ fees: readCryptoFees(ctx) });
   });

@@ -60,7 +60,12 @@ function commonFields(operation: Operation) {
 }
 
 export function cryptoCreateBody(operation: Operation, message: string) {
-  return { message, transactionId: operation.id, external_id: operation.externalId ?? operation.id, ...commonFields(operation) };
+  return {
+    message,
+    transactionId: operation.id,
+    external_id: operation.externalId ?? operation.id,
+    ...commonFields(operation),
+  };
 }
 
 export function cryptoStatusBody(operation: Operation) {
@@ -77,20 +82,37 @@ export function cryptoStatusBody(operation: Operation) {
 }
 
 /** Creates the withdrawal and its debit, or returns the existing one for a replay of the same request. */
-export function openCryptoWithdrawal(ctx: SandboxContext, caller: SandboxUser, input: CryptoWithdrawalInput): { operation: Operation; replayed: boolean } {
+export function openCryptoWithdrawal(
+  ctx: SandboxContext,
+  caller: SandboxUser,
+  input: CryptoWithdrawalInput,
+): { operation: Operation; replayed: boolean } {
   const amountCents = reaisToCentavos(input.amount);
-  const fingerprint = fingerprintOf([CRYPTO_PRODUCT, amountCents, input.wallet, input.network, input.clientCallbackUrl]);
+  const fingerprint = fingerprintOf([
+    CRYPTO_PRODUCT,
+    amountCents,
+    input.wallet,
+    input.network,
+    input.clientCallbackUrl,
+  ]);
   return ctx.db.transaction(() => {
-    const existing = replayedOperation(ctx, { userId: caller.id, externalId: input.external_id, product: CRYPTO_PRODUCT, fingerprint });
+    const existing = replayedOperation(ctx, {
+      userId: caller.id,
+      externalId: input.external_id,
+      product: CRYPTO_PRODUCT,
+      fingerprint,
+    });
     if (existing) return { operation: existing, replayed: true };
     const fees = readCryptoFees(ctx);
     const min = reaisToCentavos(fees.min_withdrawal);
     const max = reaisToCentavos(fees.max_withdrawal);
     if (amountCents < min || amountCents > max) {
       const range = `${formatCentavos(min)} to ${formatCentavos(max)}`;
-      throw providerError('CRYPTO_AMOUNT_OUT_OF_RANGE', `amount must lie within min_withdrawal..max_withdrawal (${range})`, [
-        { path: 'amount', message: `must be from ${range}` },
-      ]);
+      throw providerError(
+        'CRYPTO_AMOUNT_OUT_OF_RANGE',
+        `amount must lie within min_withdrawal..max_withdrawal (${range})`,
+        [{ path: 'amount', message: `must be from ${range}` }],
+      );
     }
     const feeCents = cryptoFeeCents(amountCents, fees);
     const details: CryptoDetails = {
@@ -123,7 +145,8 @@ export function openCryptoWithdrawal(ctx: SandboxContext, caller: SandboxUser, i
     });
     const outcome = outcomeForAmount(amountCents);
     if (outcome.status !== 'NEVER') {
-      const payload = outcome.status === 'FAILED' ? { status: 'FAILED', reason: CRYPTO_RULE_FAILED_REASON } : { status: 'COMPLETED' };
+      const payload =
+        outcome.status === 'FAILED' ? { status: 'FAILED', reason: CRYPTO_RULE_FAILED_REASON } : { status: 'COMPLETED' };
       ctx.scheduler.schedule(CRYPTO_SETTLE_JOB, operation.id, ctx.now() + ctx.config.SANDBOX_SETTLE_MS, payload);
     }
     return { operation, replayed: false };
@@ -140,8 +163,15 @@ function txHashFor(network: CryptoNetwork): string {
 export function settleCryptoWithdrawal(ctx: SandboxContext, operation: Operation, outcome: ForcedOutcome): boolean {
   const details = cryptoDetails(operation);
   const reason = outcome.status === 'FAILED' ? (outcome.reason ?? 'Transfer rejected on chain') : null;
-  const settledDetails: CryptoDetails = outcome.status === 'COMPLETED' ? { ...details, txHash: txHashFor(details.network) } : details;
-  if (!ctx.operations.transition(operation.id, 'PROCESSING', outcome.status, { failureReason: reason, details: { ...settledDetails } })) return false;
+  const settledDetails: CryptoDetails =
+    outcome.status === 'COMPLETED' ? { ...details, txHash: txHashFor(details.network) } : details;
+  if (
+    !ctx.operations.transition(operation.id, 'PROCESSING', outcome.status, {
+      failureReason: reason,
+      details: { ...settledDetails },
+    })
+  )
+    return false;
   ctx.scheduler.cancelFor(operation.id);
   const lines =
     outcome.status === 'COMPLETED'
@@ -154,10 +184,19 @@ export function settleCryptoWithdrawal(ctx: SandboxContext, operation: Operation
           { account: ACCOUNTS.fees, amountCents: -operation.feeCents },
           { account: ACCOUNTS.user(operation.userId), amountCents: operation.amountCents + operation.feeCents },
         ];
-  ctx.ledger.post({ kind: `${CRYPTO_PRODUCT}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`, operationId: operation.id, externalId: operation.externalId, lines });
+  ctx.ledger.post({
+    kind: `${CRYPTO_PRODUCT}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`,
+    operationId: operation.id,
+    externalId: operation.externalId,
+    lines,
+  });
   const settled = ctx.operations.byId(operation.id);
   if (!settled) throw new Error(`crypto withdrawal ${operation.id} vanished while settling`);
-  ctx.logger.info('sandbox.crypto_withdrawal_settled', { operationId: settled.id, externalId: settled.externalId, status: settled.status });
+  ctx.logger.info('sandbox.crypto_withdrawal_settled', {
+    operationId: settled.id,
+    externalId: settled.externalId,
+    status: settled.status,
+  });
   if (settled.callbackUrl) {
     const payload = {
       transaction_id: settled.id,

@@ -37,10 +37,19 @@ const infractionPathSchema = z.object({ infractionId: requiredTextSchema });
 function eligibleCashIn(ctx: SandboxContext, reference: string): Operation {
   const direct = ctx.operations.byId(reference);
   if (direct && direct.product !== CASH_IN_PRODUCT) {
-    throw new SandboxError(409, 'TRANSACTION_NOT_ELIGIBLE', `${reference} is a ${direct.product}: infractions are opened on PIX cash-ins the merchant received`);
+    throw new SandboxError(
+      409,
+      'TRANSACTION_NOT_ELIGIBLE',
+      `${reference} is a ${direct.product}: infractions are opened on PIX cash-ins the merchant received`,
+    );
   }
   const cashIn = direct ?? findCashIn(ctx, reference);
-  if (cashIn.status !== 'PAID') throw new SandboxError(409, 'TRANSACTION_NOT_ELIGIBLE', `Cash-in ${reference} is ${cashIn.status}: only a PAID cash-in can be claimed`);
+  if (cashIn.status !== 'PAID')
+    throw new SandboxError(
+      409,
+      'TRANSACTION_NOT_ELIGIBLE',
+      `Cash-in ${reference} is ${cashIn.status}: only a PAID cash-in can be claimed`,
+    );
   return cashIn;
 }
 
@@ -50,7 +59,11 @@ function requireInfraction(ctx: SandboxContext, id: string): InfractionRecord {
   return record;
 }
 
-const adminView = (record: InfractionRecord) => ({ ...infractionView(record), userId: record.userId, resolvedBy: record.resolvedBy });
+const adminView = (record: InfractionRecord) => ({
+  ...infractionView(record),
+  userId: record.userId,
+  resolvedBy: record.resolvedBy,
+});
 
 export function infractionAdminRoutes(ctx: SandboxContext): Router {
   const router = Router();
@@ -62,7 +75,9 @@ export function infractionAdminRoutes(ctx: SandboxContext): Router {
       const cashIn = eligibleCashIn(ctx, body.transactionId);
       const amountCents = body.amount === undefined ? cashIn.amountCents : reaisToCentavos(body.amount);
       if (amountCents > cashIn.amountCents) {
-        throw providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'amount', message: 'must not exceed the amount of the transaction' }]);
+        throw providerError('VALIDATION_FAILED', 'The request body is invalid', [
+          { path: 'amount', message: 'must not exceed the amount of the transaction' },
+        ]);
       }
       return openInfraction(ctx, cashIn, body.reason, amountCents);
     })();
@@ -75,7 +90,8 @@ export function infractionAdminRoutes(ctx: SandboxContext): Router {
     const resolved = ctx.db.transaction(() => {
       const record = requireInfraction(ctx, infractionId);
       const result = record.status === 'WAITING_PSP' ? resolveInfraction(ctx, record, status, 'admin') : undefined;
-      if (!result) throw new SandboxError(409, 'INFRACTION_FINAL', `Infraction ${infractionId} is already ${record.status}`);
+      if (!result)
+        throw new SandboxError(409, 'INFRACTION_FINAL', `Infraction ${infractionId} is already ${record.status}`);
       return result;
     })();
     res.json({ infraction: adminView(resolved) });

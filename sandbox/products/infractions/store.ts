@@ -98,7 +98,10 @@ const toRecord = (row: InfractionRow): InfractionRecord => ({
   unrecoveredCents: row.unrecovered_cents,
 });
 
-export type NewInfraction = Pick<InfractionRecord, 'id' | 'userId' | 'transactionId' | 'endToEndId' | 'reason' | 'amountCents' | 'createdAt' | 'defenseDeadline'>;
+export type NewInfraction = Pick<
+  InfractionRecord,
+  'id' | 'userId' | 'transactionId' | 'endToEndId' | 'reason' | 'amountCents' | 'createdAt' | 'defenseDeadline'
+>;
 
 export interface InfractionStore {
   insert(infraction: NewInfraction): InfractionRecord;
@@ -109,24 +112,45 @@ export interface InfractionStore {
   /** WAITING_PSP or ACCEPTED infractions of one transaction (a new claim on it would double-count). */
   liveForTransaction(transactionId: string): InfractionRecord[];
   /** Records the defense; false unless the infraction is WAITING_PSP without a defense. */
-  recordDefense(id: string, defense: { analise: string; justificativa: string; proofs: string[] | null; at: number }): boolean;
+  recordDefense(
+    id: string,
+    defense: { analise: string; justificativa: string; proofs: string[] | null; at: number },
+  ): boolean;
   /** WAITING_PSP → a final status; false when someone else resolved it first. */
-  resolve(id: string, fields: { status: Exclude<InfractionStatus, 'WAITING_PSP'>; at: number; by: InfractionResolvedBy; refundedCents: number | null; unrecoveredCents: number | null }): boolean;
+  resolve(
+    id: string,
+    fields: {
+      status: Exclude<InfractionStatus, 'WAITING_PSP'>;
+      at: number;
+      by: InfractionResolvedBy;
+      refundedCents: number | null;
+      unrecoveredCents: number | null;
+    },
+  ): boolean;
 }
 
 const stores = new WeakMap<SandboxDatabase, InfractionStore>();
 
 function createInfractionStore(db: SandboxDatabase): InfractionStore {
-  const insert = db.prepare(`INSERT INTO infractions (id, user_id, transaction_id, end_to_end_id, status, reason, amount_cents, created_at, defense_deadline)
+  const insert =
+    db.prepare(`INSERT INTO infractions (id, user_id, transaction_id, end_to_end_id, status, reason, amount_cents, created_at, defense_deadline)
     VALUES (@id, @userId, @transactionId, @endToEndId, 'WAITING_PSP', @reason, @amountCents, @createdAt, @defenseDeadline)`);
   const byId = db.prepare<[string], InfractionRow>('SELECT * FROM infractions WHERE id = ?');
-  const byIdForUser = db.prepare<[string, string], InfractionRow>('SELECT * FROM infractions WHERE user_id = ? AND id = ?');
+  const byIdForUser = db.prepare<[string, string], InfractionRow>(
+    'SELECT * FROM infractions WHERE user_id = ? AND id = ?',
+  );
   const count = db.prepare<[string], { total: number }>('SELECT COUNT(*) AS total FROM infractions WHERE user_id = ?');
-  const page = db.prepare<[string, number, number], InfractionRow>('SELECT * FROM infractions WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?');
-  const live = db.prepare<[string], InfractionRow>("SELECT * FROM infractions WHERE transaction_id = ? AND status IN ('WAITING_PSP', 'ACCEPTED')");
-  const defend = db.prepare(`UPDATE infractions SET analise = @analise, justificativa = @justificativa, proofs = @proofs, defended_at = @at
+  const page = db.prepare<[string, number, number], InfractionRow>(
+    'SELECT * FROM infractions WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+  );
+  const live = db.prepare<[string], InfractionRow>(
+    "SELECT * FROM infractions WHERE transaction_id = ? AND status IN ('WAITING_PSP', 'ACCEPTED')",
+  );
+  const defend =
+    db.prepare(`UPDATE infractions SET analise = @analise, justificativa = @justificativa, proofs = @proofs, defended_at = @at
     WHERE id = @id AND status = 'WAITING_PSP' AND defended_at IS NULL`);
-  const resolve = db.prepare(`UPDATE infractions SET status = @status, resolved_at = @at, resolved_by = @by, refunded_cents = @refundedCents, unrecovered_cents = @unrecoveredCents
+  const resolve =
+    db.prepare(`UPDATE infractions SET status = @status, resolved_at = @at, resolved_by = @by, refunded_cents = @refundedCents, unrecovered_cents = @unrecoveredCents
     WHERE id = @id AND status = 'WAITING_PSP'`);
   const read = (row: InfractionRow | undefined): InfractionRecord | undefined => (row ? toRecord(row) : undefined);
 
@@ -148,7 +172,13 @@ function createInfractionStore(db: SandboxDatabase): InfractionStore {
     },
     liveForTransaction: (transactionId) => live.all(transactionId).map(toRecord),
     recordDefense: (id, defense) =>
-      defend.run({ id, analise: defense.analise, justificativa: defense.justificativa, proofs: defense.proofs ? JSON.stringify(defense.proofs) : null, at: defense.at }).changes === 1,
+      defend.run({
+        id,
+        analise: defense.analise,
+        justificativa: defense.justificativa,
+        proofs: defense.proofs ? JSON.stringify(defense.proofs) : null,
+        at: defense.at,
+      }).changes === 1,
     resolve: (id, fields) => resolve.run({ id, ...fields }).changes === 1,
   };
 }

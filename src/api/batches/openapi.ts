@@ -5,7 +5,13 @@ import { withRequestExamples, type OperationSpec } from '../../openapi/document'
 import { externalIdSchema } from '../../payouts/ids';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
-import { batchAcceptedSchema, batchItemsQuerySchema, batchItemsResponseSchema, batchParamsSchema, batchSummarySchema } from './schemas';
+import {
+  batchAcceptedSchema,
+  batchItemsQuerySchema,
+  batchItemsResponseSchema,
+  batchParamsSchema,
+  batchSummarySchema,
+} from './schemas';
 
 /**
  * The batch body as the API reads it: every item a payout's fields. The route itself takes `items` as
@@ -30,7 +36,8 @@ const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ e
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;
 const BATCH_ACTION_DESCRIPTIONS: Record<(typeof BATCH_ACTIONS)[number], string> = {
-  cancel: 'Operators: items not yet started are CANCELLED and never sent; items already at the provider finish as they will. Cancelling a cancelled batch answers it as it is.',
+  cancel:
+    'Operators: items not yet started are CANCELLED and never sent; items already at the provider finish as they will. Cancelling a cancelled batch answers it as it is.',
   pause: 'Operators: no further item is started until the batch is resumed; items already started finish as they will.',
   resume: 'Operators: a paused batch starts its remaining items again.',
 };
@@ -52,7 +59,10 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
 
 export const batchOperations: OperationSpec[] = [
   keyed('payouts:write', {
-    id: 'submitBatch', method: 'post', path: '/v1/payout-batches', body: batchBody,
+    id: 'submitBatch',
+    method: 'post',
+    path: '/v1/payout-batches',
+    body: batchBody,
     summary: 'Submit a batch of payouts',
     description:
       'As JSON (each item a payout of any method), or as text/csv with a header row and the batch id in ?batchId=: externalId and amount, then the columns of the rails used (method, pixKey, keyType, emv, email, wallet, network, description); an empty cell is a field not given. ' +
@@ -61,7 +71,9 @@ export const batchOperations: OperationSpec[] = [
       202: {
         description: 'Accepted, or the existing batch for a repeated identical request',
         schema: batchAcceptedSchema,
-        links: linksTo(['getBatch', 'listBatchItems', 'exportBatchItems', ...BATCH_ACTIONS.map(batchActionId)], { batchId: '$response.body#/batchId' }),
+        links: linksTo(['getBatch', 'listBatchItems', 'exportBatchItems', ...BATCH_ACTIONS.map(batchActionId)], {
+          batchId: '$response.body#/batchId',
+        }),
       },
       ...errors({
         ...JSON_BODY,
@@ -74,20 +86,45 @@ export const batchOperations: OperationSpec[] = [
     },
   }),
   keyed('read', {
-    id: 'getBatch', description: 'The batch\'s totals by state (count and amount), whether every item is final, and when it was created, started and finished.', method: 'get', path: '/v1/payout-batches/:batchId', summary: 'Totals by state (count and amount), done flag, start and end times', params: batchParams,
-    responses: { 200: { description: 'The batch', schema: batchSummarySchema }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
+    id: 'getBatch',
+    description:
+      "The batch's totals by state (count and amount), whether every item is final, and when it was created, started and finished.",
+    method: 'get',
+    path: '/v1/payout-batches/:batchId',
+    summary: 'Totals by state (count and amount), done flag, start and end times',
+    params: batchParams,
+    responses: {
+      200: { description: 'The batch', schema: batchSummarySchema },
+      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }),
+    },
   }),
   keyed('read', {
-    id: 'listBatchItems', description: 'A page of the batch\'s items in seq order, each with its payout\'s state, amount, fee and failure reason; filter by state, page with cursor.', method: 'get', path: '/v1/payout-batches/:batchId/items', summary: 'The items with their states, paged', params: batchParams, query: batchItemsQuerySchema,
-    responses: { 200: { description: 'A page of items', schema: batchItemsResponseSchema }, ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }) },
+    id: 'listBatchItems',
+    description:
+      "A page of the batch's items in seq order, each with its payout's state, amount, fee and failure reason; filter by state, page with cursor.",
+    method: 'get',
+    path: '/v1/payout-batches/:batchId/items',
+    summary: 'The items with their states, paged',
+    params: batchParams,
+    query: batchItemsQuerySchema,
+    responses: {
+      200: { description: 'A page of items', schema: batchItemsResponseSchema },
+      ...errors({ 400: 'Invalid batchId or query', 404: 'Unknown batch' }),
+    },
   }),
   keyed('read', {
-    id: 'exportBatchItems', method: 'get', path: '/v1/payout-batches/:batchId/items.csv', params: batchParams,
+    id: 'exportBatchItems',
+    method: 'get',
+    path: '/v1/payout-batches/:batchId/items.csv',
+    params: batchParams,
     summary: "Every item's outcome as a CSV that Excel pt-BR opens as it is",
     description:
       'UTF-8 with a byte order mark, ";" between cells, amounts with a decimal comma, CRLF line ends; the columns seq, externalId, method, amount, status, fee, failureReason, one row per item in seq order (no destination, no description). ' +
       'Streamed page by page; each item as it stood when its page was read. A cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a CR) starts with a quote.',
-    responses: { 200: { description: 'The items as CSV', contentType: 'text/csv' }, ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }) },
+    responses: {
+      200: { description: 'The items as CSV', contentType: 'text/csv' },
+      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }),
+    },
   }),
   ...batchActions,
 ];

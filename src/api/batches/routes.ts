@@ -46,7 +46,11 @@ function checkBatchSize(count: number, format: 'CSV' | 'JSON'): void {
   }
   if (count > MAX_BATCH_ITEMS) {
     const what = format === 'CSV' ? 'this CSV has more rows' : 'this one has more items';
-    throw new ApiError(413, 'BATCH_TOO_LARGE', `A batch has at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; ${what}. Split it into several batches. Nothing was stored`);
+    throw new ApiError(
+      413,
+      'BATCH_TOO_LARGE',
+      `A batch has at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; ${what}. Split it into several batches. Nothing was stored`,
+    );
   }
 }
 
@@ -63,13 +67,19 @@ async function readBatchBody(req: Request): Promise<BatchBody> {
   if (req.is('text/csv')) {
     const { batchId } = parseOrThrow(batchCsvQuerySchema, req.query, 'query');
     const decoded = await decodeCsvBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), declaredCharset(req));
-    if (!decoded.ok) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `The CSV cannot be decoded: ${decoded.message}. Nothing was stored`);
+    if (!decoded.ok)
+      throw new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `The CSV cannot be decoded: ${decoded.message}. Nothing was stored`,
+      );
     const csv = await parseBatchCsv(decoded.utf8, READ_LIMIT);
     if (!csv.ok) throw new ApiError(400, 'VALIDATION_FAILED', 'The CSV cannot be read', csv.issues);
     checkBatchSize(csv.items.length, 'CSV');
     return { batchId, items: csv.items, knownIssues: csv.rowIssues };
   }
-  if (!req.is('application/json')) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the batch as application/json or text/csv');
+  if (!req.is('application/json'))
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the batch as application/json or text/csv');
   const text = typeof req.body === 'string' ? req.body : '';
   let json: unknown;
   try {
@@ -79,7 +89,8 @@ async function readBatchBody(req: Request): Promise<BatchBody> {
     throw error;
   }
   // Before the schema, which would only say "too big" or "too small" about the array.
-  if (typeof json === 'object' && json !== null && 'items' in json && Array.isArray(json.items)) checkBatchSize(json.items.length, 'JSON');
+  if (typeof json === 'object' && json !== null && 'items' in json && Array.isArray(json.items))
+    checkBatchSize(json.items.length, 'JSON');
   const body = parseOrThrow(batchRequestBodySchema, json, 'body');
   return { batchId: body.batchId, items: body.items, knownIssues: [] };
 }
@@ -122,7 +133,10 @@ export function batchRoutes(service: BatchService): Router {
   router.get('/v1/payout-batches/:batchId/items.csv', async (req, res) => {
     const { batchId } = parseOrThrow(batchParamsSchema, req.params, 'params');
     const pages = await service.itemPages(batchId);
-    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${batchId.replace(/:/g, '_')}-items.csv"` });
+    res.status(200).set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${batchId.replace(/:/g, '_')}-items.csv"`,
+    });
     if (await streamItemsCsv(pages, res, { stallMs: EXPORT_STALL_MS })) res.end();
   });
 

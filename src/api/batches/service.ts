@@ -7,10 +7,29 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import { BatchInsertInterruptedError, ExternalIdsTakenError, type BatchControl, itemPages, type BatchItemView, type BatchStore, type BatchSummary, type CreateBatchOutcome, type ItemsPage, type ListItemsOptions } from '../../batches/batch-store';
+import {
+  BatchInsertInterruptedError,
+  ExternalIdsTakenError,
+  type BatchControl,
+  itemPages,
+  type BatchItemView,
+  type BatchStore,
+  type BatchSummary,
+  type CreateBatchOutcome,
+  type ItemsPage,
+  type ListItemsOptions,
+} from '../../batches/batch-store';
 import { batchRequestHashSlices, readableExternalIdsSlices, validateBatchSlices } from '../../batches/batch-request';
 import { runInSlices } from '../../util/slices';
-import { batchHandle, batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal, startBatchWorkflow, type BatchProblem } from '../../lifecycles/batch-client';
+import {
+  batchHandle,
+  batchProgressQuery,
+  cancelBatchSignal,
+  pauseBatchSignal,
+  resumeBatchSignal,
+  startBatchWorkflow,
+  type BatchProblem,
+} from '../../lifecycles/batch-client';
 import { ActivityProblemSince, BatchStatus } from '../../temporal/search-attributes';
 import type { RowIssue } from '../../validation/issues';
 import { ApiError } from '../errors';
@@ -21,9 +40,21 @@ import type { PayoutMethod } from '../../payouts/rails/methods';
 
 type BatchConfig = Pick<
   Config,
-  | 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'BATCH_WINDOW' | 'BATCH_RATE_PER_SECOND' | 'BATCH_PAGE_SIZE' | 'BATCH_POLL_MS' | 'BATCH_MAX_HISTORY_EVENTS' | 'BATCH_PROBLEM_AFTER_MS'
-  | 'PAYOUT_CALLBACK_WAIT_MS' | 'PAYOUT_POLL_INITIAL_MS' | 'PAYOUT_POLL_MAX_MS' | 'PAYOUT_REVIEW_AFTER_MS' | 'PAYOUT_SUBMIT_DEADLINE_MS'
-> & RailSettings;
+  | 'TEMPORAL_TASK_QUEUE'
+  | 'TEMPORAL_CALL_DEADLINE_MS'
+  | 'BATCH_WINDOW'
+  | 'BATCH_RATE_PER_SECOND'
+  | 'BATCH_PAGE_SIZE'
+  | 'BATCH_POLL_MS'
+  | 'BATCH_MAX_HISTORY_EVENTS'
+  | 'BATCH_PROBLEM_AFTER_MS'
+  | 'PAYOUT_CALLBACK_WAIT_MS'
+  | 'PAYOUT_POLL_INITIAL_MS'
+  | 'PAYOUT_POLL_MAX_MS'
+  | 'PAYOUT_REVIEW_AFTER_MS'
+  | 'PAYOUT_SUBMIT_DEADLINE_MS'
+> &
+  RailSettings;
 
 export class BatchService {
   constructor(
@@ -53,35 +84,68 @@ export class BatchService {
     if (!validation.ok) throw invalidRows(validation.rows);
     const offRails = unavailableRails(validation.items, this.config);
     if (offRails.length > 0) {
-      throw new ApiError(422, 'RAIL_NOT_AVAILABLE', `${new Set(offRails.map((row) => row.index)).size} item(s) of the batch use a rail that is off; nothing was started`, undefined, offRails);
+      throw new ApiError(
+        422,
+        'RAIL_NOT_AVAILABLE',
+        `${new Set(offRails.map((row) => row.index)).size} item(s) of the batch use a rail that is off; nothing was started`,
+        undefined,
+        offRails,
+      );
     }
     const requestHash = await runInSlices(batchRequestHashSlices(validation.items));
     let outcome: CreateBatchOutcome;
     try {
-      ({ outcome } = await this.store.createBatch({ batchId, items: validation.items, requestHash, createdAt: new Date() }));
+      ({ outcome } = await this.store.createBatch({
+        batchId,
+        items: validation.items,
+        requestHash,
+        createdAt: new Date(),
+      }));
     } catch (error) {
       if (error instanceof BatchInsertInterruptedError) {
-        throw new ApiError(503, 'BATCH_INSERT_INTERRUPTED', `Storing batch ${batchId} was interrupted; nothing was stored. Send the same request again`);
+        throw new ApiError(
+          503,
+          'BATCH_INSERT_INTERRUPTED',
+          `Storing batch ${batchId} was interrupted; nothing was stored. Send the same request again`,
+        );
       }
       if (!(error instanceof ExternalIdsTakenError)) throw error;
       const taken = new Set(error.externalIds);
       throw invalidRows(
         validation.items.flatMap((item, index) =>
-          taken.has(item.externalId) ? [{ index, externalId: item.externalId, field: 'externalId', message: 'externalId already belongs to another payout' }] : [],
+          taken.has(item.externalId)
+            ? [
+                {
+                  index,
+                  externalId: item.externalId,
+                  field: 'externalId',
+                  message: 'externalId already belongs to another payout',
+                },
+              ]
+            : [],
         ),
       );
     }
-    if (outcome === 'conflict') throw new ApiError(409, 'BATCH_CONFLICT', `A different batch with batchId ${batchId} already exists`);
+    if (outcome === 'conflict')
+      throw new ApiError(409, 'BATCH_CONFLICT', `A different batch with batchId ${batchId} already exists`);
     // Also on 'exists': a crash between storing and starting leaves a stored batch whose workflow must still start.
     await this.startWorkflow(batchId, validation.items.length);
-    return { batchId, total: validation.items.length, totalAmountCents: validation.totalAmountCents, created: outcome === 'created' };
+    return {
+      batchId,
+      total: validation.items.length,
+      totalAmountCents: validation.totalAmountCents,
+      created: outcome === 'created',
+    };
   }
 
   private async takenExternalIds(rawItems: readonly unknown[], batchId: string): Promise<Set<string>> {
     const ids = await runInSlices(readableExternalIdsSlices(rawItems));
     const taken = new Set<string>();
     for (let from = 0; from < ids.length; from += EXISTING_IDS_CHUNK) {
-      for (const id of await this.store.existingExternalIds(ids.slice(from, from + EXISTING_IDS_CHUNK), { exceptBatchId: batchId })) taken.add(id);
+      for (const id of await this.store.existingExternalIds(ids.slice(from, from + EXISTING_IDS_CHUNK), {
+        exceptBatchId: batchId,
+      }))
+        taken.add(id);
     }
     return taken;
   }
@@ -95,7 +159,13 @@ export class BatchService {
       maxHistoryEvents: this.config.BATCH_MAX_HISTORY_EVENTS,
       problemAfterMs: this.config.BATCH_PROBLEM_AFTER_MS,
     };
-    await this.temporal(() => startBatchWorkflow(this.client, { batchId, total, timing: payoutTiming(this.config), settings }, this.config.TEMPORAL_TASK_QUEUE));
+    await this.temporal(() =>
+      startBatchWorkflow(
+        this.client,
+        { batchId, total, timing: payoutTiming(this.config), settings },
+        this.config.TEMPORAL_TASK_QUEUE,
+      ),
+    );
   }
 
   private temporal<T>(call: () => Promise<T>): Promise<T> {
@@ -120,9 +190,16 @@ export class BatchService {
     });
     if (!description) return undefined;
     const attributes = description.typedSearchAttributes;
-    if (attributes.get(BatchStatus) !== 'STALLED' && attributes.get(ActivityProblemSince) === undefined) return undefined;
+    if (attributes.get(BatchStatus) !== 'STALLED' && attributes.get(ActivityProblemSince) === undefined)
+      return undefined;
     const progress = await this.temporal(() => handle.query(batchProgressQuery)).catch(() => undefined);
-    return progress?.problem ?? { activity: 'unknown', message: 'the batch workflow reports a problem; no worker answered for its details', since: (attributes.get(ActivityProblemSince) ?? description.startTime).toISOString() };
+    return (
+      progress?.problem ?? {
+        activity: 'unknown',
+        message: 'the batch workflow reports a problem; no worker answered for its details',
+        since: (attributes.get(ActivityProblemSince) ?? description.startTime).toISOString(),
+      }
+    );
   }
 
   async items(batchId: string, options: ListItemsOptions): Promise<ItemsPage> {
@@ -154,7 +231,8 @@ export class BatchService {
     try {
       await this.temporal(() => batchHandle(this.client, batchId).signal(signal));
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
+      if (error instanceof WorkflowNotFoundError)
+        throw new ApiError(409, 'BATCH_FINISHED', `Batch ${batchId} has already finished`);
       throw error;
     }
     // Only the workflow turns items CANCELLED: it alone knows which ones it has started.
@@ -178,7 +256,10 @@ const CONTROLS = {
 } as const satisfies Record<BatchAction, { signal: unknown; control: BatchControl }>;
 
 /** Items whose rail the engine cannot pay by as configured (src/payouts/rails/availability.ts), one row each. */
-function unavailableRails(items: readonly { externalId: string; method: PayoutMethod }[], settings: RailSettings): RowIssue[] {
+function unavailableRails(
+  items: readonly { externalId: string; method: PayoutMethod }[],
+  settings: RailSettings,
+): RowIssue[] {
   return items.flatMap((item, index) => {
     const reason = railUnavailable(item.method, settings);
     return reason ? [{ index, externalId: item.externalId, field: 'method', message: reason }] : [];
@@ -186,5 +267,11 @@ function unavailableRails(items: readonly { externalId: string; method: PayoutMe
 }
 
 function invalidRows(rows: RowIssue[]): ApiError {
-  return new ApiError(422, 'BATCH_INVALID', `${new Set(rows.map((row) => row.index)).size} row(s) of the batch are invalid; nothing was started`, undefined, rows);
+  return new ApiError(
+    422,
+    'BATCH_INVALID',
+    `${new Set(rows.map((row) => row.index)).size} row(s) of the batch are invalid; nothing was started`,
+    undefined,
+    rows,
+  );
 }

@@ -50,7 +50,10 @@ export interface CallbackRouterDependencies {
   now?: () => Date;
 }
 
-export function callbackRouter(deps: CallbackRouterDependencies, routes: CallbackRoute<FieldReaders, unknown>[]): Router {
+export function callbackRouter(
+  deps: CallbackRouterDependencies,
+  routes: CallbackRoute<FieldReaders, unknown>[],
+): Router {
   const router = Router();
   const now = deps.now ?? (() => new Date());
   for (const route of routes) {
@@ -58,21 +61,44 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
      * A callback whose signature is good (or an allowed unsigned hint, from `client`) and which is new: parsed,
      * then signalled to its workflow (or kept as unmatched).
      */
-    async function take(rawBody: Buffer, receivedAt: Date, eventId: string | undefined, client: UnsignedClient | undefined, log: Logger, res: Response): Promise<void> {
+    async function take(
+      rawBody: Buffer,
+      receivedAt: Date,
+      eventId: string | undefined,
+      client: UnsignedClient | undefined,
+      log: Logger,
+      res: Response,
+    ): Promise<void> {
       const parsed = parseCallback(route, rawBody);
       if (parsed.kind === 'unroutable') {
         log.warn('callback.unroutable', { problem: unroutable(route, parsed.json, true) });
         const problem = unroutable(route, parsed.json, !client);
-        await keepUnmatched({ receivedAt, route: route.path, reference: NO_ID, problem, ...(eventId ? { eventId } : {}) }, client, parsed.read, log, res);
+        await keepUnmatched(
+          { receivedAt, route: route.path, reference: NO_ID, problem, ...(eventId ? { eventId } : {}) },
+          client,
+          parsed.read,
+          log,
+          res,
+        );
         return;
       }
       const named = route.target(parsed.read, receivedAt);
       if (client && !deps.unsigned.budget.allows(client)) {
         log.warn('callback.unsigned_rate_limited');
         res.set('Retry-After', '60');
-        throw new ApiError(429, 'RATE_LIMITED', `More than ${deps.unsigned.perMinute} unsigned callbacks a minute from this address`);
+        throw new ApiError(
+          429,
+          'RATE_LIMITED',
+          `More than ${deps.unsigned.perMinute} unsigned callbacks a minute from this address`,
+        );
       }
-      const delivery = await deliverCallback(deps.client, named, client ? route.untrusted(named.hint) : named.hint, route.flows, log);
+      const delivery = await deliverCallback(
+        deps.client,
+        named,
+        client ? route.untrusted(named.hint) : named.hint,
+        route.flows,
+        log,
+      );
       if (client) {
         if (delivery === 'signalled') deps.unsigned.budget.charge(client);
         log.info('callback.untrusted_hint', { delivery });
@@ -81,13 +107,27 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
         res.status(200).json(delivery === 'signalled' ? { received: true } : { received: true, note: 'already final' });
         return;
       }
-      const ids = { receivedAt, route: route.path, reference: named.reference, ...(eventId ? { eventId } : {}), ...(named.providerId ? { providerId: named.providerId } : {}) };
+      const ids = {
+        receivedAt,
+        route: route.path,
+        reference: named.reference,
+        ...(eventId ? { eventId } : {}),
+        ...(named.providerId ? { providerId: named.providerId } : {}),
+      };
       await keepUnmatched(ids, client, parsed.read, log, res);
     }
 
     /** Kept for operators, answered 202: of an unsigned callback only its ids, of a signed one what the engine read of it. */
-    async function keepUnmatched(ids: UnmatchedCallbackIds, client: UnsignedClient | undefined, read: FieldsRead<FieldReaders>, log: Logger, res: Response): Promise<void> {
-      const kept = await deps.unmatched.add(client ? { ...ids, signed: false } : { ...ids, signed: true, payload: fieldsRead(read) });
+    async function keepUnmatched(
+      ids: UnmatchedCallbackIds,
+      client: UnsignedClient | undefined,
+      read: FieldsRead<FieldReaders>,
+      log: Logger,
+      res: Response,
+    ): Promise<void> {
+      const kept = await deps.unmatched.add(
+        client ? { ...ids, signed: false } : { ...ids, signed: true, payload: fieldsRead(read) },
+      );
       callbacksUnmatched.inc({ route: route.path });
       if (kept) log.warn('callback.unmatched', { reference: ids.reference, signed: !client });
       else log.info('callback.unmatched_again', { reference: ids.reference, signed: !client });
@@ -103,7 +143,14 @@ export function callbackRouter(deps: CallbackRouterDependencies, routes: Callbac
       const nowSeconds = Math.floor(receivedAt.getTime() / 1000);
       const verdict = verifyCallback(deps, { rawBody, req, nowSeconds, route: route.path }, log);
       if (verdict.kind === 'unsigned') {
-        await take(rawBody, receivedAt, eventId, { address: req.ip ?? req.socket.remoteAddress ?? '', key: clientIpKey(req) }, log, res);
+        await take(
+          rawBody,
+          receivedAt,
+          eventId,
+          { address: req.ip ?? req.socket.remoteAddress ?? '', key: clientIpKey(req) },
+          log,
+          res,
+        );
         return;
       }
       const signed = verdict.signed;

@@ -7,11 +7,20 @@ import { cardCallbackRoute } from './card-callbacks';
 import { chargeCallbackRoute } from './charge-callbacks';
 import { payoutCallbackRoutes } from './payout-callbacks';
 
-export function callbackRoutes(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS): CallbackRoute<FieldReaders, unknown>[] {
+export function callbackRoutes(
+  fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS,
+): CallbackRoute<FieldReaders, unknown>[] {
   return [...payoutCallbackRoutes(fields), chargeCallbackRoute(fields), cardCallbackRoute(fields)];
 }
 
-export type CallbackFieldSettings = Pick<Config, 'WITHDRAWAL_CALLBACK_FIELDS' | 'PIX_COPY_PASTE_CALLBACK_FIELDS' | 'CRYPTO_CALLBACK_FIELDS' | 'CASH_IN_CALLBACK_FIELDS' | 'CARD_CALLBACK_FIELDS'>;
+export type CallbackFieldSettings = Pick<
+  Config,
+  | 'WITHDRAWAL_CALLBACK_FIELDS'
+  | 'PIX_COPY_PASTE_CALLBACK_FIELDS'
+  | 'CRYPTO_CALLBACK_FIELDS'
+  | 'CASH_IN_CALLBACK_FIELDS'
+  | 'CARD_CALLBACK_FIELDS'
+>;
 
 /** The names each kind is read by, from the settings. */
 export function callbackFieldsOf(config: CallbackFieldSettings): CallbackFieldsConfig {

@@ -4,8 +4,17 @@
  * whose answer from endpoint 2 never reached the workflow; an unsigned one carries none. A callback without
  * a reference the engine can read is kept as unmatched. Read by CARD_CALLBACK_FIELDS.
  */
-import { cardCallbackReaders, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
-import { CARD_PAYMENT_FLOW, cardCallbackSignal, cardPaymentWorkflowId, type CardCallbackHint } from '../../lifecycles/card-payment-client';
+import {
+  cardCallbackReaders,
+  DEFAULT_CALLBACK_FIELDS,
+  type CallbackFieldsConfig,
+} from '../../payment-api/schemas/callback-fields';
+import {
+  CARD_PAYMENT_FLOW,
+  cardCallbackSignal,
+  cardPaymentWorkflowId,
+  type CardCallbackHint,
+} from '../../lifecycles/card-payment-client';
 import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
@@ -21,7 +30,11 @@ export function cardCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBAC
       workflowId: cardPaymentWorkflowId(externalReference?.value ?? ''),
       signal: cardCallbackSignal,
       reference: externalReference?.value ?? '',
-      hint: { ...(id ? { paymentId: id.value } : {}), status: status?.value ?? UNVERIFIED, receivedAt: receivedAt.toISOString() },
+      hint: {
+        ...(id ? { paymentId: id.value } : {}),
+        status: status?.value ?? UNVERIFIED,
+        receivedAt: receivedAt.toISOString(),
+      },
     }),
     // Unsigned: anyone may have sent it, so it names no payment the workflow could take for its own: "look now" only.
     untrusted: ({ receivedAt }: CardCallbackHint): CardCallbackHint => ({ status: UNVERIFIED, receivedAt }),

@@ -5,7 +5,11 @@
  */
 import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { externalIdOfReference } from '../../charges/provider-reference';
-import { cashInCallbackReaders, DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
+import {
+  cashInCallbackReaders,
+  DEFAULT_CALLBACK_FIELDS,
+  type CallbackFieldsConfig,
+} from '../../payment-api/schemas/callback-fields';
 import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../lifecycles/charge-client';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
@@ -24,7 +28,11 @@ export function chargeCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLB
         providerId: id,
         signal: cashInCallbackSignal,
         reference: id,
-        hint: { status: status?.value ?? UNVERIFIED, ...(paidAt ? { paidAt: paidAt.value } : {}), receivedAt: receivedAt.toISOString() },
+        hint: {
+          status: status?.value ?? UNVERIFIED,
+          ...(paidAt ? { paidAt: paidAt.value } : {}),
+          receivedAt: receivedAt.toISOString(),
+        },
       };
     },
     // Unsigned: neither the status (an EXPIRED hint ends a charge) nor when it was paid; only "look now".

@@ -19,8 +19,17 @@ const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 export type Delivery = 'signalled' | 'closed' | 'absent';
 
 /** Our id first; then the provider's id among `flows`. 'closed' when the workflow ended (late callbacks change nothing), 'absent' when none exists. */
-export async function deliverCallback<H>(client: Client, target: CallbackTarget<H>, hint: H, flows: readonly string[], log: Logger): Promise<Delivery> {
-  let delivery: Delivery = target.workflowId === undefined ? 'absent' : await signalWorkflow(client, target.workflowId, target.signal, hint, log);
+export async function deliverCallback<H>(
+  client: Client,
+  target: CallbackTarget<H>,
+  hint: H,
+  flows: readonly string[],
+  log: Logger,
+): Promise<Delivery> {
+  let delivery: Delivery =
+    target.workflowId === undefined
+      ? 'absent'
+      : await signalWorkflow(client, target.workflowId, target.signal, hint, log);
   if (delivery === 'absent' && target.providerId !== undefined) {
     const found = await workflowOfProviderId(client, target.providerId, flows);
     if (found !== undefined) delivery = await signalWorkflow(client, found, target.signal, hint, log);
@@ -28,10 +37,18 @@ export async function deliverCallback<H>(client: Client, target: CallbackTarget<
   return delivery;
 }
 
-async function signalWorkflow<H>(client: Client, workflowId: string, signal: SignalDefinition<[H]>, hint: H, log: Logger): Promise<Delivery> {
+async function signalWorkflow<H>(
+  client: Client,
+  workflowId: string,
+  signal: SignalDefinition<[H]>,
+  hint: H,
+  log: Logger,
+): Promise<Delivery> {
   try {
     // Within the provider's own webhook timeout: better a quick 503 (it retries) than a hung request.
-    await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal(signal, hint));
+    await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
+      client.workflow.getHandle(workflowId).signal(signal, hint),
+    );
     log.info('callback.signalled', { workflowId });
     await linkToWorkflowTrace(client, workflowId);
     return 'signalled';
@@ -60,7 +77,11 @@ async function workflowExists(client: Client, workflowId: string): Promise<boole
 }
 
 /** The workflow (running or closed) indexed under the provider's id among `flows`, if any; none found means unmatched, and the workflow's own polling still finds the outcome. */
-async function workflowOfProviderId(client: Client, providerId: string, flows: readonly string[]): Promise<string | undefined> {
+async function workflowOfProviderId(
+  client: Client,
+  providerId: string,
+  flows: readonly string[],
+): Promise<string | undefined> {
   // Only a plain token goes into a visibility query: nothing to escape, nothing to inject.
   const plain = /^[\w.:-]{1,128}$/;
   if (!plain.test(providerId) || !flows.every((flow) => plain.test(flow))) return undefined;

@@ -7,7 +7,9 @@ import { CALLBACK_KINDS } from '../../payment-api/schemas/callback-fields';
 import { ApiError } from '../errors';
 import type { CallbackRoute } from './callback-route';
 
-export type ParsedCallback = { kind: 'routable'; read: FieldsRead<FieldReaders> } | { kind: 'unroutable'; read: FieldsRead<FieldReaders>; json: unknown };
+export type ParsedCallback =
+  | { kind: 'routable'; read: FieldsRead<FieldReaders> }
+  | { kind: 'unroutable'; read: FieldsRead<FieldReaders>; json: unknown };
 
 export function parseCallback(route: CallbackRoute<FieldReaders, unknown>, rawBody: Buffer): ParsedCallback {
   let json: unknown;
@@ -18,11 +20,17 @@ export function parseCallback(route: CallbackRoute<FieldReaders, unknown>, rawBo
   }
   const read = readFields(json, route.readers, route.names);
   const { routedBy } = CALLBACK_KINDS[route.kind];
-  return routedBy.some((field: string) => read[field] !== undefined) ? { kind: 'routable', read } : { kind: 'unroutable', read, json };
+  return routedBy.some((field: string) => read[field] !== undefined)
+    ? { kind: 'routable', read }
+    : { kind: 'unroutable', read, json };
 }
 
 /** Why a callback names no operation: the provider's names the engine looked for (and, when given, the body's own field names, never their values). */
-export function unroutable(route: CallbackRoute<FieldReaders, unknown>, body: unknown, withFieldNames: boolean): string {
+export function unroutable(
+  route: CallbackRoute<FieldReaders, unknown>,
+  body: unknown,
+  withFieldNames: boolean,
+): string {
   const { routedBy, setting } = CALLBACK_KINDS[route.kind];
   const lookedFor = routedBy.flatMap((field: string) => route.names[field] ?? []);
   const fields = withFieldNames ? `; its fields: ${fieldNamesOf(body).join(', ') || 'none'}` : '';

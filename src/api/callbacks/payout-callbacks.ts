@@ -6,8 +6,16 @@
 import { PAYOUT_FLOWS } from '../../payouts/rails/methods';
 import { RAIL_PROVIDERS } from '../../payouts/rails/providers';
 import type { RailCallback } from '../../payouts/rails/rail-provider';
-import { payoutWorkflowId, withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../lifecycles/payout-client';
-import { DEFAULT_CALLBACK_FIELDS, payoutCallbackReaders, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
+import {
+  payoutWorkflowId,
+  withdrawalCallbackSignal,
+  type WithdrawalCallbackHint,
+} from '../../lifecycles/payout-client';
+import {
+  DEFAULT_CALLBACK_FIELDS,
+  payoutCallbackReaders,
+  type CallbackFieldsConfig,
+} from '../../payment-api/schemas/callback-fields';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
 function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackFieldsConfig) {
@@ -32,10 +40,15 @@ function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackField
       },
     }),
     // Unsigned: only "look now"; the status and the reason are the check's to say.
-    untrusted: (hint: WithdrawalCallbackHint): WithdrawalCallbackHint => ({ status: UNVERIFIED, receivedAt: hint.receivedAt }),
+    untrusted: (hint: WithdrawalCallbackHint): WithdrawalCallbackHint => ({
+      status: UNVERIFIED,
+      receivedAt: hint.receivedAt,
+    }),
   });
 }
 
 export function payoutCallbackRoutes(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
-  return Object.values(RAIL_PROVIDERS).flatMap((rail) => (rail.callback ? [payoutCallbackRoute(rail.callback, fields)] : []));
+  return Object.values(RAIL_PROVIDERS).flatMap((rail) =>
+    rail.callback ? [payoutCallbackRoute(rail.callback, fields)] : [],
+  );
 }

@@ -39,8 +39,17 @@ function unmatchedTables(types: { seq: string; time: string; count: string }): M
 }
 
 /** problem: why a callback names no operation (its id could not be read: the names the engine looked for); NULL otherwise. */
-const problemColumn: Migration = { id: 'callbacks/002-unmatched-problem', sql: 'ALTER TABLE unmatched_callbacks ADD COLUMN problem TEXT;' };
+const problemColumn: Migration = {
+  id: 'callbacks/002-unmatched-problem',
+  sql: 'ALTER TABLE unmatched_callbacks ADD COLUMN problem TEXT;',
+};
 
-export const UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', time: 'INTEGER', count: 'INTEGER' }), problemColumn];
+export const UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [
+  unmatchedTables({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', time: 'INTEGER', count: 'INTEGER' }),
+  problemColumn,
+];
 
-export const PG_UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [unmatchedTables({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'TIMESTAMPTZ', count: 'BIGINT' }), problemColumn];
+export const PG_UNMATCHED_CALLBACK_MIGRATIONS: readonly Migration[] = [
+  unmatchedTables({ seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', time: 'TIMESTAMPTZ', count: 'BIGINT' }),
+  problemColumn,
+];

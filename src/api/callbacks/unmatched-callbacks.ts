@@ -41,7 +41,8 @@ export interface UnmatchedCallbackIds {
 }
 
 /** What the router hands the store: a signed callback with the fields the engine read, or an unsigned one's ids. */
-export type UnmatchedCallbackInput = UnmatchedCallbackIds & ({ signed: true; payload: Record<string, unknown> } | { signed: false });
+export type UnmatchedCallbackInput = UnmatchedCallbackIds &
+  ({ signed: true; payload: Record<string, unknown> } | { signed: false });
 
 export const unmatchedCallbackSchema = z.object({
   /** When the last of them came. */
@@ -144,8 +145,13 @@ export class UnmatchedCallbackStore {
   }
 
   async list(limit = 100): Promise<UnmatchedCallbacksResponse> {
-    const rows = await this.sql.query('SELECT * FROM unmatched_callbacks ORDER BY last_received_at DESC, seq DESC LIMIT $1', [limit]);
-    const drops = await this.sql.query<{ dropped: unknown }>('SELECT dropped FROM unmatched_callback_drops WHERE id = 1');
+    const rows = await this.sql.query(
+      'SELECT * FROM unmatched_callbacks ORDER BY last_received_at DESC, seq DESC LIMIT $1',
+      [limit],
+    );
+    const drops = await this.sql.query<{ dropped: unknown }>(
+      'SELECT dropped FROM unmatched_callback_drops WHERE id = 1',
+    );
     return { data: rows.rows.map((row) => this.entryOf(row)).reverse(), dropped: Number(drops.rows[0]?.dropped ?? 0) };
   }
 
@@ -180,7 +186,9 @@ export class UnmatchedCallbackStore {
 }
 
 /** In the engine's database: PostgreSQL when DATABASE_URL names a server, else the batch store's SQLite file under DATA_DIR. */
-export async function openUnmatchedCallbackStore(config: Pick<Config, 'DATA_DIR' | 'UNMATCHED_CALLBACKS_MAX'> & Partial<Pick<Config, 'DATABASE_URL'>>): Promise<UnmatchedCallbackStore> {
+export async function openUnmatchedCallbackStore(
+  config: Pick<Config, 'DATA_DIR' | 'UNMATCHED_CALLBACKS_MAX'> & Partial<Pick<Config, 'DATABASE_URL'>>,
+): Promise<UnmatchedCallbackStore> {
   if (!config.DATABASE_URL) {
     const db = openSqlite(batchStorePath(config.DATA_DIR), { busyTimeoutMs: 10_000 });
     applyMigrations(db, UNMATCHED_CALLBACK_MIGRATIONS);

@@ -15,7 +15,10 @@ export function verifyCallback(
   log: Logger,
 ): Exclude<CallbackVerdict, { kind: 'refused' }> {
   const { rawBody, req, nowSeconds, route } = request;
-  const verdict: CallbackVerdict = deps.policy === 'off' ? { kind: 'unsigned' } : deps.verifier.verify({ rawBody, header: (name) => req.get(name), nowSeconds });
+  const verdict: CallbackVerdict =
+    deps.policy === 'off'
+      ? { kind: 'unsigned' }
+      : deps.verifier.verify({ rawBody, header: (name) => req.get(name), nowSeconds });
   if (verdict.kind === 'refused' || (verdict.kind === 'unsigned' && deps.policy === 'required')) {
     const reason = verdict.kind === 'refused' ? verdict.reason : 'missing-headers';
     callbacksReceived.inc({ route, verification: 'rejected' });

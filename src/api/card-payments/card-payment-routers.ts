@@ -15,10 +15,32 @@ import { CheckoutService } from './checkout-service';
 import { shieldConfig } from './shield-config';
 import { threeDSRequirement } from './three-ds-requirement';
 
-export function cardPaymentRouters({ config, logger, temporal, intents, readModel, listing }: { config: Config; logger: Logger; temporal: Client; intents: IntentStore; readModel: Pick<ReadModel, 'recordOperation'>; listing: OperationListing }): Router[] {
+export function cardPaymentRouters({
+  config,
+  logger,
+  temporal,
+  intents,
+  readModel,
+  listing,
+}: {
+  config: Config;
+  logger: Logger;
+  temporal: Client;
+  intents: IntentStore;
+  readModel: Pick<ReadModel, 'recordOperation'>;
+  listing: OperationListing;
+}): Router[] {
   const tokenKey = checkoutTokenKey(config);
   const shield = shieldConfig(config);
-  const checkout = new CheckoutService(temporal, config, tokenKey, paymentApiClient(config), intents, logger.child({ component: 'checkout' }), threeDSRequirement(config, shield));
+  const checkout = new CheckoutService(
+    temporal,
+    config,
+    tokenKey,
+    paymentApiClient(config),
+    intents,
+    logger.child({ component: 'checkout' }),
+    threeDSRequirement(config, shield),
+  );
   return [
     cardPaymentRoutes(new CardPaymentService(temporal, config, tokenKey, readModel), listing),
     checkoutRoutes(checkout, shield),

@@ -30,7 +30,6 @@ export interface CheckoutPageConfig {
   shieldIntegrity?: string;
 }
 
-
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330;margin:0;padding:2rem 1rem}
 main{max-width:26rem;margin:0 auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:1.5rem 1.75rem}
@@ -112,7 +111,9 @@ export function checkoutPage(order: CheckoutOrder, page: CheckoutPageConfig): st
     statusUrl: `${base}/status`,
     token: page.token,
   };
-  const integrity = page.shieldIntegrity ? ` integrity="${escapeHtml(page.shieldIntegrity)}" crossorigin="anonymous"` : '';
+  const integrity = page.shieldIntegrity
+    ? ` integrity="${escapeHtml(page.shieldIntegrity)}" crossorigin="anonymous"`
+    : '';
   const head = `<script src="${escapeHtml(page.scriptUrl)}"${integrity}></script>
 <script type="application/json" id="checkout-config">${scriptJson(config)}</script>
 <script src="/checkout/assets/checkout.js" defer></script>

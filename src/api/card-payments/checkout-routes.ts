@@ -16,7 +16,11 @@ import type { ShieldConfig } from './shield-config';
 
 export const checkoutQuerySchema = z.object({ token: z.string().min(1).max(200) });
 
-const PAGE_REFUSALS: Record<number, string> = { 401: 'This checkout link is not valid', 404: 'Unknown checkout', 410: 'This checkout link has expired' };
+const PAGE_REFUSALS: Record<number, string> = {
+  401: 'This checkout link is not valid',
+  404: 'Unknown checkout',
+  410: 'This checkout link has expired',
+};
 
 export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): Router {
   const router = Router();
@@ -26,7 +30,10 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
   };
 
   router.get('/checkout/assets/checkout.js', (_req, res) => {
-    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('application/javascript').send(CHECKOUT_SCRIPT);
+    res
+      .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+      .type('application/javascript')
+      .send(CHECKOUT_SCRIPT);
   });
 
   router.get('/checkout/:externalId', async (req, res) => {
@@ -35,7 +42,19 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
     try {
       service.verify(externalId, token);
       const order = await service.order(externalId);
-      html(res, 200, checkoutPage(order, { publicKey: await shield.publicKey.read(), scriptUrl: shield.scriptUrl, settingsUrl: shield.settingsUrl, stepOrder: shield.stepOrder, arguments: shield.arguments, token, ...(shield.integrity ? { shieldIntegrity: shield.integrity } : {}) }));
+      html(
+        res,
+        200,
+        checkoutPage(order, {
+          publicKey: await shield.publicKey.read(),
+          scriptUrl: shield.scriptUrl,
+          settingsUrl: shield.settingsUrl,
+          stepOrder: shield.stepOrder,
+          arguments: shield.arguments,
+          token,
+          ...(shield.integrity ? { shieldIntegrity: shield.integrity } : {}),
+        }),
+      );
     } catch (error) {
       // The buyer's browser gets a page, not JSON; outages still leave as the API's 503.
       const refusal = error instanceof ApiError ? PAGE_REFUSALS[error.status] : undefined;

@@ -13,7 +13,11 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { cardBrand, last4 } from '../../card/card';
 import type { CardOrder } from '../../card-payments/card-payment-request';
 import { cardProblems, threeDSFailureReason, type CheckoutPayment } from '../../card-payments/checkout-payment';
-import { cardAuthorizationKey, recordedAuthorization, refusalAnswer } from '../../card-payments/card-authorization-intent';
+import {
+  cardAuthorizationKey,
+  recordedAuthorization,
+  refusalAnswer,
+} from '../../card-payments/card-authorization-intent';
 import { verifyCheckoutToken } from '../../card-payments/checkout-token';
 import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
@@ -59,9 +63,9 @@ export interface CheckoutOrder {
   expiresAt: string;
 }
 
-
 function resultOf(answer: AuthorizationAnswer, card: { brand: string; last4: string }): CheckoutResult {
-  if (answer.kind === 'accepted') return { status: 'PENDING', brand: answer.brand ?? card.brand, last4: answer.last4 ?? card.last4 };
+  if (answer.kind === 'accepted')
+    return { status: 'PENDING', brand: answer.brand ?? card.brand, last4: answer.last4 ?? card.last4 };
   if (answer.kind === 'refused') return { status: 'FAILED', ...card, reason: answer.reason };
   return { status: 'NEEDS_REVIEW', ...card, reason: 'the payment could not be confirmed yet; it is being checked' };
 }
@@ -112,11 +116,17 @@ export class CheckoutService {
       fromIndex: (description) => description.typedSearchAttributes.get(CardPaymentStatus),
     });
     if (reading.source === 'index') {
-      if (!isCardPaymentState(reading.view)) throw new ApiError(503, 'WORKER_UNAVAILABLE', 'The payment cannot be read now; retry later');
+      if (!isCardPaymentState(reading.view))
+        throw new ApiError(503, 'WORKER_UNAVAILABLE', 'The payment cannot be read now; retry later');
       return { status: reading.view };
     }
     const { state, brand, last4, failureReason } = reading.view;
-    return { status: state, ...(brand ? { brand } : {}), ...(last4 ? { last4 } : {}), ...(failureReason ? { reason: failureReason } : {}) };
+    return {
+      status: state,
+      ...(brand ? { brand } : {}),
+      ...(last4 ? { last4 } : {}),
+      ...(failureReason ? { reason: failureReason } : {}),
+    };
   }
 
   async pay(externalId: string, payment: CheckoutPayment): Promise<CheckoutResult> {
@@ -126,14 +136,29 @@ export class CheckoutService {
     // The provider's settings, not the caller, say whether 3DS may be skipped: refused before the order moves or the card leaves.
     if (payment.threeDS === undefined && (await this.threeDS.required())) {
       this.logger.warn('checkout.three_ds_missing', { externalId });
-      throw new ApiError(422, 'THREE_DS_REQUIRED', "This payment needs the provider's 3DS authentication; pay through the checkout page, which runs it", [
-        { path: 'threeDS', message: "is required: the provider's 3DS settings enable 3DS (sessionId and threeDS from ShieldHelper.prepareThreeDS)" },
-      ]);
+      throw new ApiError(
+        422,
+        'THREE_DS_REQUIRED',
+        "This payment needs the provider's 3DS authentication; pay through the checkout page, which runs it",
+        [
+          {
+            path: 'threeDS',
+            message:
+              "is required: the provider's 3DS settings enable 3DS (sessionId and threeDS from ShieldHelper.prepareThreeDS)",
+          },
+        ],
+      );
     }
     const card = { brand: cardBrand(payment.card.number), last4: last4(payment.card.number) };
-    const order = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(startAuthorizationUpdate, { args: [card], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    const order = await this.checkoutUpdate(externalId, (handle) =>
+      handle.startUpdate(startAuthorizationUpdate, { args: [card], waitForStage: WorkflowUpdateStage.ACCEPTED }),
+    );
     const answer = await this.authorizeOnce(order, payment, card);
-    const log = this.logger.child({ externalId, outcome: answer.kind, ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}) });
+    const log = this.logger.child({
+      externalId,
+      outcome: answer.kind,
+      ...(answer.kind === 'accepted' ? { paymentId: answer.paymentId } : {}),
+    });
     try {
       await this.call(() => this.handle(externalId).signal(authorizationAnswerSignal, answer));
       log.info('checkout.provider_answered');
@@ -146,7 +171,12 @@ export class CheckoutService {
 
   async fail(externalId: string, token: string, code: string): Promise<CheckoutResult> {
     this.verify(externalId, token);
-    const view = await this.checkoutUpdate(externalId, (handle) => handle.startUpdate(failCheckoutUpdate, { args: [{ reason: threeDSFailureReason(code) }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    const view = await this.checkoutUpdate(externalId, (handle) =>
+      handle.startUpdate(failCheckoutUpdate, {
+        args: [{ reason: threeDSFailureReason(code) }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      }),
+    );
     return { status: view.state, ...(view.failureReason ? { reason: view.failureReason } : {}) };
   }
 
@@ -154,7 +184,11 @@ export class CheckoutService {
    * Endpoint 2 at most once per order: the intent is claimed before the card leaves, and the answer recorded in it. A
    * claim held already (an earlier run of the order's workflow took a card) sends nothing: the earlier answer stands.
    */
-  private async authorizeOnce(order: CardOrder, payment: CheckoutPayment, card: { brand: string; last4: string }): Promise<AuthorizationAnswer> {
+  private async authorizeOnce(
+    order: CardOrder,
+    payment: CheckoutPayment,
+    card: { brand: string; last4: string },
+  ): Promise<AuthorizationAnswer> {
     const key = cardAuthorizationKey(order.externalId);
     const claimant = `checkout:${randomUUID()}`;
     let claim: Awaited<ReturnType<IntentStore['claim']>>;
@@ -162,24 +196,45 @@ export class CheckoutService {
       claim = await this.intents.claim(key, claimant);
     } catch {
       this.logger.error('checkout.intent_unavailable', { externalId: order.externalId });
-      return { kind: 'refused', reason: 'the payment could not be started (the engine could not record it); no card was charged' };
+      return {
+        kind: 'refused',
+        reason: 'the payment could not be started (the engine could not record it); no card was charged',
+      };
     }
     if (!(claim.by === 'this-run' && claim.fresh)) {
       const earlier = recordedAuthorization(claim.intent);
-      this.logger.warn('checkout.authorization_claimed_before', { externalId: order.externalId, earlier: earlier.state });
+      this.logger.warn('checkout.authorization_claimed_before', {
+        externalId: order.externalId,
+        earlier: earlier.state,
+      });
       if (earlier.state === 'accepted') return { kind: 'accepted', paymentId: earlier.paymentId };
-      return { kind: 'unknown', reason: 'a card was sent to the provider for this order already, and its answer is not known' };
+      return {
+        kind: 'unknown',
+        reason: 'a card was sent to the provider for this order already, and its answer is not known',
+      };
     }
     const answer = await this.authorize(order, payment, card);
     const update =
-      answer.kind === 'accepted' ? { state: 'SENT' as const, providerId: String(answer.paymentId) } : answer.kind === 'refused' ? { state: 'REFUSED' as const, answer: refusalAnswer(answer.reason) } : { state: 'UNKNOWN' as const };
+      answer.kind === 'accepted'
+        ? { state: 'SENT' as const, providerId: String(answer.paymentId) }
+        : answer.kind === 'refused'
+          ? { state: 'REFUSED' as const, answer: refusalAnswer(answer.reason) }
+          : { state: 'UNKNOWN' as const };
     // Unrecorded, the answer still reaches the workflow by the signal; the claim keeps any re-run from sending again.
-    await this.intents.record(key, claimant, update).catch(() => this.logger.error('checkout.intent_not_recorded', { externalId: order.externalId, outcome: answer.kind }));
+    await this.intents
+      .record(key, claimant, update)
+      .catch(() =>
+        this.logger.error('checkout.intent_not_recorded', { externalId: order.externalId, outcome: answer.kind }),
+      );
     return answer;
   }
 
   /** Endpoint 2. Only a definite refusal is FAILED; an answer that may hide a charge is "unknown". */
-  private async authorize(order: CardOrder, payment: CheckoutPayment, card: { brand: string; last4: string }): Promise<AuthorizationAnswer> {
+  private async authorize(
+    order: CardOrder,
+    payment: CheckoutPayment,
+    card: { brand: string; last4: string },
+  ): Promise<AuthorizationAnswer> {
     try {
       const { data } = await this.provider.createCardPayment({
         amount: centavosToReais(order.amountCents),
@@ -188,7 +243,12 @@ export class CheckoutService {
         installmentCount: order.installmentCount,
         dueDate: new Date().toISOString().slice(0, 10),
         clientCallbackUrl: `${this.config.ENGINE_PUBLIC_URL}${CARD_CALLBACK_PATH}`,
-        payer: { name: order.payer.name, email: order.payer.email, document: order.payer.document, phone: `+${order.payer.phone}` },
+        payer: {
+          name: order.payer.name,
+          email: order.payer.email,
+          document: order.payer.document,
+          phone: `+${order.payer.phone}`,
+        },
         creditCard: {
           holderName: payment.card.holderName.trim(),
           number: payment.card.number,
@@ -225,16 +285,29 @@ export class CheckoutService {
       };
     } catch (error) {
       // The provider refused before acting (or was never reached): nothing was charged.
-      if (error instanceof InvalidRequestError || error instanceof AuthenticationError || error instanceof ConnectionError) return { kind: 'refused', reason: error.message };
-      return { kind: 'unknown', reason: `the provider's answer was lost (${error instanceof Error ? error.name : 'error'})` };
+      if (
+        error instanceof InvalidRequestError ||
+        error instanceof AuthenticationError ||
+        error instanceof ConnectionError
+      )
+        return { kind: 'refused', reason: error.message };
+      return {
+        kind: 'unknown',
+        reason: `the provider's answer was lost (${error instanceof Error ? error.name : 'error'})`,
+      };
     }
   }
 
   /** 409 when the workflow refuses (no longer awaiting a card) or has closed, 404 when it does not exist. */
-  private async checkoutUpdate<R>(externalId: string, start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<WorkflowUpdateHandle<R>>): Promise<R> {
+  private async checkoutUpdate<R>(
+    externalId: string,
+    start: (handle: WorkflowHandle<CardPaymentWorkflow>) => Promise<WorkflowUpdateHandle<R>>,
+  ): Promise<R> {
     // Both updates are answered in the workflow task that takes them: the call deadline bounds the answer too.
     const deadline = this.config.TEMPORAL_CALL_DEADLINE_MS;
-    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () => start(this.handle(externalId)));
+    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () =>
+      start(this.handle(externalId)),
+    );
     if (outcome.kind === 'answered') return outcome.result;
     if (outcome.kind === 'refused') throw new ApiError(409, 'CHECKOUT_CLOSED', outcome.reason);
     // A closed workflow takes no update: it exists (409) or never did (404, from order()).

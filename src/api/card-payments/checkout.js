@@ -41,7 +41,11 @@
     PENDING: ['Payment authorized. Confirming with your bank...', 'busy', false],
     PAID: ['Payment confirmed. Thank you! Your order is paid.', 'done', true],
     EXPIRED: ['This checkout has expired.' + NEW_LINK, 'error', true],
-    NEEDS_REVIEW: ['We could not confirm your payment yet. The merchant will check it and let you know; do not pay again.', 'busy', true],
+    NEEDS_REVIEW: [
+      'We could not confirm your payment yet. The merchant will check it and let you know; do not pay again.',
+      'busy',
+      true,
+    ],
   };
   /* A 3DS that did not authenticate the buyer, by the security module's code. */
   var CHALLENGE_WORDS = {
@@ -57,7 +61,10 @@
     if (result.status === 'FAILED') {
       var words = challengeCode
         ? CHALLENGE_WORDS[challengeCode] || 'Your bank could not confirm the payment.' + NEW_LINK
-        : 'Your card was declined' + cardOf(result) + (result.reason ? ': ' + result.reason + '.' : '.') + ' No payment was made. To try another card, ask the merchant for a new payment link.';
+        : 'Your card was declined' +
+          cardOf(result) +
+          (result.reason ? ': ' + result.reason + '.' : '.') +
+          ' No payment was made. To try another card, ask the merchant for a new payment link.';
       show(words, 'error', 'FAILED', true);
       return;
     }
@@ -66,7 +73,9 @@
   }
 
   function sleep(ms) {
-    return new Promise(function (resolve) { setTimeout(resolve, ms); });
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
   }
 
   function isFinal(state) {
@@ -80,7 +89,12 @@
     var wait = 1000;
     while (!isFinal(result.status)) {
       if (Date.now() + wait > until) {
-        show('Your bank is still confirming the payment. You can close this page: the merchant will confirm it. Do not pay again.', 'busy', result.status, true);
+        show(
+          'Your bank is still confirming the payment. You can close this page: the merchant will confirm it. Do not pay again.',
+          'busy',
+          result.status,
+          true,
+        );
         return;
       }
       await sleep(wait);
@@ -100,14 +114,24 @@
   async function get(url) {
     var response = await fetch(url, { headers: { Accept: 'application/json' } });
     if (response.ok) return response.json();
-    var failure = new Error(response.status === 410 ? OUTCOMES.EXPIRED[0] : 'The payment could not be followed (HTTP ' + response.status + '). The merchant will confirm it; do not pay again.');
+    var failure = new Error(
+      response.status === 410
+        ? OUTCOMES.EXPIRED[0]
+        : 'The payment could not be followed (HTTP ' +
+            response.status +
+            '). The merchant will confirm it; do not pay again.',
+    );
     /* A busy or unreachable engine is asked again; a refused link is not. */
     failure.retryable = response.status >= 500 || response.status === 429;
     throw failure;
   }
 
   async function post(url, body) {
-    var response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    var response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     var answer = null;
     try {
       answer = await response.json();
@@ -115,8 +139,20 @@
       /* Not JSON: the status says what went wrong. */
     }
     if (!response.ok) {
-      var issues = answer && answer.issues ? ': ' + answer.issues.map(function (issue) { return issue.path.replace(/^card\./, '') + ' ' + issue.message; }).join('; ') : '';
-      var failure = new Error(response.status === 410 ? OUTCOMES.EXPIRED[0] : ((answer && answer.message) || 'HTTP ' + response.status) + issues);
+      var issues =
+        answer && answer.issues
+          ? ': ' +
+            answer.issues
+              .map(function (issue) {
+                return issue.path.replace(/^card\./, '') + ' ' + issue.message;
+              })
+              .join('; ')
+          : '';
+      var failure = new Error(
+        response.status === 410
+          ? OUTCOMES.EXPIRED[0]
+          : ((answer && answer.message) || 'HTTP ' + response.status) + issues,
+      );
       failure.retryable = response.status === 400 || response.status === 422;
       throw failure;
     }
@@ -135,7 +171,8 @@
     form.elements.namedItem('cc-csc').value = '';
   }
 
-  var UNAVAILABLE = 'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
+  var UNAVAILABLE =
+    'The payment provider cannot be reached right now, so no card can be taken. No payment was made; try again later.';
   /* Step 1 failed (the provider's script did not load, or was refused): the button stays disabled. */
   if (typeof window.ShieldHelper === 'undefined') {
     show(UNAVAILABLE, 'error', undefined, true);
@@ -171,16 +208,34 @@
     }
     var prepared;
     try {
-      if (!takesCurrency(settings.currencies, config.currency)) throw new Error('this payment method does not take ' + config.currency);
+      if (!takesCurrency(settings.currencies, config.currency))
+        throw new Error('this payment method does not take ' + config.currency);
       /* Step 4: the amount in cents. */
       var amount = ShieldHelper.convertDecimalToCents(config.amount, config.currency);
       /* The spec names the arguments of steps 5 and 6, in order: passed as one object, or one by one (PAYMENT_SHIELD_ARGUMENTS). */
       var call = function (fn, self, named) {
-        return config.positionalArguments ? fn.apply(self, named.map(function (entry) { return entry[1]; })) : fn.call(self, Object.fromEntries(named));
+        return config.positionalArguments
+          ? fn.apply(
+              self,
+              named.map(function (entry) {
+                return entry[1];
+              }),
+            )
+          : fn.call(self, Object.fromEntries(named));
       };
-      var threeDS = [['amount', amount], ['installments', config.installments], ['currency', config.currency]];
+      var threeDS = [
+        ['amount', amount],
+        ['installments', config.installments],
+        ['currency', config.currency],
+      ];
       var encrypt = function () {
-        return call(shieldModule.encrypt, shieldModule, [['number', card.number], ['holderName', card.holderName], ['expMonth', Number(card.expiryMonth)], ['expYear', Number(card.expiryYear)], ['cvv', card.cvv]]);
+        return call(shieldModule.encrypt, shieldModule, [
+          ['number', card.number],
+          ['holderName', card.holderName],
+          ['expMonth', Number(card.expiryMonth)],
+          ['expYear', Number(card.expiryYear)],
+          ['cvv', card.cvv],
+        ]);
       };
       if (settings.threeDS && settings.threeDS.enabled === false) {
         /* No 3DS: step 6 alone. */
@@ -211,7 +266,13 @@
     }
     /* Step 7: to the engine, which calls the provider. */
     try {
-      var answer = await post(config.payUrl, { token: config.token, card: card, cardToken: prepared.cardToken, sessionId: prepared.sessionId, threeDS: prepared.threeDS });
+      var answer = await post(config.payUrl, {
+        token: config.token,
+        card: card,
+        cardToken: prepared.cardToken,
+        sessionId: prepared.sessionId,
+        threeDS: prepared.threeDS,
+      });
       clearSecrets();
       showResult(answer);
       if (!isFinal(answer.status)) await follow(answer);

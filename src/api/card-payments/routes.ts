@@ -4,7 +4,14 @@ import { cardPaymentRequestSchema } from '../../card-payments/card-payment-reque
 import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import type { OperationListing } from '../operation-listing';
-import { cardPaymentParamsSchema, recheckCardPaymentBodySchema, closeCardPaymentBodySchema, cardPaymentListItem, cardPaymentListQuerySchema, cardPaymentResponse } from './schemas';
+import {
+  cardPaymentParamsSchema,
+  recheckCardPaymentBodySchema,
+  closeCardPaymentBodySchema,
+  cardPaymentListItem,
+  cardPaymentListQuerySchema,
+  cardPaymentResponse,
+} from './schemas';
 import type { CardPaymentService } from './service';
 
 export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
@@ -12,14 +19,25 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
   router.use('/v1/card-payments', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/card-payments', async (req, res) => {
-    const order = parseShapeThenRules(cardPaymentRequestSchema, req, 'CARD_PAYMENT_INVALID', 'The card payment cannot be made as requested');
+    const order = parseShapeThenRules(
+      cardPaymentRequestSchema,
+      req,
+      'CARD_PAYMENT_INVALID',
+      'The card payment cannot be made as requested',
+    );
     const { created, ...answer } = await service.create(order);
     if (!created) res.set('Idempotent-Replayed', 'true');
     res.status(201).json(answer);
   });
 
   router.get('/v1/card-payments', async (req, res) => {
-    res.json(await listing.list('card_payment', parseOrThrow(cardPaymentListQuerySchema, req.query, 'query'), cardPaymentListItem));
+    res.json(
+      await listing.list(
+        'card_payment',
+        parseOrThrow(cardPaymentListQuerySchema, req.query, 'query'),
+        cardPaymentListItem,
+      ),
+    );
   });
 
   router.get('/v1/card-payments/:externalId', async (req, res) => {
@@ -30,7 +48,14 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
   router.post('/v1/card-payments/:externalId/recheck', async (req, res) => {
     const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
     const request = parseOrThrow(recheckCardPaymentBodySchema, req.body ?? {}, 'body');
-    res.json(cardPaymentResponse(await service.recheck(externalId, request.providerPaymentId === undefined ? {} : { providerPaymentId: request.providerPaymentId })));
+    res.json(
+      cardPaymentResponse(
+        await service.recheck(
+          externalId,
+          request.providerPaymentId === undefined ? {} : { providerPaymentId: request.providerPaymentId },
+        ),
+      ),
+    );
   });
 
   router.post('/v1/card-payments/:externalId/close', async (req, res) => {

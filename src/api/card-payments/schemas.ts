@@ -13,52 +13,62 @@ import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
-export const cardPaymentCreatedSchema = z.object({
-  externalId: z.string(),
-  status: stateSchema,
-  checkoutUrl: z.string(),
-  expiresAt: timestampSchema,
-  workflowId: z.string(),
-}).meta({ id: 'CardPaymentCreated' });
+export const cardPaymentCreatedSchema = z
+  .object({
+    externalId: z.string(),
+    status: stateSchema,
+    checkoutUrl: z.string(),
+    expiresAt: timestampSchema,
+    workflowId: z.string(),
+  })
+  .meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
 const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
 export const cardPaymentListItem = cardPaymentListed.item;
-export const cardPaymentListResponseSchema = z.object({ data: z.array(cardPaymentListed.schema), nextCursor: z.string().optional() }).meta({ id: 'CardPaymentList' });
+export const cardPaymentListResponseSchema = z
+  .object({ data: z.array(cardPaymentListed.schema), nextCursor: z.string().optional() })
+  .meta({ id: 'CardPaymentList' });
 
-export const cardPaymentResponseSchema = z.object({
-  externalId: z.string(),
-  workflowId: z.string(),
-  status: stateSchema,
-  amount: z.number(),
-  installmentCount: z.number().int(),
-  expiresAt: timestampSchema,
-  brand: z.string().optional(),
-  last4: z.string().optional(),
-  providerPaymentId: z.number().int().optional(),
-  providerStatus: z.string().optional(),
-  netValue: z.number().optional(),
-  /** The ECI of the 3DS authentication the provider accepted the payment with (02/05 fully authenticated, 01/06 attempted, ...); absent without 3DS. */
-  eci: z.string().optional(),
-  failureReason: z.string().optional(),
-  reviewReason: z.string().optional(),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
-  /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
-  problem: activityProblemSchema.optional(),
-  /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
-  source: z.enum(['workflow', 'index']),
-}).meta({ id: 'CardPayment' });
+export const cardPaymentResponseSchema = z
+  .object({
+    externalId: z.string(),
+    workflowId: z.string(),
+    status: stateSchema,
+    amount: z.number(),
+    installmentCount: z.number().int(),
+    expiresAt: timestampSchema,
+    brand: z.string().optional(),
+    last4: z.string().optional(),
+    providerPaymentId: z.number().int().optional(),
+    providerStatus: z.string().optional(),
+    netValue: z.number().optional(),
+    /** The ECI of the 3DS authentication the provider accepted the payment with (02/05 fully authenticated, 01/06 attempted, ...); absent without 3DS. */
+    eci: z.string().optional(),
+    failureReason: z.string().optional(),
+    reviewReason: z.string().optional(),
+    callbacksReceived: z.number().int(),
+    checksMade: z.number().int(),
+    transitions: z.array(
+      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
+    ),
+    /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
+    problem: activityProblemSchema.optional(),
+    /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
+    source: z.enum(['workflow', 'index']),
+  })
+  .meta({ id: 'CardPayment' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
 /** What the checkout page's calls answer: the state the payment went to, and why when it failed. */
-export const checkoutResultSchema = z.object({
-  status: stateSchema,
-  brand: z.string().optional(),
-  last4: z.string().optional(),
-  reason: z.string().optional(),
-}).meta({ id: 'CheckoutResult' });
+export const checkoutResultSchema = z
+  .object({
+    status: stateSchema,
+    brand: z.string().optional(),
+    last4: z.string().optional(),
+    reason: z.string().optional(),
+  })
+  .meta({ id: 'CheckoutResult' });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
 
 export type CardPaymentReading = { source: 'workflow' | 'index'; view: CardPaymentView };
@@ -96,6 +106,8 @@ export const cardPaymentListQuerySchema = z.strictObject({
   ...listPageQueryShape,
 });
 
-export const recheckCardPaymentBodySchema = z.strictObject({ providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+export const recheckCardPaymentBodySchema = z.strictObject({
+  providerPaymentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+});
 
 export const closeCardPaymentBodySchema = z.strictObject({ reason: plainTextSchema.min(1).max(200) });

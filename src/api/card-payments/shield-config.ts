@@ -34,7 +34,9 @@ export function shieldConfig(config: Config): ShieldConfig {
     arguments: config.PAYMENT_SHIELD_ARGUMENTS,
     origins,
     publicKey: new ShieldPublicKey(
-      config.PAYMENT_SHIELD_PUBLIC_KEY === undefined ? { baseUrl: config.PAYMENT_API_BASE_URL, timeoutMs: config.PAYMENT_API_TIMEOUT_MS } : { configured: config.PAYMENT_SHIELD_PUBLIC_KEY },
+      config.PAYMENT_SHIELD_PUBLIC_KEY === undefined
+        ? { baseUrl: config.PAYMENT_API_BASE_URL, timeoutMs: config.PAYMENT_API_TIMEOUT_MS }
+        : { configured: config.PAYMENT_SHIELD_PUBLIC_KEY },
     ),
     integrity: config.PAYMENT_SHIELD_SCRIPT_INTEGRITY,
   };

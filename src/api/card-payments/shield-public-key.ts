@@ -56,15 +56,25 @@ export class ShieldPublicKey {
       try {
         return checkedKey('file' in configured ? readFileSync(configured.file, 'utf8') : configured.key);
       } catch {
-        throw new ApiError(503, 'PROVIDER_UNAVAILABLE', "The payment provider's public key (PAYMENT_SHIELD_PUBLIC_KEY) could not be read; retry later");
+        throw new ApiError(
+          503,
+          'PROVIDER_UNAVAILABLE',
+          "The payment provider's public key (PAYMENT_SHIELD_PUBLIC_KEY) could not be read; retry later",
+        );
       }
     }
     try {
-      const response = await fetch(`${this.source.baseUrl}/shield/public-key`, { signal: AbortSignal.timeout(this.source.timeoutMs) });
+      const response = await fetch(`${this.source.baseUrl}/shield/public-key`, {
+        signal: AbortSignal.timeout(this.source.timeoutMs),
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return shieldPublicKeyResponseSchema.parse(await response.json()).publicKey;
     } catch {
-      throw new ApiError(503, 'PROVIDER_UNAVAILABLE', "The payment provider's security module could not be reached; retry later");
+      throw new ApiError(
+        503,
+        'PROVIDER_UNAVAILABLE',
+        "The payment provider's security module could not be reached; retry later",
+      );
     }
   }
 }

@@ -18,7 +18,10 @@ const SETTINGS_KEPT_MS = 60_000;
 
 /** Of the settings, what decides: `threeDS.enabled`, read when it is a boolean; the rest of the answer is not looked at. */
 const settingsReadingSchema = z.looseObject({
-  threeDS: z.looseObject({ enabled: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
+  threeDS: z
+    .looseObject({ enabled: z.boolean().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
 });
 
 export interface ThreeDSRequirementSource {
@@ -51,18 +54,28 @@ export class ThreeDSRequirement {
     try {
       const url = new URL(this.source.settingsUrl);
       url.searchParams.set('publicKey', await this.source.publicKey());
-      const response = await fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(this.source.timeoutMs) });
+      const response = await fetch(url, {
+        headers: { Accept: 'application/json' },
+        signal: AbortSignal.timeout(this.source.timeoutMs),
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       body = await response.json();
     } catch {
-      throw new ApiError(503, 'PROVIDER_UNAVAILABLE', "The payment provider's 3DS settings could not be read, so a payment without 3DS cannot be taken now; retry later");
+      throw new ApiError(
+        503,
+        'PROVIDER_UNAVAILABLE',
+        "The payment provider's 3DS settings could not be read, so a payment without 3DS cannot be taken now; retry later",
+      );
     }
     const settings = settingsReadingSchema.safeParse(body);
     return !(settings.success && settings.data.threeDS?.enabled === false);
   }
 }
 
-export function threeDSRequirement(config: Pick<Config, 'PAYMENT_SHIELD_SETTINGS_URL' | 'PAYMENT_API_BASE_URL' | 'PAYMENT_API_TIMEOUT_MS'>, shield: Pick<ShieldConfig, 'publicKey'>): ThreeDSRequirement {
+export function threeDSRequirement(
+  config: Pick<Config, 'PAYMENT_SHIELD_SETTINGS_URL' | 'PAYMENT_API_BASE_URL' | 'PAYMENT_API_TIMEOUT_MS'>,
+  shield: Pick<ShieldConfig, 'publicKey'>,
+): ThreeDSRequirement {
   return new ThreeDSRequirement({
     settingsUrl: config.PAYMENT_SHIELD_SETTINGS_URL ?? `${config.PAYMENT_API_BASE_URL}/shield/settings`,
     publicKey: () => shield.publicKey.read(),

@@ -7,11 +7,18 @@ import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-clien
 import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import type { OperationListing } from '../operation-listing';
-import { chargeParamsSchema, chargeListItem, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
+import {
+  chargeParamsSchema,
+  chargeListItem,
+  chargeListQuerySchema,
+  chargeResponse,
+  type ChargeCreatedResponse,
+} from './schemas';
 import type { ChargeService } from './service';
 
 async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
-  if (!view.qrcode || !view.expiresAt) throw new ApiError(422, 'CHARGE_FAILED', view.failureReason ?? 'The charge could not be created');
+  if (!view.qrcode || !view.expiresAt)
+    throw new ApiError(422, 'CHARGE_FAILED', view.failureReason ?? 'The charge could not be created');
   return {
     externalId: view.externalId,
     status: view.state,
@@ -28,7 +35,12 @@ export function chargeRoutes(service: ChargeService, listing: OperationListing):
   router.use('/v1/charges', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/charges', async (req, res) => {
-    const request = parseShapeThenRules(chargeRequestSchema, req, 'CHARGE_NOT_ACCEPTABLE', 'The charge cannot be made as requested');
+    const request = parseShapeThenRules(
+      chargeRequestSchema,
+      req,
+      'CHARGE_NOT_ACCEPTABLE',
+      'The charge cannot be made as requested',
+    );
     res.status(201).json(await created(await service.create(request)));
   });
 

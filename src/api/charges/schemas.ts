@@ -14,68 +14,81 @@ import { merchantOperationItem } from '../operation-listing';
 const stateSchema = z.enum(CHARGE_STATES);
 
 /** `POST /v1/charges`: the charge to show the payer. */
-export const chargeCreatedSchema = z.object({
-  externalId: z.string(),
-  status: stateSchema,
-  qrcode: z.string(),
-  /** The code as a PNG QR picture, ready for an `<img src>`. */
-  qrcodeImage: z.string(),
-  amount: z.number(),
-  expiresAt: timestampSchema,
-  workflowId: z.string(),
-}).meta({ id: 'ChargeCreated' });
+export const chargeCreatedSchema = z
+  .object({
+    externalId: z.string(),
+    status: stateSchema,
+    qrcode: z.string(),
+    /** The code as a PNG QR picture, ready for an `<img src>`. */
+    qrcodeImage: z.string(),
+    amount: z.number(),
+    expiresAt: timestampSchema,
+    workflowId: z.string(),
+  })
+  .meta({ id: 'ChargeCreated' });
 export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
 
-export const chargeResponseSchema = z.object({
-  externalId: z.string(),
-  workflowId: z.string(),
-  status: stateSchema,
-  amount: z.number(),
-  /** The provider's fee and what is left for the merchant, once paid. */
-  fee: z.number().optional(),
-  netAmount: z.number().optional(),
-  payerName: z.string().optional(),
-  description: z.string().optional(),
-  split: z.object({ email: z.string(), percent: z.number() }).optional(),
-  qrcode: z.string().optional(),
-  expiresAt: timestampSchema.optional(),
-  paidAt: timestampSchema.optional(),
-  providerTransactionId: z.string().optional(),
-  /** The transactionId the charge was created under at the provider, when it is not its externalId: a creation whose answer was lost made it anew under this one. */
-  providerReference: z.string().optional(),
-  /** Every reference it was created under, oldest first, when it was created more than once: each is watched for a payment. */
-  providerReferences: z.array(z.string()).optional(),
-  /** Created more than once: the reference whose payment settled the order. */
-  paidReference: z.string().optional(),
-  /** Created more than once: payments of another reference after the order was paid, to be refunded to their payers (the `problem` names them). */
-  secondPayments: z.array(z.object({ reference: z.string(), providerTransactionId: z.string(), at: timestampSchema })).optional(),
-  failureReason: z.string().optional(),
-  refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: timestampSchema })).optional(),
-  refundedAmount: z.number().optional(),
-  callbacksReceived: z.number().optional(),
-  checksMade: z.number().optional(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
-  /**
-   * While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since
-   * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).
-   */
-  problem: activityProblemSchema.optional(),
-  /** `index`: no worker answered; only what the visibility index knows (state and amount). */
-  source: z.enum(['workflow', 'index']),
-  /**
-   * Present when the charge's workflow closed without its outcome (an operator terminated it, say): how it
-   * closed and what its creation intent says was created. A reset of the workflow settles it.
-   */
-  workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
-  creation: intentViewSchema.optional(),
-}).meta({ id: 'Charge' });
+export const chargeResponseSchema = z
+  .object({
+    externalId: z.string(),
+    workflowId: z.string(),
+    status: stateSchema,
+    amount: z.number(),
+    /** The provider's fee and what is left for the merchant, once paid. */
+    fee: z.number().optional(),
+    netAmount: z.number().optional(),
+    payerName: z.string().optional(),
+    description: z.string().optional(),
+    split: z.object({ email: z.string(), percent: z.number() }).optional(),
+    qrcode: z.string().optional(),
+    expiresAt: timestampSchema.optional(),
+    paidAt: timestampSchema.optional(),
+    providerTransactionId: z.string().optional(),
+    /** The transactionId the charge was created under at the provider, when it is not its externalId: a creation whose answer was lost made it anew under this one. */
+    providerReference: z.string().optional(),
+    /** Every reference it was created under, oldest first, when it was created more than once: each is watched for a payment. */
+    providerReferences: z.array(z.string()).optional(),
+    /** Created more than once: the reference whose payment settled the order. */
+    paidReference: z.string().optional(),
+    /** Created more than once: payments of another reference after the order was paid, to be refunded to their payers (the `problem` names them). */
+    secondPayments: z
+      .array(z.object({ reference: z.string(), providerTransactionId: z.string(), at: timestampSchema }))
+      .optional(),
+    failureReason: z.string().optional(),
+    refunds: z.array(z.object({ infractionId: z.string(), amount: z.number(), at: timestampSchema })).optional(),
+    refundedAmount: z.number().optional(),
+    callbacksReceived: z.number().optional(),
+    checksMade: z.number().optional(),
+    transitions: z.array(
+      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
+    ),
+    /**
+     * While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since
+     * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).
+     */
+    problem: activityProblemSchema.optional(),
+    /** `index`: no worker answered; only what the visibility index knows (state and amount). */
+    source: z.enum(['workflow', 'index']),
+    /**
+     * Present when the charge's workflow closed without its outcome (an operator terminated it, say): how it
+     * closed and what its creation intent says was created. A reset of the workflow settles it.
+     */
+    workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
+    creation: intentViewSchema.optional(),
+  })
+  .meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
 const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
 export const chargeListItem = chargeListed.item;
-export const chargeListResponseSchema = z.object({ data: z.array(chargeListed.schema), nextCursor: z.string().optional() }).meta({ id: 'ChargeList' });
+export const chargeListResponseSchema = z
+  .object({ data: z.array(chargeListed.schema), nextCursor: z.string().optional() })
+  .meta({ id: 'ChargeList' });
 
-export type ChargeReading = ({ source: 'workflow'; view: ChargeView } | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }) & {
+export type ChargeReading = (
+  | { source: 'workflow'; view: ChargeView }
+  | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }
+) & {
   unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
 };
 
@@ -85,14 +98,18 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     workflowId: chargeWorkflowId(reading.view.externalId),
     status: reading.view.state,
     amount: centavosToReais(reading.view.amountCents),
-    ...(reading.unfinished ? { workflowStatus: reading.unfinished.executionStatus, creation: reading.unfinished.creation } : {}),
+    ...(reading.unfinished
+      ? { workflowStatus: reading.unfinished.executionStatus, creation: reading.unfinished.creation }
+      : {}),
   };
   if (reading.source === 'index') return { ...base, transitions: [], source: 'index' };
   const view = reading.view;
   const refunded = view.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);
   return {
     ...base,
-    ...(view.feeCents !== undefined ? { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) } : {}),
+    ...(view.feeCents !== undefined
+      ? { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) }
+      : {}),
     payerName: view.payerName,
     ...(view.description ? { description: view.description } : {}),
     ...(view.split ? { split: view.split } : {}),
@@ -105,7 +122,11 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
     ...(view.paidReference ? { paidReference: view.paidReference } : {}),
     ...(view.secondPayments ? { secondPayments: view.secondPayments } : {}),
     ...(view.failureReason ? { failureReason: view.failureReason } : {}),
-    refunds: view.refunds.map((refund) => ({ infractionId: refund.infractionId, amount: centavosToReais(refund.amountCents), at: refund.at })),
+    refunds: view.refunds.map((refund) => ({
+      infractionId: refund.infractionId,
+      amount: centavosToReais(refund.amountCents),
+      at: refund.at,
+    })),
     refundedAmount: centavosToReais(refunded),
     callbacksReceived: view.callbacksReceived,
     checksMade: view.checksMade,

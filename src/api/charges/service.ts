@@ -10,7 +10,14 @@ import type { IntentStore } from '../../intents/intent-store';
 import { chargeInput, type ChargeConfig } from '../../charges/charge-input';
 import type { ChargeRequest } from '../../charges/charge-request';
 import { AmountCents, ChargeStatus } from '../../temporal/search-attributes';
-import { chargeStatusQuery, type ChargeView, type ChargeWorkflow, isChargeState, startCreateCharge, chargeHandle } from '../../lifecycles/charge-client';
+import {
+  chargeStatusQuery,
+  type ChargeView,
+  type ChargeWorkflow,
+  isChargeState,
+  startCreateCharge,
+  chargeHandle,
+} from '../../lifecycles/charge-client';
 import { chargeRecord } from '../../read-model/operation-records';
 import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
@@ -54,7 +61,11 @@ export class ChargeService {
     const update = () => startCreateCharge(this.client, input, this.config.TEMPORAL_TASK_QUEUE);
     let outcome: UpdateOutcome<ChargeView>;
     try {
-      outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: CREATE_ANSWER_DEADLINE_MS }, update);
+      outcome = await sendUpdate(
+        this.client,
+        { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: CREATE_ANSWER_DEADLINE_MS },
+        update,
+      );
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       outcome = { kind: 'closed' };
@@ -88,12 +99,22 @@ export class ChargeService {
       notFound: () => notFound(externalId),
       fromIndex: (description) => {
         const state = description.typedSearchAttributes.get(ChargeStatus);
-        return { externalId, state: isChargeState(state) ? state : 'PENDING', amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0 };
+        return {
+          externalId,
+          state: isChargeState(state) ? state : 'PENDING',
+          amountCents: description.typedSearchAttributes.get(AmountCents) ?? 0,
+        };
       },
     });
     const executionStatus = unfinishedStatus(reading.executionStatus);
     if (!executionStatus) return reading;
-    return { ...reading, unfinished: { executionStatus, creation: intentView(await this.intents.find({ businessId: externalId, kind: 'charge-creation' })) } };
+    return {
+      ...reading,
+      unfinished: {
+        executionStatus,
+        creation: intentView(await this.intents.find({ businessId: externalId, kind: 'charge-creation' })),
+      },
+    };
   }
 
   private handle(externalId: string): WorkflowHandle<ChargeWorkflow> {

@@ -12,7 +12,9 @@ export function infractionRoutes(service: InfractionService, listing: OperationL
   router.use('/v1/infractions', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.get('/v1/infractions', async (req, res) => {
-    res.json(await listing.list('infraction', parseOrThrow(infractionListQuerySchema, req.query, 'query'), infractionListItem));
+    res.json(
+      await listing.list('infraction', parseOrThrow(infractionListQuerySchema, req.query, 'query'), infractionListItem),
+    );
   });
 
   router.post('/v1/infractions/sync', async (_req, res) => {

@@ -13,41 +13,62 @@ import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(INFRACTION_STATES);
 
-export const infractionResponseSchema = z.object({
-  infractionId: z.string(),
-  workflowId: z.string(),
-  status: stateSchema,
-  /** The provider's record as the engine read it: absent while NEEDS_REVIEW (the record could not be read; `problem` says why). */
-  providerStatus: z.string().optional(),
-  amount: z.number().optional(),
-  reason: z.string().optional(),
-  /** The provider's id of the infracted PIX. */
-  transactionId: z.string().optional(),
-  /** The engine's charge it belongs to; `null`: not a charge of the engine (unlinked); absent: not looked up yet. */
-  chargeExternalId: z.string().nullable().optional(),
-  deadline: timestampSchema.optional(),
-  /** providerAnswer: what the provider answered to it (endpoint 8's answer, not shown by the spec), bounded and masked. */
-  defense: z.object({ analise: z.string(), justificativa: z.string(), proofs: z.array(z.string()), submittedAt: timestampSchema, providerAnswer: z.string().optional() }).optional(),
-  refundRecordedAt: timestampSchema.optional(),
-  createdAt: timestampSchema.optional(),
-  resolvedAt: timestampSchema.optional(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
-  /** While NEEDS_REVIEW: the provider record's field names and what could not be read; else while an activity keeps failing (sending the defense, say): which one, why, since when. */
-  problem: activityProblemSchema.optional(),
-  /**
-   * Present when the infraction's workflow closed without its outcome (an operator terminated it, say): how it
-   * closed and what its defense intent says was sent. A reset of the workflow settles it.
-   */
-  workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
-  defenseSubmission: intentViewSchema.optional(),
-}).meta({ id: 'Infraction' });
+export const infractionResponseSchema = z
+  .object({
+    infractionId: z.string(),
+    workflowId: z.string(),
+    status: stateSchema,
+    /** The provider's record as the engine read it: absent while NEEDS_REVIEW (the record could not be read; `problem` says why). */
+    providerStatus: z.string().optional(),
+    amount: z.number().optional(),
+    reason: z.string().optional(),
+    /** The provider's id of the infracted PIX. */
+    transactionId: z.string().optional(),
+    /** The engine's charge it belongs to; `null`: not a charge of the engine (unlinked); absent: not looked up yet. */
+    chargeExternalId: z.string().nullable().optional(),
+    deadline: timestampSchema.optional(),
+    /** providerAnswer: what the provider answered to it (endpoint 8's answer, not shown by the spec), bounded and masked. */
+    defense: z
+      .object({
+        analise: z.string(),
+        justificativa: z.string(),
+        proofs: z.array(z.string()),
+        submittedAt: timestampSchema,
+        providerAnswer: z.string().optional(),
+      })
+      .optional(),
+    refundRecordedAt: timestampSchema.optional(),
+    createdAt: timestampSchema.optional(),
+    resolvedAt: timestampSchema.optional(),
+    transitions: z.array(
+      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
+    ),
+    /** While NEEDS_REVIEW: the provider record's field names and what could not be read; else while an activity keeps failing (sending the defense, say): which one, why, since when. */
+    problem: activityProblemSchema.optional(),
+    /**
+     * Present when the infraction's workflow closed without its outcome (an operator terminated it, say): how it
+     * closed and what its defense intent says was sent. A reset of the workflow settles it.
+     */
+    workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
+    defenseSubmission: intentViewSchema.optional(),
+  })
+  .meta({ id: 'Infraction' });
 export type InfractionResponse = z.infer<typeof infractionResponseSchema>;
 
 /** `amount` and `deadline` are absent while NEEDS_REVIEW (no record the engine could read). */
 export const infractionListItemSchema = z
-  .object({ infractionId: z.string(), status: stateSchema, amount: z.number().optional(), deadline: timestampSchema.optional(), createdAt: timestampSchema.describe('When the engine first saw it'), updatedAt: timestampSchema.describe('Its last move') })
+  .object({
+    infractionId: z.string(),
+    status: stateSchema,
+    amount: z.number().optional(),
+    deadline: timestampSchema.optional(),
+    createdAt: timestampSchema.describe('When the engine first saw it'),
+    updatedAt: timestampSchema.describe('Its last move'),
+  })
   .meta({ id: 'InfractionListItem' });
-export const infractionListResponseSchema = z.object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'InfractionList' });
+export const infractionListResponseSchema = z
+  .object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() })
+  .meta({ id: 'InfractionList' });
 
 export function infractionListItem(operation: StoredOperation): z.infer<typeof infractionListItemSchema> {
   return {
@@ -85,16 +106,24 @@ export function infractionResponse(view: InfractionView, unfinished?: Unfinished
     ...(view.refundRecordedAt ? { refundRecordedAt: view.refundRecordedAt } : {}),
     transitions: [...view.transitions],
     ...(view.problem ? { problem: view.problem } : {}),
-    ...(unfinished ? { workflowStatus: unfinished.executionStatus, defenseSubmission: unfinished.defenseSubmission } : {}),
+    ...(unfinished
+      ? { workflowStatus: unfinished.executionStatus, defenseSubmission: unfinished.defenseSubmission }
+      : {}),
   };
 }
 
 // ---- What the routes take: parameters, queries and bodies ----
 
-export const infractionParamsSchema = z.object({ infractionId: z.string().regex(INFRACTION_ID_PATTERN, 'must be an infraction id') });
+export const infractionParamsSchema = z.object({
+  infractionId: z.string().regex(INFRACTION_ID_PATTERN, 'must be an infraction id'),
+});
 
 export const infractionListQuerySchema = z.strictObject({
   status: z.enum(INFRACTION_STATES).optional(),
-  dueBefore: z.iso.datetime({ offset: true }).transform((text) => new Date(text)).optional().describe('RFC 3339; infractions whose defense deadline is before it'),
+  dueBefore: z.iso
+    .datetime({ offset: true })
+    .transform((text) => new Date(text))
+    .optional()
+    .describe('RFC 3339; infractions whose defense deadline is before it'),
   ...listPageQueryShape,
 });

@@ -9,7 +9,15 @@ import type { Config } from '../../config/env';
 import type { IntentStore } from '../../intents/intent-store';
 import type { Defense } from '../../infractions/defense';
 import { triggerMedSync } from '../../lifecycles/med-sync-schedule';
-import { defendInfractionUpdate, infractionStatusQuery, type DefenseOutcome, type InfractionView, type InfractionWorkflow, DEFENDABLE_STATES, infractionHandle } from '../../lifecycles/infraction-client';
+import {
+  defendInfractionUpdate,
+  infractionStatusQuery,
+  type DefenseOutcome,
+  type InfractionView,
+  type InfractionWorkflow,
+  DEFENDABLE_STATES,
+  infractionHandle,
+} from '../../lifecycles/infraction-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -28,7 +36,11 @@ export interface UnfinishedInfraction {
 }
 
 function notFound(infractionId: string): ApiError {
-  return new ApiError(404, 'INFRACTION_NOT_FOUND', `No infraction ${infractionId}: it appears after the next MED sync (POST /v1/infractions/sync runs one now)`);
+  return new ApiError(
+    404,
+    'INFRACTION_NOT_FOUND',
+    `No infraction ${infractionId}: it appears after the next MED sync (POST /v1/infractions/sync runs one now)`,
+  );
 }
 
 export class InfractionService {
@@ -54,7 +66,15 @@ export class InfractionService {
     });
     const executionStatus = unfinishedStatus(reading.executionStatus);
     if (!executionStatus) return { view: reading.view };
-    return { view: reading.view, unfinished: { executionStatus, defenseSubmission: intentView(await this.intents.find({ businessId: infractionId, kind: 'defense-submission' })) } };
+    return {
+      view: reading.view,
+      unfinished: {
+        executionStatus,
+        defenseSubmission: intentView(
+          await this.intents.find({ businessId: infractionId, kind: 'defense-submission' }),
+        ),
+      },
+    };
   }
 
   /**
@@ -65,16 +85,31 @@ export class InfractionService {
   async defend(infractionId: string, defense: Defense): Promise<DefenseOutcome> {
     const current = await this.read(infractionId);
     if (!DEFENDABLE_STATES.includes(current.state) && !current.defense) {
-      throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', `the infraction is ${current.state}: it can no longer be defended`);
+      throw new ApiError(
+        409,
+        'INFRACTION_NOT_DEFENDABLE',
+        `the infraction is ${current.state}: it can no longer be defended`,
+      );
     }
     const updateId = `defense:${infractionId}:${createHash('sha256').update(JSON.stringify(defense)).digest('hex').slice(0, 16)}`;
-    const outcome = await sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: DEFENSE_ANSWER_DEADLINE_MS }, () =>
-      this.handle(infractionId).startUpdate(defendInfractionUpdate, { args: [defense], updateId, waitForStage: 'ACCEPTED' }),
+    const outcome = await sendUpdate(
+      this.client,
+      { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: DEFENSE_ANSWER_DEADLINE_MS },
+      () =>
+        this.handle(infractionId).startUpdate(defendInfractionUpdate, {
+          args: [defense],
+          updateId,
+          waitForStage: 'ACCEPTED',
+        }),
     );
     if (outcome.kind === 'answered') return outcome.result;
     if (outcome.kind === 'refused') throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', outcome.reason);
     const view = await this.read(infractionId);
-    throw new ApiError(409, 'INFRACTION_NOT_DEFENDABLE', `the infraction is ${view.state}: it can no longer be defended`);
+    throw new ApiError(
+      409,
+      'INFRACTION_NOT_DEFENDABLE',
+      `the infraction is ${view.state}: it can no longer be defended`,
+    );
   }
 
   async sync(): Promise<void> {

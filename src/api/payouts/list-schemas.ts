@@ -11,7 +11,6 @@ import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import { externalIdSchema } from '../../payouts/ids';
 import type { PayoutTotals, StoredEvent, StoredPayout } from '../../read-model/read-model';
 
-
 /** At most a year of days in one summary: one query, bounded. */
 export const MAX_SUMMARY_DAYS = 366;
 
@@ -31,7 +30,9 @@ const day = z.iso.date();
 
 export const payoutSummaryQuerySchema = z.strictObject({
   from: day.describe('First day (YYYY-MM-DD) in timeZone'),
-  to: day.describe(`Last day (YYYY-MM-DD) in timeZone, included: on or after from, at most ${MAX_SUMMARY_DAYS} days in all`),
+  to: day.describe(
+    `Last day (YYYY-MM-DD) in timeZone, included: on or after from, at most ${MAX_SUMMARY_DAYS} days in all`,
+  ),
   timeZone: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/, 'must be an IANA time zone, e.g. America/Sao_Paulo')
@@ -59,7 +60,9 @@ export const payoutListItemSchema = z
   })
   .meta({ id: 'PayoutListItem' });
 
-export const payoutListResponseSchema = z.object({ data: z.array(payoutListItemSchema), nextCursor: z.string().optional() }).meta({ id: 'PayoutList' });
+export const payoutListResponseSchema = z
+  .object({ data: z.array(payoutListItemSchema), nextCursor: z.string().optional() })
+  .meta({ id: 'PayoutList' });
 
 const totalsSchema = z.object({ count: z.number().int(), amount: z.number(), fee: z.number() });
 
@@ -78,10 +81,25 @@ export const payoutSummaryResponseSchema = z
   .meta({ id: 'PayoutSummary' });
 
 export const payoutEventsResponseSchema = z
-  .object({ data: z.array(z.object({ id: z.string(), type: z.string(), createdAt: timestampSchema, data: z.record(z.string(), z.unknown()) })) })
+  .object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        type: z.string(),
+        createdAt: timestampSchema,
+        data: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
   .meta({ id: 'PayoutEvents' });
 
-export function payoutListItem({ view, keyType, destination, createdAt, updatedAt }: StoredPayout): z.infer<typeof payoutListItemSchema> {
+export function payoutListItem({
+  view,
+  keyType,
+  destination,
+  createdAt,
+  updatedAt,
+}: StoredPayout): z.infer<typeof payoutListItemSchema> {
   return {
     externalId: view.externalId,
     method: view.method,
@@ -104,13 +122,26 @@ type Totals = z.infer<typeof totalsSchema>;
 
 /** Sums in centavos, each converted once at the end. */
 function totalsOf(rows: readonly PayoutTotals[]): Totals {
-  const sum = rows.reduce((acc, row) => ({ count: acc.count + row.count, amountCents: acc.amountCents + row.amountCents, feeCents: acc.feeCents + row.feeCents }), { count: 0, amountCents: 0, feeCents: 0 });
+  const sum = rows.reduce(
+    (acc, row) => ({
+      count: acc.count + row.count,
+      amountCents: acc.amountCents + row.amountCents,
+      feeCents: acc.feeCents + row.feeCents,
+    }),
+    { count: 0, amountCents: 0, feeCents: 0 },
+  );
   return { count: sum.count, amount: centavosToReais(sum.amountCents), fee: centavosToReais(sum.feeCents) };
 }
 
-function grouped<K extends 'status' | 'method'>(rows: readonly PayoutTotals[], key: K): (Totals & Record<K, PayoutTotals[K]>)[] {
+function grouped<K extends 'status' | 'method'>(
+  rows: readonly PayoutTotals[],
+  key: K,
+): (Totals & Record<K, PayoutTotals[K]>)[] {
   const keys = [...new Set(rows.map((row) => row[key]))];
-  return keys.map((value) => ({ [key]: value, ...totalsOf(rows.filter((row) => row[key] === value)) }) as Totals & Record<K, PayoutTotals[K]>);
+  return keys.map(
+    (value) =>
+      ({ [key]: value, ...totalsOf(rows.filter((row) => row[key] === value)) }) as Totals & Record<K, PayoutTotals[K]>,
+  );
 }
 
 export function payoutSummaryResponse(
@@ -130,5 +161,7 @@ export function payoutSummaryResponse(
 }
 
 export function payoutEventsResponse(events: readonly StoredEvent[]): z.infer<typeof payoutEventsResponseSchema> {
-  return { data: events.map((event) => ({ id: event.id, type: event.type, createdAt: event.occurredAt, data: event.data })) };
+  return {
+    data: events.map((event) => ({ id: event.id, type: event.type, createdAt: event.occurredAt, data: event.data })),
+  };
 }

@@ -23,10 +23,12 @@ import {
 
 /** The instants of the days from..to in the zone: [start of from, start of the day after to). */
 function summaryRange(query: z.output<typeof payoutSummaryQuerySchema>): { from: Date; to: Date } {
-  if (!isTimeZone(query.timeZone)) throw invalidFilter('timeZone', 'must be an IANA time zone the engine knows, e.g. America/Sao_Paulo');
+  if (!isTimeZone(query.timeZone))
+    throw invalidFilter('timeZone', 'must be an IANA time zone the engine knows, e.g. America/Sao_Paulo');
   const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
   if (days < 0) throw invalidFilter('to', 'must be on or after from');
-  if (days >= MAX_SUMMARY_DAYS) throw invalidFilter('to', `must be at most ${MAX_SUMMARY_DAYS} days from from, both included`);
+  if (days >= MAX_SUMMARY_DAYS)
+    throw invalidFilter('to', `must be at most ${MAX_SUMMARY_DAYS} days from from, both included`);
   return { from: startOfDay(query.from, query.timeZone), to: startOfDay(nextDay(query.to), query.timeZone) };
 }
 
@@ -42,18 +44,23 @@ export class PayoutListing {
       ...(query.batchId ? { batchId: query.batchId } : {}),
       ...(after ? { after: { createdAt: after.createdAt, externalId: after.id } } : {}),
     });
-    const next = page.next ? { nextCursor: encodeCursor({ createdAt: page.next.createdAt, id: page.next.externalId }) } : {};
+    const next = page.next
+      ? { nextCursor: encodeCursor({ createdAt: page.next.createdAt, id: page.next.externalId }) }
+      : {};
     return { data: page.payouts.map(payoutListItem), ...next };
   }
 
-  async summary(query: z.output<typeof payoutSummaryQuerySchema>): Promise<z.infer<typeof payoutSummaryResponseSchema>> {
+  async summary(
+    query: z.output<typeof payoutSummaryQuerySchema>,
+  ): Promise<z.infer<typeof payoutSummaryResponseSchema>> {
     const range = summaryRange(query);
     return payoutSummaryResponse(query, range, await this.readModel.payoutTotals(range.from, range.to));
   }
 
   async events(externalId: string): Promise<z.infer<typeof payoutEventsResponseSchema>> {
     const events = await this.readModel.eventsOf(payoutWorkflowId(externalId));
-    if (events.length === 0 && !(await this.readModel.findPayout(externalId))) throw new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
+    if (events.length === 0 && !(await this.readModel.findPayout(externalId)))
+      throw new ApiError(404, 'PAYOUT_NOT_FOUND', `No payout with externalId ${externalId}`);
     return payoutEventsResponse(events);
   }
 }

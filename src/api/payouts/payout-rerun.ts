@@ -21,8 +21,13 @@ const recordedInputSchema = z.looseObject({
 export async function recordedInput(client: Client, handle: WorkflowHandle, externalId: string): Promise<PayoutInput> {
   const history = await handle.fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const decoded = await decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, started?.input?.payloads);
+  const decoded = await decodeFromPayloadsAtIndex<unknown>(
+    client.options.loadedDataConverter,
+    0,
+    started?.input?.payloads,
+  );
   const input = recordedInputSchema.parse(decoded);
-  if (input.externalId !== externalId) throw new Error(`the history of payout ${externalId} holds the input of ${input.externalId}`);
+  if (input.externalId !== externalId)
+    throw new Error(`the history of payout ${externalId} holds the input of ${input.externalId}`);
   return input as unknown as PayoutInput;
 }

@@ -3,7 +3,14 @@ import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../error
 import { acceptJsonBodies } from '../http-refusals';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
-import { payoutParamsSchema, cancelPayoutBodySchema, payoutQuoteQuerySchema, copyPastePreviewResponse, cryptoQuoteResponse, payoutResponse } from './schemas';
+import {
+  payoutParamsSchema,
+  cancelPayoutBodySchema,
+  payoutQuoteQuerySchema,
+  copyPastePreviewResponse,
+  cryptoQuoteResponse,
+  payoutResponse,
+} from './schemas';
 import { payoutListQuerySchema, payoutSummaryQuerySchema } from './list-schemas';
 import type { PayoutListing } from './payout-listing';
 import type { PayoutService } from './service';
@@ -13,10 +20,17 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
   router.use('/v1/payouts', acceptJsonBodies, express.json({ limit: '64kb' }));
 
   router.post('/v1/payouts', async (req, res) => {
-    const request = parseShapeThenRules(payoutRequestSchema, req, 'PAYOUT_NOT_PAYABLE', 'The payout cannot be made as requested');
+    const request = parseShapeThenRules(
+      payoutRequestSchema,
+      req,
+      'PAYOUT_NOT_PAYABLE',
+      'The payout cannot be made as requested',
+    );
     const submitted = await service.submit(request);
     if (!submitted.created) res.set('Idempotent-Replayed', 'true');
-    res.status(202).json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
+    res
+      .status(202)
+      .json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
   });
 
   router.post('/v1/payouts/preview', (req, res) => {

@@ -17,11 +17,13 @@ import { chargedCents } from '../../payouts/charged';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
-export const payoutAcceptedSchema = z.object({
-  externalId: z.string(),
-  status: z.string(),
-  workflowId: z.string(),
-}).meta({ id: 'PayoutAccepted' });
+export const payoutAcceptedSchema = z
+  .object({
+    externalId: z.string(),
+    status: z.string(),
+    workflowId: z.string(),
+  })
+  .meta({ id: 'PayoutAccepted' });
 
 /** A crypto payout's price: reais for the fee and total, USDT as a 6-place decimal string. */
 export const cryptoQuoteResponseSchema = z.object({
@@ -43,46 +45,51 @@ export const copyPastePreviewResponseSchema = z.object({
   total: z.number(),
 });
 
-export const payoutResponseSchema = z.object({
-  externalId: z.string(),
-  workflowId: z.string(),
-  method: z.enum(PAYOUT_METHODS),
-  status: stateSchema,
-  amount: z.number(),
-  /** What the provider charged: 0 on a FAILED payout, whose amount and fee the provider refunds. */
-  fee: z.number().optional(),
-  /** amount + fee taken from the balance: 0 on a FAILED payout. */
-  total: z.number().optional(),
-  quote: cryptoQuoteResponseSchema.optional(),
-  providerTransactionId: z.string().optional(),
-  providerState: z.string().optional(),
-  /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
-  endToEndId: z.string().optional(),
-  failureReason: z.string().optional(),
-  reviewReason: z.string().optional(),
-  batchId: z.string().optional(),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() })),
-  /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
-  problem: activityProblemSchema.optional(),
-  keyType: z.string().optional(),
-  pixKey: z.string().optional().describe('The PIX key it was sent to, masked'),
-  /**
-   * `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown;
-   * `store`: Temporal no longer has the workflow (retention), so the engine's database answers with its last view.
-   */
-  source: z.enum(['workflow', 'index', 'store']),
-  /**
-   * Present when the payout's workflow closed without its outcome (an operator terminated it, say): how it
-   * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.
-   */
-  workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
-  submission: intentViewSchema.optional(),
-}).meta({ id: 'Payout' });
+export const payoutResponseSchema = z
+  .object({
+    externalId: z.string(),
+    workflowId: z.string(),
+    method: z.enum(PAYOUT_METHODS),
+    status: stateSchema,
+    amount: z.number(),
+    /** What the provider charged: 0 on a FAILED payout, whose amount and fee the provider refunds. */
+    fee: z.number().optional(),
+    /** amount + fee taken from the balance: 0 on a FAILED payout. */
+    total: z.number().optional(),
+    quote: cryptoQuoteResponseSchema.optional(),
+    providerTransactionId: z.string().optional(),
+    providerState: z.string().optional(),
+    /** The PIX end-to-end id, once the provider gave one (its transaction check, or a signed callback). */
+    endToEndId: z.string().optional(),
+    failureReason: z.string().optional(),
+    reviewReason: z.string().optional(),
+    batchId: z.string().optional(),
+    callbacksReceived: z.number().int(),
+    checksMade: z.number().int(),
+    transitions: z.array(
+      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
+    ),
+    /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
+    problem: activityProblemSchema.optional(),
+    keyType: z.string().optional(),
+    pixKey: z.string().optional().describe('The PIX key it was sent to, masked'),
+    /**
+     * `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown;
+     * `store`: Temporal no longer has the workflow (retention), so the engine's database answers with its last view.
+     */
+    source: z.enum(['workflow', 'index', 'store']),
+    /**
+     * Present when the payout's workflow closed without its outcome (an operator terminated it, say): how it
+     * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.
+     */
+    workflowStatus: z.enum(UNFINISHED_STATUSES).optional(),
+    submission: intentViewSchema.optional(),
+  })
+  .meta({ id: 'Payout' });
 export type PayoutResponse = z.infer<typeof payoutResponseSchema>;
 
-const optionalReais = (centavos: number | undefined): number | undefined => (centavos === undefined ? undefined : centavosToReais(centavos));
+const optionalReais = (centavos: number | undefined): number | undefined =>
+  centavos === undefined ? undefined : centavosToReais(centavos);
 
 export function cryptoQuoteResponse(quote: CryptoQuote): z.infer<typeof cryptoQuoteResponseSchema> {
   return {
@@ -140,11 +147,16 @@ export function payoutResponse({ view, source, unfinished, destination }: Payout
 
 export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
 
-export const cancelPayoutBodySchema = z.object({ reason: z.string().trim().min(1).max(200).default('requested by operator') }).strict();
+export const cancelPayoutBodySchema = z
+  .object({ reason: z.string().trim().min(1).max(200).default('requested by operator') })
+  .strict();
 
 /** `amount` in reais, as in a payout request (query text, so coerced). */
 export const payoutQuoteQuerySchema = z.strictObject({
   method: z.literal('crypto'),
   // The bounds of a payout amount, stated on the coerced number too so that the document carries them.
-  amount: z.coerce.number().meta({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.01 }).pipe(payoutAmountSchema),
+  amount: z.coerce
+    .number()
+    .meta({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.01 })
+    .pipe(payoutAmountSchema),
 });

@@ -4,7 +4,13 @@
  * beyond the ApiErrors it throws.
  */
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { WorkflowUpdateStage, type Client, type WorkflowExecutionDescription, type WorkflowHandle, type WorkflowUpdateHandle } from '@temporalio/client';
+import {
+  WorkflowUpdateStage,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
 import type { IntentKey, IntentStore } from '../../intents/intent-store';
 import type { Config } from '../../config/env';
@@ -16,7 +22,12 @@ import type { CryptoFeesResponse } from '../../payment-api/schemas/crypto';
 import type { PayoutRequest } from '../../payouts/payout-request';
 import type { CryptoFeeReader } from '../../payouts/rails/crypto/fee-reader';
 import { quoteCrypto, type CryptoQuote } from '../../payouts/rails/crypto/quote';
-import { previewCopyPaste, type copyPastePreviewRequestSchema, type CopyPastePreview, type PixOutFeeSchedule } from '../../payouts/rails/pix-copy-paste/preview';
+import {
+  previewCopyPaste,
+  type copyPastePreviewRequestSchema,
+  type CopyPastePreview,
+  type PixOutFeeSchedule,
+} from '../../payouts/rails/pix-copy-paste/preview';
 import { pollUntil } from '../../util/poll';
 import { railUnavailable, type RailSettings } from '../../payouts/rails/availability';
 import { methodOfFlow } from '../../payouts/rails/methods';
@@ -40,7 +51,13 @@ import { ApiError } from '../errors';
 import { readWorkflow } from '../workflow-reading';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, sendUpdateUnlessBusy, type UpdateOutcome } from '../workflow-updates';
-import { FENCE_RUN_PREFIX, intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
+import {
+  FENCE_RUN_PREFIX,
+  intentView,
+  unfinishedStatus,
+  type IntentView,
+  type UnfinishedStatus,
+} from '../unfinished-workflow';
 import { recordedInput } from './payout-rerun';
 import { acceptedPayout } from '../../read-model/payout-records';
 import type { ReadModel } from '../../read-model/read-model';
@@ -63,7 +80,12 @@ export type PayoutReading = { source: 'workflow' | 'index' | 'store'; view: Payo
   destination?: { keyType: string; pixKey: string };
 };
 
-export type PayoutServiceConfig = PayoutTimingConfig & RailSettings & Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'>;
+export type PayoutServiceConfig = PayoutTimingConfig &
+  RailSettings &
+  Pick<
+    Config,
+    'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_CALL_DEADLINE_MS' | 'PROVIDER_PIX_FEE_FIXED' | 'PROVIDER_PIX_FEE_PERCENT'
+  >;
 
 // An update's answer may wait for a provider call (30 s, retried): bounded, but longer than a plain call.
 const UPDATE_ANSWER_DEADLINE_MS = 120_000;
@@ -121,15 +143,22 @@ export class PayoutService {
     private readonly readModel: Pick<ReadModel, 'recordPayout' | 'findPayout'>,
   ) {
     // Percent with 2 places → basis points: the same exact "× 100 from the digits" as reais → centavos.
-    this.feeSchedule = { fixedCents: reaisToCentavos(config.PROVIDER_PIX_FEE_FIXED), percentBasisPoints: reaisToCentavos(config.PROVIDER_PIX_FEE_PERCENT) };
+    this.feeSchedule = {
+      fixedCents: reaisToCentavos(config.PROVIDER_PIX_FEE_FIXED),
+      percentBasisPoints: reaisToCentavos(config.PROVIDER_PIX_FEE_PERCENT),
+    };
   }
 
   async submit(request: PayoutRequest): Promise<SubmittedPayout> {
     const unavailable = railUnavailable(request.method, this.config);
-    if (unavailable) throw new ApiError(422, 'RAIL_NOT_AVAILABLE', `${unavailable}; nothing was started`, [{ path: 'method', message: unavailable }]);
+    if (unavailable)
+      throw new ApiError(422, 'RAIL_NOT_AVAILABLE', `${unavailable}; nothing was started`, [
+        { path: 'method', message: unavailable },
+      ]);
     // One id, one payout: an item of a batch is paid by its batch, never by a single request too.
     const batchId = (await this.batches.payoutOwner(request.externalId))?.batchId;
-    if (batchId) throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
+    if (batchId)
+      throw new ApiError(409, 'PAYOUT_IN_BATCH', `externalId ${request.externalId} is an item of batch ${batchId}`);
     // Out of the provider's bounds is refused before anything starts; the workflow checks again when it submits.
     if (request.method === 'crypto') await this.quoteCrypto(request.amountCents);
     const input = payoutInput(request, payoutTiming(this.config));
@@ -138,7 +167,12 @@ export class PayoutService {
     await this.batches.registerPayout(request.externalId);
     if (started === 'started') {
       await this.readModel.recordPayout(acceptedPayout(input));
-      return { created: true, externalId: request.externalId, workflowId: payoutWorkflowId(request.externalId), status: 'RECEIVED' };
+      return {
+        created: true,
+        externalId: request.externalId,
+        workflowId: payoutWorkflowId(request.externalId),
+        status: 'RECEIVED',
+      };
     }
     return this.existing(request, input.requestHash);
   }
@@ -160,20 +194,33 @@ export class PayoutService {
     const taken = `A different payout with externalId ${request.externalId} already exists`;
     let fields: string[];
     try {
-      const stored = await this.call(() => recordedInput(this.client, this.handle(request.externalId), request.externalId));
+      const stored = await this.call(() =>
+        recordedInput(this.client, this.handle(request.externalId), request.externalId),
+      );
       fields = differingFields(stored, request);
     } catch {
       fields = [];
     }
     if (fields.length === 0) return new ApiError(409, 'PAYOUT_CONFLICT', taken);
     const issues = fields.map((field) => ({ path: field, message: 'differs from the stored request' }));
-    return new ApiError(409, 'PAYOUT_CONFLICT', `${taken}: ${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the stored request`, issues);
+    return new ApiError(
+      409,
+      'PAYOUT_CONFLICT',
+      `${taken}: ${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the stored request`,
+      issues,
+    );
   }
 
   /** Without paying: the payee, amount and fee of a copy-and-paste code. */
   previewCopyPaste(request: z.output<typeof copyPastePreviewRequestSchema>): CopyPastePreview {
     const read = previewCopyPaste(request, this.feeSchedule);
-    if (!read.ok) throw new ApiError(422, 'PAYOUT_NOT_PAYABLE', 'The code cannot be paid', read.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+    if (!read.ok)
+      throw new ApiError(
+        422,
+        'PAYOUT_NOT_PAYABLE',
+        'The code cannot be paid',
+        read.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      );
     return read.preview;
   }
 
@@ -183,11 +230,17 @@ export class PayoutService {
     try {
       fees = await this.cryptoFees.read();
     } catch (error) {
-      if (error instanceof PaymentApiError) throw new ApiError(503, 'PROVIDER_UNAVAILABLE', `The provider's crypto fees could not be read; retry later (${error.message})`);
+      if (error instanceof PaymentApiError)
+        throw new ApiError(
+          503,
+          'PROVIDER_UNAVAILABLE',
+          `The provider's crypto fees could not be read; retry later (${error.message})`,
+        );
       throw error;
     }
     const quoted = quoteCrypto(amountCents, fees);
-    if (!quoted.ok) throw new ApiError(422, 'AMOUNT_OUT_OF_RANGE', quoted.reason, [{ path: 'amount', message: quoted.reason }]);
+    if (!quoted.ok)
+      throw new ApiError(422, 'AMOUNT_OUT_OF_RANGE', quoted.reason, [{ path: 'amount', message: quoted.reason }]);
     return quoted.quote;
   }
 
@@ -197,7 +250,10 @@ export class PayoutService {
    */
   async read(externalId: string): Promise<PayoutReading> {
     const stored = await this.readModel.findPayout(externalId);
-    const destination = stored?.keyType && stored.destination ? { destination: { keyType: stored.keyType, pixKey: stored.destination } } : {};
+    const destination =
+      stored?.keyType && stored.destination
+        ? { destination: { keyType: stored.keyType, pixKey: stored.destination } }
+        : {};
     try {
       return { ...(await this.readFromTemporal(externalId)), ...destination };
     } catch (error) {
@@ -232,7 +288,10 @@ export class PayoutService {
       this.handle(externalId).startUpdate(recheckPayoutUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED }),
     );
     if (outcome.kind === 'answered') return { later: false, reading: { source: 'workflow', view: outcome.result } };
-    if (outcome.kind === 'busy') return (await this.askToLook(externalId)) ? { later: true, reading: await this.indexed(externalId) } : this.recheckClosed(externalId);
+    if (outcome.kind === 'busy')
+      return (await this.askToLook(externalId))
+        ? { later: true, reading: await this.indexed(externalId) }
+        : this.recheckClosed(externalId);
     return this.recheckClosed(externalId);
   }
 
@@ -242,7 +301,8 @@ export class PayoutService {
     // Temporal no longer has it: it ended long ago, and its last view is the answer.
     if (current.source === 'store') return { later: false, reading: current };
     if (current.unfinished) return { later: false, reading: await this.rerun(externalId, current.unfinished) };
-    if (current.view.state === 'RECEIVED' && (await this.askToLook(externalId))) return { later: true, reading: current };
+    if (current.view.state === 'RECEIVED' && (await this.askToLook(externalId)))
+      return { later: true, reading: current };
     return { later: false, reading: current };
   }
 
@@ -265,11 +325,21 @@ export class PayoutService {
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
     const current = await this.read(externalId);
-    if (current.source === 'store') return { cancelled: false, reason: `the payout is already ${current.view.state}`, view: current.view };
-    const outcome = await this.update(() => this.handle(externalId).startUpdate(cancelPayoutUpdate, { args: [{ reason }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    if (current.source === 'store')
+      return { cancelled: false, reason: `the payout is already ${current.view.state}`, view: current.view };
+    const outcome = await this.update(() =>
+      this.handle(externalId).startUpdate(cancelPayoutUpdate, {
+        args: [{ reason }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      }),
+    );
     if (outcome.kind === 'answered') return outcome.result;
     const { view } = await this.read(externalId);
-    return { cancelled: false, reason: outcome.kind === 'refused' ? outcome.reason : `the payout is already ${view.state}`, view };
+    return {
+      cancelled: false,
+      reason: outcome.kind === 'refused' ? outcome.reason : `the payout is already ${view.state}`,
+      view,
+    };
   }
 
   /**
@@ -278,11 +348,18 @@ export class PayoutService {
    * (or the call deadline passed). With no intent, nothing was sent: the intent is claimed for the recheck
    * (a late attempt of the closed run then sends nothing either) and the answer is 409.
    */
-  private async rerun(externalId: string, unfinished: NonNullable<PayoutReading['unfinished']>): Promise<PayoutReading> {
+  private async rerun(
+    externalId: string,
+    unfinished: NonNullable<PayoutReading['unfinished']>,
+  ): Promise<PayoutReading> {
     if (unfinished.submission.intent === 'NONE') {
       const fence = await this.intents.claim(submissionKey(externalId), `${FENCE_RUN_PREFIX}${unfinished.runId}`);
       if (fence.by === 'this-run' || fence.intent.runId.startsWith(FENCE_RUN_PREFIX)) {
-        throw new ApiError(409, 'PAYOUT_NEVER_SENT', `The payout's workflow was ${unfinished.executionStatus} before its submission was claimed: nothing was sent to the provider, and nothing will be`);
+        throw new ApiError(
+          409,
+          'PAYOUT_NEVER_SENT',
+          `The payout's workflow was ${unfinished.executionStatus} before its submission was claimed: nothing was sent to the provider, and nothing will be`,
+        );
       }
     }
     const input = await this.call(() => recordedInput(this.client, this.handle(externalId), externalId));
@@ -293,7 +370,11 @@ export class PayoutService {
           const reading = await this.read(externalId);
           return reading.unfinished || reading.view.state === 'RECEIVED' ? undefined : reading;
         },
-        { timeoutMs: this.config.TEMPORAL_CALL_DEADLINE_MS, intervalMs: 100, description: `the re-run of payout ${externalId} to ask the provider` },
+        {
+          timeoutMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
+          intervalMs: 100,
+          description: `the re-run of payout ${externalId} to ask the provider`,
+        },
       );
     } catch {
       // Still asking: its view so far is the answer; the payout goes on by itself.
@@ -303,7 +384,11 @@ export class PayoutService {
 
   /** Accepted (or refused) within the call deadline; the answer within a longer, still bounded, one. */
   private update<R>(start: () => Promise<WorkflowUpdateHandle<R>>): Promise<UpdateOutcome<R>> {
-    return sendUpdate(this.client, { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: UPDATE_ANSWER_DEADLINE_MS }, start);
+    return sendUpdate(
+      this.client,
+      { acceptMs: this.config.TEMPORAL_CALL_DEADLINE_MS, answerMs: UPDATE_ANSWER_DEADLINE_MS },
+      start,
+    );
   }
 
   private handle(externalId: string): WorkflowHandle<PayoutWorkflow> {

@@ -7,7 +7,11 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { merchantEventPayloadSchemas } from '../../webhooks/event-payloads';
 import { MERCHANT_EVENT_TYPES, merchantEventIdSchema, type MerchantEventType } from '../../webhooks/merchant-event';
-import { STANDARD_WEBHOOK_ID_HEADER, STANDARD_WEBHOOK_SIGNATURE_HEADER, STANDARD_WEBHOOK_TIMESTAMP_HEADER } from '../../webhooks/standard-webhook-signature';
+import {
+  STANDARD_WEBHOOK_ID_HEADER,
+  STANDARD_WEBHOOK_SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
+} from '../../webhooks/standard-webhook-signature';
 import { timestampSchema } from '../openapi-timestamps';
 
 /** The event as delivered for `type`. */
@@ -23,7 +27,11 @@ export function eventPayloadSchema(type: MerchantEventType) {
 const deliveryHeaders = z.object({
   [STANDARD_WEBHOOK_ID_HEADER]: z.string().describe("The event's id"),
   [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: z.string().regex(/^\d+$/).describe('Unix seconds of this attempt'),
-  [STANDARD_WEBHOOK_SIGNATURE_HEADER]: z.string().describe('v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks)'),
+  [STANDARD_WEBHOOK_SIGNATURE_HEADER]: z
+    .string()
+    .describe(
+      'v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<raw body>")>, space-separated, one per active secret (Standard Webhooks)',
+    ),
 });
 
 export function merchantEventWebhooks(): ZodOpenApiPathsObject {
@@ -39,7 +47,10 @@ export function merchantEventWebhooks(): ZodOpenApiPathsObject {
           security: [],
           requestParams: { header: deliveryHeaders },
           requestBody: { required: true, content: { 'application/json': { schema: eventPayloadSchema(type) } } },
-          responses: { 200: { description: 'Received: any 2xx will do' }, 400: { description: 'Refused (a bad signature, say): the event is retried' } },
+          responses: {
+            200: { description: 'Received: any 2xx will do' },
+            400: { description: 'Refused (a bad signature, say): the event is retried' },
+          },
         },
       },
     ]),

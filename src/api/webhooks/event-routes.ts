@@ -9,7 +9,12 @@ export function eventResponse({ event, state, deliveries }: MerchantEventView): 
   return {
     ...event,
     status: state,
-    deliveries: deliveries.map(({ endpointId, state: status, attempts, nextAttemptAt }) => ({ endpointId, status, attempts, ...(nextAttemptAt ? { nextAttemptAt } : {}) })),
+    deliveries: deliveries.map(({ endpointId, state: status, attempts, nextAttemptAt }) => ({
+      endpointId,
+      status,
+      attempts,
+      ...(nextAttemptAt ? { nextAttemptAt } : {}),
+    })),
   };
 }
 
@@ -18,7 +23,11 @@ export function eventRoutes(service: EventService): Router {
 
   router.get('/v1/events', async (req, res) => {
     const query = parseOrThrow(eventListQuerySchema, req.query, 'query');
-    const page = await service.list({ limit: query.limit, ...(query.type ? { type: query.type } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
+    const page = await service.list({
+      limit: query.limit,
+      ...(query.type ? { type: query.type } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
     res.json({ data: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   });
 

@@ -4,16 +4,33 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import { WebhookAttempts, WebhookDeliveryStatus, WebhookEventAt, WebhookEventType } from '../../temporal/search-attributes';
+import {
+  WebhookAttempts,
+  WebhookDeliveryStatus,
+  WebhookEventAt,
+  WebhookEventType,
+} from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../webhooks/merchant-event';
-import { deliveryTiming, startEventDelivery, type DeliveryTimingConfig, MERCHANT_EVENT_FLOW, merchantEventQuery, redeliverEventUpdate, type MerchantEventView, type MerchantEventWorkflow, isEventDeliveryState, merchantEventHandle } from '../../lifecycles/merchant-event-client';
+import {
+  deliveryTiming,
+  startEventDelivery,
+  type DeliveryTimingConfig,
+  MERCHANT_EVENT_FLOW,
+  merchantEventQuery,
+  redeliverEventUpdate,
+  type MerchantEventView,
+  type MerchantEventWorkflow,
+  isEventDeliveryState,
+  merchantEventHandle,
+} from '../../lifecycles/merchant-event-client';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { visibilityPage } from '../visibility-page';
 import { readWorkflow, workerUnavailable, type WorkflowReading } from '../workflow-reading';
 
-export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> & DeliveryTimingConfig;
+export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> &
+  DeliveryTimingConfig;
 
 export interface EventListItem {
   id: string;
@@ -24,7 +41,11 @@ export interface EventListItem {
 }
 
 function notFound(eventId: string): ApiError {
-  return new ApiError(404, 'EVENT_NOT_FOUND', `No event ${eventId} (events are kept as long as Temporal keeps closed workflows)`);
+  return new ApiError(
+    404,
+    'EVENT_NOT_FOUND',
+    `No event ${eventId} (events are kept as long as Temporal keeps closed workflows)`,
+  );
 }
 
 export class EventService {
@@ -33,9 +54,22 @@ export class EventService {
     private readonly config: EventServiceConfig,
   ) {}
 
-  async list(filter: { type?: MerchantEventType; cursor?: string; limit: number }): Promise<{ items: EventListItem[]; nextCursor?: string }> {
-    const clauses = [`PayoutFlow = '${MERCHANT_EVENT_FLOW}'`, ...(filter.type ? [`WebhookEventType = '${filter.type}'`] : [])];
-    const page = await this.call(() => visibilityPage(this.client, { query: clauses.join(' AND '), pageSize: filter.limit, ...(filter.cursor ? { cursor: filter.cursor } : {}) }));
+  async list(filter: {
+    type?: MerchantEventType;
+    cursor?: string;
+    limit: number;
+  }): Promise<{ items: EventListItem[]; nextCursor?: string }> {
+    const clauses = [
+      `PayoutFlow = '${MERCHANT_EVENT_FLOW}'`,
+      ...(filter.type ? [`WebhookEventType = '${filter.type}'`] : []),
+    ];
+    const page = await this.call(() =>
+      visibilityPage(this.client, {
+        query: clauses.join(' AND '),
+        pageSize: filter.limit,
+        ...(filter.cursor ? { cursor: filter.cursor } : {}),
+      }),
+    );
     return {
       items: page.workflows.map((workflow) => {
         const status = workflow.searchAttributes.get(WebhookDeliveryStatus);
@@ -69,12 +103,28 @@ export class EventService {
     const { view: current, running } = await this.reading(eventId);
     if (!running) {
       const earlier = current.deliveries;
-      const input = { event: current.event, endpointIds: earlier.map((delivery) => delivery.endpointId), timing: deliveryTiming(this.config), earlier };
-      const started = await this.call(() => startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true));
-      if (started === 'started') return { ...current, state: 'PENDING', deliveries: earlier.map((delivery) => (delivery.state === 'ENDPOINT_DELETED' ? delivery : { ...delivery, state: 'PENDING' })) };
+      const input = {
+        event: current.event,
+        endpointIds: earlier.map((delivery) => delivery.endpointId),
+        timing: deliveryTiming(this.config),
+        earlier,
+      };
+      const started = await this.call(() =>
+        startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true),
+      );
+      if (started === 'started')
+        return {
+          ...current,
+          state: 'PENDING',
+          deliveries: earlier.map((delivery) =>
+            delivery.state === 'ENDPOINT_DELETED' ? delivery : { ...delivery, state: 'PENDING' },
+          ),
+        };
     }
     const deadline = this.config.TEMPORAL_CALL_DEADLINE_MS;
-    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () => this.handle(eventId).startUpdate(redeliverEventUpdate, { waitForStage: 'ACCEPTED' }));
+    const outcome = await sendUpdate(this.client, { acceptMs: deadline, answerMs: deadline }, () =>
+      this.handle(eventId).startUpdate(redeliverEventUpdate, { waitForStage: 'ACCEPTED' }),
+    );
     if (outcome.kind === 'answered') return outcome.result;
     throw new ApiError(409, 'EVENT_CLOSING', `Event ${eventId} is closing its delivery: retry in a moment`);
   }

@@ -15,11 +15,19 @@ export const eventListQuerySchema = z.strictObject({
 });
 
 /** The store's endpoint as answered: its events as stored (the store's schema normalises them on the way in). */
-export const endpointResponseSchema = webhookEndpointSchema.extend({ events: z.array(merchantEventTypeSchema), createdAt: timestampSchema, secretRotatedAt: timestampSchema.optional() }).meta({ id: 'WebhookEndpoint' });
+export const endpointResponseSchema = webhookEndpointSchema
+  .extend({
+    events: z.array(merchantEventTypeSchema),
+    createdAt: timestampSchema,
+    secretRotatedAt: timestampSchema.optional(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 
 /** Create and rotate: the only answers that carry the secret. */
 export const endpointWithSecretSchema = endpointResponseSchema.extend({
-  secret: z.string().describe('whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it'),
+  secret: z
+    .string()
+    .describe('whsec_ and base64: shown once; a Standard Webhooks library verifies webhook-signature with it'),
   previousSecretExpiresAt: timestampSchema.optional().describe('After a rotation: the old secret signs too until then'),
 });
 
@@ -34,18 +42,20 @@ const attemptSchema = z.object({
   durationMs: z.number().int(),
 });
 
-export const eventResponseSchema = merchantEventSchema.extend({
-  createdAt: timestampSchema,
-  status: z.enum(EVENT_DELIVERY_STATES),
-  deliveries: z.array(
-    z.object({
-      endpointId: z.string(),
-      status: z.enum(ENDPOINT_DELIVERY_STATES),
-      attempts: z.array(attemptSchema),
-      nextAttemptAt: timestampSchema.optional(),
-    }),
-  ),
-}).meta({ id: 'MerchantEvent' });
+export const eventResponseSchema = merchantEventSchema
+  .extend({
+    createdAt: timestampSchema,
+    status: z.enum(EVENT_DELIVERY_STATES),
+    deliveries: z.array(
+      z.object({
+        endpointId: z.string(),
+        status: z.enum(ENDPOINT_DELIVERY_STATES),
+        attempts: z.array(attemptSchema),
+        nextAttemptAt: timestampSchema.optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'MerchantEvent' });
 export type EventResponse = z.infer<typeof eventResponseSchema>;
 
 export const eventListResponseSchema = z.object({

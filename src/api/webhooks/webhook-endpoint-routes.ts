@@ -11,7 +11,10 @@ import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './schemas';
 
-export type EndpointRouteConfig = Pick<Config, 'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'>;
+export type EndpointRouteConfig = Pick<
+  Config,
+  'NODE_ENV' | 'MERCHANT_WEBHOOK_SECRET_OVERLAP_MS' | 'WEBHOOK_ALLOW_LOOPBACK'
+>;
 
 function notFound(endpointId: string): ApiError {
   return new ApiError(404, 'ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
@@ -29,12 +32,24 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: E
   router.post('/v1/webhook-endpoints', async (req, res) => {
     const request = parseBody(endpointRequestSchema, req);
     const problems = endpointRuleProblems(request, endpointPolicy(config));
-    if (problems.length > 0) throw new ApiError(422, 'ENDPOINT_NOT_ACCEPTABLE', 'The endpoint cannot be registered as requested', problems);
+    if (problems.length > 0)
+      throw new ApiError(422, 'ENDPOINT_NOT_ACCEPTABLE', 'The endpoint cannot be registered as requested', problems);
     if ((await endpoints.list()).length >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new ApiError(422, 'TOO_MANY_ENDPOINTS', `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`);
+      throw new ApiError(
+        422,
+        'TOO_MANY_ENDPOINTS',
+        `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`,
+      );
     }
     const secret = newStandardWebhookSecret();
-    const endpoint = await endpoints.create({ id: `we_${randomBytes(12).toString('hex')}`, url: request.url, events: request.events, signatureScheme: request.signatureScheme, secret, createdAt: new Date() });
+    const endpoint = await endpoints.create({
+      id: `we_${randomBytes(12).toString('hex')}`,
+      url: request.url,
+      events: request.events,
+      signatureScheme: request.signatureScheme,
+      secret,
+      createdAt: new Date(),
+    });
     res.status(201).json({ ...shown(endpoint), secret });
   });
 
@@ -62,7 +77,13 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: E
     const secret = newStandardWebhookSecret();
     const endpoint = await endpoints.rotateSecret(endpointId, { secret, previousValidUntil, now });
     if (!endpoint) throw notFound(endpointId);
-    res.json({ ...shown(endpoint), secret, ...(config.MERCHANT_WEBHOOK_SECRET_OVERLAP_MS > 0 ? { previousSecretExpiresAt: previousValidUntil.toISOString() } : {}) });
+    res.json({
+      ...shown(endpoint),
+      secret,
+      ...(config.MERCHANT_WEBHOOK_SECRET_OVERLAP_MS > 0
+        ? { previousSecretExpiresAt: previousValidUntil.toISOString() }
+        : {}),
+    });
   });
 
   return router;

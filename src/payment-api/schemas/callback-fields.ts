@@ -26,7 +26,10 @@ export const payoutCallbackReaders = {
   externalId: routingId,
   transactionId: routingId,
   status,
-  reason: z.string().min(1).transform((text) => text.slice(0, MAX_CALLBACK_REASON)),
+  reason: z
+    .string()
+    .min(1)
+    .transform((text) => text.slice(0, MAX_CALLBACK_REASON)),
   endToEndId: endToEndIdSchema,
 };
 const payoutAbout: About<typeof payoutCallbackReaders> = {
@@ -46,7 +49,8 @@ const payoutNames: FieldNames<keyof typeof payoutCallbackReaders> = {
 
 export const cashInCallbackReaders = { transactionId: routingId, status, paidAt: timestampSchema };
 const cashInAbout: About<typeof cashInCallbackReaders> = {
-  transactionId: "the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it",
+  transactionId:
+    "the charge: the transactionId the engine sent (or one it derived, `_r<n>_<id>`), or the provider's id of it",
   status: 'the status (a signed callback only: an unsigned one only makes the engine ask the check)',
   paidAt: 'when it was paid (a signed callback only)',
 };
@@ -63,9 +67,27 @@ const cardAbout: About<typeof cardCallbackReaders> = {
  * (without one the callback is unmatched), and the setting that renames them.
  */
 export const CALLBACK_KINDS = {
-  withdrawals: { readers: payoutCallbackReaders, about: payoutAbout, defaults: payoutNames, routedBy: ['externalId', 'transactionId'], setting: 'WITHDRAWAL_CALLBACK_FIELDS' },
-  'pix-copy-paste': { readers: payoutCallbackReaders, about: payoutAbout, defaults: payoutNames, routedBy: ['externalId', 'transactionId'], setting: 'PIX_COPY_PASTE_CALLBACK_FIELDS' },
-  crypto: { readers: payoutCallbackReaders, about: payoutAbout, defaults: payoutNames, routedBy: ['externalId', 'transactionId'], setting: 'CRYPTO_CALLBACK_FIELDS' },
+  withdrawals: {
+    readers: payoutCallbackReaders,
+    about: payoutAbout,
+    defaults: payoutNames,
+    routedBy: ['externalId', 'transactionId'],
+    setting: 'WITHDRAWAL_CALLBACK_FIELDS',
+  },
+  'pix-copy-paste': {
+    readers: payoutCallbackReaders,
+    about: payoutAbout,
+    defaults: payoutNames,
+    routedBy: ['externalId', 'transactionId'],
+    setting: 'PIX_COPY_PASTE_CALLBACK_FIELDS',
+  },
+  crypto: {
+    readers: payoutCallbackReaders,
+    about: payoutAbout,
+    defaults: payoutNames,
+    routedBy: ['externalId', 'transactionId'],
+    setting: 'CRYPTO_CALLBACK_FIELDS',
+  },
   'cash-in': {
     readers: cashInCallbackReaders,
     about: cashInAbout,
@@ -80,7 +102,16 @@ export const CALLBACK_KINDS = {
     routedBy: ['externalReference'],
     setting: 'CARD_CALLBACK_FIELDS',
   },
-} as const satisfies Record<string, { readers: Record<string, z.ZodType>; about: Record<string, string>; defaults: Record<string, readonly string[]>; routedBy: readonly string[]; setting: string }>;
+} as const satisfies Record<
+  string,
+  {
+    readers: Record<string, z.ZodType>;
+    about: Record<string, string>;
+    defaults: Record<string, readonly string[]>;
+    routedBy: readonly string[];
+    setting: string;
+  }
+>;
 
 export type CallbackKind = keyof typeof CALLBACK_KINDS;
 export type CallbackFieldOf<K extends CallbackKind> = keyof (typeof CALLBACK_KINDS)[K]['readers'] & string;

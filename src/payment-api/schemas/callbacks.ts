@@ -27,7 +27,9 @@ export type ProviderCallback = { [K in CallbackType]: z.output<(typeof callbackS
 export function callbackTypeOf(payload: unknown): CallbackType | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const type = (payload as { type?: unknown }).type;
-  return typeof type === 'string' && (CALLBACK_TYPES as readonly string[]).includes(type) ? (type as CallbackType) : undefined;
+  return typeof type === 'string' && (CALLBACK_TYPES as readonly string[]).includes(type)
+    ? (type as CallbackType)
+    : undefined;
 }
 
 /** Parses any callback: picks the schema by `type`, so errors name the fields of that one schema. */

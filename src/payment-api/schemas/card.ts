@@ -88,26 +88,28 @@ export const cardItemSchema = z.strictObject({
   externalRef: z.string().optional(),
 });
 
-export const cardPaymentRequestSchema = z.strictObject({
-  amount: requestAmountSchema,
-  description: descriptionSchema.optional(),
-  externalReference: z.string().max(100).optional(),
-  installmentCount: z
-    .number()
-    .int({ message: 'must be an integer' })
-    .min(1, { message: 'must be at least 1' })
-    .max(MAX_INSTALLMENTS, { message: `must be at most ${MAX_INSTALLMENTS}` }),
-  dueDate: z.iso.date({ message: 'must be a date in the format YYYY-MM-DD' }),
-  global: z.boolean().optional(),
-  clientCallbackUrl: callbackUrlSchema.optional(),
-  /** Absent means true. */
-  wallet_credit_enabled: z.boolean().optional(),
-  payer: payerSchema,
-  creditCard: creditCardSchema,
-  creditCardToken: z.string().min(1).optional(),
-  items: z.array(cardItemSchema).optional(),
-  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-}).meta({ id: 'ProviderCardPaymentRequest' });
+export const cardPaymentRequestSchema = z
+  .strictObject({
+    amount: requestAmountSchema,
+    description: descriptionSchema.optional(),
+    externalReference: z.string().max(100).optional(),
+    installmentCount: z
+      .number()
+      .int({ message: 'must be an integer' })
+      .min(1, { message: 'must be at least 1' })
+      .max(MAX_INSTALLMENTS, { message: `must be at most ${MAX_INSTALLMENTS}` }),
+    dueDate: z.iso.date({ message: 'must be a date in the format YYYY-MM-DD' }),
+    global: z.boolean().optional(),
+    clientCallbackUrl: callbackUrlSchema.optional(),
+    /** Absent means true. */
+    wallet_credit_enabled: z.boolean().optional(),
+    payer: payerSchema,
+    creditCard: creditCardSchema,
+    creditCardToken: z.string().min(1).optional(),
+    items: z.array(cardItemSchema).optional(),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  })
+  .meta({ id: 'ProviderCardPaymentRequest' });
 export type CardPaymentRequest = z.input<typeof cardPaymentRequestSchema>;
 /** The request as its schema reads it (what the sandbox acts on). */
 export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
@@ -118,7 +120,9 @@ export type CardPaymentInput = z.output<typeof cardPaymentRequestSchema>;
  */
 export function amountCurrencyProblem(request: z.output<typeof cardPaymentRequestSchema>): string | undefined {
   const currency = request.creditCard.currency ?? DEFAULT_CARD_CURRENCY;
-  return amountInMinorUnits(reaisToCentavos(request.amount), currency) === undefined ? `must be a whole amount in ${currency}, which has no decimals` : undefined;
+  return amountInMinorUnits(reaisToCentavos(request.amount), currency) === undefined
+    ? `must be a whole amount in ${currency}, which has no decimals`
+    : undefined;
 }
 
 const providerReferencesSchema = z.looseObject({
@@ -131,29 +135,35 @@ const providerReferencesSchema = z.looseObject({
 const whenReadable = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
 /** The spec's integer data.id; a numeric string is read as the integer. */
-export const cardPaymentIdSchema = z.preprocess((value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+export const cardPaymentIdSchema = z.preprocess(
+  (value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value),
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Endpoint 2's answer. The engine needs data.id, the payment it then follows; the spec shows the other fields, read
  * when they come readably (brand and last four digits, else the checkout's own; status, amount and net value).
  */
-export const cardPaymentResponseSchema = z.looseObject({
-  message: whenReadable(z.string()),
-  data: z.looseObject({
-    id: cardPaymentIdSchema,
-    status: whenReadable(openEnum(CARD_PAYMENT_STATUSES)),
-    amount: whenReadable(responseAmountSchema),
-    netValue: whenReadable(responseAmountSchema),
-    brand: whenReadable(z.string().min(1)),
-    last4: whenReadable(z.string().regex(/^\d{4}$/)),
-    invoiceUrl: whenReadable(z.string().nullable()),
-    receiptUrl: whenReadable(z.string().nullable()),
-    provider: whenReadable(z.string()),
-    providerReferences: whenReadable(providerReferencesSchema),
-  }),
-}).meta({ id: 'CardPaymentResponse' });
+export const cardPaymentResponseSchema = z
+  .looseObject({
+    message: whenReadable(z.string()),
+    data: z.looseObject({
+      id: cardPaymentIdSchema,
+      status: whenReadable(openEnum(CARD_PAYMENT_STATUSES)),
+      amount: whenReadable(responseAmountSchema),
+      netValue: whenReadable(responseAmountSchema),
+      brand: whenReadable(z.string().min(1)),
+      last4: whenReadable(z.string().regex(/^\d{4}$/)),
+      invoiceUrl: whenReadable(z.string().nullable()),
+      receiptUrl: whenReadable(z.string().nullable()),
+      provider: whenReadable(z.string()),
+      providerReferences: whenReadable(providerReferencesSchema),
+    }),
+  })
+  .meta({ id: 'CardPaymentResponse' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
 
 /**
@@ -162,30 +172,35 @@ export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
  * refused naming it (data.status, data.amount), which the workflow shows as its problem. Whatever else comes is read
  * when readable: the reference and installments, when shown, must be the order's too.
  */
-export const cardPaymentDetailsResponseSchema = z.preprocess(
-  (body) => (isRecord(body) && !isRecord(body.data) ? { data: body } : body),
-  z.looseObject({
-    message: whenReadable(z.string()),
-    data: z.looseObject({
-      id: whenReadable(cardPaymentIdSchema),
-      status: openEnum(CARD_PAYMENT_STATUSES),
-      amount: responseAmountSchema,
-      netValue: whenReadable(responseAmountSchema),
-      brand: whenReadable(z.string().min(1)),
-      last4: whenReadable(z.string().regex(/^\d{4}$/)),
-      providerStatus: whenReadable(openEnum(CARD_PROVIDER_STATUSES)),
-      externalReference: whenReadable(z.string().nullable()),
-      installmentCount: whenReadable(z.number().int()),
-      createdAt: whenReadable(timestampSchema),
-      updatedAt: whenReadable(timestampSchema),
+export const cardPaymentDetailsResponseSchema = z
+  .preprocess(
+    (body) => (isRecord(body) && !isRecord(body.data) ? { data: body } : body),
+    z.looseObject({
+      message: whenReadable(z.string()),
+      data: z.looseObject({
+        id: whenReadable(cardPaymentIdSchema),
+        status: openEnum(CARD_PAYMENT_STATUSES),
+        amount: responseAmountSchema,
+        netValue: whenReadable(responseAmountSchema),
+        brand: whenReadable(z.string().min(1)),
+        last4: whenReadable(z.string().regex(/^\d{4}$/)),
+        providerStatus: whenReadable(openEnum(CARD_PROVIDER_STATUSES)),
+        externalReference: whenReadable(z.string().nullable()),
+        installmentCount: whenReadable(z.number().int()),
+        createdAt: whenReadable(timestampSchema),
+        updatedAt: whenReadable(timestampSchema),
+      }),
     }),
-  }),
-).meta({ id: 'CardPaymentDetailsResponse' });
+  )
+  .meta({ id: 'CardPaymentDetailsResponse' });
 export type CardPaymentDetailsResponse = z.output<typeof cardPaymentDetailsResponseSchema>;
 
 /** Path parameter of endpoint 3: the integer data.id. */
 export const cardPaymentPathSchema = z.strictObject({
-  id: documentedAs(z.string().regex(/^\d+$/, { message: 'must be the integer id of the payment' }), { type: 'integer', minimum: 0 }),
+  id: documentedAs(z.string().regex(/^\d+$/, { message: 'must be the integer id of the payment' }), {
+    type: 'integer',
+    minimum: 0,
+  }),
 });
 
 /**

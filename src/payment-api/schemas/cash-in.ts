@@ -71,10 +71,12 @@ export const qrCodeResponseSchema = acceptSpellings(
   }),
 );
 
-export const cashInResponseSchema = z.looseObject({
-  message: z.string(),
-  qrCodeResponse: qrCodeResponseSchema,
-}).meta({ id: 'PixCashInResponse' });
+export const cashInResponseSchema = z
+  .looseObject({
+    message: z.string(),
+    qrCodeResponse: qrCodeResponseSchema,
+  })
+  .meta({ id: 'PixCashInResponse' });
 export type CashInResponse = z.infer<typeof cashInResponseSchema>;
 
 /**

@@ -41,7 +41,9 @@ const NOT_BLANK = new RegExp(`[^${WHITESPACE}]`);
 /** Text that is not blank, handed on trimmed; `max` counts the characters as sent. */
 export function nonBlankTextSchema(max?: number) {
   const text = z.string().regex(NOT_BLANK, { message: 'must not be empty' });
-  return (max === undefined ? text : text.max(max, { message: `must have at most ${max} characters` })).transform((value) => value.trim());
+  return (max === undefined ? text : text.max(max, { message: `must have at most ${max} characters` })).transform(
+    (value) => value.trim(),
+  );
 }
 
 /** A required text field: present and not blank. */
@@ -65,7 +67,9 @@ const LABEL = '[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*';
 const HOST = `(?:(?:${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|(?:${OCTET}\\.){3}${OCTET})`;
 const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}|0))?';
 const URL_CHARS = (extra: string) => `(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/${extra}-])*`;
-export const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${HOST}${PORT}(?:/${URL_CHARS('')})?(?:\\?${URL_CHARS('?')})?(?:#${URL_CHARS('?')})?$`);
+export const HTTP_URL_PATTERN = new RegExp(
+  `^[Hh][Tt][Tt][Pp][Ss]?://${HOST}${PORT}(?:/${URL_CHARS('')})?(?:\\?${URL_CHARS('?')})?(?:#${URL_CHARS('?')})?$`,
+);
 
 export const httpUrlSchema = z
   .string()
@@ -83,9 +87,9 @@ export const gatewaySchema = z
   .regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'must be 1-32 letters, digits, "_" or "-"' });
 
 /** CPF (11 digits) or CNPJ (14 characters: from July 2026 the first 12 may be capital letters), without mask. */
-export const documentNumberSchema = z
-  .string()
-  .regex(/^(\d{11}|[0-9A-Z]{12}\d{2})$/, { message: 'must be a CPF (11 digits) or a CNPJ (14 characters, capital letters and digits) without mask' });
+export const documentNumberSchema = z.string().regex(/^(\d{11}|[0-9A-Z]{12}\d{2})$/, {
+  message: 'must be a CPF (11 digits) or a CNPJ (14 characters, capital letters and digits) without mask',
+});
 
 export const emailSchema = z.email({ message: 'must be a valid e-mail address' });
 
@@ -117,7 +121,10 @@ export function isKnownValue<const T extends readonly string[]>(values: T, value
  * `transactionId` and the reverse) and hands the schema the canonical one. The alias key is removed so
  * consumers never see two spellings.
  */
-export function acceptSpellings<T extends z.ZodType>(spellings: Readonly<Record<string, readonly string[]>>, schema: T) {
+export function acceptSpellings<T extends z.ZodType>(
+  spellings: Readonly<Record<string, readonly string[]>>,
+  schema: T,
+) {
   return z.preprocess((value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     let record = value as Record<string, unknown>;
@@ -139,6 +146,9 @@ export const TRANSACTION_ID_SPELLINGS = {
 } as const;
 
 /** A payout callback names its payout by our external_id, the provider's transaction_id, or both. */
-export function namesAPayout(callback: { external_id?: string | undefined; transaction_id?: string | undefined }): boolean {
+export function namesAPayout(callback: {
+  external_id?: string | undefined;
+  transaction_id?: string | undefined;
+}): boolean {
   return callback.external_id !== undefined || callback.transaction_id !== undefined;
 }

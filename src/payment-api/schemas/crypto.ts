@@ -38,16 +38,18 @@ export const usdtAmountSchema = z.string().regex(/^\d+\.\d{6}$/, { message: 'mus
 /** BRL per 1 USDT, or a percentage: positive numbers that may carry more than 2 decimals. */
 const rateSchema = z.number().finite().nonnegative();
 
-export const cryptoFeesResponseSchema = z.looseObject({
-  /** Percentage of the amount (2 means 2 %), our reading of the field. */
-  withdrawal_rate: rateSchema,
-  /** Fixed part of the fee, in reais. */
-  rate_fixed: rateSchema,
-  min_withdrawal: rateSchema,
-  max_withdrawal: rateSchema,
-  /** Reais per 1 USDT. */
-  usdt_rate: rateSchema.positive(),
-}).meta({ id: 'CryptoFeesResponse' });
+export const cryptoFeesResponseSchema = z
+  .looseObject({
+    /** Percentage of the amount (2 means 2 %), our reading of the field. */
+    withdrawal_rate: rateSchema,
+    /** Fixed part of the fee, in reais. */
+    rate_fixed: rateSchema,
+    min_withdrawal: rateSchema,
+    max_withdrawal: rateSchema,
+    /** Reais per 1 USDT. */
+    usdt_rate: rateSchema.positive(),
+  })
+  .meta({ id: 'CryptoFeesResponse' });
 export type CryptoFeesResponse = z.infer<typeof cryptoFeesResponseSchema>;
 
 export const cryptoWithdrawalRequestSchema = z
@@ -62,7 +64,11 @@ export const cryptoWithdrawalRequestSchema = z
   .superRefine((request, ctx) => {
     const format = WALLET_FORMAT[request.network];
     if (!format.pattern.test(request.wallet)) {
-      ctx.addIssue({ code: 'custom', path: ['wallet'], message: `is not a ${request.network} address, e.g. ${format.example}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['wallet'],
+        message: `is not a ${request.network} address, e.g. ${format.example}`,
+      });
     }
   })
   // The same rule for the OpenAPI document, which cannot see into the superRefine.
@@ -124,21 +130,21 @@ export const cryptoWithdrawalCallbackSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.snake,
   z
     .looseObject({
-    external_id: z.string().min(1).optional(),
-    status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
-    transaction_id: providerIdSchema.optional(),
-    amount: responseAmountSchema.optional(),
-    fee: responseAmountSchema.optional(),
-    total: responseAmountSchema.optional(),
-    usdt_amount: usdtAmountSchema.optional(),
-    usdt_rate: rateSchema.positive().optional(),
-    wallet: z.string().min(1).optional(),
-    network: openEnum(CRYPTO_NETWORKS).optional(),
-    txHash: z.string().nullable().optional(),
-    type: openEnum(['CryptoWithdrawal']).optional(),
-    reason: z.string().optional(),
-    updated_at: timestampSchema.optional(),
-  })
+      external_id: z.string().min(1).optional(),
+      status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
+      transaction_id: providerIdSchema.optional(),
+      amount: responseAmountSchema.optional(),
+      fee: responseAmountSchema.optional(),
+      total: responseAmountSchema.optional(),
+      usdt_amount: usdtAmountSchema.optional(),
+      usdt_rate: rateSchema.positive().optional(),
+      wallet: z.string().min(1).optional(),
+      network: openEnum(CRYPTO_NETWORKS).optional(),
+      txHash: z.string().nullable().optional(),
+      type: openEnum(['CryptoWithdrawal']).optional(),
+      reason: z.string().optional(),
+      updated_at: timestampSchema.optional(),
+    })
     .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
 );
 export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSchema>;
@@ -149,5 +155,8 @@ export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSc
  */
 export function usdtAmountForReais(amountReais: number, usdtRate: number): string {
   if (!(usdtRate > 0)) throw new RangeError('usdt_rate must be positive');
-  return new Decimal(String(amountReais)).div(new Decimal(String(usdtRate))).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(6);
+  return new Decimal(String(amountReais))
+    .div(new Decimal(String(usdtRate)))
+    .toDecimalPlaces(6, Decimal.ROUND_DOWN)
+    .toFixed(6);
 }

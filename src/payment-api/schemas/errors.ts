@@ -46,11 +46,13 @@ export const errorIssueSchema = z.looseObject({
 export type ErrorIssue = z.infer<typeof errorIssueSchema>;
 
 /** Read tolerantly: an unknown `code` passes, so a real provider's codes do not break parsing. */
-export const providerErrorSchema = z.looseObject({
-  message: z.string(),
-  code: z.union([z.enum(PROVIDER_ERROR_CODES), z.string().min(1)]),
-  issues: z.array(errorIssueSchema).optional(),
-}).meta({ id: 'ProviderError' });
+export const providerErrorSchema = z
+  .looseObject({
+    message: z.string(),
+    code: z.union([z.enum(PROVIDER_ERROR_CODES), z.string().min(1)]),
+    issues: z.array(errorIssueSchema).optional(),
+  })
+  .meta({ id: 'ProviderError' });
 export type ProviderError = z.infer<typeof providerErrorSchema>;
 
 /** zod issues → the body's `issues`, paths dotted (`payer.email`, `items.0.amount`). */
@@ -72,8 +74,14 @@ export const MAX_PROVIDER_MESSAGE_LENGTH = 300;
  */
 const providerErrorAnswerSchema = z.looseObject({
   message: z.string().optional().catch(undefined),
-  error: z.union([z.string(), z.looseObject({ message: z.string().optional().catch(undefined) })]).optional().catch(undefined),
-  code: z.union([z.string().min(1), z.number().transform(String)]).optional().catch(undefined),
+  error: z
+    .union([z.string(), z.looseObject({ message: z.string().optional().catch(undefined) })])
+    .optional()
+    .catch(undefined),
+  code: z
+    .union([z.string().min(1), z.number().transform(String)])
+    .optional()
+    .catch(undefined),
   issues: z.array(errorIssueSchema).optional().catch(undefined),
 });
 

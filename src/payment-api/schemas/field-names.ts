@@ -14,13 +14,19 @@ export type FieldNames<F extends string> = Readonly<Record<F, readonly string[]>
 export function fieldNamesSetting<const F extends string>(fields: readonly F[], defaults: FieldNames<F>) {
   return z.string().transform((text, ctx): FieldNames<F> => {
     const names: Record<string, readonly string[]> = { ...defaults };
-    for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item.length > 0)) {
+    for (const entry of text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0)) {
       const [field = '', given = ''] = entry.split('=').map((part) => part.trim());
       const alternatives = given.split('|').map((name) => name.trim());
       if (!(fields as readonly string[]).includes(field)) {
         ctx.addIssue({ code: 'custom', message: `${field} is not one of ${fields.join(', ')}` });
       } else if (!entry.includes('=') || !alternatives.every((name) => PROVIDER_FIELD_PATH.test(name))) {
-        ctx.addIssue({ code: 'custom', message: `${field} must be given as ${field}=<name> (a|b for either; dots reach into objects)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} must be given as ${field}=<name> (a|b for either; dots reach into objects)`,
+        });
       } else {
         names[field] = alternatives;
       }

@@ -44,7 +44,18 @@ export const analysisWordsSchema = z
   .transform((words): InfractionAnalysisWords => ({ ACEITA: words[0] ?? '', NEGADA: words[1] ?? '' }));
 
 /** The engine's fields of an infraction record; the provider's names for them are a setting (MED_RECORD_FIELDS). */
-export const MED_RECORD_FIELD_NAMES = ['id', 'transactionId', 'status', 'amount', 'createdAt', 'defenseDeadline', 'reason', 'analise', 'defendedAt', 'resolvedAt'] as const;
+export const MED_RECORD_FIELD_NAMES = [
+  'id',
+  'transactionId',
+  'status',
+  'amount',
+  'createdAt',
+  'defenseDeadline',
+  'reason',
+  'analise',
+  'defendedAt',
+  'resolvedAt',
+] as const;
 export type MedRecordField = (typeof MED_RECORD_FIELD_NAMES)[number];
 
 /** Each engine field's names in the provider's record, tried in order; a dotted name reaches into an object (`valor.total`). */
@@ -98,24 +109,27 @@ export const infractionSchema = acceptSpellings(
   TRANSACTION_ID_SPELLINGS.camel,
   z
     .looseObject({
-    id: providerIdSchema,
-    /** The provider's id of the PIX the claim is about. */
-    transactionId: providerIdSchema,
-    endToEndId: z.string().optional(),
-    status: openEnum(INFRACTION_STATUSES),
-    reason: z.string().optional(),
-    amount: responseAmountSchema,
-    createdAt: timestampSchema.optional(),
-    /** Optional to the engine: without it the documented default applies (docs/assumptions.md §8). */
-    defenseDeadline: timestampSchema.optional(),
-    /** The provider's word (INFRACTION_ANALISE_VALUES), shown as the provider recorded it. */
-    analise: z.string().optional(),
-    justificativa: z.string().optional(),
-    proofs: z.array(z.string()).optional(),
-    defendedAt: timestampSchema.optional(),
-    resolvedAt: timestampSchema.optional(),
-  })
-    .refine((infraction) => infraction.createdAt !== undefined || infraction.defenseDeadline !== undefined, { message: 'must carry createdAt or defenseDeadline', path: ['createdAt'] }),
+      id: providerIdSchema,
+      /** The provider's id of the PIX the claim is about. */
+      transactionId: providerIdSchema,
+      endToEndId: z.string().optional(),
+      status: openEnum(INFRACTION_STATUSES),
+      reason: z.string().optional(),
+      amount: responseAmountSchema,
+      createdAt: timestampSchema.optional(),
+      /** Optional to the engine: without it the documented default applies (docs/assumptions.md §8). */
+      defenseDeadline: timestampSchema.optional(),
+      /** The provider's word (INFRACTION_ANALISE_VALUES), shown as the provider recorded it. */
+      analise: z.string().optional(),
+      justificativa: z.string().optional(),
+      proofs: z.array(z.string()).optional(),
+      defendedAt: timestampSchema.optional(),
+      resolvedAt: timestampSchema.optional(),
+    })
+    .refine((infraction) => infraction.createdAt !== undefined || infraction.defenseDeadline !== undefined, {
+      message: 'must carry createdAt or defenseDeadline',
+      path: ['createdAt'],
+    }),
 );
 export type Infraction = z.infer<typeof infractionSchema>;
 
@@ -140,18 +154,22 @@ export const infractionPathSchema = z.strictObject({
 });
 
 /** Endpoint 8's body: `analise` in the provider's words (the client translates the engine's). */
-export const infractionDefenseRequestSchema = z.strictObject({
-  analise: requiredTextSchema,
-  justificativa: nonBlankTextSchema(MAX_JUSTIFICATION_LENGTH),
-  proofs: z
-    .array(httpUrlSchema)
-    .max(MAX_PROOFS, { message: `must have at most ${MAX_PROOFS} URLs` })
-    .optional(),
-}).meta({ id: 'InfractionDefenseRequest' });
+export const infractionDefenseRequestSchema = z
+  .strictObject({
+    analise: requiredTextSchema,
+    justificativa: nonBlankTextSchema(MAX_JUSTIFICATION_LENGTH),
+    proofs: z
+      .array(httpUrlSchema)
+      .max(MAX_PROOFS, { message: `must have at most ${MAX_PROOFS} URLs` })
+      .optional(),
+  })
+  .meta({ id: 'InfractionDefenseRequest' });
 export type InfractionDefenseRequest = z.input<typeof infractionDefenseRequestSchema>;
 
-export const infractionDefenseResponseSchema = z.looseObject({
-  message: z.string(),
-  infraction: infractionSchema,
-}).meta({ id: 'InfractionDefenseResponse' });
+export const infractionDefenseResponseSchema = z
+  .looseObject({
+    message: z.string(),
+    infraction: infractionSchema,
+  })
+  .meta({ id: 'InfractionDefenseResponse' });
 export type InfractionDefenseResponse = z.infer<typeof infractionDefenseResponseSchema>;

@@ -9,12 +9,14 @@ import {
   TRANSACTION_ID_SPELLINGS,
 } from './common';
 
-export const internalTransferRequestSchema = z.strictObject({
-  /** Must belong to a user of the same environment (else 422 RECIPIENT_NOT_FOUND). */
-  email: emailSchema,
-  amount: requestAmountSchema,
-  description: descriptionSchema.optional(),
-}).meta({ id: 'InternalTransferRequest' });
+export const internalTransferRequestSchema = z
+  .strictObject({
+    /** Must belong to a user of the same environment (else 422 RECIPIENT_NOT_FOUND). */
+    email: emailSchema,
+    amount: requestAmountSchema,
+    description: descriptionSchema.optional(),
+  })
+  .meta({ id: 'InternalTransferRequest' });
 export type InternalTransferRequest = z.input<typeof internalTransferRequestSchema>;
 
 export const internalTransferDataSchema = acceptSpellings(
@@ -28,8 +30,10 @@ export const internalTransferDataSchema = acceptSpellings(
   }),
 );
 
-export const internalTransferResponseSchema = z.looseObject({
-  message: z.string(),
-  data: internalTransferDataSchema,
-}).meta({ id: 'InternalTransferResponse' });
+export const internalTransferResponseSchema = z
+  .looseObject({
+    message: z.string(),
+    data: internalTransferDataSchema,
+  })
+  .meta({ id: 'InternalTransferResponse' });
 export type InternalTransferResponse = z.infer<typeof internalTransferResponseSchema>;

@@ -25,15 +25,17 @@ export const PIX_PAYMENT_FINAL_STATUSES = WITHDRAWAL_FINAL_STATUSES;
 /** EMV payloads are at most 512 characters in practice (BR Code manual). */
 const MAX_EMV_LENGTH = 512;
 
-export const pixCopyPasteRequestSchema = z.strictObject({
-  /** The EMV copy-and-paste text. Its CRC and fields are checked as a business rule (422 INVALID_QRCODE). */
-  qrcode: nonBlankTextSchema(MAX_EMV_LENGTH),
-  external_id: clientIdentifierSchema,
-  /** Required when the EMV carries no amount; when both exist they must agree (422 AMOUNT_MISMATCH). */
-  amount: requestAmountSchema.optional(),
-  clientCallbackUrl: callbackUrlSchema,
-  description: descriptionSchema.optional(),
-}).meta({ id: 'PixCopyPasteRequest' });
+export const pixCopyPasteRequestSchema = z
+  .strictObject({
+    /** The EMV copy-and-paste text. Its CRC and fields are checked as a business rule (422 INVALID_QRCODE). */
+    qrcode: nonBlankTextSchema(MAX_EMV_LENGTH),
+    external_id: clientIdentifierSchema,
+    /** Required when the EMV carries no amount; when both exist they must agree (422 AMOUNT_MISMATCH). */
+    amount: requestAmountSchema.optional(),
+    clientCallbackUrl: callbackUrlSchema,
+    description: descriptionSchema.optional(),
+  })
+  .meta({ id: 'PixCopyPasteRequest' });
 export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 
 export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
@@ -56,7 +58,9 @@ export type PixCopyPasteCallback = z.infer<typeof pixCopyPasteCallbackSchema>;
 export const PIX_COPY_PASTE_REQUEST_PARTS = ['emv', 'amount', 'externalId', 'callbackUrl', 'description'] as const;
 export type PixCopyPasteRequestPart = (typeof PIX_COPY_PASTE_REQUEST_PARTS)[number];
 /** Each part's field name on the wire; a part without one (only `description` may lack it) is not sent. */
-export type PixCopyPasteFieldNames = Readonly<Record<Exclude<PixCopyPasteRequestPart, 'description'>, string>> & { readonly description?: string };
+export type PixCopyPasteFieldNames = Readonly<Record<Exclude<PixCopyPasteRequestPart, 'description'>, string>> & {
+  readonly description?: string;
+};
 
 /** The sandbox's names, those of `pixCopyPasteRequestSchema`: the default, and the names the client checks a request under. */
 export const DEFAULT_PIX_COPY_PASTE_FIELDS: Readonly<Record<PixCopyPasteRequestPart, string>> = {
@@ -74,32 +78,50 @@ const REQUIRED_PARTS = PIX_COPY_PASTE_REQUEST_PARTS.filter((part) => part !== 'd
  * PIX_COPY_PASTE_REQUEST_FIELDS: `emv=<name>,amount=<name>,externalId=<name>,callbackUrl=<name>[,description=<name>]`,
  * every part but `description` named (without it no description is sent), each name a JSON field name, all distinct.
  */
-export const pixCopyPasteFieldNamesSchema = z
-  .string()
-  .transform((text, ctx) => {
-    const names: Partial<Record<PixCopyPasteRequestPart, string>> = {};
-    for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item.length > 0)) {
-      const [part = '', name = '', ...rest] = entry.split('=').map((item) => item.trim());
-      if (!(PIX_COPY_PASTE_REQUEST_PARTS as readonly string[]).includes(part) || rest.length > 0 || !FIELD_NAME.test(name)) {
-        ctx.addIssue({ code: 'custom', message: `\`${entry}\` is not <part>=<field name> with a part among ${PIX_COPY_PASTE_REQUEST_PARTS.join(', ')}` });
-        return z.NEVER;
-      }
-      names[part as PixCopyPasteRequestPart] = name;
+export const pixCopyPasteFieldNamesSchema = z.string().transform((text, ctx) => {
+  const names: Partial<Record<PixCopyPasteRequestPart, string>> = {};
+  for (const entry of text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0)) {
+    const [part = '', name = '', ...rest] = entry.split('=').map((item) => item.trim());
+    if (
+      !(PIX_COPY_PASTE_REQUEST_PARTS as readonly string[]).includes(part) ||
+      rest.length > 0 ||
+      !FIELD_NAME.test(name)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `\`${entry}\` is not <part>=<field name> with a part among ${PIX_COPY_PASTE_REQUEST_PARTS.join(', ')}`,
+      });
+      return z.NEVER;
     }
-    const missing = REQUIRED_PARTS.filter((part) => names[part] === undefined);
-    const given = Object.values(names);
-    if (missing.length > 0) ctx.addIssue({ code: 'custom', message: `must name ${missing.join(', ')} (e.g. emv=qrcode,amount=amount,externalId=external_id,callbackUrl=clientCallbackUrl)` });
-    else if (new Set(given).size !== given.length) ctx.addIssue({ code: 'custom', message: 'must give each part a field name of its own' });
-    return names as PixCopyPasteFieldNames;
-  });
+    names[part as PixCopyPasteRequestPart] = name;
+  }
+  const missing = REQUIRED_PARTS.filter((part) => names[part] === undefined);
+  const given = Object.values(names);
+  if (missing.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      message: `must name ${missing.join(', ')} (e.g. emv=qrcode,amount=amount,externalId=external_id,callbackUrl=clientCallbackUrl)`,
+    });
+  else if (new Set(given).size !== given.length)
+    ctx.addIssue({ code: 'custom', message: 'must give each part a field name of its own' });
+  return names as PixCopyPasteFieldNames;
+});
 
 /** The setting's text for a set of names (a process started with the same configuration reads it back). */
 export function formatPixCopyPasteFields(names: PixCopyPasteFieldNames): string {
-  return PIX_COPY_PASTE_REQUEST_PARTS.flatMap((part) => (names[part] === undefined ? [] : [`${part}=${names[part]}`])).join(',');
+  return PIX_COPY_PASTE_REQUEST_PARTS.flatMap((part) =>
+    names[part] === undefined ? [] : [`${part}=${names[part]}`],
+  ).join(',');
 }
 
 /** A request checked under the sandbox's names, as it goes out under the provider's. */
-export function pixCopyPasteWireBody(request: Readonly<Record<string, unknown>>, names: PixCopyPasteFieldNames): Record<string, unknown> {
+export function pixCopyPasteWireBody(
+  request: Readonly<Record<string, unknown>>,
+  names: PixCopyPasteFieldNames,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const part of PIX_COPY_PASTE_REQUEST_PARTS) {
     const value = request[DEFAULT_PIX_COPY_PASTE_FIELDS[part]];
@@ -120,7 +142,8 @@ const answerStatusSchema = z.string().min(1).max(64);
 const LISTED_FIELDS = 20;
 
 type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first value of `names`, in these objects in order, that reads with `schema`. */
 function firstReading<T>(levels: readonly Fields[], names: readonly string[], schema: z.ZodType<T>): T | undefined {
@@ -157,7 +180,9 @@ export function readPixCopyPasteAnswer(answer: unknown): PixCopyPasteAnswer {
       ...(total === undefined ? {} : { total }),
     };
   }
-  const fields = Object.entries(top).flatMap(([name, value]) => (isFields(value) ? [name, ...Object.keys(value).map((inner) => `${name}.${inner}`)] : [name]));
+  const fields = Object.entries(top).flatMap(([name, value]) =>
+    isFields(value) ? [name, ...Object.keys(value).map((inner) => `${name}.${inner}`)] : [name],
+  );
   return { read: false, fields: fields.slice(0, LISTED_FIELDS).map((field) => field.slice(0, 64)) };
 }
 

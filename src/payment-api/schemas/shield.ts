@@ -10,32 +10,40 @@ import { CARD_CURRENCIES, MAX_INSTALLMENTS, threeDSSchema } from './card';
 export const SHIELD_MODULE_NAME = 'SandboxShield';
 
 /** GET /shield/public-key: the environment's fixed RSA public key (the spec's <PUBLIC_KEY>), SPKI PEM. */
-export const shieldPublicKeyResponseSchema = z.looseObject({ publicKey: z.string().min(1) }).meta({ id: 'ShieldPublicKeyResponse' });
+export const shieldPublicKeyResponseSchema = z
+  .looseObject({ publicKey: z.string().min(1) })
+  .meta({ id: 'ShieldPublicKeyResponse' });
 
 export const shieldSettingsQuerySchema = z.strictObject({
   publicKey: z.string().min(1, { message: 'must be the public key of the environment' }),
 });
 
 /** GET /shield/settings?publicKey=: the 3DS settings of the environment the key belongs to. */
-export const shieldSettingsResponseSchema = z.looseObject({
-  environment: z.string(),
-  moduleName: z.string(),
-  threeDS: z.looseObject({
-    enabled: z.boolean(),
-    version: z.string(),
-    /** How long the buyer has to answer a challenge; prepareThreeDS rejects after it. */
-    challengeTimeoutMs: z.number().int().positive(),
-  }),
-  /** Accepted currencies and their minor units (the unit of prepareThreeDS's amount). */
-  currencies: z.record(z.string(), z.number().int().min(0)),
-}).meta({ id: 'ShieldSettingsResponse' });
+export const shieldSettingsResponseSchema = z
+  .looseObject({
+    environment: z.string(),
+    moduleName: z.string(),
+    threeDS: z.looseObject({
+      enabled: z.boolean(),
+      version: z.string(),
+      /** How long the buyer has to answer a challenge; prepareThreeDS rejects after it. */
+      challengeTimeoutMs: z.number().int().positive(),
+    }),
+    /** Accepted currencies and their minor units (the unit of prepareThreeDS's amount). */
+    currencies: z.record(z.string(), z.number().int().min(0)),
+  })
+  .meta({ id: 'ShieldSettingsResponse' });
 export type ShieldSettings = z.infer<typeof shieldSettingsResponseSchema>;
 
 /** POST /shield/sessions: what prepareThreeDS sends to open a 3DS session. */
 export const threeDSSessionRequestSchema = z.strictObject({
   publicKey: z.string().min(1),
   /** Minor units of the currency (ShieldHelper.convertDecimalToCents). */
-  amount: z.number().int({ message: 'must be an integer amount in minor units (cents)' }).positive().max(Number.MAX_SAFE_INTEGER),
+  amount: z
+    .number()
+    .int({ message: 'must be an integer amount in minor units (cents)' })
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER),
   installments: z.number().int().min(1).max(MAX_INSTALLMENTS),
   currency: z.enum(CARD_CURRENCIES, { message: `must be one of ${CARD_CURRENCIES.join(', ')}` }),
   /**
@@ -54,19 +62,23 @@ export const THREE_DS_SESSION_STATUSES = ['CHALLENGE_REQUIRED', 'AUTHENTICATED',
 export type ThreeDSSessionStatus = (typeof THREE_DS_SESSION_STATUSES)[number];
 
 /** The answer of POST /shield/sessions and GET /shield/sessions/:id; threeDS only once AUTHENTICATED. */
-export const threeDSSessionResponseSchema = z.looseObject({
-  sessionId: z.string(),
-  status: z.enum(THREE_DS_SESSION_STATUSES),
-  threeDS: threeDSSchema.optional(),
-  /** While CHALLENGE_REQUIRED: the time left to answer the challenge. */
-  challengeTimeoutMs: z.number().int().min(0).optional(),
-}).meta({ id: 'ThreeDSSession' });
+export const threeDSSessionResponseSchema = z
+  .looseObject({
+    sessionId: z.string(),
+    status: z.enum(THREE_DS_SESSION_STATUSES),
+    threeDS: threeDSSchema.optional(),
+    /** While CHALLENGE_REQUIRED: the time left to answer the challenge. */
+    challengeTimeoutMs: z.number().int().min(0).optional(),
+  })
+  .meta({ id: 'ThreeDSSession' });
 export type ThreeDSSessionResponse = z.infer<typeof threeDSSessionResponseSchema>;
 
 /** A browser origin (scheme://host[:port]): where the challenge page posts its result. */
-export const browserOriginSchema = z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, {
-  message: 'must be an origin: scheme://host[:port]',
-});
+export const browserOriginSchema = z
+  .string()
+  .refine((value) => URL.canParse(value) && new URL(value).origin === value, {
+    message: 'must be an origin: scheme://host[:port]',
+  });
 
 export const challengePageQuerySchema = z.strictObject({ parentOrigin: browserOriginSchema });
 

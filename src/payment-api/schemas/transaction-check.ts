@@ -18,16 +18,24 @@ export type TransactionState = (typeof TRANSACTION_STATES)[number];
 export const TRANSACTION_FINAL_STATES = ['COMPLETO', 'FALHA'] as const;
 
 /** DEPOSITO is observed; the other names are ours. */
-export const TRANSACTION_TYPES = ['DEPOSITO', 'SAQUE', 'PAGAMENTO_PIX', 'TRANSFERENCIA_INTERNA', 'SAQUE_CRIPTO'] as const;
+export const TRANSACTION_TYPES = [
+  'DEPOSITO',
+  'SAQUE',
+  'PAGAMENTO_PIX',
+  'TRANSFERENCIA_INTERNA',
+  'SAQUE_CRIPTO',
+] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export const TRANSACTION_METHODS = ['PIX', 'INTERNAL', 'CRYPTO'] as const;
 export type TransactionMethod = (typeof TRANSACTION_METHODS)[number];
 
-export const transactionCheckRequestSchema = z.strictObject({
-  /** The id used at creation (external_id, cash-in transactionId) or the id the provider returned. */
-  transactionId: requiredTextSchema,
-}).meta({ id: 'TransactionCheckRequest' });
+export const transactionCheckRequestSchema = z
+  .strictObject({
+    /** The id used at creation (external_id, cash-in transactionId) or the id the provider returned. */
+    transactionId: requiredTextSchema,
+  })
+  .meta({ id: 'TransactionCheckRequest' });
 export type TransactionCheckRequest = z.input<typeof transactionCheckRequestSchema>;
 
 export const checkedTransactionSchema = acceptSpellings(
@@ -46,8 +54,10 @@ export const checkedTransactionSchema = acceptSpellings(
 );
 export type CheckedTransaction = z.infer<typeof checkedTransactionSchema>;
 
-export const transactionCheckResponseSchema = z.looseObject({
-  message: z.string().optional(),
-  transaction: checkedTransactionSchema,
-}).meta({ id: 'TransactionCheckResponse' });
+export const transactionCheckResponseSchema = z
+  .looseObject({
+    message: z.string().optional(),
+    transaction: checkedTransactionSchema,
+  })
+  .meta({ id: 'TransactionCheckResponse' });
 export type TransactionCheckResponse = z.infer<typeof transactionCheckResponseSchema>;

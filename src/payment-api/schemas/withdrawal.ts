@@ -28,16 +28,18 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const WITHDRAWAL_FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
 export type WithdrawalFinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
 
-export const withdrawalRequestSchema = z.strictObject({
-  amount: requestAmountSchema,
-  external_id: clientIdentifierSchema,
-  // Whether the key fits its key_type is a business check (422 INVALID_PIX_KEY), not a shape check.
-  pix_key: nonBlankTextSchema(77),
-  key_type: z.enum(PIX_KEY_TYPES, { message: `must be one of ${PIX_KEY_TYPES.join(', ')}` }),
-  clientCallbackUrl: callbackUrlSchema,
-  description: descriptionSchema.optional(),
-  gateway: gatewaySchema.optional(),
-}).meta({ id: 'WithdrawalRequest' });
+export const withdrawalRequestSchema = z
+  .strictObject({
+    amount: requestAmountSchema,
+    external_id: clientIdentifierSchema,
+    // Whether the key fits its key_type is a business check (422 INVALID_PIX_KEY), not a shape check.
+    pix_key: nonBlankTextSchema(77),
+    key_type: z.enum(PIX_KEY_TYPES, { message: `must be one of ${PIX_KEY_TYPES.join(', ')}` }),
+    clientCallbackUrl: callbackUrlSchema,
+    description: descriptionSchema.optional(),
+    gateway: gatewaySchema.optional(),
+  })
+  .meta({ id: 'WithdrawalRequest' });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
 /**
@@ -70,19 +72,19 @@ export function pixOutCallbackSchema<const T extends string>(type: T) {
     TRANSACTION_ID_SPELLINGS.snake,
     z
       .looseObject({
-      external_id: z.string().min(1).optional(),
-      status: openEnum(WITHDRAWAL_FINAL_STATUSES),
-      transaction_id: providerIdSchema.optional(),
-      amount: responseAmountSchema.optional(),
-      fee: responseAmountSchema.optional(),
-      total: responseAmountSchema.optional(),
-      /** What `callbackTypeOf` routes by, when a single ingress takes every kind. */
-      type: openEnum([type]).optional(),
-      reason: z.string().optional(),
-      /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
-      end_to_end_id: z.string().optional(),
-      updated_at: timestampSchema.optional(),
-    })
+        external_id: z.string().min(1).optional(),
+        status: openEnum(WITHDRAWAL_FINAL_STATUSES),
+        transaction_id: providerIdSchema.optional(),
+        amount: responseAmountSchema.optional(),
+        fee: responseAmountSchema.optional(),
+        total: responseAmountSchema.optional(),
+        /** What `callbackTypeOf` routes by, when a single ingress takes every kind. */
+        type: openEnum([type]).optional(),
+        reason: z.string().optional(),
+        /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
+        end_to_end_id: z.string().optional(),
+        updated_at: timestampSchema.optional(),
+      })
       .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
   );
 }

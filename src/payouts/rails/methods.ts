@@ -18,7 +18,11 @@ export const PAYOUT_FLOWS: Readonly<Record<PayoutMethod, string>> = {
  * whose re-run after a lost workflow task asks first (workflows/payout/provider-calls.ts). An internal
  * transfer cannot be asked for by our id, so only a server-counted attempt may send it.
  */
-export const METHODS_CHECKED_BY_EXTERNAL_ID: ReadonlySet<PayoutMethod> = new Set(['pix_key', 'pix_copy_paste', 'crypto']);
+export const METHODS_CHECKED_BY_EXTERNAL_ID: ReadonlySet<PayoutMethod> = new Set([
+  'pix_key',
+  'pix_copy_paste',
+  'crypto',
+]);
 
 export function methodOfFlow(flow: string | undefined): PayoutMethod | undefined {
   return PAYOUT_METHODS.find((method) => PAYOUT_FLOWS[method] === flow);

@@ -14,7 +14,13 @@ import type { CryptoQuote } from './crypto/quote';
 /** The slice of the payment API the payout rails use; PaymentApiClient implements it. */
 export type PayoutPaymentApi = Pick<
   PaymentApiClient,
-  'withdraw' | 'payPixCopyPaste' | 'internalTransfer' | 'checkTransaction' | 'getCryptoFees' | 'createCryptoWithdrawal' | 'getCryptoStatus'
+  | 'withdraw'
+  | 'payPixCopyPaste'
+  | 'internalTransfer'
+  | 'checkTransaction'
+  | 'getCryptoFees'
+  | 'createCryptoWithdrawal'
+  | 'getCryptoStatus'
 >;
 
 export interface SubmitContext {
@@ -27,7 +33,15 @@ export interface SubmitContext {
 
 export type SubmitOutcome =
   /** The fee and total when the provider said them (or, reconciled, its check did). */
-  | { kind: 'accepted'; transactionId: string; providerStatus: string; feeCents?: number; totalCents?: number; reconciled: boolean; quote?: CryptoQuote }
+  | {
+      kind: 'accepted';
+      transactionId: string;
+      providerStatus: string;
+      feeCents?: number;
+      totalCents?: number;
+      reconciled: boolean;
+      quote?: CryptoQuote;
+    }
   | { kind: 'rejected'; reason: string }
   /** The request may have reached the provider and cannot be looked up or safely sent again: an operator decides. */
   | { kind: 'unknown'; reason: string };
@@ -39,7 +53,15 @@ export type CheckOutcome =
   /** The provider cannot be asked about this payout (no id it knows it by). */
   | { kind: 'unknowable'; reason: string }
   /** endToEndId: the PIX end-to-end id, when the provider's answer carries one. */
-  | { kind: 'found'; transactionId: string; state: ProviderState; providerState: string; feeCents?: number; reason?: string; endToEndId?: string };
+  | {
+      kind: 'found';
+      transactionId: string;
+      state: ProviderState;
+      providerState: string;
+      feeCents?: number;
+      reason?: string;
+      endToEndId?: string;
+    };
 
 /** What a check needs to know of a payout: no destination, no personal data. */
 export interface PayoutRef {
@@ -109,8 +131,15 @@ export async function transactionCheck(api: PayoutPaymentApi, id: string): Promi
 
 /** A payout the provider's check found: accepted, as reconciled, with the fee the check showed (if any). */
 export function acceptedFromCheck(found: Extract<CheckOutcome, { kind: 'found' }>, amountCents: number): SubmitOutcome {
-  const fee = found.feeCents === undefined ? {} : { feeCents: found.feeCents, totalCents: amountCents + found.feeCents };
-  return { kind: 'accepted', transactionId: found.transactionId, providerStatus: found.providerState, ...fee, reconciled: true };
+  const fee =
+    found.feeCents === undefined ? {} : { feeCents: found.feeCents, totalCents: amountCents + found.feeCents };
+  return {
+    kind: 'accepted',
+    transactionId: found.transactionId,
+    providerStatus: found.providerState,
+    ...fee,
+    reconciled: true,
+  };
 }
 
 /**

@@ -69,16 +69,34 @@
 
   window[MODULE_NAME] = {
     setPublicKey: function (key) {
-      if (typeof key !== 'string' || key.indexOf('pk_') !== 0) throw new TypeError('setPublicKey takes the environment key (pk_…)');
+      if (typeof key !== 'string' || key.indexOf('pk_') !== 0)
+        throw new TypeError('setPublicKey takes the environment key (pk_…)');
       publicKey = key;
     },
     encrypt: function (number, holderName, expMonth, expYear, cvv) {
-      if (typeof number !== 'string' || !/^\d{12,19}$/.test(number)) return refused('encrypt(number, holderName, expMonth, expYear, cvv): number must be a string of 12 to 19 digits');
-      if (typeof holderName !== 'string' || !Number.isInteger(expMonth) || !Number.isInteger(expYear) || typeof cvv !== 'string') {
-        return refused('encrypt(number, holderName, expMonth, expYear, cvv): holderName and cvv are strings, expMonth and expYear integers');
+      if (typeof number !== 'string' || !/^\d{12,19}$/.test(number))
+        return refused(
+          'encrypt(number, holderName, expMonth, expYear, cvv): number must be a string of 12 to 19 digits',
+        );
+      if (
+        typeof holderName !== 'string' ||
+        !Number.isInteger(expMonth) ||
+        !Number.isInteger(expYear) ||
+        typeof cvv !== 'string'
+      ) {
+        return refused(
+          'encrypt(number, holderName, expMonth, expYear, cvv): holderName and cvv are strings, expMonth and expYear integers',
+        );
       }
       return withKey(function () {
-        var body = { publicKey: publicKey, number: number, holderName: holderName, expMonth: expMonth, expYear: expYear, cvv: cvv };
+        var body = {
+          publicKey: publicKey,
+          number: number,
+          holderName: holderName,
+          expMonth: expMonth,
+          expYear: expYear,
+          cvv: cvv,
+        };
         if (sessionId !== null) body.sessionId = sessionId;
         return call('POST', '/browser/card-tokens', body).then(function (answer) {
           if (!answer.challengeUrl) return answer.token;
@@ -98,14 +116,22 @@
       var units = MINOR_UNITS[currency];
       var match = /^(\d+)(?:\.(\d+))?$/.exec(String(amount));
       if (units === undefined) throw new TypeError('currency not taken: ' + currency);
-      if (!match || (match[2] || '').length > units) throw new TypeError('not an amount of ' + currency + ': ' + amount);
+      if (!match || (match[2] || '').length > units)
+        throw new TypeError('not an amount of ' + currency + ': ' + amount);
       return Number(match[1] + (match[2] || '').padEnd(units, '0'));
     },
     prepareThreeDS: function (amount, installments, currency) {
-      if (!Number.isInteger(amount) || amount <= 0) return refused('prepareThreeDS(amount, installments, currency): amount is an integer of cents');
-      if (!Number.isInteger(installments) || typeof currency !== 'string') return refused('prepareThreeDS(amount, installments, currency): installments is an integer, currency a code');
+      if (!Number.isInteger(amount) || amount <= 0)
+        return refused('prepareThreeDS(amount, installments, currency): amount is an integer of cents');
+      if (!Number.isInteger(installments) || typeof currency !== 'string')
+        return refused('prepareThreeDS(amount, installments, currency): installments is an integer, currency a code');
       return withKey(function () {
-        return call('POST', '/browser/3ds-sessions', { publicKey: publicKey, amount: amount, installments: installments, currency: currency }).then(function (answer) {
+        return call('POST', '/browser/3ds-sessions', {
+          publicKey: publicKey,
+          amount: amount,
+          installments: installments,
+          currency: currency,
+        }).then(function (answer) {
           sessionId = answer.sessionId;
           return { sessionId: answer.sessionId, threeDS: answer.threeDS };
         });

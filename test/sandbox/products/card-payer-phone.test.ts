@@ -20,7 +20,13 @@ const paymentWithPhone = (phone: string) => ({
   installmentCount: 1,
   dueDate: '2030-01-15',
   payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725', phone },
-  creditCard: { holderName: 'ANA SOUZA', number: '4111111111111111', expiryMonth: '12', expiryYear: nextYear, ccv: '123' },
+  creditCard: {
+    holderName: 'ANA SOUZA',
+    number: '4111111111111111',
+    expiryMonth: '12',
+    expiryYear: nextYear,
+    ccv: '123',
+  },
 });
 
 const ACCEPTED: readonly [string, string][] = [
@@ -37,7 +43,10 @@ const REFUSED = ['12345', '+55 (01) 99999-9999', '(11) 9999-99999-9', 'call me',
 
 test('E.164 and the common Brazilian masks are accepted', async () => {
   for (const [phone] of ACCEPTED) {
-    const answer = await sb.call('POST', '/api/v1/card/payments', { body: paymentWithPhone(phone), auth: { bearer: token } });
+    const answer = await sb.call('POST', '/api/v1/card/payments', {
+      body: paymentWithPhone(phone),
+      auth: { bearer: token },
+    });
     expect({ phone, status: answer.status }).toEqual({ phone, status: 200 });
   }
 });
@@ -48,11 +57,22 @@ test('inside, every accepted form is digits with the country code', () => {
 
 test('anything else is a 422 naming payer.phone and the accepted forms', async () => {
   for (const phone of REFUSED) {
-    const answer = await sb.call<{ code: string; issues: { path: string; message: string }[] }>('POST', '/api/v1/card/payments', { body: paymentWithPhone(phone), auth: { bearer: token } });
-    expect({ phone, status: answer.status, code: answer.body.code }).toEqual({ phone, status: 422, code: 'INVALID_PHONE' });
+    const answer = await sb.call<{ code: string; issues: { path: string; message: string }[] }>(
+      'POST',
+      '/api/v1/card/payments',
+      { body: paymentWithPhone(phone), auth: { bearer: token } },
+    );
+    expect({ phone, status: answer.status, code: answer.body.code }).toEqual({
+      phone,
+      status: 422,
+      code: 'INVALID_PHONE',
+    });
     expect(answer.body.issues).toEqual([{ path: 'payer.phone', message: expect.stringContaining('E.164') }]);
   }
   // No phone at all is a request of the wrong shape: 400, as the document says.
-  const empty = await sb.call<{ code: string }>('POST', '/api/v1/card/payments', { body: paymentWithPhone(''), auth: { bearer: token } });
+  const empty = await sb.call<{ code: string }>('POST', '/api/v1/card/payments', {
+    body: paymentWithPhone(''),
+    auth: { bearer: token },
+  });
   expect([empty.status, empty.body.code]).toEqual([400, 'VALIDATION_FAILED']);
 });

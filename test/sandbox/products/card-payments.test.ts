@@ -67,11 +67,19 @@ const paymentBody = (overrides: Record<string, unknown> = {}, card: Record<strin
   },
   ...overrides,
 });
-const createPayment = (body: unknown, bearer = token) => sb.call<Body>('POST', '/api/v1/card/payments', { body, auth: { bearer } });
-const getPayment = (id: number | string, bearer = token) => sb.call<Body>('GET', `/api/v1/card/payments/${id}`, { auth: { bearer } });
+const createPayment = (body: unknown, bearer = token) =>
+  sb.call<Body>('POST', '/api/v1/card/payments', { body, auth: { bearer } });
+const getPayment = (id: number | string, bearer = token) =>
+  sb.call<Body>('GET', `/api/v1/card/payments/${id}`, { auth: { bearer } });
 const callbacksFor = (id: number) => receiver.received.filter((callback) => callback.payload.id === id);
-const waitForCallback = (id: number) => pollUntil(() => callbacksFor(id)[0], { timeoutMs: 10_000, intervalMs: 20, description: `callback of card payment ${id}` });
-const cardOperations = async () => (await sb.admin<Body>('GET', '/sandbox/operations?product=card-payment')).body.operations;
+const waitForCallback = (id: number) =>
+  pollUntil(() => callbacksFor(id)[0], {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `callback of card payment ${id}`,
+  });
+const cardOperations = async () =>
+  (await sb.admin<Body>('GET', '/sandbox/operations?product=card-payment')).body.operations;
 
 /** A Luhn-valid number from a prefix (the check digit appended). */
 function withLuhnDigit(prefix: string): string {
@@ -93,7 +101,9 @@ describe('a card payment', () => {
     const card = testCard(CARD_NUMBER, { cvv: CCV });
     creditCardToken = cardToken(await environmentKey(sb), card);
     session = (await openSession(sb, { card, amount: 10_000, installments: 3 })).body;
-    const answer = await createPayment(paymentBody({ creditCardToken }, { sessionId: session.sessionId, threeDS: session.threeDS }));
+    const answer = await createPayment(
+      paymentBody({ creditCardToken }, { sessionId: session.sessionId, threeDS: session.threeDS }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       message: expect.any(String),
@@ -107,7 +117,11 @@ describe('a card payment', () => {
         invoiceUrl: null,
         receiptUrl: null,
         provider: expect.any(String),
-        providerReferences: { transactionId: expect.any(String), customerId: expect.any(String), cardId: expect.any(String) },
+        providerReferences: {
+          transactionId: expect.any(String),
+          customerId: expect.any(String),
+          cardId: expect.any(String),
+        },
       },
     });
     expect(Number.isInteger(answer.body.data.id)).toBe(true);
@@ -117,7 +131,12 @@ describe('a card payment', () => {
   test('GET shows it to its owner only, with the 3DS data kept and no card number or ccv', async () => {
     const answer = await getPayment(payment.id);
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ ...payment, providerStatus: 'PENDING', externalReference: 'order-1', installmentCount: 3 });
+    expect(answer.body.data).toMatchObject({
+      ...payment,
+      providerStatus: 'PENDING',
+      externalReference: 'order-1',
+      installmentCount: 3,
+    });
     expect(Date.parse(String(answer.body.data.createdAt))).not.toBeNaN();
 
     const other = await sb.login(RECIPIENT);
@@ -174,11 +193,14 @@ describe('a card payment', () => {
     const created = await createPayment(body);
     expect(created.status).toBe(200);
     sb.advanceClock(SETTLE_MS + 1);
-    await pollUntil(async () => ((await getPayment(created.body.data.id)).body.data.status === 'COMPLETED' ? true : undefined), {
-      timeoutMs: 10_000,
-      intervalMs: 20,
-      description: 'the payment to complete',
-    });
+    await pollUntil(
+      async () => ((await getPayment(created.body.data.id)).body.data.status === 'COMPLETED' ? true : undefined),
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        description: 'the payment to complete',
+      },
+    );
     expect(callbacksFor(created.body.data.id)).toHaveLength(0);
     const tooMany = await createPayment(paymentBody({ installmentCount: 13 }));
     expect(tooMany.status).toBe(400);
@@ -194,12 +216,22 @@ describe('refusals', () => {
       [{}, { expiryMonth: '01', expiryYear: '2020' }, 422, 'CARD_REFUSED', ['creditCard.expiryYear']],
       [{}, { number: withLuhnDigit('999999999999999') }, 422, 'CARD_REFUSED', ['creditCard.number']],
       [{}, { number: TEST_CARDS.insufficientFunds }, 422, 'CARD_REFUSED', ['creditCard.number']],
-      [{ payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725' } }, {}, 400, 'VALIDATION_FAILED', ['payer.phone']],
+      [
+        { payer: { name: 'Ana Souza', email: 'ana@example.com', document: '52998224725' } },
+        {},
+        400,
+        'VALIDATION_FAILED',
+        ['payer.phone'],
+      ],
       [{}, { ccv: '12' }, 400, 'VALIDATION_FAILED', ['creditCard.ccv']],
     ];
     for (const [overrides, card, status, code, paths] of refusals) {
       const answer = await createPayment(paymentBody(overrides, card));
-      expect({ status: answer.status, code: answer.body.code, paths: answer.body.issues.map((issue) => issue.path) }).toEqual({ status, code, paths });
+      expect({
+        status: answer.status,
+        code: answer.body.code,
+        paths: answer.body.issues.map((issue) => issue.path),
+      }).toEqual({ status, code, paths });
       expect(JSON.stringify(answer.body)).not.toContain(CARD_NUMBER);
     }
     expect((await cardOperations()).length).toBe(before.payments);
@@ -214,26 +246,40 @@ describe('refusals', () => {
     sb.advanceClock(SETTLE_MS + 1);
     const callback = await waitForCallback(created.body.data.id);
     expect(callback.verified).toBe(true);
-    expect(callback.payload).toMatchObject({ status: 'FAILED', providerStatus: 'DECLINED', eventType: 'PAYMENT_UPDATED' });
+    expect(callback.payload).toMatchObject({
+      status: 'FAILED',
+      providerStatus: 'DECLINED',
+      eventType: 'PAYMENT_UPDATED',
+    });
     expect(sb.balance('merchant')).toBe(before);
-    expect((await getPayment(created.body.data.id)).body.data).toMatchObject({ status: 'FAILED', providerStatus: 'DECLINED' });
+    expect((await getPayment(created.body.data.id)).body.data).toMatchObject({
+      status: 'FAILED',
+      providerStatus: 'DECLINED',
+    });
   });
 
   test('missing or bad credentials are 401 on both endpoints', async () => {
     const answers = await Promise.all([
       sb.call<Body>('POST', '/api/v1/card/payments', { body: paymentBody() }),
       createPayment(paymentBody(), 'not-a-jwt'),
-      sb.call<Body>('POST', '/api/v1/card/payments', { body: paymentBody(), auth: { ci: 'merchant-client', cs: 'merchant-secret' } }),
+      sb.call<Body>('POST', '/api/v1/card/payments', {
+        body: paymentBody(),
+        auth: { ci: 'merchant-client', cs: 'merchant-secret' },
+      }),
       sb.call<Body>('GET', '/api/v1/card/payments/1'),
       getPayment(1, 'not-a-jwt'),
     ]);
-    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(Array.from({ length: 5 }, () => [401, 'UNAUTHORIZED']));
+    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(
+      Array.from({ length: 5 }, () => [401, 'UNAUTHORIZED']),
+    );
   });
 });
 
 /** The base64 lines of the environment's private key, as stored. */
 function privateKeyLines(): string[] {
-  const row = sb.sandbox.ctx.db.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'shield_rsa_private_key'").get();
+  const row = sb.sandbox.ctx.db
+    .prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'shield_rsa_private_key'")
+    .get();
   return (row?.value ?? '').split('\n').filter((line) => line.length > 0 && !line.startsWith('-----'));
 }
 

@@ -5,7 +5,15 @@ import { cashInCallbackSchema } from '../../../src/payment-api/schemas/cash-in';
 import { parseBrCode } from '../../../src/pix/brcode';
 import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../sandbox/products/cash-in';
 import { pollUntil } from '../../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver, type Credentials } from '../../helpers/sandbox';
+import {
+  MERCHANT,
+  RECIPIENT,
+  startCallbackReceiver,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+  type Credentials,
+} from '../../helpers/sandbox';
 import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const EXPIRY_MS = 60_000;
@@ -28,7 +36,14 @@ interface Body {
   message: string;
   issues: { path: string; message: string }[];
   qrCodeResponse: { transactionId: string; status: string; qrcode: string; amount: number; expiresAt: string };
-  transaction: { transactionId: string; transactionState: string; transactionType: string; transactionMethod: string; value: number; fee: number };
+  transaction: {
+    transactionId: string;
+    transactionState: string;
+    transactionType: string;
+    transactionMethod: string;
+    value: number;
+    fee: number;
+  };
   operations: { transactionId: string }[];
   entries: { kind: string; lines: { account: string; amountCents: number }[] }[];
 }
@@ -46,11 +61,17 @@ const chargeBody = (transactionId: string, overrides: Record<string, unknown> = 
 const create = (body: unknown, auth: Credentials = merchantHeaders) =>
   sb.call<Body>('POST', '/api/transactions/create', { body, auth });
 const deposit = (body: unknown) => sb.call<Body>('POST', '/api/payments/deposit', { body, auth: { bearer: token } });
-const pay = (id: string, body: unknown = {}) => sb.admin<Body>('POST', `/sandbox/cash-ins/${encodeURIComponent(id)}/pay`, body);
-const check = (id: string, auth = merchantHeaders) => sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth });
+const pay = (id: string, body: unknown = {}) =>
+  sb.admin<Body>('POST', `/sandbox/cash-ins/${encodeURIComponent(id)}/pay`, body);
+const check = (id: string, auth = merchantHeaders) =>
+  sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth });
 const callbacksFor = (id: string) => receiver.received.filter((callback) => callback.payload.transactionId === id);
 const waitForCallbacks = (id: string, count: number) =>
-  pollUntil(() => (callbacksFor(id).length >= count ? callbacksFor(id) : undefined), { timeoutMs: 10_000, intervalMs: 20, description: `${count} callback(s) of ${id}` });
+  pollUntil(() => (callbacksFor(id).length >= count ? callbacksFor(id) : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `${count} callback(s) of ${id}`,
+  });
 
 describe('creating a charge', () => {
   test('answers PENDING with a BR Code that carries the amount, txid, merchant name and city, and a valid CRC', async () => {
@@ -62,7 +83,13 @@ describe('creating a charge', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       message: expect.any(String),
-      qrCodeResponse: { transactionId: id, status: 'PENDING', qrcode: expect.any(String), amount: 150.5, expiresAt: expect.any(String) },
+      qrCodeResponse: {
+        transactionId: id,
+        status: 'PENDING',
+        qrcode: expect.any(String),
+        amount: 150.5,
+        expiresAt: expect.any(String),
+      },
     });
     const { qrcode, expiresAt } = answer.body.qrCodeResponse;
     // Set while the request was being answered, however long that took.
@@ -94,7 +121,13 @@ describe('creating a charge', () => {
     expect(fields.get('63')).toBe(crc16(qrcode.slice(0, -4)));
 
     const checked = await check(id);
-    expect(checked.body.transaction).toMatchObject({ transactionState: 'PENDENTE', transactionType: 'DEPOSITO', transactionMethod: 'PIX', value: 150.5, fee: 1.51 });
+    expect(checked.body.transaction).toMatchObject({
+      transactionState: 'PENDENTE',
+      transactionType: 'DEPOSITO',
+      transactionMethod: 'PIX',
+      value: 150.5,
+      fee: 1.51,
+    });
     expect(sb.balance('merchant')).toBe(before);
   });
 
@@ -111,10 +144,21 @@ describe('creating a charge', () => {
 
   test('bad input is 400 with each field path and creates nothing', async () => {
     const id = alnumId();
-    const answer = await create({ ...chargeBody(id), amount: 1.005, payerDocument: '123', projectWebhook: 'ftp://x', surprise: true });
+    const answer = await create({
+      ...chargeBody(id),
+      amount: 1.005,
+      payerDocument: '123',
+      projectWebhook: 'ftp://x',
+      surprise: true,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('VALIDATION_FAILED');
-    expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual(['', 'amount', 'payerDocument', 'projectWebhook']);
+    expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual([
+      '',
+      'amount',
+      'payerDocument',
+      'projectWebhook',
+    ]);
     expect((await check(id)).status).toBe(404);
   });
 
@@ -134,7 +178,14 @@ describe('creating a charge', () => {
     expect(operations.body.operations).toHaveLength(1);
 
     const withdrawalId = uniqueId('wd-then-ci');
-    expect((await sb.call('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(withdrawalId, receiver.url), auth: { bearer: token } })).status).toBe(200);
+    expect(
+      (
+        await sb.call('POST', '/api/withdrawals/withdraw', {
+          body: withdrawalBody(withdrawalId, receiver.url),
+          auth: { bearer: token },
+        })
+      ).status,
+    ).toBe(200);
     const reused = await create(chargeBody(withdrawalId));
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('IDEMPOTENCY_CONFLICT');
@@ -155,7 +206,13 @@ describe('paying a charge', () => {
     const [callback] = await waitForCallbacks(id, 1);
     expect(callback?.verified).toBe(true);
     const payload = cashInCallbackSchema.parse(callback?.payload);
-    expect(payload).toMatchObject({ transactionId: id, status: 'PAID', amount: 150.5, type: 'Deposit', payerName: 'João Pagador' });
+    expect(payload).toMatchObject({
+      transactionId: id,
+      status: 'PAID',
+      amount: 150.5,
+      type: 'Deposit',
+      payerName: 'João Pagador',
+    });
     expect(payload.endToEndId).toMatch(/^E\d{20}[0-9a-f]{11}$/);
     expect(Date.parse(payload.paidAt ?? '')).not.toBeNaN();
 
@@ -195,9 +252,14 @@ describe('paying a charge', () => {
     const unknown = alnumId();
     const answer = await create(chargeBody(unknown, { splitUser: 'nobody@sandbox.test', splitTax: 10 }));
     expect(answer.status).toBe(422);
-    expect(answer.body).toMatchObject({ code: 'RECIPIENT_NOT_FOUND', issues: [{ path: 'splitUser', message: expect.any(String) }] });
+    expect(answer.body).toMatchObject({
+      code: 'RECIPIENT_NOT_FOUND',
+      issues: [{ path: 'splitUser', message: expect.any(String) }],
+    });
     expect((await check(unknown)).status).toBe(404);
-    expect((await create(chargeBody(alnumId(), { splitUser: 'merchant@sandbox.test', splitTax: 10 }))).status).toBe(422);
+    expect((await create(chargeBody(alnumId(), { splitUser: 'merchant@sandbox.test', splitTax: 10 }))).status).toBe(
+      422,
+    );
     const half = await create(chargeBody(alnumId(), { splitUser: 'recipient@sandbox.test' }));
     expect(half.status).toBe(400);
     expect(half.body.issues.map((issue) => issue.path)).toEqual(['splitTax']);
@@ -213,7 +275,12 @@ describe('paying a charge', () => {
     expect((await pay(providerId)).status).toBe(200);
     expect(sb.balance('merchant')).toBe(before + 1980);
     const [callback] = await waitForCallbacks(id, 1);
-    expect(callback?.payload).toMatchObject({ transactionId: id, status: 'PAID', type: 'Deposit', payerName: 'Ana Souza' });
+    expect(callback?.payload).toMatchObject({
+      transactionId: id,
+      status: 'PAID',
+      type: 'Deposit',
+      payerName: 'Ana Souza',
+    });
     expect((await check(providerId)).body.transaction.transactionState).toBe('COMPLETO');
   });
 
@@ -258,7 +325,12 @@ describe('expiry', () => {
     sb.advanceClock(EXPIRY_MS + 1);
     const [callback] = await waitForCallbacks(id, 1);
     expect(callback?.verified).toBe(true);
-    expect(cashInCallbackSchema.parse(callback?.payload)).toMatchObject({ transactionId: id, status: 'EXPIRED', type: 'Deposit', amount: 150.5 });
+    expect(cashInCallbackSchema.parse(callback?.payload)).toMatchObject({
+      transactionId: id,
+      status: 'EXPIRED',
+      type: 'Deposit',
+      amount: 150.5,
+    });
     expect((await check(id)).body.transaction.transactionState).toBe('FALHA');
     expect((await pay(id)).status).toBe(409);
     expect(sb.balance('merchant')).toBe(before);

@@ -1,9 +1,20 @@
 /** Crypto (endpoints 12, 13 and POST /api/crypto/withdraw) over HTTP: fees, bounds, exact USDT, settlement, callback, status. */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { cryptoFeesResponseSchema, cryptoStatusResponseSchema, cryptoWithdrawalCallbackSchema, usdtAmountForReais } from '../../../src/payment-api/schemas/crypto';
+import {
+  cryptoFeesResponseSchema,
+  cryptoStatusResponseSchema,
+  cryptoWithdrawalCallbackSchema,
+  usdtAmountForReais,
+} from '../../../src/payment-api/schemas/crypto';
 import { pollUntil } from '../../../src/util/poll';
-import { RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../../helpers/sandbox';
+import {
+  RECIPIENT,
+  startCallbackReceiver,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+} from '../../helpers/sandbox';
 import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
@@ -45,12 +56,20 @@ const withdrawBody = (externalId: string, overrides: Record<string, unknown> = {
   clientCallbackUrl: receiver.url,
   ...overrides,
 });
-const withdraw = (body: unknown, bearer = token) => sb.call<Body>('POST', '/api/crypto/withdraw', { body, auth: { bearer } });
-const status = (id: string, bearer = token) => sb.call<Body>('GET', `/api/crypto/status/${encodeURIComponent(id)}`, { auth: { bearer } });
-const check = (id: string) => sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
-const callbacksFor = (externalId: string) => receiver.received.filter((callback) => callback.payload.external_id === externalId);
+const withdraw = (body: unknown, bearer = token) =>
+  sb.call<Body>('POST', '/api/crypto/withdraw', { body, auth: { bearer } });
+const status = (id: string, bearer = token) =>
+  sb.call<Body>('GET', `/api/crypto/status/${encodeURIComponent(id)}`, { auth: { bearer } });
+const check = (id: string) =>
+  sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
+const callbacksFor = (externalId: string) =>
+  receiver.received.filter((callback) => callback.payload.external_id === externalId);
 const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], { timeoutMs: 10_000, intervalMs: 20, description: `callback of ${externalId}` });
+  pollUntil(() => callbacksFor(externalId)[0], {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `callback of ${externalId}`,
+  });
 
 /** Reais (centavos) / rate (ten-thousandths), rounded down to 6 places, in integers: independent of decimal.js. */
 function usdtByIntegers(amountCents: bigint, rateTenThousandths: bigint): string {
@@ -62,14 +81,22 @@ describe('fees', () => {
   test('GET /api/crypto/fees answers the sandbox settings in the contract shape', async () => {
     const answer = await sb.call<Body>('GET', '/api/crypto/fees', { auth: { bearer: token } });
     expect(answer.status).toBe(200);
-    expect(cryptoFeesResponseSchema.parse(answer.body)).toEqual({ withdrawal_rate: 2, rate_fixed: 1, min_withdrawal: 50, max_withdrawal: 50_000, usdt_rate: 5.4 });
+    expect(cryptoFeesResponseSchema.parse(answer.body)).toEqual({
+      withdrawal_rate: 2,
+      rate_fixed: 1,
+      min_withdrawal: 50,
+      max_withdrawal: 50_000,
+      usdt_rate: 5.4,
+    });
   });
 
   test('the admin can change them; invalid settings are 400 with field paths; clients cannot', async () => {
     const bad = await sb.admin<Body>('PUT', '/sandbox/crypto/fees', { min_withdrawal: 60_000, rate_fixed: 1.005 });
     expect(bad.status).toBe(400);
     expect(bad.body.issues.map((issue) => issue.path).sort()).toEqual(['min_withdrawal', 'rate_fixed']);
-    expect((await sb.call('PUT', '/sandbox/crypto/fees', { body: { usdt_rate: 1 }, auth: { bearer: token } })).status).toBe(401);
+    expect(
+      (await sb.call('PUT', '/sandbox/crypto/fees', { body: { usdt_rate: 1 }, auth: { bearer: token } })).status,
+    ).toBe(401);
     expect((await sb.admin<Body>('GET', '/sandbox/crypto/fees')).body.fees.usdt_rate).toBe(5.4);
   });
 });
@@ -100,9 +127,19 @@ describe('a crypto withdrawal', () => {
     for (const id of [transactionId, externalId]) {
       const current = await status(id);
       expect(current.status).toBe(200);
-      expect(cryptoStatusResponseSchema.parse(current.body)).toMatchObject({ transactionId, external_id: externalId, status: 'PROCESSING', total: 103, txHash: null });
+      expect(cryptoStatusResponseSchema.parse(current.body)).toMatchObject({
+        transactionId,
+        external_id: externalId,
+        status: 'PROCESSING',
+        total: 103,
+        txHash: null,
+      });
     }
-    expect((await check(externalId)).body.transaction).toMatchObject({ transactionState: 'PROCESSING', transactionType: 'SAQUE_CRIPTO', transactionMethod: 'CRYPTO' });
+    expect((await check(externalId)).body.transaction).toMatchObject({
+      transactionState: 'PROCESSING',
+      transactionType: 'SAQUE_CRIPTO',
+      transactionMethod: 'CRYPTO',
+    });
   });
 
   test('the same external_id and body is the same withdrawal, debited once; another body is 409', async () => {
@@ -140,12 +177,19 @@ describe('a crypto withdrawal', () => {
     expect(sb.ledgerBalances()).toBe(true);
   });
 
-  test('status is the owner\'s only; unknown ids and other kinds of operation are 404', async () => {
+  test("status is the owner's only; unknown ids and other kinds of operation are 404", async () => {
     const other = await sb.login(RECIPIENT);
     expect((await status(transactionId, other)).status).toBe(404);
     expect((await status('cw_unknown')).status).toBe(404);
     const pixId = uniqueId('pix');
-    expect((await sb.call('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(pixId, receiver.url), auth: { bearer: token } })).status).toBe(200);
+    expect(
+      (
+        await sb.call('POST', '/api/withdrawals/withdraw', {
+          body: withdrawalBody(pixId, receiver.url),
+          auth: { bearer: token },
+        })
+      ).status,
+    ).toBe(200);
     expect((await status(pixId)).status).toBe(404);
   });
 });
@@ -157,12 +201,17 @@ describe('bounds and validation', () => {
       const id = uniqueId('range');
       const answer = await withdraw(withdrawBody(id, { amount }));
       expect(answer.status).toBe(422);
-      expect(answer.body).toMatchObject({ code: 'CRYPTO_AMOUNT_OUT_OF_RANGE', issues: [{ path: 'amount', message: expect.any(String) }] });
+      expect(answer.body).toMatchObject({
+        code: 'CRYPTO_AMOUNT_OUT_OF_RANGE',
+        issues: [{ path: 'amount', message: expect.any(String) }],
+      });
       expect((await status(id)).status).toBe(404);
     }
     expect(sb.balance('merchant')).toBe(before);
     expect((await withdraw(withdrawBody(uniqueId('min'), { amount: 50 }))).status).toBe(200);
-    expect((await withdraw(withdrawBody(uniqueId('max'), { amount: 50_000, wallet: EVM_WALLET, network: 'BEP20' }))).status).toBe(200);
+    expect(
+      (await withdraw(withdrawBody(uniqueId('max'), { amount: 50_000, wallet: EVM_WALLET, network: 'BEP20' }))).status,
+    ).toBe(200);
   });
 
   test('a wallet that does not fit its network, or a third decimal, is 400 with the field path', async () => {
@@ -175,9 +224,13 @@ describe('bounds and validation', () => {
   });
 
   test('the USDT amount is exact to 6 places at any rate, and the fee is rate_fixed + withdrawal_rate % half-up', async () => {
-    expect((await sb.admin('PUT', '/sandbox/crypto/fees', { usdt_rate: 5.4321, withdrawal_rate: 1.75 })).status).toBe(200);
+    expect((await sb.admin('PUT', '/sandbox/crypto/fees', { usdt_rate: 5.4321, withdrawal_rate: 1.75 })).status).toBe(
+      200,
+    );
     try {
-      const answer = await withdraw(withdrawBody(uniqueId('rate'), { amount: 1234.56, wallet: EVM_WALLET, network: 'ERC20' }));
+      const answer = await withdraw(
+        withdrawBody(uniqueId('rate'), { amount: 1234.56, wallet: EVM_WALLET, network: 'ERC20' }),
+      );
       expect(answer.status).toBe(200);
       expect(answer.body.usdt_amount).toBe(usdtByIntegers(123_456n, 54_321n));
       expect(answer.body.usdt_amount).toBe('227.271221');
@@ -202,7 +255,11 @@ describe('outcomes', () => {
     expect((await withdraw(withdrawBody(id, { amount: 100.13 }))).status).toBe(200);
     sb.advanceClock(SETTLE_MS + 1);
     const callback = await waitForCallback(id);
-    expect(callback.payload).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/\.13/), type: 'CryptoWithdrawal' });
+    expect(callback.payload).toMatchObject({
+      status: 'FAILED',
+      reason: expect.stringMatching(/\.13/),
+      type: 'CryptoWithdrawal',
+    });
     expect((await status(id)).body).toMatchObject({ status: 'FAILED', txHash: null, reason: expect.any(String) });
     expect((await check(id)).body.transaction.transactionState).toBe('FALHA');
     expect(sb.balance('merchant')).toBe(before);
@@ -213,7 +270,9 @@ describe('outcomes', () => {
     const created = await withdraw(withdrawBody(id, { amount: 70.14, wallet: EVM_WALLET, network: 'ERC20' }));
     sb.advanceClock(SETTLE_MS + 1);
     expect((await status(id)).body.status).toBe('PROCESSING');
-    const forced = await sb.admin('POST', `/sandbox/operations/${created.body.transactionId}/outcome`, { status: 'COMPLETED' });
+    const forced = await sb.admin('POST', `/sandbox/operations/${created.body.transactionId}/outcome`, {
+      status: 'COMPLETED',
+    });
     expect(forced.status).toBe(200);
     const callback = await waitForCallback(id);
     expect(callback.payload).toMatchObject({ status: 'COMPLETED', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
@@ -232,7 +291,9 @@ describe('credentials', () => {
       status(id, 'not-a-jwt'),
       sb.call<Body>('GET', `/api/crypto/status/${id}`),
     ]);
-    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(Array.from({ length: 6 }, () => [401, 'UNAUTHORIZED']));
+    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(
+      Array.from({ length: 6 }, () => [401, 'UNAUTHORIZED']),
+    );
     expect((await status(id)).status).toBe(404);
   });
 });

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { infractionListResponseSchema, infractionSchema } from '../../../src/payment-api/schemas/infractions';
 import { INFRACTION_DEFENSE_WINDOW_MS, MED_REFUNDS_ACCOUNT } from '../../../sandbox/products/infractions';
 import { pollUntil } from '../../../src/util/poll';
-import { MERCHANT, RECIPIENT, startCallbackReceiver, uniqueId, withdrawalBody, type CallbackReceiver } from '../../helpers/sandbox';
+import {
+  MERCHANT,
+  RECIPIENT,
+  startCallbackReceiver,
+  uniqueId,
+  withdrawalBody,
+  type CallbackReceiver,
+} from '../../helpers/sandbox';
 import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const RESOLVE_MS = 3_000;
@@ -47,24 +54,40 @@ interface Body {
 /** A cash-in of `amount` paid by the admin payer; returns the provider id (what infractions refer to). */
 async function paidCashIn(amount: number, headers: Headers = merchantHeaders): Promise<string> {
   const transactionId = `MED${randomBytes(8).toString('hex')}`;
-  const body = { amount, payerName: 'Ana Souza', payerDocument: '52998224725', transactionId, projectWebhook: receiver.url };
+  const body = {
+    amount,
+    payerName: 'Ana Souza',
+    payerDocument: '52998224725',
+    transactionId,
+    projectWebhook: receiver.url,
+  };
   expect((await sb.call('POST', '/api/transactions/create', { body, auth: headers })).status).toBe(200);
   expect((await sb.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
   const checked = await sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId }, auth: headers });
   return checked.body.transaction.transactionId;
 }
-const open = (body: Record<string, unknown>) => sb.admin<Body>('POST', '/sandbox/infractions', { reason: 'fraud', ...body });
-const resolve = (id: string, status: string) => sb.admin<Body>('POST', `/sandbox/infractions/${id}/resolve`, { status });
-const list = (query = '', headers: Headers = merchantHeaders) => sb.call<Body>('GET', `/api/meds/infractions/list${query}`, { auth: headers });
+const open = (body: Record<string, unknown>) =>
+  sb.admin<Body>('POST', '/sandbox/infractions', { reason: 'fraud', ...body });
+const resolve = (id: string, status: string) =>
+  sb.admin<Body>('POST', `/sandbox/infractions/${id}/resolve`, { status });
+const list = (query = '', headers: Headers = merchantHeaders) =>
+  sb.call<Body>('GET', `/api/meds/infractions/list${query}`, { auth: headers });
 const defend = (id: string, body: unknown, headers: Headers = merchantHeaders) =>
   sb.call<Body>('POST', `/api/meds/infractions/${id}/defense`, { body, auth: headers });
-const defense = (analise: string) => ({ analise, justificativa: 'The buyer received the goods; tracking attached.', proofs: ['https://example.com/proof.pdf'] });
+const defense = (analise: string) => ({
+  analise,
+  justificativa: 'The buyer received the goods; tracking attached.',
+  proofs: ['https://example.com/proof.pdf'],
+});
 const current = async (id: string) => (await sb.admin<Body>('GET', `/sandbox/infractions/${id}`)).body.infraction;
 const waitForStatus = (id: string, status: string) =>
-  pollUntil(async () => {
-    const infraction = await current(id);
-    return infraction.status === status ? infraction : undefined;
-  }, { timeoutMs: 10_000, intervalMs: 20, description: `infraction ${id} to be ${status}` });
+  pollUntil(
+    async () => {
+      const infraction = await current(id);
+      return infraction.status === status ? infraction : undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 20, description: `infraction ${id} to be ${status}` },
+  );
 
 describe('opening', () => {
   test('the admin opens one on a PAID cash-in: WAITING_PSP, amount defaulting to the transaction, deadline 7 days later', async () => {
@@ -72,9 +95,17 @@ describe('opening', () => {
     const answer = await open({ transactionId });
     expect(answer.status).toBe(200);
     const infraction = infractionSchema.parse(answer.body.infraction);
-    expect(infraction).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId, status: 'WAITING_PSP', reason: 'fraud', amount: 80 });
+    expect(infraction).toMatchObject({
+      id: expect.stringMatching(/^med_/),
+      transactionId,
+      status: 'WAITING_PSP',
+      reason: 'fraud',
+      amount: 80,
+    });
     expect(infraction.endToEndId).toMatch(/^E/);
-    expect(Date.parse(infraction.defenseDeadline ?? '') - Date.parse(infraction.createdAt ?? '')).toBe(INFRACTION_DEFENSE_WINDOW_MS);
+    expect(Date.parse(infraction.defenseDeadline ?? '') - Date.parse(infraction.createdAt ?? '')).toBe(
+      INFRACTION_DEFENSE_WINDOW_MS,
+    );
     const listed = await list();
     expect(listed.body.data[0]).toEqual(infractionSchema.parse(listed.body.data[0]));
     expect(listed.body.data[0]?.id).toBe(infraction.id);
@@ -83,14 +114,30 @@ describe('opening', () => {
   test('is refused for a charge not yet paid, a withdrawal, an unknown id, an amount above the transaction, a second live claim, and without the admin token', async () => {
     const pendingId = `PEND${randomBytes(6).toString('hex')}`;
     await sb.call('POST', '/api/transactions/create', {
-      body: { amount: 10, payerName: 'Ana', payerDocument: '52998224725', transactionId: pendingId, projectWebhook: receiver.url },
+      body: {
+        amount: 10,
+        payerName: 'Ana',
+        payerDocument: '52998224725',
+        transactionId: pendingId,
+        projectWebhook: receiver.url,
+      },
       auth: merchantHeaders,
     });
     expect((await open({ transactionId: pendingId })).body.code).toBe('TRANSACTION_NOT_ELIGIBLE');
     const token = await sb.login();
     const withdrawalId = uniqueId('wd');
-    await sb.call('POST', '/api/withdrawals/withdraw', { body: withdrawalBody(withdrawalId, receiver.url), auth: { bearer: token } });
-    const onWithdrawal = await open({ transactionId: (await sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: withdrawalId }, auth: merchantHeaders })).body.transaction.transactionId });
+    await sb.call('POST', '/api/withdrawals/withdraw', {
+      body: withdrawalBody(withdrawalId, receiver.url),
+      auth: { bearer: token },
+    });
+    const onWithdrawal = await open({
+      transactionId: (
+        await sb.call<Body>('POST', '/api/transactions/check', {
+          body: { transactionId: withdrawalId },
+          auth: merchantHeaders,
+        })
+      ).body.transaction.transactionId,
+    });
     expect([onWithdrawal.status, onWithdrawal.body.code]).toEqual([409, 'TRANSACTION_NOT_ELIGIBLE']);
     expect((await open({ transactionId: 'ci_nothing' })).status).toBe(404);
 
@@ -101,7 +148,14 @@ describe('opening', () => {
     expect((await open({ transactionId: paid, amount: 5 })).status).toBe(200);
     const second = await open({ transactionId: paid });
     expect([second.status, second.body.code]).toEqual([409, 'INFRACTION_EXISTS']);
-    expect((await sb.call('POST', '/sandbox/infractions', { body: { transactionId: paid, reason: 'x' }, auth: merchantHeaders })).status).toBe(401);
+    expect(
+      (
+        await sb.call('POST', '/sandbox/infractions', {
+          body: { transactionId: paid, reason: 'x' },
+          auth: merchantHeaders,
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -116,9 +170,17 @@ describe('listing', () => {
     const total = before + 5;
     const first = await list('?page=1&perPage=2', recipientHeaders);
     expect(first.status).toBe(200);
-    expect(infractionListResponseSchema.parse(first.body)).toMatchObject({ page: 1, perPage: 2, total, totalPages: Math.ceil(total / 2) });
+    expect(infractionListResponseSchema.parse(first.body)).toMatchObject({
+      page: 1,
+      perPage: 2,
+      total,
+      totalPages: Math.ceil(total / 2),
+    });
     expect(first.body.data.map((infraction) => infraction.id)).toEqual([opened[4], opened[3]]);
-    expect((await list('?page=2&perPage=2', recipientHeaders)).body.data.map((infraction) => infraction.id)).toEqual([opened[2], opened[1]]);
+    expect((await list('?page=2&perPage=2', recipientHeaders)).body.data.map((infraction) => infraction.id)).toEqual([
+      opened[2],
+      opened[1],
+    ]);
     const past = await list(`?page=${Math.ceil(total / 2) + 1}&perPage=2`, recipientHeaders);
     expect(past.body).toMatchObject({ data: [], total });
     expect((await list('?page=999999999&perPage=100', recipientHeaders)).body.data).toEqual([]);
@@ -136,7 +198,12 @@ describe('listing', () => {
       ['?perPage=1.5', 'perPage'],
     ] as const) {
       const answer = await list(query);
-      expect([query, answer.status, answer.body.code, answer.body.issues.map((issue) => issue.path)]).toEqual([query, 400, 'VALIDATION_FAILED', [path]]);
+      expect([query, answer.status, answer.body.code, answer.body.issues.map((issue) => issue.path)]).toEqual([
+        query,
+        400,
+        'VALIDATION_FAILED',
+        [path],
+      ]);
     }
   });
 });
@@ -177,7 +244,14 @@ describe('defense and resolution', () => {
     expect(sb.sandbox.ledger.balance(MED_REFUNDS_ACCOUNT)).toBe(before.refunds + 3000);
     const ledger = await sb.admin<Body>('GET', `/sandbox/ledger?externalId=${id}`);
     expect(ledger.body.entries).toEqual([
-      expect.objectContaining({ kind: 'infraction.refund', operationId: transactionId, lines: [{ account: 'user:merchant', amountCents: -3000 }, { account: MED_REFUNDS_ACCOUNT, amountCents: 3000 }] }),
+      expect.objectContaining({
+        kind: 'infraction.refund',
+        operationId: transactionId,
+        lines: [
+          { account: 'user:merchant', amountCents: -3000 },
+          { account: MED_REFUNDS_ACCOUNT, amountCents: 3000 },
+        ],
+      }),
     ]);
     expect(sb.ledgerBalances()).toBe(true);
   });
@@ -201,7 +275,7 @@ describe('defense and resolution', () => {
     expect((await current(id)).defendedAt).toBeUndefined();
   });
 
-  test('an unknown infraction, or another client\'s, is 404', async () => {
+  test("an unknown infraction, or another client's, is 404", async () => {
     const { id } = (await open({ transactionId: await paidCashIn(12) })).body.infraction;
     expect((await defend('med_unknown', defense('NEGADA'))).status).toBe(404);
     expect((await defend(id, defense('NEGADA'), recipientHeaders)).status).toBe(404);
@@ -224,14 +298,23 @@ describe('defense and resolution', () => {
     // Leave the recipient 9.00: send everything else to the merchant.
     const keep = 900;
     const send = sb.balance('recipient') - keep;
-    const transfer = await sb.call('POST', '/api/transactions/internal', { body: { email: 'merchant@sandbox.test', amount: send / 100 }, auth: recipientHeaders });
+    const transfer = await sb.call('POST', '/api/transactions/internal', {
+      body: { email: 'merchant@sandbox.test', amount: send / 100 },
+      auth: recipientHeaders,
+    });
     expect(transfer.status).toBe(200);
     expect(sb.balance('recipient')).toBe(keep);
 
     const { id } = (await open({ transactionId })).body.infraction;
     const accepted = await resolve(id, 'ACCEPTED');
     expect(accepted.status).toBe(200);
-    expect(accepted.body.infraction).toMatchObject({ status: 'ACCEPTED', amount: 100, refundedAmount: 9, unrecoveredAmount: 91, resolvedBy: 'admin' });
+    expect(accepted.body.infraction).toMatchObject({
+      status: 'ACCEPTED',
+      amount: 100,
+      refundedAmount: 9,
+      unrecoveredAmount: 91,
+      resolvedBy: 'admin',
+    });
     expect(sb.balance('recipient')).toBe(0);
     expect(sb.ledgerBalances()).toBe(true);
   });
@@ -259,6 +342,8 @@ describe('credentials', () => {
       sb.call<Body>('POST', '/api/meds/infractions/med_x/defense', { body: defense('NEGADA') }),
       defend('med_x', defense('NEGADA'), { ci: 'nobody', cs: MERCHANT.clientSecret }),
     ]);
-    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(Array.from({ length: 5 }, () => [401, 'UNAUTHORIZED']));
+    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual(
+      Array.from({ length: 5 }, () => [401, 'UNAUTHORIZED']),
+    );
   });
 });

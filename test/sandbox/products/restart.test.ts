@@ -45,18 +45,40 @@ test('a pending card payment, a crypto withdrawal in flight, fee settings and a 
   expect((await sb.admin('PUT', '/sandbox/crypto/fees', { usdt_rate: 6 })).status).toBe(200);
   const crypto = await sb.call('POST', '/api/crypto/withdraw', {
     auth: { bearer: token },
-    body: { amount: 60, wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', network: 'TRC20', external_id: cryptoId, clientCallbackUrl: receiver.url },
+    body: {
+      amount: 60,
+      wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+      network: 'TRC20',
+      external_id: cryptoId,
+      clientCallbackUrl: receiver.url,
+    },
   });
   expect(crypto.body).toMatchObject({ status: 'PROCESSING', usdt_amount: '10.000000' });
   const chargeId = `RST${Date.now().toString(36)}`;
   await sb.call('POST', '/api/transactions/create', {
     auth: merchantHeaders,
-    body: { amount: 30, payerName: 'Ana', payerDocument: '52998224725', transactionId: chargeId, projectWebhook: receiver.url },
+    body: {
+      amount: 30,
+      payerName: 'Ana',
+      payerDocument: '52998224725',
+      transactionId: chargeId,
+      projectWebhook: receiver.url,
+    },
   });
   expect((await sb.admin('POST', `/sandbox/cash-ins/${chargeId}/pay`, {})).status).toBe(200);
-  const cashInId = (await sb.call<Body>('POST', '/api/transactions/check', { auth: merchantHeaders, body: { transactionId: chargeId } })).body.transaction.transactionId;
-  const infraction = (await sb.admin<Body>('POST', '/sandbox/infractions', { transactionId: cashInId, reason: 'scam' })).body.infraction;
-  expect((await sb.call('POST', `/api/meds/infractions/${infraction.id}/defense`, { auth: merchantHeaders, body: { analise: 'NEGADA', justificativa: 'Delivered.' } })).status).toBe(200);
+  const cashInId = (
+    await sb.call<Body>('POST', '/api/transactions/check', { auth: merchantHeaders, body: { transactionId: chargeId } })
+  ).body.transaction.transactionId;
+  const infraction = (await sb.admin<Body>('POST', '/sandbox/infractions', { transactionId: cashInId, reason: 'scam' }))
+    .body.infraction;
+  expect(
+    (
+      await sb.call('POST', `/api/meds/infractions/${infraction.id}/defense`, {
+        auth: merchantHeaders,
+        body: { analise: 'NEGADA', justificativa: 'Delivered.' },
+      })
+    ).status,
+  ).toBe(200);
   await sb.stop();
 
   sb = await startTestSandbox({ dbPath, overrides });

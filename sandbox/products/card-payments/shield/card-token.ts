@@ -7,7 +7,14 @@
  * (cardTokenPayloadSchema). Its plaintext holds the full card number and cvv: it lives in the one call
  * that reads it, and is never logged, stored or put in an error.
  */
-import { constants, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  type KeyObject,
+} from 'node:crypto';
 import { cardTokenPayloadSchema, type CardTokenPayload } from '../../../../src/payment-api/schemas/shield';
 import type { SandboxDatabase } from '../../../store/database';
 import { readOrCreateSetting } from '../../../store/database';
@@ -28,10 +35,15 @@ export function shieldKeys(db: SandboxDatabase): ShieldKeys {
   const cached = loaded.get(db);
   if (cached) return cached;
   const pem = readOrCreateSetting(db, PRIVATE_KEY_SETTING, () =>
-    generateKeyPairSync('rsa', { modulusLength: MODULUS_BITS }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    generateKeyPairSync('rsa', { modulusLength: MODULUS_BITS })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
   );
   const privateKey = createPrivateKey(pem);
-  const keys = { privateKey, publicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString() };
+  const keys = {
+    privateKey,
+    publicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
+  };
   loaded.set(db, keys);
   return keys;
 }
@@ -50,7 +62,10 @@ export function openCardToken(keys: ShieldKeys, token: string): CardTokenPayload
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return undefined;
   let plaintext: Buffer;
   try {
-    plaintext = privateDecrypt({ key: keys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(token, 'base64'));
+    plaintext = privateDecrypt(
+      { key: keys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(token, 'base64'),
+    );
   } catch {
     return undefined;
   }

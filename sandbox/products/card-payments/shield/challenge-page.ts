@@ -11,7 +11,6 @@ import type { ThreeDSSession } from './sessions';
 /** The `type` of the message the result page posts to the checkout window. */
 export const CHALLENGE_COMPLETE_MESSAGE = 'shield:challenge-complete';
 
-
 function formatAmount(session: ThreeDSSession): string {
   const units = CARD_CURRENCY_MINOR_UNITS[session.currency];
   const text = String(session.amountMinor).padStart(units + 1, '0');

@@ -45,7 +45,11 @@ function cors(allowed: readonly string[] | undefined): RequestHandler {
       if (origin !== undefined && allowed.includes(origin)) res.set('Access-Control-Allow-Origin', origin);
     }
     if (req.method === 'OPTIONS') {
-      res.set({ 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' });
+      res.set({
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      });
       res.status(204).end();
       return;
     }
@@ -58,7 +62,9 @@ function sessionView(session: ThreeDSSession, now: number): ThreeDSSessionRespon
     sessionId: session.id,
     status: session.status,
     ...(session.status === 'AUTHENTICATED' && session.threeDS ? { threeDS: session.threeDS } : {}),
-    ...(session.status === 'CHALLENGE_REQUIRED' && session.challengeDeadline !== null ? { challengeTimeoutMs: Math.max(0, session.challengeDeadline - now) } : {}),
+    ...(session.status === 'CHALLENGE_REQUIRED' && session.challengeDeadline !== null
+      ? { challengeTimeoutMs: Math.max(0, session.challengeDeadline - now) }
+      : {}),
   };
 }
 
@@ -74,10 +80,20 @@ export function shieldRouter(ctx: SandboxContext): Router {
    * `off`): from the token the checkout gave prepareThreeDS, else from the page's card the module read. None where the
    * issuer never looks at the card (`spec`), which refuses a checkout's token, so a checkout that encrypted first is caught.
    */
-  const sessionCard = ({ cardToken, pageCardToken }: { cardToken?: string | undefined; pageCardToken?: string | undefined }): CardTokenPayload | undefined => {
-    const refuse = (message: string) => providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'cardToken', message }]);
+  const sessionCard = ({
+    cardToken,
+    pageCardToken,
+  }: {
+    cardToken?: string | undefined;
+    pageCardToken?: string | undefined;
+  }): CardTokenPayload | undefined => {
+    const refuse = (message: string) =>
+      providerError('VALIDATION_FAILED', 'The request body is invalid', [{ path: 'cardToken', message }]);
     if (threeDSMode === 'spec') {
-      if (cardToken !== undefined) throw refuse('is not taken here: prepareThreeDS takes amount, installments and currency, then module.encrypt makes the token (SANDBOX_SHIELD_THREE_DS=spec)');
+      if (cardToken !== undefined)
+        throw refuse(
+          'is not taken here: prepareThreeDS takes amount, installments and currency, then module.encrypt makes the token (SANDBOX_SHIELD_THREE_DS=spec)',
+        );
       return undefined;
     }
     const token = cardToken ?? pageCardToken;
@@ -87,15 +103,22 @@ export function shieldRouter(ctx: SandboxContext): Router {
       );
     }
     const card = openCardToken(shieldKeys(ctx.db), token);
-    if (!card) throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [{ path: 'cardToken', message: "does not decrypt with this environment's key" }]);
+    if (!card)
+      throw providerError('INVALID_CARD_TOKEN', 'The card token is not a token of this environment', [
+        { path: 'cardToken', message: "does not decrypt with this environment's key" },
+      ]);
     if (!luhnValid(card.number) || cardBrand(card.number) === 'UNKNOWN') {
-      throw providerError('CARD_REFUSED', 'Card refused', [{ path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' }]);
+      throw providerError('CARD_REFUSED', 'Card refused', [
+        { path: 'cardToken', message: 'the card number fails the Luhn check or has no known brand' },
+      ]);
     }
     return card;
   };
   const requireKnownKey = (publicKey: string): void => {
     if (!isEnvironmentKey(shieldKeys(ctx.db), publicKey)) {
-      throw providerError('NOT_FOUND', 'No environment has this public key', [{ path: 'publicKey', message: 'is not the public key of this environment (GET /shield/public-key)' }]);
+      throw providerError('NOT_FOUND', 'No environment has this public key', [
+        { path: 'publicKey', message: 'is not the public key of this environment (GET /shield/public-key)' },
+      ]);
     }
   };
   const requireSession = (sessionId: string): ThreeDSSession => {
@@ -110,16 +133,24 @@ export function shieldRouter(ctx: SandboxContext): Router {
    */
   const checkoutOrigin = (session: ThreeDSSession, named: string, where: 'query' | 'body'): string => {
     if (session.parentOrigin !== null && session.parentOrigin !== named) {
-      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [{ path: 'parentOrigin', message: 'is not the origin of the page that opened this 3DS session' }]);
+      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [
+        { path: 'parentOrigin', message: 'is not the origin of the page that opened this 3DS session' },
+      ]);
     }
     if (allowedOrigins !== undefined && !allowedOrigins.includes(named)) {
-      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [{ path: 'parentOrigin', message: 'is not an origin allowed by SANDBOX_SHIELD_ORIGINS' }]);
+      throw providerError('VALIDATION_FAILED', `The request ${where} is invalid`, [
+        { path: 'parentOrigin', message: 'is not an origin allowed by SANDBOX_SHIELD_ORIGINS' },
+      ]);
     }
     return named;
   };
   /** The challenge's pages: framed by the checkout's origin only, never cached. */
   const sendChallengeHtml = (res: Response, status: number, origin: string, html: string): void => {
-    res.status(status).type('html').set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': `frame-ancestors ${origin}` }).send(html);
+    res
+      .status(status)
+      .type('html')
+      .set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': `frame-ancestors ${origin}` })
+      .send(html);
   };
 
   router.get('/shield/shield.js', (_req, res) => {
@@ -139,7 +170,11 @@ export function shieldRouter(ctx: SandboxContext): Router {
     const settings: ShieldSettings = {
       environment: 'sandbox',
       moduleName: SHIELD_MODULE_NAME,
-      threeDS: { enabled: threeDSMode !== 'off', version: THREE_DS_VERSION, challengeTimeoutMs: ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS },
+      threeDS: {
+        enabled: threeDSMode !== 'off',
+        version: THREE_DS_VERSION,
+        challengeTimeoutMs: ctx.config.SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS,
+      },
       currencies: { ...CARD_CURRENCY_MINOR_UNITS },
     };
     res.json(ctx.profile.shieldSettings(settings));
@@ -150,8 +185,19 @@ export function shieldRouter(ctx: SandboxContext): Router {
     requireKnownKey(request.publicKey);
     const card = sessionCard(request);
     const origin = browserOriginSchema.safeParse(req.get('origin'));
-    const session = openSession(ctx, { amountMinor: request.amount, currency: request.currency, installments: request.installments, card, parentOrigin: origin.success ? origin.data : undefined });
-    ctx.logger.info('sandbox.three_ds_session_opened', { sessionId: session.id, status: session.status, brand: session.brand, forCard: card !== undefined });
+    const session = openSession(ctx, {
+      amountMinor: request.amount,
+      currency: request.currency,
+      installments: request.installments,
+      card,
+      parentOrigin: origin.success ? origin.data : undefined,
+    });
+    ctx.logger.info('sandbox.three_ds_session_opened', {
+      sessionId: session.id,
+      status: session.status,
+      brand: session.brand,
+      forCard: card !== undefined,
+    });
     res.json(sessionView(session, ctx.now()));
   });
 
@@ -161,9 +207,19 @@ export function shieldRouter(ctx: SandboxContext): Router {
 
   router.get('/shield/challenge/:sessionId', (req, res) => {
     const session = requireSession(req.params.sessionId);
-    const origin = checkoutOrigin(session, parseOrRefuse(challengePageQuerySchema, req.query, 'query').parentOrigin, 'query');
+    const origin = checkoutOrigin(
+      session,
+      parseOrRefuse(challengePageQuerySchema, req.query, 'query').parentOrigin,
+      'query',
+    );
     if (session.status === 'CHALLENGE_REQUIRED') sendChallengeHtml(res, 200, origin, challengePage(session, origin));
-    else sendChallengeHtml(res, 409, origin, challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'));
+    else
+      sendChallengeHtml(
+        res,
+        409,
+        origin,
+        challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'),
+      );
   });
 
   router.post('/shield/challenge/:sessionId', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
@@ -172,8 +228,24 @@ export function shieldRouter(ctx: SandboxContext): Router {
     const origin = checkoutOrigin(session, parentOrigin, 'body');
     const accepted = decideChallenge(ctx, session.id, decision);
     ctx.logger.info('sandbox.three_ds_challenge_answered', { sessionId: session.id, decision, accepted });
-    if (!accepted) sendChallengeHtml(res, 409, origin, challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'));
-    else sendChallengeHtml(res, 200, origin, challengeAnsweredPage(session.id, origin, decision === 'approve' ? 'Payment approved. You can go back to the store.' : 'Payment denied.'));
+    if (!accepted)
+      sendChallengeHtml(
+        res,
+        409,
+        origin,
+        challengeAnsweredPage(session.id, origin, 'This challenge is no longer open.'),
+      );
+    else
+      sendChallengeHtml(
+        res,
+        200,
+        origin,
+        challengeAnsweredPage(
+          session.id,
+          origin,
+          decision === 'approve' ? 'Payment approved. You can go back to the store.' : 'Payment denied.',
+        ),
+      );
   });
 
   return router;

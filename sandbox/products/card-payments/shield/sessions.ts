@@ -88,8 +88,14 @@ interface SessionRow {
 
 /** The stored status, with time applied: an unanswered challenge or an old, unused result is EXPIRED. */
 function effectiveStatus(row: SessionRow, now: number): ThreeDSSessionStatus {
-  if (row.status === 'CHALLENGE_REQUIRED' && row.challenge_deadline !== null && now >= row.challenge_deadline) return 'EXPIRED';
-  if (row.status === 'AUTHENTICATED' && row.authenticated_at !== null && now >= row.authenticated_at + AUTHENTICATED_SESSION_TTL_MS) return 'EXPIRED';
+  if (row.status === 'CHALLENGE_REQUIRED' && row.challenge_deadline !== null && now >= row.challenge_deadline)
+    return 'EXPIRED';
+  if (
+    row.status === 'AUTHENTICATED' &&
+    row.authenticated_at !== null &&
+    now >= row.authenticated_at + AUTHENTICATED_SESSION_TTL_MS
+  )
+    return 'EXPIRED';
   return row.status;
 }
 
@@ -127,7 +133,13 @@ export function findSession(ctx: SandboxContext, id: string): ThreeDSSession | u
 
 export function openSession(
   ctx: SandboxContext,
-  request: { amountMinor: number; currency: CardCurrency; installments: number; card: CardTokenPayload | undefined; parentOrigin: string | undefined },
+  request: {
+    amountMinor: number;
+    currency: CardCurrency;
+    installments: number;
+    card: CardTokenPayload | undefined;
+    parentOrigin: string | undefined;
+  },
 ): ThreeDSSession {
   const now = ctx.now();
   const number = request.card?.number ?? '';
@@ -170,7 +182,13 @@ export function decideChallenge(ctx: SandboxContext, id: string, decision: 'appr
       `UPDATE three_ds_sessions SET status = @status, three_ds = @threeDS, authenticated_at = @authenticatedAt, updated_at = @now
        WHERE id = @id AND status = 'CHALLENGE_REQUIRED' AND challenge_deadline > @now`,
     )
-    .run({ id, now, status: approved ? 'AUTHENTICATED' : 'DENIED', threeDS: approved ? JSON.stringify(authenticationResult(session.brand)) : null, authenticatedAt: approved ? now : null });
+    .run({
+      id,
+      now,
+      status: approved ? 'AUTHENTICATED' : 'DENIED',
+      threeDS: approved ? JSON.stringify(authenticationResult(session.brand)) : null,
+      authenticatedAt: approved ? now : null,
+    });
   return changed.changes === 1;
 }
 

@@ -46,7 +46,11 @@
   }
 
   function requireBase() {
-    if (!shieldBase) throw shieldError('shield.js must be loaded by a <script src> tag: it finds the sandbox from its own address', 'NOT_LOADED_BY_SCRIPT_TAG');
+    if (!shieldBase)
+      throw shieldError(
+        'shield.js must be loaded by a <script src> tag: it finds the sandbox from its own address',
+        'NOT_LOADED_BY_SCRIPT_TAG',
+      );
     return shieldBase;
   }
 
@@ -54,11 +58,19 @@
   function convertDecimalToCents(amount, currency) {
     var units = Object.prototype.hasOwnProperty.call(MINOR_UNITS, currency) ? MINOR_UNITS[currency] : undefined;
     if (units === undefined) throw new RangeError('Unsupported currency: ' + String(currency));
-    var text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : typeof amount === 'string' ? amount.trim() : '';
+    var text =
+      typeof amount === 'number'
+        ? Number.isFinite(amount)
+          ? String(amount)
+          : ''
+        : typeof amount === 'string'
+          ? amount.trim()
+          : '';
     var match = /^(\d+)(?:\.(\d+))?$/.exec(text);
     if (!match) throw new RangeError('amount must be a non-negative decimal number written without an exponent');
     var fraction = (match[2] || '').replace(/0+$/, '');
-    if (fraction.length > units) throw new RangeError('amount has more decimal places than ' + currency + ' allows (' + units + ')');
+    if (fraction.length > units)
+      throw new RangeError('amount has more decimal places than ' + currency + ' allows (' + units + ')');
     while (fraction.length < units) fraction += '0';
     var cents = Number(match[1] + fraction);
     if (!Number.isSafeInteger(cents)) throw new RangeError('amount is too large');
@@ -66,7 +78,9 @@
   }
 
   function pemToDer(pem) {
-    var body = String(pem).replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '');
+    var body = String(pem)
+      .replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '')
+      .replace(/\s+/g, '');
     var binary = atob(body);
     var bytes = new Uint8Array(binary.length);
     for (var index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
@@ -81,11 +95,18 @@
   }
 
   function setPublicKey(pem) {
-    if (typeof pem !== 'string' || pem.trim() === '') throw new TypeError('setPublicKey needs the PEM of the environment public key');
-    if (!root.crypto || !root.crypto.subtle) throw shieldError('WebCrypto is not available: serve the checkout page over https (or from localhost)', 'INSECURE_CONTEXT');
+    if (typeof pem !== 'string' || pem.trim() === '')
+      throw new TypeError('setPublicKey needs the PEM of the environment public key');
+    if (!root.crypto || !root.crypto.subtle)
+      throw shieldError(
+        'WebCrypto is not available: serve the checkout page over https (or from localhost)',
+        'INSECURE_CONTEXT',
+      );
     var der = pemToDer(pem);
     publicKeyPem = pem;
-    publicKeyPromise = root.crypto.subtle.importKey('spki', der, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+    publicKeyPromise = root.crypto.subtle.importKey('spki', der, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, [
+      'encrypt',
+    ]);
     /* A bad key surfaces at encrypt; this only keeps the browser from reporting it unhandled now. */
     publicKeyPromise.catch(function () {});
   }
@@ -97,8 +118,10 @@
     if (!/^\d{12,19}$/.test(number)) throw new TypeError('number must be 12 to 19 digits');
     var holderName = typeof input.holderName === 'string' ? input.holderName.trim() : '';
     if (holderName === '') throw new TypeError('holderName must not be empty');
-    if (!Number.isInteger(input.expMonth) || input.expMonth < 1 || input.expMonth > 12) throw new TypeError('expMonth must be an integer from 1 to 12');
-    if (!Number.isInteger(input.expYear) || input.expYear < 1000 || input.expYear > 9999) throw new TypeError('expYear must be a four-digit integer');
+    if (!Number.isInteger(input.expMonth) || input.expMonth < 1 || input.expMonth > 12)
+      throw new TypeError('expMonth must be an integer from 1 to 12');
+    if (!Number.isInteger(input.expYear) || input.expYear < 1000 || input.expYear > 9999)
+      throw new TypeError('expYear must be a four-digit integer');
     var cvv = typeof input.cvv === 'string' ? input.cvv.trim() : '';
     if (!/^\d{3,4}$/.test(cvv)) throw new TypeError('cvv must be a string of 3 or 4 digits');
     return { number: number, holderName: holderName, expMonth: input.expMonth, expYear: input.expYear, cvv: cvv };
@@ -107,7 +130,8 @@
   async function encrypt(card) {
     if (!publicKeyPromise) throw shieldError('call setPublicKey first', 'NO_PUBLIC_KEY');
     var bytes = new TextEncoder().encode(JSON.stringify(cardPayload(card)));
-    if (bytes.length > MAX_TOKEN_PLAINTEXT_BYTES) throw new RangeError('the card data is too long to encrypt (holderName)');
+    if (bytes.length > MAX_TOKEN_PLAINTEXT_BYTES)
+      throw new RangeError('the card data is too long to encrypt (holderName)');
     var key = await publicKeyPromise;
     var ciphertext = await root.crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, bytes);
     bytes.fill(0);
@@ -121,9 +145,26 @@
       var input = document.querySelector('input[autocomplete~="' + name + '"]');
       return input ? String(input.value).trim() : null;
     }
-    var card = { number: value('cc-number'), holderName: value('cc-name'), expMonth: value('cc-exp-month'), expYear: value('cc-exp-year'), cvv: value('cc-csc') };
-    if (Object.keys(card).some(function (key) { return card[key] === null; })) return null;
-    return { number: card.number, holderName: card.holderName, expMonth: Number(card.expMonth), expYear: Number(card.expYear), cvv: card.cvv };
+    var card = {
+      number: value('cc-number'),
+      holderName: value('cc-name'),
+      expMonth: value('cc-exp-month'),
+      expYear: value('cc-exp-year'),
+      cvv: value('cc-csc'),
+    };
+    if (
+      Object.keys(card).some(function (key) {
+        return card[key] === null;
+      })
+    )
+      return null;
+    return {
+      number: card.number,
+      holderName: card.holderName,
+      expMonth: Number(card.expMonth),
+      expYear: Number(card.expYear),
+      cvv: card.cvv,
+    };
   }
 
   async function readAnswer(response) {
@@ -134,7 +175,10 @@
       /* Not JSON: the status alone tells what went wrong. */
     }
     if (!response.ok) {
-      throw shieldError((body && body.message) || 'the sandbox answered HTTP ' + response.status, (body && body.code) || 'HTTP_' + response.status);
+      throw shieldError(
+        (body && body.message) || 'the sandbox answered HTTP ' + response.status,
+        (body && body.code) || 'HTTP_' + response.status,
+      );
     }
     return body;
   }
@@ -148,7 +192,8 @@
     return new Promise(function (resolve, reject) {
       var overlay = document.createElement('div');
       overlay.setAttribute('data-shield-challenge', session.sessionId);
-      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center';
+      overlay.style.cssText =
+        'position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center';
       var frame = document.createElement('iframe');
       frame.title = '3-D Secure challenge';
       frame.style.cssText = 'width:min(420px,95vw);height:min(360px,90vh);border:0;border-radius:8px;background:#fff';
@@ -175,9 +220,17 @@
         fetch(sessionUrl(session.sessionId))
           .then(readAnswer)
           .then(function (result) {
-            if (result.status === 'AUTHENTICATED' && result.threeDS) finish(null, { sessionId: result.sessionId, threeDS: result.threeDS });
-            else if (result.status === 'DENIED') finish(shieldError('The buyer denied the 3DS challenge', 'THREE_DS_DENIED'));
-            else finish(shieldError('The 3DS challenge ended without authentication (' + result.status + ')', 'THREE_DS_' + result.status));
+            if (result.status === 'AUTHENTICATED' && result.threeDS)
+              finish(null, { sessionId: result.sessionId, threeDS: result.threeDS });
+            else if (result.status === 'DENIED')
+              finish(shieldError('The buyer denied the 3DS challenge', 'THREE_DS_DENIED'));
+            else
+              finish(
+                shieldError(
+                  'The 3DS challenge ended without authentication (' + result.status + ')',
+                  'THREE_DS_' + result.status,
+                ),
+              );
           }, finish);
       }
       timer = setTimeout(function () {
@@ -192,14 +245,22 @@
   /* amount in minor units (convertDecimalToCents); cardToken from module.encrypt when given, else the page's card (above). */
   async function prepareThreeDS(options) {
     var input = options || {};
-    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new TypeError('amount must be a positive integer of minor units (ShieldHelper.convertDecimalToCents)');
-    if (!Number.isInteger(input.installments) || input.installments < 1) throw new TypeError('installments must be a positive integer');
-    if (!Object.prototype.hasOwnProperty.call(MINOR_UNITS, input.currency)) throw new RangeError('Unsupported currency: ' + String(input.currency));
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+      throw new TypeError('amount must be a positive integer of minor units (ShieldHelper.convertDecimalToCents)');
+    if (!Number.isInteger(input.installments) || input.installments < 1)
+      throw new TypeError('installments must be a positive integer');
+    if (!Object.prototype.hasOwnProperty.call(MINOR_UNITS, input.currency))
+      throw new RangeError('Unsupported currency: ' + String(input.currency));
     if (input.cardToken !== undefined && (typeof input.cardToken !== 'string' || input.cardToken === '')) {
       throw new TypeError('cardToken, when given, must be the token of ' + MODULE_NAME + '.encrypt');
     }
     if (!publicKeyPem) throw shieldError('call ' + MODULE_NAME + '.setPublicKey first', 'NO_PUBLIC_KEY');
-    var request = { publicKey: publicKeyPem, amount: input.amount, installments: input.installments, currency: input.currency };
+    var request = {
+      publicKey: publicKeyPem,
+      amount: input.amount,
+      installments: input.installments,
+      currency: input.currency,
+    };
     if (input.cardToken !== undefined) request.cardToken = input.cardToken;
     else {
       var typed = pageCard();

@@ -18,7 +18,8 @@ export interface CryptoQuote {
   maxCents: number;
 }
 
-export type QuoteResult = { ok: true; quote: CryptoQuote } | { ok: false; reason: string; minCents: number; maxCents: number };
+export type QuoteResult =
+  { ok: true; quote: CryptoQuote } | { ok: false; reason: string; minCents: number; maxCents: number };
 
 /** The provider's bounds and rates may carry more than 2 places: read them as decimals, not floats. */
 function centavosOf(reais: number): number {
@@ -29,9 +30,18 @@ export function quoteCrypto(amountCents: number, fees: CryptoFeesResponse): Quot
   const minCents = centavosOf(fees.min_withdrawal);
   const maxCents = centavosOf(fees.max_withdrawal);
   if (amountCents < minCents || amountCents > maxCents) {
-    return { ok: false, reason: `amount must be between ${fees.min_withdrawal} and ${fees.max_withdrawal} (the provider's min_withdrawal and max_withdrawal)`, minCents, maxCents };
+    return {
+      ok: false,
+      reason: `amount must be between ${fees.min_withdrawal} and ${fees.max_withdrawal} (the provider's min_withdrawal and max_withdrawal)`,
+      minCents,
+      maxCents,
+    };
   }
-  const percentage = new Decimal(amountCents).mul(new Decimal(String(fees.withdrawal_rate))).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  const percentage = new Decimal(amountCents)
+    .mul(new Decimal(String(fees.withdrawal_rate)))
+    .div(100)
+    .toDecimalPlaces(0, Decimal.ROUND_HALF_UP)
+    .toNumber();
   const feeCents = centavosOf(fees.rate_fixed) + percentage;
   return {
     ok: true,

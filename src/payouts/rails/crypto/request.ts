@@ -35,13 +35,26 @@ function defaultNetwork(wallet: string): CryptoNetwork | undefined {
   return undefined;
 }
 
-export function normalizeCrypto(request: z.output<typeof cryptoRequestSchema>, ctx: z.RefinementCtx): CryptoPayout | typeof z.NEVER {
+export function normalizeCrypto(
+  request: z.output<typeof cryptoRequestSchema>,
+  ctx: z.RefinementCtx,
+): CryptoPayout | typeof z.NEVER {
   const network = request.network ?? defaultNetwork(request.wallet);
   if (!network || !WALLETS[network].test(request.wallet)) {
-    ctx.addIssue({ code: 'custom', path: ['wallet'], message: network ? `is not a ${network} address` : `is not a wallet address of ${CRYPTO_NETWORKS.join(', ')}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['wallet'],
+      message: network ? `is not a ${network} address` : `is not a wallet address of ${CRYPTO_NETWORKS.join(', ')}`,
+    });
     return z.NEVER;
   }
-  return { method: 'crypto', externalId: request.externalId, amountCents: request.amount, wallet: request.wallet, network };
+  return {
+    method: 'crypto',
+    externalId: request.externalId,
+    amountCents: request.amount,
+    wallet: request.wallet,
+    network,
+  };
 }
 
 export function cryptoHashParts(payout: CryptoPayout): unknown[] {

@@ -17,10 +17,21 @@ const TRIES_WHILE_NOTHING_SENT = 3;
 
 function outcomeOfError(error: unknown): SubmitOutcome {
   if (isClearRefusal(error)) return { kind: 'rejected', reason: error.message };
-  if (error instanceof AuthenticationError) return { kind: 'rejected', reason: `the provider refused the engine's credentials; nothing was sent (${error.message})` };
-  if (providerDidNothing(error)) return { kind: 'rejected', reason: `the provider could not take the transfer; nothing was sent (${error instanceof Error ? error.message : String(error)})` };
+  if (error instanceof AuthenticationError)
+    return {
+      kind: 'rejected',
+      reason: `the provider refused the engine's credentials; nothing was sent (${error.message})`,
+    };
+  if (providerDidNothing(error))
+    return {
+      kind: 'rejected',
+      reason: `the provider could not take the transfer; nothing was sent (${error instanceof Error ? error.message : String(error)})`,
+    };
   const what = error instanceof Error ? error.message : String(error);
-  return { kind: 'unknown', reason: `the transfer may have been made: ${what}. An internal transfer cannot be looked up by our id: recheck reads it only by the provider's id, which was not answered` };
+  return {
+    kind: 'unknown',
+    reason: `the transfer may have been made: ${what}. An internal transfer cannot be looked up by our id: recheck reads it only by the provider's id, which was not answered`,
+  };
 }
 
 export const internalProvider: RailProvider<InternalPayout> = {
@@ -33,9 +44,17 @@ export const internalProvider: RailProvider<InternalPayout> = {
           ...(payout.description ? { description: payout.description } : {}),
         });
         // The provider answers a done transfer (its new balance): the check by its id confirms it.
-        return { kind: 'accepted', transactionId: data.transactionId, providerStatus: 'TRANSFERRED', feeCents: 0, totalCents: payout.amountCents, reconciled: false };
+        return {
+          kind: 'accepted',
+          transactionId: data.transactionId,
+          providerStatus: 'TRANSFERRED',
+          feeCents: 0,
+          totalCents: payout.amountCents,
+          reconciled: false,
+        };
       } catch (error) {
-        const triedAgain = providerDidNothing(error) && !isClearRefusal(error) && !(error instanceof AuthenticationError);
+        const triedAgain =
+          providerDidNothing(error) && !isClearRefusal(error) && !(error instanceof AuthenticationError);
         if (!triedAgain || tries >= TRIES_WHILE_NOTHING_SENT) return outcomeOfError(error);
         await delay(500 * 2 ** tries);
       }
@@ -44,5 +63,8 @@ export const internalProvider: RailProvider<InternalPayout> = {
   check: (ref, api) =>
     ref.providerTransactionId
       ? transactionCheck(api, ref.providerTransactionId)
-      : Promise.resolve({ kind: 'unknowable', reason: 'the provider never answered its id for this transfer, and cannot be asked by ours' }),
+      : Promise.resolve({
+          kind: 'unknowable',
+          reason: 'the provider never answered its id for this transfer, and cannot be asked by ours',
+        }),
 };

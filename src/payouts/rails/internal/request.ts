@@ -6,7 +6,10 @@ import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fi
 export const internalRequestSchema = z.strictObject({
   externalId: externalIdSchema,
   method: z.literal('internal'),
-  email: z.email('must be an e-mail address').max(254).transform((email) => email.toLowerCase()),
+  email: z
+    .email('must be an e-mail address')
+    .max(254)
+    .transform((email) => email.toLowerCase()),
   amount: payoutAmountSchema,
   description: descriptionSchema.optional(),
 });

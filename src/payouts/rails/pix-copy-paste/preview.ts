@@ -44,7 +44,12 @@ export function previewCopyPaste(
   return {
     ok: true,
     preview: {
-      payee: { name: code.merchantName, city: code.merchantCity, ...(code.pixKey ? { pixKey: code.pixKey } : {}), ...(code.url ? { url: code.url } : {}) },
+      payee: {
+        name: code.merchantName,
+        city: code.merchantCity,
+        ...(code.pixKey ? { pixKey: code.pixKey } : {}),
+        ...(code.url ? { url: code.url } : {}),
+      },
       amountCents,
       ...(code.txid ? { txid: code.txid } : {}),
       reusable: code.pointOfInitiation !== '12',

@@ -26,7 +26,11 @@ export interface PixCopyPastePayout {
 }
 
 /** The code and the amount it will pay, or the issues that make it unpayable (field paths of the request). */
-export function readCode(emv: string, amountCents: number | undefined): { ok: true; code: ParsedBrCode; amountCents: number } | { ok: false; issues: { path: string[]; message: string }[] } {
+export function readCode(
+  emv: string,
+  amountCents: number | undefined,
+):
+  { ok: true; code: ParsedBrCode; amountCents: number } | { ok: false; issues: { path: string[]; message: string }[] } {
   let code: ParsedBrCode;
   try {
     code = parseBrCode(emv);
@@ -35,18 +39,39 @@ export function readCode(emv: string, amountCents: number | undefined): { ok: tr
     return { ok: false, issues: [{ path: ['emv'], message: `is not a valid PIX BR Code: ${error.message}` }] };
   }
   if (code.amountCentavos === undefined) {
-    if (amountCents === undefined) return { ok: false, issues: [{ path: ['amount'], message: 'is required: the code carries no amount' }] };
+    if (amountCents === undefined)
+      return { ok: false, issues: [{ path: ['amount'], message: 'is required: the code carries no amount' }] };
     return { ok: true, code, amountCents };
   }
   if (amountCents !== undefined && amountCents !== code.amountCentavos) {
-    return { ok: false, issues: [{ path: ['amount'], message: `must equal the code's amount ${centavosToReais(code.amountCentavos)} (or be left out)` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          path: ['amount'],
+          message: `must equal the code's amount ${centavosToReais(code.amountCentavos)} (or be left out)`,
+        },
+      ],
+    };
   }
   const fromCode = payoutAmountSchema.safeParse(centavosToReais(code.amountCentavos));
-  if (!fromCode.success) return { ok: false, issues: [{ path: ['emv'], message: `carries an amount the engine does not pay: ${fromCode.error.issues[0]?.message ?? ''}` }] };
+  if (!fromCode.success)
+    return {
+      ok: false,
+      issues: [
+        {
+          path: ['emv'],
+          message: `carries an amount the engine does not pay: ${fromCode.error.issues[0]?.message ?? ''}`,
+        },
+      ],
+    };
   return { ok: true, code, amountCents: code.amountCentavos };
 }
 
-export function normalizePixCopyPaste(request: z.output<typeof pixCopyPasteRequestSchema>, ctx: z.RefinementCtx): PixCopyPastePayout | typeof z.NEVER {
+export function normalizePixCopyPaste(
+  request: z.output<typeof pixCopyPasteRequestSchema>,
+  ctx: z.RefinementCtx,
+): PixCopyPastePayout | typeof z.NEVER {
   const read = readCode(request.emv, request.amount);
   if (!read.ok) {
     for (const issue of read.issues) ctx.addIssue({ code: 'custom', ...issue });

@@ -22,7 +22,10 @@ export interface PixKeyPayout {
   description?: string;
 }
 
-export function normalizePixKey(request: z.output<typeof pixKeyRequestSchema>, ctx: z.RefinementCtx): PixKeyPayout | typeof z.NEVER {
+export function normalizePixKey(
+  request: z.output<typeof pixKeyRequestSchema>,
+  ctx: z.RefinementCtx,
+): PixKeyPayout | typeof z.NEVER {
   const key = validatePixKey(request.keyType, request.pixKey);
   if (!key.ok) {
     ctx.addIssue({ code: 'custom', path: ['pixKey'], message: key.message });
