@@ -54,7 +54,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'tools/bench/bare-payout-workflow.ts', 'src/telemetry/workflow-interceptors.ts'],
+    // A lifecycle's contract (src/contracts/) is imported by workflows too: the same rules.
+    files: [
+      'workflows/**/*.ts',
+      'src/contracts/**/*.ts',
+      'tools/bench/bare-payout-workflow.ts',
+      'src/telemetry/workflow-interceptors.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

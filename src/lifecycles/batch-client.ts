@@ -4,10 +4,10 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
-import { batchWorkflowId, type BatchInput, type PayoutBatchWorkflow } from '../../workflows/batch/messages';
+import { batchWorkflowId, type BatchInput, type PayoutBatchWorkflow } from '../contracts/batch';
 
 /** The workflow's contract (ids, signals, queries, input, progress): code outside workflows/ takes it from here. */
-export * from '../../workflows/batch/messages';
+export * from '../contracts/batch';
 
 /** 'exists' when the batch's workflow was already started (running or closed). */
 export async function startBatchWorkflow(

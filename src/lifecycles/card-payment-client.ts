@@ -9,17 +9,13 @@ import {
   type SearchAttributePair,
 } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import {
-  CARD_PAYMENT_FLOW,
-  cardPaymentWorkflowId,
-  type CardPaymentWorkflow,
-} from '../../workflows/card-payment/messages';
+import { CARD_PAYMENT_FLOW, cardPaymentWorkflowId, type CardPaymentWorkflow } from '../contracts/card-payment';
 import type { CardPaymentInput } from '../card-payments/card-payment-input';
 import { cardPaymentDetails, cardPaymentSummary } from '../card-payments/summary';
 import { AmountCents, CardPaymentStatus, Flow } from '../temporal/search-attributes';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
-export * from '../../workflows/card-payment/messages';
+export * from '../contracts/card-payment';
 
 /** The handle every read, signal and update of one card payment goes through. */
 export function cardPaymentHandle(client: Client, externalId: string): WorkflowHandle<CardPaymentWorkflow> {

@@ -22,10 +22,10 @@ import {
   infractionAcceptedSignal,
   type ChargeView,
   type ChargeWorkflow,
-} from '../../workflows/charge/messages';
+} from '../contracts/charge';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
-export * from '../../workflows/charge/messages';
+export * from '../contracts/charge';
 
 /** The handle every read, signal and update of one charge goes through. */
 export function chargeHandle(client: Client, externalId: string): WorkflowHandle<ChargeWorkflow> {

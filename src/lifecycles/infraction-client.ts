@@ -20,10 +20,10 @@ import {
   infractionWorkflowId,
   type InfractionState,
   type InfractionWorkflow,
-} from '../../workflows/infraction/messages';
+} from '../contracts/infraction';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
-export * from '../../workflows/infraction/messages';
+export * from '../contracts/infraction';
 
 /** The handle every read, signal and update of one infraction goes through. */
 export function infractionHandle(client: Client, infractionId: string): WorkflowHandle<InfractionWorkflow> {

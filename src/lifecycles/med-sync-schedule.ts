@@ -12,7 +12,7 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import type { Config } from '../config/env';
-import type { medSyncWorkflow } from '../../workflows/infraction/med-sync-workflow';
+import type { MedSyncInput } from '../contracts/infraction';
 
 export type MedSyncConfig = Pick<
   Config,
@@ -21,7 +21,7 @@ export type MedSyncConfig = Pick<
 
 export async function ensureMedSyncSchedule(client: Client, config: MedSyncConfig): Promise<void> {
   const spec: ScheduleSpec = { intervals: [{ every: config.MED_SYNC_INTERVAL_MS }] };
-  const action: ScheduleOptionsStartWorkflowAction<typeof medSyncWorkflow> = {
+  const action: ScheduleOptionsStartWorkflowAction<(input: MedSyncInput) => Promise<unknown>> = {
     type: 'startWorkflow',
     workflowType: 'medSyncWorkflow',
     workflowId: `${config.MED_SYNC_SCHEDULE_ID}-run`,

@@ -22,7 +22,7 @@ import {
   merchantEventWorkflowId,
   type MerchantEventInput,
   type MerchantEventWorkflow,
-} from '../../workflows/merchant-event/messages';
+} from '../contracts/merchant-event';
 import {
   Flow,
   WebhookAttempts,
@@ -32,7 +32,7 @@ import {
 } from '../temporal/search-attributes';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
-export * from '../../workflows/merchant-event/messages';
+export * from '../contracts/merchant-event';
 
 /** The handle every read, signal and update of one merchant event goes through. */
 export function merchantEventHandle(client: Client, eventId: string): WorkflowHandle<MerchantEventWorkflow> {

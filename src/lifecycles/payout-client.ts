@@ -9,7 +9,7 @@ import {
   type SearchAttributePair,
 } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../../workflows/payout/messages';
+import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../contracts/payout';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
 import type { PayoutRequest } from '../payouts/payout-request';
 import { payoutRequestHash } from '../payouts/request-hash';
@@ -17,7 +17,7 @@ import { payoutDetails, payoutSummary } from '../payouts/summary';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../temporal/search-attributes';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
-export * from '../../workflows/payout/messages';
+export * from '../contracts/payout';
 
 /** The handle every read, signal and update of one payout goes through. */
 export function payoutHandle(client: Client, externalId: string): WorkflowHandle<PayoutWorkflow> {

@@ -1,6 +1,6 @@
 /**
  * What a payout can be, and where it stands as it reports itself to whoever records outcomes (its batch).
- * The moves between the states are the workflow's (workflows/payout/messages.ts). No PII.
+ * The moves between the states are the workflow's (src/contracts/payout.ts). No PII.
  */
 export const PAYOUT_STATES = ['RECEIVED', 'SUBMITTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];

@@ -7,7 +7,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Info } from '@temporalio/activity';
-import { activityProblemSignal, type ActivityProblem } from '../lifecycles/activity-problem-signal';
+import { activityProblemSignal, type ActivityProblem } from '../contracts/activity-problem';
 
 /** Reported executions remembered; past this the oldest are forgotten (a second report is harmless). */
 const REMEMBERED = 10_000;

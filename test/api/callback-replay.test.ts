@@ -10,7 +10,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 let api: EngineApi;

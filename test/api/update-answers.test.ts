@@ -12,12 +12,12 @@ import {
   authorizationAnswerSignal,
   cardPaymentWorkflowId,
   startAuthorizationUpdate,
-} from '../../workflows/card-payment/messages';
+} from '../../src/contracts/card-payment';
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 
 const DAY_MS = 86_400_000;
 let stack: EngineHarness;

@@ -6,10 +6,10 @@
 import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BatchResult } from '../../workflows/batch/messages';
+import type { BatchResult } from '../../src/contracts/batch';
 import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/schemas';
-import { batchWorkflowId } from '../../workflows/batch/messages';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { batchWorkflowId } from '../../src/contracts/batch';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { pollUntil } from '../../src/util/poll';
 import { eventsOfEveryRun } from '../../src/temporal/every-run';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';

@@ -14,7 +14,7 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { runPayoutsCli, type CliIo } from '../../src/cli/payouts-cli';
 import { pollUntil } from '../../src/util/poll';
-import { batchWorkflowId } from '../../workflows/batch/messages';
+import { batchWorkflowId } from '../../src/contracts/batch';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { healthDuring } from './health-during';
 

@@ -8,7 +8,7 @@ import type { BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 

@@ -8,7 +8,7 @@ import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
+import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
 import { recordHistory } from '../helpers/record-history';

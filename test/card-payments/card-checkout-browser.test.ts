@@ -11,7 +11,7 @@ import type { Payload } from '@temporalio/common';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
-import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import {

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../workflows/card-payment/messages';
+import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import { pollUntil } from '../../src/util/poll';

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
-import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
 import { paidCardPayment, sendCardToCheckout } from '../../tools/cluster/lifecycles';
 import { StackClient } from '../../tools/cluster/stack-client';

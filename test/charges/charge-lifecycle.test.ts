@@ -11,7 +11,7 @@ import { freePort } from '../../src/net/free-port';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { AuthenticationError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
-import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { chargeWorkflowId } from '../../src/contracts/charge';
 import { readEmv } from '../helpers/emv-reader';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';

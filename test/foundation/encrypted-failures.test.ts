@@ -18,7 +18,7 @@ import {
   cardPaymentWorkflowId,
   startAuthorizationUpdate,
   type CardPaymentWorkflow,
-} from '../../workflows/card-payment/messages';
+} from '../../src/contracts/card-payment';
 import { engineBundle } from '../helpers/engine-harness';
 import { testConfig } from '../helpers/temporal';
 

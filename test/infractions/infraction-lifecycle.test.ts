@@ -10,12 +10,8 @@ import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
-import { INFRACTION_FLOW } from '../../workflows/infraction/messages';
-import {
-  defendInfractionUpdate,
-  infractionWorkflowId,
-  type InfractionWorkflow,
-} from '../../workflows/infraction/messages';
+import { INFRACTION_FLOW } from '../../src/contracts/infraction';
+import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../src/contracts/infraction';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';

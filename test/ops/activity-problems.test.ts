@@ -5,8 +5,8 @@
  * problem and the index entry go, and the operation goes on.
  */
 import { pollUntil } from '../../src/util/poll';
-import { chargeWorkflowId } from '../../workflows/charge/messages';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { chargeWorkflowId } from '../../src/contracts/charge';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { parsePrometheusText, sampleSum } from '../helpers/prometheus-text';

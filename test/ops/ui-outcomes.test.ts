@@ -4,8 +4,8 @@
  * business outcome at a glance. Read through the real stack with the UI's own metadata query.
  */
 import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
-import { cardPaymentWorkflowId } from '../../workflows/card-payment/messages';
-import { chargeWorkflowId } from '../../workflows/charge/messages';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
+import { chargeWorkflowId } from '../../src/contracts/charge';
 import { PAYER } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';

@@ -10,7 +10,7 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';

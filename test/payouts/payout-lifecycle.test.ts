@@ -6,7 +6,7 @@ import { temporal } from '@temporalio/proto';
 import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';

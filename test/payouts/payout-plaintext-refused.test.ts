@@ -9,7 +9,7 @@ import type { Payload } from '@temporalio/common';
 import { temporalCliPath } from '../../tools/temporal/binaries';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
 import { temporalTestAddress } from '../helpers/temporal';

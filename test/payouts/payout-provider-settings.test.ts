@@ -7,7 +7,7 @@
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import type { ProviderProxy } from '../helpers/provider-proxy';

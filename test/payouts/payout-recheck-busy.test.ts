@@ -8,7 +8,7 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const CHECK = '/api/transactions/check';

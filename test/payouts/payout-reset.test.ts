@@ -10,7 +10,7 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { CLAIMED_BEFORE_RESET, SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { providerDebits, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';

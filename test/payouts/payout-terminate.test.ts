@@ -12,7 +12,7 @@ import { runPayoutsCli } from '../../src/cli/payouts-cli';
 import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';

@@ -9,7 +9,7 @@
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
-import { payoutWorkflowId } from '../../workflows/payout/messages';
+import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';

@@ -7,7 +7,7 @@ import { batchAnnouncement } from '../../src/batches/batch-event';
 import type { BatchSummary } from '../../src/batches/batch-store';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import { payoutEventData } from '../../workflows/payout/merchant-events';
-import type { PayoutView } from '../../workflows/payout/messages';
+import type { PayoutView } from '../../src/contracts/payout';
 
 const event = (type: MerchantEventType, data: Record<string, unknown>) => ({
   id: `evt_${'a'.repeat(24)}`,

@@ -10,7 +10,7 @@ import {
   cardCallbackSignal,
   cardPaymentStatusQuery,
   recheckCardPaymentUpdate,
-} from '../../workflows/card-payment/messages';
+} from '../../src/contracts/card-payment';
 import { pollUntil } from '../../src/util/poll';
 import { startTimeSkipping } from '../helpers/time-skipping';
 import {

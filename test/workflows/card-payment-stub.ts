@@ -18,7 +18,7 @@ import {
   type CardPaymentState,
   type CardPaymentView,
   type CardPaymentWorkflow,
-} from '../../workflows/card-payment/messages';
+} from '../../src/contracts/card-payment';
 import { withWorker } from '../helpers/time-skipping';
 
 export const MINUTE = 60_000;

@@ -5,11 +5,7 @@
  * callback naming the payment). Which payment may settle an order: ./card-payment-binding.test.ts.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  authorizationAnswerSignal,
-  cardCallbackSignal,
-  cardPaymentWorkflowId,
-} from '../../workflows/card-payment/messages';
+import { authorizationAnswerSignal, cardCallbackSignal, cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startTimeSkipping } from '../helpers/time-skipping';
 import {
   accepted,

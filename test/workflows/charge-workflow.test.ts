@@ -16,7 +16,7 @@ import {
   infractionAcceptedSignal,
   type ChargeView,
   type ChargeWorkflow,
-} from '../../workflows/charge/messages';
+} from '../../src/contracts/charge';
 import type { ChargeInput } from '../../src/charges/charge-input';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 

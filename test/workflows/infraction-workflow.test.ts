@@ -20,7 +20,7 @@ import {
   type InfractionView,
   type InfractionWorkflow,
   type InfractionState,
-} from '../../workflows/infraction/messages';
+} from '../../src/contracts/infraction';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const DAY = 24 * 3_600_000;

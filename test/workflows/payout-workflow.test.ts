@@ -24,7 +24,7 @@ import {
   type PayoutWorkflow,
   PAYOUT_TRANSITIONS,
   type PayoutState,
-} from '../../workflows/payout/messages';
+} from '../../src/contracts/payout';
 import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 

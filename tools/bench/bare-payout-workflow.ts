@@ -21,7 +21,7 @@
 import { condition, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PayoutInput } from '../../src/payouts/payout-input';
 import { PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
-import { withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../workflows/payout/messages';
+import { withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../src/contracts/payout';
 import type { BareActivities } from './bare-payout-activities';
 
 // The payout's own local-activity options (workflows/payout/provider-calls.ts): the same markers.

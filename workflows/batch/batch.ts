@@ -32,7 +32,7 @@ import {
   type BatchProgress,
   type BatchResult,
   type PayoutBatchWorkflow,
-} from './messages';
+} from '../../src/contracts/batch';
 
 /** The longest wait between two readings of the counts. */
 const MAX_POLL_MS = 30_000;

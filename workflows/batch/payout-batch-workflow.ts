@@ -11,7 +11,7 @@ import {
   resumeBatchSignal,
   type BatchInput,
   type BatchResult,
-} from './messages';
+} from '../../src/contracts/batch';
 
 export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   const batch = new PayoutBatch(input);

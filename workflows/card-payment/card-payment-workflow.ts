@@ -15,7 +15,7 @@ import {
   recheckCardPaymentUpdate,
   startAuthorizationUpdate,
   type CardPaymentView,
-} from './messages';
+} from '../../src/contracts/card-payment';
 
 export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<CardPaymentView> {
   const payment = new CardPayment(input);

@@ -40,7 +40,7 @@ import {
   type CardPaymentState,
   type CardPaymentView,
   type SubmittedCard,
-} from './messages';
+} from '../../src/contracts/card-payment';
 import { nowMs } from '../shared/clock';
 import { failureMessage } from '../shared/activity-failures';
 import {

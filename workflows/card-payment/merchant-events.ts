@@ -5,7 +5,7 @@
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import type { EventPatches } from '../shared/merchant-events';
-import type { CardPaymentView, CardPaymentState } from './messages';
+import type { CardPaymentView, CardPaymentState } from '../../src/contracts/card-payment';
 
 export const CARD_PAYMENT_EVENT_TYPES: Partial<Record<CardPaymentState, MerchantEventType>> = {
   PAID: 'card_payment.paid',

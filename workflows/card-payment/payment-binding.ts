@@ -11,7 +11,7 @@
 import type { CardPaymentCheck } from '../../activities/card-payment-activities';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { centavosToReais } from '../../src/money/centavos';
-import type { CardPaymentView } from './messages';
+import type { CardPaymentView } from '../../src/contracts/card-payment';
 
 /** Payments recorded before the binding was checked keep the old rule on replay (reference only, when present). */
 export const CARD_PAYMENT_BINDING_PATCH = 'card-payment-binding';

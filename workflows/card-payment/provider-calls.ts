@@ -5,7 +5,7 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { CardPaymentActivities } from '../../activities/card-payment-activities';
 import { failureMessage } from '../shared/activity-failures';
-import type { AuthorizationAnswer } from './messages';
+import type { AuthorizationAnswer } from '../../src/contracts/card-payment';
 
 const activities = proxyActivities<CardPaymentActivities>({
   startToCloseTimeout: '30 seconds',

@@ -12,7 +12,7 @@ import {
   createChargeUpdate,
   infractionAcceptedSignal,
   type ChargeView,
-} from './messages';
+} from '../../src/contracts/charge';
 import type { ChargeInput } from '../../src/charges/charge-input';
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {

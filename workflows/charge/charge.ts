@@ -19,7 +19,7 @@ import { OperationRows } from '../shared/operation-rows';
 import { chargeRecord } from '../../src/read-model/operation-records';
 import { CHARGE_EVENT_TYPES, chargeEventData } from './merchant-events';
 import type { ChargeInput } from '../../src/charges/charge-input';
-import { CHARGE_TRANSITIONS, type CashInHint, type ChargeState, type ChargeView } from './messages';
+import { CHARGE_TRANSITIONS, type CashInHint, type ChargeState, type ChargeView } from '../../src/contracts/charge';
 import { nowMs } from '../shared/clock';
 import { ReferenceWatch } from './reference-watch';
 

@@ -4,15 +4,10 @@
  * under is asked until it is paid or closed at the provider, or the charge's late-payment window ends. The
  * first payment settles the order; any other is a second payment, to be refunded by hand. Pure state.
  */
-import type { ActivityProblem } from '../shared/activity-problems';
+import type { ActivityProblem } from '../../src/contracts/activity-problem';
+import type { SecondPayment } from '../../src/contracts/charge';
 
 export type ReferenceState = 'open' | 'paid' | 'closed';
-
-export interface SecondPayment {
-  reference: string;
-  providerTransactionId: string;
-  at: string;
-}
 
 export class ReferenceWatch {
   private readonly states = new Map<string, ReferenceState>();

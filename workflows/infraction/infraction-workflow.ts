@@ -12,7 +12,7 @@ import {
   infractionStatusQuery,
   type InfractionInput,
   type InfractionView,
-} from './messages';
+} from '../../src/contracts/infraction';
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);

@@ -42,7 +42,7 @@ import {
   DEFENDABLE_STATES,
   INFRACTION_TRANSITIONS,
   type InfractionState,
-} from './messages';
+} from '../../src/contracts/infraction';
 import { nowMs } from '../shared/clock';
 
 const { findCharge, recordRefundOnCharge } = proxyActivities<InfractionActivities>({

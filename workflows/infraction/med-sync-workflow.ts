@@ -6,15 +6,12 @@
  */
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { InfractionActivities, SyncedPage } from '../../activities/infraction-activities';
+import type { MedSyncInput } from '../../src/contracts/infraction';
 
 const { syncInfractionPage } = proxyActivities<InfractionActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
-
-export interface MedSyncInput {
-  perPage: number;
-}
 
 export type MedSyncSummary = Omit<SyncedPage, 'totalPages' | 'size' | 'unreadable' | 'reviews' | 'problems'> &
   Partial<Pick<SyncedPage, 'unreadable' | 'reviews' | 'problems'>> & { pages: number };

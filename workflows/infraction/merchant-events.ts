@@ -2,7 +2,7 @@
 import { centavosToReais } from '../../src/money/centavos';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
 import type { EventPatches } from '../shared/merchant-events';
-import type { InfractionView, InfractionState } from './messages';
+import type { InfractionView, InfractionState } from '../../src/contracts/infraction';
 
 /** Marks the histories that announce an infraction opened and due soon. */
 export const DEADLINE_EVENTS_PATCH = 'infraction-deadline-events';

@@ -5,7 +5,12 @@
 import { setHandler } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import { EventDelivery } from './merchant-event';
-import { merchantEventQuery, redeliverEventUpdate, type MerchantEventInput, type MerchantEventView } from './messages';
+import {
+  merchantEventQuery,
+  redeliverEventUpdate,
+  type MerchantEventInput,
+  type MerchantEventView,
+} from '../../src/contracts/merchant-event';
 
 export async function merchantEventWorkflow(input: MerchantEventInput): Promise<MerchantEventView> {
   const delivery = new EventDelivery(input);

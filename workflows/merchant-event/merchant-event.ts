@@ -17,7 +17,7 @@ import {
   type MerchantEventView,
   EVENT_DELIVERY_TRANSITIONS,
   type EventDeliveryState,
-} from './messages';
+} from '../../src/contracts/merchant-event';
 import { nowMs } from '../shared/clock';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.

@@ -2,7 +2,7 @@
 import { centavosToReais } from '../../src/money/centavos';
 import { chargedCents } from '../../src/payouts/charged';
 import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import type { PayoutView, PayoutState } from './messages';
+import type { PayoutView, PayoutState } from '../../src/contracts/payout';
 
 export const PAYOUT_EVENT_TYPES: Partial<Record<PayoutState, MerchantEventType>> = {
   COMPLETED: 'payout.completed',

@@ -13,7 +13,7 @@ import {
   recheckPayoutUpdate,
   withdrawalCallbackSignal,
   type PayoutView,
-} from './messages';
+} from '../../src/contracts/payout';
 import { Payout } from './payout';
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {

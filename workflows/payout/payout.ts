@@ -33,7 +33,7 @@ import {
   type PayoutState,
   type PayoutView,
   type WithdrawalCallbackHint,
-} from './messages';
+} from '../../src/contracts/payout';
 import { failureMessage } from '../shared/activity-failures';
 import {
   providerCalls,

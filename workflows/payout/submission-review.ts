@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import { failureMessage, failureType } from '../shared/activity-failures';
-import { SUBMISSION_OUTCOME_UNKNOWN } from './messages';
+import { SUBMISSION_OUTCOME_UNKNOWN } from '../../src/contracts/payout';
 
 /** The first application failure down the cause chain: what the last attempt threw, under the timeout that ended its retries. */
 function lastAttemptFailure(error: unknown): ApplicationFailure | undefined {

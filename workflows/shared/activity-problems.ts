@@ -10,19 +10,9 @@
  * Histories recorded before this carry no such signal and replay as they were: nothing here makes a
  * command unless a report arrived.
  */
-import { defineSignal, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import type { ActivityProblem } from '../../src/contracts/activity-problem';
 import { ActivityProblemSince } from '../../src/temporal/search-attributes';
-
-export interface ActivityProblem {
-  /** The activity type, e.g. `submitWithdrawal`. */
-  activity: string;
-  /** The last failed attempt's message. */
-  message: string;
-  /** ISO time the activity was first scheduled: how long it has been trying. */
-  since: string;
-}
-
-export const activityProblemSignal = defineSignal<[ActivityProblem]>('activityProblem');
 
 /** One per workflow run (built by the interceptor factory). */
 export class ActivityProblems {

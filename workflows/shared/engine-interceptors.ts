@@ -17,7 +17,8 @@ import {
   workflowInfo,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
-import { activityProblemSignal, ActivityProblems } from './activity-problems';
+import { ActivityProblems } from './activity-problems';
+import { activityProblemSignal } from '../../src/contracts/activity-problem';
 import { REQUEST_ID_HEADER, type OperationSinks } from '../../src/temporal/propagation';
 
 const { operations } = proxySinks<OperationSinks>();

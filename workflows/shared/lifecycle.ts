@@ -5,15 +5,7 @@
  */
 import type { defineSearchAttributeKey, SearchAttributes } from '@temporalio/common';
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-
-export interface Transition<S extends string> {
-  from: S | null;
-  to: S;
-  at: string;
-  cause: string;
-}
-
-export type TransitionTable<S extends string> = { readonly [K in S]: readonly S[] };
+import type { Transition, TransitionTable } from '../../src/contracts/lifecycle';
 
 export class IllegalTransitionError extends Error {
   constructor(from: string, to: string) {

@@ -3,13 +3,13 @@
  * callback router import these, the workflow implements them.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { methodOf, type PayoutInput } from '../../src/payouts/payout-input';
-import type { CryptoQuote } from '../../src/payouts/rails/crypto/quote';
-import { PAYOUT_FLOWS, type PayoutMethod } from '../../src/payouts/rails/methods';
-import { PAYOUT_STATES, type PayoutSettlement, type PayoutState } from '../../src/payouts/payout-state';
-import { chargedCents } from '../../src/payouts/charged';
-import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition, TransitionTable } from '../shared/lifecycle';
+import { methodOf, type PayoutInput } from '../payouts/payout-input';
+import type { CryptoQuote } from '../payouts/rails/crypto/quote';
+import { PAYOUT_FLOWS, type PayoutMethod } from '../payouts/rails/methods';
+import { PAYOUT_STATES, type PayoutSettlement, type PayoutState } from '../payouts/payout-state';
+import { chargedCents } from '../payouts/charged';
+import type { ActivityProblem } from './activity-problem';
+import type { Transition, TransitionTable } from './lifecycle';
 
 /**
  * The payout's states (listed in the domain, src/payouts/payout-state.ts, since its batch counts them

@@ -1,6 +1,6 @@
 /** What a payout batch workflow hears and says; shared by the workflow and the engine API. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { PayoutTiming } from '../../src/payouts/payout-input';
+import type { PayoutTiming } from '../payouts/payout-input';
 
 /** An activity of the batch that kept failing past the bounded time: shown until a later attempt succeeds. */
 export interface BatchProblem {

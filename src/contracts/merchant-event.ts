@@ -3,9 +3,9 @@
  * activity that announces events, the engine API and the workflow import these.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { DeliveryTiming } from '../../src/webhooks/delivery-timing';
-import type { MerchantEvent } from '../../src/webhooks/merchant-event';
-import type { Transition, TransitionTable } from '../shared/lifecycle';
+import type { DeliveryTiming } from '../webhooks/delivery-timing';
+import type { MerchantEvent } from '../webhooks/merchant-event';
+import type { Transition, TransitionTable } from './lifecycle';
 
 /**
  * Where a merchant event's delivery stands, over all the endpoints it goes to: PENDING while one of

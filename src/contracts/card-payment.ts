@@ -4,10 +4,10 @@
  * data: brand, last four digits and the provider's payment id only.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
-import type { CardOrder } from '../../src/card-payments/card-payment-request';
-import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition, TransitionTable } from '../shared/lifecycle';
+import type { CardPaymentInput } from '../card-payments/card-payment-input';
+import type { CardOrder } from '../card-payments/card-payment-request';
+import type { ActivityProblem } from './activity-problem';
+import type { Transition, TransitionTable } from './lifecycle';
 
 /**
  * A card payment's states and the only moves between them. AUTHORIZING is the window in which the

@@ -3,11 +3,10 @@
  * router, the infraction lifecycle and the workflow import these.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ChargeInput } from '../../src/charges/charge-input';
-import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
-import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition, TransitionTable } from '../shared/lifecycle';
-import type { SecondPayment } from './reference-watch';
+import type { ChargeInput } from '../charges/charge-input';
+import type { AcceptedInfraction } from '../infractions/charge-refunds';
+import type { ActivityProblem } from './activity-problem';
+import type { Transition, TransitionTable } from './lifecycle';
 
 /**
  * A PIX charge's states and the only moves between them. The provider's check decides payment; the
@@ -96,4 +95,11 @@ export const CHARGE_FLOW = 'pix-cash-in';
 
 export function chargeWorkflowId(externalId: string): string {
   return `charge:${externalId}`;
+}
+
+/** A payment of a reference other than the one that settled the order: to be refunded by hand. */
+export interface SecondPayment {
+  reference: string;
+  providerTransactionId: string;
+  at: string;
 }

@@ -3,11 +3,11 @@
  * API and the workflow import these.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Defense } from '../../src/infractions/defense';
-import type { InfractionRecord } from '../../src/infractions/infraction-record';
-import type { UnreadableInfraction } from '../../src/infractions/unreadable-record';
-import type { ActivityProblem } from '../shared/activity-problems';
-import type { Transition, TransitionTable } from '../shared/lifecycle';
+import type { Defense } from '../infractions/defense';
+import type { InfractionRecord } from '../infractions/infraction-record';
+import type { UnreadableInfraction } from '../infractions/unreadable-record';
+import type { ActivityProblem } from './activity-problem';
+import type { Transition, TransitionTable } from './lifecycle';
 
 /**
  * An infraction's states and the only moves between them. The provider's record decides the outcome
@@ -86,4 +86,9 @@ export const INFRACTION_FLOW = 'med-infraction';
 
 export function infractionWorkflowId(infractionId: string): string {
   return `infraction:${infractionId}`;
+}
+
+/** The MED sync's input, as its Schedule starts it (src/lifecycles/med-sync-schedule.ts). */
+export interface MedSyncInput {
+  perPage: number;
 }
