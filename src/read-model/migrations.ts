@@ -43,7 +43,10 @@ const INDEXES = `
       CREATE INDEX payouts_by_batch ON payouts (batch_id, created_at, external_id);
       CREATE INDEX operation_events_by_source ON operation_events (source_id, seq);`;
 
-/** Charges, card payments and infractions: one shape, told apart by `kind`; `view` the operation's view as its workflow last told it (JSON). */
+/**
+ * Charges, card payments and infractions: one shape, told apart by `kind`. What a list shows and filters on, no more:
+ * a charge's payer (name, CPF) never reaches this table.
+ */
 const OPERATION_COLUMNS = (time: string, money: string): string => `
         kind TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -53,7 +56,6 @@ const OPERATION_COLUMNS = (time: string, money: string): string => `
         amount_cents ${money},
         -- An infraction's defense deadline.
         deadline ${time},
-        view TEXT NOT NULL,
         created_at ${time} NOT NULL,
         updated_at ${time} NOT NULL,
         PRIMARY KEY (kind, id)`;

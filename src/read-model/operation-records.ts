@@ -21,8 +21,6 @@ export interface OperationRecord {
   amountCents?: number;
   /** An infraction's defense deadline (RFC 3339). */
   deadline?: string;
-  /** The operation's view as its workflow told it (JSON-safe). */
-  view: ChargeView | CardPaymentView | InfractionView;
 }
 
 const seqOf = (view: { transitions: readonly unknown[] }): number => Math.max(0, view.transitions.length - 1);
@@ -34,7 +32,6 @@ export function chargeRecord(view: ChargeView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
-    view,
   };
 }
 
@@ -45,7 +42,6 @@ export function cardPaymentRecord(view: CardPaymentView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
-    view,
   };
 }
 
@@ -57,6 +53,5 @@ export function infractionRecord(view: InfractionView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     ...(record ? { amountCents: record.amountCents, deadline: record.defenseDeadline } : {}),
-    view,
   };
 }

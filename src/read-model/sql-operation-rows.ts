@@ -8,10 +8,10 @@ import type { OperationRecord } from './operation-records';
 import type { OperationListFilter, OperationPage, StoredOperation } from './read-model';
 import { SqlFilter, sqlInteger } from './sql-filter';
 
-const UPSERT_OPERATION = `INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, view, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+const UPSERT_OPERATION = `INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
   ON CONFLICT (kind, id) DO UPDATE SET seq = excluded.seq, status = excluded.status, amount_cents = COALESCE(excluded.amount_cents, operations.amount_cents),
-    deadline = COALESCE(excluded.deadline, operations.deadline), view = excluded.view, updated_at = excluded.updated_at
+    deadline = COALESCE(excluded.deadline, operations.deadline), updated_at = excluded.updated_at
   WHERE excluded.seq >= operations.seq`;
 
 const rowSchema = z.object({
@@ -37,7 +37,6 @@ export async function upsertOperation(
     record.status,
     record.amountCents ?? null,
     deadline,
-    JSON.stringify(record.view),
     dialect.timeParam(at),
   ]);
 }

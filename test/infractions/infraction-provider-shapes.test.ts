@@ -105,7 +105,12 @@ test('every infraction syncs across pages of the provider’s size; one it canno
       ).body.data.find((item) => item.infractionId === unreadable),
     { timeoutMs: 10_000, intervalMs: 200, description: 'the infraction in the review list' },
   );
-  expect(listed).toEqual({ infractionId: unreadable, status: 'NEEDS_REVIEW' });
+  expect(listed).toEqual({
+    infractionId: unreadable,
+    status: 'NEEDS_REVIEW',
+    createdAt: expect.any(String) as unknown,
+    updatedAt: expect.any(String) as unknown,
+  });
 
   // The provider's record can be read again: the infraction opens, with its amount.
   broken.delete(unreadable);

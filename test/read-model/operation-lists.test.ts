@@ -159,7 +159,7 @@ test('a list pages one kind newest first in (createdAt, id) order, with no dupli
   // Straight into the read model's database, far in the past so that the stack's own rows come first: 100 share each millisecond.
   const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
-    "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, view, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, '{}', ?, ?)",
+    "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, ?, ?)",
   );
   const base = Date.parse('2020-01-01T00:00:00.000Z');
   db.transaction(() => {

@@ -139,19 +139,12 @@ describe.each(dialects)('$name read model', ({ open }) => {
   test('charges, card payments and infractions: a later move is kept, each kind listed alone, newest first, by status, by deadline, paged without gap', async () => {
     const at = new Date('2026-03-10T12:00:00.000Z');
     const later = new Date('2026-03-10T12:00:01.000Z');
-    const transition = (to: string) => ({ from: null, to, at: at.toISOString(), cause: 'test' });
     const charge = (id: string, state: string, moves: number): OperationRecord => ({
       kind: 'charge',
       id,
       seq: moves - 1,
       status: state,
       amountCents: 15_025,
-      view: {
-        externalId: id,
-        state,
-        amountCents: 15_025,
-        transitions: Array.from({ length: moves }, () => transition(state)),
-      } as unknown as OperationRecord['view'],
     });
     await db.readModel.recordOperation(charge('c-1', 'PAID', 2), at);
     await db.readModel.recordOperation(charge('c-1', 'PENDING', 1), later);
@@ -166,14 +159,10 @@ describe.each(dialects)('$name read model', ({ open }) => {
         status: 'OPEN',
         amountCents: 8000,
         deadline,
-        view: charge('i-1', 'OPEN', 1).view,
       },
       at,
     );
-    await db.readModel.recordOperation(
-      { kind: 'infraction', id: 'i-2', seq: 0, status: 'NEEDS_REVIEW', view: charge('i-2', 'NEEDS_REVIEW', 1).view },
-      at,
-    );
+    await db.readModel.recordOperation({ kind: 'infraction', id: 'i-2', seq: 0, status: 'NEEDS_REVIEW' }, at);
 
     const charges = await db.readModel.listOperations({ kind: 'charge', limit: 10 });
     expect(charges.operations.map(({ id, status, amountCents }) => ({ id, status, amountCents }))).toEqual([
