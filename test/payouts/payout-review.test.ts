@@ -38,9 +38,12 @@ test('a withdrawal the provider never settles goes to NEEDS_REVIEW; a recheck af
     status: 'COMPLETED',
   });
   expect(forced.status).toBeLessThan(300);
+  // Answered with the outcome, or (its task busy with the provider's callback, which the forced outcome also sends)
+  // 202 with the payout as it stands: either way the payout completes.
   const settled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
-  expect(settled.status).toBe(200);
-  expect(settled.body.status).toBe('COMPLETED');
+  expect([200, 202]).toContain(settled.status);
+  if (settled.status === 200) expect(settled.body.status).toBe('COMPLETED');
+  expect((await waitForStatus(id, ['COMPLETED'])).status).toBe('COMPLETED');
 });
 
 test('a payout the provider cannot take goes to NEEDS_REVIEW; cancel succeeds only once the provider confirms it has no record', async () => {
