@@ -30,6 +30,9 @@ beforeAll(async () => {
     BATCH_POLL_MS: '200',
     BATCH_MAX_HISTORY_EVENTS: '100',
     BATCH_PROBLEM_AFTER_MS: '2000',
+    // A payout whose submission a killed worker claimed and never answered is not sent again: it goes to review at
+    // this deadline (the default is an hour), which the killed-worker test waits for.
+    PAYOUT_SUBMIT_DEADLINE_MS: '60000',
   });
 }, 120_000);
 afterAll(() => stack?.close());
@@ -481,7 +484,7 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
   expect((await handle.describe()).typedSearchAttributes.get(BatchStatus)).toBe('DONE');
 }, 180_000);
 
-test('the worker process is killed mid-batch; a new worker finishes it, each item paid exactly once', async () => {
+test('the worker process is killed mid-batch; a new worker finishes it: no item paid twice, each either paid once or, caught by the kill between its claim and its send, in review unpaid', async () => {
   await stack.stopWorker();
   const doomed = await stack.spawnWorkerProcess();
   const list = items('killed', 150);
@@ -491,11 +494,18 @@ test('the worker process is killed mid-batch; a new worker finishes it, each ite
   await stack.startWorker();
 
   // What the killed worker held comes back only when its timeouts pass (30 s per activity, then its retry), and
-  // the rest of the batch runs after: on a loaded machine that is past the two minutes a healthy batch needs.
+  // the rest of the batch runs after: on a loaded machine that is past the two minutes a healthy batch needs. A
+  // submission the kill caught after its claim and before its answer is looked up at the provider: found, it
+  // completes; not found, it is never sent again (that attempt may have been on its way) and reaches review at
+  // the submission deadline.
   const done = await waitDone(body.batchId, 240_000);
-  expect(done.counts.COMPLETED).toEqual({ count: 150, amount: totalCents(list) / 100 });
+  const completed = done.counts.COMPLETED?.count ?? 0;
+  expect(completed + (done.counts.NEEDS_REVIEW?.count ?? 0)).toBe(150);
   const debits = await debitsByExternalId(stack);
-  expect(list.map((item) => debits.get(item.externalId) ?? 0)).toEqual(list.map(() => 1));
+  const perItem = list.map((item) => debits.get(item.externalId) ?? 0);
+  expect(perItem.filter((count) => count > 1)).toEqual([]);
+  expect(perItem.filter((count) => count === 1)).toHaveLength(completed);
+  expect(completed).toBeGreaterThanOrEqual(140);
 }, 300_000);
 
 test('unknown batches are 404, bad queries 400, and a key is required', async () => {
