@@ -10,7 +10,7 @@ import type { PayoutTiming } from '../src/payouts/payout-input';
 import { payoutInput, startPayoutWorkflow } from '../src/lifecycles/payout-client';
 import { acceptedPayout } from '../src/read-model/payout-records';
 import type { ReadModel } from '../src/read-model/read-model';
-import type { Announce } from '../src/webhooks/announce';
+import type { Announce } from '../src/merchant-events/announce';
 import { batchWorkflowId } from '../src/lifecycles/batch-client';
 
 export interface BatchActivityDependencies {
@@ -76,7 +76,7 @@ export function createBatchActivities({
      * Starts the payouts of the next `limit` items after `afterSeq`. A retry after a crash finds some
      * already started ('exists'): the store gives every externalId exactly one owner, so such a
      * workflow is this item's payout and counts as started. The batch's step before the
-     * `payout-batch-top-up` patch (workflows/batch/batch.ts): kept for the runs recorded with it.
+     * `payout-batch-top-up` patch (workflows/batches/batch.ts): kept for the runs recorded with it.
      */
     startBatchPayouts(batchId: string, afterSeq: number, limit: number, timing: PayoutTiming): Promise<StartedPage> {
       return startPage(batchId, afterSeq, limit, timing);

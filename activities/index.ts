@@ -10,9 +10,9 @@ import { eventAnnouncer } from '../src/lifecycles/merchant-event-client';
 import { recordedAnnounce } from '../src/read-model/recorded-announce';
 import type { Logger } from '../src/logging/logger';
 import type { ReadModel } from '../src/read-model/read-model';
-import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
-import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
-import type { DeliveryTiming } from '../src/webhooks/delivery-timing';
+import type { EndpointTransport } from '../src/merchant-events/endpoint-transport';
+import type { WebhookEndpointStore } from '../src/merchant-events/endpoint-store';
+import type { DeliveryTiming } from '../src/merchant-events/delivery-timing';
 
 export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce' | 'readModel'> &
   Omit<BatchActivityDependencies, 'announce'> & {

@@ -10,11 +10,11 @@
 import type { Logger } from '../src/logging/logger';
 import { networkErrorCode } from '../src/net/network-error-code';
 import { webhookDeliveries } from '../src/metrics/engine-metrics';
-import type { Announce, Announcement } from '../src/webhooks/announce';
-import type { WebhookEndpointStore } from '../src/webhooks/endpoint-store';
-import type { EndpointTransport } from '../src/webhooks/endpoint-transport';
-import type { MerchantEvent } from '../src/webhooks/merchant-event';
-import { merchantWebhookHeaders } from '../src/webhooks/merchant-webhook-signature';
+import type { Announce, Announcement } from '../src/merchant-events/announce';
+import type { WebhookEndpointStore } from '../src/merchant-events/endpoint-store';
+import type { EndpointTransport } from '../src/merchant-events/endpoint-transport';
+import type { MerchantEvent } from '../src/merchant-events/merchant-event';
+import { merchantWebhookHeaders } from '../src/merchant-events/merchant-webhook-signature';
 import type { DeliveryAttempt } from '../src/lifecycles/merchant-event-client';
 
 export interface MerchantEventActivityDependencies {

@@ -23,7 +23,7 @@ import { RAIL_PROVIDERS, railProviderOf } from '../src/payouts/rails/providers';
 import type { CheckOutcome, PayoutPaymentApi, PayoutRef, SubmitOutcome } from '../src/payouts/rails/rail-provider';
 import { payoutOfView, submittedPayout } from '../src/read-model/payout-records';
 import type { ReadModel } from '../src/read-model/read-model';
-import type { Announce, Announcement } from '../src/webhooks/announce';
+import type { Announce, Announcement } from '../src/merchant-events/announce';
 import {
   settlementOf,
   SUBMISSION_OUTCOME_UNKNOWN,

@@ -1,8 +1,8 @@
 // Every workflow the worker registers. Workflow code only: deterministic, no I/O.
-export { payoutWorkflow } from './payout/payout-workflow';
-export { payoutBatchWorkflow } from './batch/payout-batch-workflow';
-export { infractionWorkflow } from './infraction/infraction-workflow';
-export { medSyncWorkflow } from './infraction/med-sync-workflow';
-export { chargeWorkflow } from './charge/charge-workflow';
-export { cardPaymentWorkflow } from './card-payment/card-payment-workflow';
-export { merchantEventWorkflow } from './merchant-event/merchant-event-workflow';
+export { payoutWorkflow } from './payouts/payout-workflow';
+export { payoutBatchWorkflow } from './batches/payout-batch-workflow';
+export { infractionWorkflow } from './infractions/infraction-workflow';
+export { medSyncWorkflow } from './infractions/med-sync-workflow';
+export { chargeWorkflow } from './charges/charge-workflow';
+export { cardPaymentWorkflow } from './card-payments/card-payment-workflow';
+export { merchantEventWorkflow } from './merchant-events/merchant-event-workflow';

@@ -14,11 +14,11 @@ import { chargeOperations } from './charges/openapi';
 import { infractionOperations } from './infractions/openapi';
 import { API_KEY_SCHEME, errors, KEYED } from './openapi-helpers';
 import { payoutOperations } from './payouts/openapi';
-import { webhookOperations } from './webhooks/openapi';
+import { webhookOperations } from './merchant-events/openapi';
 import { openApiDocument, type OperationSpec } from '../openapi/document';
 import { ENGINE_TAGS, lifecycleTag } from './openapi-tags';
 import { withResponseHeaders } from './openapi-headers';
-import { merchantEventWebhooks } from './webhooks/event-payloads';
+import { merchantEventWebhooks } from './merchant-events/event-payloads';
 import { API_KEY_SCOPES, SCOPE_MEANINGS } from '../config/api-keys';
 
 /** The routes reached without an API key that are limited per client address (src/api/rate-limit.ts; /readyz, src/api/health-routes.ts). */

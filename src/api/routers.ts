@@ -21,13 +21,13 @@ import { paymentApiClient } from '../payment-api/client-from-config';
 import { callbackVerifierFor } from '../payment-api/callback-verifier';
 import { ReplayGuard } from '../payment-api/webhook-signature';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
-import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
+import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
 import { OperationListing } from './operation-listing';
 import type { ReadModel } from '../read-model/read-model';
 import { PayoutListing } from './payouts/payout-listing';
-import { eventRoutes } from './webhooks/event-routes';
-import { EventService } from './webhooks/event-service';
-import { webhookEndpointRoutes } from './webhooks/webhook-endpoint-routes';
+import { eventRoutes } from './merchant-events/routes';
+import { EventService } from './merchant-events/service';
+import { webhookEndpointRoutes } from './merchant-events/endpoint-routes';
 
 export interface EngineRouterDependencies {
   config: Config;

@@ -1,6 +1,6 @@
 /**
  * One page of workflows from Temporal's visibility, with an opaque cursor: the merchant events list
- * (src/api/webhooks) reads what the delivery workflows index about themselves, never their payloads.
+ * (src/api/merchant-events) reads what the delivery workflows index about themselves, never their payloads.
  */
 import { createHash } from 'node:crypto';
 import { isGrpcServiceError, type Client } from '@temporalio/client';

@@ -1,6 +1,6 @@
 /** What a finished batch tells the merchant's endpoints: how its items ended, amounts in reais. */
 import { centavosToReais } from '../money/centavos';
-import type { Announcement } from '../webhooks/announce';
+import type { Announcement } from '../merchant-events/announce';
 import type { BatchSummary } from './batch-store';
 
 export function batchAnnouncement(batchWorkflowId: string, summary: BatchSummary, at: Date): Announcement {

@@ -7,7 +7,7 @@ import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openReadModel } from '../read-model/open-read-model';
 import { openUnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
+import { openWebhookEndpointStore } from '../merchant-events/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';

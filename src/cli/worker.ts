@@ -6,7 +6,7 @@ import './pinned-node';
 import { openBatchStore } from '../batches/open-batch-store';
 import { openIntentStore } from '../intents/open-intent-store';
 import { openReadModel } from '../read-model/open-read-model';
-import { openWebhookEndpointStore } from '../webhooks/open-endpoint-store';
+import { openWebhookEndpointStore } from '../merchant-events/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
 import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
 import { createLogger } from '../logging/logger';

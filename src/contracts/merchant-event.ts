@@ -3,8 +3,8 @@
  * activity that announces events, the engine API and the workflow import these.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { DeliveryTiming } from '../webhooks/delivery-timing';
-import type { MerchantEvent } from '../webhooks/merchant-event';
+import type { DeliveryTiming } from '../merchant-events/delivery-timing';
+import type { MerchantEvent } from '../merchant-events/merchant-event';
 import type { Transition, TransitionTable } from './lifecycle';
 
 /**

@@ -11,11 +11,11 @@ import {
 } from '@temporalio/common';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/env';
-import type { Announce } from '../webhooks/announce';
-import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
-import { merchantEventId } from '../webhooks/event-id';
-import type { MerchantEvent } from '../webhooks/merchant-event';
-import type { DeliveryTiming } from '../webhooks/delivery-timing';
+import type { Announce } from '../merchant-events/announce';
+import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
+import { merchantEventId } from '../merchant-events/event-id';
+import type { MerchantEvent } from '../merchant-events/merchant-event';
+import type { DeliveryTiming } from '../merchant-events/delivery-timing';
 import {
   attemptsOf,
   MERCHANT_EVENT_FLOW,

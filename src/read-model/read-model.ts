@@ -6,7 +6,7 @@
 import type { PayoutView } from '../lifecycles/payout-client';
 import type { PayoutState } from '../payouts/payout-state';
 import type { PayoutMethod } from '../payouts/rails/methods';
-import type { Announcement } from '../webhooks/announce';
+import type { Announcement } from '../merchant-events/announce';
 import type { OperationKind, OperationRecord } from './operation-records';
 import type { PayoutRecord } from './payout-records';
 

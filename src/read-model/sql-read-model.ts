@@ -10,7 +10,7 @@ import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
 import { PAYOUT_STATES } from '../payouts/payout-state';
 import { PAYOUT_METHODS } from '../payouts/rails/methods';
-import type { Announcement } from '../webhooks/announce';
+import type { Announcement } from '../merchant-events/announce';
 import type { OperationRecord } from './operation-records';
 import { storedViewSchema, type PayoutRecord } from './payout-records';
 import type {

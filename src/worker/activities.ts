@@ -12,8 +12,8 @@ import type { ReadModel } from '../read-model/read-model';
 import { chargeRefunds } from '../lifecycles/charge-client';
 import { paymentApiClient } from '../payment-api/client-from-config';
 import type { Logger } from '../logging/logger';
-import type { WebhookEndpointStore } from '../webhooks/endpoint-store';
-import { endpointPolicy, endpointTransport } from '../webhooks/endpoint-transport';
+import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
+import { endpointPolicy, endpointTransport } from '../merchant-events/endpoint-transport';
 import { deliveryTiming } from '../lifecycles/merchant-event-client';
 
 export function engineActivities(

@@ -23,7 +23,7 @@ test('lint refuses a double file importing the engine, the sandbox, a workflow, 
   const imports = [
     '../../src/money/centavos',
     '../../sandbox',
-    '../../workflows/payout/payout',
+    '../../workflows/payouts/payout',
     '../../activities/payout-activities',
     '../helpers/http',
     'zod',

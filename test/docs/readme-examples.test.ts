@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
-import { merchantWebhookHeaders } from '../../src/webhooks/merchant-webhook-signature';
-import { newStandardWebhookSecret } from '../../src/webhooks/standard-webhook-signature';
+import { merchantWebhookHeaders } from '../../src/merchant-events/merchant-webhook-signature';
+import { newStandardWebhookSecret } from '../../src/merchant-events/standard-webhook-signature';
 import { npmStart, type NpmStart, type StackPorts } from '../helpers/npm-start';
 import { documentationExamples, shellBlocks, type ExampleCommand } from './shell-examples';
 

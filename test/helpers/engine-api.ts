@@ -10,7 +10,7 @@ import { openBatchStore } from '../../src/batches/open-batch-store';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import { openReadModel } from '../../src/read-model/open-read-model';
 import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
+import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';

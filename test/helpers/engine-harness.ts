@@ -22,7 +22,7 @@ import { openReadModel } from '../../src/read-model/open-read-model';
 import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
 import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
+import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';

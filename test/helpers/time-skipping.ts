@@ -35,7 +35,7 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
-/** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/webhooks/announce.ts); and no read model to write rows to. */
+/** What announcing a merchant event does when no endpoint subscribes to it: nothing (src/merchant-events/announce.ts); and no read model to write rows to. */
 const noEndpoints: Pick<MerchantEventActivities, 'announceEvent'> & OperationActivities = {
   announceEvent: () => Promise.resolve({}),
   recordOperation: () => Promise.resolve(),

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { NOT_A_PLAIN_ID } from '../../src/infractions/infraction-id';
-import type { medSyncWorkflow } from '../../workflows/infraction/med-sync-workflow';
+import type { medSyncWorkflow } from '../../workflows/infractions/med-sync-workflow';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';

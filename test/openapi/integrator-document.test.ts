@@ -4,7 +4,7 @@
  * and on a 503 problem), every time `format: date-time`, and every merchant event's payload under webhooks.
  */
 import { engineOpenApi } from '../../src/api/openapi-document';
-import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
+import { MERCHANT_EVENT_TYPES } from '../../src/merchant-events/merchant-event';
 
 const document = engineOpenApi();
 type Response = { headers?: Record<string, { $ref?: string }>; content?: Record<string, unknown> };

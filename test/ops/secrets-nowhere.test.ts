@@ -24,7 +24,7 @@ import { buildBrCode } from '../../src/pix/brcode';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { temporalCliPath } from '../../tools/temporal/binaries';
 import { pollUntil } from '../../src/util/poll';
-import { MERCHANT_EVENT_TYPES } from '../../src/webhooks/merchant-event';
+import { MERCHANT_EVENT_TYPES } from '../../src/merchant-events/merchant-event';
 import {
   createCardPayment,
   EXPIRY_YEAR,

@@ -6,7 +6,7 @@
  * started before version 2, which still replay the remote-activity path; `payout-v2-*`, local activities (with and
  * without the provider-id patch); `payout-v3-*`, the current version. Re-recording writes only the current
  * version's files (test/helpers/record-history.ts: currentPayoutHistory); the older ones stay, and keep replaying.
- * Batch histories: `batch-*`, recorded before the `payout-batch-top-up` patch (workflows/batch/batch.ts), still replay
+ * Batch histories: `batch-*`, recorded before the `payout-batch-top-up` patch (workflows/batches/batch.ts), still replay
  * the three remote activities a step; `batch-top-up-*`, the one local activity a step batches take now.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -2,11 +2,11 @@
  * The webhooks of the engine's document describe the events the engine really sends: a payout's and a batch's data,
  * built by the code that builds them for delivery, fit the documented payload of their types.
  */
-import { eventPayloadSchema } from '../../src/api/webhooks/event-payloads';
+import { eventPayloadSchema } from '../../src/api/merchant-events/event-payloads';
 import { batchAnnouncement } from '../../src/batches/batch-event';
 import type { BatchSummary } from '../../src/batches/batch-store';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import { payoutEventData } from '../../workflows/payout/merchant-events';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
+import { payoutEventData } from '../../workflows/payouts/merchant-events';
 import type { PayoutView } from '../../src/contracts/payout';
 
 const event = (type: MerchantEventType, data: Record<string, unknown>) => ({

@@ -2,7 +2,7 @@
  * The webhook address rule (src/net/public-address.ts) on literal addresses: what a merchant may make the
  * engine call. Every special-purpose range ipaddr.js knows is refused; an IPv6 form that carries an IPv4
  * address is refused, or judged by the IPv4 address it really reaches. Registration and delivery both
- * use it (test/webhooks/endpoint-ssrf.test.ts drives it over HTTP).
+ * use it (test/merchant-events/endpoint-ssrf.test.ts drives it over HTTP).
  */
 import ipaddr from 'ipaddr.js';
 import { addressRefusal, hostRefusal, isLoopbackHost } from '../../src/net/public-address';

@@ -7,14 +7,14 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
-import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
+import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/merchant-events/merchant-webhook-signature';
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
   newStandardWebhookSecret,
   standardWebhookHeaders,
   verifyStandardWebhook,
-} from '../../src/webhooks/standard-webhook-signature';
+} from '../../src/merchant-events/standard-webhook-signature';
 
 const NOW = 1_750_000_000;
 const SECRET = newStandardWebhookSecret();

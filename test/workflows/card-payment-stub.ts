@@ -10,7 +10,7 @@ import type { MerchantEventActivities } from '../../activities/merchant-event-ac
 import type { RecordedAuthorization } from '../../src/card-payments/card-authorization-intent';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import { pollUntil } from '../../src/util/poll';
-import type { Announcement } from '../../src/webhooks/announce';
+import type { Announcement } from '../../src/merchant-events/announce';
 import {
   cardPaymentStatusQuery,
   cardPaymentWorkflowId,

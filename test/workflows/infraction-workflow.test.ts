@@ -9,7 +9,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DefenseAnswer, InfractionActivities } from '../../activities/infraction-activities';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import type { AcceptedInfraction } from '../../src/infractions/charge-refunds';
-import type { Announcement } from '../../src/webhooks/announce';
+import type { Announcement } from '../../src/merchant-events/announce';
 import type { InfractionRecord } from '../../src/infractions/infraction-record';
 import { pollUntil } from '../../src/util/poll';
 import {

@@ -11,7 +11,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { CheckOutcome, PayoutActivities, SubmitOutcome } from '../../activities/payout-activities';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
-import type { Announcement } from '../../src/webhooks/announce';
+import type { Announcement } from '../../src/merchant-events/announce';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,

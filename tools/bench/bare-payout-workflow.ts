@@ -24,7 +24,7 @@ import { PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-a
 import { withdrawalCallbackSignal, type WithdrawalCallbackHint } from '../../src/contracts/payout';
 import type { BareActivities } from './bare-payout-activities';
 
-// The payout's own local-activity options (workflows/payout/provider-calls.ts): the same markers.
+// The payout's own local-activity options (workflows/payouts/provider-calls.ts): the same markers.
 const { submitWithdrawal, checkWithdrawal, settlePayout } = proxyLocalActivities<BareActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },

@@ -5,12 +5,12 @@
  * every final state the engine shows that merchants are told about must have reached the receiver: at
  * least once, with the same event id on every attempt, the same bytes, and a valid signature.
  */
-import { endpointWithSecretSchema } from '../../src/api/webhooks/schemas';
+import { endpointWithSecretSchema } from '../../src/api/merchant-events/schemas';
 import type { StackClient } from '../cluster/stack-client';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../stack/webhook-receiver';
 import { pollUntil } from '../../src/util/poll';
-import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
-import { MERCHANT_EVENT_TYPES, type MerchantEventType } from '../../src/webhooks/merchant-event';
+import { verifyMerchantWebhook } from '../../src/merchant-events/merchant-webhook-signature';
+import { MERCHANT_EVENT_TYPES, type MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { Prng } from './prng';
 
 /** An event a final state calls for: its type and what it is about (an externalId, a batchId, an infractionId). */

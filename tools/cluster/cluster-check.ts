@@ -15,15 +15,15 @@ import {
   batchSummarySchema,
   type BatchItemResponse,
 } from '../../src/api/batches/schemas';
-import { endpointWithSecretSchema, eventResponseSchema } from '../../src/api/webhooks/schemas';
+import { endpointWithSecretSchema, eventResponseSchema } from '../../src/api/merchant-events/schemas';
 import { benchItems } from '../bench/engine-run';
 import { checkTrial, type LedgerEntryView, type PayoutReading, type TrialVerdict } from '../chaos/checker';
 import type { Supervisor } from '../chaos/supervisor';
 import { startWebhookReceiver, type WebhookReceiver } from '../stack/webhook-receiver';
 import { SEEDED_USERS } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
-import { verifyMerchantWebhook } from '../../src/webhooks/merchant-webhook-signature';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import { verifyMerchantWebhook } from '../../src/merchant-events/merchant-webhook-signature';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { Cluster } from './cluster-stack';
 import { acceptedInfraction, paidCardPayment, paidCharge } from './lifecycles';
 import { StackClient } from './stack-client';

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { merchantEventSchema, type MerchantEvent } from '../../src/webhooks/merchant-event';
+import { merchantEventSchema, type MerchantEvent } from '../../src/merchant-events/merchant-event';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;

@@ -15,8 +15,8 @@
  */
 import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
-import type { Announcement } from '../../src/webhooks/announce';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { Announcement } from '../../src/merchant-events/announce';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { Lifecycle } from './lifecycle';
 
 const { announceEvent } = proxyLocalActivities<MerchantEventActivities>({

@@ -3,7 +3,7 @@ import type { Config } from '../../config/env';
 import { DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import type { FieldReaders } from '../../infractions/record-reader';
 import type { CallbackRoute } from './callback-route';
-import { cardCallbackRoute } from './card-callbacks';
+import { cardCallbackRoute } from './card-payment-callbacks';
 import { chargeCallbackRoute } from './charge-callbacks';
 import { payoutCallbackRoutes } from './payout-callbacks';
 

@@ -15,7 +15,7 @@ export const PAYOUT_FLOWS: Readonly<Record<PayoutMethod, string>> = {
 
 /**
  * Rails the provider can be asked about by our external_id: a submission may run as a local activity,
- * whose re-run after a lost workflow task asks first (workflows/payout/provider-calls.ts). An internal
+ * whose re-run after a lost workflow task asks first (workflows/payouts/provider-calls.ts). An internal
  * transfer cannot be asked for by our id, so only a server-counted attempt may send it.
  */
 export const METHODS_CHECKED_BY_EXTERNAL_ID: ReadonlySet<PayoutMethod> = new Set([

@@ -5,7 +5,7 @@
  * of scheduled/started/completed plus a workflow task to read the result, so a payout completed by callback
  * costs two workflow tasks (submit and wait; check and settle) and 16 events (version 3; version 2's patch
  * adds three) instead of four and 26. Version 3 differs from 2 only in how the payout indexes the provider's
- * id (workflows/payout/payout.ts). Inputs without a version replay the remote-activity path they were recorded on.
+ * id (workflows/payouts/payout.ts). Inputs without a version replay the remote-activity path they were recorded on.
  *
  * Only the submission's first attempt is local: a provider that is down is retried by the server, as
  * before, not by local retries that hold a workflow task open (heartbeated) for as long as the deadline.

@@ -1,6 +1,6 @@
 /**
  * The `data` of each merchant event type, one schema per kind of operation (`data.object`), as the workflows
- * build it (workflows/<flow>/merchant-events.ts, src/batches/batch-event.ts): what a merchant's receiver reads,
+ * build it (workflows/<flows>/merchant-events.ts, src/batches/batch-event.ts): what a merchant's receiver reads,
  * and what the OpenAPI document's webhooks show. Amounts in reais; a field is absent when it was not known.
  */
 import { z } from 'zod';

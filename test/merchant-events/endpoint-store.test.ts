@@ -14,17 +14,17 @@ import { applyMigrations } from '../../src/db/sqlite';
 import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
 import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
-import type { WebhookEndpointStore } from '../../src/webhooks/endpoint-store';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
-import { openWebhookEndpointStore } from '../../src/webhooks/open-endpoint-store';
-import type { SignatureScheme } from '../../src/webhooks/merchant-webhook-signature';
-import { PG_ENDPOINT_MIGRATIONS } from '../../src/webhooks/pg-endpoint-schema';
-import { ENDPOINT_MIGRATIONS } from '../../src/webhooks/sqlite-endpoint-schema';
+import type { WebhookEndpointStore } from '../../src/merchant-events/endpoint-store';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
+import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
+import type { SignatureScheme } from '../../src/merchant-events/merchant-webhook-signature';
+import { PG_ENDPOINT_MIGRATIONS } from '../../src/merchant-events/pg-endpoint-schema';
+import { ENDPOINT_MIGRATIONS } from '../../src/merchant-events/sqlite-endpoint-schema';
 import {
   SqliteWebhookEndpointStore,
   SUBSCRIBED_TO_SQL,
   webhookEndpointStorePath,
-} from '../../src/webhooks/sql-endpoint-store';
+} from '../../src/merchant-events/sql-endpoint-store';
 import { onDatabase, postgresForThisFile } from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };

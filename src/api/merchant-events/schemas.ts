@@ -1,8 +1,12 @@
 /** The answers of `/v1/webhook-endpoints` and `/v1/events`, one schema each. */
 import { z } from 'zod';
 import { timestampSchema } from '../openapi-timestamps';
-import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../webhooks/endpoint-store';
-import { merchantEventIdSchema, merchantEventSchema, merchantEventTypeSchema } from '../../webhooks/merchant-event';
+import { webhookEndpointIdSchema, webhookEndpointSchema } from '../../merchant-events/endpoint-store';
+import {
+  merchantEventIdSchema,
+  merchantEventSchema,
+  merchantEventTypeSchema,
+} from '../../merchant-events/merchant-event';
 import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../lifecycles/merchant-event-client';
 import { visibilityCursorSchema } from '../visibility-page';
 

@@ -5,9 +5,9 @@
  * next would start a second delivery, which a merchant de-duplicating by webhook-id could not recognise.
  */
 import { randomBytes } from 'node:crypto';
-import type { EventResponse } from '../../src/api/webhooks/schemas';
+import type { EventResponse } from '../../src/api/merchant-events/schemas';
 import { pollUntil } from '../../src/util/poll';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';

@@ -1,17 +1,21 @@
 /**
  * The document's `webhooks`: what the engine POSTs to a merchant's endpoint for each event type (MERCHANT_EVENT_TYPES),
- * an event whose `data` is the operation as it stood then (src/webhooks/event-payloads.ts, one schema per object).
+ * an event whose `data` is the operation as it stood then (src/merchant-events/event-payloads.ts, one schema per object).
  * test/unit/event-payload-docs.test.ts holds real events to these shapes.
  */
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { merchantEventPayloadSchemas } from '../../webhooks/event-payloads';
-import { MERCHANT_EVENT_TYPES, merchantEventIdSchema, type MerchantEventType } from '../../webhooks/merchant-event';
+import { merchantEventPayloadSchemas } from '../../merchant-events/event-payloads';
+import {
+  MERCHANT_EVENT_TYPES,
+  merchantEventIdSchema,
+  type MerchantEventType,
+} from '../../merchant-events/merchant-event';
 import {
   STANDARD_WEBHOOK_ID_HEADER,
   STANDARD_WEBHOOK_SIGNATURE_HEADER,
   STANDARD_WEBHOOK_TIMESTAMP_HEADER,
-} from '../../webhooks/standard-webhook-signature';
+} from '../../merchant-events/standard-webhook-signature';
 import { timestampSchema } from '../openapi-timestamps';
 
 /** The event as delivered for `type`. */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { endpointRequestSchema } from '../../webhooks/endpoint-request';
+import { endpointRequestSchema } from '../../merchant-events/endpoint-request';
 import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   endpointListResponseSchema,

@@ -1,5 +1,5 @@
 /**
- * The webhook transport's connect-time guard (src/webhooks/endpoint-transport.ts): a URL is registered on its
+ * The webhook transport's connect-time guard (src/merchant-events/endpoint-transport.ts): a URL is registered on its
  * name alone, and the name is judged on what it resolves to when the event is delivered, in the connection's
  * own lookup. Here the name's DNS answer changed after registration (rebinding): it now resolves to a loopback
  * address where a receiver listens on port 80, the port the delivery connects to, so a guard that let the
@@ -8,13 +8,13 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
-import { endpointRuleProblems } from '../../src/webhooks/endpoint-request';
+import { endpointRuleProblems } from '../../src/merchant-events/endpoint-request';
 import {
   endpointTransport,
   EndpointRefusedError,
   type EndpointPolicy,
   type ResolveAll,
-} from '../../src/webhooks/endpoint-transport';
+} from '../../src/merchant-events/endpoint-transport';
 
 const NAME = 'hooks.merchant.example';
 const URL_OF_NAME = `http://${NAME}/events`;

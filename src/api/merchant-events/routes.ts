@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { MerchantEventView } from '../../lifecycles/merchant-event-client';
 import { parseOrThrow } from '../errors';
-import type { EventService } from './event-service';
+import type { EventService } from './service';
 import { eventListQuerySchema, eventParamsSchema, type EventResponse } from './schemas';
 
 export function eventResponse({ event, state, deliveries }: MerchantEventView): EventResponse {

@@ -3,7 +3,7 @@
  * review (a person must look: with why), amounts in reais, no card data but brand and last4.
  */
 import { centavosToReais } from '../../src/money/centavos';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { EventPatches } from '../shared/merchant-events';
 import type { CardPaymentView, CardPaymentState } from '../../src/contracts/card-payment';
 

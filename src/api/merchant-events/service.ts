@@ -10,7 +10,7 @@ import {
   WebhookEventAt,
   WebhookEventType,
 } from '../../temporal/search-attributes';
-import type { MerchantEventType } from '../../webhooks/merchant-event';
+import type { MerchantEventType } from '../../merchant-events/merchant-event';
 import {
   deliveryTiming,
   startEventDelivery,

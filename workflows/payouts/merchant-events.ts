@@ -1,7 +1,7 @@
 /** What a payout tells the merchant's endpoints once it is final, or in review (with why): amounts in reais, never the destination. */
 import { centavosToReais } from '../../src/money/centavos';
 import { chargedCents } from '../../src/payouts/charged';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { PayoutView, PayoutState } from '../../src/contracts/payout';
 
 export const PAYOUT_EVENT_TYPES: Partial<Record<PayoutState, MerchantEventType>> = {

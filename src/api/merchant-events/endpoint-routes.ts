@@ -3,10 +3,14 @@ import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
 import type { z } from 'zod';
 import type { Config } from '../../config/env';
-import type { WebhookEndpoint, WebhookEndpointStore } from '../../webhooks/endpoint-store';
-import { endpointPolicy } from '../../webhooks/endpoint-transport';
-import { endpointRequestSchema, endpointRuleProblems, MAX_WEBHOOK_ENDPOINTS } from '../../webhooks/endpoint-request';
-import { newStandardWebhookSecret } from '../../webhooks/standard-webhook-signature';
+import type { WebhookEndpoint, WebhookEndpointStore } from '../../merchant-events/endpoint-store';
+import { endpointPolicy } from '../../merchant-events/endpoint-transport';
+import {
+  endpointRequestSchema,
+  endpointRuleProblems,
+  MAX_WEBHOOK_ENDPOINTS,
+} from '../../merchant-events/endpoint-request';
+import { newStandardWebhookSecret } from '../../merchant-events/standard-webhook-signature';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { acceptJsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './schemas';

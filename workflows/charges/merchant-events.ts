@@ -1,6 +1,6 @@
 /** What a charge tells the merchant's endpoints: each of its final states, amounts in reais. */
 import { centavosToReais } from '../../src/money/centavos';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { ChargeView, ChargeState } from '../../src/contracts/charge';
 
 export const CHARGE_EVENT_TYPES: Partial<Record<ChargeState, MerchantEventType>> = {

@@ -5,16 +5,16 @@
  * port is not 443 (or 80 outside production), is refused with 422 naming the rule. A name is judged on
  * what it resolves to when the event is delivered: this machine's own name resolves to an internal
  * address here, and its delivery is refused before any connection, the merchant told only that the
- * endpoint could not be reached (test/webhooks/endpoint-transport.test.ts proves the refusal with a listener
+ * endpoint could not be reached (test/merchant-events/endpoint-transport.test.ts proves the refusal with a listener
  * where the connection would land).
  */
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { DELIVERY_FAILED } from '../../activities/merchant-event-activities';
-import type { EventResponse } from '../../src/api/webhooks/schemas';
+import type { EventResponse } from '../../src/api/merchant-events/schemas';
 import { addressRefusal } from '../../src/net/public-address';
 import { pollUntil } from '../../src/util/poll';
-import { endpointRuleProblems } from '../../src/webhooks/endpoint-request';
+import { endpointRuleProblems } from '../../src/merchant-events/endpoint-request';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
@@ -146,7 +146,7 @@ test("a name that resolves to an internal address is refused when the event is d
     .filter((line) => line.event === 'webhook.delivery_failed')
     .map((line) => line.reason);
   // Every attempt was refused on what the name resolved to: none got as far as a connection (refused, reset or timed out).
-  // That nothing reaches a listener there is proven in test/webhooks/endpoint-transport.test.ts, where one listens on the port.
+  // That nothing reaches a listener there is proven in test/merchant-events/endpoint-transport.test.ts, where one listens on the port.
   expect(reasons.length).toBeGreaterThanOrEqual(2);
   expect(new Set(reasons)).toEqual(
     new Set([`refused: ${name} resolves to ${addressRefusal(address, { allowLoopback: false }) ?? ''}`]),

@@ -1,6 +1,6 @@
 /** What an infraction tells the merchant's endpoints: that it was opened and its deadline nears (so it is defended in time), and how the provider resolved it. */
 import { centavosToReais } from '../../src/money/centavos';
-import type { MerchantEventType } from '../../src/webhooks/merchant-event';
+import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import type { EventPatches } from '../shared/merchant-events';
 import type { InfractionView, InfractionState } from '../../src/contracts/infraction';
 

@@ -5,9 +5,9 @@
  * card payment in review. Each event's id derives from the operation and the move, as every event's does.
  */
 import { pollUntil } from '../../src/util/poll';
-import type { MerchantEvent } from '../../src/webhooks/merchant-event';
-import { merchantEventId } from '../../src/webhooks/event-id';
-import { merchantEventPayloadSchemas } from '../../src/webhooks/event-payloads';
+import type { MerchantEvent } from '../../src/merchant-events/merchant-event';
+import { merchantEventId } from '../../src/merchant-events/event-id';
+import { merchantEventPayloadSchemas } from '../../src/merchant-events/event-payloads';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { payoutWorkflowId } from '../../src/contracts/payout';
