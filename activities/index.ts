@@ -52,6 +52,7 @@ export function createActivities(deps: ActivityDependencies) {
       webhookTimeoutMs: deps.webhooks.timeoutMs,
       transport: deps.webhooks.transport,
       logger: deps.logger,
+      readModel: deps.readModel,
     }),
   };
 }

@@ -16,6 +16,8 @@ import type { EndpointTransport } from '../src/merchant-events/endpoint-transpor
 import type { MerchantEvent } from '../src/merchant-events/merchant-event';
 import { merchantWebhookHeaders } from '../src/merchant-events/merchant-webhook-signature';
 import type { DeliveryAttempt } from '../src/lifecycles/merchant-event-client';
+import type { EventDeliveryRecord } from '../src/read-model/event-deliveries';
+import type { ReadModel } from '../src/read-model/read-model';
 
 export interface MerchantEventActivityDependencies {
   endpoints: Pick<WebhookEndpointStore, 'get' | 'secretsOf'>;
@@ -25,6 +27,7 @@ export interface MerchantEventActivityDependencies {
   /** Reaches public endpoints only (endpoint-transport.ts). */
   transport: EndpointTransport;
   logger: Logger;
+  readModel: Pick<ReadModel, 'recordDelivery'>;
 }
 
 const USER_AGENT = 'payout-engine-webhooks/1';
@@ -46,6 +49,7 @@ export function createMerchantEventActivities({
   webhookTimeoutMs,
   transport,
   logger,
+  readModel,
 }: MerchantEventActivityDependencies) {
   /** The event's id when some endpoint wants it; nothing is started when none does. */
   function announceEvent(announcement: Announcement): Promise<{ eventId?: string }> {
@@ -107,7 +111,12 @@ export function createMerchantEventActivities({
     }
   }
 
-  return { announceEvent, deliverEvent };
+  /** The delivery's row of the read model as it moves (a local activity); a row of a later move is kept. */
+  async function recordEventDelivery(record: EventDeliveryRecord): Promise<void> {
+    await readModel.recordDelivery(record);
+  }
+
+  return { announceEvent, deliverEvent, recordEventDelivery };
 }
 
 export type MerchantEventActivities = ReturnType<typeof createMerchantEventActivities>;

@@ -150,7 +150,12 @@ export function createPayoutActivities({
     await readModel.recordPayout(payoutOfView(view));
   }
 
-  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout, recordPayoutReview };
+  /** A payout's row as its workflow sees it (local activity): written when a review sends it back to SUBMITTED. */
+  async function recordPayoutRow(view: PayoutView): Promise<void> {
+    await readModel.recordPayout(payoutOfView(view));
+  }
+
+  return { submitWithdrawal, checkWithdrawal, recordBatchOutcome, settlePayout, recordPayoutReview, recordPayoutRow };
 }
 
 export type PayoutActivities = ReturnType<typeof createPayoutActivities>;

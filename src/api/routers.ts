@@ -91,11 +91,11 @@ export function engineRouters({
       new PayoutListing(readModel),
     ),
     batchRoutes(new BatchService(temporal, batchStore, config)),
-    infractionRoutes(new InfractionService(temporal, config, intents), listing),
+    infractionRoutes(new InfractionService(temporal, config, intents, readModel), listing),
     chargeRoutes(new ChargeService(temporal, config, intents, readModel), listing),
     ...cardPaymentRouters({ config, logger, temporal, intents, readModel, listing }),
     webhookEndpointRoutes(endpoints, config),
-    eventRoutes(new EventService(temporal, config)),
+    eventRoutes(new EventService(temporal, config, readModel)),
     operations,
   ];
 }

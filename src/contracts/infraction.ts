@@ -27,6 +27,10 @@ export const INFRACTION_STATES = [
 ] as const;
 export type InfractionState = (typeof INFRACTION_STATES)[number];
 
+export function isInfractionState(value: unknown): value is InfractionState {
+  return typeof value === 'string' && (INFRACTION_STATES as readonly string[]).includes(value);
+}
+
 const OUTCOMES = ['ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
 
 export const INFRACTION_TRANSITIONS: TransitionTable<InfractionState> = {

@@ -107,11 +107,8 @@ export function eventAnnouncer({ endpoints, temporal, taskQueue, timing }: Annou
       createdAt: announcement.occurredAt,
       data: announcement.data,
     };
-    await startEventDelivery(
-      temporal,
-      { event, endpointIds: subscribed.map((endpoint) => endpoint.id), timing },
-      taskQueue,
-    );
-    return { eventId: event.id };
+    const endpointIds = subscribed.map((endpoint) => endpoint.id);
+    await startEventDelivery(temporal, { event, endpointIds, timing }, taskQueue);
+    return { eventId: event.id, endpointIds };
   };
 }

@@ -15,4 +15,5 @@ export interface Announcement {
   data: Record<string, unknown>;
 }
 
-export type Announce = (announcement: Announcement) => Promise<{ eventId?: string }>;
+/** `eventId` and the endpoints it is delivered to, when some endpoint subscribes to its type. */
+export type Announce = (announcement: Announcement) => Promise<{ eventId?: string; endpointIds?: string[] }>;

@@ -65,6 +65,23 @@ const OPERATION_INDEXES = `
       CREATE INDEX operations_by_status ON operations (kind, status, created_at, id);
       CREATE INDEX operations_by_deadline ON operations (kind, deadline);`;
 
+/**
+ * An event's delivery as it moves (src/read-model/event-deliveries.ts): its status over all endpoints, the attempts
+ * so far, each endpoint's delivery (JSON: state, attempts, nextAttemptAt) and the time of the move the row shows
+ * (a write never replaces a later move's). NULL status: no endpoint subscribed, nothing was delivered.
+ */
+const EVENT_DELIVERY_COLUMNS = (time: string): string => `
+      ALTER TABLE operation_events ADD COLUMN status TEXT;
+      ALTER TABLE operation_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE operation_events ADD COLUMN deliveries TEXT;
+      ALTER TABLE operation_events ADD COLUMN delivery_at ${time};
+      CREATE INDEX operation_events_delivered ON operation_events (occurred_at, event_id) WHERE status IS NOT NULL;
+      CREATE INDEX operation_events_delivered_by_type ON operation_events (type, occurred_at, event_id) WHERE status IS NOT NULL;`;
+
+/** A charge's, card payment's or infraction's details beyond the list's columns, without PII (operation-details.ts). */
+const OPERATION_DETAIL_COLUMN = `
+      ALTER TABLE operations ADD COLUMN detail TEXT;`;
+
 export const READ_MODEL_SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     id: 'read-model/001-payouts',
@@ -84,6 +101,7 @@ export const READ_MODEL_SQLITE_MIGRATIONS: readonly Migration[] = [
       ${OPERATION_INDEXES}
     `,
   },
+  { id: 'read-model/003-event-deliveries', sql: `${EVENT_DELIVERY_COLUMNS('INTEGER')}${OPERATION_DETAIL_COLUMN}` },
 ];
 
 export const READ_MODEL_PG_MIGRATIONS: readonly Migration[] = [
@@ -105,4 +123,5 @@ export const READ_MODEL_PG_MIGRATIONS: readonly Migration[] = [
       ${OPERATION_INDEXES}
     `,
   },
+  { id: 'read-model/003-event-deliveries', sql: `${EVENT_DELIVERY_COLUMNS('TIMESTAMPTZ')}${OPERATION_DETAIL_COLUMN}` },
 ];

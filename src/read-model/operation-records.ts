@@ -6,6 +6,7 @@
 import type { CardPaymentView } from '../lifecycles/card-payment-client';
 import type { ChargeView } from '../lifecycles/charge-client';
 import type { InfractionView } from '../lifecycles/infraction-client';
+import { cardPaymentDetail, chargeDetail, infractionDetail, type OperationDetail } from './operation-details';
 
 export const OPERATION_KINDS = ['charge', 'card_payment', 'infraction'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -21,6 +22,8 @@ export interface OperationRecord {
   amountCents?: number;
   /** An infraction's defense deadline (RFC 3339). */
   deadline?: string;
+  /** What its GET answers once the workflow is gone, without PII (operation-details.ts). */
+  detail?: OperationDetail;
 }
 
 const seqOf = (view: { transitions: readonly unknown[] }): number => Math.max(0, view.transitions.length - 1);
@@ -32,6 +35,7 @@ export function chargeRecord(view: ChargeView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
+    ...chargeDetail(view),
   };
 }
 
@@ -42,6 +46,7 @@ export function cardPaymentRecord(view: CardPaymentView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
+    ...cardPaymentDetail(view),
   };
 }
 
@@ -53,5 +58,6 @@ export function infractionRecord(view: InfractionView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     ...(record ? { amountCents: record.amountCents, deadline: record.defenseDeadline } : {}),
+    ...infractionDetail(view),
   };
 }

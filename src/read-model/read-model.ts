@@ -9,6 +9,7 @@ import type { PayoutMethod } from '../payouts/rails/methods';
 import type { Announcement } from '../merchant-events/announce';
 import type { OperationKind, OperationRecord } from './operation-records';
 import type { PayoutRecord } from './payout-records';
+import type { EventDeliveryRecord, EventListFilter, EventPage, StoredEventDelivery } from './event-deliveries';
 
 export interface PayoutListFilter {
   status?: PayoutState;
@@ -102,8 +103,15 @@ export interface ReadModel {
   /** Idempotent: kept unless a row of a later transition (higher seq) is there already. */
   recordOperation(record: OperationRecord, at?: Date): Promise<void>;
   listOperations(filter: OperationListFilter): Promise<OperationPage>;
+  /** One operation's row; `detail` as stored (JSON), for its kind's schema to read. */
+  findOperation(kind: OperationKind, id: string): Promise<(StoredOperation & { detail?: unknown }) | undefined>;
   /** Idempotent by the event's id. */
   recordEvent(eventId: string, announcement: Announcement): Promise<void>;
+  /** Where an event's delivery stands; kept unless a later move's row is there already. */
+  recordDelivery(record: EventDeliveryRecord): Promise<void>;
+  /** Events handed to endpoints, newest first by (createdAt, id). */
+  listEvents(filter: EventListFilter): Promise<EventPage>;
+  findEvent(eventId: string): Promise<StoredEventDelivery | undefined>;
   findPayout(externalId: string): Promise<StoredPayout | undefined>;
   listPayouts(filter: PayoutListFilter): Promise<PayoutPage>;
   /** Payouts created in [from, to), grouped by status and rail. */

@@ -11,7 +11,7 @@ import type { SqlDialect, SqlRunner } from '../db/sql';
 import { PAYOUT_STATES } from '../payouts/payout-state';
 import { PAYOUT_METHODS } from '../payouts/rails/methods';
 import type { Announcement } from '../merchant-events/announce';
-import type { OperationRecord } from './operation-records';
+import type { OperationKind, OperationRecord } from './operation-records';
 import { storedViewSchema, type PayoutRecord } from './payout-records';
 import type {
   OperationListFilter,
@@ -21,10 +21,20 @@ import type {
   PayoutTotals,
   ReadModel,
   StoredEvent,
+  StoredOperation,
   StoredPayout,
 } from './read-model';
 import { SqlFilter, sqlInteger } from './sql-filter';
-import { operationPage, upsertOperation } from './sql-operation-rows';
+import { findOperation, operationPage, upsertOperation } from './sql-operation-rows';
+import {
+  eventPage,
+  findDelivery,
+  recordDelivery,
+  type EventDeliveryRecord,
+  type EventListFilter,
+  type EventPage,
+  type StoredEventDelivery,
+} from './event-deliveries';
 
 const UPSERT_PAYOUT = `INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
@@ -84,6 +94,22 @@ export class SqlReadModel implements ReadModel {
       occurredAt,
       JSON.stringify(announcement.data),
     ]);
+  }
+
+  findOperation(kind: OperationKind, id: string): Promise<(StoredOperation & { detail?: unknown }) | undefined> {
+    return findOperation(this.sql, this.dialect, kind, id);
+  }
+
+  recordDelivery(record: EventDeliveryRecord): Promise<void> {
+    return recordDelivery(this.sql, this.dialect, record);
+  }
+
+  listEvents(filter: EventListFilter): Promise<EventPage> {
+    return eventPage(this.sql, this.dialect, filter);
+  }
+
+  findEvent(eventId: string): Promise<StoredEventDelivery | undefined> {
+    return findDelivery(this.sql, this.dialect, eventId);
   }
 
   async findPayout(externalId: string): Promise<StoredPayout | undefined> {

@@ -23,6 +23,7 @@ import { merchantEventWorkflowId } from '../../src/contracts/merchant-event';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
+import { deleteWorkflow } from '../helpers/delete-workflow';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
 interface Endpoint {
@@ -359,6 +360,51 @@ test('redelivery sends a delivered event again with the same id; after a rotatio
   );
   expect(event.deliveries[0]?.attempts.map((attempt) => attempt.outcome)).toEqual(['delivered', 'delivered']);
   await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-redelivered');
+});
+
+test('an event outlives its workflows: once Temporal deleted the charge and the delivery (as retention does), the event is still listed and read with its deliveries, and a redelivery sends it again', async () => {
+  const endpoint = await register(receiver.url, ['charge.paid']);
+  const externalId = await paidCharge('retained');
+  const [first] = await deliveriesOf(externalId);
+  const eventId = first?.event.id ?? '';
+  const delivered = await eventWhere(eventId, (found) => found.status === 'DELIVERED', 'the event DELIVERED');
+  await pollUntil(
+    async () =>
+      (await stack.temporal.client.workflow.getHandle(merchantEventWorkflowId(eventId)).describe()).status.name ===
+      'RUNNING'
+        ? undefined
+        : true,
+    { timeoutMs: 30_000, intervalMs: 200, description: 'the delivery workflow closed' },
+  );
+  await recordHistory(stack.temporal.client, merchantEventWorkflowId(eventId), 'merchant-event-delivered-recorded');
+
+  await Promise.all([
+    deleteWorkflow(stack.temporal.client, chargeWorkflowId(externalId)),
+    deleteWorkflow(stack.temporal.client, merchantEventWorkflowId(eventId)),
+  ]);
+
+  const read = await stack.api<EventResponse>('GET', `/v1/events/${eventId}`);
+  expect(read.status).toBe(200);
+  expect(read.body).toEqual(delivered);
+  const page = await stack.api<EventList>('GET', '/v1/events?type=charge.paid&limit=500');
+  expect(page.body.data.find((item) => item.id === eventId)).toEqual({
+    id: eventId,
+    type: 'charge.paid',
+    createdAt: first?.event.createdAt,
+    status: 'DELIVERED',
+    attempts: 1,
+  });
+
+  const redelivered = await stack.api<EventResponse>('POST', `/v1/events/${eventId}/redeliver`);
+  expect([redelivered.status, redelivered.body.status]).toEqual([202, 'PENDING']);
+  const [, second] = await deliveriesOf(externalId, 2);
+  expect(second?.event.id).toBe(eventId);
+  const again = await eventWhere(
+    eventId,
+    (found) => found.status === 'DELIVERED' && (found.deliveries[0]?.attempts.length ?? 0) === 2,
+    'the redelivery recorded',
+  );
+  expect(again.deliveries).toEqual([expect.objectContaining({ endpointId: endpoint.id, status: 'DELIVERED' })]);
 });
 
 test('a legacy endpoint keeps its X-Webhook-* headers, with the Standard Webhooks set beside them for the deprecation window', async () => {

@@ -256,3 +256,46 @@ test.each([
     );
   },
 );
+
+test("a payout whose POST reached the provider only after the submission deadline: in review, then found by the operator's recheck and SUBMITTED again; the list shows where it is now, not the review it left", async () => {
+  const id = newExternalId('review-left');
+  const listedStatus = async (): Promise<string | undefined> => {
+    const page = await stack.api<{ data: { externalId: string; status: string }[] }>('GET', '/v1/payouts?limit=500');
+    return page.body.data.find((item) => item.externalId === id)?.status;
+  };
+  // Forwarded after the engine stopped looking: the payout goes to review with the outcome unknown, then the
+  // provider makes it (.14: the sandbox keeps it PROCESSING until told otherwise).
+  provider().delayNext(WITHDRAW, SUBMIT_DEADLINE_MS + 3_000);
+  expect((await withdraw(id, 36.14)).status).toBe(202);
+  await waitForPayout(stack, id, ['NEEDS_REVIEW'], SUBMIT_DEADLINE_MS + 20_000);
+  await pollUntil(async () => ((await listedStatus()) === 'NEEDS_REVIEW' ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    description: `${id} listed in review`,
+  });
+  const transactionId = await pollUntil(
+    async () => {
+      const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${id}/recheck`);
+      return recheck.body.status === 'SUBMITTED' ? recheck.body.providerTransactionId : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 1_000, description: `${id} found at the provider by a recheck` },
+  );
+  const submitted = await waitForPayout(stack, id, ['SUBMITTED']);
+  expect(causeOf(submitted, 'SUBMITTED')).toBe('found at the provider on recheck');
+  await pollUntil(async () => ((await listedStatus()) === 'SUBMITTED' ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    description: `${id} listed SUBMITTED once out of review`,
+  });
+
+  const forced = await stack.admin('POST', `/sandbox/operations/${transactionId}/outcome`, { status: 'COMPLETED' });
+  expect(forced.status).toBeLessThan(300);
+  await waitForPayout(stack, id, ['COMPLETED']);
+  await pollUntil(async () => ((await listedStatus()) === 'COMPLETED' ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    description: `${id} listed COMPLETED`,
+  });
+  expect(postsOf(WITHDRAW, id)).toBe(1);
+  await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('review-left-listed'));
+}, 90_000);

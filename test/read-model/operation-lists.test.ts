@@ -2,7 +2,7 @@
  * Charges, card payments and infractions listed from the engine's own database, through the running stack:
  * a just-created charge or card payment is listed in the create's own round trip (no lag), each moves in the
  * list as its workflow moves, the filters narrow it, and the list still answers after Temporal has deleted
- * the workflow (as retention does). A cursor walk over rows of every kind sees one kind, newest first, with
+ * the workflow (as retention does), and so does its GET (`source: 'store'`, without the payer or the card). A cursor walk over rows of every kind sees one kind, newest first, with
  * no duplicate and no gap.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,9 @@ import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client'
 import { chargeWorkflowId } from '../../src/lifecycles/charge-client';
 import { infractionWorkflowId } from '../../src/lifecycles/infraction-client';
 import { pollUntil } from '../../src/util/poll';
+import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
+import type { ChargeResponse } from '../../src/api/charges/schemas';
+import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { createCardPayment } from '../card-payments/card-checkout';
 import { deleteWorkflow } from '../helpers/delete-workflow';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
@@ -82,6 +85,12 @@ test('a charge is listed as soon as it is created, PAID once paid, by status and
 
   await deleteWorkflow(stack.temporal.client, chargeWorkflowId(id));
   expect(await listed('/v1/charges?status=PAID', id)).toMatchObject({ externalId: id, status: 'PAID', amount: 150.25 });
+  // Its GET answers from the engine's database, without the payer.
+  const read = await stack.api<ChargeResponse>('GET', `/v1/charges/${id}`);
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ externalId: id, source: 'store', status: 'PAID', amount: 150.25, refunds: [] });
+  expect(read.body.transitions.map((transition) => transition.to)).toEqual(['PENDING', 'PAID']);
+  expect(read.body.payerName).toBeUndefined();
 }, 180_000);
 
 test('a card payment is listed as soon as it is created, EXPIRED when nobody paid, and after its workflow is deleted', async () => {
@@ -110,6 +119,10 @@ test('a card payment is listed as soon as it is created, EXPIRED when nobody pai
 
   await deleteWorkflow(stack.temporal.client, cardPaymentWorkflowId(id));
   expect(await listed('/v1/card-payments', id)).toMatchObject({ externalId: id, status: 'EXPIRED', amount: 100.1 });
+  const read = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${id}`);
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ externalId: id, source: 'store', status: 'EXPIRED', amount: 100.1 });
+  expect(read.body.transitions.at(-1)?.to).toBe('EXPIRED');
 }, 180_000);
 
 test('an infraction is listed with its amount and deadline once the sync sees it, due before a date, CANCELLED as the provider says, and after its workflow is deleted', async () => {
@@ -151,6 +164,10 @@ test('an infraction is listed with its amount and deadline once the sync sees it
     status: 'CANCELLED',
     amount: 80,
   });
+  const read = await stack.api<InfractionResponse>('GET', `/v1/infractions/${id}`);
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ infractionId: id, status: 'CANCELLED', amount: 80, deadline: opened.deadline });
+  expect(read.body.transitions.at(-1)?.to).toBe('CANCELLED');
 }, 180_000);
 
 const BULK = 3_000;

@@ -85,6 +85,7 @@ class ScriptedProvider {
         if (view.batchId) this.reports.push(settlementOf(view));
         return Promise.resolve();
       },
+      recordPayoutRow: () => Promise.resolve(),
       settlePayout: (view, announcements) => {
         this.settled.push(view);
         this.announced.push(...announcements);

@@ -4,7 +4,13 @@
  * attempt is one activity that is not retried by Temporal: the workflow owns the schedule, so each
  * attempt's answer is kept and a redelivery can cut a wait short.
  */
-import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { MerchantEventActivities } from '../../activities/merchant-event-activities';
 import { WebhookAttempts, WebhookDeliveryStatus } from '../../src/temporal/search-attributes';
 import { failureMessage } from '../shared/activity-failures';
@@ -19,12 +25,22 @@ import {
   type EventDeliveryState,
 } from '../../src/contracts/merchant-event';
 import { nowMs } from '../shared/clock';
+import { LatestRow } from '../shared/latest-row';
+import type { EventDeliveryRecord } from '../../src/read-model/event-deliveries';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.
 const { deliverEvent } = proxyActivities<MerchantEventActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 1 },
 });
+
+const { recordEventDelivery } = proxyLocalActivities<MerchantEventActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Marks histories whose deliveries keep their row of the read model (what GET /v1/events answers from). */
+export const EVENT_READ_MODEL_PATCH = 'event-read-model';
 
 export class EventDelivery {
   private readonly lifecycle: Lifecycle<EventDeliveryState>;
@@ -34,6 +50,8 @@ export class EventDelivery {
   /** Bumped by each redelivery: a delivery waiting out its backoff tries again at once. */
   private redeliveries = 0;
   private closing = false;
+  /** Absent in histories recorded before the read model kept deliveries. */
+  private readonly row: LatestRow<EventDeliveryRecord> | undefined;
 
   constructor(private readonly input: MerchantEventInput) {
     this.lifecycle = new Lifecycle({
@@ -51,6 +69,23 @@ export class EventDelivery {
         }))
       : input.endpointIds.map((endpointId) => ({ endpointId, state: 'PENDING', attempts: [] }));
     this.attemptsMade = attemptsOf(this.deliveries);
+    if (patched(EVENT_READ_MODEL_PATCH)) this.row = new LatestRow(() => this.record(), recordEventDelivery);
+    // A first delivery was listed PENDING by its announcer; a redelivery's new run says it is PENDING again.
+    if (input.earlier) this.moved();
+  }
+
+  private record(): EventDeliveryRecord {
+    return {
+      eventId: this.input.event.id,
+      state: this.lifecycle.state,
+      deliveries: this.deliveries,
+      at: new Date(nowMs()).toISOString(),
+    };
+  }
+
+  /** The read model's row follows the delivery. */
+  private moved(): void {
+    this.row?.changed();
   }
 
   view(): MerchantEventView {
@@ -75,6 +110,7 @@ export class EventDelivery {
       delivery.state = 'PENDING';
       this.start(delivery);
     }
+    this.moved();
     return this.view();
   }
 
@@ -83,6 +119,8 @@ export class EventDelivery {
     await condition(() => this.running.size === 0);
     this.settle();
     this.closing = true;
+    this.moved();
+    if (this.row) await this.row.drained();
     return this.view();
   }
 
@@ -100,22 +138,24 @@ export class EventDelivery {
       const { attempt, endpointDeleted } = await this.attempt(delivery);
       if (attempt.outcome === 'delivered') {
         delivery.state = 'DELIVERED';
-        return;
+        return this.moved();
       }
       if (endpointDeleted) {
         delivery.state = 'ENDPOINT_DELETED';
-        return;
+        return this.moved();
       }
       if (this.redeliveries !== asked) {
+        this.moved();
         giveUpAt = nowMs() + retryForMs;
         wait = initialIntervalMs;
         continue;
       }
       if (nowMs() + wait > giveUpAt) {
         delivery.state = 'FAILED';
-        return;
+        return this.moved();
       }
       delivery.nextAttemptAt = new Date(nowMs() + wait).toISOString();
+      this.moved();
       const redelivered = await condition(() => this.redeliveries !== asked, wait);
       delete delivery.nextAttemptAt;
       if (redelivered) {

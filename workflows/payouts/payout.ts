@@ -39,6 +39,7 @@ import {
   providerCalls,
   recordBatchOutcome,
   recordPayoutReview,
+  recordPayoutRow,
   settlePayout,
   type ProviderCalls,
 } from './provider-calls';
@@ -46,6 +47,9 @@ import { submissionReview } from './submission-review';
 
 /** Marks histories whose payouts write their row of the read model when they go to review (with their batch's outcome). */
 const READ_MODEL_PATCH = 'payout-read-model';
+
+/** Marks histories whose payouts write their row when a review sends them back to SUBMITTED (before it, the row said NEEDS_REVIEW until the end). */
+const REVIEW_LEFT_ROW_PATCH = 'payout-review-left-row';
 
 /** Marks version 2 histories whose payouts index the provider's id once submitted (version 3 always does). */
 const PROVIDER_ID_INDEX_PATCH = 'payout-provider-id-index';
@@ -272,6 +276,8 @@ export class Payout {
       }
       this.rechecks.answerAll(this.view());
     }
+    // Back to waiting for the provider: the list shows where it is now. A final state's row is written by the settlement.
+    if (this.lifecycle.state === 'SUBMITTED' && patched(REVIEW_LEFT_ROW_PATCH)) await recordPayoutRow(this.view());
   }
 
   private decideCancelInReview(reason: string, found: ProviderAnswer['found'], final: boolean): void {

@@ -54,7 +54,8 @@ const SETTLE: LocalActivityOptions = {
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 };
 
-export const { recordBatchOutcome, recordPayoutReview, settlePayout } = proxyLocalActivities<PayoutActivities>(SETTLE);
+export const { recordBatchOutcome, recordPayoutReview, recordPayoutRow, settlePayout } =
+  proxyLocalActivities<PayoutActivities>(SETTLE);
 
 export interface ProviderCalls {
   submitWithdrawal(input: PayoutInput): ReturnType<PayoutActivities['submitWithdrawal']>;

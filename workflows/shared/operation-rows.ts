@@ -1,7 +1,6 @@
 /**
  * Keeps an operation's row of the read model (src/read-model/operation-records.ts) as its lifecycle moves: the
- * row as it stands at start and after each move, by a local activity. Moves that come faster than the writes
- * are folded into the next write (only the latest row matters: a write never replaces a later move's row).
+ * row as it stands at start and after each move, by a local activity (./latest-row.ts).
  *
  * Histories recorded before the read model listed these operations replay without the writes: the
  * `operation-read-model` patch, asked once when the operation starts.
@@ -9,6 +8,7 @@
 import { condition, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { OperationActivities } from '../../activities/operation-activities';
 import type { OperationRecord } from '../../src/read-model/operation-records';
+import { LatestRow } from './latest-row';
 
 const { recordOperation } = proxyLocalActivities<OperationActivities>({
   startToCloseTimeout: '10 seconds',
@@ -18,42 +18,24 @@ const { recordOperation } = proxyLocalActivities<OperationActivities>({
 export const OPERATION_READ_MODEL_PATCH = 'operation-read-model';
 
 export class OperationRows {
-  private readonly enabled: boolean;
-  private dirty = false;
-  private sending = false;
+  private readonly rows: LatestRow<OperationRecord> | undefined;
 
   /** `row`: the operation's row now (read when written, so details set right after a move are in it). */
-  constructor(
-    lifecycle: { onMove(listener: () => void): void },
-    private readonly row: () => OperationRecord,
-  ) {
-    this.enabled = patched(OPERATION_READ_MODEL_PATCH);
-    if (!this.enabled) return;
+  constructor(lifecycle: { onMove(listener: () => void): void }, row: () => OperationRecord) {
+    if (!patched(OPERATION_READ_MODEL_PATCH)) return;
+    this.rows = new LatestRow(row, recordOperation);
     lifecycle.onMove(() => this.changed());
     this.changed();
   }
 
   /** Resolves once the latest row is written: a workflow awaits it before it returns or continues as new. */
   drained(): Promise<void> {
-    return condition(() => !this.dirty && !this.sending);
+    // Unpatched, as before the patch: a condition already true (it resolves at the same point of the activation).
+    return this.rows ? this.rows.drained() : condition(() => true);
   }
 
   /** Something the row shows changed without a move (an infraction's deadline): written again. */
   changed(): void {
-    if (!this.enabled) return;
-    this.dirty = true;
-    if (!this.sending) void this.send();
-  }
-
-  private async send(): Promise<void> {
-    this.sending = true;
-    try {
-      while (this.dirty) {
-        this.dirty = false;
-        await recordOperation(this.row());
-      }
-    } finally {
-      this.sending = false;
-    }
+    this.rows?.changed();
   }
 }

@@ -27,7 +27,7 @@ export function cardPaymentRouters({
   logger: Logger;
   temporal: Client;
   intents: IntentStore;
-  readModel: Pick<ReadModel, 'recordOperation'>;
+  readModel: Pick<ReadModel, 'recordOperation' | 'findOperation'>;
   listing: OperationListing;
 }): Router[] {
   const tokenKey = checkoutTokenKey(config);

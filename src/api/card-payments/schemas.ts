@@ -54,8 +54,11 @@ export const cardPaymentResponseSchema = z
     ),
     /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
-    /** `index`: no worker answered in time, so only the state and amount from the visibility index are shown. */
-    source: z.enum(['workflow', 'index']),
+    /**
+     * `index`: no worker answered in time, so only the state and amount from the visibility index are shown. `store`:
+     * Temporal no longer has the workflow (retention); the engine's database answers, without brand and last4.
+     */
+    source: z.enum(['workflow', 'index', 'store']),
   })
   .meta({ id: 'CardPayment' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
@@ -71,7 +74,7 @@ export const checkoutResultSchema = z
   .meta({ id: 'CheckoutResult' });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
 
-export type CardPaymentReading = { source: 'workflow' | 'index'; view: CardPaymentView };
+export type CardPaymentReading = { source: 'workflow' | 'index' | 'store'; view: CardPaymentView };
 
 export function cardPaymentResponse({ view, source }: CardPaymentReading): CardPaymentResponse {
   return {

@@ -29,6 +29,8 @@ import {
 } from '../../lifecycles/card-payment-client';
 import { cardPaymentRecord } from '../../read-model/operation-records';
 import type { ReadModel } from '../../read-model/read-model';
+import { readOrStored } from '../stored-operation';
+import { cardPaymentDetailSchema } from '../../read-model/operation-details';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -75,7 +77,7 @@ export class CardPaymentService {
     private readonly client: Client,
     private readonly config: CardPaymentServiceConfig,
     private readonly tokenKey: Buffer,
-    private readonly readModel: Pick<ReadModel, 'recordOperation'>,
+    private readonly readModel: Pick<ReadModel, 'recordOperation' | 'findOperation'>,
   ) {}
 
   async create(order: CardOrder): Promise<CardPaymentCreated & { created: boolean }> {
@@ -108,8 +110,32 @@ export class CardPaymentService {
     };
   }
 
-  /** A closed payment answers from its result; a running one from its query, or from the index when no worker answers in time. */
+  /**
+   * A closed payment answers from its result; a running one from its query, or from the index when no worker answers
+   * in time; one whose workflow Temporal no longer has (retention) from the read model, without the card's brand and digits.
+   */
   async read(externalId: string): Promise<CardPaymentReading> {
+    return readOrStored(
+      () => this.readWorkflow(externalId),
+      this.readModel,
+      'card_payment',
+      externalId,
+      (row) => {
+        const detail = cardPaymentDetailSchema.safeParse(row.detail);
+        if (!detail.success || !isCardPaymentState(row.status)) return undefined;
+        const view: CardPaymentView = {
+          externalId,
+          state: row.status,
+          amountCents: row.amountCents ?? 0,
+          requestHash: '',
+          ...detail.data,
+        };
+        return { source: 'store', view };
+      },
+    );
+  }
+
+  private async readWorkflow(externalId: string): Promise<CardPaymentReading> {
     const handle = this.handle(externalId);
     const description = await this.call(() => handle.describe()).catch((error: unknown) => {
       throw error instanceof WorkflowNotFoundError ? cardPaymentNotFound(externalId) : error;

@@ -2,6 +2,7 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
+import type { ChargeDetail } from '../../read-model/operation-details';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
@@ -67,8 +68,11 @@ export const chargeResponseSchema = z
      * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).
      */
     problem: activityProblemSchema.optional(),
-    /** `index`: no worker answered; only what the visibility index knows (state and amount). */
-    source: z.enum(['workflow', 'index']),
+    /**
+     * `index`: no worker answered; only what the visibility index knows (state and amount). `store`: Temporal no
+     * longer has the workflow (retention); the engine's database answers, without the payer's name or the code.
+     */
+    source: z.enum(['workflow', 'index', 'store']),
     /**
      * Present when the charge's workflow closed without its outcome (an operator terminated it, say): how it
      * closed and what its creation intent says was created. A reset of the workflow settles it.
@@ -88,6 +92,7 @@ export const chargeListResponseSchema = z
 export type ChargeReading = (
   | { source: 'workflow'; view: ChargeView }
   | { source: 'index'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'> }
+  | { source: 'store'; view: Pick<ChargeView, 'externalId' | 'state' | 'amountCents'>; detail?: ChargeDetail }
 ) & {
   unfinished?: { executionStatus: UnfinishedStatus; creation: IntentView };
 };
@@ -103,36 +108,52 @@ export function chargeResponse(reading: ChargeReading): ChargeResponse {
       : {}),
   };
   if (reading.source === 'index') return { ...base, transitions: [], source: 'index' };
+  if (reading.source === 'store')
+    return {
+      ...base,
+      ...(reading.detail ? detailFields(reading.view, reading.detail) : { transitions: [] }),
+      source: 'store',
+    };
   const view = reading.view;
-  const refunded = view.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);
   return {
     ...base,
-    ...(view.feeCents !== undefined
-      ? { fee: centavosToReais(view.feeCents), netAmount: centavosToReais(view.amountCents - view.feeCents) }
-      : {}),
+    ...detailFields(view, view),
     payerName: view.payerName,
     ...(view.description ? { description: view.description } : {}),
     ...(view.split ? { split: view.split } : {}),
     ...(view.qrcode ? { qrcode: view.qrcode } : {}),
-    ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
-    ...(view.paidAt ? { paidAt: view.paidAt } : {}),
-    ...(view.providerTransactionId ? { providerTransactionId: view.providerTransactionId } : {}),
     ...(view.providerReference ? { providerReference: view.providerReference } : {}),
     ...(view.providerReferences ? { providerReferences: view.providerReferences } : {}),
     ...(view.paidReference ? { paidReference: view.paidReference } : {}),
     ...(view.secondPayments ? { secondPayments: view.secondPayments } : {}),
-    ...(view.failureReason ? { failureReason: view.failureReason } : {}),
-    refunds: view.refunds.map((refund) => ({
+    ...(view.problem ? { problem: view.problem } : {}),
+    source: 'workflow',
+  };
+}
+
+/** What the workflow's view and the stored detail both say. */
+function detailFields(
+  { amountCents }: Pick<ChargeView, 'amountCents'>,
+  detail: Omit<ChargeDetail, 'transitions'> & { transitions: readonly ChargeDetail['transitions'][number][] },
+): Omit<ChargeResponse, 'externalId' | 'workflowId' | 'status' | 'amount' | 'source'> {
+  const refunded = detail.refunds.reduce((sum, refund) => sum + refund.amountCents, 0);
+  return {
+    ...(detail.feeCents !== undefined
+      ? { fee: centavosToReais(detail.feeCents), netAmount: centavosToReais(amountCents - detail.feeCents) }
+      : {}),
+    ...(detail.expiresAt ? { expiresAt: detail.expiresAt } : {}),
+    ...(detail.paidAt ? { paidAt: detail.paidAt } : {}),
+    ...(detail.providerTransactionId ? { providerTransactionId: detail.providerTransactionId } : {}),
+    ...(detail.failureReason ? { failureReason: detail.failureReason } : {}),
+    refunds: detail.refunds.map((refund) => ({
       infractionId: refund.infractionId,
       amount: centavosToReais(refund.amountCents),
       at: refund.at,
     })),
     refundedAmount: centavosToReais(refunded),
-    callbacksReceived: view.callbacksReceived,
-    checksMade: view.checksMade,
-    transitions: [...view.transitions],
-    ...(view.problem ? { problem: view.problem } : {}),
-    source: 'workflow',
+    callbacksReceived: detail.callbacksReceived,
+    checksMade: detail.checksMade,
+    transitions: [...detail.transitions],
   };
 }
 

@@ -21,6 +21,8 @@ import {
 import { chargeRecord } from '../../read-model/operation-records';
 import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
+import { readOrStored } from '../stored-operation';
+import { chargeDetailSchema } from '../../read-model/operation-details';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { readWorkflow } from '../workflow-reading';
@@ -46,7 +48,7 @@ export class ChargeService {
     private readonly config: ChargeServiceConfig,
     /** Creation intents: what a charge whose workflow was terminated had created at the provider. */
     private readonly intents: IntentStore,
-    private readonly readModel: Pick<ReadModel, 'recordOperation'>,
+    private readonly readModel: Pick<ReadModel, 'recordOperation' | 'findOperation'>,
   ) {}
 
   /** The created charge (the same one for a repeated request), listed from now on; a different request under its externalId is 409. */
@@ -91,8 +93,30 @@ export class ChargeService {
   /**
    * A closed charge answers from its result; a running one from its query, or from the index when no worker
    * answers. One whose workflow closed without its outcome (terminated, say) says so, with its creation intent.
+   * One whose workflow Temporal no longer has (retention): from the read model.
    */
   async read(externalId: string): Promise<ChargeReading> {
+    return readOrStored(
+      () => this.readWorkflow(externalId),
+      this.readModel,
+      'charge',
+      externalId,
+      (row) => {
+        const detail = chargeDetailSchema.safeParse(row.detail);
+        return {
+          source: 'store',
+          view: {
+            externalId,
+            state: isChargeState(row.status) ? row.status : 'PENDING',
+            amountCents: row.amountCents ?? 0,
+          },
+          ...(detail.success ? { detail: detail.data } : {}),
+        };
+      },
+    );
+  }
+
+  private async readWorkflow(externalId: string): Promise<ChargeReading> {
     const reading = await readWorkflow(this.client, this.handle(externalId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: chargeStatusQuery,

@@ -22,6 +22,9 @@ import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
+import { readOrStored, type OperationStore } from '../stored-operation';
+import { infractionDetailSchema } from '../../read-model/operation-details';
+import { isInfractionState } from '../../contracts/infraction';
 import { intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 
 export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
@@ -49,15 +52,36 @@ export class InfractionService {
     private readonly config: InfractionServiceConfig,
     /** Defense intents: what an infraction whose workflow was terminated had sent. */
     private readonly intents: IntentStore,
+    private readonly readModel: OperationStore,
   ) {}
 
   /** A closed infraction answers from its result; a running one from its status query (the index alone cannot show it). */
   async read(infractionId: string): Promise<InfractionView> {
-    return (await this.readRun(infractionId)).view;
+    return (await this.fromWorkflow(infractionId)).view;
   }
 
-  /** The view, and when the workflow closed without its outcome, how and what its defense intent holds. */
-  async readRun(infractionId: string): Promise<{ view: InfractionView; unfinished?: UnfinishedInfraction }> {
+  /**
+   * What GET answers: the view, and when the workflow closed without its outcome, how and what its defense intent
+   * holds; once Temporal no longer has the workflow (retention), the view from the read model, without the defense.
+   */
+  readRun(infractionId: string): Promise<{ view: InfractionView; unfinished?: UnfinishedInfraction }> {
+    return readOrStored(
+      () => this.fromWorkflow(infractionId),
+      this.readModel,
+      'infraction',
+      infractionId,
+      (row) => {
+        const detail = infractionDetailSchema.safeParse(row.detail);
+        if (!detail.success || !isInfractionState(row.status)) return undefined;
+        const { record, ...rest } = detail.data;
+        return { view: { infractionId, state: row.status, ...rest, ...(record ? { record } : {}) } };
+      },
+    );
+  }
+
+  private async fromWorkflow(
+    infractionId: string,
+  ): Promise<{ view: InfractionView; unfinished?: UnfinishedInfraction }> {
     const reading = await readWorkflow(this.client, this.handle(infractionId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: infractionStatusQuery,

@@ -8,14 +8,14 @@ import {
   merchantEventTypeSchema,
 } from '../../merchant-events/merchant-event';
 import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../lifecycles/merchant-event-client';
-import { visibilityCursorSchema } from '../visibility-page';
+import { listPageQueryShape } from '../list-cursor';
 
 export const endpointParamsSchema = z.object({ endpointId: webhookEndpointIdSchema });
 export const eventParamsSchema = z.object({ eventId: merchantEventIdSchema });
 export const eventListQuerySchema = z.strictObject({
   type: merchantEventTypeSchema.optional(),
-  cursor: visibilityCursorSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: listPageQueryShape.cursor,
+  limit: listPageQueryShape.limit,
 });
 
 /** The store's endpoint as answered: its events as stored (the store's schema normalises them on the way in). */

@@ -1,33 +1,28 @@
 /**
- * Between the HTTP routes and Temporal for merchant events: lists them from visibility, reads one
- * from its delivery workflow, and redelivers (an update of a running delivery, a new run of a closed one).
+ * Between the HTTP routes and the engine for merchant events: lists them and reads one from the read model
+ * (src/read-model/event-deliveries.ts: written when an event is handed to its endpoints and as its deliveries
+ * move), so that neither lags nor asks Temporal, and both outlive its retention; redelivers through Temporal
+ * (an update of a running delivery, a new run of a closed or forgotten one).
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../config/env';
-import {
-  WebhookAttempts,
-  WebhookDeliveryStatus,
-  WebhookEventAt,
-  WebhookEventType,
-} from '../../temporal/search-attributes';
 import type { MerchantEventType } from '../../merchant-events/merchant-event';
 import {
   deliveryTiming,
   startEventDelivery,
   type DeliveryTimingConfig,
-  MERCHANT_EVENT_FLOW,
   merchantEventQuery,
   redeliverEventUpdate,
   type MerchantEventView,
   type MerchantEventWorkflow,
-  isEventDeliveryState,
   merchantEventHandle,
 } from '../../lifecycles/merchant-event-client';
+import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
+import { decodeCursor, encodeCursor } from '../list-cursor';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
-import { visibilityPage } from '../visibility-page';
-import { readWorkflow, workerUnavailable, type WorkflowReading } from '../workflow-reading';
+import { readWorkflow, workerUnavailable } from '../workflow-reading';
 
 export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> &
   DeliveryTimingConfig;
@@ -44,14 +39,21 @@ function notFound(eventId: string): ApiError {
   return new ApiError(
     404,
     'EVENT_NOT_FOUND',
-    `No event ${eventId} (events are kept as long as Temporal keeps closed workflows)`,
+    `No event ${eventId} delivered to an endpoint (an event no endpoint subscribed to is not kept for delivery)`,
   );
+}
+
+/** What the service reads: from the read model, and the delivery workflow for a redelivery. */
+interface EventReading {
+  view: MerchantEventView;
+  running: boolean;
 }
 
 export class EventService {
   constructor(
     private readonly client: Client,
     private readonly config: EventServiceConfig,
+    private readonly readModel: Pick<ReadModel, 'listEvents' | 'findEvent'>,
   ) {}
 
   async list(filter: {
@@ -59,48 +61,58 @@ export class EventService {
     cursor?: string;
     limit: number;
   }): Promise<{ items: EventListItem[]; nextCursor?: string }> {
-    const clauses = [
-      `PayoutFlow = '${MERCHANT_EVENT_FLOW}'`,
-      ...(filter.type ? [`WebhookEventType = '${filter.type}'`] : []),
-    ];
-    const page = await this.call(() =>
-      visibilityPage(this.client, {
-        query: clauses.join(' AND '),
-        pageSize: filter.limit,
-        ...(filter.cursor ? { cursor: filter.cursor } : {}),
-      }),
-    );
+    const page = await this.readModel.listEvents({
+      limit: filter.limit,
+      ...(filter.type ? { type: filter.type } : {}),
+      ...(filter.cursor ? { after: decodeCursor(filter.cursor) } : {}),
+    });
     return {
-      items: page.workflows.map((workflow) => {
-        const status = workflow.searchAttributes.get(WebhookDeliveryStatus);
-        return {
-          id: workflow.workflowId.replace(/^event:/, ''),
-          type: workflow.searchAttributes.get(WebhookEventType) ?? '',
-          createdAt: workflow.searchAttributes.get(WebhookEventAt)?.toISOString() ?? '',
-          status: isEventDeliveryState(status) ? status : 'PENDING',
-          attempts: workflow.searchAttributes.get(WebhookAttempts) ?? 0,
-        };
-      }),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      items: page.events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        createdAt: event.createdAt.toISOString(),
+        status: event.state,
+        attempts: event.attempts,
+      })),
+      ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
     };
   }
 
+  /**
+   * From the read model. An event announced before the read model kept deliveries (docs/old-versions.md) is
+   * read from its delivery workflow while Temporal keeps it.
+   */
   async read(eventId: string): Promise<MerchantEventView> {
-    return (await this.reading(eventId)).view;
+    const stored = await this.readModel.findEvent(eventId);
+    if (stored) return { ...stored, transitions: [] };
+    return (await this.fromWorkflow(eventId)).view;
   }
 
-  private reading(eventId: string): Promise<WorkflowReading<MerchantEventView, never>> {
-    return readWorkflow(this.client, this.handle(eventId), {
+  private async fromWorkflow(eventId: string): Promise<EventReading> {
+    const reading = await readWorkflow(this.client, this.handle(eventId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: merchantEventQuery,
       notFound: () => notFound(eventId),
       fromIndex: workerUnavailable(`event ${eventId}`),
     });
+    return { view: reading.view, running: reading.running };
+  }
+
+  /** Its delivery workflow; one Temporal no longer has (retention) from the read model, as a closed one. */
+  private async current(eventId: string): Promise<EventReading> {
+    try {
+      return await this.fromWorkflow(eventId);
+    } catch (error) {
+      const stored =
+        error instanceof ApiError && error.status === 404 ? await this.readModel.findEvent(eventId) : undefined;
+      if (!stored) throw error;
+      return { view: { ...stored, transitions: [] }, running: false };
+    }
   }
 
   /** Every endpoint of the event is tried again now, with a fresh retry period; attempts so far are kept. */
   async redeliver(eventId: string): Promise<MerchantEventView> {
-    const { view: current, running } = await this.reading(eventId);
+    const { view: current, running } = await this.current(eventId);
     if (!running) {
       const earlier = current.deliveries;
       const input = {

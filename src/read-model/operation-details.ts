@@ -1,0 +1,79 @@
+/**
+ * What a charge's, card payment's or infraction's GET answers once Temporal has forgotten its workflow
+ * (retention): its view as last written, without what identifies a person or a card. Kept out: a charge's
+ * payer name, description, split e-mail and copy-and-paste code; a card's brand and last digits; an
+ * infraction's defense and the provider's free-text analysis. One schema per kind, read back through it.
+ */
+import { z } from 'zod';
+import { CARD_PAYMENT_STATES, type CardPaymentView } from '../contracts/card-payment';
+import { CHARGE_STATES, type ChargeView } from '../contracts/charge';
+import { INFRACTION_STATES, type InfractionView } from '../contracts/infraction';
+
+const transitionsOf = <const T extends readonly [string, ...string[]]>(states: T) => {
+  const state = z.enum(states);
+  return z.array(z.object({ from: state.nullable(), to: state, at: z.string(), cause: z.string() }));
+};
+
+export const chargeDetailSchema = z.object({
+  feeCents: z.number().int().optional(),
+  expiresAt: z.string().optional(),
+  paidAt: z.string().optional(),
+  providerTransactionId: z.string().optional(),
+  failureReason: z.string().optional(),
+  refunds: z.array(z.object({ infractionId: z.string(), amountCents: z.number().int(), at: z.string() })),
+  callbacksReceived: z.number().int(),
+  checksMade: z.number().int(),
+  transitions: transitionsOf(CHARGE_STATES),
+});
+export type ChargeDetail = z.infer<typeof chargeDetailSchema>;
+
+export const cardPaymentDetailSchema = z.object({
+  installmentCount: z.number().int(),
+  expiresAt: z.string(),
+  providerPaymentId: z.number().int().optional(),
+  providerStatus: z.string().optional(),
+  netValueCents: z.number().int().optional(),
+  eci: z.string().optional(),
+  failureReason: z.string().optional(),
+  reviewReason: z.string().optional(),
+  callbacksReceived: z.number().int(),
+  checksMade: z.number().int(),
+  transitions: transitionsOf(CARD_PAYMENT_STATES),
+});
+export type CardPaymentDetail = z.infer<typeof cardPaymentDetailSchema>;
+
+export const infractionDetailSchema = z.object({
+  record: z
+    .object({
+      infractionId: z.string(),
+      transactionId: z.string(),
+      providerStatus: z.string(),
+      reason: z.string(),
+      amountCents: z.number().int(),
+      createdAt: z.string(),
+      defenseDeadline: z.string(),
+      defendedAt: z.string().optional(),
+      resolvedAt: z.string().optional(),
+    })
+    .optional(),
+  chargeExternalId: z.string().nullable().optional(),
+  refundRecordedAt: z.string().optional(),
+  transitions: transitionsOf(INFRACTION_STATES),
+});
+export type InfractionDetail = z.infer<typeof infractionDetailSchema>;
+
+export type OperationDetail = ChargeDetail | CardPaymentDetail | InfractionDetail;
+
+/** Absent when the view does not read as its kind's detail: the row is written without it (its list columns still are). */
+function detailOf<T>(schema: z.ZodType<T>, view: unknown): { detail?: T } {
+  const parsed = schema.safeParse(view);
+  return parsed.success ? { detail: parsed.data } : {};
+}
+
+export const chargeDetail = (view: ChargeView): { detail?: ChargeDetail } => detailOf(chargeDetailSchema, view);
+
+export const cardPaymentDetail = (view: CardPaymentView): { detail?: CardPaymentDetail } =>
+  detailOf(cardPaymentDetailSchema, view);
+
+export const infractionDetail = (view: InfractionView): { detail?: InfractionDetail } =>
+  detailOf(infractionDetailSchema, view);
