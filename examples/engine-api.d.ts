@@ -1872,7 +1872,7 @@ export interface components {
                 since: string;
             };
             /** @enum {string} */
-            source: "workflow" | "index";
+            source: "workflow" | "index" | "store";
             /** @enum {string} */
             workflowStatus?: "TERMINATED" | "TIMED_OUT" | "FAILED" | "CANCELLED";
             creation?: {
@@ -1943,7 +1943,7 @@ export interface components {
                 since: string;
             };
             /** @enum {string} */
-            source: "workflow" | "index";
+            source: "workflow" | "index" | "store";
         };
         CheckoutResult: {
             /** @enum {string} */
@@ -6966,6 +6966,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description evt_ and 24 hex digits for the events this engine announces */
                 eventId: string;
             };
             cookie?: never;
@@ -7066,6 +7067,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description evt_ and 24 hex digits for the events this engine announces */
                 eventId: string;
             };
             cookie?: never;

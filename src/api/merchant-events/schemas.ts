@@ -11,7 +11,16 @@ import { ENDPOINT_DELIVERY_STATES, EVENT_DELIVERY_STATES } from '../../lifecycle
 import { listPageQueryShape } from '../list-cursor';
 
 export const endpointParamsSchema = z.object({ endpointId: webhookEndpointIdSchema });
-export const eventParamsSchema = z.object({ eventId: merchantEventIdSchema });
+/**
+ * Any id-shaped string: one that is no event of this engine (another system's event id, say) is an unknown
+ * event, 404, as an unknown payout is, not a malformed request.
+ */
+export const eventParamsSchema = z.object({
+  eventId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an event id (letters, digits, _ and -)')
+    .describe('evt_ and 24 hex digits for the events this engine announces'),
+});
 export const eventListQuerySchema = z.strictObject({
   type: merchantEventTypeSchema.optional(),
   cursor: listPageQueryShape.cursor,
