@@ -1,7 +1,8 @@
 /**
  * Events to the merchant: announcing one (a local activity of the operation's workflow: it starts the
  * event's delivery workflow when an endpoint subscribes to its type) and one delivery attempt to one
- * endpoint (a signed POST to a public address; the answer's status is kept, never its body).
+ * endpoint (a signed POST to a public address; the answer's status is kept, never its body), and the delivery's
+ * row of the read model as it moves (what GET /v1/events answers from).
  *
  * A failed attempt is recorded for the merchant with one generic error: what went wrong (refused
  * connection, a TLS name, an address that is not public) would tell whoever registers URLs what the

@@ -7022,7 +7022,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown event (or past the retention) */
+            /** @description No event delivered to an endpoint has this id */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -68,7 +68,7 @@ export const PROBLEM_CATALOGUE = {
   CARD_PAYMENT_NOT_FOUND: { status: 404, title: 'Unknown card payment', when: 'No card payment has this externalId' },
   INFRACTION_NOT_FOUND: { status: 404, title: 'Unknown infraction', when: 'No MED sync has seen this infraction yet' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Unknown webhook endpoint', when: 'No webhook endpoint has this id' },
-  EVENT_NOT_FOUND: { status: 404, title: 'Unknown event', when: 'No event has this id (or it is past the retention)' },
+  EVENT_NOT_FOUND: { status: 404, title: 'Unknown event', when: 'No event delivered to an endpoint has this id' },
   METHOD_NOT_ALLOWED: {
     status: 405,
     title: 'Method not allowed',

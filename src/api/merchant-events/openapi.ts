@@ -109,7 +109,7 @@ export function webhookOperations(): OperationSpec[] {
       summary: 'An event, its data and every delivery attempt per endpoint',
       responses: {
         200: { description: 'The event', schema: eventResponseSchema },
-        ...errors({ 400: 'Invalid eventId', 404: 'Unknown event (or past the retention)', ...TEMPORAL }),
+        ...errors({ 400: 'Invalid eventId', 404: 'No event delivered to an endpoint has this id', ...TEMPORAL }),
       },
     }),
     keyed('operator', {
