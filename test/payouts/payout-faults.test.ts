@@ -129,7 +129,9 @@ test('killing the worker process (SIGKILL) while the provider holds the answer: 
   });
 }, 90_000);
 
-test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one POST and one debit', async () => {
+// Not an exactly-once test (the submission is in history before the kill; the test above is that one): it proves a
+// new worker resumes from history, waiting for the provider's outcome without running the submission again.
+test('killing the worker process (SIGKILL) after SUBMITTED: a new worker resumes the payout from its history, no second submission, one debit', async () => {
   await stack.stopWorker();
   const doomed = await stack.spawnWorkerProcess();
   await setFaults({ callbacks: { delayMs: 3_000 } });

@@ -119,6 +119,24 @@ describe('request faults', () => {
     expect((await check(id)).body.transaction.transactionState).toBe('PROCESSING');
   });
 
+  test('clearing the faults ends a request a hang holds: its client sees the connection close, the withdrawal stays committed', async () => {
+    await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang' } });
+    const id = uniqueId('released');
+    // Held for 30 s unless released: a client that waits 10 s tells the two apart.
+    const held = withdraw(withdrawalBody(id, receiver.url, { amount: 4.15 }), AbortSignal.timeout(10_000));
+    const outcome = held.then(
+      () => 'answered',
+      (error: { name?: string }) => (error.name === 'TimeoutError' ? 'timed out' : 'closed'),
+    );
+    await pollUntil(async () => ((await debitsFor(id)) === 1 ? true : undefined), {
+      timeoutMs: 5_000,
+      description: 'the held withdrawal to be committed',
+    });
+    await sandbox.admin('DELETE', '/sandbox/faults');
+    expect(await outcome).toBe('closed');
+    expect(await debitsFor(id)).toBe(1);
+  }, 20_000);
+
   test('timeoutAfterCommit with paths only hits those paths', async () => {
     await setFaults({ timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/internal'] } });
     expect((await withdraw(withdrawalBody(uniqueId('other-path'), receiver.url))).status).toBe(200);
