@@ -15,7 +15,7 @@ import { applyPgMigrations } from '../../src/db/postgres';
 import { applyMigrations, openSqlite } from '../../src/db/sqlite';
 import { pgIntentStore, sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import type { IntentKey, IntentStore } from '../../src/intents/intent-store';
-import { postgresForThisFile } from '../helpers/postgres';
+import { dialectsUnderTest, testOnPostgres, postgresForThisFile } from '../helpers/postgres';
 import { testConfig } from '../helpers/temporal';
 
 const freshDatabase = postgresForThisFile();
@@ -85,7 +85,7 @@ const dialects: {
   },
 ];
 
-describe.each(dialects)('$name intent store', ({ open }) => {
+describe.each(dialectsUnderTest(dialects))('$name intent store', ({ open }) => {
   let db: Awaited<ReturnType<(typeof dialects)[number]['open']>>;
   beforeEach(async () => {
     db = await open();
@@ -276,7 +276,7 @@ describe('a database that holds intents from before the card-authorization kind'
     await intents.close();
   });
 
-  test('PostgreSQL: the migration keeps every intent, and takes the new kind', async () => {
+  testOnPostgres('PostgreSQL: the migration keeps every intent, and takes the new kind', async () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
     await applyPgMigrations(pool, PG_BATCH_MIGRATIONS.filter(CARD_KIND));

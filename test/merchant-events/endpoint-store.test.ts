@@ -25,7 +25,13 @@ import {
   SUBSCRIBED_TO_SQL,
   webhookEndpointStorePath,
 } from '../../src/merchant-events/sql-endpoint-store';
-import { onDatabase, postgresForThisFile } from '../helpers/postgres';
+import {
+  describeOnPostgres,
+  dialectsUnderTest,
+  testOnPostgres,
+  onDatabase,
+  postgresForThisFile,
+} from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
 
@@ -101,7 +107,7 @@ const endpointId = (n: number) => `we_${n.toString(16).padStart(24, '0')}`;
 const T0 = new Date('2026-11-23T12:00:00.000Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
-describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
+describe.each(dialectsUnderTest([sqlite, postgres]))('$name webhook endpoint store', (kind) => {
   let location: string;
   const stores: WebhookEndpointStore[] = [];
 
@@ -366,7 +372,7 @@ describe('SQLite webhook endpoint store file', () => {
   });
 });
 
-describe('PostgreSQL webhook endpoint store beside the batch store', () => {
+describeOnPostgres('PostgreSQL webhook endpoint store beside the batch store', () => {
   test('both open on one database (DATABASE_URL), each with its own tables and migrations', async () => {
     const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
@@ -413,7 +419,7 @@ describe('endpoints registered before Standard Webhooks', () => {
     }
   });
 
-  test('PostgreSQL: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
+  testOnPostgres('PostgreSQL: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
     try {
