@@ -42,6 +42,14 @@ export class PgRunner implements SqlRunner {
 }
 
 export const postgresDialect: SqlDialect = {
+  schema: {
+    engine: 'postgres',
+    time: 'TIMESTAMPTZ',
+    money: 'BIGINT',
+    bytes: 'BYTEA',
+    tableEnd: '',
+    covering: (keys, carried) => `(${keys}) INCLUDE (${carried})`,
+  },
   now: 'now()',
   msBefore: (param) => `now() - ${param} * interval '1 millisecond'`,
   forUpdate: ' FOR UPDATE',

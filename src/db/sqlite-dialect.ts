@@ -97,6 +97,14 @@ function ofThisRealm(error: unknown): Error {
 const NOW = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
 export const sqliteDialect: SqlDialect = {
+  schema: {
+    engine: 'sqlite',
+    time: 'INTEGER',
+    money: 'INTEGER',
+    bytes: 'BLOB',
+    tableEnd: ' WITHOUT ROWID',
+    covering: (keys, carried) => `(${keys}, ${carried})`,
+  },
   now: NOW,
   msBefore: (param) => `(${NOW} - ${param})`,
   // Every transaction holds the database's write lock from its start.

@@ -12,7 +12,7 @@
 import { Pool } from 'pg';
 import { z } from 'zod';
 import { timestampSchema } from '../openapi-timestamps';
-import { batchStorePath } from '../../batches/sql-batch-store';
+import { engineDatabasePath } from '../../db/database';
 import type { Config } from '../../config/env';
 import { applyPgMigrations } from '../../db/postgres';
 import { postgresDialect, PgRunner } from '../../db/postgres-dialect';
@@ -190,7 +190,7 @@ export async function openUnmatchedCallbackStore(
   config: Pick<Config, 'DATA_DIR' | 'UNMATCHED_CALLBACKS_MAX'> & Partial<Pick<Config, 'DATABASE_URL'>>,
 ): Promise<UnmatchedCallbackStore> {
   if (!config.DATABASE_URL) {
-    const db = openSqlite(batchStorePath(config.DATA_DIR), { busyTimeoutMs: 10_000 });
+    const db = openSqlite(engineDatabasePath(config.DATA_DIR), { busyTimeoutMs: 10_000 });
     applyMigrations(db, UNMATCHED_CALLBACK_MIGRATIONS);
     return new UnmatchedCallbackStore(new SqliteRunner(db), sqliteDialect, config.UNMATCHED_CALLBACKS_MAX);
   }
