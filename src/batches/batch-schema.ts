@@ -20,7 +20,7 @@ export const batchSchema: Schema = (w) => [
         batch_id TEXT PRIMARY KEY,
         request_hash TEXT NOT NULL,
         total INTEGER NOT NULL,
-        total_amount_cents ${w.money} NOT NULL,
+        total_amount_cents ${w.int64} NOT NULL,
         control TEXT NOT NULL CHECK (control IN ('RUNNING', 'PAUSED', 'CANCELLED')),
         created_at ${w.time} NOT NULL,
         started_at ${w.time},
@@ -42,14 +42,14 @@ export const batchSchema: Schema = (w) => [
         batch_id TEXT NOT NULL REFERENCES batches (batch_id),
         seq INTEGER NOT NULL,
         external_id TEXT NOT NULL,
-        amount_cents ${w.money} NOT NULL CHECK (amount_cents > 0),
+        amount_cents ${w.int64} NOT NULL CHECK (amount_cents > 0),
         method TEXT NOT NULL CHECK (method IN ('pix_key', 'pix_copy_paste', 'internal', 'crypto')),
         key_type TEXT NOT NULL,
         sealed ${w.bytes} NOT NULL,
         key_id TEXT NOT NULL,
         state TEXT NOT NULL DEFAULT 'PENDING'
           CHECK (state IN ('PENDING', 'STARTED', 'COMPLETED', 'FAILED', 'CANCELLED', 'NEEDS_REVIEW')),
-        fee_cents ${w.money},
+        fee_cents ${w.int64},
         failure_reason TEXT,
         PRIMARY KEY (batch_id, seq)
       )${w.tableEnd};

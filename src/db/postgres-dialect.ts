@@ -45,7 +45,8 @@ export const postgresDialect: SqlDialect = {
   schema: {
     engine: 'postgres',
     time: 'TIMESTAMPTZ',
-    money: 'BIGINT',
+    int64: 'BIGINT',
+    serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
     bytes: 'BYTEA',
     tableEnd: '',
     covering: (keys, carried) => `(${keys}) INCLUDE (${carried})`,

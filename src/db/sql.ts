@@ -37,8 +37,10 @@ export interface SchemaWords {
   readonly engine: 'sqlite' | 'postgres';
   /** A point in time: SQLite ms since the epoch, PostgreSQL TIMESTAMPTZ by the server's clock. */
   readonly time: string;
-  /** An amount in integer centavos. */
-  readonly money: string;
+  /** A 64-bit integer: an amount in centavos, a count. */
+  readonly int64: string;
+  /** A primary key the database numbers, in the order rows are inserted. */
+  readonly serial: string;
   /** Sealed bytes. */
   readonly bytes: string;
   /** After a table's closing parenthesis: SQLite keeps the rows in primary-key order (WITHOUT ROWID). */

@@ -100,7 +100,8 @@ export const sqliteDialect: SqlDialect = {
   schema: {
     engine: 'sqlite',
     time: 'INTEGER',
-    money: 'INTEGER',
+    int64: 'INTEGER',
+    serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
     bytes: 'BLOB',
     tableEnd: ' WITHOUT ROWID',
     covering: (keys, carried) => `(${keys}, ${carried})`,
