@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import {
   authorizationAnswerSignal,

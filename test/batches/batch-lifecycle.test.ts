@@ -15,7 +15,7 @@ import { eventsOfEveryRun } from '../../src/temporal/every-run';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import Database from 'better-sqlite3';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { BatchStatus } from '../../src/temporal/search-attributes';
 import { buildBrCode } from '../../src/pix/brcode';
 import { healthDuring } from './health-during';
@@ -454,7 +454,7 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
     'the items in flight to settle',
   );
   const last = list.at(-1)!.externalId;
-  const db = new Database(batchStorePath(stack.config.DATA_DIR));
+  const db = new Database(engineDatabasePath(stack.config.DATA_DIR));
   const original = db
     .prepare<[string], { sealed: Buffer }>('SELECT sealed FROM batch_items WHERE external_id = ?')
     .get(last)!.sealed;

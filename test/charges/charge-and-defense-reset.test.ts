@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { openSqlite } from '../../src/db/sqlite';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
@@ -106,7 +106,7 @@ test("a re-run never shows a code copied into its charge's intent from another c
     codes[externalId] = created.body.qrcode ?? '';
   }
   // Someone with the database's access copies the other charge's recorded answer (its code, another amount) onto this one.
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
   try {
     const rows = db
       .prepare<[], { business_id: string; answer: string }>(

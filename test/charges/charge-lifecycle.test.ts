@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
 import { freePort } from '../../src/net/free-port';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { AuthenticationError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';

@@ -1,7 +1,7 @@
 /** What infraction tests keep asking: an infraction opened on a paid cash-in, and its view once it reaches one of the states. */
 import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../src/contracts/infraction';
 import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../src/contracts/infraction';

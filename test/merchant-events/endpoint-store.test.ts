@@ -11,15 +11,16 @@ import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { applyPgMigrations } from '../../src/db/postgres';
 import { applyMigrations } from '../../src/db/sqlite';
-import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
+import { batchSchema } from '../../src/batches/batch-schema';
+import { postgresDialect } from '../../src/db/postgres-dialect';
+import { sqliteDialect } from '../../src/db/sqlite-dialect';
 import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/merchant-events/endpoint-store';
 import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import type { SignatureScheme } from '../../src/merchant-events/merchant-webhook-signature';
-import { PG_ENDPOINT_MIGRATIONS } from '../../src/merchant-events/pg-endpoint-schema';
-import { ENDPOINT_MIGRATIONS } from '../../src/merchant-events/sqlite-endpoint-schema';
+import { endpointSchema } from '../../src/merchant-events/endpoint-schema';
 import {
   SqliteWebhookEndpointStore,
   SUBSCRIBED_TO_SQL,
@@ -390,7 +391,7 @@ describeOnPostgres('PostgreSQL webhook endpoint store beside the batch store', (
         (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id),
       );
       expect(applied).toEqual([
-        ...PG_BATCH_MIGRATIONS.map((migration) => migration.id),
+        ...batchSchema(postgresDialect.schema).map((migration) => migration.id),
         'webhooks/001-endpoints',
         'webhooks/002-signature-scheme',
       ]);
@@ -408,7 +409,7 @@ describe('endpoints registered before Standard Webhooks', () => {
   test('SQLite: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
     const dataDir = tempDir();
     const db = new Database(webhookEndpointStorePath(dataDir));
-    applyMigrations(db, ENDPOINT_MIGRATIONS.slice(0, 1));
+    applyMigrations(db, endpointSchema(sqliteDialect.schema).slice(0, 1));
     db.exec(`${OLD_ROW}${T0.getTime()})`);
     db.close();
     const store = new SqliteWebhookEndpointStore({ file: webhookEndpointStorePath(dataDir), encryptionKey: KEY });
@@ -423,7 +424,7 @@ describe('endpoints registered before Standard Webhooks', () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
     try {
-      await applyPgMigrations(pool, PG_ENDPOINT_MIGRATIONS.slice(0, 1));
+      await applyPgMigrations(pool, endpointSchema(postgresDialect.schema).slice(0, 1));
       await pool.query(`${OLD_ROW}'${T0.toISOString()}')`);
     } finally {
       await pool.end();

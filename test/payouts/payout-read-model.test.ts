@@ -5,7 +5,7 @@
  * newest first with no duplicate and no gap; and a day's totals in the merchant's time zone.
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { openSqlite } from '../../src/db/sqlite';
 import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
@@ -134,7 +134,7 @@ const BULK = 100_000;
 
 test('100,000 payouts page newest first in (createdAt, externalId) order, with no duplicate and no gap', async () => {
   // Inserted straight into the read model's database: 250 payouts share each millisecond, so the id orders ties.
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
     "INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 0, 'RECEIVED', 'pix_key', NULL, ?, NULL, 'CPF', '***.982.247-**', ?, ?, ?)",
   );
@@ -172,7 +172,7 @@ test('100,000 payouts page newest first in (createdAt, externalId) order, with n
 });
 
 test("a day's totals count and sum the payouts created on that day in the time zone asked, by status and rail", async () => {
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
     'INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 1, ?, ?, NULL, ?, ?, NULL, NULL, ?, ?, ?)',
   );
