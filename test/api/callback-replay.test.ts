@@ -11,14 +11,11 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { startEngineApi } from '../helpers/engine-api';
+import { forThisFile } from '../helpers/for-this-file';
 
-let api: EngineApi;
-beforeAll(async () => {
-  // No worker: the payout's workflow waits, and its history shows every signal it was sent.
-  api = await startEngineApi();
-});
-afterAll(() => api?.close());
+// No worker: the payout's workflow waits, and its history shows every signal it was sent.
+const api = forThisFile(() => startEngineApi());
 
 const withdrawalCallback = (externalId: string) =>
   JSON.stringify({

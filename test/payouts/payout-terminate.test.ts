@@ -13,18 +13,15 @@ import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { providerOperations, temporalCli } from '../helpers/workflow-reset';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  // The provider's answer is awaited 10 s: long enough to terminate the payout while it waits.
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' });
-});
+// The provider's answer is awaited 10 s: long enough to terminate the payout while it waits.
+const stack = forThisFile(() => startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' }));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 const emv = buildBrCode({
   pixKey: 'loja@example.com',
