@@ -16,7 +16,7 @@ import { startEngineHarness } from '../helpers/engine-harness';
 import { DEFENSE, openInfractionSynced } from '../helpers/infractions';
 import { loseNextChargeCreationAnswer, operationsOf, PAYER, payCashIn } from '../helpers/charges';
 import { answeredCode } from '../helpers/provider-charges';
-import { resetWorkflow, temporalCli, waitForRunReplacing } from '../helpers/workflow-reset';
+import { resetWorkflow, terminateWorkflow, waitForRunReplacing } from '../helpers/workflow-reset';
 import { forThisFile } from '../helpers/for-this-file';
 
 const stack = forThisFile(() =>
@@ -33,15 +33,7 @@ function proxy() {
 }
 
 const terminate = (workflowId: string) =>
-  temporalCli(
-    stack,
-    'workflow',
-    'terminate',
-    '--workflow-id',
-    workflowId,
-    '--reason',
-    'test: operator terminates mid-operation',
-  );
+  terminateWorkflow(stack, workflowId, 'test: operator terminates mid-operation');
 
 /** Resets the terminated workflow to its first task; resolves once the run the reset made is running. */
 async function resetToFirstTask(workflowId: string): Promise<void> {

@@ -144,3 +144,8 @@ export async function waitForRunReplacing(stack: EngineHarness, workflowId: stri
     description: `the run made by resetting ${workflowId}`,
   });
 }
+
+/** Terminates the workflow's current run with the CLI, as an operator would, giving `reason`. */
+export async function terminateWorkflow(stack: EngineHarness, workflowId: string, reason: string): Promise<void> {
+  await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', workflowId, '--reason', reason);
+}

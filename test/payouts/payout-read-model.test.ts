@@ -12,7 +12,7 @@ import { pollUntil } from '../../src/util/poll';
 import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
 
@@ -32,13 +32,7 @@ interface ListPage {
   nextCursor?: string;
 }
 
-const stack = forThisFile(() =>
-  startEngineHarness({
-    PAYOUT_REVIEW_AFTER_MS: '3000',
-    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
-    PAYOUT_CALLBACK_WAIT_MS: '1000',
-  }),
-);
+const stack = forThisFile(() => startEngineHarness(REVIEW_WITHIN_SECONDS));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 const submit = (id: string, amount: number) =>

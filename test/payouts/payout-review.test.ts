@@ -4,16 +4,10 @@
  */
 import { startEngineHarness } from '../helpers/engine-harness';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
 import { forThisFile } from '../helpers/for-this-file';
 
-const stack = forThisFile(() =>
-  startEngineHarness({
-    PAYOUT_REVIEW_AFTER_MS: '3000',
-    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
-    PAYOUT_CALLBACK_WAIT_MS: '1000',
-  }),
-);
+const stack = forThisFile(() => startEngineHarness(REVIEW_WITHIN_SECONDS));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 const externalId = newExternalId;

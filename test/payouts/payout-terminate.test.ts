@@ -16,7 +16,7 @@ import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
 import { waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
-import { providerOperations, temporalCli } from '../helpers/workflow-reset';
+import { providerOperations, terminateWorkflow } from '../helpers/workflow-reset';
 import { forThisFile } from '../helpers/for-this-file';
 
 // The provider's answer is awaited 10 s: long enough to terminate the payout while it waits.
@@ -81,15 +81,7 @@ async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string
     intervalMs: 50,
     description: `the provider to hold ${externalId}`,
   });
-  await temporalCli(
-    stack,
-    'workflow',
-    'terminate',
-    '--workflow-id',
-    payoutWorkflowId(externalId),
-    '--reason',
-    'test: operator terminates mid-submission',
-  );
+  await terminateWorkflow(stack, payoutWorkflowId(externalId), 'test: operator terminates mid-submission');
   return externalId;
 }
 
@@ -154,15 +146,7 @@ test('a payout terminated before its submission was claimed: the intent says NON
   const externalId = `term-unsent-${randomUUID().slice(0, 8)}`;
   try {
     expect((await stack.api('POST', '/v1/payouts', RAILS.pix_key(externalId))).status).toBe(202);
-    await temporalCli(
-      stack,
-      'workflow',
-      'terminate',
-      '--workflow-id',
-      payoutWorkflowId(externalId),
-      '--reason',
-      'test: terminated before any worker ran it',
-    );
+    await terminateWorkflow(stack, payoutWorkflowId(externalId), 'test: terminated before any worker ran it');
   } finally {
     await stack.startWorker();
   }
