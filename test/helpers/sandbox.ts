@@ -207,6 +207,18 @@ export async function startCallbackReceiver(
   };
 }
 
+/** The callbacks the receiver got whose body names `externalId` (`external_id`). */
+export const callbacksNaming = (receiver: CallbackReceiver, externalId: string): ReceivedCallback[] =>
+  receiver.received.filter((callback) => callback.payload.external_id === externalId);
+
+/** The first callback naming `externalId`, waited for up to 10 s. */
+export const firstCallbackNaming = (receiver: CallbackReceiver, externalId: string): Promise<ReceivedCallback> =>
+  pollUntil(() => callbacksNaming(receiver, externalId)[0], {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `callback of ${externalId}`,
+  });
+
 export function withdrawalBody(externalId: string, callbackUrl: string, overrides: Record<string, unknown> = {}) {
   return {
     amount: 25,

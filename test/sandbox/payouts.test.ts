@@ -7,10 +7,11 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
-import { pollUntil } from '../../src/util/poll';
 import {
   MERCHANT,
   RECIPIENT,
+  callbacksNaming,
+  firstCallbackNaming,
   sandboxForThisFile,
   uniqueId,
   WEBHOOK_SECRETS,
@@ -25,14 +26,8 @@ const withdraw = (body: unknown, path = '/api/withdrawals/withdraw') =>
   sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token() } });
 const check = (transactionId: string, auth = merchantHeaders) =>
   sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth });
-const callbacksFor = (externalId: string) =>
-  receiver.received.filter((callback) => callback.payload.external_id === externalId);
-const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], {
-    timeoutMs: 10_000,
-    intervalMs: 20,
-    description: `callback of ${externalId}`,
-  });
+const callbacksFor = (externalId: string) => callbacksNaming(receiver, externalId);
+const waitForCallback = (externalId: string) => firstCallbackNaming(receiver, externalId);
 
 describe('PIX withdrawal', () => {
   test('answers PROCESSING with the spec shape and debits amount + fee exactly once', async () => {

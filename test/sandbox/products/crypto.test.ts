@@ -7,8 +7,14 @@ import {
   cryptoWithdrawalCallbackSchema,
   usdtAmountForReais,
 } from '../../../src/payment-api/schemas/crypto';
-import { pollUntil } from '../../../src/util/poll';
-import { merchantHeaders, RECIPIENT, sandboxForThisFile, uniqueId, withdrawalBody } from '../../helpers/sandbox';
+import {
+  merchantHeaders,
+  RECIPIENT,
+  firstCallbackNaming,
+  sandboxForThisFile,
+  uniqueId,
+  withdrawalBody,
+} from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
@@ -44,14 +50,7 @@ const status = (id: string, bearer = token()) =>
   sb.call<Body>('GET', `/api/crypto/status/${encodeURIComponent(id)}`, { auth: { bearer } });
 const check = (id: string) =>
   sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
-const callbacksFor = (externalId: string) =>
-  receiver.received.filter((callback) => callback.payload.external_id === externalId);
-const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], {
-    timeoutMs: 10_000,
-    intervalMs: 20,
-    description: `callback of ${externalId}`,
-  });
+const waitForCallback = (externalId: string) => firstCallbackNaming(receiver, externalId);
 
 /** Reais (centavos) / rate (ten-thousandths), rounded down to 6 places, in integers: independent of decimal.js. */
 function usdtByIntegers(amountCents: bigint, rateTenThousandths: bigint): string {
