@@ -7,13 +7,10 @@ import type { Server } from 'node:http';
 import { engineApp, openEngine, type Engine } from '../../src/engine/engine';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
-import {
-  signWebhook,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
-} from '../../src/payment-api/webhook-signature';
+import { signWebhook } from '../../src/payment-api/webhook-signature';
 import { lazyClient } from '../../src/temporal/connection';
 import { testConfig } from '../helpers/temporal';
+import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
 let server: Server;
 let url: string;
@@ -77,27 +74,16 @@ test('a payout refused with 503 leaves its externalId free: a batch may take it 
 });
 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {
-  const body = JSON.stringify({
-    transaction_id: 'wd_1',
-    external_id: 'order-1',
+  const body = withdrawalCallbackBody({
+    transactionId: 'wd_1',
+    externalId: 'order-1',
     status: 'COMPLETED',
     amount: 1,
     fee: 0.53,
     total: 1.53,
-    type: 'Withdrawal',
-    updated_at: new Date().toISOString(),
   });
   const signed = signWebhook(['demo-webhook-secret'], body, Math.floor(Date.now() / 1000));
-  const send = () =>
-    fetch(`${url}/callbacks/withdrawals`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-        [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
-      },
-      body,
-    });
+  const send = () => postSignedWithdrawalCallback(url, body, signed);
   const response = await send();
   expect(response.status).toBe(503);
   expect(await response.json()).toMatchObject({ code: 'TEMPORAL_UNAVAILABLE' });

@@ -10,10 +10,11 @@ import { openSqlite } from '../../src/db/sqlite';
 import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
 import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { forThisFile } from '../helpers/for-this-file';
 
 interface ListItem {
   externalId: string;
@@ -31,16 +32,8 @@ interface ListPage {
   nextCursor?: string;
 }
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness({
-    PAYOUT_REVIEW_AFTER_MS: '3000',
-    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
-    PAYOUT_CALLBACK_WAIT_MS: '1000',
-  });
-});
+const stack = forThisFile(() => startEngineHarness(REVIEW_WITHIN_SECONDS));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 const submit = (id: string, amount: number) =>
   stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF' });

@@ -1,38 +1,18 @@
 /** Fault injection and the admin controls: what a client of a misbehaving provider would see. */
 import { pollUntil } from '../../src/util/poll';
-import {
-  MERCHANT,
-  startCallbackReceiver,
-  startTestSandbox,
-  uniqueId,
-  withdrawalBody,
-  type CallbackReceiver,
-  type ResponseBody,
-  type TestSandbox,
-} from '../helpers/sandbox';
+import { MERCHANT, sandboxForThisFile, uniqueId, withdrawalBody, type ResponseBody } from '../helpers/sandbox';
 
-let sandbox: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ overrides: { SANDBOX_SETTLE_MS: '100' } });
-  receiver = await startCallbackReceiver();
-  token = await sandbox.login();
-});
+const { sandbox, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: '100' } });
 afterEach(async () => {
   await sandbox.admin('DELETE', '/sandbox/faults');
   receiver.respondWith(200);
   await sandbox.quiesce();
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  await receiver?.close();
-});
 
 const withdraw = (body: unknown, signal?: AbortSignal) =>
   fetch(`${sandbox.url}/api/withdrawals/withdraw`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token()}` },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
