@@ -33,12 +33,9 @@ export interface VerifyWebhookInput {
   toleranceSeconds?: number;
 }
 
-function signatureHex(secret: string, timestamp: string, rawBody: Buffer): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest('hex');
-}
-
-function toBuffer(rawBody: Buffer | string): Buffer {
-  return typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+// Strings are hashed and compared as UTF-8, node:crypto's and Buffer's default: a string body and its bytes sign the same.
+function signatureHex(secret: string, timestamp: string, rawBody: Buffer | string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 /** Signs `rawBody` with every secret (current first during a rotation). */
@@ -54,8 +51,7 @@ export function signWebhook(
     throw new RangeError('timestampSeconds must be a non-negative integer (Unix seconds)');
   }
   const timestamp = String(timestampSeconds);
-  const body = toBuffer(rawBody);
-  const signature = secrets.map((secret) => `${SCHEME_PREFIX}${signatureHex(secret, timestamp, body)}`).join(' ');
+  const signature = secrets.map((secret) => `${SCHEME_PREFIX}${signatureHex(secret, timestamp, rawBody)}`).join(' ');
   return { timestamp, signature };
 }
 
@@ -65,8 +61,8 @@ function headerText(header: string | readonly string[] | undefined): string {
 }
 
 function sameBytes(candidate: string, expected: string): boolean {
-  const a = Buffer.from(candidate, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
+  const a = Buffer.from(candidate);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
@@ -82,6 +78,7 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookVerification {
 
   // Values of other schemes are skipped so a future "v2=" can be added next to "v1=".
   const candidates = signatureHeader
+    // Stryker disable next-line Regex: without `+` a run of separators leaves empty parts, which the v1= filter drops.
     .split(/[\s,]+/)
     .filter((part) => part.startsWith(SCHEME_PREFIX))
     .map((part) => part.slice(SCHEME_PREFIX.length));
@@ -111,8 +108,8 @@ export interface SignedMessage {
 /** The identity of a message whose MAC covers `timestamp`, `rawBody` and, where the scheme signs one, `id`. */
 export function signedMessage(timestamp: string, rawBody: Buffer | string, id?: string): SignedMessage {
   const digest = createHash('sha256');
-  if (id !== undefined) digest.update(`${id}\n`, 'utf8');
-  return { timestamp, content: digest.update(toBuffer(rawBody)).digest('base64url') };
+  if (id !== undefined) digest.update(`${id}\n`);
+  return { timestamp, content: digest.update(rawBody).digest('base64url') };
 }
 
 /**
