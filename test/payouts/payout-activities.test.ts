@@ -192,6 +192,19 @@ describe('where a payout stands', () => {
     expect(await activities.checkWithdrawal(payout.externalId)).toMatchObject(found);
   });
 
+  test('a payout the provider has is found even when the send that made it lost its answer (intent UNKNOWN)', async () => {
+    const payout = newPayout('found-after-lost-answer');
+    const outcome = await submit(payout);
+    if (outcome.kind !== 'accepted') throw new Error(`not accepted: ${outcome.kind}`);
+    const { runId } = (await intentOf(payout))!;
+    await intents.record({ businessId: payout.externalId, kind: 'payout-submission' }, runId, { state: 'UNKNOWN' });
+    expect(await intentOf(payout)).toMatchObject({ state: 'UNKNOWN' });
+    expect(await activities.checkWithdrawal(payout.externalId)).toMatchObject({
+      kind: 'found',
+      transactionId: outcome.transactionId,
+    });
+  });
+
   test('not found is not-found, unless a send of it lost its answer (intent UNKNOWN): then it is unknowable', async () => {
     const never = newPayout('never-sent');
     expect(await activities.checkWithdrawal(never.externalId)).toMatchObject({ kind: 'not-found' });
