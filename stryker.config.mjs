@@ -15,6 +15,10 @@ export default {
     'src/payment-api/webhook-signature.ts',
     'src/merchant-events/**/*.ts',
     'workflows/card-payments/payment-binding.ts',
+    // Not mutated: SQL text only (the migrations, judged by the stores that run them) and declarations only.
+    '!src/**/*-schema.ts',
+    '!src/merchant-events/announce.ts',
+    '!src/merchant-events/delivery-timing.ts',
   ],
   thresholds: { high: 85, low: 70, break: null },
   reporters: ['clear-text', 'progress', 'json'],
