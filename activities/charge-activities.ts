@@ -10,6 +10,7 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { z } from 'zod';
 import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
+import { keptAnswer } from '../src/intents/kept-answer';
 import { claimingRun } from './claiming-run';
 import { CASH_IN_CALLBACK_PATH } from '../src/charges/callback-path';
 import { checkChargeCode } from '../src/charges/charge-code';
@@ -68,15 +69,7 @@ function intentAnswer<S extends z.ZodType>(intent: Intent, schema: S): z.output<
       `the charge's recorded answer ${intent.answerRefused}: it is not shown`,
       'TamperedIntent',
     );
-  if (intent.answer === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(intent.answer);
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return keptAnswer(intent, schema);
 }
 
 export function createChargeActivities({

@@ -23,6 +23,7 @@ import { readInfractionRecord, valueAt } from '../src/infractions/record-reader'
 import { unreadableProblem } from '../src/infractions/unreadable-record';
 import type { PaymentApiClient } from '../src/payment-api/client';
 import type { Intent, IntentKey, IntentStore } from '../src/intents/intent-store';
+import { keptAnswer } from '../src/intents/kept-answer';
 import { BadResponseError, InvalidRequestError, NotFoundError } from '../src/payment-api/errors';
 import { claimingRun } from './claiming-run';
 import {
@@ -80,13 +81,7 @@ const keptDefenseSchema = z.object({
 type KeptDefense = z.output<typeof keptDefenseSchema>;
 
 function keptDefense(intent: Intent): KeptDefense | undefined {
-  if (intent.state !== 'SENT' || intent.answer === undefined) return undefined;
-  try {
-    const parsed = keptDefenseSchema.safeParse(JSON.parse(intent.answer));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return intent.state === 'SENT' ? keptAnswer(intent, keptDefenseSchema) : undefined;
 }
 
 /** The answer to `defense` from the one a run kept: the same is taken, another is refused. */

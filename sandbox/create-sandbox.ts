@@ -151,7 +151,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   // The core router checks the admin token first, for its own routes and the products' alike.
   app.use(
     '/sandbox',
-    adminRouter({ ctx, credentials, operationKinds: registry.operationKinds, wake }),
+    adminRouter({
+      ctx,
+      credentials,
+      operationKinds: registry.operationKinds,
+      wake,
+      releaseHeld: () => server.releaseHeld(),
+    }),
     ...registry.products.flatMap((product) => product.adminRoutes?.(ctx) ?? []),
   );
   app.post(endpoints.login.path, loginRateLimit(config.SANDBOX_LOGIN_RATE_LIMIT_PER_MINUTE, logger));

@@ -1,6 +1,6 @@
 /**
  * The HTTP server's lifecycle, including the sockets the timeoutAfterCommit fault keeps: a 'hang'
- * socket is destroyed after HANG_DESTROY_AFTER_MS or on stop, so stop() never waits on it.
+ * socket is destroyed after HANG_DESTROY_AFTER_MS, when the faults are cleared or on stop, so stop() never waits on it.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -10,6 +10,8 @@ import type { ConnectionControl } from './http/provider-routes';
 
 export interface ServerHandle extends ConnectionControl {
   listen(app: Express, port: number, host?: string): Promise<number>;
+  /** Ends every request a 'hang' fault holds: its client sees the connection close. */
+  releaseHeld(): void;
   close(): Promise<void>;
 }
 
@@ -51,8 +53,11 @@ export function createServerHandle(): ServerHandle {
       if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
       else socket.destroy();
     },
-    async close() {
+    releaseHeld() {
       for (const socket of [...hanging.keys()]) release(socket);
+    },
+    async close() {
+      this.releaseHeld();
       const current = server;
       server = undefined;
       if (!current) return;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { externalIdSchema } from '../payouts/ids';
+import { externalIdSchema } from '../validation/external-id';
 import { payoutHashParts, payoutRequestSchema, type PayoutRequest } from '../payouts/payout-request';
 import type { RowIssue } from '../validation/issues';
 import { isValidCpf, pixKeyTypeSchema, validatePixKey } from '../pix/keys';

@@ -5,7 +5,8 @@
 import type { Config } from '../config/env';
 import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryption-key';
 import type { BatchStore } from './batch-store';
-import { batchStorePath, PgBatchStore, SqliteBatchStore } from './sql-batch-store';
+import { engineDatabasePath } from '../db/database';
+import { PgBatchStore, SqliteBatchStore } from './sql-batch-store';
 
 export async function openBatchStore(
   config: PayloadKeyConfig & Partial<Pick<Config, 'DATABASE_URL'>>,
@@ -19,7 +20,7 @@ export async function openBatchStore(
     });
   return Promise.resolve(
     new SqliteBatchStore({
-      file: batchStorePath(config.DATA_DIR),
+      file: engineDatabasePath(config.DATA_DIR),
       encryptionKey: keys.active,
       previousKeys: keys.previous,
     }),

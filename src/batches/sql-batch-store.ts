@@ -10,14 +10,9 @@
  * lock; the steps of createBatch and of a discard lock their batch's row first (SQLite: every
  * transaction takes the database's write lock up front and waits up to busy_timeout for it).
  */
-import path from 'node:path';
-import { Pool } from 'pg';
+import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import { ItemSealer } from '../db/item-sealer';
-import { applyPgMigrations } from '../db/postgres';
-import { postgresDialect, PgRunner } from '../db/postgres-dialect';
 import { retryingConflicts, type Column, type Sql, type SqlDialect, type SqlRunner } from '../db/sql';
-import { applyMigrations, openSqlite } from '../db/sqlite';
-import { sqliteDialect, SqliteRunner } from '../db/sqlite-dialect';
 import type { PayoutMethod } from '../payouts/rails/methods';
 import type { EncryptionKey } from '../temporal/payload-codec';
 import { yieldToEventLoop } from '../util/slices';
@@ -42,14 +37,7 @@ import {
   type ListItemsOptions,
   type NewBatch,
 } from './batch-store';
-import { PG_BATCH_MIGRATIONS } from './pg-batch-schema';
-import { BATCH_MIGRATIONS } from './sqlite-batch-schema';
-
-export const BATCH_STORE_FILE = 'batches.sqlite';
-
-export function batchStorePath(dataDir: string): string {
-  return path.join(dataDir, BATCH_STORE_FILE);
-}
+import { batchSchema } from './batch-schema';
 
 export interface BatchStoreOptions {
   /** Seals new rows; the engine passes its active payload encryption key. */
@@ -543,9 +531,12 @@ export class SqlBatchStore implements BatchStore {
  */
 export class SqliteBatchStore extends SqlBatchStore {
   constructor(options: SqliteBatchStoreOptions) {
-    const db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000 });
-    applyMigrations(db, BATCH_MIGRATIONS);
-    super(new SqliteRunner(db), sqliteDialect, 1_000, options);
+    const { runner, dialect } = openSqliteDatabase(
+      options.file,
+      batchSchema,
+      options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
+    );
+    super(runner, dialect, 1_000, options);
   }
 }
 
@@ -553,18 +544,9 @@ export class SqliteBatchStore extends SqlBatchStore {
 export class PgBatchStore extends SqlBatchStore {
   /** Connects and applies the migrations not yet applied. */
   static async open(options: PgBatchStoreOptions): Promise<BatchStore> {
-    const pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
-    // An idle connection the server dropped must not take the process down; the next query reconnects.
-    pool.on('error', () => undefined);
+    const { runner, dialect } = await openPgDatabase(options.connectionString, batchSchema, options.poolSize ?? 10);
     // One multi-row statement each for ids and items per chunk: a few tens of milliseconds.
-    const store = new PgBatchStore(new PgRunner(pool), postgresDialect, 2_000, options);
-    try {
-      await applyPgMigrations(pool, PG_BATCH_MIGRATIONS);
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
+    return new PgBatchStore(runner, dialect, 2_000, options);
   }
 }
 

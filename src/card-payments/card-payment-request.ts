@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { positiveReaisToCentavosSchema } from '../money/reais-schemas';
 import { MAX_INSTALLMENTS } from '../payment-api/schemas/card';
 import { emailSchema, MAX_OPERATION_REAIS } from '../payment-api/schemas/common';
-import { externalIdSchema } from '../payouts/ids';
+import { externalIdSchema } from '../validation/external-id';
 import { TAX_DOCUMENT_FORMS, TAX_DOCUMENT_PATTERN, validateTaxDocument } from '../validation/document';
 import { phoneSchema } from '../validation/phone';
 import { plainTextSchema } from '../validation/plain-text';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { positiveReaisToCentavosSchema } from '../money/reais-schemas';
-import { externalIdSchema } from '../payouts/ids';
+import { externalIdSchema } from '../validation/external-id';
 import { unmaskedDocument, documentFormSchema } from '../validation/document';
 import { plainTextSchema } from '../validation/plain-text';
 

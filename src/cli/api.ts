@@ -1,21 +1,15 @@
 /** `npm run api`: the engine's HTTP API on ENGINE_HOST:ENGINE_PORT (loopback unless told otherwise), its metrics on METRICS_HOST:METRICS_PORT. */
 import './pinned-node';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../api/app';
 import { resolveCodecToken } from '../api/codec-token';
-import { openBatchStore } from '../batches/open-batch-store';
-import { openIntentStore } from '../intents/open-intent-store';
-import { openReadModel } from '../read-model/open-read-model';
-import { openUnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../merchant-events/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
+import { engineApp, openEngine } from '../engine/engine';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
-import { checkTemporal, createPayloadCodec, lazyClient } from '../temporal/connection';
+import { checkTemporal, lazyClient } from '../temporal/connection';
 import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
-import { engineRouters } from '../api/routers';
 import { startTracing } from '../telemetry/tracing';
 
 async function checkReachable(url: string): Promise<void> {
@@ -29,30 +23,14 @@ async function main(): Promise<void> {
   for (const deprecated of deprecatedVariables()) logger.warn('config.deprecated_variable', deprecated);
   const tracing = startTracing('payout-api');
   const temporal = lazyClient(config, tracing);
-  const batchStore = await openBatchStore(config);
-  const intents = await openIntentStore(config);
-  const readModel = await openReadModel(config);
-  const endpoints = await openWebhookEndpointStore(config);
-  const unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({
-    config,
-    logger,
-    codec: createPayloadCodec(config),
-    codecToken: resolveCodecToken(config),
+  const engine = await openEngine(config, logger, temporal.client);
+  const codecToken = resolveCodecToken(config);
+  const app = engineApp(engine, {
+    ...(codecToken ? { codecToken } : {}),
     readiness: {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
     },
-    routers: engineRouters({
-      config,
-      logger,
-      temporal: temporal.client,
-      batchStore,
-      intents,
-      readModel,
-      endpoints,
-      unmatched,
-    }),
     traceRequests: tracing !== undefined,
   });
   const stopReviewCount = watchReviewQueue(temporal.client, config.METRICS_REVIEW_QUEUE_INTERVAL_MS, logger);
@@ -72,11 +50,7 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await metrics.close();
       await temporal.close();
-      await batchStore.close();
-      await intents.close();
-      await readModel.close();
-      await endpoints.close();
-      await unmatched.close();
+      await engine.close();
       await tracing?.shutdown();
     },
     (event, fields) => logger.info(event, fields),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { RowIssue } from '../validation/issues';
-import { externalIdSchema } from '../payouts/ids';
+import { externalIdSchema } from '../validation/external-id';
 import { EngineApiError, EngineApiUnreachableError, EngineClient, type BatchSummary } from '../client/engine-client';
 import { payoutListQuerySchema } from '../api/payouts/list-schemas';
 import { formatReais, renderFailure, renderProgress, settledCount } from './batch-progress';

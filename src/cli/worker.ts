@@ -3,18 +3,14 @@
  * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
  */
 import './pinned-node';
-import { openBatchStore } from '../batches/open-batch-store';
-import { openIntentStore } from '../intents/open-intent-store';
-import { openReadModel } from '../read-model/open-read-model';
-import { openWebhookEndpointStore } from '../merchant-events/open-endpoint-store';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
+import { engineWorker, openEngine } from '../engine/engine';
 import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { clientOnWorkerConnection } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
-import { connectWorker, createEngineWorker } from '../worker/create-worker';
-import { engineActivities } from '../worker/activities';
+import { connectWorker } from '../worker/create-worker';
 import { workflowSource } from '../worker/workflow-source';
 import { stopWhenParentDies } from './parent-watch';
 import { startTracing } from '../telemetry/tracing';
@@ -34,22 +30,10 @@ async function main(): Promise<void> {
     sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
   });
   const connection = await connectWorker(config);
-  const batchStore = await openBatchStore(config);
-  const intents = await openIntentStore(config);
-  const readModel = await openReadModel(config);
-  const endpoints = await openWebhookEndpointStore(config);
   const temporal = clientOnWorkerConnection(connection, config, tracing);
-  const worker = await createEngineWorker({
-    config,
+  const engine = await openEngine(config, logger, temporal.client);
+  const worker = await engineWorker(engine, {
     connection,
-    activities: engineActivities(config, {
-      batchStore,
-      intents,
-      readModel,
-      endpoints,
-      temporal: temporal.client,
-      logger,
-    }),
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
     ...(tracing ? { tracing } : {}),
@@ -67,10 +51,7 @@ async function main(): Promise<void> {
   await worker.run();
   await connection.close();
   await temporal.close();
-  await batchStore.close();
-  await intents.close();
-  await readModel.close();
-  await endpoints.close();
+  await engine.close();
   await metrics.close();
   await tracing?.shutdown();
   logger.info('worker.stopped');

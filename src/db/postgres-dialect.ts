@@ -42,6 +42,15 @@ export class PgRunner implements SqlRunner {
 }
 
 export const postgresDialect: SqlDialect = {
+  schema: {
+    engine: 'postgres',
+    time: 'TIMESTAMPTZ',
+    int64: 'BIGINT',
+    serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+    bytes: 'BYTEA',
+    tableEnd: '',
+    covering: (keys, carried) => `(${keys}) INCLUDE (${carried})`,
+  },
   now: 'now()',
   msBefore: (param) => `now() - ${param} * interval '1 millisecond'`,
   forUpdate: ' FOR UPDATE',

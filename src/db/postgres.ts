@@ -6,7 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { networkErrorCode } from '../net/network-error-code';
-import type { Migration } from './sqlite';
+import { isMigrationApplied, type Migration } from './sqlite';
 
 /**
  * The database is away for now, not refusing the request: a socket that cannot connect or was cut,
@@ -36,10 +36,15 @@ export async function applyPgMigrations(pool: Pool, migrations: readonly Migrati
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)',
       );
-      const found = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
-      if (found.rowCount !== 0) return false;
+      const ids = [migration.id, ...(migration.formerly ?? [])];
+      const found = await client.query<{ id: string }>('SELECT id FROM schema_migrations WHERE id = ANY($1)', [ids]);
+      const recorded = new Set(found.rows.map((row) => row.id));
+      if (isMigrationApplied(migration, (id) => recorded.has(id))) return false;
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, now())', [migration.id]);
+      await client.query(
+        'INSERT INTO schema_migrations (id, applied_at) SELECT unnest($1::text[]), now() ON CONFLICT DO NOTHING',
+        [[migration.id, ...(migration.covers ?? [])]],
+      );
       return true;
     });
     if (done) applied.push(migration.id);

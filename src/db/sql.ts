@@ -32,7 +32,25 @@ export interface Column {
   type: ColumnType;
 }
 
+/** The few words of a schema that SQLite and PostgreSQL spell differently: each module writes its tables once with them. */
+export interface SchemaWords {
+  readonly engine: 'sqlite' | 'postgres';
+  /** A point in time: SQLite ms since the epoch, PostgreSQL TIMESTAMPTZ by the server's clock. */
+  readonly time: string;
+  /** A 64-bit integer: an amount in centavos, a count. */
+  readonly int64: string;
+  /** A primary key the database numbers, in the order rows are inserted. */
+  readonly serial: string;
+  /** Sealed bytes. */
+  readonly bytes: string;
+  /** After a table's closing parenthesis: SQLite keeps the rows in primary-key order (WITHOUT ROWID). */
+  readonly tableEnd: string;
+  /** The column list of an index on `keys` that answers from the index alone for `carried` too. */
+  covering(keys: string, carried: string): string;
+}
+
 export interface SqlDialect {
+  readonly schema: SchemaWords;
   /** The current time as the time columns hold it. */
   readonly now: string;
   /** The time `param` (a placeholder holding milliseconds) before now. */

@@ -97,6 +97,15 @@ function ofThisRealm(error: unknown): Error {
 const NOW = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
 export const sqliteDialect: SqlDialect = {
+  schema: {
+    engine: 'sqlite',
+    time: 'INTEGER',
+    int64: 'INTEGER',
+    serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    bytes: 'BLOB',
+    tableEnd: ' WITHOUT ROWID',
+    covering: (keys, carried) => `(${keys}, ${carried})`,
+  },
   now: NOW,
   msBefore: (param) => `(${NOW} - ${param})`,
   // Every transaction holds the database's write lock from its start.

@@ -12,6 +12,15 @@ export interface Migration {
   /** Unique and stable forever, e.g. `core/001-initial` or `batches/001-initial`. */
   id: string;
   sql: string;
+  /** Ids it was recorded under before it moved to its module: a database that recorded one of them has it. */
+  formerly?: readonly string[];
+  /** Upgrades of older databases whose result this one creates already: recorded with it, never run after it. */
+  covers?: readonly string[];
+}
+
+/** Whether a database that recorded `isRecorded` ids has `migration`. */
+export function isMigrationApplied(migration: Migration, isRecorded: (id: string) => boolean): boolean {
+  return [migration.id, ...(migration.formerly ?? [])].some(isRecorded);
 }
 
 export interface OpenOptions {
@@ -35,17 +44,19 @@ export function openSqlite(file: string, options: OpenOptions): Database.Databas
 /** Applies the migrations not yet applied; returns the ids it applied. */
 export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): string[] {
   // Read first, without the write lock: opening a file that is up to date waits for no writer.
-  if (migrations.every((migration) => isRecorded(db, migration.id))) return [];
+  if (migrations.every((migration) => isMigrationApplied(migration, (id) => isRecorded(db, id)))) return [];
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const isApplied = db.prepare<[string], { id: string }>('SELECT id FROM schema_migrations WHERE id = ?');
-  const record = db.prepare<[string, number]>('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+  const record = db.prepare<[string, number]>(
+    'INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
   const applied: string[] = [];
   for (const migration of migrations) {
     // Checked inside the write lock: two processes may open a new file at the same moment.
     db.transaction(() => {
-      if (isApplied.get(migration.id)) return;
+      if (isMigrationApplied(migration, (id) => isApplied.get(id) !== undefined)) return;
       db.exec(migration.sql);
-      record.run(migration.id, Date.now());
+      for (const id of [migration.id, ...(migration.covers ?? [])]) record.run(id, Date.now());
       applied.push(migration.id);
     }).immediate();
   }

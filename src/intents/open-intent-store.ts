@@ -2,8 +2,8 @@
  * The intent store beside the payout registry: PostgreSQL when DATABASE_URL names a server, else the batch store's
  * SQLite file; its answers sealed with the payload encryption keys.
  */
-import { batchStorePath } from '../batches/sql-batch-store';
 import type { Config } from '../config/env';
+import { engineDatabasePath } from '../db/database';
 import { resolvePayloadKeys, type PayloadKeyConfig } from '../temporal/encryption-key';
 import type { IntentStore } from './intent-store';
 import { pgIntentStore, sqliteIntentStore } from './sql-intent-store';
@@ -13,5 +13,5 @@ export async function openIntentStore(
 ): Promise<IntentStore> {
   const keys = resolvePayloadKeys(config);
   if (config.DATABASE_URL) return pgIntentStore(config.DATABASE_URL, keys);
-  return Promise.resolve(sqliteIntentStore(batchStorePath(config.DATA_DIR), keys));
+  return Promise.resolve(sqliteIntentStore(engineDatabasePath(config.DATA_DIR), keys));
 }

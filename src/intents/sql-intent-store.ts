@@ -4,8 +4,9 @@
  * is one upsert inside a write transaction: of two runs claiming one key at once, one holds it. Answers are
  * sealed as they are written and opened as they are read (sealed-answer.ts).
  */
-import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
+import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
+import { intentSchema } from './intent-schema';
 import type { PayloadKeys } from '../temporal/encryption-key';
 import {
   intentRowSchema,
@@ -113,12 +114,12 @@ export class SqlIntentStore implements IntentStore {
 
 /** On the batch store's SQLite file; its migrations (the table is one) applied by whichever opens it first. */
 export function sqliteIntentStore(file: string, keys: PayloadKeys, busyTimeoutMs = 10_000): IntentStore {
-  const { runner, dialect } = sqliteBatchDatabase(file, busyTimeoutMs);
+  const { runner, dialect } = openSqliteDatabase(file, intentSchema, { busyTimeoutMs });
   return new SqlIntentStore(runner, dialect, keys);
 }
 
 /** On the batch store's PostgreSQL database: connects and applies the batch store's migrations not yet applied. */
 export async function pgIntentStore(connectionString: string, keys: PayloadKeys, poolSize = 4): Promise<IntentStore> {
-  const { runner, dialect } = await pgBatchDatabase(connectionString, poolSize);
+  const { runner, dialect } = await openPgDatabase(connectionString, intentSchema, poolSize);
   return new SqlIntentStore(runner, dialect, keys);
 }

@@ -7,13 +7,9 @@
  * rotations serialise and each retires the secret the previous one set.
  */
 import path from 'node:path';
-import { Pool } from 'pg';
+import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import { ItemSealer } from '../db/item-sealer';
-import { applyPgMigrations } from '../db/postgres';
-import { postgresDialect, PgRunner } from '../db/postgres-dialect';
 import type { SqlDialect, SqlRunner } from '../db/sql';
-import { applyMigrations, openSqlite } from '../db/sqlite';
-import { sqliteDialect, SqliteRunner } from '../db/sqlite-dialect';
 import type { EncryptionKey } from '../temporal/payload-codec';
 import {
   checkRotation,
@@ -27,8 +23,7 @@ import {
   type WebhookEndpointStore,
 } from './endpoint-store';
 import type { MerchantEventType } from './merchant-event';
-import { PG_ENDPOINT_MIGRATIONS } from './pg-endpoint-schema';
-import { ENDPOINT_MIGRATIONS } from './sqlite-endpoint-schema';
+import { endpointSchema } from './endpoint-schema';
 
 export const WEBHOOK_ENDPOINT_STORE_FILE = 'webhook-endpoints.sqlite';
 
@@ -213,25 +208,18 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
 export class SqliteWebhookEndpointStore extends SqlWebhookEndpointStore {
   constructor(options: SqliteWebhookEndpointStoreOptions) {
     // Foreign keys: deleting an endpoint deletes its subscriptions and secrets with it.
-    const db = openSqlite(options.file, { busyTimeoutMs: options.busyTimeoutMs ?? 10_000, foreignKeys: true });
-    applyMigrations(db, ENDPOINT_MIGRATIONS);
-    super(new SqliteRunner(db), sqliteDialect, options);
+    const { runner, dialect } = openSqliteDatabase(options.file, endpointSchema, {
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      foreignKeys: true,
+    });
+    super(runner, dialect, options);
   }
 }
 
 export class PgWebhookEndpointStore extends SqlWebhookEndpointStore {
   /** Connects and applies the migrations not yet applied. */
   static async open(options: PgWebhookEndpointStoreOptions): Promise<WebhookEndpointStore> {
-    const pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 4 });
-    // An idle connection the server dropped must not take the process down; the next query reconnects.
-    pool.on('error', () => undefined);
-    const store = new PgWebhookEndpointStore(new PgRunner(pool), postgresDialect, options);
-    try {
-      await applyPgMigrations(pool, PG_ENDPOINT_MIGRATIONS);
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
+    const { runner, dialect } = await openPgDatabase(options.connectionString, endpointSchema, options.poolSize ?? 4);
+    return new PgWebhookEndpointStore(runner, dialect, options);
   }
 }

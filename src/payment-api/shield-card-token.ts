@@ -1,6 +1,6 @@
 /**
  * The card token as the provider's security module makes it in the buyer's browser (`module.encrypt`,
- * docs/assumptions.md §17): RSA-OAEP with SHA-256 under the environment's public key, over the JSON of
+ * sandbox/README.md, browser-side 3DS): RSA-OAEP with SHA-256 under the environment's public key, over the JSON of
  * the card. For what drives a checkout without a browser: tests and `npm run cluster`'s check.
  */
 import { constants, publicEncrypt } from 'node:crypto';

@@ -20,6 +20,9 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 const SCHEME_PREFIX = `${WEBHOOK_SIGNATURE_SCHEME}=`;
 const TIMESTAMP_PATTERN = /^\d{1,12}$/;
+/** Between the values of a signature header (spaces, or ", " where Node joined a repeated header): one character
+ * each, as the empty parts between two of them are no v1= value and are dropped with the other schemes'. */
+const SIGNATURE_SEPARATORS = /[\s,]/;
 
 export type WebhookVerificationFailure = 'missing-headers' | 'bad-timestamp' | 'stale' | 'bad-signature' | 'replayed';
 export type WebhookVerification = { ok: true } | { ok: false; reason: WebhookVerificationFailure };
@@ -33,12 +36,9 @@ export interface VerifyWebhookInput {
   toleranceSeconds?: number;
 }
 
-function signatureHex(secret: string, timestamp: string, rawBody: Buffer): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest('hex');
-}
-
-function toBuffer(rawBody: Buffer | string): Buffer {
-  return typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+// Strings are hashed and compared as UTF-8, node:crypto's and Buffer's default: a string body and its bytes sign the same.
+function signatureHex(secret: string, timestamp: string, rawBody: Buffer | string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 /** Signs `rawBody` with every secret (current first during a rotation). */
@@ -54,8 +54,7 @@ export function signWebhook(
     throw new RangeError('timestampSeconds must be a non-negative integer (Unix seconds)');
   }
   const timestamp = String(timestampSeconds);
-  const body = toBuffer(rawBody);
-  const signature = secrets.map((secret) => `${SCHEME_PREFIX}${signatureHex(secret, timestamp, body)}`).join(' ');
+  const signature = secrets.map((secret) => `${SCHEME_PREFIX}${signatureHex(secret, timestamp, rawBody)}`).join(' ');
   return { timestamp, signature };
 }
 
@@ -65,8 +64,8 @@ function headerText(header: string | readonly string[] | undefined): string {
 }
 
 function sameBytes(candidate: string, expected: string): boolean {
-  const a = Buffer.from(candidate, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
+  const a = Buffer.from(candidate);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
@@ -82,7 +81,7 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookVerification {
 
   // Values of other schemes are skipped so a future "v2=" can be added next to "v1=".
   const candidates = signatureHeader
-    .split(/[\s,]+/)
+    .split(SIGNATURE_SEPARATORS)
     .filter((part) => part.startsWith(SCHEME_PREFIX))
     .map((part) => part.slice(SCHEME_PREFIX.length));
   const secrets = input.secrets.filter((secret) => secret.length > 0);
@@ -111,8 +110,8 @@ export interface SignedMessage {
 /** The identity of a message whose MAC covers `timestamp`, `rawBody` and, where the scheme signs one, `id`. */
 export function signedMessage(timestamp: string, rawBody: Buffer | string, id?: string): SignedMessage {
   const digest = createHash('sha256');
-  if (id !== undefined) digest.update(`${id}\n`, 'utf8');
-  return { timestamp, content: digest.update(toBuffer(rawBody)).digest('base64url') };
+  if (id !== undefined) digest.update(`${id}\n`);
+  return { timestamp, content: digest.update(rawBody).digest('base64url') };
 }
 
 /**

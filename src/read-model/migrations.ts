@@ -1,12 +1,13 @@
 /**
- * The read model's tables, in the batch store's database (the one money_intents lives in), appended to its
- * migration lists (sqlite-batch-schema.ts, pg-batch-schema.ts): what the API lists and sums from, and what
+ * The read model's tables, in the engine's database beside the batch store's and the intents' (each module
+ * applies its own migrations when it opens the database): what the API lists and sums from, and what
  * outlives Temporal's retention. Written as operations move (src/read-model/payout-records.ts, operation-records.ts).
  *
  * `seq` is the index of the operation's transition the row shows: a write never replaces a row of a later
  * transition, and a re-run writes the same row again. Amounts in integer centavos. No PIX key in clear:
  * `destination` is the masked key the view shows, nothing more.
  */
+import type { Schema } from '../db/database';
 import type { Migration } from '../db/sqlite';
 
 const PAYOUT_COLUMNS = (time: string, money: string): string => `
@@ -125,3 +126,6 @@ export const READ_MODEL_PG_MIGRATIONS: readonly Migration[] = [
   },
   { id: 'read-model/003-event-deliveries', sql: `${EVENT_DELIVERY_COLUMNS('TIMESTAMPTZ')}${OPERATION_DETAIL_COLUMN}` },
 ];
+
+export const readModelSchema: Schema = (words) =>
+  words.engine === 'sqlite' ? READ_MODEL_SQLITE_MIGRATIONS : READ_MODEL_PG_MIGRATIONS;

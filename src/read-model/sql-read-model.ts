@@ -6,8 +6,9 @@
  * cause neither a duplicate nor a gap.
  */
 import { z } from 'zod';
-import { pgBatchDatabase, sqliteBatchDatabase } from '../db/batch-database';
+import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
+import { readModelSchema } from './migrations';
 import { PAYOUT_STATES } from '../payouts/payout-state';
 import { PAYOUT_METHODS } from '../payouts/rails/methods';
 import type { Announcement } from '../merchant-events/announce';
@@ -219,12 +220,12 @@ export class SqlReadModel implements ReadModel {
 
 /** On the batch store's SQLite file, on a connection of its own. */
 export function sqliteReadModel(file: string, busyTimeoutMs = 10_000): ReadModel {
-  const { runner, dialect } = sqliteBatchDatabase(file, busyTimeoutMs);
+  const { runner, dialect } = openSqliteDatabase(file, readModelSchema, { busyTimeoutMs });
   return new SqlReadModel(runner, dialect);
 }
 
 /** On the batch store's PostgreSQL database. */
 export async function pgReadModel(connectionString: string, poolSize = 4): Promise<ReadModel> {
-  const { runner, dialect } = await pgBatchDatabase(connectionString, poolSize);
+  const { runner, dialect } = await openPgDatabase(connectionString, readModelSchema, poolSize);
   return new SqlReadModel(runner, dialect);
 }

@@ -10,17 +10,16 @@ import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
-import { operationsOnceMade, startAgainstDouble, type DoubleStack } from './double-stack';
+import { operationsOnceMade, startAgainstDouble } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble({
+const stack = forThisFile(() =>
+  startAgainstDouble({
     PAYOUT_CALLBACK_WAIT_MS: '120000',
     PAYOUT_POLL_INITIAL_MS: '60000',
     PAYOUT_POLL_MAX_MS: '120000',
-  });
-});
-afterAll(() => stack?.close());
+  }),
+);
 
 /** Well before the first check (60 s after the first wait of 120 s): only a routed callback gets there. */
 const PROMPTLY_MS = 20_000;

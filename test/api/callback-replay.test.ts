@@ -5,44 +5,20 @@
  * the same bytes are taken again only if the first attempt was not (503: Temporal down).
  */
 import { temporal } from '@temporalio/proto';
-import {
-  signWebhook,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
-} from '../../src/payment-api/webhook-signature';
+import { signWebhook } from '../../src/payment-api/webhook-signature';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { startEngineApi } from '../helpers/engine-api';
+import { forThisFile } from '../helpers/for-this-file';
+import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
-let api: EngineApi;
-beforeAll(async () => {
-  // No worker: the payout's workflow waits, and its history shows every signal it was sent.
-  api = await startEngineApi();
-});
-afterAll(() => api?.close());
+// No worker: the payout's workflow waits, and its history shows every signal it was sent.
+const api = forThisFile(() => startEngineApi());
 
 const withdrawalCallback = (externalId: string) =>
-  JSON.stringify({
-    transaction_id: 'wd_1',
-    external_id: externalId,
-    status: 'COMPLETED',
-    amount: 10,
-    fee: 0.8,
-    total: 10.8,
-    type: 'Withdrawal',
-    updated_at: new Date().toISOString(),
-  });
+  withdrawalCallbackBody({ transactionId: 'wd_1', externalId, status: 'COMPLETED', amount: 10, fee: 0.8, total: 10.8 });
 
-function send(body: string, signed: { timestamp: string; signature: string }): Promise<Response> {
-  return fetch(`${api.url}/callbacks/withdrawals`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-      [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
-    },
-    body,
-  });
-}
+const send = (body: string, signed: { timestamp: string; signature: string }): Promise<Response> =>
+  postSignedWithdrawalCallback(api.url, body, signed);
 
 async function signalsOf(workflowId: string): Promise<number> {
   const history = await api.temporal.workflow.getHandle(workflowId).fetchHistory();
@@ -51,8 +27,8 @@ async function signalsOf(workflowId: string): Promise<number> {
   ).length;
 }
 
-test('the same signed callback again within its window is answered as received and signals nothing; the retry signed again does', async () => {
-  const externalId = `replay-${Date.now()}`;
+/** A payout accepted for `externalId`, and its provider's callback signed now. */
+async function payoutAndItsCallback(externalId: string) {
   expect(
     (
       await api.fetch('/v1/payouts', {
@@ -63,7 +39,12 @@ test('the same signed callback again within its window is answered as received a
     ).status,
   ).toBe(202);
   const body = withdrawalCallback(externalId);
-  const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+  return { body, signed: signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)) };
+}
+
+test('the same signed callback again within its window is answered as received and signals nothing; the retry signed again does', async () => {
+  const externalId = `replay-${Date.now()}`;
+  const { body, signed } = await payoutAndItsCallback(externalId);
 
   const first = await send(body, signed);
   expect(first.status).toBe(200);
@@ -82,17 +63,7 @@ test('the same signed callback again within its window is answered as received a
 
 test('a captured callback replayed with a value prepended to its signature header (`v1=00,`) still verifies, and is refused as the same callback', async () => {
   const externalId = `replay-prefixed-${Date.now()}`;
-  expect(
-    (
-      await api.fetch('/v1/payouts', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
-      })
-    ).status,
-  ).toBe(202);
-  const body = withdrawalCallback(externalId);
-  const signed = signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
+  const { body, signed } = await payoutAndItsCallback(externalId);
   expect(await (await send(body, signed)).json()).toEqual({ received: true });
   for (const signature of [
     `v1=00,${signed.signature}`,

@@ -4,34 +4,17 @@
  * externalId free.
  */
 import type { Server } from 'node:http';
-import { createApp } from '../../src/api/app';
-import { engineRouters } from '../../src/api/routers';
-import { openBatchStore } from '../../src/batches/open-batch-store';
-import { openIntentStore } from '../../src/intents/open-intent-store';
-import { openReadModel } from '../../src/read-model/open-read-model';
-import type { ReadModel } from '../../src/read-model/read-model';
-import type { IntentStore } from '../../src/intents/intent-store';
-import type { WebhookEndpointStore } from '../../src/merchant-events/endpoint-store';
-import { openUnmatchedCallbackStore, type UnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
-import type { BatchStore } from '../../src/batches/batch-store';
+import { engineApp, openEngine, type Engine } from '../../src/engine/engine';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/net/free-port';
-import {
-  signWebhook,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
-} from '../../src/payment-api/webhook-signature';
-import { createPayloadCodec, lazyClient } from '../../src/temporal/connection';
+import { signWebhook } from '../../src/payment-api/webhook-signature';
+import { lazyClient } from '../../src/temporal/connection';
 import { testConfig } from '../helpers/temporal';
+import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
 let server: Server;
 let url: string;
-let batchStore: BatchStore;
-let endpoints: WebhookEndpointStore;
-let intents: IntentStore;
-let readModel: ReadModel;
-let unmatched: UnmatchedCallbackStore;
+let engine: Engine;
 const DEADLINE_MS = 500;
 
 beforeAll(async () => {
@@ -41,27 +24,8 @@ beforeAll(async () => {
   }); // nothing listens there
   const temporal = lazyClient(config);
   const logger = createLogger({}, 'error', () => undefined);
-  batchStore = await openBatchStore(config);
-  intents = await openIntentStore(config);
-  readModel = await openReadModel(config);
-  endpoints = await openWebhookEndpointStore(config);
-  unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({
-    config,
-    logger,
-    codec: createPayloadCodec(config),
-    readiness: {},
-    routers: engineRouters({
-      config,
-      logger,
-      temporal: temporal.client,
-      batchStore,
-      intents,
-      readModel,
-      endpoints,
-      unmatched,
-    }),
-  });
+  engine = await openEngine(config, logger, temporal.client);
+  const app = engineApp(engine, { readiness: {} });
   const port = await freePort();
   await new Promise<void>((resolve) => {
     server = app.listen(port, '127.0.0.1', () => resolve());
@@ -70,10 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  await endpoints.close();
-  await intents.close();
-  await readModel.close();
-  await unmatched.close();
+  await engine.close();
 });
 
 const api = (method: string, path: string, body?: unknown) =>
@@ -109,31 +70,20 @@ test('a payout refused with 503 leaves its externalId free: a batch may take it 
     (await api('POST', '/v1/payouts', { externalId: 'down-2', amount: 10, pixKey: '52998224725', keyType: 'CPF' }))
       .status,
   ).toBe(503);
-  expect(await batchStore.payoutOwner('down-2')).toBeUndefined();
+  expect(await engine.batchStore.payoutOwner('down-2')).toBeUndefined();
 });
 
 test('a valid callback that Temporal cannot take is answered 503 so that the provider retries', async () => {
-  const body = JSON.stringify({
-    transaction_id: 'wd_1',
-    external_id: 'order-1',
+  const body = withdrawalCallbackBody({
+    transactionId: 'wd_1',
+    externalId: 'order-1',
     status: 'COMPLETED',
     amount: 1,
     fee: 0.53,
     total: 1.53,
-    type: 'Withdrawal',
-    updated_at: new Date().toISOString(),
   });
   const signed = signWebhook(['demo-webhook-secret'], body, Math.floor(Date.now() / 1000));
-  const send = () =>
-    fetch(`${url}/callbacks/withdrawals`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-        [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
-      },
-      body,
-    });
+  const send = () => postSignedWithdrawalCallback(url, body, signed);
   const response = await send();
   expect(response.status).toBe(503);
   expect(await response.json()).toMatchObject({ code: 'TEMPORAL_UNAVAILABLE' });

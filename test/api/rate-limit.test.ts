@@ -5,18 +5,17 @@
  * balancer named in TRUST_PROXY reports it.
  */
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { forThisFile } from '../helpers/for-this-file';
 
-let api: EngineApi;
-beforeAll(async () => {
-  api = await startEngineApi({
+const api = forThisFile(() =>
+  startEngineApi({
     ENGINE_RATE_LIMIT_PER_MINUTE: '3',
     ENGINE_API_KEYS: 'a:key-a:operator+read,b:key-b:operator+read,c:key-c:operator+read',
     CALLBACK_RATE_LIMIT_PER_MINUTE: '3',
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '3',
     CODEC_RATE_LIMIT_PER_MINUTE: '3',
-  });
-});
-afterAll(() => api?.close());
+  }),
+);
 
 const statuses = async (count: number, request: () => Promise<Response>): Promise<number[]> => {
   const answers: number[] = [];

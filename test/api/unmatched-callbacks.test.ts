@@ -15,14 +15,11 @@ import {
   openUnmatchedCallbackStore,
   type UnmatchedCallbackStore,
 } from '../../src/api/callbacks/unmatched-callbacks';
-import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { startEngineApi } from '../helpers/engine-api';
 import { postgresForThisFile } from '../helpers/postgres';
+import { forThisFile } from '../helpers/for-this-file';
 
-let api: EngineApi;
-beforeAll(async () => {
-  api = await startEngineApi({ UNMATCHED_CALLBACKS_MAX: '3' });
-});
-afterAll(() => api?.close());
+const api = forThisFile(() => startEngineApi({ UNMATCHED_CALLBACKS_MAX: '3' }));
 
 interface UnmatchedList {
   data: {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import {
   authorizationAnswerSignal,
@@ -14,18 +14,18 @@ import {
   startAuthorizationUpdate,
 } from '../../src/contracts/card-payment';
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
-import { startEngineHarness, type EngineHarness, type HttpAnswer } from '../helpers/engine-harness';
+import { startEngineHarness, type HttpAnswer } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import { newExternalId } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 
 const DAY_MS = 86_400_000;
-let stack: EngineHarness;
 /** The sandbox's clock runs this far behind the machine's while an infraction is opened "days ago". */
 let sandboxLagMs = 0;
 
-beforeAll(async () => {
-  stack = await startEngineHarness(
+const stack = forThisFile(() =>
+  startEngineHarness(
     {
       SANDBOX_SETTLE_MS: '2500',
       CARD_CHECKOUT_TTL_MS: '4000',
@@ -33,9 +33,8 @@ beforeAll(async () => {
       SANDBOX_INFRACTION_RESOLVE_MS: '0',
     },
     { sandboxNow: () => Date.now() - sandboxLagMs },
-  );
-});
-afterAll(() => stack?.close());
+  ),
+);
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 interface Sent {

@@ -12,30 +12,30 @@ import { batchWorkflowId } from '../../src/contracts/batch';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { pollUntil } from '../../src/util/poll';
 import { eventsOfEveryRun } from '../../src/temporal/every-run';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import Database from 'better-sqlite3';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { BatchStatus } from '../../src/temporal/search-attributes';
 import { buildBrCode } from '../../src/pix/brcode';
 import { healthDuring } from './health-during';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-
-beforeAll(async () => {
-  stack = await startEngineHarness({
-    SANDBOX_SETTLE_MS: '50',
-    BATCH_WINDOW: '40',
-    BATCH_PAGE_SIZE: '10',
-    BATCH_POLL_MS: '200',
-    BATCH_MAX_HISTORY_EVENTS: '100',
-    BATCH_PROBLEM_AFTER_MS: '2000',
-    // A payout whose submission a killed worker claimed and never answered is not sent again: it goes to review at
-    // this deadline (the default is an hour), which the killed-worker test waits for.
-    PAYOUT_SUBMIT_DEADLINE_MS: '60000',
-  });
-}, 120_000);
-afterAll(() => stack?.close());
+const stack = forThisFile(
+  () =>
+    startEngineHarness({
+      SANDBOX_SETTLE_MS: '50',
+      BATCH_WINDOW: '40',
+      BATCH_PAGE_SIZE: '10',
+      BATCH_POLL_MS: '200',
+      BATCH_MAX_HISTORY_EVENTS: '100',
+      BATCH_PROBLEM_AFTER_MS: '2000',
+      // A payout whose submission a killed worker claimed and never answered is not sent again: it goes to review at
+      // this deadline (the default is an hour), which the killed-worker test waits for.
+      PAYOUT_SUBMIT_DEADLINE_MS: '60000',
+    }),
+  120_000,
+);
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 // The answers' types come from the API's own schemas.
@@ -454,7 +454,7 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
     'the items in flight to settle',
   );
   const last = list.at(-1)!.externalId;
-  const db = new Database(batchStorePath(stack.config.DATA_DIR));
+  const db = new Database(engineDatabasePath(stack.config.DATA_DIR));
   const original = db
     .prepare<[string], { sealed: Buffer }>('SELECT sealed FROM batch_items WHERE external_id = ?')
     .get(last)!.sealed;

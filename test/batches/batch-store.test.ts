@@ -11,9 +11,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ExternalIdsTakenError, type BatchItem, type BatchStore } from '../../src/batches/batch-store';
 import { ItemSealer } from '../../src/db/item-sealer';
-import { batchStorePath, PgBatchStore, SqliteBatchStore } from '../../src/batches/sql-batch-store';
-import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
-import { BATCH_MIGRATIONS } from '../../src/batches/sqlite-batch-schema';
+import { PgBatchStore, SqliteBatchStore } from '../../src/batches/sql-batch-store';
+import { batchSchema } from '../../src/batches/batch-schema';
+import { engineDatabasePath } from '../../src/db/database';
+import { postgresDialect } from '../../src/db/postgres-dialect';
+import { RELEASED_SQLITE_BATCH_MIGRATIONS } from '../fixtures/released-batch-migrations';
 import { applyMigrations, openSqlite } from '../../src/db/sqlite';
 import { batchRequestHash } from '../../src/batches/batch-request';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
@@ -49,7 +51,7 @@ const sqlite: StoreKind = {
   fresh() {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'batch-store-'));
     tempDirs.push(dir);
-    return Promise.resolve(batchStorePath(dir));
+    return Promise.resolve(engineDatabasePath(dir));
   },
   // A promise either way: a refused key is a rejection, as PostgreSQL's open answers it.
   open: (file, options = {}) =>
@@ -656,9 +658,9 @@ describe('SQLite batch store files from earlier versions', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test('rows sealed before key ids were stored read after the upgrade, with the key that sealed them now a previous key', async () => {
-    const file = batchStorePath(dir);
+    const file = engineDatabasePath(dir);
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
-    applyMigrations(old, BATCH_MIGRATIONS.slice(0, 1));
+    applyMigrations(old, RELEASED_SQLITE_BATCH_MIGRATIONS.slice(0, 1));
     const sealer = new ItemSealer(TEST_KEY, [], 'batch-items');
     old
       .prepare(
@@ -695,9 +697,9 @@ describe('SQLite batch store files from earlier versions', () => {
   });
 
   test('a store file from before the insert states keeps its batches, complete and visible', async () => {
-    const file = batchStorePath(dir);
+    const file = engineDatabasePath(dir);
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
-    applyMigrations(old, BATCH_MIGRATIONS.slice(0, 1));
+    applyMigrations(old, RELEASED_SQLITE_BATCH_MIGRATIONS.slice(0, 1));
     old
       .prepare(
         "INSERT INTO batches (batch_id, request_hash, total, total_amount_cents, control, created_at) VALUES ('old', 'h', 1, 500, 'RUNNING', 0)",
@@ -734,7 +736,7 @@ describe('PostgreSQL batch store migrations', () => {
       const recorded = await onDatabase(url, async (client) =>
         (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id),
       );
-      expect(recorded).toEqual(PG_BATCH_MIGRATIONS.map((migration) => migration.id));
+      expect(recorded).toEqual(batchSchema(postgresDialect.schema).map((migration) => migration.id));
       expect(await opened[0]!.summary('none')).toBeUndefined();
     } finally {
       await Promise.all(opened.map((store) => store.close()));

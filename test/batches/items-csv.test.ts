@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { batchRequestHash } from '../../src/batches/batch-request';
-import { batchStorePath, SqliteBatchStore } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
+import { SqliteBatchStore } from '../../src/batches/sql-batch-store';
 import { itemsCsvHeader, itemsCsvRows, spreadsheetCell, streamItemsCsv } from '../../src/batches/items-csv';
 import { itemPages, type BatchItemView } from '../../src/batches/batch-store';
 import { payoutRequests, TEST_KEY } from './fixtures';
@@ -54,7 +55,7 @@ test('a page of items as Excel pt-BR reads it: BOM, ";", decimal commas, CRLF; a
 });
 
 test('50,000 items stream page by page to a slow reader: all of them in order, and never more than a few pages waiting in memory', async () => {
-  const store = new SqliteBatchStore({ file: batchStorePath(dir), encryptionKey: TEST_KEY });
+  const store = new SqliteBatchStore({ file: engineDatabasePath(dir), encryptionKey: TEST_KEY });
   try {
     const requests = payoutRequests(50_000, 'export');
     await store.createBatch({

@@ -5,7 +5,7 @@
  * order the buyer then pays; and one naming a payment, even the right one, settles nothing by itself.
  */
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';

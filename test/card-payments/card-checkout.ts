@@ -2,31 +2,17 @@
  * What the card payment tests share: a real Chromium, a payment created through the API, a card typed into its
  * checkout page (or its pay call made as the page makes it), and the security module served as another provider would.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
 import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '../helpers/chromium';
 
 /**
  * One security code for every test card: the secrets tests look for it. A leading zero and a trailing zero, so no
@@ -52,24 +38,7 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-    );
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'checkout-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  return {
-    context,
-    pageErrors: [],
-    async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return { ...(await launchChromium('checkout-chromium-')), pageErrors: [] };
 }
 
 export async function createCardPayment(

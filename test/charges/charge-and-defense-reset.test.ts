@@ -7,14 +7,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { openSqlite } from '../../src/db/sqlite';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { DEFENSE, openInfractionSynced } from '../helpers/infractions';
+import { createCharge, loseNextChargeCreationAnswer, operationsOf, payCashIn } from '../helpers/charges';
 import { answeredCode } from '../helpers/provider-charges';
 import { recordHistory } from '../helpers/record-history';
 import {
@@ -23,13 +24,15 @@ import {
   resetAndWait,
   resetWorkflow,
   resettableWorkflowTasks,
+  waitForRunReplacing,
+  waitForWorkflowCompleted,
   type ResetPoint,
 } from '../helpers/workflow-reset';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  // A paid charge closes 2 s after it is paid; the infraction is resolved only when the test says.
-  stack = await startEngineHarness(
+// A paid charge closes 2 s after it is paid; the infraction is resolved only when the test says.
+const stack = forThisFile(() =>
+  startEngineHarness(
     {
       SANDBOX_DEDUPLICATE: 'false',
       CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000',
@@ -37,9 +40,8 @@ beforeAll(async () => {
       SANDBOX_INFRACTION_RESOLVE_MS: '600000',
     },
     { providerProxy: true },
-  );
-});
-afterAll(() => stack?.close());
+  ),
+);
 
 const sent = (method: string, path: string) => {
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
@@ -58,31 +60,13 @@ function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeRe
 
 test('a paid charge reset to its first task and to its last: PAID again with the same code, created once at the provider', async () => {
   const externalId = `reset${randomBytes(5).toString('hex')}`;
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
-    externalId,
-    amount: 42.1,
-    payer: { name: 'Ana Souza', document: '529.982.247-25' },
-  });
-  expect(created.status).toBe(201);
+  await createCharge(stack, externalId, 42.1);
   const creates = sent('POST', '/api/transactions/create');
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  await payCashIn(stack, externalId);
   const paid = await waitForCharge(externalId, ['PAID']);
 
   for (const type of ['FirstWorkflowTask', 'LastWorkflowTask'] as const) {
-    await pollUntil(
-      async () =>
-        (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
-        'COMPLETED'
-          ? true
-          : undefined,
-      {
-        timeoutMs: 30_000,
-        intervalMs: 200,
-        description: `charge ${externalId} to close`,
-      },
-    );
+    await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
     expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type })).toBe('COMPLETED');
     const again = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
     expect(again).toMatchObject({ status: 'PAID', qrcode: paid.qrcode, amount: 42.1 });
@@ -97,16 +81,10 @@ test("a re-run never shows a code copied into its charge's intent from another c
     [victim, 12.3],
     [other, 45.6],
   ] as const) {
-    const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
-      externalId,
-      amount,
-      payer: { name: 'Ana Souza', document: '529.982.247-25' },
-    });
-    expect(created.status).toBe(201);
-    codes[externalId] = created.body.qrcode ?? '';
+    codes[externalId] = (await createCharge(stack, externalId, amount)).qrcode ?? '';
   }
   // Someone with the database's access copies the other charge's recorded answer (its code, another amount) onto this one.
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 5_000 });
   try {
     const rows = db
       .prepare<[], { business_id: string; answer: string }>(
@@ -132,46 +110,20 @@ test("a re-run never shows a code copied into its charge's intent from another c
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 120_000);
 
-interface SandboxOperation {
-  transactionId: string;
-  externalId: string | null;
-  status: string;
-  details: { qrcode?: string };
-}
-
-const operationsOf = async (transactionId: string) =>
-  (
-    await stack.admin<{ operations: SandboxOperation[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`,
-    )
-  ).body.operations;
-
 test('a charge whose creation answer was lost is created anew under a derived reference: the merchant gets a payable code, the lost one stays unpaid, callbacks of either reach it', async () => {
   const externalId = `lost${randomBytes(5).toString('hex')}`;
   const creates = sent('POST', '/api/transactions/create');
   // The provider creates the charge and the answer never comes back (the connection is reset).
-  expect(
-    (
-      await stack.admin('PUT', '/sandbox/faults', {
-        timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] },
-      })
-    ).status,
-  ).toBe(200);
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
-    externalId,
-    amount: 31.4,
-    payer: { name: 'Ana Souza', document: '529.982.247-25' },
-  });
-  expect(created.status).toBe(201);
+  await loseNextChargeCreationAnswer(stack, 'reset');
+  const created = await createCharge(stack, externalId, 31.4);
   expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
 
   const reference = `_r2_${externalId}`;
-  const [lost] = await operationsOf(externalId);
-  const [made] = await operationsOf(reference);
+  const [lost] = await operationsOf(stack, externalId);
+  const [made] = await operationsOf(stack, reference);
   // The code the merchant shows is the second charge's; nobody was shown the first one's.
-  expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
-  expect(answeredCode(stack.config, lost)).not.toBe(created.body.qrcode);
+  expect(answeredCode(stack.config, made)).toBe(created.qrcode);
+  expect(answeredCode(stack.config, lost)).not.toBe(created.qrcode);
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
     status: 'PENDING',
     providerReference: reference,
@@ -197,11 +149,9 @@ test('a charge whose creation answer was lost is created anew under a derived re
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.status).toBe('PENDING');
 
   // The payer pays the code shown; its callback names the derived reference and reaches the charge too.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  await payCashIn(stack, reference);
   const paid = await waitForCharge(externalId, ['PAID']);
-  expect(paid).toMatchObject({ qrcode: created.body.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
+  expect(paid).toMatchObject({ qrcode: created.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
   await pollUntil(
     async () =>
       (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.callbacksReceived ===
@@ -214,25 +164,14 @@ test('a charge whose creation answer was lost is created anew under a derived re
       description: "the paid charge's callback to reach the charge",
     },
   );
-  expect((await operationsOf(externalId)).map((operation) => operation.status)).toEqual(['FAILED']);
+  expect((await operationsOf(stack, externalId)).map((operation) => operation.status)).toEqual(['FAILED']);
 
   // A reset answers the code recorded in the intent: nothing created again.
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
-      'COMPLETED'
-        ? true
-        : undefined,
-    {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: `charge ${externalId} to close`,
-    },
-  );
+  await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
   expect(await resetAndWait(stack, chargeWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
     status: 'PAID',
-    qrcode: created.body.qrcode,
+    qrcode: created.qrcode,
     providerReference: reference,
   });
   expect(sent('POST', '/api/transactions/create') - creates).toBe(2);
@@ -240,26 +179,13 @@ test('a charge whose creation answer was lost is created anew under a derived re
 
 test('a re-created charge whose first reference is paid ends PAID with that one payment credited; the other reference paid too goes to review, naming both', async () => {
   const externalId = `first${randomBytes(5).toString('hex')}`;
-  expect(
-    (
-      await stack.admin('PUT', '/sandbox/faults', {
-        timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/create'] },
-      })
-    ).status,
-  ).toBe(200);
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
-    externalId,
-    amount: 27.5,
-    payer: { name: 'Ana Souza', document: '529.982.247-25' },
-  });
-  expect(created.status).toBe(201);
+  await loseNextChargeCreationAnswer(stack, 'reset');
+  await createCharge(stack, externalId, 27.5);
   const reference = `_r2_${externalId}`;
-  const [first] = await operationsOf(externalId);
+  const [first] = await operationsOf(stack, externalId);
 
   // The provider mailed the first charge's code to the payer, who pays it: the order is paid by it.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  await payCashIn(stack, externalId);
   const paid = await waitForCharge(externalId, ['PAID']);
   expect(paid).toMatchObject({
     providerReferences: [externalId, reference],
@@ -271,10 +197,8 @@ test('a re-created charge whose first reference is paid ends PAID with that one 
   expect(paid.secondPayments).toBeUndefined();
 
   // The code the merchant showed is paid as well: a second payment, which the order does not take; an operator refunds it.
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
-  const [second] = await operationsOf(reference);
+  await payCashIn(stack, reference);
+  const [second] = await operationsOf(stack, reference);
   const reviewed = await pollUntil(
     async () => {
       const view = (await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body;
@@ -297,47 +221,18 @@ test('a re-created charge whose first reference is paid ends PAID with that one 
     expect.stringContaining(`${reference} (provider id ${second?.transactionId ?? ''}) was paid too`),
   );
 
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
-      'COMPLETED'
-        ? true
-        : undefined,
-    {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: `charge ${externalId} to close`,
-    },
-  );
+  await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
   await recordHistory(stack.temporal.client, chargeWorkflowId(externalId), 'charge-recreated-paid-twice');
 }, 120_000);
 
 /** A charge created through the engine, paid by the payer, and closed (its refund window is 2 s here). */
 async function paidAndClosedCharge(label: string): Promise<{ externalId: string; qrcode: string }> {
   const externalId = `${label}${randomBytes(5).toString('hex')}`;
-  const created = await stack.api<ChargeResponse>('POST', '/v1/charges', {
-    externalId,
-    amount: 19.9,
-    payer: { name: 'Ana Souza', document: '529.982.247-25' },
-  });
-  expect(created.status).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  const created = await createCharge(stack, externalId, 19.9);
+  await payCashIn(stack, externalId);
   await waitForCharge(externalId, ['PAID']);
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(chargeWorkflowId(externalId)).describe()).status.name ===
-      'COMPLETED'
-        ? true
-        : undefined,
-    {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: `charge ${externalId} to close`,
-    },
-  );
-  return { externalId, qrcode: created.body.qrcode ?? '' };
+  await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
+  return { externalId, qrcode: created.qrcode ?? '' };
 }
 
 test('paid charges reset to every workflow task (after the creation, after the callback, after the check): PAID again with the same code, each created once and paid once', async () => {
@@ -358,48 +253,34 @@ test('paid charges reset to every workflow task (after the creation, after the c
         status: 'PAID',
         qrcode: charge.qrcode,
       });
-      const [operation, ...more] = await operationsOf(charge.externalId);
+      const [operation, ...more] = await operationsOf(stack, charge.externalId);
       expect({ operations: more.length + 1, status: operation?.status }).toEqual({ operations: 1, status: 'PAID' });
     }),
   );
   expect(sent('POST', '/api/transactions/create')).toBe(creates);
 }, 180_000);
 
-test('a defended infraction reset to its first task: the defense is not sent again, and the merchant sending it again is answered from the provider', async () => {
-  const id = await openInfractionOnPaidCashIn(stack, 70);
-  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
-  await waitForInfraction(stack, id, ['OPEN']);
-  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
-  const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
-  expect(defended.body.status).toBe('DEFENSE_SUBMITTED');
-  const defensePath = `/api/meds/infractions/${id}/defense`;
-  expect(sent('POST', defensePath)).toBe(1);
-
-  const replaced = await resetWorkflow(stack, infractionWorkflowId(id), { type: 'FirstWorkflowTask' });
-  const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
-  await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-    description: 'the reset run',
-  });
-  // Whether the reset run re-applied the defense update or waits for one, the merchant's defense is answered without a second send.
-  const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
-  expect(again.status).toBe(200);
-  expect(again.body.status).toBe('DEFENSE_SUBMITTED');
-  expect(sent('POST', defensePath)).toBe(1);
-}, 120_000);
-
 /** An infraction opened on a paid cash-in, synced, defended through the engine: its defense sent once. */
 async function defendedInfraction(): Promise<string> {
-  const id = await openInfractionOnPaidCashIn(stack, 70);
-  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
-  await waitForInfraction(stack, id, ['OPEN']);
+  const id = await openInfractionSynced(stack, 70);
   const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
   expect(defended.body.status).toBe('DEFENSE_SUBMITTED');
   return id;
 }
 
-const DEFENSE = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
+test('a defended infraction reset to its first task: the defense is not sent again, and the merchant sending it again is answered from the provider', async () => {
+  const id = await defendedInfraction();
+  const defensePath = `/api/meds/infractions/${id}/defense`;
+  expect(sent('POST', defensePath)).toBe(1);
+
+  const replaced = await resetWorkflow(stack, infractionWorkflowId(id), { type: 'FirstWorkflowTask' });
+  await waitForRunReplacing(stack, infractionWorkflowId(id), replaced);
+  // Whether the reset run re-applied the defense update or waits for one, the merchant's defense is answered without a second send.
+  const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
+  expect(again.status).toBe(200);
+  expect(again.body.status).toBe('DEFENSE_SUBMITTED');
+  expect(sent('POST', defensePath)).toBe(1);
+}, 120_000);
 
 test('defended infractions reset to their last task and to every workflow task (after the claim, after the send): the defense is never sent again', async () => {
   const probe = await defendedInfraction();
@@ -411,12 +292,7 @@ test('defended infractions reset to their last task and to every workflow task (
       const point: ResetPoint =
         i === 0 ? { type: 'LastWorkflowTask' } : await nthResettableTask(stack, infractionWorkflowId(id), i - 1);
       const replaced = await resetWorkflow(stack, infractionWorkflowId(id), point);
-      const handle = stack.temporal.client.workflow.getHandle(infractionWorkflowId(id));
-      await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), {
-        timeoutMs: 30_000,
-        intervalMs: 200,
-        description: `the reset run of ${id}`,
-      });
+      await waitForRunReplacing(stack, infractionWorkflowId(id), replaced);
       // The merchant sends the defense again: answered from the provider (or the re-applied update), not sent.
       const again = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
       expect({ point: describePoint(point), status: again.status, state: again.body.status }).toEqual({

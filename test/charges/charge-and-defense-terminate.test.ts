@@ -12,84 +12,43 @@ import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { DEFENSE, openInfractionSynced } from '../helpers/infractions';
+import { loseNextChargeCreationAnswer, operationsOf, PAYER, payCashIn } from '../helpers/charges';
 import { answeredCode } from '../helpers/provider-charges';
-import { resetWorkflow, temporalCli } from '../helpers/workflow-reset';
+import { resetWorkflow, terminateWorkflow, waitForRunReplacing } from '../helpers/workflow-reset';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness(
+const stack = forThisFile(() =>
+  startEngineHarness(
     { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '2000', CASH_IN_REFUND_WINDOW_MS: '2000' },
     { providerProxy: true },
-  );
-});
+  ),
+);
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 function proxy() {
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
   return stack.provider;
 }
 
-interface SandboxOperation {
-  transactionId: string;
-  status: string;
-  details: { qrcode?: string };
-}
-
-const operationsOf = async (transactionId: string) =>
-  (
-    await stack.admin<{ operations: SandboxOperation[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${encodeURIComponent(transactionId)}`,
-    )
-  ).body.operations;
-
 const terminate = (workflowId: string) =>
-  temporalCli(
-    stack,
-    'workflow',
-    'terminate',
-    '--workflow-id',
-    workflowId,
-    '--reason',
-    'test: operator terminates mid-operation',
-  );
+  terminateWorkflow(stack, workflowId, 'test: operator terminates mid-operation');
 
 /** Resets the terminated workflow to its first task; resolves once the run the reset made is running. */
 async function resetToFirstTask(workflowId: string): Promise<void> {
-  const replaced = await resetWorkflow(stack, workflowId, { type: 'FirstWorkflowTask' });
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(workflowId).describe()).runId !== replaced ? true : undefined,
-    {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: `the run made by resetting ${workflowId}`,
-    },
-  );
+  await waitForRunReplacing(stack, workflowId, await resetWorkflow(stack, workflowId, { type: 'FirstWorkflowTask' }));
 }
 
-const charge = (externalId: string) => ({
-  externalId,
-  amount: 27.3,
-  payer: { name: 'Ana Souza', document: '529.982.247-25' },
-});
+const charge = (externalId: string) => ({ externalId, amount: 27.3, payer: PAYER });
 
 test('a charge terminated mid-creation: its view says TERMINATED with the creation intent CLAIMED; a reset creates it anew under a derived reference, one payable code, one payment', async () => {
   const externalId = `term${randomBytes(5).toString('hex')}`;
   const creates = proxy().count('POST', '/api/transactions/create');
   // The provider creates the charge and never answers: the merchant's request waits while the operator terminates.
-  expect(
-    (
-      await stack.admin('PUT', '/sandbox/faults', {
-        timeoutAfterCommit: { count: 1, mode: 'hang', paths: ['/api/transactions/create'] },
-      })
-    ).status,
-  ).toBe(200);
+  await loseNextChargeCreationAnswer(stack, 'hang');
   const waiting = stack.api<{ code: string }>('POST', '/v1/charges', charge(externalId));
-  await pollUntil(async () => ((await operationsOf(externalId)).length === 1 ? true : undefined), {
+  await pollUntil(async () => ((await operationsOf(stack, externalId)).length === 1 ? true : undefined), {
     timeoutMs: 20_000,
     intervalMs: 50,
     description: `the provider to hold ${externalId}`,
@@ -109,7 +68,7 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   const created = await stack.api<ChargeResponse>('POST', '/v1/charges', charge(externalId));
   expect(created.status).toBe(201);
   const reference = `_r2_${externalId}`;
-  const [made] = await operationsOf(reference);
+  const [made] = await operationsOf(stack, reference);
   expect(answeredCode(stack.config, made)).toBe(created.body.qrcode);
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body).toMatchObject({
     status: 'PENDING',
@@ -117,9 +76,7 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   });
   expect((await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`)).body.workflowStatus).toBeUndefined();
 
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${reference}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  await payCashIn(stack, reference);
   const paid = await pollUntil(
     async () => {
       const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
@@ -129,20 +86,17 @@ test('a charge terminated mid-creation: its view says TERMINATED with the creati
   );
   expect(paid).toMatchObject({ qrcode: created.body.qrcode, providerTransactionId: made?.transactionId });
   // Two charges at the provider, one paid: the first one's code was never shown to anyone.
-  expect((await operationsOf(externalId)).map((operation) => operation.status)).toEqual(['PENDING']);
+  expect((await operationsOf(stack, externalId)).map((operation) => operation.status)).toEqual(['PENDING']);
   expect(proxy().count('POST', '/api/transactions/create') - creates).toBe(2);
 }, 120_000);
 
 test('an infraction terminated mid-defense, the defense never at the provider: the view says TERMINATED with the defense intent CLAIMED; after a reset the defense is taken over from the dead run and sent once', async () => {
-  const id = await openInfractionOnPaidCashIn(stack, 70);
-  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
-  await waitForInfraction(stack, id, ['OPEN']);
+  const id = await openInfractionSynced(stack, 70);
   const defensePath = `/api/meds/infractions/${id}/defense`;
-  const defense = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
 
   // The defense is claimed and its request lost on the way: the merchant waits while the operator terminates.
   proxy().holdNext(defensePath);
-  const waiting = stack.api<{ code: string }>('POST', `/v1/infractions/${id}/defense`, defense);
+  const waiting = stack.api<{ code: string }>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
   await pollUntil(() => (proxy().count('POST', defensePath) === 1 ? true : undefined), {
     timeoutMs: 20_000,
     intervalMs: 50,
@@ -162,7 +116,7 @@ test('an infraction terminated mid-defense, the defense never at the provider: t
   // The documented action: reset the infraction, then the merchant sends the defense again. The dead run's
   // claim is taken over once none of its attempts can still send (the activity's start-to-close timeout).
   await resetToFirstTask(infractionWorkflowId(id));
-  const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, defense);
+  const defended = await stack.api<InfractionResponse>('POST', `/v1/infractions/${id}/defense`, DEFENSE);
   expect({ status: defended.status, state: defended.body.status }).toEqual({ status: 200, state: 'DEFENSE_SUBMITTED' });
   expect(proxy().count('POST', defensePath)).toBe(2);
   const atProvider = await stack.admin<{ infraction: { analise: string | null; defendedAt: string | null } }>(

@@ -8,27 +8,26 @@
 import { randomBytes } from 'node:crypto';
 import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
 import { freePort } from '../../src/net/free-port';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { AuthenticationError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { readEmv } from '../helpers/emv-reader';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
+import { forThisFile } from '../helpers/for-this-file';
 
 const CPF = '52998224725';
 const CNPJ = '11222333000181';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  // A sandbox that de-duplicates no charge, reached through a recording proxy: "created once" is counted at the wire.
-  stack = await startEngineHarness(
+// A sandbox that de-duplicates no charge, reached through a recording proxy: "created once" is counted at the wire.
+const stack = forThisFile(() =>
+  startEngineHarness(
     { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' },
     { providerProxy: true },
-  );
-});
+  ),
+);
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 /** Letters and digits only, so the BR Code's txid is the externalId itself. */
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;

@@ -4,14 +4,8 @@
  */
 import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
-import { createApp } from '../../src/api/app';
-import { engineRouters } from '../../src/api/routers';
-import { openBatchStore } from '../../src/batches/open-batch-store';
-import { openIntentStore } from '../../src/intents/open-intent-store';
-import { openReadModel } from '../../src/read-model/open-read-model';
-import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import type { Config } from '../../src/config/env';
+import { engineApp, openEngine } from '../../src/engine/engine';
 import { createLogger } from '../../src/logging/logger';
 import { startMetricsServer } from '../../src/metrics/metrics-http';
 import { freePort } from '../../src/net/free-port';
@@ -21,7 +15,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
-import { connectClient, createPayloadCodec } from '../../src/temporal/connection';
+import { connectClient } from '../../src/temporal/connection';
 import { testConfig } from './temporal';
 
 export interface EngineApi {
@@ -49,27 +43,8 @@ export async function startEngineApi(
     ? createLogger({ service: 'engine-api' }, 'debug', options.logs)
     : createLogger({ test: 'engine-api' }, 'error', () => undefined);
   const temporal = await connectClient(config);
-  const batchStore = await openBatchStore(config);
-  const intents = await openIntentStore(config);
-  const readModel = await openReadModel(config);
-  const endpoints = await openWebhookEndpointStore(config);
-  const unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({
-    config,
-    logger,
-    codec: createPayloadCodec(config),
-    readiness: {},
-    routers: engineRouters({
-      config,
-      logger,
-      temporal: temporal.client,
-      batchStore,
-      intents,
-      readModel,
-      endpoints,
-      unmatched,
-    }),
-  });
+  const engine = await openEngine(config, logger, temporal.client);
+  const app = engineApp(engine, { readiness: {} });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -111,11 +86,7 @@ export async function startEngineApi(
       server.closeAllConnections();
       await metrics.close();
       await temporal.close();
-      await batchStore.close();
-      await intents.close();
-      await readModel.close();
-      await endpoints.close();
-      await unmatched.close();
+      await engine.close();
     },
   };
 }

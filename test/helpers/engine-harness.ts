@@ -14,15 +14,9 @@ import {
   type Worker,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { createApp } from '../../src/api/app';
-import { engineRouters } from '../../src/api/routers';
-import { openBatchStore } from '../../src/batches/open-batch-store';
-import { openIntentStore } from '../../src/intents/open-intent-store';
-import { openReadModel } from '../../src/read-model/open-read-model';
 import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
-import { openUnmatchedCallbackStore } from '../../src/api/callbacks/unmatched-callbacks';
-import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
+import { engineApp, engineWorker, openEngine } from '../../src/engine/engine';
 import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -32,9 +26,8 @@ import { freePort } from '../../src/net/free-port';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
 import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
-import { connectClient, createPayloadCodec, type TemporalClientHandle } from '../../src/temporal/connection';
-import { connectWorker, createEngineWorker } from '../../src/worker/create-worker';
-import { engineActivities } from '../../src/worker/activities';
+import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
+import { connectWorker } from '../../src/worker/create-worker';
 import { TRACED_WORKFLOW_BUNDLE_OPTIONS, WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { testConfig } from './temporal';
@@ -284,27 +277,10 @@ export async function startEngineHarness(
         });
 
   const temporal = await connectClient(config, options.tracing);
-  const batchStore = await openBatchStore(config);
-  const intents = await openIntentStore(config);
-  const readModel = await openReadModel(config);
-  const endpoints = await openWebhookEndpointStore(config);
-  const unmatched = await openUnmatchedCallbackStore(config);
-  const app = createApp({
-    config,
-    logger,
-    codec: createPayloadCodec(config),
+  const engine = await openEngine(config, logger, temporal.client);
+  const app = engineApp(engine, {
     ...(config.CODEC_TOKEN ? { codecToken: config.CODEC_TOKEN } : {}),
     readiness: {},
-    routers: engineRouters({
-      config,
-      logger,
-      temporal: temporal.client,
-      batchStore,
-      intents,
-      readModel,
-      endpoints,
-      unmatched,
-    }),
     traceRequests: options.tracing !== undefined,
   });
   const server: Server = await new Promise((resolve) => {
@@ -322,8 +298,8 @@ export async function startEngineHarness(
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     providerUrl,
     temporal,
-    intents,
-    readModel,
+    intents: engine.intents,
+    readModel: engine.readModel,
     ...(provider ? { provider } : {}),
     api: (method, path, body) =>
       call(`http://127.0.0.1:${apiPort}${path}`, { method, body, token: config.ENGINE_API_KEYS[0]?.secret ?? '' }),
@@ -334,17 +310,8 @@ export async function startEngineHarness(
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await createEngineWorker({
-        config,
+      const worker = await engineWorker(engine, {
         connection,
-        activities: engineActivities(config, {
-          batchStore,
-          intents,
-          readModel,
-          endpoints,
-          temporal: temporal.client,
-          logger: workerLogger,
-        }),
         workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
         ...(options.tracing ? { tracing: options.tracing } : {}),
@@ -394,11 +361,7 @@ export async function startEngineHarness(
       await temporal.close();
       await provider?.close();
       await sandbox?.stop();
-      await batchStore.close();
-      await intents.close();
-      await readModel.close();
-      await endpoints.close();
-      await unmatched.close();
+      await engine.close();
     },
   };
   if (options.inProcessWorker !== false) await harness.startWorker();

@@ -1,7 +1,7 @@
 /** What infraction tests keep asking: an infraction opened on a paid cash-in, and its view once it reaches one of the states. */
 import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from './engine-harness';
 
@@ -41,3 +41,14 @@ export async function openInfractionOnPaidCashIn(stack: EngineHarness, amount: n
   expect(opened.status).toBe(200);
   return opened.body.infraction.id;
 }
+
+/** An infraction opened on a paid cash-in and synced into the engine: its id, once its view says OPEN. */
+export async function openInfractionSynced(stack: EngineHarness, amount: number): Promise<string> {
+  const id = await openInfractionOnPaidCashIn(stack, amount);
+  expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
+  await waitForInfraction(stack, id, ['OPEN']);
+  return id;
+}
+
+/** The merchant's defense the tests send: the payment was delivered. */
+export const DEFENSE = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };

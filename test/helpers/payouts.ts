@@ -4,6 +4,13 @@ import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
 
+/** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
+export const REVIEW_WITHIN_SECONDS = {
+  PAYOUT_REVIEW_AFTER_MS: '3000',
+  PAYOUT_SUBMIT_DEADLINE_MS: '4000',
+  PAYOUT_CALLBACK_WAIT_MS: '1000',
+};
+
 export const newExternalId = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
 
 export function waitForPayout(

@@ -49,15 +49,29 @@ export async function onDatabase<T>(url: string, work: (client: Client) => Promi
   }
 }
 
-/** One PostgreSQL server for the test file, started before its tests and stopped after them: call the answer for a fresh database. */
+/**
+ * One PostgreSQL server for the test file, started by the first test that asks for a database (a run filtered to
+ * other tests never starts it) and stopped after them: call the answer for a fresh database.
+ */
 export function postgresForThisFile(): () => Promise<string> {
-  let server: TestPostgres | undefined;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-  return () => {
-    if (!server) throw new Error('the PostgreSQL server did not start');
-    return server.createDatabase();
+  let server: Promise<TestPostgres> | undefined;
+  afterAll(async () => (await server)?.stop(), 60_000);
+  return async () => {
+    server ??= startPostgres();
+    return (await server).createDatabase();
   };
 }
+
+/**
+ * The SQL dialects a store suite runs on: both, unless TEST_SQL_DIALECTS names some (the mutation run takes SQLite
+ * only: the stores' statements are written once, and a mutant of them dies on either).
+ */
+export function dialectsUnderTest<T extends { name: string }>(dialects: T[]): T[] {
+  const wanted = process.env.TEST_SQL_DIALECTS?.split(',').map((name) => name.trim().toLowerCase());
+  return wanted ? dialects.filter((dialect) => wanted.includes(dialect.name.toLowerCase())) : dialects;
+}
+
+const onPostgres = dialectsUnderTest([{ name: 'PostgreSQL' }]).length > 0;
+/** `describe` and `test` for what runs on PostgreSQL only: skipped where TEST_SQL_DIALECTS leaves PostgreSQL out. */
+export const describeOnPostgres: jest.Describe = onPostgres ? describe : describe.skip;
+export const testOnPostgres: jest.It = onPostgres ? test : test.skip;

@@ -16,6 +16,7 @@ import {
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { pollUntil } from '../../src/util/poll';
 import { httpCall, type HttpAnswer } from './http';
+import { standIn, startedForThisFile } from './for-this-file';
 
 export const MERCHANT = { clientId: 'merchant-client', clientSecret: 'merchant-secret' };
 export const RECIPIENT = { clientId: 'recipient-client', clientSecret: 'recipient-secret' };
@@ -206,6 +207,18 @@ export async function startCallbackReceiver(
   };
 }
 
+/** The callbacks the receiver got whose body names `externalId` (`external_id`). */
+export const callbacksNaming = (receiver: CallbackReceiver, externalId: string): ReceivedCallback[] =>
+  receiver.received.filter((callback) => callback.payload.external_id === externalId);
+
+/** The first callback naming `externalId`, waited for up to 10 s. */
+export const firstCallbackNaming = (receiver: CallbackReceiver, externalId: string): Promise<ReceivedCallback> =>
+  pollUntil(() => callbacksNaming(receiver, externalId)[0], {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    description: `callback of ${externalId}`,
+  });
+
 export function withdrawalBody(externalId: string, callbackUrl: string, overrides: Record<string, unknown> = {}) {
   return {
     amount: 25,
@@ -232,4 +245,32 @@ export interface ResponseBody {
   data: { transactionId: string; [field: string]: unknown };
   operation: Record<string, unknown>;
   faults: { timeoutAfterCommit: { count: number } };
+}
+
+export interface SandboxForThisFile {
+  sandbox: TestSandbox;
+  /** Where the sandbox's callbacks are sent (`withdrawalBody(id, receiver.url)`). */
+  receiver: CallbackReceiver;
+  /** The merchant's bearer token, from one login when the sandbox started. */
+  token: () => string;
+}
+
+/** A sandbox over HTTP for the file's tests, a receiver of its callbacks, and the merchant logged in. */
+export function sandboxForThisFile(options: Parameters<typeof startTestSandbox>[0] = {}): SandboxForThisFile {
+  const started = startedForThisFile(
+    async () => {
+      const sandbox = await startTestSandbox(options);
+      const receiver = await startCallbackReceiver();
+      return { sandbox, receiver, token: await sandbox.login() };
+    },
+    async ({ sandbox, receiver }) => {
+      await sandbox.stop();
+      await receiver.close();
+    },
+  );
+  return {
+    sandbox: standIn(() => started.sandbox),
+    receiver: standIn(() => started.receiver),
+    token: () => started.token,
+  };
 }

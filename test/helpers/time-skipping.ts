@@ -13,6 +13,7 @@ import { temporalTestServerPath } from '../../tools/temporal/binaries';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 import { engineBundle } from './engine-harness';
 import { operationSinks } from '../../src/worker/operation-sinks';
+import { startedForThisFile } from './for-this-file';
 
 const INDEXED_TYPE = {
   [SearchAttributeType.KEYWORD]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
@@ -57,4 +58,9 @@ export async function withWorker<T>(
     sinks: operationSinks(),
   });
   return worker.runUntil(body);
+}
+
+/** The time-skipping test server for the file's workflow tests. */
+export function timeSkippingForThisFile(): TestWorkflowEnvironment {
+  return startedForThisFile(startTimeSkipping, (env) => env.teardown());
 }

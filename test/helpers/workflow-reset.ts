@@ -124,3 +124,28 @@ export async function providerOperations(stack: EngineHarness, externalId: strin
   );
   return answer.body.operations.filter((operation) => operation.details?.description === externalId).length;
 }
+
+/** Waits until the workflow's current run has completed (a charge closes when its refund window ends). */
+export async function waitForWorkflowCompleted(stack: EngineHarness, workflowId: string): Promise<void> {
+  const handle = stack.temporal.client.workflow.getHandle(workflowId);
+  await pollUntil(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `${workflowId} to complete`,
+  });
+}
+
+/** Waits until a reset has made its run: the current run is no longer `replaced`. */
+export async function waitForRunReplacing(stack: EngineHarness, workflowId: string, replaced: string): Promise<void> {
+  const handle = stack.temporal.client.workflow.getHandle(workflowId);
+  await pollUntil(async () => ((await handle.describe()).runId !== replaced ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    description: `the run made by resetting ${workflowId}`,
+  });
+}
+
+/** Terminates the workflow's current run with the CLI, as an operator would, giving `reason`. */
+export async function terminateWorkflow(stack: EngineHarness, workflowId: string, reason: string): Promise<void> {
+  await temporalCli(stack, 'workflow', 'terminate', '--workflow-id', workflowId, '--reason', reason);
+}

@@ -4,7 +4,7 @@
  * the provider receives its own, refuses ours, and resolves the contest as a contest.
  */
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
+import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { InvalidRequestError } from '../../src/payment-api/errors';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';

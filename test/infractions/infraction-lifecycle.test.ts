@@ -8,12 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
-import { paymentApiClient } from '../../src/payment-api/client-from-config';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../src/contracts/infraction';
 import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../src/contracts/infraction';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { waitForInfraction } from '../helpers/infractions';
+import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -35,30 +34,7 @@ const defensesSent = (id: string) => {
   return stack.provider.count('POST', defensePath(id));
 };
 
-/** A PIX cash-in paid at the sandbox, not through the engine: the infraction stays unlinked. */
-async function paidCashIn(amount: number): Promise<string> {
-  const api = paymentApiClient(stack.config);
-  const transactionId = `ci-${randomUUID().slice(0, 8)}`;
-  await api.createPixCashIn({
-    amount,
-    payerName: 'Ana Souza',
-    payerDocument: '52998224725',
-    transactionId,
-    projectWebhook: 'http://127.0.0.1:9/hook',
-  });
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${transactionId}/pay`, {})).status).toBe(200);
-  return (await api.checkTransaction(transactionId)).transaction.transactionId;
-}
-
-async function openInfraction(amount = 80): Promise<string> {
-  const transactionId = await paidCashIn(amount);
-  const opened = await stack.admin<{ infraction: { id: string } }>('POST', '/sandbox/infractions', {
-    transactionId,
-    reason: 'fraud',
-  });
-  expect(opened.status).toBe(200);
-  return opened.body.infraction.id;
-}
+const openInfraction = (amount = 80) => openInfractionOnPaidCashIn(stack, amount);
 
 const sync = async () => expect((await stack.api('POST', '/v1/infractions/sync')).status).toBe(202);
 

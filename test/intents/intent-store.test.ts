@@ -9,13 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { openBatchStore } from '../../src/batches/open-batch-store';
-import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
-import { BATCH_MIGRATIONS } from '../../src/batches/sqlite-batch-schema';
+import { RELEASED_PG_BATCH_MIGRATIONS, RELEASED_SQLITE_BATCH_MIGRATIONS } from '../fixtures/released-batch-migrations';
 import { applyPgMigrations } from '../../src/db/postgres';
 import { applyMigrations, openSqlite } from '../../src/db/sqlite';
 import { pgIntentStore, sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import type { IntentKey, IntentStore } from '../../src/intents/intent-store';
-import { postgresForThisFile } from '../helpers/postgres';
+import { dialectsUnderTest, testOnPostgres, postgresForThisFile } from '../helpers/postgres';
 import { testConfig } from '../helpers/temporal';
 
 const freshDatabase = postgresForThisFile();
@@ -85,7 +84,7 @@ const dialects: {
   },
 ];
 
-describe.each(dialects)('$name intent store', ({ open }) => {
+describe.each(dialectsUnderTest(dialects))('$name intent store', ({ open }) => {
   let db: Awaited<ReturnType<(typeof dialects)[number]['open']>>;
   beforeEach(async () => {
     db = await open();
@@ -264,7 +263,7 @@ describe('a database that holds intents from before the card-authorization kind'
     folders.push(dir);
     const file = path.join(dir, 'batches.sqlite');
     const old = openSqlite(file, { busyTimeoutMs: 1_000 });
-    applyMigrations(old, BATCH_MIGRATIONS.filter(CARD_KIND));
+    applyMigrations(old, RELEASED_SQLITE_BATCH_MIGRATIONS.filter(CARD_KIND));
     old.exec(before);
     old.close();
     const intents = sqliteIntentStore(file, KEYS);
@@ -276,10 +275,10 @@ describe('a database that holds intents from before the card-authorization kind'
     await intents.close();
   });
 
-  test('PostgreSQL: the migration keeps every intent, and takes the new kind', async () => {
+  testOnPostgres('PostgreSQL: the migration keeps every intent, and takes the new kind', async () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
-    await applyPgMigrations(pool, PG_BATCH_MIGRATIONS.filter(CARD_KIND));
+    await applyPgMigrations(pool, RELEASED_PG_BATCH_MIGRATIONS.filter(CARD_KIND));
     await pool.query(before.replace('1, 1)', 'now(), now())'));
     await pool.end();
     const intents = await pgIntentStore(url, KEYS);

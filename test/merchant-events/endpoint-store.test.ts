@@ -11,21 +11,28 @@ import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { applyPgMigrations } from '../../src/db/postgres';
 import { applyMigrations } from '../../src/db/sqlite';
-import { PG_BATCH_MIGRATIONS } from '../../src/batches/pg-batch-schema';
+import { batchSchema } from '../../src/batches/batch-schema';
+import { postgresDialect } from '../../src/db/postgres-dialect';
+import { sqliteDialect } from '../../src/db/sqlite-dialect';
 import { PgBatchStore } from '../../src/batches/sql-batch-store';
 import type { EncryptionKey } from '../../src/temporal/payload-codec';
 import type { WebhookEndpointStore } from '../../src/merchant-events/endpoint-store';
 import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import type { SignatureScheme } from '../../src/merchant-events/merchant-webhook-signature';
-import { PG_ENDPOINT_MIGRATIONS } from '../../src/merchant-events/pg-endpoint-schema';
-import { ENDPOINT_MIGRATIONS } from '../../src/merchant-events/sqlite-endpoint-schema';
+import { endpointSchema } from '../../src/merchant-events/endpoint-schema';
 import {
   SqliteWebhookEndpointStore,
   SUBSCRIBED_TO_SQL,
   webhookEndpointStorePath,
 } from '../../src/merchant-events/sql-endpoint-store';
-import { onDatabase, postgresForThisFile } from '../helpers/postgres';
+import {
+  describeOnPostgres,
+  dialectsUnderTest,
+  testOnPostgres,
+  onDatabase,
+  postgresForThisFile,
+} from '../helpers/postgres';
 
 const KEY: EncryptionKey = { id: 'endpoints-test-key', key: randomBytes(32) };
 
@@ -101,7 +108,7 @@ const endpointId = (n: number) => `we_${n.toString(16).padStart(24, '0')}`;
 const T0 = new Date('2026-11-23T12:00:00.000Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
-describe.each([sqlite, postgres])('$name webhook endpoint store', (kind) => {
+describe.each(dialectsUnderTest([sqlite, postgres]))('$name webhook endpoint store', (kind) => {
   let location: string;
   const stores: WebhookEndpointStore[] = [];
 
@@ -366,7 +373,7 @@ describe('SQLite webhook endpoint store file', () => {
   });
 });
 
-describe('PostgreSQL webhook endpoint store beside the batch store', () => {
+describeOnPostgres('PostgreSQL webhook endpoint store beside the batch store', () => {
   test('both open on one database (DATABASE_URL), each with its own tables and migrations', async () => {
     const url = await freshDatabase();
     const batches = await PgBatchStore.open({ connectionString: url, encryptionKey: KEY });
@@ -384,7 +391,7 @@ describe('PostgreSQL webhook endpoint store beside the batch store', () => {
         (await client.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id')).rows.map((row) => row.id),
       );
       expect(applied).toEqual([
-        ...PG_BATCH_MIGRATIONS.map((migration) => migration.id),
+        ...batchSchema(postgresDialect.schema).map((migration) => migration.id),
         'webhooks/001-endpoints',
         'webhooks/002-signature-scheme',
       ]);
@@ -402,7 +409,7 @@ describe('endpoints registered before Standard Webhooks', () => {
   test('SQLite: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
     const dataDir = tempDir();
     const db = new Database(webhookEndpointStorePath(dataDir));
-    applyMigrations(db, ENDPOINT_MIGRATIONS.slice(0, 1));
+    applyMigrations(db, endpointSchema(sqliteDialect.schema).slice(0, 1));
     db.exec(`${OLD_ROW}${T0.getTime()})`);
     db.close();
     const store = new SqliteWebhookEndpointStore({ file: webhookEndpointStorePath(dataDir), encryptionKey: KEY });
@@ -413,11 +420,11 @@ describe('endpoints registered before Standard Webhooks', () => {
     }
   });
 
-  test('PostgreSQL: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
+  testOnPostgres('PostgreSQL: the upgrade keeps them on the legacy scheme their receivers verify', async () => {
     const url = await freshDatabase();
     const pool = new Pool({ connectionString: url });
     try {
-      await applyPgMigrations(pool, PG_ENDPOINT_MIGRATIONS.slice(0, 1));
+      await applyPgMigrations(pool, endpointSchema(postgresDialect.schema).slice(0, 1));
       await pool.query(`${OLD_ROW}'${T0.toISOString()}')`);
     } finally {
       await pool.end();

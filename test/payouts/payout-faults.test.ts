@@ -15,6 +15,7 @@ import { startEngineHarness, type EngineHarness } from '../helpers/engine-harnes
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const CHECK = '/api/transactions/check';
@@ -129,7 +130,9 @@ test('killing the worker process (SIGKILL) while the provider holds the answer: 
   });
 }, 90_000);
 
-test('killing the worker process (SIGKILL) mid-payout and starting a new one finishes it, with one POST and one debit', async () => {
+// Not an exactly-once test (the submission is in history before the kill; the test above is that one): it proves a
+// new worker resumes from history, waiting for the provider's outcome without running the submission again.
+test('killing the worker process (SIGKILL) after SUBMITTED: a new worker resumes the payout from its history, no second submission, one debit', async () => {
   await stack.stopWorker();
   const doomed = await stack.spawnWorkerProcess();
   await setFaults({ callbacks: { delayMs: 3_000 } });
@@ -193,26 +196,16 @@ test('a forged or stale callback is answered 401 and changes nothing', async () 
 
 test('a signed callback for an unknown payout is acknowledged, starts nothing, and is kept for operators', async () => {
   const id = externalId('stranger');
-  const body = JSON.stringify({
-    transaction_id: 'wd_unknown',
-    external_id: id,
+  const body = withdrawalCallbackBody({
+    transactionId: 'wd_unknown',
+    externalId: id,
     status: 'COMPLETED',
     amount: 1,
     fee: 0.05,
     total: 1.05,
-    type: 'Withdrawal',
-    updated_at: new Date().toISOString(),
   });
   const signed = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
-  const response = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-      [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
-    },
-    body,
-  });
+  const response = await postSignedWithdrawalCallback(stack.apiUrl, body, signed);
   expect(response.status).toBe(202);
   expect((await stack.api('GET', `/v1/payouts/${id}`)).status).toBe(404);
   const unmatched = await stack.api<{ data: { reference: string }[] }>('GET', '/v1/callbacks/unmatched');

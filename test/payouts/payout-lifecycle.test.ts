@@ -136,21 +136,19 @@ test('the same request again answers with the existing payout; a different body 
 
 test('bad input is refused with every field named, and starts nothing', async () => {
   const id = externalId('bad');
-  const answer = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', {
-    externalId: id,
-    amount: 10.005,
-    pixKey: '52998224724',
-    keyType: 'CPF',
-  });
+  // The CPF's check digit is wrong: refused for that once the amount is right.
+  const submit = (amount: number) =>
+    stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', {
+      externalId: id,
+      amount,
+      pixKey: '52998224724',
+      keyType: 'CPF',
+    });
+  const answer = await submit(10.005);
   expect(answer.status).toBe(400);
   expect(answer.body.code).toBe('VALIDATION_FAILED');
   expect(answer.body.issues.map((issue) => issue.path).sort()).toEqual(['amount']);
-  const badKey = await stack.api<{ code: string; issues: { path: string; message: string }[] }>('POST', '/v1/payouts', {
-    externalId: id,
-    amount: 10,
-    pixKey: '52998224724',
-    keyType: 'CPF',
-  });
+  const badKey = await submit(10);
   expect(badKey.status).toBe(422);
   expect(badKey.body.code).toBe('PAYOUT_NOT_PAYABLE');
   expect(badKey.body.issues).toEqual([{ path: 'pixKey', message: expect.stringMatching(/check digit/i) as unknown }]);

@@ -10,16 +10,13 @@ import { temporalCliPath } from '../../tools/temporal/binaries';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { newExternalId } from '../helpers/payouts';
 import { temporalTestAddress } from '../helpers/temporal';
+import { forThisFile } from '../helpers/for-this-file';
 
 const EventType = temporal.api.enums.v1.EventType;
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness();
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(() => startEngineHarness());
 
 test('a payout started with a plaintext input from the Temporal CLI fails its workflow task and posts nothing', async () => {
   const externalId = newExternalId('plaintext');

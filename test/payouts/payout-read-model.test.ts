@@ -5,15 +5,16 @@
  * newest first with no duplicate and no gap; and a day's totals in the merchant's time zone.
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { openSqlite } from '../../src/db/sqlite';
 import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
 import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { forThisFile } from '../helpers/for-this-file';
 
 interface ListItem {
   externalId: string;
@@ -31,16 +32,8 @@ interface ListPage {
   nextCursor?: string;
 }
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness({
-    PAYOUT_REVIEW_AFTER_MS: '3000',
-    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
-    PAYOUT_CALLBACK_WAIT_MS: '1000',
-  });
-});
+const stack = forThisFile(() => startEngineHarness(REVIEW_WITHIN_SECONDS));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 const submit = (id: string, amount: number) =>
   stack.api('POST', '/v1/payouts', { externalId: id, amount, pixKey: '52998224725', keyType: 'CPF' });
@@ -134,7 +127,7 @@ const BULK = 100_000;
 
 test('100,000 payouts page newest first in (createdAt, externalId) order, with no duplicate and no gap', async () => {
   // Inserted straight into the read model's database: 250 payouts share each millisecond, so the id orders ties.
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
     "INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 0, 'RECEIVED', 'pix_key', NULL, ?, NULL, 'CPF', '***.982.247-**', ?, ?, ?)",
   );
@@ -172,7 +165,7 @@ test('100,000 payouts page newest first in (createdAt, externalId) order, with n
 });
 
 test("a day's totals count and sum the payouts created on that day in the time zone asked, by status and rail", async () => {
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
     'INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 1, ?, ?, NULL, ?, ?, NULL, NULL, ?, ?, ?)',
   );

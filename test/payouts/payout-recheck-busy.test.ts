@@ -5,24 +5,23 @@
  */
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
+import { forThisFile } from '../helpers/for-this-file';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const CHECK = '/api/transactions/check';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  // A provider that answers in 3 s is healthy (within PAYMENT_API_TIMEOUT_MS), though slower than the engine's calls to
-  // Temporal may wait (TEMPORAL_CALL_DEADLINE_MS); the callback is waited for a minute.
-  stack = await startEngineHarness(
+// A provider that answers in 3 s is healthy (within PAYMENT_API_TIMEOUT_MS), though slower than the engine's calls to
+// Temporal may wait (TEMPORAL_CALL_DEADLINE_MS); the callback is waited for a minute.
+const stack = forThisFile(() =>
+  startEngineHarness(
     { PAYMENT_API_TIMEOUT_MS: '10000', TEMPORAL_CALL_DEADLINE_MS: '1000', PAYOUT_CALLBACK_WAIT_MS: '60000' },
     { providerProxy: true },
-  );
-});
-afterAll(() => stack?.close());
+  ),
+);
 
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 

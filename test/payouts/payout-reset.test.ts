@@ -11,7 +11,7 @@ import { CLAIMED_BEFORE_RESET, SENT_BEFORE_RESET } from '../../src/payouts/earli
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
 import { providerDebits, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import {
@@ -22,18 +22,15 @@ import {
   workflowTaskCompletedEvents,
   type ResetPoint,
 } from '../helpers/workflow-reset';
+import { forThisFile } from '../helpers/for-this-file';
 
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 /** Payouts of the batch reset by query: ~50 in `npm test`, more with RESET_BATCH_PAYOUTS. */
 const BATCH_PAYOUTS = Number(process.env.RESET_BATCH_PAYOUTS ?? 48);
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  // The provider's timeout at its default: 48 payouts reset at once on a loaded machine are slow, not lost (an
-  // internal transfer whose answer times out goes to review by design, which is not what this file tests).
-  stack = await startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' });
-});
-afterAll(() => stack?.close());
+// The provider's timeout at its default: 48 payouts reset at once on a loaded machine are slow, not lost (an
+// internal transfer whose answer times out goes to review by design, which is not what this file tests).
+const stack = forThisFile(() => startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' }));
 
 const emv = (cents: number) =>
   buildBrCode({

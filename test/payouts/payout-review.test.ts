@@ -2,20 +2,13 @@
  * Nothing waits forever: a payout whose outcome cannot be established goes to NEEDS_REVIEW, where an
  * operator can recheck it, or cancel it when the provider confirms it has no record.
  */
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness({
-    PAYOUT_REVIEW_AFTER_MS: '3000',
-    PAYOUT_SUBMIT_DEADLINE_MS: '4000',
-    PAYOUT_CALLBACK_WAIT_MS: '1000',
-  });
-});
+const stack = forThisFile(() => startEngineHarness(REVIEW_WITHIN_SECONDS));
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 const externalId = newExternalId;
 const submit = (id: string, amount: number) =>

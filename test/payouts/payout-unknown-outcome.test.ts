@@ -11,10 +11,11 @@ import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
-import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
 import type { ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { forThisFile } from '../helpers/for-this-file';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const COPY_PASTE = '/api/payments/pix-copy-paste/pay';
@@ -23,19 +24,17 @@ const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 /** Short, so that a payout whose outcome stays unknown reaches review within the test. */
 const SUBMIT_DEADLINE_MS = 10_000;
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness(
+const stack = forThisFile(() =>
+  startEngineHarness(
     {
       SANDBOX_DEDUPLICATE: 'false',
       PAYOUT_SUBMIT_DEADLINE_MS: String(SUBMIT_DEADLINE_MS),
       ACTIVITY_PROBLEM_AFTER_MS: '1500',
     },
     { providerProxy: true },
-  );
-});
+  ),
+);
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-afterAll(() => stack?.close());
 
 const provider = (): ProviderProxy => {
   if (!stack.provider) throw new Error('the harness runs without its provider proxy');
@@ -50,6 +49,20 @@ const postsOf = (path: string, externalId: string) =>
   ).length;
 const causeOf = (payout: PayoutResponse, state: string) =>
   payout.transitions.find((transition) => transition.to === state)?.cause;
+
+/** In review because its one POST's answer was lost: it kept checking (with backoff), never sent again, nothing debited. */
+async function expectInReviewSentOnce(review: PayoutResponse, id: string, path: string): Promise<void> {
+  expect(review.status).toBe('NEEDS_REVIEW');
+  expect(review.reviewReason).toMatch(
+    /the outcome is unknown: an earlier attempt sent this payout and its answer was lost/,
+  );
+  expect(causeOf(review, 'NEEDS_REVIEW')).toBe('submission deadline passed with the outcome unknown');
+  expect(
+    provider().requests.filter((request) => request.path === CHECK && request.body.includes(id)).length,
+  ).toBeGreaterThanOrEqual(2);
+  expect(postsOf(path, id)).toBe(1);
+  expect(await providerDebits(stack, id)).toBe(0);
+}
 
 test('the first POST reaches the provider late, after the engine gave up on its answer: never a second POST; the payout is found and COMPLETED, one debit', async () => {
   const id = newExternalId('late');
@@ -92,18 +105,8 @@ test.each([
     );
     expect(problem.activity).toBe('submitWithdrawal');
     const review = await waitForPayout(stack, id, ['NEEDS_REVIEW', 'COMPLETED', 'FAILED'], SUBMIT_DEADLINE_MS + 20_000);
-    expect(review.status).toBe('NEEDS_REVIEW');
-    expect(review.reviewReason).toMatch(
-      /the outcome is unknown: an earlier attempt sent this payout and its answer was lost/,
-    );
+    await expectInReviewSentOnce(review, id, WITHDRAW);
     expect(review.reviewReason).toMatch(/not sent again/);
-    expect(causeOf(review, 'NEEDS_REVIEW')).toBe('submission deadline passed with the outcome unknown');
-    // It kept looking (with backoff), and never sent the payout again.
-    expect(
-      provider().requests.filter((request) => request.path === CHECK && request.body.includes(id)).length,
-    ).toBeGreaterThanOrEqual(2);
-    expect(postsOf(WITHDRAW, id)).toBe(1);
-    expect(await providerDebits(stack, id)).toBe(0);
     if (what.startsWith('its'))
       await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('outcome-unknown-review'));
   },
@@ -159,16 +162,7 @@ test.each(OTHER_RAILS)(
     provider().holdNext(path);
     expect((await stack.api('POST', '/v1/payouts', request(id, 57))).status).toBe(202);
     const review = await waitForPayout(stack, id, ['NEEDS_REVIEW', 'COMPLETED', 'FAILED'], SUBMIT_DEADLINE_MS + 20_000);
-    expect(review.status).toBe('NEEDS_REVIEW');
-    expect(review.reviewReason).toMatch(
-      /the outcome is unknown: an earlier attempt sent this payout and its answer was lost/,
-    );
-    expect(causeOf(review, 'NEEDS_REVIEW')).toBe('submission deadline passed with the outcome unknown');
-    expect(
-      provider().requests.filter((sent) => sent.path === CHECK && sent.body.includes(id)).length,
-    ).toBeGreaterThanOrEqual(2);
-    expect(postsOf(path, id)).toBe(1);
-    expect(await providerDebits(stack, id)).toBe(0);
+    await expectInReviewSentOnce(review, id, path);
   },
   60_000,
 );

@@ -96,6 +96,13 @@ const debitsOf = (payout: PayoutInput) =>
     .entries({ externalId: payout.externalId })
     .filter((entry) => entry.lines.some((line) => line.account.startsWith('user:') && line.amountCents < 0)).length;
 
+/** Attempt 1 finds the earlier attempt's payout at the provider and takes it: nothing posted, one debit in all. */
+async function expectReconciledWithoutSending(payout: PayoutInput, transactionId: string): Promise<void> {
+  expect(await attemptOne(payout)).toMatchObject({ kind: 'accepted', reconciled: true, transactionId });
+  expect(postsOf(payout)).toBe(0);
+  expect(debitsOf(payout)).toBe(1);
+}
+
 describe("attempt 1 on this run's own claim (an earlier attempt claimed it, then its answer was lost)", () => {
   test('the provider has no record: nothing is posted, the attempt fails as outcome unknown and is retried', async () => {
     const payout = newPayout('own-claim-absent');
@@ -111,13 +118,7 @@ describe("attempt 1 on this run's own claim (an earlier attempt claimed it, then
     const payout = newPayout('own-claim-sent');
     await intents.claim(keyOf(payout), RUN_ID);
     const earlier = await sentEarlier(payout);
-    expect(await attemptOne(payout)).toMatchObject({
-      kind: 'accepted',
-      reconciled: true,
-      transactionId: earlier.transactionId,
-    });
-    expect(postsOf(payout)).toBe(0);
-    expect(debitsOf(payout)).toBe(1);
+    await expectReconciledWithoutSending(payout, earlier.transactionId);
     expect(await intents.find(keyOf(payout))).toMatchObject({ state: 'SENT', providerId: earlier.transactionId });
   });
 });
@@ -159,12 +160,6 @@ describe("an earlier run's claim (a reset, or a re-run after a terminate)", () =
     await intents.claim(keyOf(payout), 'an-earlier-run');
     const earlier = await sentEarlier(payout);
     await intents.record(keyOf(payout), 'an-earlier-run', { state: 'SENT', providerId: earlier.transactionId });
-    expect(await attemptOne(payout)).toMatchObject({
-      kind: 'accepted',
-      reconciled: true,
-      transactionId: earlier.transactionId,
-    });
-    expect(postsOf(payout)).toBe(0);
-    expect(debitsOf(payout)).toBe(1);
+    await expectReconciledWithoutSending(payout, earlier.transactionId);
   });
 });

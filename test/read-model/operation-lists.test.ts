@@ -6,7 +6,7 @@
  * no duplicate and no gap.
  */
 import { randomBytes } from 'node:crypto';
-import { batchStorePath } from '../../src/batches/sql-batch-store';
+import { engineDatabasePath } from '../../src/db/database';
 import { openSqlite } from '../../src/db/sqlite';
 import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client';
 import { chargeWorkflowId } from '../../src/lifecycles/charge-client';
@@ -174,7 +174,7 @@ const BULK = 3_000;
 
 test('a list pages one kind newest first in (createdAt, id) order, with no duplicate and no gap, whatever the other kinds hold', async () => {
   // Straight into the read model's database, far in the past so that the stack's own rows come first: 100 share each millisecond.
-  const db = openSqlite(batchStorePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
+  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
   const insert = db.prepare(
     "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, ?, ?)",
   );

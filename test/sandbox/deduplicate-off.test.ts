@@ -5,32 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { buildBrCode } from '../../src/pix/brcode';
-import {
-  merchantHeaders,
-  startCallbackReceiver,
-  startTestSandbox,
-  uniqueId,
-  withdrawalBody,
-  type CallbackReceiver,
-  type ResponseBody,
-  type TestSandbox,
-} from '../helpers/sandbox';
+import { merchantHeaders, sandboxForThisFile, uniqueId, withdrawalBody, type ResponseBody } from '../helpers/sandbox';
 
-let sandbox: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ overrides: { SANDBOX_DEDUPLICATE: 'false' } });
-  receiver = await startCallbackReceiver();
-  token = await sandbox.login();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-  await receiver?.close();
-});
+const { sandbox, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_DEDUPLICATE: 'false' } });
 
 const post = (path: string, body: unknown) =>
-  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
+  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token() } });
 const debitsOf = (externalId: string) =>
   sandbox.sandbox.ledger
     .entries({ externalId })

@@ -1,38 +1,18 @@
 /** Fault injection and the admin controls: what a client of a misbehaving provider would see. */
 import { pollUntil } from '../../src/util/poll';
-import {
-  MERCHANT,
-  startCallbackReceiver,
-  startTestSandbox,
-  uniqueId,
-  withdrawalBody,
-  type CallbackReceiver,
-  type ResponseBody,
-  type TestSandbox,
-} from '../helpers/sandbox';
+import { MERCHANT, sandboxForThisFile, uniqueId, withdrawalBody, type ResponseBody } from '../helpers/sandbox';
 
-let sandbox: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ overrides: { SANDBOX_SETTLE_MS: '100' } });
-  receiver = await startCallbackReceiver();
-  token = await sandbox.login();
-});
+const { sandbox, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: '100' } });
 afterEach(async () => {
   await sandbox.admin('DELETE', '/sandbox/faults');
   receiver.respondWith(200);
   await sandbox.quiesce();
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  await receiver?.close();
-});
 
 const withdraw = (body: unknown, signal?: AbortSignal) =>
   fetch(`${sandbox.url}/api/withdrawals/withdraw`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token()}` },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
@@ -118,6 +98,24 @@ describe('request faults', () => {
     expect(await debitsFor(id)).toBe(1);
     expect((await check(id)).body.transaction.transactionState).toBe('PROCESSING');
   });
+
+  test('clearing the faults ends a request a hang holds: its client sees the connection close, the withdrawal stays committed', async () => {
+    await setFaults({ timeoutAfterCommit: { count: 1, mode: 'hang' } });
+    const id = uniqueId('released');
+    // Held for 30 s unless released: a client that waits 10 s tells the two apart.
+    const held = withdraw(withdrawalBody(id, receiver.url, { amount: 4.15 }), AbortSignal.timeout(10_000));
+    const outcome = held.then(
+      () => 'answered',
+      (error: { name?: string }) => (error.name === 'TimeoutError' ? 'timed out' : 'closed'),
+    );
+    await pollUntil(async () => ((await debitsFor(id)) === 1 ? true : undefined), {
+      timeoutMs: 5_000,
+      description: 'the held withdrawal to be committed',
+    });
+    await sandbox.admin('DELETE', '/sandbox/faults');
+    expect(await outcome).toBe('closed');
+    expect(await debitsFor(id)).toBe(1);
+  }, 20_000);
 
   test('timeoutAfterCommit with paths only hits those paths', async () => {
     await setFaults({ timeoutAfterCommit: { count: 1, mode: 'reset', paths: ['/api/transactions/internal'] } });

@@ -7,46 +7,27 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
-import { pollUntil } from '../../src/util/poll';
 import {
   MERCHANT,
   RECIPIENT,
-  startCallbackReceiver,
-  startTestSandbox,
+  callbacksNaming,
+  firstCallbackNaming,
+  sandboxForThisFile,
   uniqueId,
   WEBHOOK_SECRETS,
   withdrawalBody,
-  type CallbackReceiver,
   type ResponseBody,
-  type TestSandbox,
 } from '../helpers/sandbox';
 
-let sandbox: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startCallbackReceiver();
-  token = await sandbox.login();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-  await receiver?.close();
-});
+const { sandbox, receiver, token } = sandboxForThisFile();
 
 const merchantHeaders = { ci: MERCHANT.clientId, cs: MERCHANT.clientSecret };
 const withdraw = (body: unknown, path = '/api/withdrawals/withdraw') =>
-  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token } });
+  sandbox.call<ResponseBody>('POST', path, { body, auth: { bearer: token() } });
 const check = (transactionId: string, auth = merchantHeaders) =>
   sandbox.call<ResponseBody>('POST', '/api/transactions/check', { body: { transactionId }, auth });
-const callbacksFor = (externalId: string) =>
-  receiver.received.filter((callback) => callback.payload.external_id === externalId);
-const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], {
-    timeoutMs: 10_000,
-    intervalMs: 20,
-    description: `callback of ${externalId}`,
-  });
+const callbacksFor = (externalId: string) => callbacksNaming(receiver, externalId);
+const waitForCallback = (externalId: string) => firstCallbackNaming(receiver, externalId);
 
 describe('PIX withdrawal', () => {
   test('answers PROCESSING with the spec shape and debits amount + fee exactly once', async () => {
@@ -217,7 +198,7 @@ describe('PIX copy-and-paste payment', () => {
       ...(amountCentavos ? { amountCentavos } : {}),
     });
   const pay = (body: Record<string, unknown>) =>
-    sandbox.call<ResponseBody>('POST', '/api/payments/pix-copy-paste/pay', { body, auth: { bearer: token } });
+    sandbox.call<ResponseBody>('POST', '/api/payments/pix-copy-paste/pay', { body, auth: { bearer: token() } });
 
   test('pays the amount in the code with the withdrawal fee at request time, then settles with a PixCopyPaste callback', async () => {
     const before = sandbox.balance('merchant');

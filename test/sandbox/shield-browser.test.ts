@@ -6,29 +6,16 @@
  * calls endpoint 2 with what the page produced. Chromium: CHROMIUM_PATH, else /usr/bin/chromium
  * (`apt-get install -y chromium`).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { CardTokenPayload } from '../../src/payment-api/schemas/shield';
 import { TEST_CARDS } from '../../sandbox/products/card-payments';
 import type { Answer } from '../helpers/sandbox';
 import { creditCardOf, environmentKey, testCard } from './shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { launchChromium, type ChromiumSession } from '../helpers/chromium';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The second sandbox's challenge timeout: short, so that an unanswered challenge is abandoned within the test. */
 const SHORT_CHALLENGE_MS = 1_500;
 
@@ -126,17 +113,12 @@ let sb: TestSandbox;
 let shortSb: TestSandbox;
 let pageServer: http.Server;
 let shopUrl: string;
+let browser: ChromiumSession | undefined;
 let context: BrowserContext;
-let userDataDir: string;
 let bearer: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-    );
-  }
   sb = await startTestSandbox();
   shortSb = await startTestSandbox({ overrides: { SANDBOX_SHIELD_CHALLENGE_TIMEOUT_MS: String(SHORT_CHALLENGE_MS) } });
   bearer = await sb.login();
@@ -152,17 +134,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   // Another port, so another origin than the sandbox: the browser applies CORS and the iframe's origin check.
   shopUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
-  userDataDir = mkdtempSync(path.join(os.tmpdir(), 'shield-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  browser = await launchChromium('shield-chromium-');
+  context = browser.context;
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await browser?.close();
   await new Promise((resolve) => (pageServer ? pageServer.close(resolve) : resolve(undefined)));
   await sb?.stop();
   await shortSb?.stop();

@@ -8,20 +8,19 @@
 import './seed-env';
 import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { forThisFile } from '../helpers/for-this-file';
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness({
+const stack = forThisFile(() =>
+  startEngineHarness({
     SANDBOX_CALLBACK_SIGNATURE: 'alt',
     PROVIDER_CALLBACK_SIGNATURES: 'off',
     PAYOUT_CALLBACK_WAIT_MS: '600000',
     PAYOUT_POLL_INITIAL_MS: '600000',
     PAYOUT_POLL_MAX_MS: '600000',
-  });
-});
-afterAll(() => stack?.close());
+  }),
+);
 
 test('a payout completes on a callback signed by another scheme, taken as a hint', async () => {
   const id = newExternalId('alt');

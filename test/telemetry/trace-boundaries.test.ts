@@ -15,11 +15,7 @@ import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import { payoutInput, payoutWorkflowId, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
-import {
-  signWebhook,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
-} from '../../src/payment-api/webhook-signature';
+import { signWebhook } from '../../src/payment-api/webhook-signature';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { payoutRequestSchema } from '../../src/payouts/payout-request';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
@@ -28,6 +24,7 @@ import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
 const SERVER = 2;
 const WITHDRAW = '/api/withdrawals/withdraw';
@@ -213,27 +210,18 @@ describe('a request without a valid API key starts a trace of its own, linked to
     try {
       expect((await stack.api('POST', '/v1/payouts', JSON.parse(payoutBody(externalId)))).status).toBe(202);
       const caller = callerSpan();
-      const body = JSON.stringify({
-        transaction_id: 'wd_1',
-        external_id: externalId,
+      const body = withdrawalCallbackBody({
+        transactionId: 'wd_1',
+        externalId,
         status: 'COMPLETED',
         amount: 12.5,
         fee: 0.8,
         total: 13.3,
-        type: 'Withdrawal',
-        updated_at: new Date().toISOString(),
       });
       const signed = signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
-      const answer = await fetch(`${stack.apiUrl}/callbacks/withdrawals`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [WEBHOOK_TIMESTAMP_HEADER]: signed.timestamp,
-          [WEBHOOK_SIGNATURE_HEADER]: signed.signature,
-          traceparent: caller.traceparent,
-          baggage: `session=${secret}`,
-        },
-        body,
+      const answer = await postSignedWithdrawalCallback(stack.apiUrl, body, signed, {
+        traceparent: caller.traceparent,
+        baggage: `session=${secret}`,
       });
       expect(answer.status).toBe(200);
       const server = await serverSpanOf(caller);

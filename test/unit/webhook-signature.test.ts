@@ -4,11 +4,12 @@ import {
   signedMessage,
   signWebhook,
   verifyWebhook,
+  WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/payment-api/webhook-signature';
 import { merchantWebhookHeaders, verifyMerchantWebhook } from '../../src/merchant-events/merchant-webhook-signature';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
   newStandardWebhookSecret,
@@ -118,10 +119,63 @@ describe('secret rotation', () => {
   });
 });
 
-test('signing refuses no secret, an empty secret or a non-integer timestamp', () => {
-  expect(() => signWebhook([], body, NOW)).toThrow();
-  expect(() => signWebhook([''], body, NOW)).toThrow();
-  expect(() => signWebhook(['s'], body, NOW + 0.5)).toThrow();
+test('signing refuses no secret, an empty secret among others, or a timestamp that is not a whole second since 1970', () => {
+  expect(() => signWebhook([], body, NOW)).toThrow('signWebhook needs at least one non-empty secret');
+  expect(() => signWebhook([''], body, NOW)).toThrow('signWebhook needs at least one non-empty secret');
+  expect(() => signWebhook(['s', ''], body, NOW)).toThrow('signWebhook needs at least one non-empty secret');
+  for (const bad of [NOW + 0.5, -1])
+    expect(() => signWebhook(['s'], body, bad)).toThrow(
+      new RangeError('timestampSeconds must be a non-negative integer (Unix seconds)'),
+    );
+  expect(signWebhook(['s'], body, 0).timestamp).toBe('0');
+});
+
+test("the headers are spelled as the provider's spec spells them, and a callback sent under those names verifies", () => {
+  expect([WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_ID_HEADER]).toEqual([
+    'X-Service-Webhook-Timestamp',
+    'X-Service-Webhook-Signature',
+    'X-Service-Webhook-Id',
+  ]);
+  const signed = signWebhook(['s'], body, NOW);
+  const headers: Record<string, string> = {
+    'X-Service-Webhook-Timestamp': signed.timestamp,
+    'X-Service-Webhook-Signature': signed.signature,
+  };
+  const verdict = hmacV1Verifier(['s']).verify({ rawBody: body, header: (name) => headers[name], nowSeconds: NOW });
+  expect(verdict.kind).toBe('verified');
+});
+
+test('headers padded with spaces, or repeated (an array, one value each), verify', () => {
+  const rotated = signWebhook(['new-secret', 'old-secret'], body, NOW);
+  const [, oldValue] = rotated.signature.split(' ');
+  expect(
+    verify({ signed: { timestamp: ` ${rotated.timestamp} `, signature: ` ${oldValue!} ` }, secrets: ['old-secret'] }),
+  ).toEqual({
+    ok: true,
+  });
+  expect(
+    verify({
+      timestampHeader: [rotated.timestamp],
+      signatureHeader: rotated.signature.split(' '),
+      secrets: ['old-secret'],
+    }),
+  ).toEqual({ ok: true });
+});
+
+test('a value of another scheme is not read as v1, even when it carries a valid v1 MAC', () => {
+  const hex = signWebhook(['current-secret'], body, NOW).signature.slice('v1='.length);
+  expect(verify({ signed: { timestamp: String(NOW), signature: `v2=${hex}` } })).toEqual({
+    ok: false,
+    reason: 'bad-signature',
+  });
+});
+
+test("an empty secret in the receiver's list (an unset previous secret) does not let a MAC under the empty key verify", () => {
+  const forged = createHmac('sha256', '').update(`${NOW}.`).update(body).digest('hex');
+  expect(
+    verify({ signed: { timestamp: String(NOW), signature: `v1=${forged}` }, secrets: ['', 'current-secret'] }),
+  ).toEqual({ ok: false, reason: 'bad-signature' });
+  expect(verify({ secrets: ['', 'current-secret'] })).toEqual({ ok: true });
 });
 
 describe('replays within the window', () => {
@@ -138,6 +192,20 @@ describe('replays within the window', () => {
     expect(guard.claim(message(first, 'evt_1'), NOW)).toBe(true);
     expect(guard.claim(message(first, 'evt_2'), NOW)).toBe(true);
     expect(guard.claim(message(first, 'evt_1'), NOW)).toBe(false);
+  });
+
+  test('a replay in the last second of the window (300 s after signing, which the check still accepts) is refused', () => {
+    const guard = new ReplayGuard({ toleranceSeconds: 300 });
+    const signed = signWebhook(['s'], body, NOW);
+    expect(guard.claim(message(signed), NOW)).toBe(true);
+    expect(verify({ signed, nowSeconds: NOW + 300, secrets: ['s'] })).toEqual({ ok: true });
+    expect(guard.claim(message(signed), NOW + 300)).toBe(false);
+  });
+
+  test("a message's identity is text: the base64url SHA-256 of the signed id's line, if any, and the raw body", () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+    expect(signedMessage('1', body)).toEqual({ timestamp: '1', content: sha(body.toString()) });
+    expect(signedMessage('1', body, 'evt_1')).toEqual({ timestamp: '1', content: sha(`evt_1\n${body.toString()}`) });
   });
 
   test('a message the receiver released (it could not take it) is taken when sent again', () => {

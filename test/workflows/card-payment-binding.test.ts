@@ -4,7 +4,6 @@
  * names no payment; an id the provider cannot find is dropped unless endpoint 2 answered it; an endpoint-3 answer
  * without what settles the order is the payment's problem.
  */
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   authorizationAnswerSignal,
   cardCallbackSignal,
@@ -12,7 +11,6 @@ import {
   recheckCardPaymentUpdate,
 } from '../../src/contracts/card-payment';
 import { pollUntil } from '../../src/util/poll';
-import { startTimeSkipping } from '../helpers/time-skipping';
 import {
   accepted,
   authorize,
@@ -25,12 +23,9 @@ import {
   viewWhere,
   withPayment,
 } from './card-payment-stub';
+import { timeSkippingForThisFile } from '../helpers/time-skipping';
 
-let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  env = await startTimeSkipping();
-});
-afterAll(() => env?.teardown());
+const env = timeSkippingForThisFile();
 
 test("a callback naming another order's payment settles nothing: the payment stays in review", async () => {
   const provider = new StubbedProvider();

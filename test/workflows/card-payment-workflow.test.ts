@@ -4,9 +4,7 @@
  * deadline), and how a payment in NEEDS_REVIEW is still settled (a late answer, the checkout's record of it, a signed
  * callback naming the payment). Which payment may settle an order: ./card-payment-binding.test.ts.
  */
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { authorizationAnswerSignal, cardCallbackSignal, cardPaymentWorkflowId } from '../../src/contracts/card-payment';
-import { startTimeSkipping } from '../helpers/time-skipping';
 import {
   accepted,
   authorize,
@@ -18,12 +16,9 @@ import {
   StubbedProvider,
   withPayment,
 } from './card-payment-stub';
+import { timeSkippingForThisFile } from '../helpers/time-skipping';
 
-let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  env = await startTimeSkipping();
-});
-afterAll(() => env?.teardown());
+const env = timeSkippingForThisFile();
 
 test('nobody pays within the checkout lifetime: EXPIRED, announced to the merchant', async () => {
   const provider = new StubbedProvider();

@@ -31,6 +31,14 @@ beforeAll(async () => {
 afterAll(() => env?.teardown());
 
 /** Created now in the test server's time, which the tests before have moved days ahead. */
+/** The provider's record once it has judged the defense and rejected the claim. */
+const rejected = (initial: InfractionRecord): InfractionRecord => ({
+  ...initial,
+  providerStatus: 'REJECTED',
+  analise: 'NEGADA',
+  resolvedAt: new Date().toISOString(),
+});
+
 async function record(overrides: Partial<InfractionRecord> = {}): Promise<InfractionRecord> {
   const createdAt = new Date(await env.currentTimeMs());
   return {
@@ -235,12 +243,7 @@ test('a defense is answered once the provider took it; a second one is refused; 
     // The deadline no longer matters once a defense is in.
     await env.sleep(3 * DAY);
     expect((await handle.query(infractionStatusQuery)).state).toBe('DEFENSE_SUBMITTED');
-    await handle.signal(infractionRecordSignal, {
-      ...initial,
-      providerStatus: 'REJECTED',
-      analise: 'NEGADA',
-      resolvedAt: new Date().toISOString(),
-    });
+    await handle.signal(infractionRecordSignal, rejected(initial));
   });
   expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
   expect(view.chargeExternalId).toBeNull();
@@ -310,12 +313,7 @@ test('while the first defense is with the provider, a different one is refused a
     expect((late as WorkflowUpdateFailedError).cause?.message).toBe(
       'the infraction is DEFENSE_SUBMITTED: it can no longer be defended',
     );
-    await handle.signal(infractionRecordSignal, {
-      ...initial,
-      providerStatus: 'REJECTED',
-      analise: 'NEGADA',
-      resolvedAt: new Date().toISOString(),
-    });
+    await handle.signal(infractionRecordSignal, rejected(initial));
   });
   expect(path(view)).toEqual(['OPEN', 'DEFENSE_SUBMITTED', 'REJECTED']);
   expect(provider.defensesSent).toEqual([defense]);

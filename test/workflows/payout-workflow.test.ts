@@ -226,6 +226,20 @@ async function upserts(handle: WorkflowHandle<PayoutWorkflow>): Promise<string[]
   });
 }
 
+/** One workflow task in a history. */
+const WORKFLOW_TASK = ['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED'];
+/** From the callback wait to the end: the signal wakes the payout, whose check (a local activity) completes it. */
+const CALLBACK_TO_COMPLETION = [
+  'TIMER_STARTED',
+  'WORKFLOW_EXECUTION_SIGNALED',
+  ...WORKFLOW_TASK,
+  'TIMER_CANCELED',
+  'MARKER_RECORDED',
+  'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+  'MARKER_RECORDED',
+  'WORKFLOW_EXECUTION_COMPLETED',
+];
+
 /** Runs a PIX-key payout that completes by callback, started as the engine starts it; its event types and upserts. */
 async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: string[]; upserted: string[][] }> {
   let settled = false;
@@ -264,22 +278,12 @@ test('a payout completed by callback costs 16 events and 2 workflow tasks: provi
   const { events, upserted } = await callbackPayoutHistory(payoutInput());
   expect(events).toEqual([
     'WORKFLOW_EXECUTION_STARTED',
-    'WORKFLOW_TASK_SCHEDULED',
-    'WORKFLOW_TASK_STARTED',
-    'WORKFLOW_TASK_COMPLETED',
+    ...WORKFLOW_TASK,
     'MARKER_RECORDED',
     'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'TIMER_STARTED',
-    'WORKFLOW_EXECUTION_SIGNALED',
-    'WORKFLOW_TASK_SCHEDULED',
-    'WORKFLOW_TASK_STARTED',
-    'WORKFLOW_TASK_COMPLETED',
-    'TIMER_CANCELED',
-    'MARKER_RECORDED',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'MARKER_RECORDED',
-    'WORKFLOW_EXECUTION_COMPLETED',
+    ...CALLBACK_TO_COMPLETION,
   ]);
+  expect(events).toHaveLength(16);
   expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
 });
 
@@ -287,25 +291,15 @@ test('a payout of version 2 keeps its path: the provider id indexed on its own b
   const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 2 });
   expect(events).toEqual([
     'WORKFLOW_EXECUTION_STARTED',
-    'WORKFLOW_TASK_SCHEDULED',
-    'WORKFLOW_TASK_STARTED',
-    'WORKFLOW_TASK_COMPLETED',
+    ...WORKFLOW_TASK,
     'MARKER_RECORDED',
     'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
     'MARKER_RECORDED',
     'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
     'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'TIMER_STARTED',
-    'WORKFLOW_EXECUTION_SIGNALED',
-    'WORKFLOW_TASK_SCHEDULED',
-    'WORKFLOW_TASK_STARTED',
-    'WORKFLOW_TASK_COMPLETED',
-    'TIMER_CANCELED',
-    'MARKER_RECORDED',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'MARKER_RECORDED',
-    'WORKFLOW_EXECUTION_COMPLETED',
+    ...CALLBACK_TO_COMPLETION,
   ]);
+  expect(events).toHaveLength(19);
   // The patch's marker comes with the SDK's TemporalChangeVersion upsert.
   expect(upserted).toEqual([['PayoutStatus'], ['TemporalChangeVersion'], ['ProviderTransactionId'], ['PayoutStatus']]);
 });

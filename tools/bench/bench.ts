@@ -2,6 +2,10 @@
  * `npm run bench`: starts its own stacks on the embedded defaults (Temporal dev server, sandbox settling at
  * once, worker, engine API, each in its own process, in a temporary data folder) and measures, in one run:
  *
+ * 0. the production path (production-path.ts), on a stack whose provider calls back BENCH_CALLBACK_DELAY_MS after
+ *    each request: the first charge and payout after its cold start, then BENCH_COUNTED_PAYOUTS single payouts'
+ *    persisted transitions, visibility writes, Temporal Cloud actions, history events and workflow tasks, with
+ *    issue 41's targets as booleans (BENCH_PRODUCTION_PATH_ONLY=1: this phase alone);
  * 1. the yardstick: BENCH_PAYOUTS bare payouts (bare-payout-workflow.ts: a payout's start request, markers,
  *    upserts, timer and callback signal, no engine code) on a fresh Temporal database;
  * 2. the engine: one batch of BENCH_PAYOUTS payouts through the API, the worker, the sandbox and its
@@ -34,20 +38,11 @@ import { persistencePerWorkflow, readPersistenceCounters } from './server-persis
 import { MAX_BATCH_ITEMS } from '../../src/batches/batch-request';
 import { loadConfig } from '../../src/config/env';
 import { payoutTiming } from '../../src/payouts/payout-input';
-import { freeStackPorts, localStackEnv, type LocalStackPorts } from '../stack/local-stack-env';
-import {
-  peakRssBytes,
-  runToExit,
-  spawnKeepingTail,
-  spawnWaitingForLog,
-  stopChild,
-  waitHealthy,
-} from '../stack/child-services';
-import { temporalCliPath } from '../temporal/binaries';
-import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
-import { startDevServer, type DevServerHandle } from '../temporal/dev-server';
+import { freeStackPorts, localStackEnv } from '../stack/local-stack-env';
+import { peakRssBytes, runToExit, stopChild } from '../stack/child-services';
+import { freshTemporal, startEngineStack } from './engine-stack';
+import { measureProductionPath, type ProductionPathResult } from './production-path';
 import { batchHandle, batchWorkflowId } from '../../src/lifecycles/batch-client';
-import type { ChildProcess } from 'node:child_process';
 
 const benchEnvSchema = z.object({
   BENCH_PAYOUTS: z.coerce.number().int().min(1).default(10_000),
@@ -56,42 +51,16 @@ const benchEnvSchema = z.object({
   BENCH_OPEN_PAYOUTS: z.coerce.number().int().min(0).default(10_000),
   BENCH_ACCEPT_ITEMS: z.coerce.number().int().min(1).max(MAX_BATCH_ITEMS).default(MAX_BATCH_ITEMS),
   BENCH_CHARGES: z.coerce.number().int().min(1).default(100),
+  // The provider's callback comes this long after its request: past the payout's first workflow task, as in production.
+  BENCH_CALLBACK_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  BENCH_COUNTED_PAYOUTS: z.coerce.number().int().min(1).default(20),
+  // Only the production-path phase (cold start and counters): a run of about a minute.
+  BENCH_PRODUCTION_PATH_ONLY: z.stringbool().default(false),
 });
 
 const TARGET_ENGINE_MS = 36;
 const mb = (bytes: number | undefined): number | null => (bytes === undefined ? null : Math.round(bytes / 1024 / 1024));
 const PHASE_TIMEOUT_MS = 3_600_000;
-
-/**
- * A Temporal dev server on a database of its own in `dir`, with its metrics, and a client of it. It listens on
- * the ports reserved with the stack's (one phase's server is stopped before the next starts on them).
- */
-async function freshTemporal(
-  dir: string,
-  env: NodeJS.ProcessEnv,
-  ports: Pick<LocalStackPorts, 'temporal' | 'temporalMetrics'>,
-): Promise<{ server: DevServerHandle; client: TemporalClientHandle; metricsUrl: string; env: NodeJS.ProcessEnv }> {
-  const metricsPort = ports.temporalMetrics;
-  const server = await startDevServer({
-    binary: temporalCliPath(),
-    port: ports.temporal,
-    dbFile: path.join(dir, 'temporal.sqlite'),
-    metricsPort,
-    stdio: 'ignore',
-  });
-  const phaseEnv = { ...env, TEMPORAL_ADDRESS: server.address };
-  try {
-    return {
-      server,
-      client: await connectClient(loadConfig(phaseEnv)),
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-      env: phaseEnv,
-    };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-}
 
 async function main(): Promise<void> {
   const sizes = benchEnvSchema.parse(process.env);
@@ -110,9 +79,30 @@ async function main(): Promise<void> {
   const window = sizes.BENCH_CONCURRENCY ?? config.BATCH_WINDOW;
   const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
   const loadAtStart = load();
-  const children: ChildProcess[] = [];
   const stops: (() => Promise<void>)[] = [];
   try {
+    const bundle = path.join(dataDir, 'workflow-bundle.js');
+    await runToExit('build-workflows', [bundle], baseEnv);
+    // 0. The production path: the first requests after a cold start, then what a payout costs the server, counted.
+    process.stderr.write(
+      `bench: production path, callbacks ${sizes.BENCH_CALLBACK_DELAY_MS} ms after the request, ${sizes.BENCH_COUNTED_PAYOUTS} payouts counted\n`,
+    );
+    const productionPath: ProductionPathResult = await measureProductionPath({
+      dir: dataDir,
+      env: baseEnv,
+      ports,
+      bundle,
+      callbackDelayMs: sizes.BENCH_CALLBACK_DELAY_MS,
+      payouts: sizes.BENCH_COUNTED_PAYOUTS,
+      timeoutMs: PHASE_TIMEOUT_MS,
+    });
+    if (sizes.BENCH_PRODUCTION_PATH_ONLY) {
+      process.stdout.write(
+        JSON.stringify({ loadAverage: { atStart: loadAtStart, atEnd: load() }, productionPath }, null, 2) + '\n',
+      );
+      return;
+    }
+
     // 1. The yardstick, on a database of its own; measured again once the engine's stack has stopped (7.).
     const bareYardstick = async (phase: 'before' | 'after') => {
       process.stderr.write(`bench: ${sizes.BENCH_PAYOUTS} bare payouts, ${window} in flight (${phase} the engine)\n`);
@@ -153,32 +143,21 @@ async function main(): Promise<void> {
 
     // 2. The engine, on a fresh database.
     process.stderr.write(`bench: engine stack, ${sizes.BENCH_PAYOUTS} payouts\n`);
-    const temporal = await freshTemporal(path.join(dataDir, 'engine'), baseEnv, ports);
-    stops.push(
-      () => temporal.server.stop(),
-      () => temporal.client.close(),
-    );
-    const env = temporal.env;
-    const bundle = path.join(dataDir, 'workflow-bundle.js');
-    await runToExit('build-workflows', [bundle], env);
-    env.WORKFLOW_BUNDLE_PATH = bundle;
-    const sandbox = spawnKeepingTail('sandbox', env);
-    children.push(sandbox.child);
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
-    const worker = await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"');
-    children.push(worker);
-    const api = spawnKeepingTail('api', env);
-    children.push(api.child);
-    await waitHealthy(`http://127.0.0.1:${ports.engine}/healthz`, api.child, 'engine API', { tail: api.tail });
-
-    const engineUrl = `http://127.0.0.1:${ports.engine}`;
-    const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
+    const stack = await startEngineStack({
+      dir: path.join(dataDir, 'engine'),
+      env: baseEnv,
+      ports,
+      bundle,
+      buildBundle: false,
+    });
+    stops.push(() => stack.stop());
+    const { temporal, worker, engineUrl, apiKey } = stack;
     const engineApi = new EngineClient({ baseUrl: engineUrl, apiKey });
     const engineCpu = processCpu({
       temporal: temporal.server.pid,
       worker: worker.pid,
-      api: api.child.pid,
-      sandbox: sandbox.child.pid,
+      api: stack.api.pid,
+      sandbox: stack.sandbox.pid,
       client: process.pid,
     });
     const engineStoreBefore = await readPersistenceCounters(temporal.metricsUrl);
@@ -240,7 +219,7 @@ async function main(): Promise<void> {
     const accept10k = await accept(10_000, 'json');
     const acceptCsv = await accept(sizes.BENCH_ACCEPT_ITEMS, 'csv');
     const acceptJson = await accept(sizes.BENCH_ACCEPT_ITEMS, 'json');
-    const apiRss = peakRssBytes(api.child.pid ?? -1);
+    const apiRss = peakRssBytes(stack.api.pid ?? -1);
     const acceptanceFigures = (result: AcceptanceResult) => ({
       acceptMs: Math.round(result.acceptMs),
       healthzMaxMs: result.healthz.maxMs,
@@ -249,7 +228,6 @@ async function main(): Promise<void> {
 
     // 7. The yardstick again, the engine's stack stopped: the box's speed drifts within minutes, enough for one short
     // bare phase alone to move the ratio between runs of the same code (docs/benchmarks.md).
-    for (const child of children.splice(0).reverse()) await stopChild(child, 30_000);
     for (const stop of stops.splice(0).reverse()) await stop();
     const bareAfter = await bareYardstick('after');
 
@@ -343,6 +321,7 @@ async function main(): Promise<void> {
       peakRssMb: { worker: mb(workerRss), api: mb(apiRss) },
       cpuSeconds: { bare: bareCpuUsed, engine: engineCpuUsed },
       serverStorePerWorkflow: { bare: bareBefore.store, bareAfter: bareAfter.store, engine: engineStore },
+      productionPath,
       targets: {
         engineAtMost36Ms: engineTotal <= TARGET_ENGINE_MS,
         ratioAtLeast0_9: ratio >= 0.9,
@@ -360,7 +339,6 @@ async function main(): Promise<void> {
     };
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } finally {
-    for (const child of children.reverse()) await stopChild(child, 30_000);
     for (const stop of stops.reverse()) await stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -11,6 +11,24 @@ export interface ChargeLatencyResult {
   latencyMs: { p50: number; p99: number; max: number };
 }
 
+/** One `POST /v1/charges`, timed from the request to its 201 (throws on any other answer). */
+export async function timedCharge(
+  engine: { baseUrl: string; apiKey: string },
+  externalId: string,
+  amount: number,
+): Promise<number> {
+  const body = { externalId, amount, payer: { name: 'Bench Payer', document: '52998224725' } };
+  const started = performance.now();
+  const response = await fetch(`${engine.baseUrl}/v1/charges`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.text();
+  if (response.status !== 201) throw new Error(`charge ${externalId}: HTTP ${response.status}`);
+  return performance.now() - started;
+}
+
 export async function measureChargeCreation(options: {
   baseUrl: string;
   apiKey: string;
@@ -19,20 +37,7 @@ export async function measureChargeCreation(options: {
   const run = randomUUID().slice(0, 8);
   const latencies: number[] = [];
   for (let index = 0; index < options.charges; index += 1) {
-    const body = {
-      externalId: `bench-${run}-${index}`,
-      amount: 10 + index / 100,
-      payer: { name: 'Bench Payer', document: '52998224725' },
-    };
-    const started = performance.now();
-    const response = await fetch(`${options.baseUrl}/v1/charges`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    await response.text();
-    if (response.status !== 201) throw new Error(`charge ${body.externalId}: HTTP ${response.status}`);
-    latencies.push(performance.now() - started);
+    latencies.push(await timedCharge(options, `bench-${run}-${index}`, 10 + index / 100));
   }
   latencies.sort((a, b) => a - b);
   const round = (value: number) => Math.round(value);

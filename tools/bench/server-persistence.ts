@@ -67,6 +67,17 @@ function growth(before: Record<string, number>, after: Record<string, number>): 
   );
 }
 
+/** Each operation's count between two readings (execution store and visibility store apart). */
+export function operationsBetween(
+  before: PersistenceCounters,
+  after: PersistenceCounters,
+): { requests: Record<string, number>; visibilityRequests: Record<string, number> } {
+  return {
+    requests: growth(before.requests, after.requests),
+    visibilityRequests: growth(before.visibilityRequests, after.visibilityRequests),
+  };
+}
+
 const total = (values: Record<string, number>) => Object.values(values).reduce((sum, value) => sum + value, 0);
 
 /** The counters' growth between two readings, per workflow of the phase between them. */

@@ -156,7 +156,11 @@ export function productionRules(): string {
     )
     .flatMap((name) => refusedFor(name, `http://${host}`));
   const line = ({ variable, message }: { variable: string; message: string }): string =>
-    `- \`${variable}\` ${message.replaceAll(`http://${host}`, '`http://…`').replaceAll(host, '<host>')}`;
+    `- \`${variable}\` ${message
+      // The page's heading already says so.
+      .replace(' when NODE_ENV=production', '')
+      .replaceAll(`http://${host}`, '`http://…`')
+      .replaceAll(host, '<host>')}`;
   return [
     'With `NODE_ENV=production` and nothing else set, the engine API refuses to start, naming:',
     '',

@@ -6,13 +6,13 @@
  * and the provider callback's, which signals the workflow and links back), and photographs each trace's page
  * with headless Chromium (CHROMIUM_PATH) into docs/screenshots/ (SCREENSHOT_DIR).
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { pollUntil } from '../../src/util/poll';
 import { startJaeger } from './jaeger';
-import { CHROMIUM_PATH, SCREENSHOT_DIR, startScreenshotStack } from './screenshot-stack';
+import { SCREENSHOT_DIR, screenshotBrowser, startScreenshotStack } from './screenshot-stack';
 
 /** What Jaeger's query API (`/api/traces`) answers, as far as this script reads it. */
 const jaegerTracesSchema = z.object({
@@ -151,12 +151,7 @@ async function main(): Promise<void> {
     }
     const { payout, callback } = await wholeTraces(jaeger.url, startedAt);
 
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    const browser = await screenshotBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       await page.addInitScript(`localStorage.setItem('spanNameColumnWidth', '${NAME_COLUMN_WIDTH}')`);

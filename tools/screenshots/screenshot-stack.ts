@@ -4,7 +4,8 @@
  * `npm start` runs them. `stop()` ends every process it started and removes the folder.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config/env';
@@ -16,11 +17,17 @@ import { devServerOptionsFor } from '../stack/stack-options';
 import { temporalCliPath } from '../temporal/binaries';
 import { startDevServer } from '../temporal/dev-server';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where the pictures go: docs/screenshots/, or SCREENSHOT_DIR. */
 export const SCREENSHOT_DIR = path.resolve(
   process.env.SCREENSHOT_DIR ?? path.join(__dirname, '..', '..', 'docs', 'screenshots'),
 );
+
+/** Headless Chromium (CHROMIUM_PATH), the screenshot directory made: the caller closes the browser. */
+export async function screenshotBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+}
 
 export interface EngineAnswer {
   status: number;

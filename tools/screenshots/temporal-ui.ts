@@ -5,10 +5,8 @@
  * (CHROMIUM_PATH, default /usr/bin/chromium) the workflow list filtered by state, one payout's page and
  * its user metadata (summary and details, masked) into docs/screenshots/ (SCREENSHOT_DIR to write elsewhere).
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_PATH, SCREENSHOT_DIR, startScreenshotStack } from './screenshot-stack';
+import { SCREENSHOT_DIR, screenshotBrowser, startScreenshotStack } from './screenshot-stack';
 
 async function main(): Promise<void> {
   const stack = await startScreenshotStack({ temporalUi: true });
@@ -34,12 +32,7 @@ async function main(): Promise<void> {
     });
     for (const { externalId } of payouts) await stack.payoutEnded(externalId);
 
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    const browser = await screenshotBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const ui = `${stack.temporalUiUrl ?? ''}/namespaces/${config.TEMPORAL_NAMESPACE}`;

@@ -1,5 +1,5 @@
 /**
- * The sandbox's test cards (docs/sandbox.md, docs/assumptions.md §13): the card number alone decides the 3DS
+ * The sandbox's test cards (docs/sandbox.md, sandbox/README.md, outcome rules): the card number alone decides the 3DS
  * flow and the acquirer's answer. Any other card that passes Luhn, has a known brand and a future
  * expiry is frictionless and approved.
  */

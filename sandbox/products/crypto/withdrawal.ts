@@ -2,7 +2,7 @@
  * A USDT withdrawal (docs/assumptions.md §4.4-4.6): amount within min..max, converted at the current
  * usdt_rate (decimal, rounded down to 6 places), amount + fee debited at request (`crypto-out:pending`
  * and `fees`), settled SANDBOX_SETTLE_MS later with a txHash, then one signed callback with the final
- * status. Outcome by the centavos of the amount, as for PIX payouts (§13): .13 → FAILED (amount and fee
+ * status. Outcome by the centavos of the amount, as for PIX payouts (sandbox/README.md): .13 → FAILED (amount and fee
  * return), .14 → stays PROCESSING (force it with the admin outcome call), anything else → COMPLETED.
  */
 import { randomBytes } from 'node:crypto';

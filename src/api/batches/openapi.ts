@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS } from '../../batches/batch-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {

@@ -5,7 +5,7 @@
  */
 import { activityProblemSchema } from '../activity-problem';
 import { z } from 'zod';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
 import { centavosToReais } from '../../money/centavos';
 import { reaisAmountSchema } from '../../money/reais-schemas';

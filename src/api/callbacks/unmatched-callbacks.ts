@@ -9,17 +9,12 @@
  * per reference). At most `maxEntries` rows, the newest kept, the pruned ones counted. Each callback is one
  * short write: nothing grows with what was kept before.
  */
-import { Pool } from 'pg';
 import { z } from 'zod';
 import { timestampSchema } from '../openapi-timestamps';
-import { batchStorePath } from '../../batches/sql-batch-store';
+import { engineDatabasePath, openPgDatabase, openSqliteDatabase } from '../../db/database';
 import type { Config } from '../../config/env';
-import { applyPgMigrations } from '../../db/postgres';
-import { postgresDialect, PgRunner } from '../../db/postgres-dialect';
 import type { Sql, SqlDialect, SqlRunner } from '../../db/sql';
-import { applyMigrations, openSqlite } from '../../db/sqlite';
-import { sqliteDialect, SqliteRunner } from '../../db/sqlite-dialect';
-import { PG_UNMATCHED_CALLBACK_MIGRATIONS, UNMATCHED_CALLBACK_MIGRATIONS } from './unmatched-callback-migrations';
+import { unmatchedCallbackTables } from './unmatched-callback-migrations';
 
 /** The longest id kept (references, provider ids, event ids): longer ones are cut. */
 export const MAX_ID_LENGTH = 128;
@@ -189,19 +184,8 @@ export class UnmatchedCallbackStore {
 export async function openUnmatchedCallbackStore(
   config: Pick<Config, 'DATA_DIR' | 'UNMATCHED_CALLBACKS_MAX'> & Partial<Pick<Config, 'DATABASE_URL'>>,
 ): Promise<UnmatchedCallbackStore> {
-  if (!config.DATABASE_URL) {
-    const db = openSqlite(batchStorePath(config.DATA_DIR), { busyTimeoutMs: 10_000 });
-    applyMigrations(db, UNMATCHED_CALLBACK_MIGRATIONS);
-    return new UnmatchedCallbackStore(new SqliteRunner(db), sqliteDialect, config.UNMATCHED_CALLBACKS_MAX);
-  }
-  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 2 });
-  // An idle connection the server dropped must not take the process down; the next query reconnects.
-  pool.on('error', () => undefined);
-  try {
-    await applyPgMigrations(pool, PG_UNMATCHED_CALLBACK_MIGRATIONS);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  return new UnmatchedCallbackStore(new PgRunner(pool), postgresDialect, config.UNMATCHED_CALLBACKS_MAX);
+  const { runner, dialect } = config.DATABASE_URL
+    ? await openPgDatabase(config.DATABASE_URL, unmatchedCallbackTables, 2)
+    : openSqliteDatabase(engineDatabasePath(config.DATA_DIR), unmatchedCallbackTables);
+  return new UnmatchedCallbackStore(runner, dialect, config.UNMATCHED_CALLBACKS_MAX);
 }

@@ -7,7 +7,7 @@ import type { IntentStore } from '../../intents/intent-store';
 import type { Logger } from '../../logging/logger';
 import type { ReadModel } from '../../read-model/read-model';
 import type { OperationListing } from '../operation-listing';
-import { paymentApiClient } from '../../payment-api/client-from-config';
+import type { PaymentApiClient } from '../../payment-api/client';
 import { cardPaymentRoutes } from './routes';
 import { CardPaymentService } from './service';
 import { checkoutRoutes } from './checkout-routes';
@@ -22,6 +22,7 @@ export function cardPaymentRouters({
   intents,
   readModel,
   listing,
+  api,
 }: {
   config: Config;
   logger: Logger;
@@ -29,6 +30,7 @@ export function cardPaymentRouters({
   intents: IntentStore;
   readModel: Pick<ReadModel, 'recordOperation' | 'findOperation'>;
   listing: OperationListing;
+  api: PaymentApiClient;
 }): Router[] {
   const tokenKey = checkoutTokenKey(config);
   const shield = shieldConfig(config);
@@ -36,7 +38,7 @@ export function cardPaymentRouters({
     temporal,
     config,
     tokenKey,
-    paymentApiClient(config),
+    api,
     intents,
     logger.child({ component: 'checkout' }),
     threeDSRequirement(config, shield),

@@ -6,7 +6,7 @@ import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import { plainTextSchema } from '../../validation/plain-text';
 import { merchantOperationItem } from '../operation-listing';
 import { listPageQueryShape } from '../list-cursor';

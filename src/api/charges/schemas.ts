@@ -8,7 +8,7 @@ import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import { listPageQueryShape } from '../list-cursor';
 import { merchantOperationItem } from '../operation-listing';
 

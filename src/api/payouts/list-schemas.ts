@@ -8,7 +8,7 @@ import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { PAYOUT_STATES } from '../../payouts/payout-state';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import type { PayoutTotals, StoredEvent, StoredPayout } from '../../read-model/read-model';
 
 /** At most a year of days in one summary: one query, bounded. */

@@ -11,7 +11,7 @@ import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client'
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
-import { externalIdSchema } from '../../payouts/ids';
+import { externalIdSchema } from '../../validation/external-id';
 import { payoutAmountSchema } from '../../payouts/rails/fields';
 import { chargedCents } from '../../payouts/charged';
 

@@ -1,7 +1,7 @@
 /**
  * The browser side of card payments: the security module's endpoints ({shield_script_url},
  * {shield_settings_url} and what the module calls itself) and the card token. The spec shows only
- * the steps; every shape here is our choice (docs/assumptions.md §17).
+ * the steps; every shape here is our choice (sandbox/README.md, browser-side 3DS).
  */
 import { z } from 'zod';
 import { CARD_CURRENCIES, MAX_INSTALLMENTS, threeDSSchema } from './card';

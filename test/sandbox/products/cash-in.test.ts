@@ -7,29 +7,21 @@ import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../sandbox/products/cas
 import { pollUntil } from '../../../src/util/poll';
 import {
   MERCHANT,
+  merchantHeaders,
   RECIPIENT,
-  startCallbackReceiver,
+  sandboxForThisFile,
   uniqueId,
   withdrawalBody,
-  type CallbackReceiver,
   type Credentials,
 } from '../../helpers/sandbox';
-import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const EXPIRY_MS = 60_000;
 
-let sb: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
-  receiver = await startCallbackReceiver();
-  token = await sb.login();
-});
-afterAll(async () => {
-  await sb?.stop();
-  await receiver?.close();
-});
+const {
+  sandbox: sb,
+  receiver,
+  token,
+} = sandboxForThisFile({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
 
 interface Body {
   code: string;
@@ -60,7 +52,7 @@ const chargeBody = (transactionId: string, overrides: Record<string, unknown> = 
 });
 const create = (body: unknown, auth: Credentials = merchantHeaders) =>
   sb.call<Body>('POST', '/api/transactions/create', { body, auth });
-const deposit = (body: unknown) => sb.call<Body>('POST', '/api/payments/deposit', { body, auth: { bearer: token } });
+const deposit = (body: unknown) => sb.call<Body>('POST', '/api/payments/deposit', { body, auth: { bearer: token() } });
 const pay = (id: string, body: unknown = {}) =>
   sb.admin<Body>('POST', `/sandbox/cash-ins/${encodeURIComponent(id)}/pay`, body);
 const check = (id: string, auth = merchantHeaders) =>
@@ -182,7 +174,7 @@ describe('creating a charge', () => {
       (
         await sb.call('POST', '/api/withdrawals/withdraw', {
           body: withdrawalBody(withdrawalId, receiver.url),
-          auth: { bearer: token },
+          auth: { bearer: token() },
         })
       ).status,
     ).toBe(200);
@@ -307,7 +299,7 @@ describe('credentials', () => {
       sb.call<Body>('POST', '/api/payments/deposit', { body, auth: { bearer: 'not-a-jwt' } }),
       // The admin payer needs the admin token, not a client's.
       sb.call<Body>('POST', `/sandbox/cash-ins/${id}/pay`, { body: {} }),
-      sb.call<Body>('POST', `/sandbox/cash-ins/${id}/pay`, { body: {}, auth: { bearer: token } }),
+      sb.call<Body>('POST', `/sandbox/cash-ins/${id}/pay`, { body: {}, auth: { bearer: token() } }),
     ]);
     for (const answer of answers) {
       expect(answer.status).toBe(401);

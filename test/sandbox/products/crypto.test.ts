@@ -7,32 +7,20 @@ import {
   cryptoWithdrawalCallbackSchema,
   usdtAmountForReais,
 } from '../../../src/payment-api/schemas/crypto';
-import { pollUntil } from '../../../src/util/poll';
 import {
+  merchantHeaders,
   RECIPIENT,
-  startCallbackReceiver,
+  firstCallbackNaming,
+  sandboxForThisFile,
   uniqueId,
   withdrawalBody,
-  type CallbackReceiver,
 } from '../../helpers/sandbox';
-import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
 const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const EVM_WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
-let sb: TestSandbox;
-let receiver: CallbackReceiver;
-let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
-  receiver = await startCallbackReceiver();
-  token = await sb.login();
-});
-afterAll(async () => {
-  await sb?.stop();
-  await receiver?.close();
-});
+const { sandbox: sb, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
 
 interface Body {
   code: string;
@@ -56,20 +44,13 @@ const withdrawBody = (externalId: string, overrides: Record<string, unknown> = {
   clientCallbackUrl: receiver.url,
   ...overrides,
 });
-const withdraw = (body: unknown, bearer = token) =>
+const withdraw = (body: unknown, bearer = token()) =>
   sb.call<Body>('POST', '/api/crypto/withdraw', { body, auth: { bearer } });
-const status = (id: string, bearer = token) =>
+const status = (id: string, bearer = token()) =>
   sb.call<Body>('GET', `/api/crypto/status/${encodeURIComponent(id)}`, { auth: { bearer } });
 const check = (id: string) =>
   sb.call<Body>('POST', '/api/transactions/check', { body: { transactionId: id }, auth: merchantHeaders });
-const callbacksFor = (externalId: string) =>
-  receiver.received.filter((callback) => callback.payload.external_id === externalId);
-const waitForCallback = (externalId: string) =>
-  pollUntil(() => callbacksFor(externalId)[0], {
-    timeoutMs: 10_000,
-    intervalMs: 20,
-    description: `callback of ${externalId}`,
-  });
+const waitForCallback = (externalId: string) => firstCallbackNaming(receiver, externalId);
 
 /** Reais (centavos) / rate (ten-thousandths), rounded down to 6 places, in integers: independent of decimal.js. */
 function usdtByIntegers(amountCents: bigint, rateTenThousandths: bigint): string {
@@ -79,7 +60,7 @@ function usdtByIntegers(amountCents: bigint, rateTenThousandths: bigint): string
 
 describe('fees', () => {
   test('GET /api/crypto/fees answers the sandbox settings in the contract shape', async () => {
-    const answer = await sb.call<Body>('GET', '/api/crypto/fees', { auth: { bearer: token } });
+    const answer = await sb.call<Body>('GET', '/api/crypto/fees', { auth: { bearer: token() } });
     expect(answer.status).toBe(200);
     expect(cryptoFeesResponseSchema.parse(answer.body)).toEqual({
       withdrawal_rate: 2,
@@ -95,7 +76,7 @@ describe('fees', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.issues.map((issue) => issue.path).sort()).toEqual(['min_withdrawal', 'rate_fixed']);
     expect(
-      (await sb.call('PUT', '/sandbox/crypto/fees', { body: { usdt_rate: 1 }, auth: { bearer: token } })).status,
+      (await sb.call('PUT', '/sandbox/crypto/fees', { body: { usdt_rate: 1 }, auth: { bearer: token() } })).status,
     ).toBe(401);
     expect((await sb.admin<Body>('GET', '/sandbox/crypto/fees')).body.fees.usdt_rate).toBe(5.4);
   });
@@ -186,7 +167,7 @@ describe('a crypto withdrawal', () => {
       (
         await sb.call('POST', '/api/withdrawals/withdraw', {
           body: withdrawalBody(pixId, receiver.url),
-          auth: { bearer: token },
+          auth: { bearer: token() },
         })
       ).status,
     ).toBe(200);

@@ -5,27 +5,19 @@ import { INFRACTION_DEFENSE_WINDOW_MS, MED_REFUNDS_ACCOUNT } from '../../../sand
 import { pollUntil } from '../../../src/util/poll';
 import {
   MERCHANT,
+  merchantHeaders,
   RECIPIENT,
-  startCallbackReceiver,
+  sandboxForThisFile,
   uniqueId,
   withdrawalBody,
-  type CallbackReceiver,
 } from '../../helpers/sandbox';
-import { merchantHeaders, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const RESOLVE_MS = 3_000;
 const recipientHeaders = { ci: RECIPIENT.clientId, cs: RECIPIENT.clientSecret };
 type Headers = typeof merchantHeaders;
 
-let sb: TestSandbox;
-let receiver: CallbackReceiver;
-beforeAll(async () => {
-  sb = await startTestSandbox({ overrides: { SANDBOX_INFRACTION_RESOLVE_MS: String(RESOLVE_MS) } });
-  receiver = await startCallbackReceiver();
-});
-afterAll(async () => {
-  await sb?.stop();
-  await receiver?.close();
+const { sandbox: sb, receiver } = sandboxForThisFile({
+  overrides: { SANDBOX_INFRACTION_RESOLVE_MS: String(RESOLVE_MS) },
 });
 
 interface Infraction {

@@ -1,5 +1,5 @@
 /**
- * The security module's side of the sandbox, under /shield/ (docs/assumptions.md §17): the script
+ * The security module's side of the sandbox, under /shield/ (sandbox/README.md, browser-side 3DS): the script
  * ({shield_script_url}), the environment's public key, the 3DS settings ({shield_settings_url}), the
  * 3DS sessions prepareThreeDS opens and reads, and the challenge page its iframe shows.
  *

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CRYPTO_NETWORKS, type CryptoNetwork } from '../../../payment-api/schemas/crypto';
-import { externalIdSchema } from '../../ids';
+import { externalIdSchema } from '../../../validation/external-id';
 import { payoutAmountSchema } from '../fields';
 
 const WALLETS: Readonly<Record<CryptoNetwork, RegExp>> = {

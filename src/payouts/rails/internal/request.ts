@@ -1,6 +1,6 @@
 /** Internal transfer (endpoint 11) to another user of the provider, addressed by e-mail. */
 import { z } from 'zod';
-import { externalIdSchema } from '../../ids';
+import { externalIdSchema } from '../../../validation/external-id';
 import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
 
 export const internalRequestSchema = z.strictObject({

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { centavosToReais } from '../../../money/centavos';
 import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../../pix/brcode';
-import { externalIdSchema } from '../../ids';
+import { externalIdSchema } from '../../../validation/external-id';
 import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
 
 export const pixCopyPasteRequestSchema = z.strictObject({

@@ -1,7 +1,7 @@
 /** PIX withdrawal to a key (endpoint 4): the key checked against its type and normalized. */
 import { z } from 'zod';
 import { pixKeyTypeSchema, validatePixKey, type PixKeyType } from '../../../pix/keys';
-import { externalIdSchema } from '../../ids';
+import { externalIdSchema } from '../../../validation/external-id';
 import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
 
 export const pixKeyRequestSchema = z.strictObject({

@@ -1,6 +1,5 @@
 /**
- * The activities as the engine runs them: the HTTP client of the payment API configured from the
- * environment, the batch store, the intent store beside it, the webhook endpoints and the transport that reaches them, a Temporal
+ * The activities as the engine runs them: the HTTP client of the payment API, the batch store, the intent store beside it, the webhook endpoints and the transport that reaches them, a Temporal
  * client (batch activities start payout workflows, announcements start event deliveries) and the logger.
  */
 import type { Client } from '@temporalio/client';
@@ -10,7 +9,7 @@ import type { Config } from '../config/env';
 import type { IntentStore } from '../intents/intent-store';
 import type { ReadModel } from '../read-model/read-model';
 import { chargeRefunds } from '../lifecycles/charge-client';
-import { paymentApiClient } from '../payment-api/client-from-config';
+import type { PaymentApiClient } from '../payment-api/client';
 import type { Logger } from '../logging/logger';
 import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
 import { endpointPolicy, endpointTransport } from '../merchant-events/endpoint-transport';
@@ -25,16 +24,23 @@ export function engineActivities(
     endpoints: WebhookEndpointStore;
     temporal: Client;
     logger: Logger;
+    api: PaymentApiClient;
   },
 ) {
+  const { batchStore, intents, readModel, endpoints, temporal, logger, api } = resources;
   return createActivities({
-    api: paymentApiClient(config),
+    api,
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
     chargeMerchantName: config.CHARGE_MERCHANT_NAME,
-    charges: chargeRefunds(resources.temporal),
+    charges: chargeRefunds(temporal),
     med: { envelope: config.MED_LIST_ENVELOPE, fields: config.MED_RECORD_FIELDS },
     dueSoonLeadMs: config.INFRACTION_DUE_SOON_LEAD_MS,
-    ...resources,
+    batchStore,
+    intents,
+    readModel,
+    endpoints,
+    temporal,
+    logger,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     webhooks: {
       timing: deliveryTiming(config),

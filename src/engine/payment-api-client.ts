@@ -1,5 +1,5 @@
 import type { Config } from '../config/env';
-import { PaymentApiClient } from './client';
+import { PaymentApiClient } from '../payment-api/client';
 
 /** The payment API client as the engine's processes configure it. */
 export function paymentApiClient(

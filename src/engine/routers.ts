@@ -4,30 +4,30 @@ import type { Config } from '../config/env';
 import type { Logger } from '../logging/logger';
 import type { BatchStore } from '../batches/batch-store';
 import type { IntentStore } from '../intents/intent-store';
-import { batchRoutes } from './batches/routes';
-import { BatchService } from './batches/service';
-import { callbackRouter } from './callbacks/callback-router';
-import { callbackFieldsOf, callbackRoutes } from './callbacks/callback-routes';
-import { chargeRoutes } from './charges/routes';
-import { ChargeService } from './charges/service';
-import { cardPaymentRouters } from './card-payments/card-payment-routers';
-import type { UnmatchedCallbackStore } from './callbacks/unmatched-callbacks';
-import { addressList, UnsignedBudget } from './callbacks/unsigned-budget';
-import { payoutRoutes } from './payouts/routes';
-import { PayoutService } from './payouts/service';
-import { infractionRoutes } from './infractions/routes';
-import { InfractionService } from './infractions/service';
-import { paymentApiClient } from '../payment-api/client-from-config';
+import { batchRoutes } from '../api/batches/routes';
+import { BatchService } from '../api/batches/service';
+import { callbackRouter } from '../api/callbacks/callback-router';
+import { callbackFieldsOf, callbackRoutes } from '../api/callbacks/callback-routes';
+import { chargeRoutes } from '../api/charges/routes';
+import { ChargeService } from '../api/charges/service';
+import { cardPaymentRouters } from '../api/card-payments/card-payment-routers';
+import type { UnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
+import { addressList, UnsignedBudget } from '../api/callbacks/unsigned-budget';
+import { payoutRoutes } from '../api/payouts/routes';
+import { PayoutService } from '../api/payouts/service';
+import { infractionRoutes } from '../api/infractions/routes';
+import { InfractionService } from '../api/infractions/service';
+import type { PaymentApiClient } from '../payment-api/client';
 import { callbackVerifierFor } from '../payment-api/callback-verifier';
 import { ReplayGuard } from '../payment-api/webhook-signature';
 import { CryptoFeeReader } from '../payouts/rails/crypto/fee-reader';
 import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
-import { OperationListing } from './operation-listing';
+import { OperationListing } from '../api/operation-listing';
 import type { ReadModel } from '../read-model/read-model';
-import { PayoutListing } from './payouts/payout-listing';
-import { eventRoutes } from './merchant-events/routes';
-import { EventService } from './merchant-events/service';
-import { webhookEndpointRoutes } from './merchant-events/endpoint-routes';
+import { PayoutListing } from '../api/payouts/payout-listing';
+import { eventRoutes } from '../api/merchant-events/routes';
+import { EventService } from '../api/merchant-events/service';
+import { webhookEndpointRoutes } from '../api/merchant-events/endpoint-routes';
 
 export interface EngineRouterDependencies {
   config: Config;
@@ -41,6 +41,8 @@ export interface EngineRouterDependencies {
   endpoints: WebhookEndpointStore;
   /** Callbacks that named nothing known, kept for operators (openUnmatchedCallbackStore). */
   unmatched: UnmatchedCallbackStore;
+  /** The provider's API, for what the API asks it directly (a crypto quote's fees, a checkout's card authorization). */
+  api: PaymentApiClient;
 }
 
 /** The engine's feature routes, in mount order. Callbacks first: they read raw bytes, not JSON. */
@@ -53,6 +55,7 @@ export function engineRouters({
   readModel,
   endpoints,
   unmatched,
+  api,
 }: EngineRouterDependencies): Router[] {
   const operations = Router();
   const listing = new OperationListing(readModel);
@@ -80,20 +83,13 @@ export function engineRouters({
       callbackRoutes(callbackFieldsOf(config)),
     ),
     payoutRoutes(
-      new PayoutService(
-        temporal,
-        config,
-        batchStore,
-        new CryptoFeeReader(paymentApiClient(config)),
-        intents,
-        readModel,
-      ),
+      new PayoutService(temporal, config, batchStore, new CryptoFeeReader(api), intents, readModel),
       new PayoutListing(readModel),
     ),
     batchRoutes(new BatchService(temporal, batchStore, config)),
     infractionRoutes(new InfractionService(temporal, config, intents, readModel), listing),
     chargeRoutes(new ChargeService(temporal, config, intents, readModel), listing),
-    ...cardPaymentRouters({ config, logger, temporal, intents, readModel, listing }),
+    ...cardPaymentRouters({ config, logger, temporal, intents, readModel, listing, api }),
     webhookEndpointRoutes(endpoints, config),
     eventRoutes(new EventService(temporal, config, readModel)),
     operations,
