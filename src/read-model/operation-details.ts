@@ -5,9 +5,9 @@
  * infraction's defense and the provider's free-text analysis. One schema per kind, read back through it.
  */
 import { z } from 'zod';
-import { CARD_PAYMENT_STATES, type CardPaymentView } from '../contracts/card-payment';
-import { CHARGE_STATES, type ChargeView } from '../contracts/charge';
-import { INFRACTION_STATES, type InfractionView } from '../contracts/infraction';
+import { CARD_PAYMENT_STATES } from '../contracts/card-payment';
+import { CHARGE_STATES } from '../contracts/charge';
+import { INFRACTION_STATES } from '../contracts/infraction';
 
 const transitionsOf = <const T extends readonly [string, ...string[]]>(states: T) => {
   const state = z.enum(states);
@@ -70,10 +70,13 @@ function detailOf<T>(schema: z.ZodType<T>, view: unknown): { detail?: T } {
   return parsed.success ? { detail: parsed.data } : {};
 }
 
-export const chargeDetail = (view: ChargeView): { detail?: ChargeDetail } => detailOf(chargeDetailSchema, view);
+const DETAIL_SCHEMAS = {
+  charge: chargeDetailSchema,
+  card_payment: cardPaymentDetailSchema,
+  infraction: infractionDetailSchema,
+} as const;
 
-export const cardPaymentDetail = (view: CardPaymentView): { detail?: CardPaymentDetail } =>
-  detailOf(cardPaymentDetailSchema, view);
-
-export const infractionDetail = (view: InfractionView): { detail?: InfractionDetail } =>
-  detailOf(infractionDetailSchema, view);
+/** What of an operation's view its row keeps: its kind's detail, or nothing when the view does not read as one. */
+export function operationDetail(kind: keyof typeof DETAIL_SCHEMAS, view: unknown): OperationDetail | undefined {
+  return detailOf<OperationDetail>(DETAIL_SCHEMAS[kind], view).detail;
+}

@@ -6,7 +6,6 @@
 import type { CardPaymentView } from '../lifecycles/card-payment-client';
 import type { ChargeView } from '../lifecycles/charge-client';
 import type { InfractionView } from '../lifecycles/infraction-client';
-import { cardPaymentDetail, chargeDetail, infractionDetail, type OperationDetail } from './operation-details';
 
 export const OPERATION_KINDS = ['charge', 'card_payment', 'infraction'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -22,8 +21,12 @@ export interface OperationRecord {
   amountCents?: number;
   /** An infraction's defense deadline (RFC 3339). */
   deadline?: string;
-  /** What its GET answers once the workflow is gone, without PII (operation-details.ts). */
-  detail?: OperationDetail;
+  /**
+   * The operation's view as its workflow holds it: the store keeps only its detail, without PII (what its GET answers
+   * once the workflow is gone; operation-details.ts). Stripped there, not here: zod's lazily built schemas cannot run
+   * in the workflow sandbox, which freezes module state.
+   */
+  view?: unknown;
 }
 
 const seqOf = (view: { transitions: readonly unknown[] }): number => Math.max(0, view.transitions.length - 1);
@@ -35,7 +38,7 @@ export function chargeRecord(view: ChargeView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
-    ...chargeDetail(view),
+    view,
   };
 }
 
@@ -46,7 +49,7 @@ export function cardPaymentRecord(view: CardPaymentView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     amountCents: view.amountCents,
-    ...cardPaymentDetail(view),
+    view,
   };
 }
 
@@ -58,6 +61,6 @@ export function infractionRecord(view: InfractionView): OperationRecord {
     seq: seqOf(view),
     status: view.state,
     ...(record ? { amountCents: record.amountCents, deadline: record.defenseDeadline } : {}),
-    ...infractionDetail(view),
+    view,
   };
 }

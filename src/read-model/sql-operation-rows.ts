@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { SqlDialect, SqlRunner } from '../db/sql';
+import { operationDetail } from './operation-details';
 import type { OperationKind, OperationRecord } from './operation-records';
 import type { OperationListFilter, OperationPage, StoredOperation } from './read-model';
 import { SqlFilter, sqlInteger } from './sql-filter';
@@ -23,6 +24,11 @@ const rowSchema = z.object({
   updated_at: z.unknown(),
 });
 
+function detailColumn(record: OperationRecord): string | null {
+  const detail = record.view === undefined ? undefined : operationDetail(record.kind, record.view);
+  return detail === undefined ? null : JSON.stringify(detail);
+}
+
 export async function upsertOperation(
   sql: SqlRunner,
   dialect: SqlDialect,
@@ -38,7 +44,7 @@ export async function upsertOperation(
     record.amountCents ?? null,
     deadline,
     dialect.timeParam(at),
-    record.detail === undefined ? null : JSON.stringify(record.detail),
+    detailColumn(record),
   ]);
 }
 
