@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
+import type { Config } from '../../src/config/env';
+import { payoutInput } from '../../src/lifecycles/payout-client';
+import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -91,3 +94,17 @@ export function withdrawalsSent(stack: EngineHarness, externalId: string): numbe
       request.method === 'POST' && request.path === '/api/withdrawals/withdraw' && request.body.includes(externalId),
   ).length;
 }
+
+/** A PIX-key payout's workflow input, as the API builds it, for activity tests that run without the API. */
+export const pixKeyPayoutInput = (config: Config, label: string, batchId?: string): PayoutInput =>
+  payoutInput(
+    {
+      method: 'pix_key',
+      externalId: `${label}-${randomUUID().slice(0, 8)}`,
+      amountCents: 1500,
+      pixKey: '52998224725',
+      keyType: 'CPF',
+    },
+    payoutTiming(config),
+    batchId,
+  );

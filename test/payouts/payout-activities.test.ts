@@ -16,6 +16,7 @@ import type { Announcement } from '../../src/merchant-events/announce';
 import { PaymentApiClient } from '../../src/payment-api/client';
 import { LOST_ANSWER_NOT_FOUND } from '../../src/payouts/earlier-submission';
 import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
+import { pixKeyPayoutInput } from '../helpers/payouts';
 import { payoutOfView, submittedPayout, type PayoutRecord } from '../../src/read-model/payout-records';
 import { createSandbox } from '../../sandbox';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
@@ -68,18 +69,7 @@ afterAll(async () => {
   await intents.close();
 });
 
-const newPayout = (label: string, batchId?: string): PayoutInput =>
-  payoutInput(
-    {
-      method: 'pix_key',
-      externalId: `${label}-${randomUUID().slice(0, 8)}`,
-      amountCents: 1500,
-      pixKey: '52998224725',
-      keyType: 'CPF',
-    },
-    payoutTiming(config),
-    batchId,
-  );
+const newPayout = (label: string, batchId?: string): PayoutInput => pixKeyPayoutInput(config, label, batchId);
 const intentOf = (payout: PayoutInput) => intents.find({ businessId: payout.externalId, kind: 'payout-submission' });
 const submit = (payout: PayoutInput): Promise<SubmitOutcome> =>
   new MockActivityEnvironment(

@@ -13,11 +13,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createPayoutActivities, type SubmitOutcome } from '../../activities/payout-activities';
 import type { IntentKey } from '../../src/intents/intent-store';
 import { sqliteIntentStore } from '../../src/intents/sql-intent-store';
-import { payoutInput, SUBMISSION_OUTCOME_UNKNOWN } from '../../src/lifecycles/payout-client';
+import { SUBMISSION_OUTCOME_UNKNOWN } from '../../src/lifecycles/payout-client';
 import { createLogger } from '../../src/logging/logger';
 import { PaymentApiClient } from '../../src/payment-api/client';
 import { CLAIMED_BEFORE_RESET } from '../../src/payouts/earlier-submission';
-import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
+import type { PayoutInput } from '../../src/payouts/payout-input';
+import { pixKeyPayoutInput } from '../helpers/payouts';
 import { createSandbox } from '../../sandbox';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';
@@ -60,17 +61,7 @@ afterAll(async () => {
   await intents.close();
 });
 
-const newPayout = (label: string): PayoutInput =>
-  payoutInput(
-    {
-      method: 'pix_key',
-      externalId: `${label}-${randomUUID().slice(0, 8)}`,
-      amountCents: 1500,
-      pixKey: '52998224725',
-      keyType: 'CPF',
-    },
-    payoutTiming(config),
-  );
+const newPayout = (label: string): PayoutInput => pixKeyPayoutInput(config, label);
 const keyOf = (payout: PayoutInput): IntentKey => ({ businessId: payout.externalId, kind: 'payout-submission' });
 /** Attempt 1 of this run's activity; `attemptsBefore` 1 is how the workflow runs its local attempt after a lost task. */
 const attemptOne = (payout: PayoutInput, attemptsBefore = 0): Promise<SubmitOutcome> =>
