@@ -23,6 +23,7 @@ import { startProviderProxy, type ProviderProxy } from '../helpers/provider-prox
 import { testConfig } from '../helpers/temporal';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
+const INTERNAL = '/api/transactions/internal';
 const CALLBACK_BASE = 'http://127.0.0.1:9';
 const config = testConfig({ SANDBOX_CALLBACK_MAX_ATTEMPTS: '1' });
 const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({}, 'error') });
@@ -105,6 +106,29 @@ describe('a submission', () => {
     const outcome = await submit(payout);
     if (outcome.kind !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(outcome)}`);
     expect(rowsOf(payout)).toEqual([submittedPayout(payout, outcome)]);
+  });
+
+  test('an internal transfer whose answer is lost (a 500 after it left): unknown, the intent UNKNOWN, so no later run sends it again', async () => {
+    const payout = payoutInput(
+      {
+        method: 'internal',
+        externalId: `internal-lost-${randomUUID().slice(0, 8)}`,
+        amountCents: 800,
+        email: 'recipient@sandbox.test',
+      },
+      payoutTiming(config),
+    );
+    gateway.answerNext(INTERNAL, {
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'internal error' }),
+    });
+    expect(await submit(payout)).toMatchObject({
+      kind: 'unknown',
+      reason: expect.stringContaining('may have been made'),
+    });
+    expect(await intentOf(payout)).toMatchObject({ state: 'UNKNOWN' });
+    expect(rowsOf(payout)).toEqual([]);
   });
 
   test("the provider refuses it (422): rejected with the provider's words, the intent REFUSED, nothing listed", async () => {
