@@ -23,6 +23,11 @@ export interface EventDeliveryRecord {
   state: EventDeliveryState;
   deliveries: EndpointDelivery[];
   at: string;
+  /**
+   * The announcer's first write: only where no delivery is recorded yet. An announcement made again (a reset, a
+   * lost workflow task) comes later in time than the delivery it started, whose workflow will not write again.
+   */
+  first?: true;
 }
 
 export interface StoredEventDelivery {
@@ -69,11 +74,12 @@ const deliveriesSchema = z.array(
   }),
 );
 
-const RECORD_DELIVERY = `UPDATE operation_events SET status = $2, attempts = $3, deliveries = $4, delivery_at = $5
-  WHERE event_id = $1 AND (delivery_at IS NULL OR delivery_at <= $5)`;
+const SET_DELIVERY = 'UPDATE operation_events SET status = $2, attempts = $3, deliveries = $4, delivery_at = $5';
+const RECORD_DELIVERY = `${SET_DELIVERY} WHERE event_id = $1 AND (delivery_at IS NULL OR delivery_at <= $5)`;
+const RECORD_FIRST_DELIVERY = `${SET_DELIVERY} WHERE event_id = $1 AND delivery_at IS NULL`;
 
 export async function recordDelivery(sql: SqlRunner, dialect: SqlDialect, record: EventDeliveryRecord): Promise<void> {
-  await sql.query(RECORD_DELIVERY, [
+  await sql.query(record.first ? RECORD_FIRST_DELIVERY : RECORD_DELIVERY, [
     record.eventId,
     record.state,
     attemptsOf(record.deliveries),
