@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { BatchResult } from '../../src/contracts/batch';
 import type { BatchItemsResponse, BatchSummaryResponse } from '../../src/api/batches/schemas';
-import { batchWorkflowId } from '../../src/contracts/batch';
+import { batchProgressQuery, batchWorkflowId } from '../../src/contracts/batch';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { pollUntil } from '../../src/util/poll';
 import { eventsOfEveryRun } from '../../src/temporal/every-run';
@@ -421,14 +421,20 @@ test('pause holds new starts until resume, then the batch completes', async () =
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   const paused = await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/pause`);
   expect(paused.body.control).toBe('PAUSED');
-  // Once what was in flight settles, nothing more starts while the workflow goes on reading its counts.
+  // The pause is taken by the workflow's next task: a top-up that task was already making starts its items. Once
+  // the workflow says it is paused and what was in flight settles, nothing more starts while it goes on polling.
+  const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
+  await pollUntil(async () => ((await handle.query(batchProgressQuery)).paused ? true : undefined), {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+    description: 'the batch workflow to take the pause',
+  });
   const settled = await waitUntil(
     body.batchId,
     (current) => (current.counts.STARTED?.count ?? 0) === 0,
     'the items in flight to settle',
   );
   expect(settled.counts.PENDING.count).toBeGreaterThan(0);
-  const handle = stack.temporal.client.workflow.getHandle(batchWorkflowId(body.batchId));
   const eventsThen = (await handle.describe()).historyLength;
   await pollUntil(async () => ((await handle.describe()).historyLength >= eventsThen + 6 ? true : undefined), {
     timeoutMs: 30_000,
