@@ -64,19 +64,17 @@ export type InfractionDetail = z.infer<typeof infractionDetailSchema>;
 
 export type OperationDetail = ChargeDetail | CardPaymentDetail | InfractionDetail;
 
-/** Absent when the view does not read as its kind's detail: the row is written without it (its list columns still are). */
-function detailOf<T>(schema: z.ZodType<T>, view: unknown): { detail?: T } {
-  const parsed = schema.safeParse(view);
-  return parsed.success ? { detail: parsed.data } : {};
-}
-
 const DETAIL_SCHEMAS = {
   charge: chargeDetailSchema,
   card_payment: cardPaymentDetailSchema,
   infraction: infractionDetailSchema,
 } as const;
 
-/** What of an operation's view its row keeps: its kind's detail, or nothing when the view does not read as one. */
+/**
+ * What of an operation's view its row keeps: its kind's detail, or nothing when the view does not read as one (the
+ * row is written without it; its list columns still are).
+ */
 export function operationDetail(kind: keyof typeof DETAIL_SCHEMAS, view: unknown): OperationDetail | undefined {
-  return detailOf<OperationDetail>(DETAIL_SCHEMAS[kind], view).detail;
+  const parsed = DETAIL_SCHEMAS[kind].safeParse(view);
+  return parsed.success ? parsed.data : undefined;
 }
