@@ -157,9 +157,14 @@ async function withPayout(
   });
 }
 
-function reaches(handle: WorkflowHandle<PayoutWorkflow>, state: PayoutState): Promise<PayoutView> {
+/**
+ * Polls the payout's state. `skipping`: the time-skipping server's clock is moved on by this much before each
+ * read, so that retries and timers still ahead (a loaded machine runs them late) fire in skipped time, not real.
+ */
+function reaches(handle: WorkflowHandle<PayoutWorkflow>, state: PayoutState, skipping?: string): Promise<PayoutView> {
   return pollUntil(
     async () => {
+      if (skipping) await env.sleep(skipping);
       const view = await handle.query(payoutStatusQuery);
       return view.state === state ? view : undefined;
     },
@@ -387,8 +392,7 @@ test('RECEIVED -> CANCELLED: two concurrent cancels of a retrying submission bot
 test('RECEIVED -> NEEDS_REVIEW -> CANCELLED: submission fails for an hour, then an operator cancels what the provider never got', async () => {
   const provider = new ScriptedProvider(providerDown);
   const view = await withPayout(provider, async (handle) => {
-    await env.sleep('61 minutes');
-    const review = await reaches(handle, 'NEEDS_REVIEW');
+    const review = await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
     expect(review.reviewReason).toMatch(/submission did not succeed/);
     const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'merchant gave up' }] });
     expect(answer.cancelled).toBe(true);
@@ -404,8 +408,7 @@ test('RECEIVED -> NEEDS_REVIEW -> COMPLETED: a submission that failed on our sid
   let answer: CheckOutcome = { kind: 'not-found' };
   const provider = new ScriptedProvider(providerDown, () => answer);
   const view = await withPayout(provider, async (handle) => {
-    await env.sleep('61 minutes');
-    await reaches(handle, 'NEEDS_REVIEW');
+    await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
     answer = found('COMPLETED');
     expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('COMPLETED');
   });
@@ -416,8 +419,7 @@ test('NEEDS_REVIEW -> SUBMITTED: found still settling on recheck, the payout wai
   let answer: CheckOutcome = { kind: 'not-found' };
   const provider = new ScriptedProvider(providerDown, () => answer);
   const view = await withPayout(provider, async (handle) => {
-    await env.sleep('61 minutes');
-    await reaches(handle, 'NEEDS_REVIEW');
+    await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
     answer = found('PENDING');
     expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('SUBMITTED');
     answer = found('COMPLETED');
@@ -450,8 +452,7 @@ test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a
   const view = await withPayout(
     provider,
     async (handle) => {
-      await env.sleep('25 hours');
-      const review = await reaches(handle, 'NEEDS_REVIEW');
+      const review = await reaches(handle, 'NEEDS_REVIEW', '25 hours');
       expect(review.reviewReason).toBe('no confirmed outcome before the review deadline');
       // Polled with backoff (5 s doubling to 10 min), not every few seconds for a day.
       expect(review.checksMade).toBeLessThan(200);
