@@ -4,9 +4,10 @@
  * tasks). Measured, they were a third of the worker's main thread's part of the first charge. The worker polls only
  * after this, so a worker listed as a poller of the task queue (what /readyz asks) is a warm one.
  *
- * Not warmed: the workflow code itself. It runs in the worker's own worker thread, whose V8 isolate nothing outside
- * that worker reaches (a replay worker has threads of its own), and only a task of the worker's own warms it, which
- * means a real workflow: its first run of each workflow type stays the cold one (docs/operations.md).
+ * In the worker's workflow thread only the bundle's own code runs before the first task: it reads one stack trace as
+ * it loads, so that the SDK parses the bundle's source map then (workflows/index.ts). The rest of that thread's first
+ * task (the SDK's own message code there, the workflow code's first run) stays: that V8 isolate is the worker's own
+ * (a replay worker has threads of its own), and only a task of the worker's, that is a real workflow, reaches it.
  */
 import { coresdk } from '@temporalio/proto';
 import { setUpMessageTypes } from '../temporal/message-types';
