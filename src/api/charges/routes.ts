@@ -1,7 +1,7 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them (from the read model). */
 import express, { Router } from 'express';
-import { toDataURL } from 'qrcode';
 import { chargeRequestSchema } from '../../charges/charge-request';
+import { qrImage } from '../../charges/qr-image';
 import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
@@ -23,7 +23,7 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
     externalId: view.externalId,
     status: view.state,
     qrcode: view.qrcode,
-    qrcodeImage: await toDataURL(view.qrcode, { errorCorrectionLevel: 'M', margin: 2 }),
+    qrcodeImage: await qrImage(view.qrcode),
     amount: centavosToReais(view.amountCents),
     expiresAt: view.expiresAt,
     workflowId: chargeWorkflowId(view.externalId),
