@@ -1,6 +1,6 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
@@ -17,7 +17,7 @@ import type { PayoutService } from './service';
 
 export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
   const router = Router();
-  router.use('/v1/payouts', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/payouts', jsonBodies('64kb'));
 
   router.post('/v1/payouts', async (req, res) => {
     const request = parseShapeThenRules(
