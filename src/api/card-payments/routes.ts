@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { jsonBodies } from '../http-refusals';
+import { answerIdempotent } from '../idempotent-answer';
 import type { OperationListing } from '../operation-listing';
 import {
   cardPaymentParamsSchema,
@@ -26,8 +27,7 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
       'The card payment cannot be made as requested',
     );
     const { created, ...answer } = await service.create(order);
-    if (!created) res.set('Idempotent-Replayed', 'true');
-    res.status(201).json(answer);
+    answerIdempotent(res, 201, created, answer);
   });
 
   router.get('/v1/card-payments', async (req, res) => {

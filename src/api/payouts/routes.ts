@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
 import { jsonBodies } from '../http-refusals';
+import { answerIdempotent } from '../idempotent-answer';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
@@ -27,10 +28,11 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
       'The payout cannot be made as requested',
     );
     const submitted = await service.submit(request);
-    if (!submitted.created) res.set('Idempotent-Replayed', 'true');
-    res
-      .status(202)
-      .json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
+    answerIdempotent(res, 202, submitted.created, {
+      externalId: submitted.externalId,
+      status: submitted.status,
+      workflowId: submitted.workflowId,
+    });
   });
 
   router.post('/v1/payouts/preview', (req, res) => {
