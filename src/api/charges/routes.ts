@@ -1,11 +1,11 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them (from the read model). */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { chargeRequestSchema } from '../../charges/charge-request';
 import { qrImage } from '../../charges/qr-image';
 import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import type { OperationListing } from '../operation-listing';
 import {
   chargeParamsSchema,
@@ -32,7 +32,7 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
 
 export function chargeRoutes(service: ChargeService, listing: OperationListing): Router {
   const router = Router();
-  router.use('/v1/charges', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/charges', jsonBodies('64kb'));
 
   router.post('/v1/charges', async (req, res) => {
     const request = parseShapeThenRules(
