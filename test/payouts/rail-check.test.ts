@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSandbox } from '../../sandbox';
 import { createLogger } from '../../src/logging/logger';
-import { PaymentApiClient } from '../../src/payment-api/client';
+import type { PaymentApiClient } from '../../src/payment-api/client';
 import {
   optionalCentavos,
   reconcileThenPost,
@@ -19,6 +19,7 @@ import {
 } from '../../src/payouts/rails/rail-provider';
 import { pollUntil } from '../../src/util/poll';
 import { testConfig } from '../helpers/temporal';
+import { sandboxApiClient } from '../helpers/payment-api';
 
 const config = testConfig({
   SANDBOX_SETTLE_MS: '50',
@@ -28,13 +29,7 @@ const config = testConfig({
 const sandbox = createSandbox({ config, dbPath: ':memory:', logger: createLogger({}, 'error') });
 let api: PaymentApiClient;
 
-const client = (baseUrl: string) =>
-  new PaymentApiClient({
-    baseUrl,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-  });
+const client = (baseUrl: string) => sandboxApiClient(config, baseUrl);
 
 beforeAll(async () => {
   const { url } = await sandbox.start(0, '127.0.0.1');
