@@ -4,8 +4,9 @@ import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
 import type { Config } from '../../src/config/env';
-import { payoutInput } from '../../src/lifecycles/payout-client';
-import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
+import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
+import type { PayoutRequest } from '../../src/payouts/payout-request';
+import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -107,4 +108,16 @@ export const pixKeyPayoutInput = (config: Config, label: string, batchId?: strin
     },
     payoutTiming(config),
     batchId,
+  );
+
+/** A payout started as an API or batch worker of before `workflowVersion` starts it while a deploy rolls out. */
+export const startPayoutOfVersion = (
+  stack: EngineHarness,
+  request: PayoutRequest,
+  workflowVersion: PayoutWorkflowVersion,
+): Promise<'started' | 'exists'> =>
+  startPayoutWorkflow(
+    stack.temporal.client,
+    { ...payoutInput(request, payoutTiming(stack.config)), workflowVersion },
+    stack.config.TEMPORAL_TASK_QUEUE,
   );

@@ -6,12 +6,10 @@
  */
 import { temporal } from '@temporalio/proto';
 import { signWebhook } from '../../src/payment-api/webhook-signature';
-import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
-import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, startPayoutOfVersion, waitForPayout } from '../helpers/payouts';
 import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
@@ -111,14 +109,14 @@ test('with no worker polling, the provider’s callback is answered within its t
 
 test('a payout of version 3 (started before the update existed) refuses the update and settles by the signal', async () => {
   const id = newExternalId('cb-v3');
-  const input = {
-    ...payoutInput(
-      { method: 'pix_key', externalId: id, amountCents: 2300, pixKey: 'ana@example.com', keyType: 'EMAIL' },
-      payoutTiming(stack.config),
-    ),
-    workflowVersion: 3 as const,
-  };
-  expect(await startPayoutWorkflow(stack.temporal.client, input, stack.config.TEMPORAL_TASK_QUEUE)).toBe('started');
+  const request = {
+    method: 'pix_key',
+    externalId: id,
+    amountCents: 2300,
+    pixKey: 'ana@example.com',
+    keyType: 'EMAIL',
+  } as const;
+  expect(await startPayoutOfVersion(stack, request, 3)).toBe('started');
   const payout = await waitForPayout(stack, id, ['COMPLETED'], 60_000);
   expect(payout.callbacksReceived).toBe(1);
   expect(await callbacksInHistory(id)).toEqual({ signals: 1, updates: 0 });
