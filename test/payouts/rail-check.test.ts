@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSandbox } from '../../sandbox';
 import { createLogger } from '../../src/logging/logger';
+import { reaisToCentavos } from '../../src/money/centavos';
 import type { PaymentApiClient } from '../../src/payment-api/client';
 import {
   optionalCentavos,
@@ -47,7 +48,7 @@ async function withdrawn(amount: number): Promise<{ externalId: string; feeCents
     key_type: 'CPF',
     clientCallbackUrl: 'http://127.0.0.1:9',
   });
-  return { externalId, feeCents: Math.round(answer.withdrawal.fee * 100) };
+  return { externalId, feeCents: reaisToCentavos(answer.withdrawal.fee) };
 }
 
 const settled = (externalId: string, state: 'COMPLETED' | 'FAILED'): Promise<CheckOutcome> =>
