@@ -1,5 +1,7 @@
 /** Ports for throwaway servers come from below the ephemeral range, distinct, and free to bind. */
+import { execFile } from 'node:child_process';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import { z } from 'zod';
 import { freePorts, PORTS_FOR_SERVERS } from '../../src/net/free-port';
 
@@ -29,12 +31,7 @@ test('a port handed out is not handed out again while its server may still be st
 });
 
 async function freePortsInAnotherProcess(count: number): Promise<number[]> {
-  const { execFile } = await import('node:child_process');
   const script = `require('./src/net/free-port').freePorts(${count}).then((ports) => console.log(JSON.stringify(ports)))`;
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', '-e', script], (error, out) =>
-      error ? reject(error) : resolve(out),
-    ),
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script]);
   return z.array(z.number().int()).parse(JSON.parse(stdout));
 }
