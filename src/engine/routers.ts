@@ -77,6 +77,7 @@ export function engineRouters({
           ),
         },
         unmatched,
+        intents,
         replays: new ReplayGuard(),
         updateDeadlineMs: config.PROVIDER_CALLBACK_UPDATE_DEADLINE_MS,
         logger: logger.child({ component: 'callbacks' }),

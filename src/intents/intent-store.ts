@@ -90,5 +90,7 @@ export interface IntentStore {
    */
   takeOver(key: IntentKey, fromRunId: string, toRunId: string, answer?: string, at?: Date): Promise<boolean>;
   find(key: IntentKey): Promise<Intent | undefined>;
+  /** The business id whose intent of `kind` the provider answered with `providerId`, if any. */
+  businessIdOfProviderId(kind: IntentKind, providerId: string): Promise<string | undefined>;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * is one upsert inside a write transaction: of two runs claiming one key at once, one holds it. Answers are
  * sealed as they are written and opened as they are read (sealed-answer.ts).
  */
+import { z } from 'zod';
 import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import type { SqlDialect, SqlRunner } from '../db/sql';
 import { intentSchema } from './intent-schema';
@@ -13,12 +14,16 @@ import {
   type Claim,
   type Intent,
   type IntentKey,
+  type IntentKind,
   type IntentStore,
   type IntentUpdate,
 } from './intent-store';
 import { IntentAnswerSealer } from './sealed-answer';
 
+const businessIdRow = z.object({ business_id: z.string() });
+
 const FIND = 'SELECT * FROM money_intents WHERE business_id = $1 AND kind = $2';
+const OF_PROVIDER_ID = 'SELECT business_id FROM money_intents WHERE provider_id = $1 AND kind = $2';
 
 /** Insert, or take over an intent the provider refused; RETURNING answers a row only when this run now holds it. */
 const CLAIM = `INSERT INTO money_intents (business_id, kind, run_id, state, provider_id, answer, claimed_at, updated_at)
@@ -88,6 +93,11 @@ export class SqlIntentStore implements IntentStore {
   async find(key: IntentKey): Promise<Intent | undefined> {
     const row = (await this.sql.query(FIND, [key.businessId, key.kind])).rows[0];
     return row === undefined ? undefined : this.read(row);
+  }
+
+  async businessIdOfProviderId(kind: IntentKind, providerId: string): Promise<string | undefined> {
+    const row = (await this.sql.query(OF_PROVIDER_ID, [providerId, kind])).rows[0];
+    return row === undefined ? undefined : businessIdRow.parse(row).business_id;
   }
 
   private sealed(key: IntentKey, answer: string | undefined): string | null {

@@ -39,9 +39,12 @@ export type PayoutInput = PayoutRequest & {
  *    `payout-provider-id-index` patch (version 2 marks it, and upserts it on its own: three events more).
  * 4: the provider's callback taken as an update too (`withdrawalCallbackUpdate`); older payouts take only the signal,
  *    so the API, finding no handler, signals them (and a worker rolled back never meets an update it cannot replay).
+ * 5: SUBMITTED written to the visibility index (with the provider's id) only once a look finds the payout still
+ *    pending, else with its next state: PayoutStatus stays RECEIVED meanwhile, and a callback naming only the
+ *    provider's id finds its payout through the intent store.
  */
-export type PayoutWorkflowVersion = 2 | 3 | 4;
-export const PAYOUT_WORKFLOW_VERSION: PayoutWorkflowVersion = 4;
+export type PayoutWorkflowVersion = 2 | 3 | 4 | 5;
+export const PAYOUT_WORKFLOW_VERSION: PayoutWorkflowVersion = 5;
 
 /** Whether the payout takes the path of `version` (an input without a version is of version 1). */
 export function runsVersion(input: Pick<PayoutInput, 'workflowVersion'>, version: PayoutWorkflowVersion): boolean {

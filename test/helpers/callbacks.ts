@@ -4,7 +4,8 @@ import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/pa
 /** The body of a withdrawal callback (endpoint 5's shape), updated now. */
 export function withdrawalCallbackBody(fields: {
   transactionId: string;
-  externalId: string;
+  /** Absent: the callback names the withdrawal only by the provider's id. */
+  externalId?: string;
   status: string;
   amount: number;
   fee: number;
@@ -12,7 +13,7 @@ export function withdrawalCallbackBody(fields: {
 }): string {
   return JSON.stringify({
     transaction_id: fields.transactionId,
-    external_id: fields.externalId,
+    ...(fields.externalId === undefined ? {} : { external_id: fields.externalId }),
     status: fields.status,
     amount: fields.amount,
     fee: fields.fee,

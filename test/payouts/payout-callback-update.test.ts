@@ -49,6 +49,20 @@ async function callbacksInHistory(id: string): Promise<{ signals: number; update
   };
 }
 
+/** Settled at the provider, so that the check a callback prompts finds the outcome. */
+function settledAtProvider(transactionId: string): Promise<true> {
+  return pollUntil(
+    async () => {
+      const answer = await stack.admin<{ operation: { status: string } }>(
+        'GET',
+        `/sandbox/operations/${transactionId}`,
+      );
+      return answer.body.operation.status === 'COMPLETED' ? true : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 100, description: `${transactionId} settled at the provider` },
+  );
+}
+
 test('the provider’s callback reaches a payout as an update and settles it', async () => {
   const id = newExternalId('cb-update');
   expect((await submit(id, 21)).status).toBe(202);
@@ -62,6 +76,34 @@ test('the provider’s callback reaches a payout as an update and settles it', a
   );
 });
 
+test('a callback naming only the provider’s id reaches its payout through the intent store, while no index holds that id', async () => {
+  expect((await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } })).status).toBe(200);
+  const id = newExternalId('cb-provider-id');
+  expect((await submit(id, 24)).status).toBe(202);
+  const submitted = await waitForPayout(stack, id, ['SUBMITTED'], 60_000);
+  const transactionId = String(submitted.providerTransactionId);
+  await settledAtProvider(transactionId);
+  // SUBMITTED is not indexed (version 5): visibility cannot route this callback.
+  expect((await stack.temporal.client.workflow.count(`ProviderTransactionId = '${transactionId}'`)).count).toBe(0);
+
+  const body = withdrawalCallbackBody({
+    transactionId,
+    status: 'COMPLETED',
+    amount: 24,
+    fee: Number(submitted.fee),
+    total: Number(submitted.total),
+  });
+  const answer = await postSignedWithdrawalCallback(
+    stack.apiUrl,
+    body,
+    signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)),
+  );
+  expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { received: true } });
+  const payout = await waitForPayout(stack, id, ['COMPLETED'], 60_000);
+  expect(payout.callbacksReceived).toBe(1);
+  expect(await callbacksInHistory(id)).toEqual({ signals: 0, updates: 1 });
+});
+
 test('with no worker polling, the provider’s callback is answered within its timeout, and the payout settles once a worker comes', async () => {
   // The sandbox's own callback is dropped: the one sent below is the payout's only callback.
   expect((await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } })).status).toBe(200);
@@ -69,17 +111,7 @@ test('with no worker polling, the provider’s callback is answered within its t
   expect((await submit(id, 22)).status).toBe(202);
   const submitted = await waitForPayout(stack, id, ['SUBMITTED'], 60_000);
   const transactionId = String(submitted.providerTransactionId);
-  // Settled at the provider, so that the check the callback prompts finds the outcome.
-  await pollUntil(
-    async () => {
-      const answer = await stack.admin<{ operation: { status: string } }>(
-        'GET',
-        `/sandbox/operations/${transactionId}`,
-      );
-      return answer.body.operation.status === 'COMPLETED' ? true : undefined;
-    },
-    { timeoutMs: 20_000, intervalMs: 100, description: `${transactionId} settled at the provider` },
-  );
+  await settledAtProvider(transactionId);
   await stack.stopWorker();
 
   const body = withdrawalCallbackBody({

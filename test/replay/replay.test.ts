@@ -4,7 +4,7 @@
  * worker in production. Histories are recorded by the end-to-end tests with RECORD_HISTORIES=1. Payout histories
  * are named by the workflow version their input carries (src/payouts/payout-input.ts): without a version, payouts
  * started before version 2, which still replay the remote-activity path; `payout-v2-*`, local activities (with and
- * without the provider-id patch); `payout-v3-*`, the current version. Re-recording writes only the current
+ * without the provider-id patch); `payout-v3-*` and `payout-v4-*`; `payout-v5-*`, the current version. Re-recording writes only the current
  * version's files (test/helpers/record-history.ts: currentPayoutHistory); the older ones stay, and keep replaying.
  * Batch histories: `batch-*`, recorded before the `payout-batch-top-up` patch (workflows/batches/batch.ts), still replay
  * the three remote activities a step; `batch-top-up-*`, the one local activity a step batches take now.
@@ -47,7 +47,7 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-v2-cancelled-in-retry-backoff.binpb',
       'payout-v2-activity-problem-completed.binpb',
       'payout-v2-provider-id-patched-completed-by-callback.binpb',
-      // Version 3 (the provider's id indexed with SUBMITTED, no patch): the path payouts started now take.
+      // Version 3 (the provider's id indexed with SUBMITTED, no patch).
       'payout-v3-completed-by-callback.binpb',
       'payout-v3-failed.binpb',
       'payout-v3-completed-by-polling.binpb',
@@ -65,6 +65,18 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'payout-v3-outcome-unknown-review.binpb',
       'payout-v3-copy-paste-answer-unread-review.binpb',
       'payout-v3-internal-refused.binpb',
+      // Version 4 (the callback as an update) and 5 (SUBMITTED indexed only once a look finds the payout pending).
+      'payout-v4-completed-by-callback-update.binpb',
+      'payout-v5-completed-by-callback-update.binpb',
+      'payout-v5-completed-by-callback.binpb',
+      'payout-v5-completed-by-polling.binpb',
+      'payout-v5-failed.binpb',
+      'payout-v5-copy-paste-completed.binpb',
+      'payout-v5-internal-completed.binpb',
+      'payout-v5-internal-ambiguous-cancelled.binpb',
+      'payout-v5-crypto-completed.binpb',
+      'payout-v5-outcome-unknown-review.binpb',
+      'payout-v5-review-left-listed.binpb',
       'infraction-defended-accepted.binpb',
       // An infraction whose record could not be read (NEEDS_REVIEW), then could; the MED sync reading pages by their size (med-sync-follows-pages).
       'infraction-reviewed-opened-cancelled.binpb',

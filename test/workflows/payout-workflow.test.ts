@@ -279,8 +279,56 @@ async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: stri
   return { events, upserted };
 }
 
-test('a payout completed by callback costs 16 events and 2 workflow tasks: provider calls are local activities, the provider id indexed with SUBMITTED', async () => {
+test('a payout completed by callback costs 15 events and 2 workflow tasks: provider calls are local activities, SUBMITTED not indexed, the provider id indexed with the final state', async () => {
   const { events, upserted } = await callbackPayoutHistory(payoutInput());
+  expect(events).toEqual([
+    'WORKFLOW_EXECUTION_STARTED',
+    ...WORKFLOW_TASK,
+    'MARKER_RECORDED',
+    ...CALLBACK_TO_COMPLETION,
+  ]);
+  expect(events).toHaveLength(15);
+  expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId']]);
+});
+
+test('a payout the provider still reports pending at its first look is indexed SUBMITTED then, with its provider id: operators find payouts stuck at the provider', async () => {
+  let looks = 0;
+  let settled = false;
+  const provider = new ScriptedProvider(
+    () => ACCEPTED,
+    () => {
+      looks += 1;
+      return found(settled ? 'COMPLETED' : 'PENDING');
+    },
+  );
+  let upsertedWhilePending: string[][] = [];
+  let upserted: string[][] = [];
+  const view = await withPayout(
+    provider,
+    async (handle) => {
+      // The callback wait (60 s) passes in skipped time; the first look finds it pending.
+      upsertedWhilePending = await pollUntil(
+        async () => {
+          await env.sleep('30 seconds');
+          const written = looks >= 1 ? await upserts(handle) : [];
+          return written.length > 0 ? written : undefined;
+        },
+        { timeoutMs: 20_000, intervalMs: 50, description: 'an upsert after the first look' },
+      );
+      settled = true;
+      await reaches(handle, 'COMPLETED', '1 minute');
+      upserted = await upserts(handle);
+    },
+    payoutInput(),
+    true,
+  );
+  expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
+  expect(upsertedWhilePending).toEqual([['PayoutStatus', 'ProviderTransactionId']]);
+  expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
+});
+
+test('a payout of version 4 keeps its path: the provider id indexed with SUBMITTED (16 events)', async () => {
+  const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 4 });
   expect(events).toEqual([
     'WORKFLOW_EXECUTION_STARTED',
     ...WORKFLOW_TASK,
@@ -288,7 +336,6 @@ test('a payout completed by callback costs 16 events and 2 workflow tasks: provi
     'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
     ...CALLBACK_TO_COMPLETION,
   ]);
-  expect(events).toHaveLength(16);
   expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
 });
 

@@ -6,6 +6,7 @@
  * worker keeps WORKER_MAX_CACHED_WORKFLOWS of them in its cache; the rest live in the server until woken.
  */
 import type { Client } from '@temporalio/client';
+import { z } from 'zod';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { rssBytes } from '../stack/child-services';
 import { countWorkflows, submitPayout } from './single-payouts';
@@ -20,6 +21,23 @@ export interface OpenWorkflowsResult {
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
+const summarySchema = z.object({ byStatus: z.array(z.object({ status: z.string(), count: z.number() })) });
+
+/**
+ * Payouts SUBMITTED, as the API's summary (the read model) counts them: the visibility index does not show the
+ * state (a payout's SUBMITTED costs no visibility write). From yesterday to tomorrow, so that midnight changes nothing.
+ */
+async function submittedCount(engine: { url: string; apiKey: string }): Promise<number> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const response = await fetch(`${engine.url}/v1/payouts/summary?from=${day(-1)}&to=${day(1)}&timeZone=UTC`, {
+    headers: { authorization: `Bearer ${engine.apiKey}` },
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!response.ok) throw new Error(`payout summary: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+  const summary = summarySchema.parse(await response.json());
+  return summary.byStatus.find((row) => row.status === 'SUBMITTED')?.count ?? 0;
+}
+
 export async function measureOpenWorkflows(options: {
   engine: { url: string; apiKey: string };
   client: Client;
@@ -30,6 +48,7 @@ export async function measureOpenWorkflows(options: {
 }): Promise<OpenWorkflowsResult> {
   const run = Date.now().toString(36);
   const before = rssBytes(options.workerPid) ?? Number.NaN;
+  const submittedBefore = await submittedCount(options.engine);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(options.concurrency, options.payouts) }, async () => {
@@ -55,9 +74,7 @@ export async function measureOpenWorkflows(options: {
         throw new StopPolling(
           `${refused} of the open payouts FAILED at the provider (its balance?), so they cannot wait for a callback`,
         );
-      return (await countWorkflows(options.client, `PayoutStatus = 'SUBMITTED' AND BatchId IS NULL`)) >= options.payouts
-        ? true
-        : undefined;
+      return (await submittedCount(options.engine)) >= submittedBefore + options.payouts ? true : undefined;
     },
     {
       timeoutMs: options.timeoutMs,

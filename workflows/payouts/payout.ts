@@ -191,9 +191,13 @@ export class Payout {
         const cause = result.reconciled
           ? 'found at the provider by reconciliation'
           : `provider answered ${result.providerStatus}`;
-        // Indexed so that a callback naming the payout only by the provider's id finds it (payouts of before the patch index themselves not).
+        // Indexed so that an operator finds the payout by the provider's id (payouts of before the patch index
+        // themselves not). From version 5 with the payout's next state, or once a look finds it still pending: a
+        // callback finds the payout through the intent store, which holds the provider's id from its answer on, so
+        // a payout confirmed at its first look writes no SUBMITTED to the index.
         const providerId = { [ProviderTransactionId.name]: [result.transactionId] };
-        if (runsVersion(this.input, 3)) this.lifecycle.moveTo('SUBMITTED', cause, providerId);
+        if (runsVersion(this.input, 5)) this.lifecycle.moveTo('SUBMITTED', cause, providerId, 'with-next-move');
+        else if (runsVersion(this.input, 3)) this.lifecycle.moveTo('SUBMITTED', cause, providerId);
         else {
           this.lifecycle.moveTo('SUBMITTED', cause);
           if (patched(PROVIDER_ID_INDEX_PATCH)) upsertSearchAttributes(providerId);
@@ -238,7 +242,12 @@ export class Payout {
     const waited = await awaitConfirmedOutcome(this.input.timing, {
       hasNews: () => this.callbacks.pending || this.rechecks.any,
       takeHint: () => this.callbacks.take(),
-      check: async () => (await this.check()).final,
+      check: async () => {
+        const { final } = await this.check();
+        // Still pending at the provider when first looked at (version 5): now worth finding as SUBMITTED in the index.
+        if (!final) this.lifecycle.indexDeferred();
+        return final;
+      },
       waiting: () => this.lifecycle.state === 'SUBMITTED',
     });
     if (waited === 'review') {

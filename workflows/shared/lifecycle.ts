@@ -41,6 +41,8 @@ export class Lifecycle<S extends string> {
   private readonly stateAttribute: string;
   private readonly listeners: ((transition: Transition<S>, index: number) => void)[] = [];
   private readonly outcome: ((state: S) => string | undefined) | undefined;
+  /** Attributes of a move indexed with the next one. */
+  private deferredIndex: SearchAttributes | undefined;
 
   constructor(options: LifecycleOptions<S>) {
     this.table = options.table;
@@ -81,21 +83,35 @@ export class Lifecycle<S extends string> {
 
   /**
    * `alsoIndex`: attributes the move makes known (the provider's id once submitted), written in the state's
-   * own upsert: one history event and one visibility write instead of two.
+   * own upsert: one history event and one visibility write instead of two. `indexed: 'with-next-move'`: the
+   * state is not written to the index now, and `alsoIndex` rides the next move's upsert, or `indexDeferred` (a
+   * state most runs leave within seconds, whose visibility write would cost more than it tells; the workflow's
+   * details and the read model show it meanwhile).
    */
-  moveTo(to: S, cause: string, alsoIndex?: SearchAttributes): void {
+  moveTo(to: S, cause: string, alsoIndex?: SearchAttributes, indexed: 'now' | 'with-next-move' = 'now'): void {
     if (!this.can(to)) throw new IllegalTransitionError(this.current, to);
     const from = this.current;
     this.current = to;
-    const transition = this.record(from, to, cause, true, alsoIndex);
+    if (indexed === 'with-next-move') this.deferredIndex = { ...this.deferredIndex, ...alsoIndex };
+    const transition = this.record(from, to, cause, indexed === 'now', alsoIndex);
     for (const listener of this.listeners) listener(transition, this.log.length - 1);
+  }
+
+  /** Writes a move left for the next one (`with-next-move`) now, with the current state: it has become worth finding. */
+  indexDeferred(): void {
+    if (this.deferredIndex === undefined) return;
+    upsertSearchAttributes({ ...this.deferredIndex, [this.stateAttribute]: [this.current] });
+    this.deferredIndex = undefined;
   }
 
   private record(from: S | null, to: S, cause: string, index: boolean, alsoIndex?: SearchAttributes): Transition<S> {
     const at = new Date().toISOString();
     const transition = { from, to, at, cause };
     this.log.push(transition);
-    if (index) upsertSearchAttributes({ ...alsoIndex, [this.stateAttribute]: [to] });
+    if (index) {
+      upsertSearchAttributes({ ...this.deferredIndex, ...alsoIndex, [this.stateAttribute]: [to] });
+      this.deferredIndex = undefined;
+    }
     // The Temporal UI shows it on the workflow's page: where it stands and why. Not a command: replay-neutral.
     const outcome = this.outcome?.(to);
     setCurrentDetails(outcome ? `**${to}**: ${outcome}\nsince ${at}: ${cause}` : `**${to}** since ${at}\n${cause}`);

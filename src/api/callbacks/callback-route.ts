@@ -5,6 +5,7 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FieldReaders, FieldsRead } from '../../infractions/record-reader';
 import type { CallbackKind } from '../../payment-api/schemas/callback-fields';
+import type { IntentKind } from '../../intents/intent-store';
 
 export interface CallbackTarget<H> {
   /** The workflow of our id, when the callback carries it; else found by `providerId`. */
@@ -30,8 +31,10 @@ export interface CallbackRoute<R extends FieldReaders, H> {
   target(read: FieldsRead<R>, receivedAt: Date): CallbackTarget<H>;
   /** The hint an unsigned callback may give: nothing the workflow could take as an outcome. */
   untrusted(hint: H): H;
-  /** The flows (PayoutFlow values) a provider id is looked up among. */
+  /** The flows (PayoutFlow values) a provider id is looked up among in the visibility index. */
   flows: readonly string[];
+  /** The money intent the operation claims before it calls the provider, where a provider id is looked up first. */
+  intent?: { kind: IntentKind; workflowId(businessId: string): string };
 }
 
 /** The status of a hint that carries no provider claim (an unsigned callback's, or one whose status could not be read): "look now". */

@@ -14,8 +14,7 @@
  * check; each client address may have UNSIGNED_CALLBACKS_PER_MINUTE of them reach an open operation
  * (unsigned-budget.ts; past it 429 with Retry-After), and of one that names nothing only its ids are kept.
  *
- * A callback is matched by our id when it carries one; else by the provider's id, which the workflow
- * indexed (ProviderTransactionId) once the provider answered it.
+ * A callback is matched by our id when it carries one; else by the provider's id (provider-id-lookup.ts).
  */
 import express, { Router, type Response } from 'express';
 import type { Client } from '@temporalio/client';
@@ -29,6 +28,8 @@ import { ApiError } from '../errors';
 import { clientIpKey } from '../../http/rate-limit';
 import type { CallbackRoute } from './callback-route';
 import { deliverCallback } from './deliver-callback';
+import { providerIdLookup } from './provider-id-lookup';
+import type { IntentStore } from '../../intents/intent-store';
 import { fieldsRead, parseCallback, unroutable } from './parse-callback';
 import type { UnmatchedCallbackIds, UnmatchedCallbackStore } from './unmatched-callbacks';
 import type { UnsignedBudget, UnsignedClient } from './unsigned-budget';
@@ -44,6 +45,8 @@ export interface CallbackRouterDependencies {
   /** Untrusted hints each client may have reach an open operation a minute (UNSIGNED_CALLBACKS_PER_MINUTE), in this process. */
   unsigned: { perMinute: number; budget: UnsignedBudget };
   unmatched: UnmatchedCallbackStore;
+  /** Where a callback naming only the provider's id finds its operation first (provider-id-lookup.ts). */
+  intents: Pick<IntentStore, 'businessIdOfProviderId'>;
   /** The callbacks this process accepted within the signature window: the same one again is answered without a signal. */
   replays: ReplayGuard;
   /** How long a callback waits for its workflow to accept it as an update before it is signalled (PROVIDER_CALLBACK_UPDATE_DEADLINE_MS). */
@@ -59,6 +62,7 @@ export function callbackRouter(
   const router = Router();
   const now = deps.now ?? (() => new Date());
   for (const route of routes) {
+    const workflowOfProviderId = providerIdLookup(deps.client, deps.intents, route);
     /**
      * A callback whose signature is good (or an allowed unsigned hint, from `client`) and which is new: parsed,
      * then signalled to its workflow (or kept as unmatched).
@@ -98,7 +102,7 @@ export function callbackRouter(
         deps.client,
         named,
         client ? route.untrusted(named.hint) : named.hint,
-        route.flows,
+        workflowOfProviderId,
         log,
         deps.updateDeadlineMs,
       );

@@ -1,35 +1,32 @@
 /**
  * The last step: the hint handed to the operation's workflow, found by our id or else by the provider's id
- * (which the workflow indexed, ProviderTransactionId, once the provider answered it). Where the route has an update
+ * (provider-id-lookup.ts). Where the route has an update
  * (payouts), the hint goes as that update first: its workflow task is written once, when it completes, where a signal
  * is persisted on arrival and dispatched after. An update not accepted within `updateDeadlineMs` (no worker polling,
  * a payout of before version 4 without the handler, a closed or absent workflow) is followed by the signal, which
  * decides the answer. Both may then reach the workflow: harmless, a callback is a hint the check confirms. 503 when
  * Temporal cannot take it, so the provider retries and no callback is lost.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError, type SignalDefinition, type UpdateDefinition } from '@temporalio/common';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import type { Logger } from '../../logging/logger';
-import { ProviderTransactionId } from '../../temporal/search-attributes';
 import { linkToWorkflowTrace } from '../../telemetry/trace-links';
 import { isTemporalUnavailable, temporalUnavailable } from '../temporal-calls';
 import type { CallbackTarget } from './callback-route';
+import type { ProviderIdLookup } from './provider-id-lookup';
 
 const SIGNAL_DEADLINE_MS = 5_000;
-/** Waits before each visibility lookup of a provider id: well within the provider's webhook timeout. */
-const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 
 /** 'signalled' when the workflow took the hint (as the update or the signal). */
 export type Delivery = 'signalled' | 'closed' | 'absent';
 
-/** Our id first; then the provider's id among `flows`. 'closed' when the workflow ended (late callbacks change nothing), 'absent' when none exists. */
+/** Our id first; then the provider's id. 'closed' when the workflow ended (late callbacks change nothing), 'absent' when none exists. */
 export async function deliverCallback<H>(
   client: Client,
   target: CallbackTarget<H>,
   hint: H,
-  flows: readonly string[],
+  workflowOfProviderId: ProviderIdLookup,
   log: Logger,
   updateDeadlineMs: number,
 ): Promise<Delivery> {
@@ -39,7 +36,7 @@ export async function deliverCallback<H>(
       : signalWorkflow(client, workflowId, target.signal, hint, log);
   let delivery: Delivery = target.workflowId === undefined ? 'absent' : await deliver(target.workflowId);
   if (delivery === 'absent' && target.providerId !== undefined) {
-    const found = await workflowOfProviderId(client, target.providerId, flows);
+    const found = await workflowOfProviderId(target.providerId);
     if (found !== undefined) delivery = await deliver(found);
   }
   return delivery;
@@ -109,27 +106,4 @@ async function workflowExists(client: Client, workflowId: string): Promise<boole
     if (isTemporalUnavailable(error)) throw temporalUnavailable();
     throw error;
   }
-}
-
-/** The workflow (running or closed) indexed under the provider's id among `flows`, if any; none found means unmatched, and the workflow's own polling still finds the outcome. */
-async function workflowOfProviderId(
-  client: Client,
-  providerId: string,
-  flows: readonly string[],
-): Promise<string | undefined> {
-  // Only a plain token goes into a visibility query: nothing to escape, nothing to inject.
-  const plain = /^[\w.:-]{1,128}$/;
-  if (!plain.test(providerId) || !flows.every((flow) => plain.test(flow))) return undefined;
-  const query = `${ProviderTransactionId.name} = '${providerId}' AND PayoutFlow IN (${flows.map((flow) => `'${flow}'`).join(', ')})`;
-  // Visibility trails the workflow by a moment: a callback right after the provider's answer looks again briefly.
-  for (const pauseMs of INDEX_LOOKUP_PAUSES_MS) {
-    if (pauseMs > 0) await sleep(pauseMs);
-    try {
-      for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
-    } catch (error) {
-      if (isTemporalUnavailable(error)) throw temporalUnavailable();
-      throw error;
-    }
-  }
-  return undefined;
 }

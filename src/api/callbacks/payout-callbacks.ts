@@ -1,6 +1,7 @@
 /**
  * Each rail's final-status callbacks → the payout workflow of their external id, or, when the provider
- * names it only by its own transaction id, the payout indexed under that id; one route per rail that has them.
+ * names it only by its own transaction id, the payout whose submission the provider answered with that id; one
+ * route per rail that has them.
  * Their fields are read by the rail's names (WITHDRAWAL_, PIX_COPY_PASTE_, CRYPTO_CALLBACK_FIELDS).
  */
 import { PAYOUT_FLOWS } from '../../payouts/rails/methods';
@@ -26,6 +27,7 @@ function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackField
     readers: payoutCallbackReaders,
     names: fields[kind],
     flows: Object.values(PAYOUT_FLOWS),
+    intent: { kind: 'payout-submission', workflowId: payoutWorkflowId },
     target: ({ externalId, transactionId, status, reason, endToEndId }, receivedAt) => ({
       ...(externalId ? { workflowId: payoutWorkflowId(externalId.value) } : {}),
       ...(transactionId ? { providerId: transactionId.value } : {}),

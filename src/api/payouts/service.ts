@@ -108,7 +108,7 @@ function isPayoutState(value: string | undefined): value is PayoutState {
   return (PAYOUT_STATES as readonly string[]).includes(value ?? '');
 }
 
-/** What the visibility index knows of a payout (state, amount, batch), for when its workflow cannot answer now. */
+/** What the visibility index knows of a payout (state, amount, batch), for when its workflow cannot answer now (furthest). */
 function indexView(externalId: string, description: WorkflowExecutionDescription): PayoutView {
   const state = description.typedSearchAttributes.get(PayoutStatus);
   const batchId = description.typedSearchAttributes.get(BatchId);
@@ -123,6 +123,24 @@ function indexView(externalId: string, description: WorkflowExecutionDescription
     checksMade: 0,
     transitions: [],
   };
+}
+
+/** How far along each state is: SUBMITTED precedes review, which precedes the final states. */
+const PROGRESS: Record<PayoutState, number> = {
+  RECEIVED: 0,
+  SUBMITTED: 1,
+  NEEDS_REVIEW: 2,
+  COMPLETED: 3,
+  FAILED: 3,
+  CANCELLED: 3,
+};
+
+/**
+ * When the workflow cannot answer: the index's view or the read model's, whichever is further along. The index
+ * leaves out SUBMITTED (payouts of version 5 on), which the read model has from the provider's answer on.
+ */
+function furthest(indexed: PayoutView, stored: PayoutView | undefined): PayoutView {
+  return stored && PROGRESS[stored.state] > PROGRESS[indexed.state] ? stored : indexed;
 }
 
 /** `later`: the workflow was asked to look when its task lets it; the reading is its view before that look. */
@@ -182,7 +200,10 @@ export class PayoutService {
     const workflowId = payoutWorkflowId(externalId);
     const description = await this.call(() => this.handle(externalId).describe());
     if (description.memo?.requestHash !== requestHash) throw await this.conflict(request);
-    const status = description.typedSearchAttributes.get(PayoutStatus) ?? 'RECEIVED';
+    const status = furthest(
+      indexView(externalId, description),
+      (await this.readModel.findPayout(externalId))?.view,
+    ).state;
     return { created: false, externalId, workflowId, status };
   }
 
@@ -255,19 +276,19 @@ export class PayoutService {
         ? { destination: { keyType: stored.keyType, pixKey: stored.destination } }
         : {};
     try {
-      return { ...(await this.readFromTemporal(externalId)), ...destination };
+      return { ...(await this.readFromTemporal(externalId, stored?.view)), ...destination };
     } catch (error) {
       if (!stored || !(error instanceof ApiError) || error.status !== 404) throw error;
       return { source: 'store', view: stored.view, ...destination };
     }
   }
 
-  private async readFromTemporal(externalId: string): Promise<PayoutReading> {
+  private async readFromTemporal(externalId: string, stored: PayoutView | undefined): Promise<PayoutReading> {
     const reading = await readWorkflow(this.client, this.handle(externalId), {
       deadlineMs: this.config.TEMPORAL_CALL_DEADLINE_MS,
       query: payoutStatusQuery,
       notFound: () => notFound(externalId),
-      fromIndex: (description) => indexView(externalId, description),
+      fromIndex: (description) => furthest(indexView(externalId, description), stored),
     });
     const executionStatus = unfinishedStatus(reading.executionStatus);
     const { source, view } = reading;
@@ -317,10 +338,11 @@ export class PayoutService {
     }
   }
 
-  /** The view the visibility index holds, without waiting for the workflow's task. */
+  /** The view the visibility index (or the read model) holds, without waiting for the workflow's task. */
   private async indexed(externalId: string): Promise<PayoutReading> {
     const description = await this.call(() => this.handle(externalId).describe());
-    return { source: 'index', view: indexView(externalId, description) };
+    const stored = (await this.readModel.findPayout(externalId))?.view;
+    return { source: 'index', view: furthest(indexView(externalId, description), stored) };
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
