@@ -13,6 +13,7 @@ import type { EngineHarness } from '../helpers/engine-harness';
 import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
 import { launchChromium } from '../helpers/chromium';
+import { forThisFile } from '../helpers/for-this-file';
 
 /**
  * One security code for every test card: the secrets tests look for it. A leading zero and a trailing zero, so no
@@ -39,6 +40,15 @@ export interface Browser {
 
 export async function launchBrowser(): Promise<Browser> {
   return { ...(await launchChromium('checkout-chromium-')), pageErrors: [] };
+}
+
+/** A browser for the whole test file; each test ends with no uncaught error on the pages it opened. */
+export function browserForThisFile(): Browser {
+  const browser = forThisFile(launchBrowser);
+  afterEach(() => {
+    expect(browser.pageErrors).toEqual([]);
+  });
+  return browser;
 }
 
 export async function createCardPayment(

@@ -43,3 +43,13 @@ export async function operationsOf(stack: EngineHarness, reference: string): Pro
     )
   ).body.operations;
 }
+
+/** The provider settles the first operation made under `reference` as `outcome` says; the sandbox's answer status. */
+export async function forceOutcome(
+  stack: EngineHarness,
+  reference: string,
+  outcome: { status: 'COMPLETED' | 'FAILED'; reason?: string },
+): Promise<number> {
+  const [operation] = await operationsOf(stack, reference);
+  return (await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, outcome)).status;
+}
