@@ -7,13 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { readEmv } from '../helpers/emv-reader';
-import { startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { startAgainstDouble } from './double-stack';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble({ CASH_IN_LATE_PAYMENT_WINDOW_MS: '5000' });
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(() => startAgainstDouble({ CASH_IN_LATE_PAYMENT_WINDOW_MS: '5000' }));
 
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 

@@ -6,6 +6,7 @@ import type { EngineHarness } from './engine-harness';
 import type { Config } from '../../src/config/env';
 import { payoutInput } from '../../src/lifecycles/payout-client';
 import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
+import { buildBrCode } from '../../src/pix/brcode';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -108,3 +109,13 @@ export const pixKeyPayoutInput = (config: Config, label: string, batchId?: strin
     payoutTiming(config),
     batchId,
   );
+
+/** A store's PIX copy-and-paste code, for one payment of `amountCentavos` or, without it, for any amount the payer types. */
+export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
+  buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid,
+    ...(amountCentavos ? { amountCentavos } : {}),
+  });

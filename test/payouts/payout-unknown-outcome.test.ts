@@ -7,12 +7,11 @@
  * answered its own id, the engine asks the check by that id (rule 2), not by ours.
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
 import type { ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
@@ -121,13 +120,7 @@ const OTHER_RAILS: (readonly [string, string, (externalId: string, amount: numbe
     (externalId, amount) => ({
       externalId,
       method: 'pix_copy_paste',
-      emv: buildBrCode({
-        pixKey: 'loja@example.com',
-        merchantName: 'Loja Exemplo',
-        merchantCity: 'SAO PAULO',
-        txid: 'LOSTANSWER',
-        amountCentavos: amount * 100,
-      }),
+      emv: storeCode(amount * 100, 'LOSTANSWER'),
     }),
   ],
   ...(SANDBOX_SERVES_CRYPTO
@@ -220,13 +213,7 @@ test.each([
     (externalId: string) => ({
       externalId,
       method: 'pix_copy_paste',
-      emv: buildBrCode({
-        pixKey: 'loja@example.com',
-        merchantName: 'Loja Exemplo',
-        merchantCity: 'SAO PAULO',
-        txid: 'CHECKID',
-        amountCentavos: 3_500,
-      }),
+      emv: storeCode(3_500, 'CHECKID'),
     }),
   ],
 ])(
