@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
+import { waitForStatus } from './wait-for-status';
 import type { Config } from '../../src/config/env';
 import { payoutInput } from '../../src/lifecycles/payout-client';
 import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
@@ -23,13 +24,7 @@ export function waitForPayout(
   statuses: string[],
   timeoutMs = 30_000,
 ): Promise<PayoutResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `payout ${externalId} to reach ${statuses.join('|')}` },
-  );
+  return waitForStatus(stack, `payout ${externalId}`, `/v1/payouts/${externalId}`, statuses, timeoutMs);
 }
 
 /** Ledger entries at the sandbox that take money from a user account for this external_id. */

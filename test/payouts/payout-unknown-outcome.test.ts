@@ -12,7 +12,7 @@ import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
-import type { ProviderProxy } from '../helpers/provider-proxy';
+import { jsonAnswer, type ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
 
@@ -79,12 +79,7 @@ test.each([
   ['its answer never comes', (path: string) => provider().holdNext(path)],
   [
     'the provider answers 500',
-    (path: string) =>
-      provider().answerNext(path, {
-        status: 500,
-        contentType: 'application/json',
-        body: '{"message":"internal error"}',
-      }),
+    (path: string) => provider().answerNext(path, jsonAnswer(500, { message: 'internal error' })),
   ],
 ])(
   'the first POST is sent and %s, and the provider has no record of it: one POST, the outcome shown as unknown while the engine looks, then NEEDS_REVIEW',
