@@ -18,6 +18,7 @@ module.exports = {
     '<rootDir>/test/payouts/submit-activity.test.ts',
     '<rootDir>/test/payouts/submit-guards.test.ts',
     '<rootDir>/test/payouts/payout-activities.test.ts',
+    '<rootDir>/test/payouts/rail-check.test.ts',
     '<rootDir>/test/workflows/card-payment-binding.test.ts',
   ],
 };

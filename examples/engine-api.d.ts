@@ -892,8 +892,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Temporal and the payment API answer
-         * @description Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.
+         * Temporal, the payment API and a warm worker answer
+         * @description Readiness: Temporal and the payment API answer, a worker polls the task queue (it polls once warmed up), and the API has built what its first request would; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.
          */
         get: operations["getReadiness"];
         put?: never;

@@ -14,10 +14,14 @@ import type { SandboxContext } from '../context';
 import { providerError } from '../http/errors';
 import type { Job } from '../jobs/scheduler';
 import { ACCOUNTS } from '../ledger/ledger';
+import { postOutgoingDebit, postOutgoingOutcome, type OutgoingAccounts } from '../ledger/outgoing-payment';
 import { newOperationId, type Operation } from '../store/operations';
 import type { SandboxUser } from '../store/users';
 import { pixOutFeeCents } from './fees';
 import type { CheckView, ForcedOutcome, OperationKind, SandboxProduct } from './product';
+import { rereadOperation, sendOperationCallback } from './operation-callback';
+
+const PIX_OUT_ACCOUNTS: OutgoingAccounts = { pending: ACCOUNTS.pixOutPending, settled: ACCOUNTS.pixOutSettled };
 
 export const RULE_FAILED_REASON = 'Recipient account closed (sandbox rule: amount ending in .13)';
 
@@ -113,16 +117,7 @@ export function openPixOut(
       callbackUrl: request.callbackUrl,
       details: request.details,
     });
-    ctx.ledger.post({
-      kind: `${family.product}.debit`,
-      operationId: operation.id,
-      externalId: operation.externalId,
-      lines: [
-        { account: ACCOUNTS.user(request.user.id), amountCents: -(request.amountCents + request.feeCents) },
-        { account: ACCOUNTS.pixOutPending, amountCents: request.amountCents },
-        { account: ACCOUNTS.fees, amountCents: request.feeCents },
-      ],
-    });
+    postOutgoingDebit(ctx.ledger, family.product, PIX_OUT_ACCOUNTS, operation);
     const outcome = outcomeForAmount(request.amountCents);
     if (outcome.status !== 'NEVER') {
       ctx.scheduler.schedule(settleJobKind(family), operation.id, ctx.now() + ctx.config.SANDBOX_SETTLE_MS, {
@@ -168,42 +163,20 @@ export function settlePixOut(
   )
     return false;
   ctx.scheduler.cancelFor(operation.id);
-  const user = ACCOUNTS.user(operation.userId);
-  const lines =
-    outcome.status === 'COMPLETED'
-      ? [
-          { account: ACCOUNTS.pixOutPending, amountCents: -operation.amountCents },
-          { account: ACCOUNTS.pixOutSettled, amountCents: operation.amountCents },
-        ]
-      : [
-          { account: ACCOUNTS.pixOutPending, amountCents: -operation.amountCents },
-          { account: ACCOUNTS.fees, amountCents: -operation.feeCents },
-          { account: user, amountCents: operation.amountCents + operation.feeCents },
-        ];
-  ctx.ledger.post({
-    kind: `${family.product}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`,
-    operationId: operation.id,
-    externalId: operation.externalId,
-    lines,
-  });
+  postOutgoingOutcome(ctx.ledger, family.product, PIX_OUT_ACCOUNTS, operation, outcome.status);
 
-  const settled = ctx.operations.byId(operation.id);
-  if (!settled) throw new Error(`operation ${operation.id} vanished while settling`);
+  const settled = rereadOperation(ctx, operation.id);
   ctx.logger.info('sandbox.operation_settled', {
     operationId: settled.id,
     product: family.product,
     status: settled.status,
   });
-  if (settled.callbackUrl) {
-    const payload = {
-      ...pixOutObject(settled, family.callbackType),
-      ...(reason ? { reason } : {}),
-      ...(e2e ? { end_to_end_id: e2e } : {}),
-      updated_at: new Date(settled.updatedAt).toISOString(),
-    };
-    family.callbackSchema.parse(payload);
-    ctx.enqueueCallback({ operationId: settled.id, type: family.callbackType, url: settled.callbackUrl, payload });
-  }
+  sendOperationCallback(ctx, settled, family.callbackType, family.callbackSchema, {
+    ...pixOutObject(settled, family.callbackType),
+    ...(reason ? { reason } : {}),
+    ...(e2e ? { end_to_end_id: e2e } : {}),
+    updated_at: new Date(settled.updatedAt).toISOString(),
+  });
   return true;
 }
 

@@ -8,7 +8,7 @@
  *   payloads the worker accepts.
  * No request is trusted for where it says it comes from: an Origin header is CORS only.
  */
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../temporal/payload-codec';
@@ -16,7 +16,7 @@ import type { ApiKey, ApiKeyScope } from '../config/api-keys';
 import { matchesSecret } from '../http/bearer-auth';
 import { requireApiKey, requireScope } from './auth';
 import { ApiError, parseBody } from './errors';
-import { acceptJsonBodies } from './http-refusals';
+import { jsonBodies } from './http-refusals';
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const jsonPayloadSchema = z.object({
@@ -97,7 +97,7 @@ export function codecRoutes(options: CodecRouteOptions): Router {
     const valid = options.codecToken !== undefined && matchesSecret([options.codecToken], req.params.token);
     next(valid ? undefined : unauthorized());
   };
-  const json = [acceptJsonBodies, express.json({ limit: '4mb' })];
+  const json = jsonBodies('4mb');
   const decode: RequestHandler = async (req, res) => {
     const body = parseBody(codecRequestSchema, req);
     res.json({ payloads: (await decodeForDisplay(options.codec, body.payloads.map(fromJson))).map(toJson) });

@@ -60,10 +60,10 @@ export function engineOperations(callbacks: CallbackDocumentSettings = DEFAULT_C
       {
         id: 'getReadiness',
         description:
-          'Readiness: Temporal and the payment API answer; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.',
+          'Readiness: Temporal and the payment API answer, a worker polls the task queue (it polls once warmed up), and the API has built what its first request would; each check is reported as ready or not (the reason goes to the log). Kept for a few seconds, limited per client address.',
         method: 'get',
         path: '/readyz',
-        summary: 'Temporal and the payment API answer',
+        summary: 'Temporal, the payment API and a warm worker answer',
         responses: { 200: { description: 'Ready' }, 503: { description: 'Not ready' } },
       },
     ] satisfies OperationSpec[]

@@ -8,6 +8,8 @@ import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
 import { watchReviewQueue } from '../metrics/review-queue';
 import { checkTemporal, lazyClient } from '../temporal/connection';
+import { checkWorkerPolling } from '../temporal/task-queue-pollers';
+import { warmUpApi } from '../api/warm-up';
 import { stopWhenParentDies } from './parent-watch';
 import { onShutdown } from './shutdown';
 import { startTracing } from '../telemetry/tracing';
@@ -25,11 +27,16 @@ async function main(): Promise<void> {
   const temporal = lazyClient(config, tracing);
   const engine = await openEngine(config, logger, temporal.client);
   const codecToken = resolveCodecToken(config);
+  const warming = performance.now();
+  const warmUp = warmUpApi((error) => logger.warn('api.warm_up_failed', { error }));
+  void warmUp.done.then(() => logger.info('api.warmed_up', { ms: Math.round(performance.now() - warming) }));
   const app = engineApp(engine, {
     ...(codecToken ? { codecToken } : {}),
     readiness: {
       temporal: () => checkTemporal(temporal, config.TEMPORAL_NAMESPACE),
       paymentApi: () => checkReachable(config.PAYMENT_API_BASE_URL),
+      warmUp: warmUp.check,
+      worker: () => checkWorkerPolling(temporal, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE),
     },
     traceRequests: tracing !== undefined,
   });

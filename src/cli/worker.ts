@@ -12,6 +12,7 @@ import { clientOnWorkerConnection } from '../temporal/connection';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { connectWorker } from '../worker/create-worker';
 import { workflowSource } from '../worker/workflow-source';
+import { warmUpWorker } from '../worker/warm-up';
 import { stopWhenParentDies } from './parent-watch';
 import { startTracing } from '../telemetry/tracing';
 
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
   await ensureMedSyncSchedule(temporal.client, config);
   // The SDK's own SIGTERM handling stops the worker; the watch sends it one if the stack launcher dies.
   stopWhenParentDies();
+  // Before the first poll: /readyz counts a worker once it polls (src/temporal/task-queue-pollers.ts).
+  const warming = performance.now();
+  const messageTypes = await warmUpWorker();
+  logger.info('worker.warmed_up', { messageTypes, ms: Math.round(performance.now() - warming) });
   logger.info('worker.started', {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     namespace: config.TEMPORAL_NAMESPACE,

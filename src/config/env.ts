@@ -329,6 +329,16 @@ export const envSchema = z.object({
     .describe(
       'The provider’s callback addresses or subnets, comma-separated: their unsigned callbacks are not budgeted by UNSIGNED_CALLBACKS_PER_MINUTE',
     ),
+  // The sandbox gives a callback 10 s: this, a provider-id lookup (2.5 s at most) and the signal's 5 s fit within it.
+  PROVIDER_CALLBACK_UPDATE_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_000)
+    .default(1_500)
+    .describe(
+      'How long a payout callback waits for its workflow to accept it as an update (no persisted transition of its own); past it (no worker polling, say) the callback is signalled instead, so the provider gets its answer within its timeout',
+    ),
   WEBHOOK_SECRET: list
     .default([DEMO_VALUES.WEBHOOK_SECRET])
     .describe(

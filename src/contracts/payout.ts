@@ -85,6 +85,11 @@ export type CancelOutcome =
 export type PayoutWorkflow = (input: PayoutInput) => Promise<PayoutView>;
 
 export const withdrawalCallbackSignal = defineSignal<[WithdrawalCallbackHint]>('withdrawalCallback');
+/**
+ * The same callback as an update (payouts of version 4): its workflow task is written only once it completes, where
+ * the signal is persisted on arrival and then dispatched. Taken as the signal is: a hint, the check decides.
+ */
+export const withdrawalCallbackUpdate = defineUpdate<void, [WithdrawalCallbackHint]>('withdrawalCallback');
 export const payoutStatusQuery = defineQuery<PayoutView>('status');
 /** Ask the provider now. Refused (validator) while it is being submitted and once it is final: its view is then the answer. */
 export const recheckPayoutUpdate = defineUpdate<PayoutView>('recheck');

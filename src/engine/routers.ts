@@ -78,6 +78,7 @@ export function engineRouters({
         },
         unmatched,
         replays: new ReplayGuard(),
+        updateDeadlineMs: config.PROVIDER_CALLBACK_UPDATE_DEADLINE_MS,
         logger: logger.child({ component: 'callbacks' }),
       },
       callbackRoutes(callbackFieldsOf(config)),

@@ -37,9 +37,11 @@ export type PayoutInput = PayoutRequest & {
  * 2: provider calls and the settlement as local activities, one settlement call for every payout.
  * 3: the provider's id indexed in the same upsert as the move to SUBMITTED, without the
  *    `payout-provider-id-index` patch (version 2 marks it, and upserts it on its own: three events more).
+ * 4: the provider's callback taken as an update too (`withdrawalCallbackUpdate`); older payouts take only the signal,
+ *    so the API, finding no handler, signals them (and a worker rolled back never meets an update it cannot replay).
  */
-export type PayoutWorkflowVersion = 2 | 3;
-export const PAYOUT_WORKFLOW_VERSION: PayoutWorkflowVersion = 3;
+export type PayoutWorkflowVersion = 2 | 3 | 4;
+export const PAYOUT_WORKFLOW_VERSION: PayoutWorkflowVersion = 4;
 
 /** Whether the payout takes the path of `version` (an input without a version is of version 1). */
 export function runsVersion(input: Pick<PayoutInput, 'workflowVersion'>, version: PayoutWorkflowVersion): boolean {

@@ -5,8 +5,9 @@ import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
 import { waitForStatus } from './wait-for-status';
 import type { Config } from '../../src/config/env';
-import { payoutInput } from '../../src/lifecycles/payout-client';
-import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
+import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
+import type { PayoutRequest } from '../../src/payouts/payout-request';
+import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
 import { buildBrCode } from '../../src/pix/brcode';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
@@ -114,3 +115,15 @@ export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
     txid,
     ...(amountCentavos ? { amountCentavos } : {}),
   });
+
+/** A payout started as an API or batch worker of before `workflowVersion` starts it while a deploy rolls out. */
+export const startPayoutOfVersion = (
+  stack: EngineHarness,
+  request: PayoutRequest,
+  workflowVersion: PayoutWorkflowVersion,
+): Promise<'started' | 'exists'> =>
+  startPayoutWorkflow(
+    stack.temporal.client,
+    { ...payoutInput(request, payoutTiming(stack.config)), workflowVersion },
+    stack.config.TEMPORAL_TASK_QUEUE,
+  );

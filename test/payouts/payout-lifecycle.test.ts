@@ -1,14 +1,18 @@
 /**
  * A payout through the real stack: engine API → workflow on a real worker → sandbox over HTTP →
- * signed callback → signal → transaction check → final state, visible in Temporal's visibility.
+ * signed callback → update (the signal as fallback) → transaction check → final state, visible in Temporal's visibility.
  */
 import { temporal } from '@temporalio/proto';
-import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
-import { payoutTiming } from '../../src/payouts/payout-input';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
+import {
+  newExternalId,
+  providerDebits,
+  waitForPayout,
+  withdrawalsSent,
+  startPayoutOfVersion,
+} from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -69,14 +73,14 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
 // them on version 2's path (the provider id indexed on its own, behind its patch), which still finds them by that id.
 test('a payout of version 2 started now keeps its path: its provider id indexed behind the patch, and found by it', async () => {
   const id = externalId('v2');
-  const input = {
-    ...payoutInput(
-      { method: 'pix_key', externalId: id, amountCents: 1500, pixKey: '52998224725', keyType: 'CPF' },
-      payoutTiming(stack.config),
-    ),
-    workflowVersion: 2 as const,
-  };
-  expect(await startPayoutWorkflow(stack.temporal.client, input, stack.config.TEMPORAL_TASK_QUEUE)).toBe('started');
+  const request = {
+    method: 'pix_key',
+    externalId: id,
+    amountCents: 1500,
+    pixKey: '52998224725',
+    keyType: 'CPF',
+  } as const;
+  expect(await startPayoutOfVersion(stack, request, 2)).toBe('started');
   const payout = await waitForStatus(id, ['COMPLETED']);
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   const history = await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).fetchHistory();

@@ -15,13 +15,14 @@ import type { IntentKey } from '../../src/intents/intent-store';
 import { sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import { SUBMISSION_OUTCOME_UNKNOWN } from '../../src/lifecycles/payout-client';
 import { createLogger } from '../../src/logging/logger';
-import { PaymentApiClient } from '../../src/payment-api/client';
+import type { PaymentApiClient } from '../../src/payment-api/client';
 import { CLAIMED_BEFORE_RESET } from '../../src/payouts/earlier-submission';
 import type { PayoutInput } from '../../src/payouts/payout-input';
 import { pixKeyPayoutInput } from '../helpers/payouts';
 import { createSandbox } from '../../sandbox';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';
+import { sandboxApiClient } from '../helpers/payment-api';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const config = testConfig({ SANDBOX_CALLBACK_MAX_ATTEMPTS: '1', SANDBOX_DEDUPLICATE: 'false' });
@@ -33,13 +34,7 @@ let gateway: ProviderProxy;
 let direct: PaymentApiClient;
 let submitWithdrawal: ReturnType<typeof createPayoutActivities>['submitWithdrawal'];
 
-const client = (baseUrl: string) =>
-  new PaymentApiClient({
-    baseUrl,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-  });
+const client = (baseUrl: string) => sandboxApiClient(config, baseUrl);
 
 beforeAll(async () => {
   const { url } = await sandbox.start(0, '127.0.0.1');

@@ -20,6 +20,8 @@ export interface RequestLatency {
 export interface ColdStartResult {
   first: RequestLatency;
   second: RequestLatency;
+  /** The first charge's time over the second's, in the same run: what the cold start costs, whatever the machine's load. */
+  chargeFirstOverSecond: number;
 }
 
 /** Polled often (the figure is a latency), bounded, and refused at once if the payout will not complete. */
@@ -58,5 +60,5 @@ export async function measureColdStart(
   const run = randomUUID().slice(0, 8);
   const first = await oneOfEach(engine, client, `${run}-1`);
   const second = await oneOfEach(engine, client, `${run}-2`);
-  return { first, second };
+  return { first, second, chargeFirstOverSecond: Number((first.chargeMs / second.chargeMs).toFixed(1)) };
 }

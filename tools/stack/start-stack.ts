@@ -18,6 +18,7 @@ import { ensureReferencePage } from '../docs/reference-page';
 import { devServerOptionsFor, engineLocalUrl } from './stack-options';
 
 const SERVICES = ['sandbox', 'worker', 'api'] as const;
+const READY_WAIT_MS = 120_000;
 type Service = (typeof SERVICES)[number];
 
 interface Running {
@@ -96,6 +97,11 @@ async function main(): Promise<void> {
     logger.error('stack.start_failed', { error });
     await stopAll(1);
   }
+  // The banner once /readyz says ready (the worker and the API warmed up): the first request is then not a cold one.
+  // A provider that does not answer leaves it not ready: the banner follows anyway, with the reason in the API's log.
+  await waitHealthy(`${engineLocalUrl(config)}/readyz`, running[2]!.child, 'engine API', {
+    timeoutMs: READY_WAIT_MS,
+  }).catch((error: unknown) => logger.warn('stack.not_ready', { error }));
   process.stdout.write(banner(config, temporal));
 }
 

@@ -15,13 +15,14 @@
  * refused, logged and forgotten, as is an id the provider cannot find (unless endpoint 2 answered it), so that another
  * payment (someone else's, or a cheaper one) cannot pay for this order.
  */
-import { condition, log, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, log, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
 import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
+import { indexedAtStart } from '../shared/start-index';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { OperationRows } from '../shared/operation-rows';
 import { cardPaymentRecord } from '../../src/read-model/operation-records';
@@ -73,18 +74,16 @@ export class CardPayment {
 
   constructor(private readonly input: CardPaymentInput) {
     this.boundByAnswer = patched(CARD_PAYMENT_ANSWER_BINDING_PATCH);
-    // Started by the engine, the payment was indexed by its start request; started otherwise it indexes
-    // itself. Read from the start event, so replay takes the same path.
-    const indexedAtStart = workflowInfo().typedSearchAttributes.get(Flow) === CARD_PAYMENT_FLOW;
+    const indexed = indexedAtStart(CARD_PAYMENT_FLOW);
     this.lifecycle = new Lifecycle({
       table: CARD_PAYMENT_TRANSITIONS,
       initial: 'AWAITING_CARD',
       cause: 'card payment created; checkout open',
       stateAttribute: CardPaymentStatus,
-      initialIndexed: indexedAtStart,
+      initialIndexed: indexed,
       outcome: (state) => cardPaymentOutcome(state, this.details),
     });
-    if (!indexedAtStart)
+    if (!indexed)
       upsertSearchAttributes({ [Flow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
     this.details = {
       externalId: input.order.externalId,

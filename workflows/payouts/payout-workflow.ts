@@ -5,13 +5,14 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
-import type { PayoutInput } from '../../src/payouts/payout-input';
+import { runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import {
   cancelPayoutUpdate,
   payoutStatusQuery,
   recheckAskedSignal,
   recheckPayoutUpdate,
   withdrawalCallbackSignal,
+  withdrawalCallbackUpdate,
   type PayoutView,
 } from '../../src/contracts/payout';
 import { Payout } from './payout';
@@ -20,6 +21,8 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   const payout = new Payout(input);
   setHandler(payoutStatusQuery, () => payout.view());
   setHandler(withdrawalCallbackSignal, (hint) => payout.onCallback(hint));
+  // A handler adds no command; registered from version 4 on only, so an older payout refuses the update and is signalled.
+  if (runsVersion(input, 4)) setHandler(withdrawalCallbackUpdate, (hint) => payout.onCallback(hint));
   setHandler(recheckPayoutUpdate, () => payout.recheck(), { validator: () => payout.validateRecheck() });
   setHandler(recheckAskedSignal, () => payout.askRecheck());
   setHandler(cancelPayoutUpdate, (request) => payout.cancel(request), {

@@ -9,17 +9,11 @@
  * The phases are the only writers of state; handlers record what was asked and wait in PendingUpdates,
  * which the phases answer, every one of them, before the payout ends.
  */
-import {
-  CancellationScope,
-  condition,
-  isCancellation,
-  patched,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
+import { indexedAtStart } from '../shared/start-index';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -80,18 +74,16 @@ export class Payout {
 
   constructor(private readonly input: PayoutInput) {
     this.calls = providerCalls(input);
-    // Started by the engine, the payout was indexed by its start request; started otherwise (or before the
-    // engine did so), it indexes itself. Read from the start event, so replay takes the same path.
     const flow = payoutFlow(input);
-    const indexedAtStart = workflowInfo().typedSearchAttributes.get(Flow) === flow;
+    const indexed = indexedAtStart(flow);
     this.lifecycle = new Lifecycle({
       table: PAYOUT_TRANSITIONS,
       initial: 'RECEIVED',
       cause: 'payout request accepted',
       stateAttribute: PayoutStatus,
-      initialIndexed: indexedAtStart,
+      initialIndexed: indexed,
     });
-    if (!indexedAtStart) {
+    if (!indexed) {
       upsertSearchAttributes({
         [Flow.name]: [flow],
         [AmountCents.name]: [input.amountCents],

@@ -22,6 +22,7 @@ import {
 } from '../../../src/payment-api/schemas/card';
 import type { ErrorIssue } from '../../../src/payment-api/schemas/errors';
 import type { SandboxContext } from '../../context';
+import { rereadOperation, sendOperationCallback } from '../operation-callback';
 import { providerError } from '../../http/errors';
 import { ACCOUNTS } from '../../ledger/ledger';
 import type { Migration } from '../../store/database';
@@ -230,33 +231,28 @@ export function settleCardPayment(ctx: SandboxContext, operation: Operation, sta
       ],
     });
   }
-  const settled = ctx.operations.byId(operation.id);
-  if (!settled) throw new Error(`card payment ${operation.id} vanished while settling`);
+  const settled = rereadOperation(ctx, operation.id);
   ctx.logger.info('sandbox.card_payment_settled', {
     operationId: settled.id,
     paymentId: details.paymentId,
     status: settled.status,
   });
-  if (settled.callbackUrl) {
-    const payload = {
-      id: details.paymentId,
-      type: 'Card' as const,
-      status: settled.status,
-      amount: centavosToReais(settled.amountCents),
-      netValue: centavosToReais(settled.amountCents - settled.feeCents),
-      brand: details.brand,
-      last4: details.last4,
-      provider: CARD_PROVIDER_NAME,
-      providerTransactionId: details.providerReferences.transactionId,
-      providerCustomerId: details.providerReferences.customerId,
-      providerStatus,
-      eventType: 'PAYMENT_UPDATED' as const,
-      ...(details.externalReference !== undefined ? { externalReference: details.externalReference } : {}),
-      updatedAt: new Date(settled.updatedAt).toISOString(),
-      note: 'status_updated',
-    };
-    cardCallbackSchema.parse(payload);
-    ctx.enqueueCallback({ operationId: settled.id, type: 'Card', url: settled.callbackUrl, payload });
-  }
+  sendOperationCallback(ctx, settled, 'Card', cardCallbackSchema, {
+    id: details.paymentId,
+    type: 'Card' as const,
+    status: settled.status,
+    amount: centavosToReais(settled.amountCents),
+    netValue: centavosToReais(settled.amountCents - settled.feeCents),
+    brand: details.brand,
+    last4: details.last4,
+    provider: CARD_PROVIDER_NAME,
+    providerTransactionId: details.providerReferences.transactionId,
+    providerCustomerId: details.providerReferences.customerId,
+    providerStatus,
+    eventType: 'PAYMENT_UPDATED' as const,
+    ...(details.externalReference !== undefined ? { externalReference: details.externalReference } : {}),
+    updatedAt: new Date(settled.updatedAt).toISOString(),
+    note: 'status_updated',
+  });
   return true;
 }

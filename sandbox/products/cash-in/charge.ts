@@ -18,6 +18,7 @@ import {
 } from '../../../src/payment-api/schemas/cash-in';
 import { BrCodeError, buildBrCode, type BrCodeInput } from '../../../src/pix/brcode';
 import type { SandboxContext } from '../../context';
+import { rereadOperation, sendOperationCallback } from '../operation-callback';
 import { providerError, SandboxError } from '../../http/errors';
 import { ACCOUNTS } from '../../ledger/ledger';
 import { newOperationId, type Operation } from '../../store/operations';
@@ -224,7 +225,6 @@ function endToEndId(at: number): string {
 }
 
 function announce(ctx: SandboxContext, operation: Operation): void {
-  if (!operation.callbackUrl) return;
   const details = cashInDetails(operation);
   const paid = operation.status === 'PAID';
   const payload = {
@@ -237,14 +237,7 @@ function announce(ctx: SandboxContext, operation: Operation): void {
     ...(paid && details.endToEndId !== undefined ? { endToEndId: details.endToEndId } : {}),
     updatedAt: iso(operation.updatedAt),
   };
-  cashInCallbackSchema.parse(payload);
-  ctx.enqueueCallback({ operationId: operation.id, type: 'Deposit', url: operation.callbackUrl, payload });
-}
-
-function reread(ctx: SandboxContext, id: string): Operation {
-  const operation = ctx.operations.byId(id);
-  if (!operation) throw new Error(`cash-in ${id} vanished`);
-  return operation;
+  sendOperationCallback(ctx, operation, 'Deposit', cashInCallbackSchema, payload);
 }
 
 function refuseUnlessPending(operation: Operation): void {
@@ -281,7 +274,7 @@ export function payCashIn(
     splitCents,
   };
   if (!ctx.operations.transition(operation.id, 'PENDING', 'PAID', { details: { ...paidDetails } }))
-    refuseUnlessPending(reread(ctx, operation.id));
+    refuseUnlessPending(rereadOperation(ctx, operation.id));
   ctx.scheduler.cancelFor(operation.id);
   ctx.ledger.post({
     kind: 'cash-in.paid',
@@ -294,7 +287,7 @@ export function payCashIn(
       { account: ACCOUNTS.fees, amountCents: operation.feeCents },
     ],
   });
-  const paid = reread(ctx, operation.id);
+  const paid = rereadOperation(ctx, operation.id);
   ctx.logger.info('sandbox.cash_in_paid', { operationId: paid.id, externalId: paid.externalId, status: paid.status });
   announce(ctx, paid);
   return paid;
@@ -309,7 +302,7 @@ export function closeCashIn(
 ): boolean {
   if (!ctx.operations.transition(operation.id, 'PENDING', status, { failureReason: reason ?? null })) return false;
   ctx.scheduler.cancelFor(operation.id);
-  const closed = reread(ctx, operation.id);
+  const closed = rereadOperation(ctx, operation.id);
   ctx.logger.info('sandbox.cash_in_closed', {
     operationId: closed.id,
     externalId: closed.externalId,

@@ -17,18 +17,22 @@ import {
 } from '../../../src/payment-api/schemas/crypto';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
-import { ACCOUNTS } from '../../ledger/ledger';
+import { postOutgoingDebit, postOutgoingOutcome, type OutgoingAccounts } from '../../ledger/outgoing-payment';
 import { newOperationId, type Operation } from '../../store/operations';
 import type { SandboxUser } from '../../store/users';
 import { fingerprintOf, outcomeForAmount, replayedOperation } from '../pix-out';
 import type { ForcedOutcome } from '../product';
+import { rereadOperation, sendOperationCallback } from '../operation-callback';
 import { cryptoFeeCents, readCryptoFees } from './fees';
 
 export type CryptoWithdrawalInput = z.output<typeof cryptoWithdrawalRequestSchema>;
 
 export const CRYPTO_PRODUCT = 'crypto-withdrawal';
 export const CRYPTO_SETTLE_JOB = 'crypto-withdrawal.settle';
-export const CRYPTO_ACCOUNTS = { pending: 'crypto-out:pending', settled: 'crypto-out:settled' } as const;
+export const CRYPTO_ACCOUNTS = {
+  pending: 'crypto-out:pending',
+  settled: 'crypto-out:settled',
+} as const satisfies OutgoingAccounts;
 export const CRYPTO_RULE_FAILED_REASON = 'Transfer rejected on chain (sandbox rule: amount ending in .13)';
 
 export interface CryptoDetails {
@@ -133,16 +137,7 @@ export function openCryptoWithdrawal(
       callbackUrl: input.clientCallbackUrl,
       details: { ...details },
     });
-    ctx.ledger.post({
-      kind: `${CRYPTO_PRODUCT}.debit`,
-      operationId: operation.id,
-      externalId: operation.externalId,
-      lines: [
-        { account: ACCOUNTS.user(caller.id), amountCents: -(amountCents + feeCents) },
-        { account: CRYPTO_ACCOUNTS.pending, amountCents },
-        { account: ACCOUNTS.fees, amountCents: feeCents },
-      ],
-    });
+    postOutgoingDebit(ctx.ledger, CRYPTO_PRODUCT, CRYPTO_ACCOUNTS, operation);
     const outcome = outcomeForAmount(amountCents);
     if (outcome.status !== 'NEVER') {
       const payload =
@@ -173,43 +168,22 @@ export function settleCryptoWithdrawal(ctx: SandboxContext, operation: Operation
   )
     return false;
   ctx.scheduler.cancelFor(operation.id);
-  const lines =
-    outcome.status === 'COMPLETED'
-      ? [
-          { account: CRYPTO_ACCOUNTS.pending, amountCents: -operation.amountCents },
-          { account: CRYPTO_ACCOUNTS.settled, amountCents: operation.amountCents },
-        ]
-      : [
-          { account: CRYPTO_ACCOUNTS.pending, amountCents: -operation.amountCents },
-          { account: ACCOUNTS.fees, amountCents: -operation.feeCents },
-          { account: ACCOUNTS.user(operation.userId), amountCents: operation.amountCents + operation.feeCents },
-        ];
-  ctx.ledger.post({
-    kind: `${CRYPTO_PRODUCT}.${outcome.status === 'COMPLETED' ? 'settle' : 'refund'}`,
-    operationId: operation.id,
-    externalId: operation.externalId,
-    lines,
-  });
-  const settled = ctx.operations.byId(operation.id);
-  if (!settled) throw new Error(`crypto withdrawal ${operation.id} vanished while settling`);
+  postOutgoingOutcome(ctx.ledger, CRYPTO_PRODUCT, CRYPTO_ACCOUNTS, operation, outcome.status);
+  const settled = rereadOperation(ctx, operation.id);
   ctx.logger.info('sandbox.crypto_withdrawal_settled', {
     operationId: settled.id,
     externalId: settled.externalId,
     status: settled.status,
   });
-  if (settled.callbackUrl) {
-    const payload = {
-      transaction_id: settled.id,
-      external_id: settled.externalId ?? settled.id,
-      ...commonFields(settled),
-      total: centavosToReais(settled.amountCents + settled.feeCents),
-      ...(settledDetails.txHash !== undefined ? { txHash: settledDetails.txHash } : {}),
-      type: 'CryptoWithdrawal' as const,
-      ...(reason !== null ? { reason } : {}),
-      updated_at: iso(settled.updatedAt),
-    };
-    cryptoWithdrawalCallbackSchema.parse(payload);
-    ctx.enqueueCallback({ operationId: settled.id, type: 'CryptoWithdrawal', url: settled.callbackUrl, payload });
-  }
+  sendOperationCallback(ctx, settled, 'CryptoWithdrawal', cryptoWithdrawalCallbackSchema, {
+    transaction_id: settled.id,
+    external_id: settled.externalId ?? settled.id,
+    ...commonFields(settled),
+    total: centavosToReais(settled.amountCents + settled.feeCents),
+    ...(settledDetails.txHash !== undefined ? { txHash: settledDetails.txHash } : {}),
+    type: 'CryptoWithdrawal' as const,
+    ...(reason !== null ? { reason } : {}),
+    updated_at: iso(settled.updatedAt),
+  });
   return true;
 }

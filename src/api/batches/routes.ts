@@ -22,6 +22,7 @@ import { batchCsvQuerySchema, batchRequestBodySchema, MAX_BATCH_ITEMS } from '..
 import type { RowIssue } from '../../validation/issues';
 import { ApiError, parseOrThrow } from '../errors';
 import { acceptBodies } from '../http-refusals';
+import { answerIdempotent } from '../idempotent-answer';
 import type { BatchAction, BatchService } from './service';
 
 /** 100,000 items of a few hundred bytes each. */
@@ -108,8 +109,12 @@ export function batchRoutes(service: BatchService): Router {
   router.post('/v1/payout-batches', async (req, res) => {
     const { batchId, items, knownIssues } = await readBatchBody(req);
     const accepted = await service.submit(items, batchId, knownIssues);
-    if (!accepted.created) res.set('Idempotent-Replayed', 'true');
-    res.status(202).json(toBatchAccepted(accepted.batchId, accepted.total, accepted.totalAmountCents));
+    answerIdempotent(
+      res,
+      202,
+      accepted.created,
+      toBatchAccepted(accepted.batchId, accepted.total, accepted.totalAmountCents),
+    );
   });
 
   router.get('/v1/payout-batches/:batchId', async (req, res) => {

@@ -2,7 +2,7 @@
  * What a callback route declares: where it is posted, which fields the engine reads of it (under the provider's
  * names, a setting per kind), the operation it names and the hint that operation's workflow is signalled.
  */
-import type { SignalDefinition } from '@temporalio/common';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FieldReaders, FieldsRead } from '../../infractions/record-reader';
 import type { CallbackKind } from '../../payment-api/schemas/callback-fields';
 
@@ -12,6 +12,8 @@ export interface CallbackTarget<H> {
   /** The provider's id of the operation, when the callback carries it. */
   providerId?: string;
   signal: SignalDefinition<[H]>;
+  /** The same hint as an update, tried first where the workflow takes it (deliver-callback.ts); the signal otherwise. */
+  update?: UpdateDefinition<void, [H]>;
   hint: H;
   /** The business id, for logs and the unmatched store. */
   reference: string;

@@ -46,6 +46,8 @@ export interface CallbackRouterDependencies {
   unmatched: UnmatchedCallbackStore;
   /** The callbacks this process accepted within the signature window: the same one again is answered without a signal. */
   replays: ReplayGuard;
+  /** How long a callback waits for its workflow to accept it as an update before it is signalled (PROVIDER_CALLBACK_UPDATE_DEADLINE_MS). */
+  updateDeadlineMs: number;
   logger: Logger;
   now?: () => Date;
 }
@@ -98,6 +100,7 @@ export function callbackRouter(
         client ? route.untrusted(named.hint) : named.hint,
         route.flows,
         log,
+        deps.updateDeadlineMs,
       );
       if (client) {
         if (delivery === 'signalled') deps.unsigned.budget.charge(client);

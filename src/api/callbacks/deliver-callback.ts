@@ -1,11 +1,16 @@
 /**
- * The last step: the hint signalled to the operation's workflow, found by our id or else by the provider's id
- * (which the workflow indexed, ProviderTransactionId, once the provider answered it). 503 when Temporal cannot
- * take it, so the provider retries and no callback is lost.
+ * The last step: the hint handed to the operation's workflow, found by our id or else by the provider's id
+ * (which the workflow indexed, ProviderTransactionId, once the provider answered it). Where the route has an update
+ * (payouts), the hint goes as that update first: its workflow task is written once, when it completes, where a signal
+ * is persisted on arrival and dispatched after. An update not accepted within `updateDeadlineMs` (no worker polling,
+ * a payout of before version 4 without the handler, a closed or absent workflow) is followed by the signal, which
+ * decides the answer. Both may then reach the workflow: harmless, a callback is a hint the check confirms. 503 when
+ * Temporal cannot take it, so the provider retries and no callback is lost.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
+import { WorkflowNotFoundError, type SignalDefinition, type UpdateDefinition } from '@temporalio/common';
+import { WorkflowUpdateStage } from '@temporalio/client';
 import type { Logger } from '../../logging/logger';
 import { ProviderTransactionId } from '../../temporal/search-attributes';
 import { linkToWorkflowTrace } from '../../telemetry/trace-links';
@@ -16,6 +21,7 @@ const SIGNAL_DEADLINE_MS = 5_000;
 /** Waits before each visibility lookup of a provider id: well within the provider's webhook timeout. */
 const INDEX_LOOKUP_PAUSES_MS = [0, 250, 750, 1_500];
 
+/** 'signalled' when the workflow took the hint (as the update or the signal). */
 export type Delivery = 'signalled' | 'closed' | 'absent';
 
 /** Our id first; then the provider's id among `flows`. 'closed' when the workflow ended (late callbacks change nothing), 'absent' when none exists. */
@@ -25,16 +31,45 @@ export async function deliverCallback<H>(
   hint: H,
   flows: readonly string[],
   log: Logger,
+  updateDeadlineMs: number,
 ): Promise<Delivery> {
-  let delivery: Delivery =
-    target.workflowId === undefined
-      ? 'absent'
-      : await signalWorkflow(client, target.workflowId, target.signal, hint, log);
+  const deliver = async (workflowId: string): Promise<Delivery> =>
+    target.update && (await updateWorkflow(client, workflowId, target.update, hint, updateDeadlineMs, log))
+      ? 'signalled'
+      : signalWorkflow(client, workflowId, target.signal, hint, log);
+  let delivery: Delivery = target.workflowId === undefined ? 'absent' : await deliver(target.workflowId);
   if (delivery === 'absent' && target.providerId !== undefined) {
     const found = await workflowOfProviderId(client, target.providerId, flows);
-    if (found !== undefined) delivery = await signalWorkflow(client, found, target.signal, hint, log);
+    if (found !== undefined) delivery = await deliver(found);
   }
   return delivery;
+}
+
+/** Whether the workflow accepted the update in time; any failure leaves the answer to the signal that follows. */
+async function updateWorkflow<H>(
+  client: Client,
+  workflowId: string,
+  update: UpdateDefinition<void, [H]>,
+  hint: H,
+  deadlineMs: number,
+  log: Logger,
+): Promise<boolean> {
+  try {
+    await client.withDeadline(Date.now() + deadlineMs, async () => {
+      const handle = await client.workflow
+        .getHandle(workflowId)
+        .startUpdate(update, { args: [hint], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      // A refusal (a payout without the handler) comes back as the outcome, not as an error: result() throws it.
+      // The handler returns at once, so the outcome rides the acceptance and result() asks nothing more.
+      await handle.result();
+    });
+  } catch (error) {
+    log.info('callback.update_not_accepted', { workflowId, error: error instanceof Error ? error.name : 'unknown' });
+    return false;
+  }
+  log.info('callback.updated', { workflowId });
+  await linkToWorkflowTrace(client, workflowId);
+  return true;
 }
 
 async function signalWorkflow<H>(

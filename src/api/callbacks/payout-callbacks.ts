@@ -9,6 +9,7 @@ import type { RailCallback } from '../../payouts/rails/rail-provider';
 import {
   payoutWorkflowId,
   withdrawalCallbackSignal,
+  withdrawalCallbackUpdate,
   type WithdrawalCallbackHint,
 } from '../../lifecycles/payout-client';
 import {
@@ -29,6 +30,7 @@ function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackField
       ...(externalId ? { workflowId: payoutWorkflowId(externalId.value) } : {}),
       ...(transactionId ? { providerId: transactionId.value } : {}),
       signal: withdrawalCallbackSignal,
+      update: withdrawalCallbackUpdate,
       reference: externalId?.value ?? `provider transaction ${transactionId?.value ?? ''}`,
       hint: {
         // A status it could not read: "look now", as an unsigned callback says.

@@ -3,11 +3,11 @@
  * the page, its script, and its two calls. The pay body holds the card: the JSON parser's errors and
  * the validation issues name fields only, and nothing here logs a body.
  */
-import express, { Router, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import { cardPaymentParamsSchema } from './schemas';
 import { checkoutHeaders, checkoutMessagePage, checkoutPage } from './checkout-page';
 import { CHECKOUT_SCRIPT } from './checkout-script';
@@ -63,7 +63,7 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
     }
   });
 
-  const body = [acceptJsonBodies, express.json({ limit: '16kb' })];
+  const body = jsonBodies('16kb');
 
   router.post('/checkout/:externalId/pay', ...body, async (req, res) => {
     const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');

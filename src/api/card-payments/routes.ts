@@ -1,8 +1,9 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, list them (from the read model), read one. */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
+import { answerIdempotent } from '../idempotent-answer';
 import type { OperationListing } from '../operation-listing';
 import {
   cardPaymentParamsSchema,
@@ -16,7 +17,7 @@ import type { CardPaymentService } from './service';
 
 export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
   const router = Router();
-  router.use('/v1/card-payments', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/card-payments', jsonBodies('64kb'));
 
   router.post('/v1/card-payments', async (req, res) => {
     const order = parseShapeThenRules(
@@ -26,8 +27,7 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
       'The card payment cannot be made as requested',
     );
     const { created, ...answer } = await service.create(order);
-    if (!created) res.set('Idempotent-Replayed', 'true');
-    res.status(201).json(answer);
+    answerIdempotent(res, 201, created, answer);
   });
 
   router.get('/v1/card-payments', async (req, res) => {

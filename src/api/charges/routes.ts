@@ -1,11 +1,11 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them (from the read model). */
-import express, { Router } from 'express';
-import { toDataURL } from 'qrcode';
+import { Router } from 'express';
 import { chargeRequestSchema } from '../../charges/charge-request';
+import { qrImage } from '../../charges/qr-image';
 import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import type { OperationListing } from '../operation-listing';
 import {
   chargeParamsSchema,
@@ -23,7 +23,7 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
     externalId: view.externalId,
     status: view.state,
     qrcode: view.qrcode,
-    qrcodeImage: await toDataURL(view.qrcode, { errorCorrectionLevel: 'M', margin: 2 }),
+    qrcodeImage: await qrImage(view.qrcode),
     amount: centavosToReais(view.amountCents),
     expiresAt: view.expiresAt,
     workflowId: chargeWorkflowId(view.externalId),
@@ -32,7 +32,7 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
 
 export function chargeRoutes(service: ChargeService, listing: OperationListing): Router {
   const router = Router();
-  router.use('/v1/charges', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/charges', jsonBodies('64kb'));
 
   router.post('/v1/charges', async (req, res) => {
     const request = parseShapeThenRules(

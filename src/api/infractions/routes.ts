@@ -1,15 +1,15 @@
 /** `/v1/infractions`: list (the read model), read, defend (a workflow update), sync now. */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import type { OperationListing } from '../operation-listing';
 import { infractionParamsSchema, infractionListItem, infractionListQuerySchema, infractionResponse } from './schemas';
 import type { InfractionService } from './service';
 
 export function infractionRoutes(service: InfractionService, listing: OperationListing): Router {
   const router = Router();
-  router.use('/v1/infractions', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/infractions', jsonBodies('64kb'));
 
   router.get('/v1/infractions', async (req, res) => {
     res.json(

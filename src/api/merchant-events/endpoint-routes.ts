@@ -1,6 +1,6 @@
 /** `/v1/webhook-endpoints`: where the engine sends events, and with which secret it signs them. */
 import { randomBytes } from 'node:crypto';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { z } from 'zod';
 import type { Config } from '../../config/env';
 import type { WebhookEndpoint, WebhookEndpointStore } from '../../merchant-events/endpoint-store';
@@ -12,7 +12,7 @@ import {
 } from '../../merchant-events/endpoint-request';
 import { newStandardWebhookSecret } from '../../merchant-events/standard-webhook-signature';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
 import { endpointParamsSchema, endpointResponseSchema } from './schemas';
 
 export type EndpointRouteConfig = Pick<
@@ -31,7 +31,7 @@ function shown(endpoint: WebhookEndpoint): z.infer<typeof endpointResponseSchema
 
 export function webhookEndpointRoutes(endpoints: WebhookEndpointStore, config: EndpointRouteConfig): Router {
   const router = Router();
-  router.use('/v1/webhook-endpoints', acceptJsonBodies, express.json({ limit: '16kb' }));
+  router.use('/v1/webhook-endpoints', jsonBodies('16kb'));
 
   router.post('/v1/webhook-endpoints', async (req, res) => {
     const request = parseBody(endpointRequestSchema, req);

@@ -1,6 +1,7 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
-import { acceptJsonBodies } from '../http-refusals';
+import { jsonBodies } from '../http-refusals';
+import { answerIdempotent } from '../idempotent-answer';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
@@ -17,7 +18,7 @@ import type { PayoutService } from './service';
 
 export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
   const router = Router();
-  router.use('/v1/payouts', acceptJsonBodies, express.json({ limit: '64kb' }));
+  router.use('/v1/payouts', jsonBodies('64kb'));
 
   router.post('/v1/payouts', async (req, res) => {
     const request = parseShapeThenRules(
@@ -27,10 +28,11 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
       'The payout cannot be made as requested',
     );
     const submitted = await service.submit(request);
-    if (!submitted.created) res.set('Idempotent-Replayed', 'true');
-    res
-      .status(202)
-      .json({ externalId: submitted.externalId, status: submitted.status, workflowId: submitted.workflowId });
+    answerIdempotent(res, 202, submitted.created, {
+      externalId: submitted.externalId,
+      status: submitted.status,
+      workflowId: submitted.workflowId,
+    });
   });
 
   router.post('/v1/payouts/preview', (req, res) => {

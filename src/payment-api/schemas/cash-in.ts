@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import {
-  acceptSpellings,
   callbackUrlSchema,
   clientIdentifierSchema,
   descriptionSchema,
@@ -16,7 +15,7 @@ import {
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
-  TRANSACTION_ID_SPELLINGS,
+  transactionRecord,
 } from './common';
 
 /** PENDING from the spec; PAID, EXPIRED and FAILED are our choice. PENDING is the only non-final one. */
@@ -58,18 +57,15 @@ export const cashInRequestSchema = z
   .meta({ id: 'PixCashInRequest', dependentRequired: { splitUser: ['splitTax'], splitTax: ['splitUser'] } });
 export type CashInRequest = z.input<typeof cashInRequestSchema>;
 
-export const qrCodeResponseSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    transactionId: z.string().min(1),
-    status: openEnum(CASH_IN_STATUSES),
-    /** The copy-and-paste (EMV) code. */
-    qrcode: z.string().min(1),
-    amount: responseAmountSchema,
-    /** Sandbox extension: when the charge expires (1 hour after creation). */
-    expiresAt: timestampSchema.optional(),
-  }),
-);
+export const qrCodeResponseSchema = transactionRecord({
+  transactionId: z.string().min(1),
+  status: openEnum(CASH_IN_STATUSES),
+  /** The copy-and-paste (EMV) code. */
+  qrcode: z.string().min(1),
+  amount: responseAmountSchema,
+  /** Sandbox extension: when the charge expires (1 hour after creation). */
+  expiresAt: timestampSchema.optional(),
+});
 
 export const cashInResponseSchema = z
   .looseObject({
@@ -83,18 +79,15 @@ export type CashInResponse = z.infer<typeof cashInResponseSchema>;
  * Sent to projectWebhook on every status change of the charge. Not in the spec: required only what
  * routes it (`transactionId`, the merchant's id of the charge, and `status`); the rest optional.
  */
-export const cashInCallbackSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    transactionId: z.string().min(1),
-    status: openEnum(CASH_IN_STATUSES),
-    amount: responseAmountSchema.optional(),
-    type: openEnum(['Deposit']).optional(),
-    /** Present when status is PAID. */
-    paidAt: timestampSchema.optional(),
-    payerName: z.string().optional(),
-    endToEndId: z.string().optional(),
-    updatedAt: timestampSchema.optional(),
-  }),
-);
+export const cashInCallbackSchema = transactionRecord({
+  transactionId: z.string().min(1),
+  status: openEnum(CASH_IN_STATUSES),
+  amount: responseAmountSchema.optional(),
+  type: openEnum(['Deposit']).optional(),
+  /** Present when status is PAID. */
+  paidAt: timestampSchema.optional(),
+  payerName: z.string().optional(),
+  endToEndId: z.string().optional(),
+  updatedAt: timestampSchema.optional(),
+});
 export type CashInCallback = z.infer<typeof cashInCallbackSchema>;

@@ -145,6 +145,11 @@ export const TRANSACTION_ID_SPELLINGS = {
   snake: { transaction_id: ['transactionId'] },
 } as const;
 
+/** A provider object read tolerantly (fields it adds pass) that names its transaction `transactionId`, or `transaction_id`. */
+export function transactionRecord<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return acceptSpellings(TRANSACTION_ID_SPELLINGS.camel, z.looseObject(shape));
+}
+
 /** A payout callback names its payout by our external_id, the provider's transaction_id, or both. */
 export function namesAPayout(callback: {
   external_id?: string | undefined;

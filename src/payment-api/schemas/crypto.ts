@@ -16,6 +16,7 @@ import {
   responseAmountSchema,
   timestampSchema,
   TRANSACTION_ID_SPELLINGS,
+  transactionRecord,
 } from './common';
 
 export const CRYPTO_NETWORKS = ['TRC20', 'ERC20', 'BEP20'] as const;
@@ -93,36 +94,33 @@ const cryptoWithdrawalFields = {
   network: openEnum(CRYPTO_NETWORKS),
 };
 
-export const cryptoWithdrawalResponseSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({ message: z.string(), ...cryptoWithdrawalFields }),
-).meta({ id: 'CryptoWithdrawalResponse' });
+export const cryptoWithdrawalResponseSchema = transactionRecord({
+  message: z.string(),
+  ...cryptoWithdrawalFields,
+}).meta({ id: 'CryptoWithdrawalResponse' });
 export type CryptoWithdrawalResponse = z.infer<typeof cryptoWithdrawalResponseSchema>;
 
 /**
  * Endpoint 13 (shape not in the spec; our choice of what the sandbox sends): the withdrawal as it stands
  * now. Required only what the engine reads: the id and the status; the rest typed when present.
  */
-export const cryptoStatusResponseSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    transactionId: providerIdSchema,
-    status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
-    external_id: z.string().min(1).optional(),
-    amount: responseAmountSchema.optional(),
-    fee: responseAmountSchema.optional(),
-    total: responseAmountSchema.optional(),
-    usdt_amount: z.union([usdtAmountSchema, z.number()]).optional(),
-    usdt_rate: rateSchema.positive().optional(),
-    wallet: z.string().min(1).optional(),
-    network: openEnum(CRYPTO_NETWORKS).optional(),
-    /** On-chain transaction hash, once broadcast. */
-    txHash: z.string().nullable().optional(),
-    reason: z.string().optional(),
-    createdAt: timestampSchema.optional(),
-    updatedAt: timestampSchema.optional(),
-  }),
-).meta({ id: 'CryptoStatusResponse' });
+export const cryptoStatusResponseSchema = transactionRecord({
+  transactionId: providerIdSchema,
+  status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
+  external_id: z.string().min(1).optional(),
+  amount: responseAmountSchema.optional(),
+  fee: responseAmountSchema.optional(),
+  total: responseAmountSchema.optional(),
+  usdt_amount: z.union([usdtAmountSchema, z.number()]).optional(),
+  usdt_rate: rateSchema.positive().optional(),
+  wallet: z.string().min(1).optional(),
+  network: openEnum(CRYPTO_NETWORKS).optional(),
+  /** On-chain transaction hash, once broadcast. */
+  txHash: z.string().nullable().optional(),
+  reason: z.string().optional(),
+  createdAt: timestampSchema.optional(),
+  updatedAt: timestampSchema.optional(),
+}).meta({ id: 'CryptoStatusResponse' });
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
 /** Not in the spec: required only what routes it (`external_id` or `transaction_id`, and `status`); the rest optional, typed when present. */

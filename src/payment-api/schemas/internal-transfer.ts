@@ -1,13 +1,6 @@
 /** Endpoints 11 and 11a: POST /api/transactions/internal (alias /api/transactions/withdraw/internal). */
 import { z } from 'zod';
-import {
-  acceptSpellings,
-  descriptionSchema,
-  emailSchema,
-  requestAmountSchema,
-  responseAmountSchema,
-  TRANSACTION_ID_SPELLINGS,
-} from './common';
+import { descriptionSchema, emailSchema, requestAmountSchema, responseAmountSchema, transactionRecord } from './common';
 
 export const internalTransferRequestSchema = z
   .strictObject({
@@ -19,16 +12,13 @@ export const internalTransferRequestSchema = z
   .meta({ id: 'InternalTransferRequest' });
 export type InternalTransferRequest = z.input<typeof internalTransferRequestSchema>;
 
-export const internalTransferDataSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    transactionId: z.string().min(1),
-    amount: responseAmountSchema,
-    recipientEmail: z.string(),
-    recipientName: z.string(),
-    newBalance: responseAmountSchema,
-  }),
-);
+export const internalTransferDataSchema = transactionRecord({
+  transactionId: z.string().min(1),
+  amount: responseAmountSchema,
+  recipientEmail: z.string(),
+  recipientName: z.string(),
+  newBalance: responseAmountSchema,
+});
 
 export const internalTransferResponseSchema = z
   .looseObject({

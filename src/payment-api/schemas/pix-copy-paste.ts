@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import {
-  acceptSpellings,
   callbackUrlSchema,
   clientIdentifierSchema,
   descriptionSchema,
@@ -15,7 +14,7 @@ import {
   providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
-  TRANSACTION_ID_SPELLINGS,
+  transactionRecord,
 } from './common';
 import { pixOutCallbackSchema, pixOutObjectSchema, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_STATUSES } from './withdrawal';
 
@@ -41,14 +40,11 @@ export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
 export type PixPaymentObject = z.infer<typeof pixPaymentObjectSchema>;
 
-export const pixCopyPasteResponseSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    message: z.string(),
-    transactionId: z.string().min(1),
-    payment: pixPaymentObjectSchema,
-  }),
-).meta({ id: 'PixCopyPasteResponse' });
+export const pixCopyPasteResponseSchema = transactionRecord({
+  message: z.string(),
+  transactionId: z.string().min(1),
+  payment: pixPaymentObjectSchema,
+}).meta({ id: 'PixCopyPasteResponse' });
 export type PixCopyPasteResponse = z.infer<typeof pixCopyPasteResponseSchema>;
 
 export const pixCopyPasteCallbackSchema = pixOutCallbackSchema('PixCopyPaste');

@@ -4,13 +4,12 @@
  */
 import { z } from 'zod';
 import {
-  acceptSpellings,
   openEnum,
   providerIdSchema,
   requiredTextSchema,
   responseAmountSchema,
   timestampSchema,
-  TRANSACTION_ID_SPELLINGS,
+  transactionRecord,
 } from './common';
 
 export const TRANSACTION_STATES = ['PENDENTE', 'PROCESSING', 'COMPLETO', 'FALHA'] as const;
@@ -38,20 +37,17 @@ export const transactionCheckRequestSchema = z
   .meta({ id: 'TransactionCheckRequest' });
 export type TransactionCheckRequest = z.input<typeof transactionCheckRequestSchema>;
 
-export const checkedTransactionSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    transactionId: providerIdSchema,
-    transactionState: openEnum(TRANSACTION_STATES),
-    /** Read only when present: the engine needs the state; the rest is shown in the spec, not promised. */
-    value: responseAmountSchema.optional(),
-    fee: responseAmountSchema.optional(),
-    transactionType: openEnum(TRANSACTION_TYPES).optional(),
-    transactionMethod: openEnum(TRANSACTION_METHODS).optional(),
-    createdAt: timestampSchema.optional(),
-    updatedAt: timestampSchema.optional(),
-  }),
-);
+export const checkedTransactionSchema = transactionRecord({
+  transactionId: providerIdSchema,
+  transactionState: openEnum(TRANSACTION_STATES),
+  /** Read only when present: the engine needs the state; the rest is shown in the spec, not promised. */
+  value: responseAmountSchema.optional(),
+  fee: responseAmountSchema.optional(),
+  transactionType: openEnum(TRANSACTION_TYPES).optional(),
+  transactionMethod: openEnum(TRANSACTION_METHODS).optional(),
+  createdAt: timestampSchema.optional(),
+  updatedAt: timestampSchema.optional(),
+});
 export type CheckedTransaction = z.infer<typeof checkedTransactionSchema>;
 
 export const transactionCheckResponseSchema = z

@@ -18,6 +18,7 @@ import {
   responseAmountSchema,
   timestampSchema,
   TRANSACTION_ID_SPELLINGS,
+  transactionRecord,
 } from './common';
 
 export { PIX_KEY_TYPES };
@@ -92,14 +93,11 @@ export function pixOutCallbackSchema<const T extends string>(type: T) {
 export const withdrawalObjectSchema = pixOutObjectSchema('Withdrawal');
 export type WithdrawalObject = z.infer<typeof withdrawalObjectSchema>;
 
-export const withdrawalResponseSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.camel,
-  z.looseObject({
-    message: z.string(),
-    transactionId: z.string().min(1),
-    withdrawal: withdrawalObjectSchema,
-  }),
-).meta({ id: 'WithdrawalResponse' });
+export const withdrawalResponseSchema = transactionRecord({
+  message: z.string(),
+  transactionId: z.string().min(1),
+  withdrawal: withdrawalObjectSchema,
+}).meta({ id: 'WithdrawalResponse' });
 export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
 
 export const withdrawalCallbackSchema = pixOutCallbackSchema('Withdrawal');

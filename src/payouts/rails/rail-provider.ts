@@ -143,20 +143,19 @@ export function acceptedFromCheck(found: Extract<CheckOutcome, { kind: 'found' }
 }
 
 /**
- * A send for rails the provider can be asked about by external_id. It runs only when the payout's intent
- * says no earlier attempt can have reached the provider (src/intents; activities/payout-activities.ts): an
+ * A send for rails the provider can be asked about by external_id (endpoint 9). It runs only when the payout's
+ * intent says no earlier attempt can have reached the provider (src/intents; activities/payout-activities.ts): an
  * attempt after the first still asks first (cheap, and safe against an attempt made before intents were
  * kept), and posts only when the provider has no record. Nothing here relies on the provider de-duplicating.
  */
 export async function reconcileThenPost(
   context: SubmitContext,
-  lookUp: () => Promise<CheckOutcome>,
-  amountCents: number,
+  payout: { externalId: string; amountCents: number },
   post: () => Promise<SubmitOutcome>,
 ): Promise<SubmitOutcome> {
   if (context.attempt > 1) {
-    const existing = await lookUp();
-    if (existing.kind === 'found') return acceptedFromCheck(existing, amountCents);
+    const existing = await transactionCheck(context.api, payout.externalId);
+    if (existing.kind === 'found') return acceptedFromCheck(existing, payout.amountCents);
   }
   return post();
 }

@@ -42,39 +42,34 @@ async function cryptoStatus(api: PayoutPaymentApi, id: string): Promise<CheckOut
 export const cryptoProvider: RailProvider<CryptoPayout> = {
   callback: { path: '/callbacks/crypto', kind: 'crypto' },
   submit: (payout, context) =>
-    reconcileThenPost(
-      context,
-      () => transactionCheck(context.api, payout.externalId),
-      payout.amountCents,
-      async () => {
-        const quoted = quoteCrypto(payout.amountCents, await context.api.getCryptoFees());
-        if (!quoted.ok) return { kind: 'rejected', reason: quoted.reason };
-        const response = await context.api.createCryptoWithdrawal({
-          amount: centavosToReais(payout.amountCents),
-          wallet: payout.wallet,
-          network: payout.network,
-          external_id: payout.externalId,
-          clientCallbackUrl: context.callbackUrl,
-        });
-        const feeCents = reaisToCentavos(response.fee);
-        return {
-          kind: 'accepted',
-          transactionId: response.transactionId,
-          providerStatus: response.status,
+    reconcileThenPost(context, payout, async () => {
+      const quoted = quoteCrypto(payout.amountCents, await context.api.getCryptoFees());
+      if (!quoted.ok) return { kind: 'rejected', reason: quoted.reason };
+      const response = await context.api.createCryptoWithdrawal({
+        amount: centavosToReais(payout.amountCents),
+        wallet: payout.wallet,
+        network: payout.network,
+        external_id: payout.externalId,
+        clientCallbackUrl: context.callbackUrl,
+      });
+      const feeCents = reaisToCentavos(response.fee);
+      return {
+        kind: 'accepted',
+        transactionId: response.transactionId,
+        providerStatus: response.status,
+        feeCents,
+        totalCents: payout.amountCents + feeCents,
+        reconciled: false,
+        // What the provider applied: its answer, which the quote predicted.
+        quote: {
+          ...quoted.quote,
           feeCents,
           totalCents: payout.amountCents + feeCents,
-          reconciled: false,
-          // What the provider applied: its answer, which the quote predicted.
-          quote: {
-            ...quoted.quote,
-            feeCents,
-            totalCents: payout.amountCents + feeCents,
-            usdtAmount: response.usdt_amount,
-            usdtRate: response.usdt_rate,
-          },
-        };
-      },
-    ),
+          usdtAmount: response.usdt_amount,
+          usdtRate: response.usdt_rate,
+        },
+      };
+    }),
   check: (ref, api) =>
     ref.providerTransactionId === undefined
       ? transactionCheck(api, ref.externalId)

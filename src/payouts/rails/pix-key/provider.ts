@@ -6,28 +6,23 @@ import type { PixKeyPayout } from './request';
 export const pixKeyProvider: RailProvider<PixKeyPayout> = {
   callback: { path: '/callbacks/withdrawals', kind: 'withdrawals' },
   submit: (payout, context) =>
-    reconcileThenPost(
-      context,
-      () => transactionCheck(context.api, payout.externalId),
-      payout.amountCents,
-      async () => {
-        const response = await context.api.withdraw({
-          amount: centavosToReais(payout.amountCents),
-          external_id: payout.externalId,
-          pix_key: payout.pixKey,
-          key_type: payout.keyType,
-          clientCallbackUrl: context.callbackUrl,
-          ...(payout.description ? { description: payout.description } : {}),
-        });
-        return {
-          kind: 'accepted',
-          transactionId: response.transactionId,
-          providerStatus: response.withdrawal.status,
-          feeCents: reaisToCentavos(response.withdrawal.fee),
-          totalCents: reaisToCentavos(response.withdrawal.total),
-          reconciled: false,
-        };
-      },
-    ),
+    reconcileThenPost(context, payout, async () => {
+      const response = await context.api.withdraw({
+        amount: centavosToReais(payout.amountCents),
+        external_id: payout.externalId,
+        pix_key: payout.pixKey,
+        key_type: payout.keyType,
+        clientCallbackUrl: context.callbackUrl,
+        ...(payout.description ? { description: payout.description } : {}),
+      });
+      return {
+        kind: 'accepted',
+        transactionId: response.transactionId,
+        providerStatus: response.withdrawal.status,
+        feeCents: reaisToCentavos(response.withdrawal.fee),
+        totalCents: reaisToCentavos(response.withdrawal.total),
+        reconciled: false,
+      };
+    }),
   check: (ref, api) => transactionCheck(api, checkIdOf(ref)),
 };

@@ -1,0 +1,28 @@
+/**
+ * What every product does once an operation's status moved: read it back as written, and tell the client at the
+ * callback URL its request named (none named: nothing sent). The payload is held to the shape the engine reads
+ * (src/payment-api/schemas) before it is queued, so the sandbox never sends what its own interface refuses.
+ */
+import type { z } from 'zod';
+import type { SandboxContext } from '../context';
+import type { Operation } from '../store/operations';
+
+/** The operation as the write inside this transaction left it. */
+export function rereadOperation(ctx: SandboxContext, id: string): Operation {
+  const operation = ctx.operations.byId(id);
+  if (!operation) throw new Error(`operation ${id} vanished after its own write`);
+  return operation;
+}
+
+/** `type` is the callback family (`Withdrawal`, `Card`, ...), as in the payload's own `type`. */
+export function sendOperationCallback(
+  ctx: SandboxContext,
+  operation: Operation,
+  type: string,
+  schema: z.ZodType,
+  payload: unknown,
+): void {
+  if (!operation.callbackUrl) return;
+  schema.parse(payload);
+  ctx.enqueueCallback({ operationId: operation.id, type, url: operation.callbackUrl, payload });
+}
