@@ -7,33 +7,22 @@
  */
 import { CHALLENGE_CARD } from '../doubles/double-browser';
 import {
+  browserForThisFile,
   createCardPayment,
-  launchBrowser,
   openCheckout,
   pageOutcome,
   pay,
   typeCard,
   waitForCardPayment,
-  type Browser,
 } from '../card-payments/card-checkout';
-import { startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { startAgainstDouble } from './double-stack';
 
 const FRICTIONLESS_CARD = '5555555555554444';
 const PAID = { status: 'PAID', text: 'Payment confirmed. Thank you! Your order is paid.' };
 
-let stack: DoubleStack;
-let browser: Browser;
-beforeAll(async () => {
-  stack = await startAgainstDouble();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
+const stack = forThisFile(startAgainstDouble);
+const browser = browserForThisFile();
 
 /** A checkout link whose page the engine serves (a key it cannot use answers 503: said at once, not as a missing form). */
 async function checkoutFor(label: string, fields: Record<string, unknown> = {}) {

@@ -4,16 +4,13 @@
  * double's unsigned callbacks (of its own shape) and endpoint 9.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChargeCreatedResponse, ChargeResponse } from '../../src/api/charges/schemas';
-import { pollUntil } from '../../src/util/poll';
+import type { ChargeCreatedResponse } from '../../src/api/charges/schemas';
 import { readEmv } from '../helpers/emv-reader';
-import { startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { startAgainstDouble } from './double-stack';
+import { waitForCharge } from '../helpers/charges';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble({ CASH_IN_LATE_PAYMENT_WINDOW_MS: '5000' });
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(() => startAgainstDouble({ CASH_IN_LATE_PAYMENT_WINDOW_MS: '5000' }));
 
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;
 
@@ -25,16 +22,6 @@ const create = (externalId: string, fields: Record<string, unknown> = {}) =>
     description: 'Fatura',
     ...fields,
   });
-
-function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.engine.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 200, description: `charge ${externalId} to reach ${statuses.join('|')}` },
-  );
-}
 
 test("a charge answers the double's code at once; paid at the double: PAID with its fee, one charge at the double", async () => {
   const id = newChargeId('dblpaid');
@@ -50,7 +37,7 @@ test("a charge answers the double's code at once; paid at the double: PAID with 
   expect(readEmv(created.body.qrcode)).toMatchObject({ crcValid: true, amount: '150.25' });
 
   await stack.control.pay(id);
-  const paid = await waitForCharge(id, ['PAID']);
+  const paid = await waitForCharge(stack.engine, id, ['PAID']);
   // 0.99 % of 150,25 (1,487...), half up: the double's fee, from endpoint 9.
   expect(paid).toMatchObject({
     status: 'PAID',
@@ -67,7 +54,7 @@ test('a charge the double expires: EXPIRED at its expiry, never paid, one charge
   expect((await create(id, { expiresInSeconds: 3 })).status).toBe(201);
   await stack.control.expire(id);
 
-  const expired = await waitForCharge(id, ['EXPIRED', 'FAILED']);
+  const expired = await waitForCharge(stack.engine, id, ['EXPIRED', 'FAILED']);
   expect(expired.status).toBe('EXPIRED');
   expect(expired.paidAt).toBeUndefined();
   // The payer is too late: the double refuses the payment, and no money came in.

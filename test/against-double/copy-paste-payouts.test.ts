@@ -3,29 +3,16 @@
  * does not show): the engine sends the double's field names by PIX_COPY_PASTE_REQUEST_FIELDS, reads the
  * double's answer (its transactionId one level down), and follows the payment to its final status.
  */
-import { buildBrCode } from '../../src/pix/brcode';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
-import { operationsOnceMade, startAgainstDouble, type DoubleStack } from './double-stack';
+import { newExternalId, storeCode, waitForPayout } from '../helpers/payouts';
+import { forThisFile } from '../helpers/for-this-file';
+import { operationsOnceMade, startAgainstDouble } from './double-stack';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble();
-});
-afterAll(() => stack?.close());
-
-const code = (amountCentavos?: number) =>
-  buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'SAO PAULO',
-    txid: 'PEDIDO42',
-    ...(amountCentavos ? { amountCentavos } : {}),
-  });
+const stack = forThisFile(startAgainstDouble);
 
 test('a code with its amount, paid: COMPLETED with the fee charged at request time, one payment at the double', async () => {
   const id = newExternalId('dbl-emv');
   expect(
-    (await stack.engine.api('POST', '/v1/payouts', { externalId: id, method: 'pix_copy_paste', emv: code(1990) }))
+    (await stack.engine.api('POST', '/v1/payouts', { externalId: id, method: 'pix_copy_paste', emv: storeCode(1990) }))
       .status,
   ).toBe(202);
   const [payment] = await operationsOnceMade(stack, id, 'pix-copy-paste');
@@ -49,7 +36,7 @@ test('a code without an amount, paid the amount given and failed by the double: 
   await stack.engine.api('POST', '/v1/payouts', {
     externalId: id,
     method: 'pix_copy_paste',
-    emv: code(),
+    emv: storeCode(),
     amount: 10.5,
   });
   const [payment] = await operationsOnceMade(stack, id, 'pix-copy-paste');

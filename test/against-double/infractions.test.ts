@@ -9,16 +9,13 @@ import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { waitForInfraction } from '../helpers/infractions';
 import { PAGE_CAP } from '../doubles/double-med';
-import { startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { startAgainstDouble } from './double-stack';
 
 // A sync reads every page and starts a workflow per infraction: on a loaded machine that takes its time.
 jest.setTimeout(120_000);
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble();
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(startAgainstDouble);
 
 const reaches = (id: string, statuses: string[]) => waitForInfraction(stack.engine, id, statuses);
 

@@ -6,13 +6,10 @@
 import { randomInt } from 'node:crypto';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
-import { startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { startAgainstDouble } from './double-stack';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble();
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(startAgainstDouble);
 
 /** An amount no other transfer of this run has. */
 const uniqueAmount = (): number => Number(`${randomInt(10, 90)}.${String(randomInt(1, 99)).padStart(2, '0')}`);

@@ -6,13 +6,10 @@
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
-import { operationsOnceMade, startAgainstDouble, type DoubleStack } from './double-stack';
+import { forThisFile } from '../helpers/for-this-file';
+import { operationsOnceMade, startAgainstDouble } from './double-stack';
 
-let stack: DoubleStack;
-beforeAll(async () => {
-  stack = await startAgainstDouble();
-});
-afterAll(() => stack?.close());
+const stack = forThisFile(startAgainstDouble);
 
 const submit = (externalId: string, amount: number) =>
   stack.engine.api<PayoutResponse>('POST', '/v1/payouts', {

@@ -16,6 +16,7 @@ import {
 import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
+import { forceOutcome } from '../helpers/charges';
 import { newExternalId } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
@@ -332,17 +333,7 @@ describe('charges: create (update-with-start) again, same body and another', () 
     await twiceAtOnce(operations(pending, 30));
 
     const failed = await create('charge-failed', 31);
-    const operation = (
-      await stack.admin<{ operations: { transactionId: string }[] }>('GET', `/sandbox/operations?externalId=${failed}`)
-    ).body.operations[0];
-    expect(
-      (
-        await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
-          status: 'FAILED',
-          reason: 'test',
-        })
-      ).status,
-    ).toBe(200);
+    expect(await forceOutcome(stack, failed, { status: 'FAILED', reason: 'test' })).toBe(200);
     await reaches(path(failed), ['FAILED']);
     await twiceAtOnce(operations(failed, 31));
 

@@ -3,6 +3,7 @@
  * Small pages, windows and history limits so that a few hundred items exercise paging, the window and
  * continue-as-new; every test ends by checking the provider's ledger: one debit per paid item, no more.
  */
+import { batchItems, totalCents, type BatchItem } from '../helpers/batches';
 import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -42,26 +43,6 @@ afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 type Summary = BatchSummaryResponse;
 type Items = BatchItemsResponse;
 
-/** Amounts in centavos that never end in .13 or .14 (the sandbox's failure rules), all different. */
-function items(
-  label: string,
-  count: number,
-  firstCents = 1_000,
-): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
-  const prefix = `${label}-${randomUUID().slice(0, 6)}`;
-  return Array.from({ length: count }, (_, index) => {
-    let cents = firstCents + index * 7;
-    if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
-    return {
-      externalId: `${prefix}-${index}`,
-      amount: cents / 100,
-      pixKey: `seller${index}@example.com`,
-      keyType: 'EMAIL' as const,
-    };
-  });
-}
-
-const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
 /** A batch that does not finish says where its items stand, so that a stuck item is told from a slow batch. */
 const waitDone = (batchId: string, timeoutMs = 120_000) =>
@@ -115,7 +96,7 @@ async function allItems(batchId: string, status?: string, pageSize = 100): Promi
 }
 
 test('a batch of 600 completes with exact counts and amounts, over several runs, and the provider debits each item once', async () => {
-  const list = items('batch', 600);
+  const list = batchItems('batch', 600);
   const accepted = await stack.api<{ batchId: string; total: number; totalAmount: number }>(
     'POST',
     '/v1/payout-batches',
@@ -232,13 +213,13 @@ test('one CSV mixing every rail: each item paid once on its own rail, the item l
 }, 180_000);
 
 test('the same batch again answers the existing batch; another batch under its id is 409; its items cannot be paid alone', async () => {
-  const list = items('again', 3);
+  const list = batchItems('again', 3);
   const batchId = `again-${randomUUID().slice(0, 8)}`;
   const first = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
   const second = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
   expect([first.status, second.status]).toEqual([202, 202]);
   expect(second.body).toEqual(first.body);
-  const other = await stack.api('POST', '/v1/payout-batches', { batchId, items: items('other', 2) });
+  const other = await stack.api('POST', '/v1/payout-batches', { batchId, items: batchItems('other', 2) });
   expect(other.status).toBe(409);
   const alone = await stack.api('POST', '/v1/payouts', list[0]);
   expect(alone.status).toBe(409);
@@ -263,7 +244,7 @@ async function postCsv(
   };
 }
 
-const toCsv = (list: ReturnType<typeof items>) =>
+const toCsv = (list: BatchItem[]) =>
   [
     'externalId,amount,pixKey,keyType',
     ...list.map((item) => `${item.externalId},${item.amount.toFixed(2)},${item.pixKey},${item.keyType}`),
@@ -271,7 +252,7 @@ const toCsv = (list: ReturnType<typeof items>) =>
 
 test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothing is stored, so its ids stay free', async () => {
   const batchId = `over-${randomUUID().slice(0, 8)}`;
-  const list = items('over', 100_001);
+  const list = batchItems('over', 100_001);
   const answer = await postCsv(batchId, toCsv(list));
   expect(answer.status).toBe(413);
   expect(answer.body).toMatchObject({
@@ -287,7 +268,7 @@ test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothin
 
 test('a JSON batch of 100,001 items is refused 413 with the limit in its message; nothing is stored or started', async () => {
   const batchId = `over-json-${randomUUID().slice(0, 8)}`;
-  const list = items('over-json', 100_001);
+  const list = batchItems('over-json', 100_001);
   const answer = await stack.api('POST', '/v1/payout-batches', { batchId, items: list });
   expect(answer.status).toBe(413);
   expect(answer.body).toMatchObject({
@@ -318,7 +299,7 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
   try {
     for (const format of ['csv', 'json'] as const) {
       const batchId = `big-${format}-${randomUUID().slice(0, 8)}`;
-      const list = items(`big-${format}`, 100_000);
+      const list = batchItems(`big-${format}`, 100_000);
       const upload: Promise<{ status: number; body: unknown }> =
         format === 'csv'
           ? postCsv(batchId, toCsv(list))
@@ -349,7 +330,7 @@ test('the API keeps answering /healthz while it accepts a 100,000-row CSV and a 
 }, 300_000);
 
 test('a CSV with bad rows is refused 422 naming each row, field and message, and nothing starts', async () => {
-  const taken = items('taken', 1)[0]!;
+  const taken = batchItems('taken', 1)[0]!;
   expect((await stack.api('POST', '/v1/payouts', taken)).status).toBe(202);
   const batchId = `csv-${randomUUID().slice(0, 8)}`;
   const csv = [
@@ -392,7 +373,7 @@ test('a CSV with bad rows is refused 422 naming each row, field and message, and
 
 test('cancelling mid-batch: items not started end CANCELLED, started ones finish, nothing else is paid', async () => {
   await stack.admin('PUT', '/sandbox/faults', { latencyMs: 100 });
-  const list = items('cancel', 200);
+  const list = batchItems('cancel', 200);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 5, 'some items to complete');
 
@@ -417,7 +398,7 @@ test('cancelling mid-batch: items not started end CANCELLED, started ones finish
 }, 180_000);
 
 test('pause holds new starts until resume, then the batch completes', async () => {
-  const list = items('pause', 120);
+  const list = batchItems('pause', 120);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   const paused = await stack.api<Summary>('POST', `/v1/payout-batches/${body.batchId}/pause`);
   expect(paused.body.control).toBe('PAUSED');
@@ -451,7 +432,7 @@ test('pause holds new starts until resume, then the batch completes', async () =
 }, 180_000);
 
 test('a row that cannot be opened stalls the batch with its problem shown (summary and search attribute); once repaired, the batch completes', async () => {
-  const list = items('stall', 120);
+  const list = batchItems('stall', 120);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   await stack.api('POST', `/v1/payout-batches/${body.batchId}/pause`);
   await waitUntil(
@@ -493,7 +474,7 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
 test('the worker process is killed mid-batch; a new worker finishes it: no item paid twice, each either paid once or, caught by the kill between its claim and its send, in review unpaid', async () => {
   await stack.stopWorker();
   const doomed = await stack.spawnWorkerProcess();
-  const list = items('killed', 150);
+  const list = batchItems('killed', 150);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 20, 'some items to complete');
   doomed.kill('SIGKILL');
@@ -517,7 +498,7 @@ test('the worker process is killed mid-batch; a new worker finishes it: no item 
 test('unknown batches are 404, bad queries 400, and a key is required', async () => {
   expect((await stack.api('GET', '/v1/payout-batches/nope-nope')).status).toBe(404);
   expect((await stack.api('POST', '/v1/payout-batches/nope-nope/cancel')).status).toBe(404);
-  const list = items('query', 1);
+  const list = batchItems('query', 1);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?limit=0`)).status).toBe(400);
   expect((await stack.api('GET', `/v1/payout-batches/${body.batchId}/items?cursor=bogus`)).status).toBe(400);

@@ -3,9 +3,9 @@
  * PostgreSQL server (DATABASE_URL), as docker-compose runs them. Both workers pay items of the same
  * batch; each item is debited once at the provider, also when one worker is killed mid-batch.
  */
+import { batchItems, totalCents } from '../helpers/batches';
 import { debitsByExternalId } from '../helpers/payouts';
 import type { BatchSummaryResponse } from '../../src/api/batches/schemas';
-import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
@@ -39,25 +39,6 @@ afterAll(async () => {
 
 type Summary = BatchSummaryResponse;
 
-function items(
-  label: string,
-  count: number,
-): { externalId: string; amount: number; pixKey: string; keyType: 'EMAIL' }[] {
-  const prefix = `${label}-${randomUUID().slice(0, 6)}`;
-  return Array.from({ length: count }, (_, index) => {
-    // Never ending in .13 or .14 (the sandbox's failure rules).
-    let cents = 1_000 + index * 7;
-    if (cents % 100 === 13 || cents % 100 === 14) cents += 5;
-    return {
-      externalId: `${prefix}-${index}`,
-      amount: cents / 100,
-      pixKey: `seller${index}@example.com`,
-      keyType: 'EMAIL' as const,
-    };
-  });
-}
-
-const totalCents = (list: { amount: number }[]) => list.reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
 const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string, timeoutMs = 60_000) =>
   pollUntil(
@@ -90,7 +71,7 @@ async function workerIdentities(externalIds: readonly string[]): Promise<Set<str
 }
 
 test('two worker processes on the PostgreSQL store pay a batch of 400 together, each item debited once', async () => {
-  const list = items('two', 400);
+  const list = batchItems('two', 400);
   const accepted = await stack.api<{ batchId: string; total: number }>('POST', '/v1/payout-batches', { items: list });
   expect(accepted.status).toBe(202);
 
@@ -105,7 +86,7 @@ test('two worker processes on the PostgreSQL store pay a batch of 400 together, 
 }, 200_000);
 
 test('one of the two workers is killed mid-batch: the other finishes it, each item debited once', async () => {
-  const list = items('killed', 300);
+  const list = batchItems('killed', 300);
   const { body } = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list });
   await waitUntil(body.batchId, (current) => (current.counts.COMPLETED?.count ?? 0) >= 30, 'some items to complete');
   const [doomed] = workers;

@@ -12,12 +12,13 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
 import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import { recordHistory } from '../helpers/record-history';
 import {
+  browserForThisFile,
   challengeFrame,
   createCardPayment,
-  launchBrowser,
   openCheckout,
   pageOutcome,
   pay,
@@ -26,27 +27,12 @@ import {
   digitsAlone,
   typeCard,
   waitForCardPayment,
-  type Browser,
 } from './card-checkout';
 
 const logLines: string[] = [];
 const paymentIds: string[] = [];
-let stack: EngineHarness;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startEngineHarness({}, { logs: (line) => logLines.push(line) });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
+const stack = forThisFile(() => startEngineHarness({}, { logs: (line) => logLines.push(line) }));
+const browser = browserForThisFile();
 
 async function newPayment(label: string, fields: Record<string, unknown> = {}) {
   const created = await createCardPayment(stack, label, fields);

@@ -17,31 +17,20 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { freePort } from '../../src/net/free-port';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import {
+  browserForThisFile,
   challengeFrame,
   createCardPayment,
-  launchBrowser,
   openCheckout,
   pageOutcome,
   pay,
   startShieldVariant,
   typeCard,
   waitForCardPayment,
-  type Browser,
 } from './card-checkout';
 
-let browser: Browser;
+const browser = browserForThisFile();
 const keyDir = mkdtempSync(path.join(os.tmpdir(), 'shield-key-'));
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(keyDir, { recursive: true, force: true });
-});
-afterEach(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
+afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
 /** What the provider kept of the payment (the sandbox's record of endpoint 2). */
 async function providerPayment(stack: EngineHarness, externalId: string): Promise<Record<string, unknown> | undefined> {

@@ -8,11 +8,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
-import { pollUntil } from '../../src/util/poll';
 import type { EngineHarness } from '../helpers/engine-harness';
 import { httpCall, type HttpAnswer } from '../helpers/http';
 import { newExternalId } from '../helpers/payouts';
 import { launchChromium } from '../helpers/chromium';
+import { forThisFile } from '../helpers/for-this-file';
+import { waitForStatus } from '../helpers/wait-for-status';
 
 /**
  * One security code for every test card: the secrets tests look for it. A leading zero and a trailing zero, so no
@@ -39,6 +40,15 @@ export interface Browser {
 
 export async function launchBrowser(): Promise<Browser> {
   return { ...(await launchChromium('checkout-chromium-')), pageErrors: [] };
+}
+
+/** A browser for the whole test file; each test ends with no uncaught error on the pages it opened. */
+export function browserForThisFile(): Browser {
+  const browser = forThisFile(launchBrowser);
+  afterEach(() => {
+    expect(browser.pageErrors).toEqual([]);
+  });
+  return browser;
 }
 
 export async function createCardPayment(
@@ -91,13 +101,7 @@ export function waitForCardPayment(
   statuses: string[],
   timeoutMs = 30_000,
 ): Promise<CardPaymentResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<CardPaymentResponse>('GET', `/v1/card-payments/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `card payment ${externalId} to reach ${statuses.join('|')}` },
-  );
+  return waitForStatus(stack, `card payment ${externalId}`, `/v1/card-payments/${externalId}`, statuses, timeoutMs);
 }
 
 /** The environment's shield key as the engine hands it to the page: configured, or the default sandbox's GET /shield/public-key. */

@@ -10,7 +10,8 @@ import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
 import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import { recordHistory } from '../helpers/record-history';
 import { pollUntil } from '../../src/util/poll';
 import {
@@ -21,25 +22,13 @@ import {
   pay,
   typeCard,
   waitForCardPayment,
-  type Browser,
 } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
-let stack: EngineHarness;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startEngineHarness({
-    CARD_CHECKOUT_TTL_MS: String(CHECKOUT_TTL_MS),
-    CARD_AUTHORIZE_DEADLINE_MS: '1000',
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = forThisFile(() =>
+  startEngineHarness({ CARD_CHECKOUT_TTL_MS: String(CHECKOUT_TTL_MS), CARD_AUTHORIZE_DEADLINE_MS: '1000' }),
+);
+const browser = forThisFile(launchBrowser);
 
 const statusText = (page: Page) => page.locator('#checkout-status').textContent();
 

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleMessage } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import {
   challengeFrame,
   createCardPayment,
@@ -19,22 +20,13 @@ import {
   pay,
   typeCard,
   waitForCardPayment,
-  type Browser,
 } from './card-checkout';
 
 const SHIELD_SCRIPT = readFileSync(path.join(__dirname, '../../sandbox/products/card-payments/shield/shield.js'));
 const INTEGRITY = `sha384-${createHash('sha384').update(SHIELD_SCRIPT).digest('base64')}`;
 
-let stack: EngineHarness;
-let browser: Browser;
-beforeAll(async () => {
-  stack = await startEngineHarness({ PAYMENT_SHIELD_SCRIPT_INTEGRITY: INTEGRITY });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = forThisFile(() => startEngineHarness({ PAYMENT_SHIELD_SCRIPT_INTEGRITY: INTEGRITY }));
+const browser = forThisFile(launchBrowser);
 
 const cspComplaints = (messages: ConsoleMessage[]): string[] =>
   messages.map((message) => message.text()).filter((text) => /Content Security Policy|integrity/i.test(text));

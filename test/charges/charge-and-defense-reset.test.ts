@@ -15,7 +15,7 @@ import { chargeWorkflowId } from '../../src/contracts/charge';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { DEFENSE, openInfractionSynced } from '../helpers/infractions';
-import { createCharge, loseNextChargeCreationAnswer, operationsOf, payCashIn } from '../helpers/charges';
+import { createCharge, loseNextChargeCreationAnswer, operationsOf, payCashIn, waitForCharge } from '../helpers/charges';
 import { answeredCode } from '../helpers/provider-charges';
 import { recordHistory } from '../helpers/record-history';
 import {
@@ -48,22 +48,12 @@ const sent = (method: string, path: string) => {
   return stack.provider.count(method, path);
 };
 
-function waitForCharge(externalId: string, statuses: string[]): Promise<ChargeResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs: 30_000, intervalMs: 200, description: `charge ${externalId} to reach ${statuses.join('|')}` },
-  );
-}
-
 test('a paid charge reset to its first task and to its last: PAID again with the same code, created once at the provider', async () => {
   const externalId = `reset${randomBytes(5).toString('hex')}`;
   await createCharge(stack, externalId, 42.1);
   const creates = sent('POST', '/api/transactions/create');
   await payCashIn(stack, externalId);
-  const paid = await waitForCharge(externalId, ['PAID']);
+  const paid = await waitForCharge(stack, externalId, ['PAID']);
 
   for (const type of ['FirstWorkflowTask', 'LastWorkflowTask'] as const) {
     await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
@@ -150,7 +140,7 @@ test('a charge whose creation answer was lost is created anew under a derived re
 
   // The payer pays the code shown; its callback names the derived reference and reaches the charge too.
   await payCashIn(stack, reference);
-  const paid = await waitForCharge(externalId, ['PAID']);
+  const paid = await waitForCharge(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({ qrcode: created.qrcode, amount: 31.4, providerTransactionId: made?.transactionId });
   await pollUntil(
     async () =>
@@ -186,7 +176,7 @@ test('a re-created charge whose first reference is paid ends PAID with that one 
 
   // The provider mailed the first charge's code to the payer, who pays it: the order is paid by it.
   await payCashIn(stack, externalId);
-  const paid = await waitForCharge(externalId, ['PAID']);
+  const paid = await waitForCharge(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({
     providerReferences: [externalId, reference],
     paidReference: externalId,
@@ -230,7 +220,7 @@ async function paidAndClosedCharge(label: string): Promise<{ externalId: string;
   const externalId = `${label}${randomBytes(5).toString('hex')}`;
   const created = await createCharge(stack, externalId, 19.9);
   await payCashIn(stack, externalId);
-  await waitForCharge(externalId, ['PAID']);
+  await waitForCharge(stack, externalId, ['PAID']);
   await waitForWorkflowCompleted(stack, chargeWorkflowId(externalId));
   return { externalId, qrcode: created.qrcode ?? '' };
 }

@@ -16,6 +16,7 @@ import { readEmv } from '../helpers/emv-reader';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
+import { waitForCharge } from '../helpers/charges';
 
 const CPF = '52998224725';
 const CNPJ = '11222333000181';
@@ -48,16 +49,6 @@ const create = (body: unknown) =>
   );
 const pay = (externalId: string) =>
   stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' });
-
-function waitForCharge(externalId: string, statuses: string[], timeoutMs = 30_000): Promise<ChargeResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<ChargeResponse>('GET', `/v1/charges/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `charge ${externalId} to reach ${statuses.join('|')}` },
-  );
-}
 
 /**
  * The code the charge answers: static with our amount and txid by default; dynamic against the seed
@@ -104,7 +95,7 @@ test('a charge answers its checked code and QR picture at once; the payer pays; 
   expect(png.subarray(1, 4).toString()).toBe('PNG');
 
   expect((await pay(id)).status).toBe(200);
-  const paid = await waitForCharge(id, ['PAID']);
+  const paid = await waitForCharge(stack, id, ['PAID']);
   expect(paid).toMatchObject({
     amount: 150.25,
     fee: 1.5,
@@ -152,11 +143,11 @@ test('unpaid at expiresAt â†’ EXPIRED; the payer paying later (money arrived) â†
   const id = newChargeId('late');
   const created = await create(charge(id, { expiresInSeconds: 2 }));
   expect(created.status).toBe(201);
-  const expired = await waitForCharge(id, ['EXPIRED'], 20_000);
+  const expired = await waitForCharge(stack, id, ['EXPIRED'], 20_000);
   expect(expired.transitions.at(-1)?.cause).toMatch(/not paid by/);
 
   expect((await pay(id)).status).toBe(200);
-  const paid = await waitForCharge(id, ['PAID'], 20_000);
+  const paid = await waitForCharge(stack, id, ['PAID'], 20_000);
   expect(paid.transitions.map((transition) => transition.to)).toEqual(['PENDING', 'EXPIRED', 'PAID']);
   expect(paid.transitions.at(-1)?.cause).toMatch(/late/);
   await recordHistory(stack.temporal.client, chargeWorkflowId(id), 'charge-expired-paid-late');
@@ -167,7 +158,7 @@ test('with the callback dropped the charge is found PAID by polling the transact
   const id = newChargeId('poll');
   await create(charge(id));
   await pay(id);
-  const paid = await waitForCharge(id, ['PAID']);
+  const paid = await waitForCharge(stack, id, ['PAID']);
   expect(paid.callbacksReceived).toBe(0);
   expect(paid.checksMade).toBeGreaterThanOrEqual(1);
 });

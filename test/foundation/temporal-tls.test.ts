@@ -12,6 +12,7 @@ import tls from 'node:tls';
 import { loadConfig, type Config } from '../../src/config/env';
 import { checkTemporal, connectClient } from '../../src/temporal/connection';
 import { connectWorker } from '../../src/worker/create-worker';
+import { certificateRequest, selfSignedCertificate } from '../helpers/certificates';
 import { temporalTestAddress } from '../helpers/temporal';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-tls-'));
@@ -20,20 +21,7 @@ let proxy: tls.Server;
 let proxyAddress: string;
 
 function issue(name: string, extensions: string): void {
-  execFileSync('openssl', [
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    file(`${name}.key`),
-    '-out',
-    file(`${name}.csr`),
-    '-subj',
-    `/CN=${name}`,
-  ]);
+  certificateRequest(file(`${name}.key`), file(`${name}.csr`), `/CN=${name}`);
   writeFileSync(file(`${name}.ext`), extensions);
   execFileSync('openssl', [
     'x509',
@@ -55,23 +43,7 @@ function issue(name: string, extensions: string): void {
 }
 
 beforeAll(async () => {
-  execFileSync('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-    '-subj',
-    '/CN=test-ca',
-    '-days',
-    '1',
-  ]);
+  selfSignedCertificate(file('ca.key'), file('ca.pem'), '/CN=test-ca');
   issue(
     'server',
     'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:temporal.test\n',

@@ -1,6 +1,7 @@
 /** What charge tests keep doing at the engine and the sandbox: create a charge, pay it, read the provider's record of it. */
 import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { EngineHarness } from './engine-harness';
+import { waitForStatus } from './wait-for-status';
 
 export const PAYER = { name: 'Ana Souza', document: '529.982.247-25' };
 
@@ -10,6 +11,14 @@ export async function createCharge(stack: EngineHarness, externalId: string, amo
   expect(created.status).toBe(201);
   return created.body;
 }
+
+export const waitForCharge = (
+  stack: EngineHarness,
+  externalId: string,
+  statuses: string[],
+  timeoutMs?: number,
+): Promise<ChargeResponse> =>
+  waitForStatus(stack, `charge ${externalId}`, `/v1/charges/${externalId}`, statuses, timeoutMs);
 
 /** The payer pays the code the provider made for `reference` (the charge's externalId, or a derived one). */
 export async function payCashIn(stack: EngineHarness, reference: string): Promise<void> {
@@ -42,4 +51,14 @@ export async function operationsOf(stack: EngineHarness, reference: string): Pro
       `/sandbox/operations?externalId=${encodeURIComponent(reference)}`,
     )
   ).body.operations;
+}
+
+/** The provider settles the first operation made under `reference` as `outcome` says; the sandbox's answer status. */
+export async function forceOutcome(
+  stack: EngineHarness,
+  reference: string,
+  outcome: { status: 'COMPLETED' | 'FAILED'; reason?: string },
+): Promise<number> {
+  const [operation] = await operationsOf(stack, reference);
+  return (await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, outcome)).status;
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePorts } from '../../src/net/free-port';
+import { freeStackPortsWithUi } from '../../tools/stack/local-stack-env';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 
 const root = path.join(__dirname, '..', '..');
@@ -51,17 +51,7 @@ export async function npmStart(
 ): Promise<NpmStart> {
   // Every port chosen here, the dev server's metrics one too: left to the Temporal CLI, it once took the
   // API's metrics port, free while the API was not yet listening.
-  const [
-    engine = 0,
-    apiMetrics = 0,
-    sandbox = 0,
-    temporal = 0,
-    ui = 0,
-    temporalMetrics = 0,
-    workerMetrics = 0,
-    workerSdkMetrics = 0,
-  ] = await freePorts(8);
-  const ports = { engine, apiMetrics, sandbox, temporal, ui, temporalMetrics, workerMetrics, workerSdkMetrics };
+  const ports: StackPorts = await freeStackPortsWithUi();
   const child = spawn(launcher.command, launcher.args, {
     cwd: launcher.cwd,
     env: {

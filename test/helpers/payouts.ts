@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
+import { waitForStatus } from './wait-for-status';
 import type { Config } from '../../src/config/env';
 import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
 import type { PayoutRequest } from '../../src/payouts/payout-request';
 import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
+import { buildBrCode } from '../../src/pix/brcode';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -23,13 +25,7 @@ export function waitForPayout(
   statuses: string[],
   timeoutMs = 30_000,
 ): Promise<PayoutResponse> {
-  return pollUntil(
-    async () => {
-      const answer = await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`);
-      return answer.status === 200 && statuses.includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeoutMs, intervalMs: 200, description: `payout ${externalId} to reach ${statuses.join('|')}` },
-  );
+  return waitForStatus(stack, `payout ${externalId}`, `/v1/payouts/${externalId}`, statuses, timeoutMs);
 }
 
 /** Ledger entries at the sandbox that take money from a user account for this external_id. */
@@ -109,6 +105,16 @@ export const pixKeyPayoutInput = (config: Config, label: string, batchId?: strin
     payoutTiming(config),
     batchId,
   );
+
+/** A store's PIX copy-and-paste code, for one payment of `amountCentavos` or, without it, for any amount the payer types. */
+export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
+  buildBrCode({
+    pixKey: 'loja@example.com',
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'SAO PAULO',
+    txid,
+    ...(amountCentavos ? { amountCentavos } : {}),
+  });
 
 /** A payout started as an API or batch worker of before `workflowVersion` starts it while a deploy rolls out. */
 export const startPayoutOfVersion = (

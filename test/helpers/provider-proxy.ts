@@ -27,6 +27,13 @@ export interface CannedAnswer {
   body: string;
 }
 
+/** A canned JSON answer: `body` as the provider would write it. */
+export const jsonAnswer = (status: number, body: unknown): CannedAnswer => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+});
+
 /** How requests to a path and their answers are translated on their way through (JSON in, JSON out). */
 export interface Translation {
   query?: (params: URLSearchParams) => void;

@@ -14,6 +14,7 @@ import { payoutWorkflowId } from '../../src/contracts/payout';
 import { createCardPayment } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { forceOutcome } from '../helpers/charges';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
@@ -126,19 +127,7 @@ test('a payout in review is announced with the reason; once settled it completes
   expect(review.data).not.toHaveProperty('endToEndId');
   expect(readAs(review)).toEqual(review.data);
 
-  const [operation] = (
-    await stack.admin<{ operations: { transactionId: string }[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${externalId}`,
-    )
-  ).body.operations;
-  expect(
-    (
-      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
-        status: 'COMPLETED',
-      })
-    ).status,
-  ).toBe(200);
+  expect(await forceOutcome(stack, externalId, { status: 'COMPLETED' })).toBe(200);
   const completed = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED']);
   expect(completed.endToEndId).toMatch(/^E\d{8}\d{12}[0-9a-f]{11}$/);
   const event = await eventOf('payout.completed', 'externalId', externalId);

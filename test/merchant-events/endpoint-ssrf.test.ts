@@ -15,6 +15,7 @@ import type { EventResponse } from '../../src/api/merchant-events/schemas';
 import { addressRefusal } from '../../src/net/public-address';
 import { pollUntil } from '../../src/util/poll';
 import { endpointRuleProblems } from '../../src/merchant-events/endpoint-request';
+import { createCharge, payCashIn } from '../helpers/charges';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
@@ -115,16 +116,8 @@ test("a name that resolves to an internal address is refused when the event is d
   const endpoint = await register(`http://${name}/hooks`);
   expect(endpoint.status).toBe(201);
   const externalId = `ssrf${Date.now()}`;
-  expect(
-    (
-      await stack.api('POST', '/v1/charges', {
-        externalId,
-        amount: 10,
-        payer: { name: 'Ana Souza', document: '52998224725' },
-      })
-    ).status,
-  ).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, {})).status).toBe(200);
+  await createCharge(stack, externalId, 10);
+  await payCashIn(stack, externalId);
 
   const event = await pollUntil(
     async () => {

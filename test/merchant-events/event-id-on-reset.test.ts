@@ -10,6 +10,7 @@ import { pollUntil } from '../../src/util/poll';
 import type { MerchantEventType } from '../../src/merchant-events/merchant-event';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { payoutWorkflowId } from '../../src/contracts/payout';
+import { createCharge, payCashIn } from '../helpers/charges';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { resetAndWait } from '../helpers/workflow-reset';
@@ -100,17 +101,7 @@ test('a completed payout reset to its first workflow task: payout.completed is d
 
 test('a paid charge reset to its first workflow task: charge.paid is delivered once, under one webhook-id', async () => {
   const externalId = `eventreset${randomBytes(5).toString('hex')}`;
-  expect(
-    (
-      await stack.api('POST', '/v1/charges', {
-        externalId,
-        amount: 25.5,
-        payer: { name: 'Ana Souza', document: '52998224725' },
-      })
-    ).status,
-  ).toBe(201);
-  expect((await stack.admin('POST', `/sandbox/cash-ins/${externalId}/pay`, { payerName: 'Ana Souza' })).status).toBe(
-    200,
-  );
+  await createCharge(stack, externalId, 25.5);
+  await payCashIn(stack, externalId);
   await expectOneDeliveryAcrossReset(chargeWorkflowId(externalId), externalId, 'charge.paid');
 }, 120_000);

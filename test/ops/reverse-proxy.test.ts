@@ -6,13 +6,14 @@
  * (TRUST_PROXY), counts each client on its own: one client past its limit blocks nobody else. The clients
  * are distinct loopback addresses (127.0.0.7, 127.0.0.8), as distinct as buyers on the internet.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
+import { selfSignedCertificate } from '../helpers/certificates';
 import { startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 const CADDYFILE = path.join(__dirname, '..', '..', 'ops', 'proxy', 'Caddyfile');
@@ -39,29 +40,10 @@ let uiPort = 0;
 let certificate = '';
 
 beforeAll(async () => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${PUBLIC_HOST}`,
-      '-addext',
-      `subjectAltName=DNS:${PUBLIC_HOST}`,
-      '-keyout',
-      path.join(work, 'key.pem'),
-      '-out',
-      path.join(work, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCertificate(path.join(work, 'key.pem'), path.join(work, 'cert.pem'), `/CN=${PUBLIC_HOST}`, [
+    '-addext',
+    `subjectAltName=DNS:${PUBLIC_HOST}`,
+  ]);
   certificate = readFileSync(path.join(work, 'cert.pem'), 'utf8');
   // The proxy dials the API from 127.0.0.1 here, as it does from its fixed address on compose's `edge` network.
   // Signatures required: an unsigned callback is refused with 401 at once, so each answer below is the limit's alone.

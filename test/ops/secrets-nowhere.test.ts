@@ -37,6 +37,7 @@ import {
   waitForCardPayment,
   type Browser,
 } from '../card-payments/card-checkout';
+import { jsonAnswer } from '../helpers/provider-proxy';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
@@ -165,11 +166,7 @@ async function payouts(): Promise<string[]> {
   ];
   // The first withdrawal is answered 503 with a message quoting the key and its owner (a provider's words): retried, then completed.
   const message = `Chave PIX ${PERSONAL.pixCpfMasked} de ${PERSONAL.pixEmail} indisponível no momento`;
-  stack.provider?.answerNext('/api/withdrawals/withdraw', {
-    status: 503,
-    contentType: 'application/json',
-    body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message }),
-  });
+  stack.provider?.answerNext('/api/withdrawals/withdraw', jsonAnswer(503, { code: 'SERVICE_UNAVAILABLE', message }));
   for (const request of requests)
     expect((await post('/v1/payouts', request, { 'x-request-id': requestId, ...baggage })).status).toBe(202);
   // Refused for its body: the validation error must not carry the key anywhere either.

@@ -8,6 +8,7 @@ import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { PAYER } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { createCharge, forceOutcome } from '../helpers/charges';
 import { newExternalId } from '../helpers/payouts';
 
 let stack: EngineHarness;
@@ -43,29 +44,8 @@ test('a card payment whose buyer failed 3DS: Completed as a workflow, "not paid"
 
 test('a charge the provider failed: "not paid" and the reason in its details', async () => {
   const externalId = newExternalId('ui-charge');
-  expect(
-    (
-      await stack.api('POST', '/v1/charges', {
-        externalId,
-        amount: 31,
-        payer: { name: 'Ana Souza', document: '529.982.247-25' },
-      })
-    ).status,
-  ).toBe(201);
-  const operation = (
-    await stack.admin<{ operations: { transactionId: string }[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${externalId}`,
-    )
-  ).body.operations[0];
-  expect(
-    (
-      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
-        status: 'FAILED',
-        reason: 'payer bank offline',
-      })
-    ).status,
-  ).toBe(200);
+  await createCharge(stack, externalId, 31);
+  expect(await forceOutcome(stack, externalId, { status: 'FAILED', reason: 'payer bank offline' })).toBe(200);
   const details = await finalDetails(chargeWorkflowId(externalId));
   expect(details).toMatch(/^\*\*FAILED\*\*: not paid: the provider failed the charge\n/);
 });

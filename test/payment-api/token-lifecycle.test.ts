@@ -52,6 +52,15 @@ beforeEach(() => {
 
 const logins = () => seen.filter((line) => line === 'POST /api/auth/login').length;
 const bearerCalls = () => seen.filter((line) => line === 'POST /api/withdrawals/withdraw').length;
+/** The engine's client to the sandbox through the counting proxy; `now`: its clock, where a test moves time. */
+const clientThroughProxy = (now?: () => number) =>
+  new PaymentApiClient({
+    baseUrl: proxyUrl,
+    clientId: config.PAYMENT_API_CLIENT_ID,
+    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
+    timeoutMs: 2_000,
+    ...(now ? { now } : {}),
+  });
 let sequence = 0;
 /** A small withdrawal: the bearer endpoint every sandbox has. */
 const withdraw = (api: PaymentApiClient) =>
@@ -64,12 +73,7 @@ const withdraw = (api: PaymentApiClient) =>
   });
 
 test('one login serves many bearer calls, including concurrent ones', async () => {
-  const api = new PaymentApiClient({
-    baseUrl: proxyUrl,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-  });
+  const api = clientThroughProxy();
   await Promise.all([withdraw(api), withdraw(api), withdraw(api)]);
   await withdraw(api);
   expect(logins()).toBe(1);
@@ -78,13 +82,7 @@ test('one login serves many bearer calls, including concurrent ones', async () =
 
 test('the token is renewed before it expires', async () => {
   let now = Date.now();
-  const api = new PaymentApiClient({
-    baseUrl: proxyUrl,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-    now: () => now,
-  });
+  const api = clientThroughProxy(() => now);
   await withdraw(api);
   now += 570_000; // 30 s before the 600 s expiry: inside the refresh margin
   await withdraw(api);
@@ -92,12 +90,7 @@ test('the token is renewed before it expires', async () => {
 });
 
 test('a 401 on a bearer call logs in again once and retries', async () => {
-  const api = new PaymentApiClient({
-    baseUrl: proxyUrl,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-  });
+  const api = clientThroughProxy();
   await withdraw(api);
   rejectNextBearer = true;
   await expect(withdraw(api)).resolves.toHaveProperty('transactionId');

@@ -19,7 +19,7 @@ import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
 import { pixKeyPayoutInput } from '../helpers/payouts';
 import { payoutOfView, submittedPayout, type PayoutRecord } from '../../src/read-model/payout-records';
 import { createSandbox } from '../../sandbox';
-import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
+import { jsonAnswer, startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
@@ -118,11 +118,7 @@ describe('a submission', () => {
       },
       payoutTiming(config),
     );
-    gateway.answerNext(INTERNAL, {
-      status: 500,
-      contentType: 'application/json',
-      body: JSON.stringify({ message: 'internal error' }),
-    });
+    gateway.answerNext(INTERNAL, jsonAnswer(500, { message: 'internal error' }));
     expect(await submit(payout)).toMatchObject({
       kind: 'unknown',
       reason: expect.stringContaining('may have been made'),
@@ -133,11 +129,7 @@ describe('a submission', () => {
 
   test("the provider refuses it (422): rejected with the provider's words, the intent REFUSED, nothing listed", async () => {
     const payout = newPayout('refused');
-    gateway.answerNext(WITHDRAW, {
-      status: 422,
-      contentType: 'application/json',
-      body: JSON.stringify({ message: 'pix key blocked by the bank' }),
-    });
+    gateway.answerNext(WITHDRAW, jsonAnswer(422, { message: 'pix key blocked by the bank' }));
     expect(await submit(payout)).toMatchObject({
       kind: 'rejected',
       reason: expect.stringContaining('pix key blocked'),
@@ -148,11 +140,7 @@ describe('a submission', () => {
 
   test('the provider answers 409: not retried (the payout goes to review), the intent UNKNOWN, nothing listed', async () => {
     const payout = newPayout('conflict');
-    gateway.answerNext(WITHDRAW, {
-      status: 409,
-      contentType: 'application/json',
-      body: JSON.stringify({ message: 'duplicated external id' }),
-    });
+    gateway.answerNext(WITHDRAW, jsonAnswer(409, { message: 'duplicated external id' }));
     const failure = await failureOf(payout);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: 'Conflict', nonRetryable: true });
@@ -162,11 +150,7 @@ describe('a submission', () => {
 
   test('a 500 after the POST left: retried, the intent UNKNOWN, so a later attempt only looks', async () => {
     const payout = newPayout('failed');
-    gateway.answerNext(WITHDRAW, {
-      status: 500,
-      contentType: 'application/json',
-      body: JSON.stringify({ message: 'internal error' }),
-    });
+    gateway.answerNext(WITHDRAW, jsonAnswer(500, { message: 'internal error' }));
     const failure = await failureOf(payout);
     expect(failure).not.toBeInstanceOf(ApplicationFailure);
     expect(await intentOf(payout)).toMatchObject({ state: 'UNKNOWN' });

@@ -10,7 +10,7 @@ import { buildBrCode } from '../../src/pix/brcode';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
-import type { ProviderProxy } from '../helpers/provider-proxy';
+import { jsonAnswer, type ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
@@ -175,11 +175,10 @@ describe("copy-and-paste under the provider's shapes (PIX_COPY_PASTE_REQUEST_FIE
 
   test('an answer that names no payment, which the check cannot find either: NEEDS_REVIEW naming what was missing, never a second POST', async () => {
     const id = newExternalId('emv-unnamed-lost');
-    provider().answerNext(COPY_PASTE, {
-      status: 200,
-      contentType: 'application/json',
-      body: '{"mensagem":"Pagamento aceito","dados":{"situacao":"EM_PROCESSAMENTO"}}',
-    });
+    provider().answerNext(
+      COPY_PASTE,
+      jsonAnswer(200, { mensagem: 'Pagamento aceito', dados: { situacao: 'EM_PROCESSAMENTO' } }),
+    );
     await pay({ externalId: id, method: 'pix_copy_paste', emv: emv('LOST') });
     const payout = await finalState(id);
     expect(payout.status).toBe('NEEDS_REVIEW');
@@ -205,11 +204,7 @@ describe("error answers with a message alone: a clear refusal is FAILED with the
   test('an internal transfer to an e-mail the provider does not know, refused 404 {message}: FAILED with that message, one POST', async () => {
     const id = newExternalId('int-404');
     const message = 'the e-mail must belong to a valid user of the same environment';
-    provider().answerNext(INTERNAL, {
-      status: 404,
-      contentType: 'application/json',
-      body: JSON.stringify({ message }),
-    });
+    provider().answerNext(INTERNAL, jsonAnswer(404, { message }));
     await pay({ externalId: id, method: 'internal', email: 'stranger@example.com', amount: 5, description: id });
     const payout = await finalState(id);
     expect(payout).toMatchObject({ status: 'FAILED', failureReason: message });
@@ -247,7 +242,7 @@ describe("error answers with a message alone: a clear refusal is FAILED with the
 
   test("a 403 is no refusal of the payout (the engine's credentials, or a gateway): the provider did nothing, and it is sent again", async () => {
     const id = newExternalId('wd-403');
-    provider().answerNext(WITHDRAW, { status: 403, contentType: 'application/json', body: '{"message":"forbidden"}' });
+    provider().answerNext(WITHDRAW, jsonAnswer(403, { message: 'forbidden' }));
     await pay({ externalId: id, amount: 8, pixKey: 'ana@example.com', keyType: 'EMAIL' });
     const payout = await finalState(id);
     expect(payout.status).toBe('COMPLETED');

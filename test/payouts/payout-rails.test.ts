@@ -5,9 +5,8 @@
  * The sandbox does not de-duplicate: its operations per external_id are the ones the engine made.
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { buildBrCode } from '../../src/pix/brcode';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { duplicateCallbackAnswered, newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { duplicateCallbackAnswered, newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 
@@ -19,15 +18,6 @@ beforeAll(async () => {
 });
 afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 afterAll(() => stack?.close());
-
-const code = (amountCentavos?: number) =>
-  buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'SAO PAULO',
-    txid: 'PEDIDO42',
-    ...(amountCentavos ? { amountCentavos } : {}),
-  });
 
 const pay = (body: Record<string, unknown>) => stack.api('POST', '/v1/payouts', body);
 const waitFor = (id: string, statuses: string[]) => waitForPayout(stack, id, statuses);
@@ -55,7 +45,7 @@ async function afterDuplicateCallback(id: string): Promise<PayoutResponse> {
 describe('PIX copy-and-paste', () => {
   test('a code with its amount is paid: COMPLETED by callback, with the fee charged at request time', async () => {
     const id = newExternalId('emv');
-    expect((await pay({ externalId: id, method: 'pix_copy_paste', emv: code(1990) })).status).toBe(202);
+    expect((await pay({ externalId: id, method: 'pix_copy_paste', emv: storeCode(1990) })).status).toBe(202);
     const done = await waitFor(id, ['COMPLETED']);
     expect(done).toMatchObject({ method: 'pix_copy_paste', amount: 19.9, fee: 1.1, total: 21 });
     expect(await providerDebits(stack, id)).toBe(1);
@@ -64,7 +54,7 @@ describe('PIX copy-and-paste', () => {
 
   test('a code without an amount is paid the amount given; the provider failing it ends FAILED with its reason', async () => {
     const id = newExternalId('emv-fail');
-    await pay({ externalId: id, method: 'pix_copy_paste', emv: code(), amount: 10.13 });
+    await pay({ externalId: id, method: 'pix_copy_paste', emv: storeCode(), amount: 10.13 });
     const failed = await waitFor(id, ['FAILED']);
     // The reason comes in the signed callback; an unsigned one (seed profile) is a bare hint, and the check shows no reason.
     expect(failed.failureReason).toBe(
@@ -78,22 +68,22 @@ describe('PIX copy-and-paste', () => {
   test('with its callback dropped it completes by polling; duplicated callbacks change nothing', async () => {
     await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } });
     const dropped = newExternalId('emv-drop');
-    await pay({ externalId: dropped, method: 'pix_copy_paste', emv: code(500) });
+    await pay({ externalId: dropped, method: 'pix_copy_paste', emv: storeCode(500) });
     expect((await waitFor(dropped, ['COMPLETED'])).callbacksReceived).toBe(0);
 
     await stack.admin('PUT', '/sandbox/faults', { callbacks: { duplicate: { share: 1 } } });
     const duplicated = newExternalId('emv-dup');
-    await pay({ externalId: duplicated, method: 'pix_copy_paste', emv: code(600) });
+    await pay({ externalId: duplicated, method: 'pix_copy_paste', emv: storeCode(600) });
     await waitFor(duplicated, ['COMPLETED']);
     await afterDuplicateCallback(duplicated);
   });
 
   test('a bad CRC, a different amount, or no amount anywhere is a 422 naming the problem, and nothing starts', async () => {
-    const good = code(1990);
+    const good = storeCode(1990);
     const cases = [
       { body: { emv: `${good.slice(0, -4)}0000` }, path: 'emv', message: /CRC/ },
       { body: { emv: good, amount: 20 }, path: 'amount', message: /must equal the code's amount 19.9/ },
-      { body: { emv: code() }, path: 'amount', message: /required: the code carries no amount/ },
+      { body: { emv: storeCode() }, path: 'amount', message: /required: the code carries no amount/ },
     ];
     for (const { body, path, message } of cases) {
       const id = newExternalId('emv-bad');
@@ -108,7 +98,7 @@ describe('PIX copy-and-paste', () => {
   });
 
   test('POST /v1/payouts/preview reads a code without paying it: payee, amount, txid and the fee', async () => {
-    const answer = await stack.api('POST', '/v1/payouts/preview', { emv: code(2500) });
+    const answer = await stack.api('POST', '/v1/payouts/preview', { emv: storeCode(2500) });
     expect(answer.status).toBe(200);
     // A code with an amount is for one payment (point of initiation 12).
     expect(answer.body).toEqual({

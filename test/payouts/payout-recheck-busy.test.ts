@@ -6,6 +6,7 @@
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { startEngineHarness } from '../helpers/engine-harness';
+import { forceOutcome } from '../helpers/charges';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
@@ -104,19 +105,7 @@ test('a recheck while the submission is being retried: 202, and once submitted t
   expect(looked.callbacksReceived).toBe(0);
   expect(provider().count('POST', WITHDRAW)).toBeGreaterThanOrEqual(1);
 
-  const [operation] = (
-    await stack.admin<{ operations: { transactionId: string }[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${externalId}`,
-    )
-  ).body.operations;
-  expect(
-    (
-      await stack.admin('POST', `/sandbox/operations/${operation?.transactionId ?? ''}/outcome`, {
-        status: 'COMPLETED',
-      })
-    ).status,
-  ).toBe(200);
+  expect(await forceOutcome(stack, externalId, { status: 'COMPLETED' })).toBe(200);
   expect((await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW'])).status).toBe('COMPLETED');
   await recordHistory(
     stack.temporal.client,

@@ -7,13 +7,12 @@
  * answered its own id, the engine asks the check by that id (rule 2), not by ours.
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
-import type { ProviderProxy } from '../helpers/provider-proxy';
+import { newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
+import { jsonAnswer, type ProviderProxy } from '../helpers/provider-proxy';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
 
@@ -80,12 +79,7 @@ test.each([
   ['its answer never comes', (path: string) => provider().holdNext(path)],
   [
     'the provider answers 500',
-    (path: string) =>
-      provider().answerNext(path, {
-        status: 500,
-        contentType: 'application/json',
-        body: '{"message":"internal error"}',
-      }),
+    (path: string) => provider().answerNext(path, jsonAnswer(500, { message: 'internal error' })),
   ],
 ])(
   'the first POST is sent and %s, and the provider has no record of it: one POST, the outcome shown as unknown while the engine looks, then NEEDS_REVIEW',
@@ -121,13 +115,7 @@ const OTHER_RAILS: (readonly [string, string, (externalId: string, amount: numbe
     (externalId, amount) => ({
       externalId,
       method: 'pix_copy_paste',
-      emv: buildBrCode({
-        pixKey: 'loja@example.com',
-        merchantName: 'Loja Exemplo',
-        merchantCity: 'SAO PAULO',
-        txid: 'LOSTANSWER',
-        amountCentavos: amount * 100,
-      }),
+      emv: storeCode(amount * 100, 'LOSTANSWER'),
     }),
   ],
   ...(SANDBOX_SERVES_CRYPTO
@@ -220,13 +208,7 @@ test.each([
     (externalId: string) => ({
       externalId,
       method: 'pix_copy_paste',
-      emv: buildBrCode({
-        pixKey: 'loja@example.com',
-        merchantName: 'Loja Exemplo',
-        merchantCity: 'SAO PAULO',
-        txid: 'CHECKID',
-        amountCentavos: 3_500,
-      }),
+      emv: storeCode(3_500, 'CHECKID'),
     }),
   ],
 ])(

@@ -6,10 +6,9 @@
  * completing means the callback was taken.
  */
 import './seed-env';
-import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
+import { newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
 import { forThisFile } from '../helpers/for-this-file';
 
 const stack = forThisFile(() =>
@@ -24,13 +23,7 @@ const stack = forThisFile(() =>
 
 test('a payout completes on a callback signed by another scheme, taken as a hint', async () => {
   const id = newExternalId('alt');
-  const emv = buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'SAO PAULO',
-    txid: 'PEDIDO42',
-    amountCentavos: 1990,
-  });
+  const emv = storeCode(1990);
   expect((await stack.api('POST', '/v1/payouts', { externalId: id, method: 'pix_copy_paste', emv })).status).toBe(202);
 
   const done = await waitForPayout(stack, id, ['COMPLETED'], 30_000);

@@ -21,6 +21,7 @@ import { payoutRequestSchema } from '../../src/payouts/payout-request';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
 import { createDataConverter } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
+import { jsonAnswer } from '../helpers/provider-proxy';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
@@ -267,11 +268,7 @@ test('a workflow started by another client with baggage in its trace header sche
   });
   const externalId = newExternalId('traced-started-elsewhere');
   // The first (local) attempt is answered 503: the retry is an activity the workflow schedules, with a header in history.
-  stack.provider?.answerNext(WITHDRAW, {
-    status: 503,
-    contentType: 'application/json',
-    body: '{"code":"SERVICE_UNAVAILABLE","message":"try again"}',
-  });
+  stack.provider?.answerNext(WITHDRAW, jsonAnswer(503, { code: 'SERVICE_UNAVAILABLE', message: 'try again' }));
   const request = payoutRequestSchema.parse({
     externalId,
     method: 'pix_key',

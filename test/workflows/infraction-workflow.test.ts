@@ -94,6 +94,7 @@ async function withInfraction(
   provider: StubbedProvider,
   initial: InfractionRecord,
   body: (handle: WorkflowHandle<InfractionWorkflow>) => Promise<void>,
+  input: { dueSoonLeadMs?: number } = {},
 ): Promise<InfractionView> {
   const taskQueue = `infraction-${randomUUID()}`;
   return withWorker(
@@ -104,7 +105,7 @@ async function withInfraction(
       const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', {
         taskQueue,
         workflowId: infractionWorkflowId(initial.infractionId),
-        args: [{ record: initial }],
+        args: [{ record: initial, ...input }],
       });
       await body(handle);
       return handle.result();
@@ -193,17 +194,10 @@ test("the lead time comes with the infraction's input: DUE_SOON (announced once)
   const provider = new StubbedProvider(null);
   const initial = await record({ defenseDeadline: new Date((await env.currentTimeMs()) + 5 * DAY).toISOString() });
   const leadMs = 3 * DAY;
-  const taskQueue = `infraction-${randomUUID()}`;
-  const view = await withWorker(
-    env,
-    taskQueue,
-    provider.activities(() => initial),
-    async () => {
-      const handle = await env.client.workflow.start<InfractionWorkflow>('infractionWorkflow', {
-        taskQueue,
-        workflowId: infractionWorkflowId(initial.infractionId),
-        args: [{ record: initial, dueSoonLeadMs: leadMs }],
-      });
+  const view = await withInfraction(
+    provider,
+    initial,
+    async (handle) => {
       await reaches(handle, 'OPEN');
       await env.sleep(DAY + 3_600_000);
       expect((await handle.query(infractionStatusQuery)).state).toBe('OPEN');
@@ -215,8 +209,8 @@ test("the lead time comes with the infraction's input: DUE_SOON (announced once)
       expect(due.transitions[1]?.cause).toBe('the defense is due within 3 days');
       await env.sleep(4 * DAY);
       await handle.signal(infractionRecordSignal, { ...initial, providerStatus: 'CANCELLED' });
-      return handle.result();
     },
+    { dueSoonLeadMs: leadMs },
   );
   expect(path(view)).toEqual(['OPEN', 'DUE_SOON', 'DEADLINE_MISSED', 'CANCELLED']);
   expect(provider.announced.map((announcement) => announcement.type)).toEqual([

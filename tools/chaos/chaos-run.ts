@@ -12,7 +12,7 @@ import path from 'node:path';
 import { PAYOUT_METHODS, type PayoutMethod } from '../../src/payouts/rails/methods';
 import { StackClient } from '../cluster/stack-client';
 import { COMPONENTS, startChaosStack, type ChaosStack, type ComponentName } from './chaos-stack';
-import type { TrialVerdict } from './checker';
+import { zeroCounts, type TrialCounts } from './checker';
 import { startClusterChaosStack } from './cluster-chaos-stack';
 import type { Flow } from './flows';
 import {
@@ -46,7 +46,7 @@ export interface ChaosOptions extends Omit<PlanSettings, 'seed' | 'targets'>, Tr
   log: (line: string) => void;
 }
 
-type Counts = Omit<TrialVerdict, 'problems' | 'reviewReasons'>;
+type Counts = TrialCounts;
 type LifecycleFigures = Omit<LifecycleVerdict, 'problems'>;
 type WebhookFigures = Omit<WebhookVerdict, 'problems'> & { refusedAnswers: number };
 
@@ -117,18 +117,6 @@ async function buildWorkflowBundle(out: string, logFile: string): Promise<void> 
   if (code !== 0) throw new Error(`building the workflow bundle exited with ${code} (see ${logFile})`);
 }
 
-const zeroCounts = (): Counts => ({
-  payouts: 0,
-  completed: 0,
-  failed: 0,
-  cancelled: 0,
-  needsReview: 0,
-  needsReviewNeverSettled: 0,
-  doubleDebits: 0,
-  lost: 0,
-  stuckWithoutReason: 0,
-  ledgerMismatches: 0,
-});
 const withoutProblems = <T extends { problems: string[] }>({
   problems: _problems,
   ...figures

@@ -89,18 +89,26 @@ export function moneyByExternalId(
   return money;
 }
 
+/** A verdict's figures, which a run adds up over its trials. */
+export type TrialCounts = Omit<TrialVerdict, 'problems' | 'reviewReasons'>;
+
+export const zeroCounts = (): TrialCounts => ({
+  payouts: 0,
+  completed: 0,
+  failed: 0,
+  cancelled: 0,
+  needsReview: 0,
+  needsReviewNeverSettled: 0,
+  doubleDebits: 0,
+  lost: 0,
+  stuckWithoutReason: 0,
+  ledgerMismatches: 0,
+});
+
 export function checkTrial(evidence: TrialEvidence): TrialVerdict {
   const verdict: TrialVerdict = {
+    ...zeroCounts(),
     payouts: evidence.submitted.length,
-    completed: 0,
-    failed: 0,
-    cancelled: 0,
-    needsReview: 0,
-    needsReviewNeverSettled: 0,
-    doubleDebits: 0,
-    lost: 0,
-    stuckWithoutReason: 0,
-    ledgerMismatches: 0,
     reviewReasons: {},
     problems: [],
   };

@@ -36,32 +36,22 @@ export interface ServerPorts {
 /** The server stores its services' ports in a smallint column (cluster_membership): free ports are below 32768 (PORTS_FOR_SERVERS). */
 export const freeServerPort = (): Promise<number> => freePort();
 
+const OTHER_LISTENERS = [
+  'frontendHttp',
+  'frontendMembership',
+  'history',
+  'historyMembership',
+  'matching',
+  'matchingMembership',
+  'worker',
+  'workerMembership',
+  'metrics',
+] as const satisfies readonly Exclude<keyof ServerPorts, 'frontend'>[];
+
 /** Free ports for every listener but the frontend's, which the caller chooses (TEMPORAL_ADDRESS). */
 export async function freeServerPorts(frontend: number): Promise<ServerPorts> {
-  const ports = (await freePorts(10)).filter((port) => port !== frontend).slice(0, 9);
-  const [
-    frontendHttp,
-    frontendMembership,
-    history,
-    historyMembership,
-    matching,
-    matchingMembership,
-    worker,
-    workerMembership,
-    metrics,
-  ] = ports;
-  return {
-    frontend,
-    frontendHttp,
-    frontendMembership,
-    history,
-    historyMembership,
-    matching,
-    matchingMembership,
-    worker,
-    workerMembership,
-    metrics,
-  } as ServerPorts;
+  const ports = (await freePorts(10)).filter((port) => port !== frontend);
+  return { frontend, ...Object.fromEntries(OTHER_LISTENERS.map((name, index) => [name, ports[index]])) } as ServerPorts;
 }
 
 export interface ServerDatabase {

@@ -24,15 +24,24 @@ export interface LocalStackPorts {
  * can come out twice, as a port reserved for a process not yet listening is free to the next ask.
  */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  const [
-    temporal = 0,
-    temporalMetrics = 0,
-    engine = 0,
-    apiMetrics = 0,
-    sandbox = 0,
-    workerMetrics = 0,
-    workerSdkMetrics = 0,
-  ] = await freePorts(7);
+  return stackPorts(await freePorts(7));
+}
+
+/** The same, with one more for the Temporal UI (`npm start` serves it), chosen together with the others. */
+export async function freeStackPortsWithUi(): Promise<LocalStackPorts & { ui: number }> {
+  const [ui = 0, ...others] = await freePorts(8);
+  return { ...stackPorts(others), ui };
+}
+
+function stackPorts([
+  temporal = 0,
+  temporalMetrics = 0,
+  engine = 0,
+  apiMetrics = 0,
+  sandbox = 0,
+  workerMetrics = 0,
+  workerSdkMetrics = 0,
+]: number[]): LocalStackPorts {
   return { temporal, temporalMetrics, engine, apiMetrics, sandbox, workerMetrics, workerSdkMetrics };
 }
 

@@ -78,19 +78,24 @@ async function asRunning(
   return { pid: child.pid ?? -1, exited, kill, stop: () => stopChild(child, 20_000) };
 }
 
-function logTo(
+/** Starts the child with its output added to `logFile`, through a pipe where its readiness is a line it prints. */
+function launchLogged(
+  name: string,
   logFile: string,
   ready: Readiness,
-): { stdio: ['ignore', number | 'pipe', number]; pipe(child: ChildProcess): void; close(): void } {
+  timeoutMs: number,
+  start: (stdio: ['ignore', number | 'pipe', number]) => ChildProcess,
+): Promise<Running> {
   const fd = openSync(logFile, 'a');
   const viaPipe = 'marker' in ready;
-  return {
-    stdio: ['ignore', viaPipe ? 'pipe' : fd, fd],
-    pipe: (child) => {
-      if (viaPipe) child.stdout?.pipe(createWriteStream(logFile, { flags: 'a' }));
-    },
-    close: () => closeSync(fd),
-  };
+  let child: ChildProcess;
+  try {
+    child = start(['ignore', viaPipe ? 'pipe' : fd, fd]);
+  } finally {
+    closeSync(fd);
+  }
+  if (viaPipe) child.stdout?.pipe(createWriteStream(logFile, { flags: 'a' }));
+  return asRunning(child, name, ready, timeoutMs, logFile);
 }
 
 /** A service of the stack (`sandbox`, `worker`, `api`), started with `env`. */
@@ -101,11 +106,7 @@ export function launchLoggedService(
   ready: Readiness,
   timeoutMs = 120_000,
 ): Promise<Running> {
-  const output = logTo(logFile, ready);
-  const child = spawnService(name, { env, stdio: output.stdio });
-  output.close();
-  output.pipe(child);
-  return asRunning(child, name, ready, timeoutMs, logFile);
+  return launchLogged(name, logFile, ready, timeoutMs, (stdio) => spawnService(name, { env, stdio }));
 }
 
 /** Any executable, in its own process group, started with `env` (added to this process's). */
@@ -118,9 +119,7 @@ export function launchLoggedBinary(
   ready: Readiness,
   timeoutMs = 120_000,
 ): Promise<Running> {
-  const output = logTo(logFile, ready);
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: output.stdio, detached: true });
-  output.close();
-  output.pipe(child);
-  return asRunning(child, name, ready, timeoutMs, logFile);
+  return launchLogged(name, logFile, ready, timeoutMs, (stdio) =>
+    spawn(command, args, { env: { ...process.env, ...env }, stdio, detached: true }),
+  );
 }
