@@ -17,8 +17,11 @@ import { startEngineHarness, type EngineHarness } from '../helpers/engine-harnes
 /** Today's engine, measured by `BENCH_PRODUCTION_PATH_ONLY=1 npm run bench` and by this test. */
 // The callback as an update (payout version 4): transitions 6 -> 4; events 16 -> 17, its accepted and completed
 // events for the signal's one (the trade the lever makes: an event written in a transition already paid for).
-// SUBMITTED not indexed (version 5): visibility writes 3 -> 2, actions 7 -> 6, events 17 -> 16.
-const TODAY = { transitions: 4, visibilityWrites: 2, cloudActions: 6, historyEvents: 16, workflowTasks: 2 };
+// SUBMITTED not indexed (version 5): actions 7 -> 6, events 17 -> 16. Visibility writes stay 3: the server itself
+// writes the BuildIds attribute when the first workflow task completes (server 1.32, workflow_task_state_machine.go:
+// updateBuildIdsAndDeploymentSearchAttributes), the write SUBMITTED's upsert shared; the final state's upsert rides
+// the close (an upsert processed after the close is skipped: visibility_queue_task_executor.go).
+const TODAY = { transitions: 4, visibilityWrites: 3, cloudActions: 6, historyEvents: 16, workflowTasks: 2 };
 /** Past the payout's first workflow task even on a loaded machine, well before its callback wait ends. */
 const CALLBACK_DELAY_MS = 3_000;
 
@@ -66,10 +69,6 @@ test('a payout called back after its first task costs no more transitions, visib
   expect(counters.cloudActions).toBeLessThanOrEqual(TODAY.cloudActions);
   expect(counters.historyEvents).toBeLessThanOrEqual(TODAY.historyEvents);
   expect(counters.workflowTasks).toBeLessThanOrEqual(TODAY.workflowTasks);
-  // Issue 41's targets, every one met since version 5.
-  expect(counters.targets).toEqual({
-    transitionsAtMost4: true,
-    visibilityWritesAtMost2: true,
-    cloudActionsAtMost6: true,
-  });
+  // Issue 41's targets: transitions and actions met (versions 4 and 5); visibility writes cannot be, as said above.
+  expect(counters.targets).toMatchObject({ transitionsAtMost4: true, cloudActionsAtMost6: true });
 }, 120_000);
