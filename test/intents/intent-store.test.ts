@@ -235,6 +235,15 @@ describe.each(dialectsUnderTest(dialects))('$name intent store', ({ open }) => {
     expect(await db.intents.find(charge('charge-a'))).not.toHaveProperty('answerUnsealed');
   });
 
+  test("a callback's provider id finds the business id the provider answered with it, of that kind only; an id never answered finds none", async () => {
+    await db.intents.claim(key, 'run-a');
+    expect(await db.intents.businessIdOfProviderId('payout-submission', 'tx-9')).toBeUndefined();
+    await db.intents.record(key, 'run-a', { state: 'SENT', providerId: 'tx-9' });
+    expect(await db.intents.businessIdOfProviderId('payout-submission', 'tx-9')).toBe('order-1');
+    expect(await db.intents.businessIdOfProviderId('charge-creation', 'tx-9')).toBeUndefined();
+    expect(await db.intents.businessIdOfProviderId('payout-submission', 'tx-1')).toBeUndefined();
+  });
+
   test('of many runs claiming one key at once through several connections, exactly one holds it', async () => {
     const stores = [db.intents, await db.also(), await db.also()];
     const claims = await Promise.all(
