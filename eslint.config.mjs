@@ -71,6 +71,7 @@ export default tseslint.config(
       'workflows/**/*.ts',
       'src/contracts/**/*.ts',
       'tools/bench/bare-payout-workflow.ts',
+      'tools/bench/minimal-payout/workflow.ts',
       'src/telemetry/workflow-interceptors.ts',
     ],
     rules: {
@@ -146,7 +147,7 @@ export default tseslint.config(
     // (which re-exports its contract): one door, and no import running up from the engine into workflow code.
     // The bench's bare workflow is workflow code itself, under the workflow rules above.
     files: ['src/**/*.ts', 'activities/**/*.ts', 'tools/**/*.ts', 'sandbox/**/*.ts'],
-    ignores: ['src/lifecycles/**', 'tools/bench/bare-payout-workflow.ts'],
+    ignores: ['src/lifecycles/**', 'tools/bench/bare-payout-workflow.ts', 'tools/bench/minimal-payout/workflow.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -198,6 +199,32 @@ export default tseslint.config(
               ],
               message:
                 'The provider double imports nothing of the engine or the sandbox: it is written from docs/payment-service-interface.md alone.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The bench's minimal payout is what a Temporal engineer writes with none of our code: the SDK, zod and Node only.
+    files: ['tools/bench/minimal-payout/**/*.ts'],
+    ignores: ['tools/bench/minimal-payout/workflow.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../*',
+                '**/src',
+                '**/src/**',
+                '**/workflows',
+                '**/workflows/**',
+                '**/activities/**',
+                '**/sandbox/**',
+              ],
+              message: 'The minimal payout imports none of our code: only the Temporal SDK, zod and Node.',
             },
           ],
         },

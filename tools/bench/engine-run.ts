@@ -53,6 +53,7 @@ export interface PayoutWaits {
 }
 
 const SAMPLED_HISTORIES = 20;
+const CALLBACK_EVENTS = new Set(['WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED']);
 
 interface SampledHistory {
   types: string[];
@@ -87,7 +88,8 @@ export async function payoutHistoryCost(client: Client, workflowIds: readonly st
   const histories: SampledHistory[] = [];
   for (const workflowId of spread(workflowIds, SAMPLED_HISTORIES)) {
     const sampled = sampledHistory(await client.workflow.getHandle(workflowId).fetchHistory());
-    if (sampled.types.includes('WORKFLOW_EXECUTION_SIGNALED')) histories.push(sampled);
+    // The callback came as a signal, or (payout version 4) as an update.
+    if (sampled.types.some((type) => CALLBACK_EVENTS.has(type))) histories.push(sampled);
   }
   const count = (types: string[], type: string) => types.filter((each) => each === type).length;
   histories.sort((a, b) => a.types.length - b.types.length);

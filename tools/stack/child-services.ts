@@ -11,7 +11,7 @@ import { STACK_PARENT_PID_ENV } from '../../src/cli/parent-watch';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Each service's entry point: the engine's in src/cli, the provider sandbox's own, the benchmark's bare payout's worker and signaller. */
+/** Each service's entry point: the engine's in src/cli, the provider sandbox's own, the benchmark's yardsticks' (the cluster's bare payout's worker and signaller, the bench's minimal payout). */
 const ENTRY_POINTS = {
   api: 'src/cli/api.ts',
   worker: 'src/cli/worker.ts',
@@ -19,6 +19,7 @@ const ENTRY_POINTS = {
   sandbox: 'sandbox/main.ts',
   'bench-worker': 'tools/bench/bench-worker.ts',
   'bench-signaller': 'tools/bench/bare-signaller.ts',
+  'minimal-payout': 'tools/bench/minimal-payout/service.ts',
 } as const;
 
 export type ServiceName = keyof typeof ENTRY_POINTS;
@@ -32,10 +33,11 @@ export type ServiceName = keyof typeof ENTRY_POINTS;
  */
 const WORKER_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'] as const;
 
-/** The bench's bare-payout worker runs under the engine worker's flags, so the yardstick's GC is the same. */
+/** The bench's yardsticks' workers run under the engine worker's flags, so that their GC is the same. */
 export const SERVICE_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   worker: WORKER_FLAGS,
   'bench-worker': WORKER_FLAGS,
+  'minimal-payout': WORKER_FLAGS,
 };
 
 /**

@@ -1,0 +1,133 @@
+/**
+ * The bench's yardstick phase: N minimal payouts (tools/bench/minimal-payout/, the Temporal SDK and Node only) on a
+ * fresh Temporal database and a sandbox of their own whose callbacks come `callbackDelayMs` after each withdrawal,
+ * `window` in flight, started eagerly by the payout's own process. Measured as the engine's phase is: the CPU of each
+ * process (the payout's process is its worker, starter and callback receiver), and the server's store per payout.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { Config } from '../../src/config/env';
+import { freePort } from '../../src/net/free-port';
+import { pollUntil, StopPolling } from '../../src/util/poll';
+import { hasExited, spawnKeepingTail, spawnService, stopChild, waitHealthy } from '../stack/child-services';
+import type { LocalStackPorts } from '../stack/local-stack-env';
+import { processCpu, type CpuReading } from './cpu-use';
+import { freshTemporal } from './engine-stack';
+import { delayCallbacks } from './sandbox-callback-delay';
+import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from './server-persistence';
+import { countWorkflows } from './single-payouts';
+
+const TASK_QUEUE = 'minimal-payout';
+
+const doneLineSchema = z.object({
+  payouts: z.number(),
+  eagerlyStarted: z.number(),
+  states: z.record(z.string(), z.number()),
+  seconds: z.number(),
+});
+
+export interface MinimalRunResult {
+  payouts: number;
+  completed: number;
+  eagerlyStarted: number;
+  seconds: number;
+  perSecond: number;
+  cpu: CpuReading;
+  store: PersistencePerWorkflow;
+}
+
+/** The process's output, read from its start (so that no line is missed, nor its pipe left full): its marker lines. */
+function markerLines(child: ChildProcess): (marker: string, timeoutMs: number) => Promise<string> {
+  if (!child.stdout) throw new Error('the minimal payout has no output to read');
+  const seen: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith('minimal.')) seen.push(line);
+  });
+  return (marker, timeoutMs) =>
+    pollUntil(
+      () => {
+        const line = seen.find((each) => each.startsWith(marker));
+        if (line !== undefined) return line.slice(marker.length).trim();
+        if (hasExited(child)) throw new StopPolling(`the minimal payout exited before "${marker}"`);
+        return undefined;
+      },
+      { timeoutMs, intervalMs: 100, description: `the minimal payout to print "${marker}"` },
+    );
+}
+
+export async function measureMinimalPayouts(options: {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  ports: LocalStackPorts;
+  payouts: number;
+  window: number;
+  callbackDelayMs: number;
+  timeoutMs: number;
+}): Promise<MinimalRunResult> {
+  const temporal = await freshTemporal(options.dir, options.env, options.ports);
+  const children: ChildProcess[] = [];
+  try {
+    const sandbox = spawnKeepingTail('sandbox', { ...temporal.env, SANDBOX_SETTLE_MS: '0' });
+    children.push(sandbox.child);
+    const sandboxUrl = `http://127.0.0.1:${options.ports.sandbox}`;
+    await waitHealthy(`${sandboxUrl}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
+    await delayCallbacks(sandboxUrl, options.config.SANDBOX_ADMIN_TOKEN, options.callbackDelayMs);
+    const service = spawnService('minimal-payout', {
+      env: {
+        ...temporal.env,
+        MINIMAL_TASK_QUEUE: TASK_QUEUE,
+        MINIMAL_CALLBACK_PORT: String(await freePort()),
+        PAYMENT_API_BASE_URL: sandboxUrl,
+        PAYMENT_API_CLIENT_ID: options.config.PAYMENT_API_CLIENT_ID,
+        PAYMENT_API_CLIENT_SECRET: options.config.PAYMENT_API_CLIENT_SECRET,
+        WEBHOOK_SECRET: options.config.WEBHOOK_SECRET[0] ?? '',
+        // The engine worker's cache and Node flags (tools/stack/child-services.ts): only the code differs.
+        MINIMAL_MAX_CACHED_WORKFLOWS: String(options.config.WORKER_MAX_CACHED_WORKFLOWS),
+        // Eager start as it is meant to be used: a free slot for each payout of the window (issue 41).
+        MINIMAL_WORKFLOW_TASK_SLOTS: String(Math.max(options.window, 2)),
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.push(service);
+    const marker = markerLines(service);
+    await marker('minimal.ready', 120_000);
+
+    const cpu = processCpu({
+      temporal: temporal.server.pid,
+      worker: service.pid,
+      sandbox: sandbox.child.pid,
+      client: process.pid,
+    });
+    const storeBefore = await readPersistenceCounters(temporal.metricsUrl);
+    const prefix = `minimal-${Date.now().toString(36)}`;
+    service.stdin?.write(`run ${prefix} ${options.payouts} ${options.window}\n`);
+    const run = doneLineSchema.parse(JSON.parse(await marker('minimal.done', options.timeoutMs)));
+    // The last checks were seen; their workflows close in the task that ran them.
+    await pollUntil(
+      async () =>
+        (await countWorkflows(temporal.client.client, `ExecutionStatus = 'Running'`)) === 0 ? true : undefined,
+      { timeoutMs: 60_000, intervalMs: 250, description: 'every minimal payout to close' },
+    );
+    const used = cpu();
+    const store = persistencePerWorkflow(
+      storeBefore,
+      await readPersistenceCounters(temporal.metricsUrl),
+      options.payouts,
+    );
+    return {
+      payouts: run.payouts,
+      completed: run.states.COMPLETO ?? 0,
+      eagerlyStarted: run.eagerlyStarted,
+      seconds: run.seconds,
+      perSecond: run.payouts / run.seconds,
+      cpu: used,
+      store,
+    };
+  } finally {
+    for (const child of children.reverse()) await stopChild(child, 30_000);
+    await temporal.client.close();
+    await temporal.server.stop();
+  }
+}
