@@ -20,5 +20,6 @@ module.exports = {
     '<rootDir>/test/payouts/payout-activities.test.ts',
     '<rootDir>/test/payouts/rail-check.test.ts',
     '<rootDir>/test/workflows/card-payment-binding.test.ts',
+    '<rootDir>/test/card-payments/payment-binding.test.ts',
   ],
 };

@@ -19,14 +19,21 @@ export type AnswerReading =
   /** Sealed for another row, altered, or under a key no longer configured: never shown. */
   | { kind: 'refused'; problem: string };
 
+const ALTERED: AnswerReading = {
+  kind: 'refused',
+  problem: "does not open as this intent's answer (copied from another row, or altered)",
+};
+
 /** The associated data: the row's own identity, so that a sealed answer means nothing on any other row. */
 const boundTo = (key: IntentKey): string => `money-intent:${key.kind}:${key.businessId}`;
 
 export class IntentAnswerSealer {
   private readonly sealer: ItemSealer;
+  private readonly keyIds: ReadonlySet<string>;
 
   constructor(keys: PayloadKeys) {
     this.sealer = new ItemSealer(keys.active, keys.previous, 'money-intents');
+    this.keyIds = new Set([keys.active, ...keys.previous].map(({ id }) => id));
   }
 
   seal(key: IntentKey, answer: string): string {
@@ -37,23 +44,19 @@ export class IntentAnswerSealer {
     if (!stored.startsWith(PREFIX)) return { kind: 'unsealed', answer: stored };
     const sealed = stored.slice(PREFIX.length);
     const separator = sealed.indexOf(':');
-    try {
-      if (separator < 1) throw new Error('no key id');
-      const answer = this.sealer.open(
-        boundTo(key),
-        Buffer.from(sealed.slice(separator + 1), 'base64url'),
-        sealed.slice(0, separator),
-      );
-      if (typeof answer !== 'string') throw new Error('not an answer');
-      return { kind: 'opened', answer };
-    } catch (error) {
-      const missingKey = error instanceof Error && error.message.includes('not configured');
+    if (separator < 1) return ALTERED;
+    const keyId = sealed.slice(0, separator);
+    // A key dropped from the configuration is the operator's to restore; anything else is the row's.
+    if (!this.keyIds.has(keyId))
       return {
         kind: 'refused',
-        problem: missingKey
-          ? error.message
-          : "does not open as this intent's answer (copied from another row, or altered)",
+        problem: `needs the key ${keyId}, which is not configured (PAYLOAD_ENCRYPTION_PREVIOUS_KEYS)`,
       };
+    try {
+      const answer = this.sealer.open(boundTo(key), Buffer.from(sealed.slice(separator + 1), 'base64url'), keyId);
+      return typeof answer === 'string' ? { kind: 'opened', answer } : ALTERED;
+    } catch {
+      return ALTERED;
     }
   }
 }
