@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { isIP } from 'node:net';
+import { getDefaultAutoSelectFamily, isIP, setDefaultAutoSelectFamily } from 'node:net';
 import { endpointRuleProblems } from '../../src/merchant-events/endpoint-request';
 import {
   endpointTransport,
@@ -102,4 +102,21 @@ test('a name that resolves to nothing is refused, and a resolver failure is the 
   expect(await deliver(deployed, () => Promise.reject(notFound)).catch((error: unknown) => error)).toMatchObject({
     code: 'ENOTFOUND',
   });
+});
+
+test('where a connection looks up one address (family autoselection off), the name is judged the same, and that address is the one connected to', async () => {
+  // Node asks the lookup for every address only while it autoselects the family (its default); off, it asks for one.
+  const autoselecting = getDefaultAutoSelectFamily();
+  setDefaultAutoSelectFamily(false);
+  try {
+    expect(await deliver(deployed, resolvingTo(LOOPBACK)).catch((error: unknown) => error)).toMatchObject({
+      message: `${NAME} resolves to ${LOOPBACK} is a loopback address`,
+    });
+    expect(received).toEqual([]);
+    expect(await deliver({ production: false, allowLoopback: true }, resolvingTo(LOOPBACK))).toBe(204);
+    expect(received).toEqual([`POST ${NAME}/events`]);
+    received.length = 0;
+  } finally {
+    setDefaultAutoSelectFamily(autoselecting);
+  }
 });
