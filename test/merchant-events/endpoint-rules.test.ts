@@ -92,13 +92,27 @@ describe('the request shape', () => {
     const longest = `https://merchant.example.com/${'a'.repeat(2_048 - 'https://merchant.example.com/'.length)}`;
     expect(parse({ url: longest, events }).success).toBe(true);
     expect(parse({ url: `${longest}a`, events }).success).toBe(false);
-    for (const url of ['ftp://merchant.example.com/hooks', 'javascript:alert(1)', 'merchant.example.com/hooks'])
+    expect(parse({ url: 'http://merchant.example.com/hooks', events }).success).toBe(true);
+    for (const url of [
+      'ftp://merchant.example.com/hooks',
+      'javascript:alert(1)',
+      'merchant.example.com/hooks',
+      'httpx://merchant.example.com/hooks',
+      'xhttps://merchant.example.com/hooks',
+    ])
       expect({ url, success: parse({ url, events }).success }).toEqual({ url, success: false });
     const url = 'https://merchant.example.com/hooks';
     expect(parse({ url, events: [] }).success).toBe(false);
     expect(parse({ url, events: ['charge.settled'] }).success).toBe(false);
     expect(parse({ url, events: [...MERCHANT_EVENT_TYPES] }).success).toBe(true);
     expect(parse({ url, events: [...MERCHANT_EVENT_TYPES, 'charge.paid'] }).success).toBe(false);
+  });
+
+  test('the document tells a merchant how each scheme is verified, and that legacy is deprecated', () => {
+    const told = endpointRequestSchema.shape.signatureScheme.description ?? '';
+    expect(told).toContain('standard-webhooks: webhook-id, webhook-timestamp, webhook-signature');
+    expect(told).toContain('any Standard Webhooks library');
+    expect(told).toContain('legacy (deprecated)');
   });
 
   test('a field the API does not know is refused, not ignored', () => {
