@@ -75,6 +75,9 @@ test('a name with one loopback address among public ones is refused: no address 
   const refused = await deliver(deployed, resolvingTo(LOOPBACK, '93.184.216.34')).catch((error: unknown) => error);
   expect(refused).toMatchObject({ message: `${NAME} resolves to ${LOOPBACK} is a loopback address` });
   expect(received).toEqual([]);
+  // Listed after a public one, it is refused all the same.
+  const second = await deliver(deployed, resolvingTo('93.184.216.34', LOOPBACK)).catch((error: unknown) => error);
+  expect(second).toMatchObject({ message: `${NAME} resolves to ${LOOPBACK} is a loopback address` });
 });
 
 test.each([
