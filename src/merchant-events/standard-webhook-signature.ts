@@ -37,8 +37,9 @@ export function standardWebhookKey(secret: string): Buffer {
   return key;
 }
 
-function signature(key: Buffer, id: string, timestamp: string, rawBody: Buffer): string {
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest('base64');
+/** A body given as text is signed as its UTF-8 bytes (what `update` does with a string), the bytes sent. */
+function signature(key: Buffer, id: string, timestamp: string, rawBody: Buffer | string): string {
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest('base64');
 }
 
 /** The three headers of one attempt, signed with every secret (current first during a rotation). */
@@ -52,12 +53,11 @@ export function standardWebhookHeaders(
   if (!Number.isSafeInteger(nowSeconds) || nowSeconds < 0)
     throw new RangeError('nowSeconds must be a non-negative integer (Unix seconds)');
   const timestamp = String(nowSeconds);
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
   return {
     [STANDARD_WEBHOOK_ID_HEADER]: id,
     [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: timestamp,
     [STANDARD_WEBHOOK_SIGNATURE_HEADER]: secrets
-      .map((secret) => `v1,${signature(standardWebhookKey(secret), id, timestamp, body)}`)
+      .map((secret) => `v1,${signature(standardWebhookKey(secret), id, timestamp, rawBody)}`)
       .join(' '),
   };
 }
@@ -91,21 +91,13 @@ export function verifyStandardWebhook(
   if (!TIMESTAMP_PATTERN.test(timestamp)) return { ok: false, reason: 'bad-timestamp' };
   if (Math.abs(check.nowSeconds - Number(timestamp)) > (check.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS))
     return { ok: false, reason: 'stale' };
-  const expected = Buffer.from(
-    signature(
-      standardWebhookKey(check.secret),
-      id,
-      timestamp,
-      typeof check.rawBody === 'string' ? Buffer.from(check.rawBody, 'utf8') : check.rawBody,
-    ),
-    'utf8',
-  );
+  const expected = Buffer.from(signature(standardWebhookKey(check.secret), id, timestamp, check.rawBody));
   let matched = false;
   // Values of other versions are skipped; no early exit, so the work does not depend on which value matched.
   for (const versioned of signatures.split(' ')) {
     const [version, value] = versioned.split(',', 2);
     if (version !== 'v1' || value === undefined) continue;
-    const candidate = Buffer.from(value, 'utf8');
+    const candidate = Buffer.from(value);
     if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
   }
   return matched ? { ok: true } : { ok: false, reason: 'bad-signature' };

@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { isIP } from 'node:net';
+import { getDefaultAutoSelectFamily, isIP, setDefaultAutoSelectFamily } from 'node:net';
 import { endpointRuleProblems } from '../../src/merchant-events/endpoint-request';
 import {
   endpointTransport,
@@ -75,6 +75,9 @@ test('a name with one loopback address among public ones is refused: no address 
   const refused = await deliver(deployed, resolvingTo(LOOPBACK, '93.184.216.34')).catch((error: unknown) => error);
   expect(refused).toMatchObject({ message: `${NAME} resolves to ${LOOPBACK} is a loopback address` });
   expect(received).toEqual([]);
+  // Listed after a public one, it is refused all the same.
+  const second = await deliver(deployed, resolvingTo('93.184.216.34', LOOPBACK)).catch((error: unknown) => error);
+  expect(second).toMatchObject({ message: `${NAME} resolves to ${LOOPBACK} is a loopback address` });
 });
 
 test.each([
@@ -102,4 +105,21 @@ test('a name that resolves to nothing is refused, and a resolver failure is the 
   expect(await deliver(deployed, () => Promise.reject(notFound)).catch((error: unknown) => error)).toMatchObject({
     code: 'ENOTFOUND',
   });
+});
+
+test('where a connection looks up one address (family autoselection off), the name is judged the same, and that address is the one connected to', async () => {
+  // Node asks the lookup for every address only while it autoselects the family (its default); off, it asks for one.
+  const autoselecting = getDefaultAutoSelectFamily();
+  setDefaultAutoSelectFamily(false);
+  try {
+    expect(await deliver(deployed, resolvingTo(LOOPBACK)).catch((error: unknown) => error)).toMatchObject({
+      message: `${NAME} resolves to ${LOOPBACK} is a loopback address`,
+    });
+    expect(received).toEqual([]);
+    expect(await deliver({ production: false, allowLoopback: true }, resolvingTo(LOOPBACK))).toBe(204);
+    expect(received).toEqual([`POST ${NAME}/events`]);
+    received.length = 0;
+  } finally {
+    setDefaultAutoSelectFamily(autoselecting);
+  }
 });
