@@ -16,7 +16,7 @@ import {
   shieldSettingsResponseSchema,
   threeDSSessionRequestSchema,
   threeDSSessionResponseSchema,
-} from '../../src/payment-api/schemas/shield';
+} from '../../src/payment-api/schemas/security-module';
 import {
   openApiDocument,
   withRequestExamples,

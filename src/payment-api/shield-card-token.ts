@@ -4,7 +4,7 @@
  * the card. For what drives a checkout without a browser: tests and `npm run cluster`'s check.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import type { CardTokenPayload } from './schemas/shield';
+import type { CardTokenPayload } from './schemas/security-module';
 
 export function encryptCardToken(publicKeyPem: string, card: CardTokenPayload): string {
   return publicEncrypt(

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { CardTokenPayload } from '../../src/payment-api/schemas/shield';
+import type { CardTokenPayload } from '../../src/payment-api/schemas/security-module';
 import { TEST_CARDS } from '../../sandbox/products/card-payments';
 import type { Answer } from '../helpers/sandbox';
 import { creditCardOf, environmentKey, testCard } from './shield-helpers';

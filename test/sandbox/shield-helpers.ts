@@ -4,7 +4,7 @@
  * prepareThreeDS opens it, and the buyer's answer to a challenge.
  */
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
-import type { CardTokenPayload, ThreeDSSessionResponse } from '../../src/payment-api/schemas/shield';
+import type { CardTokenPayload, ThreeDSSessionResponse } from '../../src/payment-api/schemas/security-module';
 import type { Answer, TestSandbox } from '../helpers/sandbox';
 
 export const nextYear = new Date().getUTCFullYear() + 1;

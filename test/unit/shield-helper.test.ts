@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { CARD_CURRENCY_MINOR_UNITS } from '../../src/payment-api/schemas/card';
-import { SHIELD_MODULE_NAME } from '../../src/payment-api/schemas/shield';
+import { SHIELD_MODULE_NAME } from '../../src/payment-api/schemas/security-module';
 
 interface ShieldHelper {
   getModuleName(): string;

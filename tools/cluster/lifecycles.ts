@@ -15,7 +15,7 @@ import {
   type CardPaymentResponse,
 } from '../../src/api/card-payments/schemas';
 import { infractionResponseSchema, type InfractionResponse } from '../../src/api/infractions/schemas';
-import { threeDSSessionResponseSchema } from '../../src/payment-api/schemas/shield';
+import { threeDSSessionResponseSchema } from '../../src/payment-api/schemas/security-module';
 import { reaisToCentavos } from '../../src/money/centavos';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';

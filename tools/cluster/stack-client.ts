@@ -5,7 +5,7 @@
  * answer is parsed with the schema its server builds it from.
  */
 import type { z } from 'zod';
-import { shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/shield';
+import { shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/security-module';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 
 export interface StackClientOptions {

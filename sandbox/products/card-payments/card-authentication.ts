@@ -15,7 +15,7 @@ import {
   type CardPaymentInput,
 } from '../../../src/payment-api/schemas/card';
 import type { ErrorIssue } from '../../../src/payment-api/schemas/errors';
-import type { CardTokenPayload } from '../../../src/payment-api/schemas/shield';
+import type { CardTokenPayload } from '../../../src/payment-api/schemas/security-module';
 import type { SandboxContext } from '../../context';
 import { providerError } from '../../http/errors';
 import { openCardToken, shieldKeys } from './shield/card-token';

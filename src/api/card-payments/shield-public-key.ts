@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isPublicKeyPem } from '../../config/env';
-import { shieldPublicKeyResponseSchema } from '../../payment-api/schemas/shield';
+import { shieldPublicKeyResponseSchema } from '../../payment-api/schemas/security-module';
 import { ApiError } from '../errors';
 
 const FILE_PREFIX = 'file:';

@@ -3,7 +3,7 @@ export * from './common';
 export * from './errors';
 export * from './auth';
 export * from './card';
-export * from './shield';
+export * from './security-module';
 export * from './withdrawal';
 export * from './pix-copy-paste';
 export * from './cash-in';

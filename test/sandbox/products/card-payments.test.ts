@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cardCallbackSchema } from '../../../src/payment-api/schemas/card';
-import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/shield';
+import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/security-module';
 import { TEST_CARDS } from '../../../sandbox/products/card-payments';
 import { pollUntil } from '../../../src/util/poll';
 import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../../helpers/sandbox';

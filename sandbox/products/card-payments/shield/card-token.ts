@@ -15,7 +15,7 @@ import {
   privateDecrypt,
   type KeyObject,
 } from 'node:crypto';
-import { cardTokenPayloadSchema, type CardTokenPayload } from '../../../../src/payment-api/schemas/shield';
+import { cardTokenPayloadSchema, type CardTokenPayload } from '../../../../src/payment-api/schemas/security-module';
 import type { SandboxDatabase } from '../../../store/database';
 import { readOrCreateSetting } from '../../../store/database';
 

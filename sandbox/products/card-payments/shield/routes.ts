@@ -24,7 +24,7 @@ import {
   threeDSSessionRequestSchema,
   type ShieldSettings,
   type ThreeDSSessionResponse,
-} from '../../../../src/payment-api/schemas/shield';
+} from '../../../../src/payment-api/schemas/security-module';
 import type { SandboxContext } from '../../../context';
 import { parseOrRefuse, providerError } from '../../../http/errors';
 import { acceptJsonBodies } from '../../../http/http-refusals';

@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cardBrand, type CardBrand } from '../../../../src/card/card';
 import type { CardCurrency } from '../../../../src/payment-api/schemas/card';
-import type { CardTokenPayload, ThreeDSSessionStatus } from '../../../../src/payment-api/schemas/shield';
+import type { CardTokenPayload, ThreeDSSessionStatus } from '../../../../src/payment-api/schemas/security-module';
 import type { SandboxContext } from '../../../context';
 import type { Migration } from '../../../store/database';
 import { requiresChallenge } from '../test-cards';
