@@ -99,8 +99,12 @@ export class Lifecycle<S extends string> {
 
   /** Writes a move left for the next one (`with-next-move`) now, with the current state: it has become worth finding. */
   indexDeferred(): void {
-    if (this.deferredIndex === undefined) return;
-    upsertSearchAttributes({ ...this.deferredIndex, [this.stateAttribute]: [this.current] });
+    if (this.deferredIndex !== undefined) this.writeIndex(this.current);
+  }
+
+  /** One upsert: the state, what the move makes known, and whatever a move before it left for the next one. */
+  private writeIndex(state: S, alsoIndex?: SearchAttributes): void {
+    upsertSearchAttributes({ ...this.deferredIndex, ...alsoIndex, [this.stateAttribute]: [state] });
     this.deferredIndex = undefined;
   }
 
@@ -108,10 +112,7 @@ export class Lifecycle<S extends string> {
     const at = new Date().toISOString();
     const transition = { from, to, at, cause };
     this.log.push(transition);
-    if (index) {
-      upsertSearchAttributes({ ...this.deferredIndex, ...alsoIndex, [this.stateAttribute]: [to] });
-      this.deferredIndex = undefined;
-    }
+    if (index) this.writeIndex(to, alsoIndex);
     // The Temporal UI shows it on the workflow's page: where it stands and why. Not a command: replay-neutral.
     const outcome = this.outcome?.(to);
     setCurrentDetails(outcome ? `**${to}**: ${outcome}\nsince ${at}: ${cause}` : `**${to}** since ${at}\n${cause}`);

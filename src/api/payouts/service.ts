@@ -200,10 +200,7 @@ export class PayoutService {
     const workflowId = payoutWorkflowId(externalId);
     const description = await this.call(() => this.handle(externalId).describe());
     if (description.memo?.requestHash !== requestHash) throw await this.conflict(request);
-    const status = furthest(
-      indexView(externalId, description),
-      (await this.readModel.findPayout(externalId))?.view,
-    ).state;
+    const status = (await this.knownView(externalId, description)).state;
     return { created: false, externalId, workflowId, status };
   }
 
@@ -341,8 +338,12 @@ export class PayoutService {
   /** The view the visibility index (or the read model) holds, without waiting for the workflow's task. */
   private async indexed(externalId: string): Promise<PayoutReading> {
     const description = await this.call(() => this.handle(externalId).describe());
-    const stored = (await this.readModel.findPayout(externalId))?.view;
-    return { source: 'index', view: furthest(indexView(externalId, description), stored) };
+    return { source: 'index', view: await this.knownView(externalId, description) };
+  }
+
+  /** The index's view or the read model's, whichever is further along (furthest), without asking the workflow. */
+  private async knownView(externalId: string, description: WorkflowExecutionDescription): Promise<PayoutView> {
+    return furthest(indexView(externalId, description), (await this.readModel.findPayout(externalId))?.view);
   }
 
   async cancel(externalId: string, reason: string): Promise<CancelOutcome> {
