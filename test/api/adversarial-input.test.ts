@@ -28,25 +28,30 @@ async function timed(request: () => Promise<Response>): Promise<{ status: number
   return { status: response.status, ms: performance.now() - started, body };
 }
 
-/** /healthz answered over and over while `work` runs: the slowest answer's time. */
-async function slowestHealthzDuring(work: () => Promise<void>): Promise<number> {
+/** /healthz answered over and over while `work` runs: each answer's time. */
+async function healthzDuring(work: () => Promise<void>): Promise<number[]> {
   let done = false;
-  let slowest = 0;
+  const times: number[] = [];
   const probe = (async () => {
     while (!done) {
       const started = performance.now();
       await (await fetch(`${api.url}/healthz`)).text();
-      slowest = Math.max(slowest, performance.now() - started);
+      times.push(performance.now() - started);
     }
   })();
   await work();
   done = true;
   await probe;
-  return slowest;
+  return times;
 }
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Infinity;
+/**
+ * The third slowest: what a cost paid on every adversarial request shows in (20 of them), while one pause of the
+ * machine's (a collection, another process scheduled) lands on one or two requests of either kind, not on three.
+ */
+const thirdSlowest = (values: number[]): number => [...values].sort((a, b) => b - a)[2] ?? Infinity;
 
 const callbackWith = (eventId: string) => () =>
   fetch(`${api.url}/callbacks/withdrawals`, {
@@ -75,7 +80,7 @@ test('16 KB adversarial event ids and charsets are answered at once, as 401 and 
   // The same requests with short values, interleaved: what the machine's load costs any request right now.
   const plainCallbacks: number[] = [];
   const plainCharsets: number[] = [];
-  const slowestHealthz = await slowestHealthzDuring(async () => {
+  const healthz = await healthzDuring(async () => {
     for (let round = 0; round < 10; round += 1) {
       plainCallbacks.push((await timed(callbackWith('plain-id'))).ms);
       plainCharsets.push((await timed(payWithCharset('latin-9'))).ms);
@@ -92,12 +97,14 @@ test('16 KB adversarial event ids and charsets are answered at once, as 401 and 
   });
   // Against the same requests with short values, measured in the same rounds (what the machine's load costs any request
   // right now): the 16 KB value at most doubles the median, plus a few ms of reading it (the quadratic pattern added a
-  // third of a second on an idle machine), and neither it nor /healthz meanwhile comes near the slowest short one thrice.
-  const slowestPlain = Math.max(...plainCallbacks, ...plainCharsets);
+  // third of a second to each on an idle machine), and neither it nor /healthz meanwhile comes near thrice the short
+  // ones' slow end. Slow ends compared like for like, each the third slowest of its kind: a value that blocks the event
+  // loop slows every adversarial request and the /healthz answers waiting behind each, not one in twenty.
+  const plainSlowEnd = thirdSlowest([...plainCallbacks, ...plainCharsets]);
   expect(median(callbacks)).toBeLessThan(2 * median(plainCallbacks) + 20);
   expect(median(charsets)).toBeLessThan(2 * median(plainCharsets) + 20);
-  expect(Math.max(...callbacks, ...charsets)).toBeLessThan(3 * slowestPlain + 50);
-  expect(slowestHealthz).toBeLessThan(3 * slowestPlain + 50);
+  expect(thirdSlowest([...callbacks, ...charsets])).toBeLessThan(3 * plainSlowEnd + 50);
+  expect(thirdSlowest(healthz)).toBeLessThan(3 * plainSlowEnd + 50);
 
   const logged = lines.map((line) => JSON.parse(line) as { level: string; event: string; eventId?: unknown });
   expect(logged.filter((line) => line.level === 'error')).toEqual([]);
