@@ -45,6 +45,8 @@ test(
       lifecyclesPerKind: 1,
       store: 'sqlite',
       temporal: 'dev-server',
+      // The run's bundle (global-setup.ts): what this checkout's workflows are, built once.
+      ...(process.env.TEST_WORKFLOW_BUNDLE_PATH ? { workflowBundle: process.env.TEST_WORKFLOW_BUNDLE_PATH } : {}),
       ...DEFAULT_PLAN,
       ...DEFAULT_TIMEOUTS,
       log: (line) => log.push(line),

@@ -1,19 +1,16 @@
 /**
  * The whole engine in one test process, every part real: the sandbox over HTTP, the engine API over
  * HTTP, a worker on the shared Temporal dev server, the engine's own wiring (config, client, activities).
- * The worker can be stopped and started again mid-test; the workflow bundle is built once per file.
+ * The worker can be stopped and started again mid-test; the workflow bundle is the run's (global-setup.ts), or
+ * built once per file outside jest's run.
  * With `externalProvider`, no sandbox: the engine talks to the provider at that URL, configured by settings alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pollUntil, StopPolling } from '../../src/util/poll';
-import {
-  bundleWorkflowCode,
-  type NativeConnection,
-  type Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { readFile } from 'node:fs/promises';
+import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
 import { engineApp, engineWorker, openEngine } from '../../src/engine/engine';
@@ -28,15 +25,19 @@ import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-tok
 import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
 import { connectWorker } from '../../src/worker/create-worker';
-import { TRACED_WORKFLOW_BUNDLE_OPTIONS, WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/workflow-source';
+import {
+  TRACED_WORKFLOW_BUNDLE_OPTIONS,
+  WORKFLOW_BUNDLE_OPTIONS,
+  tracedBundlePath,
+} from '../../src/worker/workflow-source';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-let tracedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let bundle: Promise<WorkflowBundle> | undefined;
+let tracedBundle: Promise<WorkflowBundle> | undefined;
 const quiet = {
   trace: () => undefined,
   debug: () => undefined,
@@ -46,14 +47,26 @@ const quiet = {
   log: () => undefined,
 };
 
-export function engineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
+/** The bundle jest's global setup built for the whole run; undefined outside it. */
+const runBundlePath = (): string | undefined => process.env.TEST_WORKFLOW_BUNDLE_PATH;
+
+async function loadOrBuild(
+  prebuilt: string | undefined,
+  options: typeof WORKFLOW_BUNDLE_OPTIONS,
+): Promise<WorkflowBundle> {
+  if (prebuilt) return { code: await readFile(prebuilt, 'utf8') };
+  return { code: (await bundleWorkflowCode({ ...options, logger: quiet })).code };
+}
+
+export function engineBundle(): Promise<WorkflowBundle> {
+  bundle ??= loadOrBuild(runBundlePath(), WORKFLOW_BUNDLE_OPTIONS);
   return bundle;
 }
 
 /** The bundle a worker with tracing on runs (the tracing interceptors inside). */
-function tracedEngineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  tracedBundle ??= bundleWorkflowCode({ ...TRACED_WORKFLOW_BUNDLE_OPTIONS, logger: quiet });
+function tracedEngineBundle(): Promise<WorkflowBundle> {
+  const prebuilt = runBundlePath();
+  tracedBundle ??= loadOrBuild(prebuilt && tracedBundlePath(prebuilt), TRACED_WORKFLOW_BUNDLE_OPTIONS);
   return tracedBundle;
 }
 
@@ -145,7 +158,14 @@ async function spawnEngineProcess(
   overrides: Record<string, string>,
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', script)], {
-    env: { ...process.env, ...configToEnv(config), LOG_LEVEL: 'info', ...overrides },
+    env: {
+      ...process.env,
+      ...configToEnv(config),
+      LOG_LEVEL: 'info',
+      // The run's prebuilt bundle, as production runs one: a worker that bundles at start spends seconds of CPU on it.
+      ...(runBundlePath() ? { WORKFLOW_BUNDLE_PATH: runBundlePath() } : {}),
+      ...overrides,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   spawned.push(child);

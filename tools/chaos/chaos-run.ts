@@ -43,6 +43,8 @@ export interface ChaosOptions extends Omit<PlanSettings, 'seed' | 'targets'>, Tr
   deduplicate: boolean;
   /** No trial starts when it would likely end past this. */
   seconds: number;
+  /** A workflow bundle already built from this checkout (a test run's); omitted: built for the run. */
+  workflowBundle?: string;
   log: (line: string) => void;
 }
 
@@ -148,9 +150,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       options.log(`chaos: starting the cluster in ${dataDir}`);
       stack = await startClusterChaosStack({ dataDir, deduplicate: options.deduplicate, log: options.log });
     } else {
-      options.log(`chaos: building the workflow bundle and starting the stack in ${dataDir}`);
-      const workflowBundle = path.join(dataDir, 'workflow-bundle.js');
-      await buildWorkflowBundle(workflowBundle, path.join(dataDir, 'build-workflows.log'));
+      options.log(`chaos: starting the stack in ${dataDir}`);
+      let workflowBundle = options.workflowBundle;
+      if (!workflowBundle) {
+        workflowBundle = path.join(dataDir, 'workflow-bundle.js');
+        await buildWorkflowBundle(workflowBundle, path.join(dataDir, 'build-workflows.log'));
+      }
       stack = await startChaosStack({
         dataDir,
         workflowBundle,
