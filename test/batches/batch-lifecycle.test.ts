@@ -3,7 +3,7 @@
  * Small pages, windows and history limits so that a few hundred items exercise paging, the window and
  * continue-as-new; every test ends by checking the provider's ledger: one debit per paid item, no more.
  */
-import { batchItems, totalCents, type BatchItem } from '../helpers/batches';
+import { batchItems, totalCents, waitBatchDone, type BatchItem } from '../helpers/batches';
 import { debitsByExternalId } from '../helpers/payouts';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -44,18 +44,9 @@ type Summary = BatchSummaryResponse;
 type Items = BatchItemsResponse;
 
 const summary = async (batchId: string) => (await stack.api<Summary>('GET', `/v1/payout-batches/${batchId}`)).body;
-/** A batch that does not finish says where its items stand, so that a stuck item is told from a slow batch. */
-const waitDone = (batchId: string, timeoutMs = 120_000) =>
-  pollUntil(
-    async () => {
-      const current = await summary(batchId);
-      return current.done && current.finishedAt ? current : undefined;
-    },
-    { timeoutMs, intervalMs: 250, description: `batch ${batchId} to finish` },
-  ).catch(async (error: unknown) => {
-    const counts = JSON.stringify((await summary(batchId)).counts);
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; its items: ${counts}`);
-  });
+/** A batch that stops moving fails the test naming where its items stand; a slow one is waited for. */
+const waitDone = (batchId: string, stallMs?: number) =>
+  waitBatchDone(stack, batchId, stallMs === undefined ? {} : { stallMs });
 const waitUntil = (batchId: string, test: (current: Summary) => boolean, description: string) =>
   pollUntil(
     async () => {
@@ -136,7 +127,7 @@ test('a batch of 600 completes with exact counts and amounts, over several runs,
     payoutWorkflowId(list[0]!.externalId),
     currentPayoutHistory('of-batch-completed'),
   );
-}, 180_000);
+}, 600_000);
 
 test('one CSV mixing every rail: each item paid once on its own rail, the item list names its method and never its destination', async () => {
   const batchId = `mixed-${randomUUID().slice(0, 8)}`;
@@ -210,7 +201,7 @@ test('one CSV mixing every rail: each item paid once on its own rail, the item l
     );
     expect([id, entries.body.entries.length]).toEqual([id, 1]);
   }
-}, 180_000);
+}, 600_000);
 
 test('the same batch again answers the existing batch; another batch under its id is 409; its items cannot be paid alone', async () => {
   const list = batchItems('again', 3);
@@ -249,7 +240,6 @@ const toCsv = (list: BatchItem[]) =>
     'externalId,amount,pixKey,keyType',
     ...list.map((item) => `${item.externalId},${item.amount.toFixed(2)},${item.pixKey},${item.keyType}`),
   ].join('\n');
-
 test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothing is stored, so its ids stay free', async () => {
   const batchId = `over-${randomUUID().slice(0, 8)}`;
   const list = batchItems('over', 100_001);
@@ -264,7 +254,7 @@ test('a CSV of 100,001 rows is refused 413 with the limit in its message; nothin
   const again = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items: list.slice(0, 1) });
   expect(again.status).toBe(202);
   await waitDone(again.body.batchId);
-}, 120_000);
+}, 600_000);
 
 test('a JSON batch of 100,001 items is refused 413 with the limit in its message; nothing is stored or started', async () => {
   const batchId = `over-json-${randomUUID().slice(0, 8)}`;
@@ -395,7 +385,7 @@ test('cancelling mid-batch: items not started end CANCELLED, started ones finish
       statusOf.get(item.externalId) === 'COMPLETED' ? 1 : 0,
     ]);
   expect((await stack.api('POST', `/v1/payout-batches/${body.batchId}/resume`)).status).toBe(409);
-}, 180_000);
+}, 600_000);
 
 test('pause holds new starts until resume, then the batch completes', async () => {
   const list = batchItems('pause', 120);
@@ -429,7 +419,7 @@ test('pause holds new starts until resume, then the batch completes', async () =
   expect(done.counts.COMPLETED?.count).toBe(120);
   await handle.result();
   await recordHistory(stack.temporal.client, batchWorkflowId(body.batchId), 'batch-top-up-paused-resumed-last-run');
-}, 180_000);
+}, 600_000);
 
 test('a row that cannot be opened stalls the batch with its problem shown (summary and search attribute); once repaired, the batch completes', async () => {
   const list = batchItems('stall', 120);
@@ -469,7 +459,7 @@ test('a row that cannot be opened stalls the batch with its problem shown (summa
   // The store says done when the batch's last activity closed it; the workflow sets DONE just after.
   await handle.result();
   expect((await handle.describe()).typedSearchAttributes.get(BatchStatus)).toBe('DONE');
-}, 180_000);
+}, 600_000);
 
 test('the worker process is killed mid-batch; a new worker finishes it: no item paid twice, each either paid once or, caught by the kill between its claim and its send, in review unpaid', async () => {
   await stack.stopWorker();
@@ -485,7 +475,8 @@ test('the worker process is killed mid-batch; a new worker finishes it: no item 
   // submission the kill caught after its claim and before its answer is looked up at the provider: found, it
   // completes; not found, it is never sent again (that attempt may have been on its way) and reaches review at
   // the submission deadline.
-  const done = await waitDone(body.batchId, 240_000);
+  // The killed worker's claims wait out their activity's timeout before another worker takes them.
+  const done = await waitDone(body.batchId, 150_000);
   const completed = done.counts.COMPLETED?.count ?? 0;
   expect(completed + (done.counts.NEEDS_REVIEW?.count ?? 0)).toBe(150);
   const debits = await debitsByExternalId(stack);
@@ -493,7 +484,7 @@ test('the worker process is killed mid-batch; a new worker finishes it: no item 
   expect(perItem.filter((count) => count > 1)).toEqual([]);
   expect(perItem.filter((count) => count === 1)).toHaveLength(completed);
   expect(completed).toBeGreaterThanOrEqual(140);
-}, 300_000);
+}, 600_000);
 
 test('unknown batches are 404, bad queries 400, and a key is required', async () => {
   expect((await stack.api('GET', '/v1/payout-batches/nope-nope')).status).toBe(404);

@@ -11,12 +11,12 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import type { BatchSummaryResponse } from '../../src/api/batches/schemas';
 import { runPayoutsCli, type CliIo } from '../../src/cli/payouts-cli';
 import { pollUntil } from '../../src/util/poll';
 import { batchWorkflowId } from '../../src/contracts/batch';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { healthDuring } from './health-during';
+import { waitBatchDone } from '../helpers/batches';
 
 let stack: EngineHarness;
 const folder = mkdtempSync(path.join(os.tmpdir(), 'batch-spreadsheet-'));
@@ -53,14 +53,7 @@ async function postCsv(
   return { status: response.status, body: (await response.json()) as never };
 }
 
-const waitDone = (batchId: string) =>
-  pollUntil(
-    async () => {
-      const summary = (await stack.api<BatchSummaryResponse>('GET', `/v1/payout-batches/${batchId}`)).body;
-      return summary.done ? summary : undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 200, description: `batch ${batchId} to finish` },
-  );
+const waitDone = (batchId: string) => waitBatchDone(stack, batchId, { finished: (summary) => summary.done });
 
 /** The description the provider keeps for the payout's withdrawal: what goes on the recipient's statement. */
 async function descriptionAtProvider(externalId: string): Promise<unknown> {
@@ -93,7 +86,6 @@ test('Excel pt-BR\'s file (Windows-1252, ";", 25,50 and 1.234,56) sent by `payou
   expect(await descriptionAtProvider(`${prefix}-1`)).toBe('Aluguel de março');
   expect(await descriptionAtProvider(`${prefix}-2`)).toBe('Comissão São João');
 });
-
 test('a declared charset wins: the same bytes declared UTF-8 are refused 415 naming the charset to declare; declared Windows-1252 they are accepted; an unknown charset is 415', async () => {
   const prefix = `cs-${randomUUID().slice(0, 6)}`;
   const wrong = await postCsv(prefix, excelFile(prefix), 'text/csv; charset=utf-8');
@@ -109,7 +101,6 @@ test('a declared charset wins: the same bytes declared UTF-8 are refused 415 nam
   await waitDone(prefix);
   expect(await descriptionAtProvider(`${prefix}-2`)).toBe('Comissão São João');
 });
-
 test('a ";" file\'s bad rows are named with what a spreadsheet did: a CPF missing its leading zero, a dot where the comma goes; nothing starts', async () => {
   const batchId = `hint-${randomUUID().slice(0, 6)}`;
   const csv = `externalId;amount;pixKey;keyType\r\n${batchId}-1;10,00;1234567890;CPF\r\n${batchId}-2;25.50;ana@example.com;EMAIL\r\n`;
@@ -183,7 +174,7 @@ test("GET …/items.csv exports every item's outcome as Excel pt-BR opens it; a 
   expect((await fetch(`${stack.apiUrl}/v1/payout-batches/${batchId}/items.csv`)).status).toBe(401);
   const unknown = await fetch(`${stack.apiUrl}/v1/payout-batches/no-such-${batchId}/items.csv`, { headers: auth() });
   expect([unknown.status, ((await unknown.json()) as { code: string }).code]).toEqual([404, 'BATCH_NOT_FOUND']);
-}, 90_000);
+}, 600_000);
 
 test('the export of 50,000 items is streamed (chunked, no length known up front), every item once and in order, while the API keeps answering', async () => {
   // Accepted, never paid: the export reads the store, not the payouts.
