@@ -160,10 +160,11 @@ async function spawnEngineProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', script)], {
     env: {
       ...process.env,
+      // The run's prebuilt bundle unless the test names its own, as production runs one: a worker that bundles at
+      // start spends seconds of CPU on it.
+      ...(runBundlePath() ? { WORKFLOW_BUNDLE_PATH: runBundlePath() } : {}),
       ...configToEnv(config),
       LOG_LEVEL: 'info',
-      // The run's prebuilt bundle, as production runs one: a worker that bundles at start spends seconds of CPU on it.
-      ...(runBundlePath() ? { WORKFLOW_BUNDLE_PATH: runBundlePath() } : {}),
       ...overrides,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
