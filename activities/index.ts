@@ -17,7 +17,7 @@ import type { DeliveryTiming } from '../src/merchant-events/delivery-timing';
 export type ActivityDependencies = Omit<PayoutActivityDependencies, 'outcomes' | 'api' | 'announce' | 'readModel'> &
   Omit<BatchActivityDependencies, 'announce'> & {
     endpoints: WebhookEndpointStore;
-    webhooks: { timing: DeliveryTiming; timeoutMs: number; transport: EndpointTransport };
+    webhooks: { timing: DeliveryTiming; timeoutMs: number; transport: EndpointTransport; taskQueue: string };
     logger: Logger;
     readModel: ReadModel;
     chargeMerchantName?: string | undefined;
@@ -35,7 +35,7 @@ export function createActivities(deps: ActivityDependencies) {
     eventAnnouncer({
       endpoints: deps.endpoints,
       temporal: deps.temporal,
-      taskQueue: deps.taskQueue,
+      queues: { workflow: deps.taskQueue, deliveries: deps.webhooks.taskQueue },
       timing: deps.webhooks.timing,
     }),
   );

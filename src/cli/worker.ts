@@ -1,10 +1,11 @@
 /**
- * `npm run worker`: registers the workflows and activities on the task queue. The SDK stops it on
- * SIGINT/SIGTERM: polling ends, in-flight activities get the shutdown grace time to finish.
+ * `npm run worker`: registers the workflows and activities on the task queue, and merchant webhook deliveries
+ * on theirs (engineWorkers). The SDK stops both on SIGINT/SIGTERM: polling ends, in-flight activities get the
+ * shutdown grace time to finish.
  */
 import './pinned-node';
 import { deprecatedVariables, loadConfigOrExit } from '../config/env';
-import { engineWorker, openEngine } from '../engine/engine';
+import { engineWorkers, openEngine } from '../engine/engine';
 import { ensureMedSyncSchedule } from '../lifecycles/med-sync-schedule';
 import { createLogger } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics-http';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config);
   const temporal = clientOnWorkerConnection(connection, config, tracing);
   const engine = await openEngine(config, logger, temporal.client);
-  const worker = await engineWorker(engine, {
+  const workers = await engineWorkers(engine, {
     connection,
     workflows: workflowSource(config.WORKFLOW_BUNDLE_PATH, tracing !== undefined),
     logger,
@@ -48,12 +49,13 @@ async function main(): Promise<void> {
   logger.info('worker.warmed_up', { messageTypes, ms: Math.round(performance.now() - warming) });
   logger.info('worker.started', {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    webhookTaskQueue: config.MERCHANT_WEBHOOK_TASK_QUEUE,
     namespace: config.TEMPORAL_NAMESPACE,
     medSyncSchedule: config.MED_SYNC_SCHEDULE_ID,
     metricsPort: metrics.port,
     tracing: tracing !== undefined,
   });
-  await worker.run();
+  await workers.run();
   await connection.close();
   await temporal.close();
   await engine.close();

@@ -795,6 +795,18 @@ export const envSchema = z.object({
     .max(60_000)
     .default(10_000)
     .describe('Merchant webhooks: how long one delivery waits for the endpoint’s answer'),
+  MERCHANT_WEBHOOK_TASK_QUEUE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Merchant webhooks: task queue of the delivery POSTs; unset: `<TEMPORAL_TASK_QUEUE>-webhooks`'),
+  MERCHANT_WEBHOOK_MAX_CONCURRENT_DELIVERIES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(50)
+    .describe('Merchant webhooks: deliveries one worker process runs at once'),
   WEBHOOK_ALLOW_LOOPBACK: z
     .stringbool()
     .default(false)
@@ -1083,6 +1095,8 @@ function toConfig({ BATCH_STORE_URL, ENGINE_API_KEYS_FILE, ...env }: z.output<ty
     // is set itself: moving the sandbox moves the engine's provider.
     PAYMENT_API_BASE_URL: env.PAYMENT_API_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? `http://127.0.0.1:${env.ENGINE_PORT}`,
+    // Derived from the engine's queue: two deployments on one namespace keep their deliveries apart too.
+    MERCHANT_WEBHOOK_TASK_QUEUE: env.MERCHANT_WEBHOOK_TASK_QUEUE ?? `${env.TEMPORAL_TASK_QUEUE}-webhooks`,
     // In production an unset token is one nobody knows: the sandbox's admin API stays closed.
     SANDBOX_ADMIN_TOKEN:
       env.SANDBOX_ADMIN_TOKEN ?? (production ? randomBytes(32).toString('base64url') : DEMO_VALUES.SANDBOX_ADMIN_TOKEN),

@@ -62,6 +62,8 @@ export interface MerchantEventInput {
   timing: DeliveryTiming;
   /** A redelivery of an event whose workflow had closed: the deliveries so far, attempts kept. */
   earlier?: EndpointDelivery[];
+  /** Where its POSTs run (MERCHANT_WEBHOOK_TASK_QUEUE); absent in inputs started before deliveries had a queue of their own. */
+  deliveryTaskQueue?: string;
 }
 
 export interface MerchantEventView {

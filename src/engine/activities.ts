@@ -44,6 +44,7 @@ export function engineActivities(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     webhooks: {
       timing: deliveryTiming(config),
+      taskQueue: config.MERCHANT_WEBHOOK_TASK_QUEUE,
       timeoutMs: config.MERCHANT_WEBHOOK_TIMEOUT_MS,
       transport: endpointTransport(endpointPolicy(config)),
     },

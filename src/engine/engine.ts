@@ -4,7 +4,6 @@
  * new store or dependency is added here, and the API and the worker both have it.
  */
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import type { Express } from 'express';
 import { createApp, type AppDependencies } from '../api/app';
 import { openUnmatchedCallbackStore, type UnmatchedCallbackStore } from '../api/callbacks/unmatched-callbacks';
@@ -21,6 +20,7 @@ import { openReadModel } from '../read-model/open-read-model';
 import type { ReadModel } from '../read-model/read-model';
 import { createPayloadCodec } from '../temporal/connection';
 import { createEngineWorker, type EngineWorkerOptions } from '../worker/create-worker';
+import { workerGroup, type WorkerGroup } from '../worker/worker-group';
 import { engineActivities } from './activities';
 import { paymentApiClient } from './payment-api-client';
 import { engineRouters } from './routers';
@@ -79,14 +79,28 @@ export function engineApp(
   });
 }
 
-/** A worker running the engine's workflows and its activities on this engine's stores; `logger` for what the worker logs. */
-export function engineWorker(
+/**
+ * The worker process's workers on this engine's stores, run and stopped as one: the engine's (every workflow
+ * and activity, TEMPORAL_TASK_QUEUE) and the merchant webhooks' (the delivery POST alone, on
+ * MERCHANT_WEBHOOK_TASK_QUEUE with slots of its own), so that POSTs waiting on a slow merchant never hold the
+ * slots provider calls need. `tuning` is the engine worker's; `logger` for what they log.
+ */
+export async function engineWorkers(
   engine: Engine,
-  options: Pick<EngineWorkerOptions, 'connection' | 'workflows' | 'tracing'> & { logger: Logger },
-): Promise<Worker> {
-  return createEngineWorker({
-    ...options,
-    config: engine.config,
-    activities: engineActivities(engine.config, { ...engine, logger: options.logger }),
+  options: Pick<EngineWorkerOptions, 'connection' | 'workflows' | 'tracing' | 'tuning'> & { logger: Logger },
+): Promise<WorkerGroup> {
+  const { config } = engine;
+  const activities = engineActivities(config, { ...engine, logger: options.logger });
+  const engineWorker = await createEngineWorker({ ...options, config, activities });
+  const webhooks = await createEngineWorker({
+    config,
+    connection: options.connection,
+    logger: options.logger,
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+    taskQueue: config.MERCHANT_WEBHOOK_TASK_QUEUE,
+    // Still registered on the engine's queue too: deliveries started before the webhook-task-queue patch run there.
+    activities: { deliverEvent: activities.deliverEvent },
+    tuning: { maxConcurrentActivityTaskExecutions: config.MERCHANT_WEBHOOK_MAX_CONCURRENT_DELIVERIES },
   });
+  return workerGroup([engineWorker, webhooks]);
 }

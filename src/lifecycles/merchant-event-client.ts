@@ -62,21 +62,33 @@ function startAttributes(input: MerchantEventInput): SearchAttributePair[] {
   ];
 }
 
+/** The workflow's task queue (TEMPORAL_TASK_QUEUE) and its POSTs' (MERCHANT_WEBHOOK_TASK_QUEUE). */
+export interface EventDeliveryQueues {
+  workflow: string;
+  deliveries: string;
+}
+
+export function eventDeliveryQueues(
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'MERCHANT_WEBHOOK_TASK_QUEUE'>,
+): EventDeliveryQueues {
+  return { workflow: config.TEMPORAL_TASK_QUEUE, deliveries: config.MERCHANT_WEBHOOK_TASK_QUEUE };
+}
+
 /**
  * 'exists' when the event's workflow was already started (running or, for a first delivery, closed).
  * `redelivery`: a new run of a closed event's workflow, carrying its deliveries so far.
  */
 export async function startEventDelivery(
   client: Client,
-  input: MerchantEventInput,
-  taskQueue: string,
+  input: Omit<MerchantEventInput, 'deliveryTaskQueue'>,
+  queues: EventDeliveryQueues,
   redelivery = false,
 ): Promise<'started' | 'exists'> {
   try {
     await client.workflow.start<MerchantEventWorkflow>('merchantEventWorkflow', {
       workflowId: merchantEventWorkflowId(input.event.id),
-      taskQueue,
-      args: [input],
+      taskQueue: queues.workflow,
+      args: [{ ...input, deliveryTaskQueue: queues.deliveries }],
       workflowIdReusePolicy: redelivery
         ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
         : WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -93,11 +105,11 @@ export async function startEventDelivery(
 export interface AnnouncerDependencies {
   endpoints: Pick<WebhookEndpointStore, 'subscribedTo'>;
   temporal: Client;
-  taskQueue: string;
+  queues: EventDeliveryQueues;
   timing: DeliveryTiming;
 }
 
-export function eventAnnouncer({ endpoints, temporal, taskQueue, timing }: AnnouncerDependencies): Announce {
+export function eventAnnouncer({ endpoints, temporal, queues, timing }: AnnouncerDependencies): Announce {
   return async (announcement) => {
     const subscribed = await endpoints.subscribedTo(announcement.type);
     if (subscribed.length === 0) return {};
@@ -108,7 +120,7 @@ export function eventAnnouncer({ endpoints, temporal, taskQueue, timing }: Annou
       data: announcement.data,
     };
     const endpointIds = subscribed.map((endpoint) => endpoint.id);
-    await startEventDelivery(temporal, { event, endpointIds, timing }, taskQueue);
+    await startEventDelivery(temporal, { event, endpointIds, timing }, queues);
     return { eventId: event.id, endpointIds };
   };
 }

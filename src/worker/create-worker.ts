@@ -21,8 +21,8 @@ export interface EngineWorkerOptions {
   config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
   connection: NativeConnection;
   activities: object;
-  /** Prebuilt code, a bundle built in a test, or a path to bundle from. */
-  workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
+  /** Prebuilt code, a bundle built in a test, or a path to bundle from; absent: a worker of activities only. */
+  workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
   taskQueue?: string;
   tuning?: Pick<
     WorkerOptions,
@@ -39,13 +39,13 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
 }
 
 export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {
-  const { tracing } = options;
+  const { tracing, workflows = {} } = options;
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
-    ...options.workflows,
+    ...workflows,
     // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES, and the tracing ones in its traced twin).
     interceptors: {
       // The activity's span first, so that it is active around the engine's own interceptors (their log lines carry it).
@@ -53,7 +53,7 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
         ...(tracing ? [tracing.activityInterceptors] : []),
         activityInterceptors(options.logger, new ActivityProblemReporter(options.config.ACTIVITY_PROBLEM_AFTER_MS)),
       ],
-      ...('workflowsPath' in options.workflows
+      ...('workflowsPath' in workflows
         ? {
             workflowModules: [
               ...WORKFLOW_INTERCEPTOR_MODULES,
@@ -63,8 +63,8 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
         : {}),
     },
     // Bundling here (no prebuilt bundle): the workflows evaluated once per worker, as WORKFLOW_PRELOAD_MODULES says why.
-    ...('workflowsPath' in options.workflows && options.workflows.workflowsPath
-      ? { bundlerOptions: { preloadModules: [options.workflows.workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES] } }
+    ...('workflowsPath' in workflows && workflows.workflowsPath
+      ? { bundlerOptions: { preloadModules: [workflows.workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES] } }
       : {}),
     sinks: { ...operationSinks(), ...tracing?.sinks },
     dataConverter: createDataConverter(options.config),

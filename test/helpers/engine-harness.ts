@@ -10,10 +10,10 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { readFile } from 'node:fs/promises';
-import { bundleWorkflowCode, type NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ReadModel } from '../../src/read-model/read-model';
 import type { IntentStore } from '../../src/intents/intent-store';
-import { engineApp, engineWorker, openEngine } from '../../src/engine/engine';
+import { engineApp, engineWorkers, openEngine } from '../../src/engine/engine';
 import { apiKeysText } from '../../src/config/api-keys';
 import type { Config } from '../../src/config/env';
 import { createLogger } from '../../src/logging/logger';
@@ -24,7 +24,8 @@ import { createSandbox, type Sandbox } from '../../sandbox';
 import { shieldKeys } from '../../sandbox/products/card-payments/shield/card-token';
 import { ensureMedSyncSchedule } from '../../src/lifecycles/med-sync-schedule';
 import { connectClient, type TemporalClientHandle } from '../../src/temporal/connection';
-import { connectWorker } from '../../src/worker/create-worker';
+import { connectWorker, type EngineWorkerOptions } from '../../src/worker/create-worker';
+import type { WorkerGroup } from '../../src/worker/worker-group';
 import {
   TRACED_WORKFLOW_BUNDLE_OPTIONS,
   WORKFLOW_BUNDLE_OPTIONS,
@@ -202,6 +203,8 @@ export interface HarnessOptions {
   externalProvider?: string;
   /** Tracing on in the test process (startTracing): the API's server spans, the client's and the in-process worker's interceptors, the traced bundle. */
   tracing?: Tracing;
+  /** The in-process engine worker's slots (the webhook deliveries' worker keeps MERCHANT_WEBHOOK_MAX_CONCURRENT_DELIVERIES). */
+  workerTuning?: EngineWorkerOptions['tuning'];
 }
 
 /**
@@ -310,7 +313,7 @@ export async function startEngineHarness(
   const metrics = await startMetricsServer({ host: '127.0.0.1', port: config.METRICS_PORT });
 
   const spawned: ChildProcess[] = [];
-  let running: { worker: Worker; connection: NativeConnection; done: Promise<void> } | undefined;
+  let running: { workers: WorkerGroup; connection: NativeConnection; done: Promise<void> } | undefined;
 
   const harness: EngineHarness = {
     config,
@@ -331,19 +334,20 @@ export async function startEngineHarness(
     async startWorker() {
       if (running) return;
       const connection = await connectWorker(config);
-      const worker = await engineWorker(engine, {
+      const workers = await engineWorkers(engine, {
         connection,
         workflows: { workflowBundle: await (options.tracing ? tracedEngineBundle() : engineBundle()) },
         logger: workerLogger,
         ...(options.tracing ? { tracing: options.tracing } : {}),
+        ...(options.workerTuning ? { tuning: options.workerTuning } : {}),
       });
-      running = { worker, connection, done: worker.run() };
+      running = { workers, connection, done: workers.run() };
     },
     async stopWorker() {
       if (!running) return;
-      const { worker, connection, done } = running;
+      const { workers, connection, done } = running;
       running = undefined;
-      worker.shutdown();
+      workers.shutdown();
       await done;
       await connection.close();
     },

@@ -103,6 +103,9 @@ test('recorded histories exist for the payout lifecycles of every rail, batches,
       'charge-recreated-paid-twice.binpb',
       'merchant-event-delivered-third-attempt.binpb',
       'merchant-event-redelivered.binpb',
+      // Deliveries on their own task queue (the webhook-task-queue patch).
+      'merchant-event-own-queue-delivered-third-attempt.binpb',
+      'merchant-event-own-queue-redelivered.binpb',
       // Rows of the read model written at start and at each move (the operation-read-model patch).
       'charge-listed-paid.binpb',
       'card-payment-listed-expired.binpb',

@@ -5,6 +5,7 @@
  * attempt's answer is kept and a redelivery can cut a wait short.
  */
 import {
+  type ActivityOptions,
   condition,
   patched,
   proxyActivities,
@@ -29,10 +30,16 @@ import { LatestRow } from '../shared/latest-row';
 import type { EventDeliveryRecord } from '../../src/read-model/event-deliveries';
 
 // The activity bounds its own POST (MERCHANT_WEBHOOK_TIMEOUT_MS, at most a minute); this only catches a lost worker.
-const { deliverEvent } = proxyActivities<MerchantEventActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 1 },
-});
+const DELIVERY: ActivityOptions = { startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } };
+
+/** Marks histories whose POSTs run on the deliveries' own task queue, apart from the slots provider calls need. */
+export const WEBHOOK_TASK_QUEUE_PATCH = 'webhook-task-queue';
+
+/** The delivery activity on the input's queue; on the workflow's own for histories from before the patch (or an input without one). */
+function deliveryActivity(input: MerchantEventInput): MerchantEventActivities['deliverEvent'] {
+  const taskQueue = patched(WEBHOOK_TASK_QUEUE_PATCH) ? input.deliveryTaskQueue : undefined;
+  return proxyActivities<MerchantEventActivities>(taskQueue ? { ...DELIVERY, taskQueue } : DELIVERY).deliverEvent;
+}
 
 const { recordEventDelivery } = proxyLocalActivities<MerchantEventActivities>({
   startToCloseTimeout: '10 seconds',
@@ -52,6 +59,7 @@ export class EventDelivery {
   private closing = false;
   /** Absent in histories recorded before the read model kept deliveries. */
   private readonly row: LatestRow<EventDeliveryRecord> | undefined;
+  private readonly deliverEvent: MerchantEventActivities['deliverEvent'];
 
   constructor(private readonly input: MerchantEventInput) {
     this.lifecycle = new Lifecycle({
@@ -70,6 +78,7 @@ export class EventDelivery {
       : input.endpointIds.map((endpointId) => ({ endpointId, state: 'PENDING', attempts: [] }));
     this.attemptsMade = attemptsOf(this.deliveries);
     if (patched(EVENT_READ_MODEL_PATCH)) this.row = new LatestRow(() => this.record(), recordEventDelivery);
+    this.deliverEvent = deliveryActivity(input);
     // A first delivery was listed PENDING by its announcer; a redelivery's new run says it is PENDING again.
     if (input.earlier) this.moved();
   }
@@ -170,7 +179,7 @@ export class EventDelivery {
     const startedAt = nowMs();
     let result: { attempt: DeliveryAttempt; endpointDeleted: boolean };
     try {
-      result = await deliverEvent({ event: this.input.event, endpointId: delivery.endpointId, number });
+      result = await this.deliverEvent({ event: this.input.event, endpointId: delivery.endpointId, number });
     } catch (error) {
       // The attempt did not report (a lost worker, a timeout): it counts as failed; the receiver de-duplicates by id.
       const attempt: DeliveryAttempt = {

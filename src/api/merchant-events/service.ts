@@ -9,6 +9,7 @@ import type { Config } from '../../config/env';
 import type { MerchantEventType } from '../../merchant-events/merchant-event';
 import {
   deliveryTiming,
+  eventDeliveryQueues,
   startEventDelivery,
   type DeliveryTimingConfig,
   merchantEventQuery,
@@ -24,7 +25,10 @@ import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
 
-export type EventServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE'> &
+export type EventServiceConfig = Pick<
+  Config,
+  'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE' | 'MERCHANT_WEBHOOK_TASK_QUEUE'
+> &
   DeliveryTimingConfig;
 
 export interface EventListItem {
@@ -122,7 +126,7 @@ export class EventService {
         earlier,
       };
       const started = await this.call(() =>
-        startEventDelivery(this.client, input, this.config.TEMPORAL_TASK_QUEUE, true),
+        startEventDelivery(this.client, input, eventDeliveryQueues(this.config), true),
       );
       if (started === 'started')
         return {
