@@ -118,17 +118,17 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
 /**
  * A request body in the two steps of a lifecycle's create request (`payoutRequestSchema`, say: a shape, then
  * a transform): the shape, exactly what the OpenAPI document states, refused with 400 like any body; then the
- * rules no JSON Schema states (check digits, a BR Code's CRC), refused with 422 under the lifecycle's own code.
+ * rules no JSON Schema states (check digits, a BR Code's CRC), refused with 422 under the lifecycle's own code
+ * (its title, "The payout cannot be made as requested", for the detail; the issues name each rule broken).
  */
 export function parseShapeThenRules<Shape extends z.ZodType, Out>(
   schema: z.ZodPipe<Shape, z.ZodTransform<Out, z.output<Shape>>>,
   req: Request,
   code: ProblemCodeOf<422>,
-  message: string,
 ): Out {
   const shape = parseBody(schema.in, req);
   const checked = schema.out.safeParse(shape);
-  if (!checked.success) throw new ApiError(422, code, message, zodIssues(checked.error));
+  if (!checked.success) throw new ApiError(422, code, PROBLEM_CATALOGUE[code].title, zodIssues(checked.error));
   return checked.data;
 }
 

@@ -31,10 +31,15 @@ export const JSON_BODY: Errors = {
 };
 export const TEMPORAL: Errors = { 503: 'Temporal unavailable or did not answer in time: retry' };
 /** The refusals of a list served from the read model (src/api/list-cursor.ts). */
-export const LIST_QUERY: Errors = {
+const LIST_QUERY: Errors = {
   400: 'Bad query: every refused parameter is named in issues[]',
   422: 'INVALID_FILTER: createdTo not after createdFrom; INVALID_CURSOR: a cursor this API did not give',
 };
+
+/** The answers of a list served from the read model: a `page`, or its query refused. */
+export function listAnswers(page: ResponseSpec): Record<number, ResponseSpec> {
+  return { 200: page, ...errors(LIST_QUERY) };
+}
 
 /** Links from an answer to the operations on the resource it names (`values` maps their parameters). */
 export function linksTo(operationIds: readonly string[], values: Record<string, string>): Record<string, LinkSpec> {
@@ -53,3 +58,16 @@ export const keyed = (scope: ApiKeyScope, op: Omit<OperationSpec, 'security'>): 
   security: [{ [API_KEY_SCHEME]: [scope] }],
   responses: { ...op.responses, ...errors(KEYED) },
 });
+
+/**
+ * The answers of an operation on one resource named by an id in its path: `ok` (200), or 400 when the path's `id`
+ * cannot be one, 404 (`unknown`) when none has it, and the operation's own refusals (`more`).
+ */
+export function aboutOne(
+  ok: ResponseSpec,
+  id: string,
+  unknown: string,
+  more: Errors = {},
+): Record<number, ResponseSpec> {
+  return { 200: ok, ...errors({ 400: `Invalid ${id}`, 404: unknown, ...more }) };
+}

@@ -19,18 +19,16 @@ const payout = (externalId: string, extra: Record<string, unknown> = {}) => ({
   keyType: 'CPF',
   ...extra,
 });
-const json = (body: unknown) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
+/** A request whose body is `body` and says it is `contentType`. */
+const typed = (contentType: string, body: string, method = 'POST') => ({
+  method,
+  headers: { 'content-type': contentType },
+  body,
 });
+const json = (body: unknown) => typed('application/json', JSON.stringify(body));
 
 test('a body of the wrong Content-Type is refused with 415 in the error shape, on payouts, batch actions and the codec', async () => {
-  const plain = await api.fetch('/v1/payouts', {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain' },
-    body: JSON.stringify(payout('ct-1')),
-  });
+  const plain = await api.fetch('/v1/payouts', typed('text/plain', JSON.stringify(payout('ct-1'))));
   expect(plain.status).toBe(415);
   expect(await plain.json()).toMatchObject({
     status: 415,
@@ -38,26 +36,17 @@ test('a body of the wrong Content-Type is refused with 415 in the error shape, o
     detail: expect.stringContaining('application/json') as unknown,
   });
 
-  const form = await api.fetch('/v1/payout-batches/any/cancel', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'reason=x',
-  });
+  const form = await api.fetch('/v1/payout-batches/any/cancel', typed('application/x-www-form-urlencoded', 'reason=x'));
   expect(form.status).toBe(415);
-  const codec = await api.fetch('/codec/decode', {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain' },
-    body: '{"payloads":[]}',
-  });
+  const codec = await api.fetch('/codec/decode', typed('text/plain', '{"payloads":[]}'));
   expect(codec.status).toBe(415);
 
   // A POST without a body needs no Content-Type; JSON with a charset is JSON.
   expect((await api.fetch('/v1/payouts/nobody-here/cancel', { method: 'POST' })).status).not.toBe(415);
-  const charset = await api.fetch('/v1/payouts', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ externalId: 'x' }),
-  });
+  const charset = await api.fetch(
+    '/v1/payouts',
+    typed('application/json; charset=utf-8', JSON.stringify({ externalId: 'x' })),
+  );
   expect(charset.status).toBe(400);
 });
 
@@ -67,11 +56,7 @@ test('a body over the limit is 413 in the error shape, also on the callback rout
   expect(payouts.status).toBe(413);
   expect(await payouts.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 
-  const callback = await fetch(`${api.url}/callbacks/withdrawals`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream' },
-    body: big,
-  });
+  const callback = await fetch(`${api.url}/callbacks/withdrawals`, typed('application/octet-stream', big));
   expect(callback.status).toBe(413);
   expect(await callback.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 });
@@ -89,11 +74,10 @@ test('a callback is never refused for its Content-Type: the signature decides, t
   expect(refused.status).toBe(401);
   expect(await refused.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
   // Unsigned (a hint, PROVIDER_CALLBACK_SIGNATURES=optional by default) and in text/plain: read, and kept as unmatched.
-  const taken = await fetch(`${api.url}/callbacks/withdrawals`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain' },
-    body: JSON.stringify({ external_id: 'ct-nobody', status: 'COMPLETED' }),
-  });
+  const taken = await fetch(
+    `${api.url}/callbacks/withdrawals`,
+    typed('text/plain', JSON.stringify({ external_id: 'ct-nobody', status: 'COMPLETED' })),
+  );
   expect(taken.status).toBe(202);
 });
 
@@ -107,11 +91,7 @@ test('a method the path does not have is 405 with Allow, after the API key check
     detail: expect.stringContaining('DELETE') as unknown,
   });
 
-  const one = await api.fetch('/v1/payouts/order-1', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
+  const one = await api.fetch('/v1/payouts/order-1', typed('application/json', '{}', 'PUT'));
   expect(one.status).toBe(405);
   expect(one.headers.get('allow')).toBe('GET, HEAD');
 

@@ -40,6 +40,15 @@ async function newPayment(label: string, fields: Record<string, unknown> = {}) {
   return created;
 }
 
+/** What the buyer does before any outcome: a new payment's checkout opened, `card` typed, Pay pressed. */
+async function payWithCard(label: string, card: string) {
+  const created = await newPayment(label);
+  const page = await openCheckout(browser, created.checkoutUrl);
+  await typeCard(page, card);
+  await pay(page);
+  return { created, page };
+}
+
 test('a frictionless card: created through the API, paid on the checkout page, PAID once the provider confirms', async () => {
   const created = await newPayment('card-frictionless', { installmentCount: 3 });
   expect(created).toEqual({
@@ -106,10 +115,7 @@ test('a frictionless card: created through the API, paid on the checkout page, P
 });
 
 test('the challenge card: the buyer approves in the issuer iframe, and the payment is PAID', async () => {
-  const created = await newPayment('card-challenge-approved');
-  const page = await openCheckout(browser, created.checkoutUrl);
-  await typeCard(page, TEST_CARDS.challenge);
-  await pay(page);
+  const { created, page } = await payWithCard('card-challenge-approved', TEST_CARDS.challenge);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
   expect(await pageOutcome(page)).toEqual({
     status: 'PAID',
@@ -125,10 +131,7 @@ test('the challenge card: the buyer approves in the issuer iframe, and the payme
 });
 
 test('the challenge card: the buyer denies, nothing reaches the provider, and the payment is FAILED', async () => {
-  const created = await newPayment('card-challenge-denied');
-  const page = await openCheckout(browser, created.checkoutUrl);
-  await typeCard(page, TEST_CARDS.challenge);
-  await pay(page);
+  const { created, page } = await payWithCard('card-challenge-denied', TEST_CARDS.challenge);
   await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
   expect(await pageOutcome(page)).toEqual({
     status: 'FAILED',
@@ -142,10 +145,7 @@ test('the challenge card: the buyer denies, nothing reaches the provider, and th
 });
 
 test('a card the issuer declines: accepted PENDING by the provider, then FAILED with the reason', async () => {
-  const created = await newPayment('card-declined');
-  const page = await openCheckout(browser, created.checkoutUrl);
-  await typeCard(page, TEST_CARDS.declined);
-  await pay(page);
+  const { created, page } = await payWithCard('card-declined', TEST_CARDS.declined);
   // Accepted by the provider, declined by the issuer a moment later: the page, still open, says so.
   expect(await pageOutcome(page)).toEqual({
     status: 'FAILED',
@@ -167,10 +167,7 @@ test('a card the issuer declines: accepted PENDING by the provider, then FAILED 
 });
 
 test('a card refused at once (insufficient funds): FAILED with the provider reason, shown on the page', async () => {
-  const created = await newPayment('card-insufficient');
-  const page = await openCheckout(browser, created.checkoutUrl);
-  await typeCard(page, TEST_CARDS.insufficientFunds);
-  await pay(page);
+  const { created, page } = await payWithCard('card-insufficient', TEST_CARDS.insufficientFunds);
   expect(await pageOutcome(page)).toEqual({
     status: 'FAILED',
     text: expect.stringMatching(

@@ -1,7 +1,10 @@
 /**
  * A BR Code reader written for the tests only, independent of src/pix: top-level TLV fields, the
- * additional-data template's txid, and the CRC16-CCITT (0x1021, initial 0xFFFF) computed bit by bit.
+ * additional-data template's txid, and the CRC16-CCITT (0x1021, initial 0xFFFF) computed bit by bit (the provider
+ * double's, which is written from the spec alone too).
  */
+import { crc16 } from '../doubles/double-brcode';
+
 export interface EmvReading {
   crcValid: boolean;
   fields: Map<string, string>;
@@ -22,16 +25,6 @@ export function tlv(text: string): Map<string, string> {
     at += 4 + length;
   }
   return fields;
-}
-
-/** CRC16-CCITT-FALSE over the UTF-8 bytes, as 4 upper-case hex digits. */
-export function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit += 1) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
 export function readEmv(code: string): EmvReading {

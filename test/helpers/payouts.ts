@@ -1,5 +1,6 @@
 /** What payout tests keep asking: a fresh id, a payout's state once it gets there, its debits at the provider. */
 import { randomUUID } from 'node:crypto';
+import type { SubmitOutcome } from '../../activities/payout-activities';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
@@ -16,6 +17,16 @@ export const REVIEW_WITHIN_SECONDS = {
   PAYOUT_SUBMIT_DEADLINE_MS: '4000',
   PAYOUT_CALLBACK_WAIT_MS: '1000',
 };
+
+/** The provider's answer to a submission it took: transaction tx-1, R$ 25.00 and a fee of R$ 1.25. */
+export const ACCEPTED_SUBMISSION = {
+  kind: 'accepted',
+  transactionId: 'tx-1',
+  providerStatus: 'PROCESSING',
+  feeCents: 125,
+  totalCents: 2625,
+  reconciled: false,
+} as const satisfies SubmitOutcome;
 
 export const newExternalId = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
 

@@ -125,14 +125,31 @@ export async function providerOperations(stack: EngineHarness, externalId: strin
   return answer.body.operations.filter((operation) => operation.details?.description === externalId).length;
 }
 
-/** Waits until the workflow's current run has completed (a charge closes when its refund window ends). */
-export async function waitForWorkflowCompleted(stack: EngineHarness, workflowId: string): Promise<void> {
+async function waitForRunStatus(
+  stack: EngineHarness,
+  workflowId: string,
+  reached: (status: string) => boolean,
+  { description, timeoutMs }: { description: string; timeoutMs: number },
+): Promise<void> {
   const handle = stack.temporal.client.workflow.getHandle(workflowId);
-  await pollUntil(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), {
-    timeoutMs: 30_000,
+  await pollUntil(async () => (reached((await handle.describe()).status.name) ? true : undefined), {
+    timeoutMs,
     intervalMs: 200,
-    description: `${workflowId} to complete`,
+    description: `${workflowId} ${description}`,
   });
+}
+
+/** Waits until the workflow's current run has completed (a charge closes when its refund window ends). */
+export function waitForWorkflowCompleted(stack: EngineHarness, workflowId: string, timeoutMs = 30_000): Promise<void> {
+  return waitForRunStatus(stack, workflowId, (status) => status === 'COMPLETED', {
+    description: 'to complete',
+    timeoutMs,
+  });
+}
+
+/** Waits until the workflow's current run has closed, however it closed. */
+export function waitForWorkflowClosed(stack: EngineHarness, workflowId: string, timeoutMs = 30_000): Promise<void> {
+  return waitForRunStatus(stack, workflowId, (status) => status !== 'RUNNING', { description: 'to close', timeoutMs });
 }
 
 /** Waits until a reset has made its run: the current run is no longer `replaced`. */

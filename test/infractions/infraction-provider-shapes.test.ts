@@ -15,6 +15,7 @@ import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
+import { waitForWorkflowCompleted } from '../helpers/workflow-reset';
 
 /** The provider's names of the sandbox's record fields. */
 const NAMES: Record<string, string> = {
@@ -125,18 +126,7 @@ test('every infraction syncs across pages of the provider’s size; one it canno
   expect(
     (await waitForInfraction(stack, unreadable, ['CANCELLED'])).transitions.map((transition) => transition.to),
   ).toEqual(['NEEDS_REVIEW', 'OPEN', 'CANCELLED']);
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(infractionWorkflowId(unreadable)).describe()).status.name ===
-      'COMPLETED'
-        ? true
-        : undefined,
-    {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      description: 'the infraction to close',
-    },
-  );
+  await waitForWorkflowCompleted(stack, infractionWorkflowId(unreadable));
   await recordHistory(stack.temporal.client, infractionWorkflowId(unreadable), 'infraction-reviewed-opened-cancelled');
   const syncs = stack.temporal.client.workflow.list({
     query: `WorkflowType = 'medSyncWorkflow' AND ExecutionStatus = 'Completed'`,

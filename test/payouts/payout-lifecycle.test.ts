@@ -14,6 +14,7 @@ import {
   startPayoutOfVersion,
 } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
+import { waitForWorkflowCompleted } from '../helpers/workflow-reset';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -202,17 +203,7 @@ test('a closed payout is read from its result, with its whole history', async ()
   const id = externalId('closed');
   await submit(id, 6);
   const done = await waitForStatus(id, ['COMPLETED']);
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(payoutWorkflowId(id)).describe()).status.name === 'COMPLETED'
-        ? true
-        : undefined,
-    {
-      timeoutMs: 10_000,
-      intervalMs: 100,
-      description: 'the workflow to close',
-    },
-  );
+  await waitForWorkflowCompleted(stack, payoutWorkflowId(id), 10_000);
   await stack.stopWorker();
   try {
     const answer = await stack.api('GET', `/v1/payouts/${id}`);

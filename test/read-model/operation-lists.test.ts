@@ -21,6 +21,7 @@ import { startEngineHarness, type EngineHarness } from '../helpers/engine-harnes
 import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
+import { waitForWorkflowClosed } from '../helpers/workflow-reset';
 
 interface ListItem {
   externalId?: string;
@@ -104,17 +105,7 @@ test('a card payment is listed as soon as it is created, EXPIRED when nobody pai
 
   await listedAs('/v1/card-payments?status=EXPIRED', id, 'EXPIRED');
   expect(await listed('/v1/card-payments?status=AWAITING_CARD', id)).toBeUndefined();
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(cardPaymentWorkflowId(id)).describe()).status.name === 'RUNNING'
-        ? undefined
-        : true,
-    {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-      description: `the card payment ${id} closed`,
-    },
-  );
+  await waitForWorkflowClosed(stack, cardPaymentWorkflowId(id), 60_000);
   await recordHistory(stack.temporal.client, cardPaymentWorkflowId(id), 'card-payment-listed-expired');
 
   await deleteWorkflow(stack.temporal.client, cardPaymentWorkflowId(id));
@@ -145,17 +136,7 @@ test('an infraction is listed with its amount and deadline once the sync sees it
   expect((await stack.admin('POST', `/sandbox/infractions/${id}/resolve`, { status: 'CANCELLED' })).status).toBe(200);
   await waitForInfraction(stack, id, ['CANCELLED']);
   await listedAs('/v1/infractions?status=CANCELLED', id, 'CANCELLED');
-  await pollUntil(
-    async () =>
-      (await stack.temporal.client.workflow.getHandle(infractionWorkflowId(id)).describe()).status.name === 'RUNNING'
-        ? undefined
-        : true,
-    {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-      description: `the infraction ${id} closed`,
-    },
-  );
+  await waitForWorkflowClosed(stack, infractionWorkflowId(id), 60_000);
   await recordHistory(stack.temporal.client, infractionWorkflowId(id), 'infraction-listed-cancelled');
 
   await deleteWorkflow(stack.temporal.client, infractionWorkflowId(id));

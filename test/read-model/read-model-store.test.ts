@@ -14,6 +14,7 @@ import { acceptedPayout, payoutOfView, submittedPayout } from '../../src/read-mo
 import type { OperationRecord } from '../../src/read-model/operation-records';
 import type { ReadModel } from '../../src/read-model/read-model';
 import { pgReadModel, sqliteReadModel } from '../../src/read-model/sql-read-model';
+import { ACCEPTED_SUBMISSION } from '../helpers/payouts';
 import { postgresForThisFile } from '../helpers/postgres';
 import { testConfig } from '../helpers/temporal';
 
@@ -47,14 +48,6 @@ const dialects: { name: string; open: () => Promise<{ readModel: ReadModel; clos
 const timing = { callbackWaitMs: 1, pollInitialMs: 1, pollMaxMs: 1, reviewAfterMs: 1, submitDeadlineMs: 1 };
 const input = (externalId: string, amountCents = 2500, batchId?: string): PayoutInput =>
   payoutInput({ method: 'pix_key', externalId, amountCents, pixKey: '52998224725', keyType: 'CPF' }, timing, batchId);
-const accepted = {
-  kind: 'accepted',
-  transactionId: 'tx-1',
-  providerStatus: 'PROCESSING',
-  feeCents: 125,
-  totalCents: 2625,
-  reconciled: false,
-} as const;
 
 describe.each(dialects)('$name read model', ({ open }) => {
   let db: Awaited<ReturnType<(typeof dialects)[number]['open']>>;
@@ -65,7 +58,7 @@ describe.each(dialects)('$name read model', ({ open }) => {
 
   test('a later transition is never overwritten by an earlier one; a re-run writes the same row; the key is kept masked only', async () => {
     const payout = input('order-1');
-    const submitted = submittedPayout(payout, accepted);
+    const submitted = submittedPayout(payout, ACCEPTED_SUBMISSION);
     await db.readModel.recordPayout(submitted);
     await db.readModel.recordPayout(acceptedPayout(payout));
     expect(await db.readModel.findPayout('order-1')).toMatchObject({
@@ -128,7 +121,7 @@ describe.each(dialects)('$name read model', ({ open }) => {
   test('totals are counted and summed in centavos by status and rail, over [from, to)', async () => {
     const day = new Date('2026-03-10T03:00:00.000Z');
     await db.readModel.recordPayouts([acceptedPayout(input('x', 1)), acceptedPayout(input('y', 2))], day);
-    await db.readModel.recordPayout(submittedPayout(input('z', 2500), accepted), day);
+    await db.readModel.recordPayout(submittedPayout(input('z', 2500), ACCEPTED_SUBMISSION), day);
     await db.readModel.recordPayout(acceptedPayout(input('outside', 999)), new Date('2026-03-11T03:00:00.000Z'));
     expect(await db.readModel.payoutTotals(day, new Date('2026-03-11T03:00:00.000Z'))).toEqual([
       { status: 'RECEIVED', method: 'pix_key', count: 2, amountCents: 3, feeCents: 0 },

@@ -26,6 +26,7 @@ import {
   type PayoutState,
 } from '../../src/contracts/payout';
 import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
+import { ACCEPTED_SUBMISSION } from '../helpers/payouts';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 /** The production defaults: a day before review, an hour of failed submissions before review. */
@@ -37,14 +38,6 @@ const TIMING = {
   submitDeadlineMs: 3_600_000,
 };
 
-const ACCEPTED: SubmitOutcome = {
-  kind: 'accepted',
-  transactionId: 'tx-1',
-  providerStatus: 'PROCESSING',
-  feeCents: 125,
-  totalCents: 2625,
-  reconciled: false,
-};
 const found = (state: 'PENDING' | 'COMPLETED' | 'FAILED'): CheckOutcome => ({
   kind: 'found',
   transactionId: 'tx-1',
@@ -177,7 +170,7 @@ const path = (view: PayoutView): string[] => view.transitions.map((transition) =
 test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check decides', async () => {
   let settled = false;
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => found(settled ? 'COMPLETED' : 'PENDING'),
   );
   const view = await withPayout(provider, async (handle) => {
@@ -249,7 +242,7 @@ const CALLBACK_TO_COMPLETION = [
 async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: string[]; upserted: string[][] }> {
   let settled = false;
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => found(settled ? 'COMPLETED' : 'PENDING'),
   );
   let events: string[] = [];
@@ -295,7 +288,7 @@ test('a payout the provider still reports pending at its first look is indexed S
   let looks = 0;
   let settled = false;
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => {
       looks += 1;
       return found(settled ? 'COMPLETED' : 'PENDING');
@@ -358,7 +351,7 @@ test('a payout of version 2 keeps its path: the provider id indexed on its own b
 
 test('an input without a version (started before version 2) keeps the remote-activity path it was recorded on', async () => {
   const provider = new ScriptedProvider(
-    () => ({ ...ACCEPTED, providerStatus: 'COMPLETO' }),
+    () => ({ ...ACCEPTED_SUBMISSION, providerStatus: 'COMPLETO' }),
     () => found('COMPLETED'),
   );
   const { workflowVersion: _version, ...before } = payoutInput({ batchId: 'batch-1' });
@@ -393,7 +386,7 @@ test('RECEIVED -> FAILED: the provider refuses the request, with its reason', as
 
 test('SUBMITTED -> FAILED: the check confirms the failure the callback announced', async () => {
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => found('FAILED'),
   );
   const view = await withPayout(provider, async (handle) => {
@@ -493,7 +486,7 @@ test('RECEIVED -> NEEDS_REVIEW: the provider holds a different withdrawal under 
 test('SUBMITTED -> NEEDS_REVIEW after a day without an outcome (skipped time); a late callback then settles it FAILED', async () => {
   let answer = found('PENDING');
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => answer,
   );
   const view = await withPayout(
@@ -564,7 +557,7 @@ test('a recheck sent while the payout is RECEIVED is refused at once (it is bein
 test('a cancel once the payout is at the provider is refused by the validator, and nothing is written to its history', async () => {
   let answer = found('PENDING');
   const provider = new ScriptedProvider(
-    () => ACCEPTED,
+    () => ACCEPTED_SUBMISSION,
     () => answer,
   );
   const view = await withPayout(provider, async (handle) => {

@@ -4,7 +4,7 @@ import { MAX_BATCH_ITEMS } from '../../batches/batch-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { externalIdSchema } from '../../validation/external-id';
 import { payoutShapeSchema } from '../../payouts/payout-request';
-import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { aboutOne, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   batchAcceptedSchema,
   batchItemsQuerySchema,
@@ -50,10 +50,12 @@ const batchActions: OperationSpec[] = BATCH_ACTIONS.map((action) =>
     summary: `${action[0]?.toUpperCase()}${action.slice(1)} the batch: items not yet started are affected, started ones go on`,
     description: BATCH_ACTION_DESCRIPTIONS[action],
     params: batchParams,
-    responses: {
-      200: { description: 'The batch after the request', schema: batchSummarySchema },
-      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch', 409: 'Already finished or cancelled', ...TEMPORAL }),
-    },
+    responses: aboutOne(
+      { description: 'The batch after the request', schema: batchSummarySchema },
+      'batchId',
+      'Unknown batch',
+      { 409: 'Already finished or cancelled', ...TEMPORAL },
+    ),
   }),
 );
 
@@ -93,10 +95,7 @@ export const batchOperations: OperationSpec[] = [
     path: '/v1/payout-batches/:batchId',
     summary: 'Totals by state (count and amount), done flag, start and end times',
     params: batchParams,
-    responses: {
-      200: { description: 'The batch', schema: batchSummarySchema },
-      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }),
-    },
+    responses: aboutOne({ description: 'The batch', schema: batchSummarySchema }, 'batchId', 'Unknown batch'),
   }),
   keyed('read', {
     id: 'listBatchItems',
@@ -121,10 +120,7 @@ export const batchOperations: OperationSpec[] = [
     description:
       'UTF-8 with a byte order mark, ";" between cells, amounts with a decimal comma, CRLF line ends; the columns seq, externalId, method, amount, status, fee, failureReason, one row per item in seq order (no destination, no description). ' +
       'Streamed page by page; each item as it stood when its page was read. A cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a CR) starts with a quote.',
-    responses: {
-      200: { description: 'The items as CSV', contentType: 'text/csv' },
-      ...errors({ 400: 'Invalid batchId', 404: 'Unknown batch' }),
-    },
+    responses: aboutOne({ description: 'The items as CSV', contentType: 'text/csv' }, 'batchId', 'Unknown batch'),
   }),
   ...batchActions,
 ];

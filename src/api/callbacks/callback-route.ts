@@ -4,7 +4,11 @@
  */
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FieldReaders, FieldsRead } from '../../infractions/record-reader';
-import type { CallbackKind } from '../../payment-api/schemas/callback-fields';
+import {
+  CALLBACK_KINDS,
+  type CallbackFieldsConfig,
+  type CallbackKind,
+} from '../../payment-api/schemas/callback-fields';
 import type { IntentKind } from '../../intents/intent-store';
 
 export interface CallbackTarget<H> {
@@ -26,7 +30,7 @@ export interface CallbackRoute<R extends FieldReaders, H> {
   /** How each field the engine reads is read. */
   readers: R;
   /** The provider's names of each field, tried in order (the kind's setting). */
-  names: Readonly<Record<keyof R, readonly string[]>>;
+  names: Readonly<Record<keyof R & string, readonly string[]>>;
   /** The operation the callback names; asked only when one of its kind's `routedBy` fields was read. */
   target(read: FieldsRead<R>, receivedAt: Date): CallbackTarget<H>;
   /** The hint an unsigned callback may give: nothing the workflow could take as an outcome. */
@@ -40,7 +44,15 @@ export interface CallbackRoute<R extends FieldReaders, H> {
 /** The status of a hint that carries no provider claim (an unsigned callback's, or one whose status could not be read): "look now". */
 export const UNVERIFIED = 'UNVERIFIED';
 
-/** Builds a route; the generic keeps each route's schema and hint types tied together. */
-export function callbackRoute<R extends FieldReaders, H>(route: CallbackRoute<R, H>): CallbackRoute<R, H> {
-  return route;
+type ReadersOf<K extends CallbackKind> = (typeof CALLBACK_KINDS)[K]['readers'];
+
+/**
+ * Builds a route that reads its kind's fields under the names `fields` gives them; the generic keeps each route's
+ * schema and hint types tied together.
+ */
+export function callbackRoute<K extends CallbackKind, H>(
+  fields: CallbackFieldsConfig,
+  route: Omit<CallbackRoute<ReadersOf<K>, H>, 'kind' | 'readers' | 'names'> & { kind: K },
+): CallbackRoute<ReadersOf<K>, H> {
+  return { ...route, readers: CALLBACK_KINDS[route.kind].readers, names: fields[route.kind] };
 }

@@ -4,11 +4,7 @@
  * whose answer from endpoint 2 never reached the workflow; an unsigned one carries none. A callback without
  * a reference the engine can read is kept as unmatched. Read by CARD_CALLBACK_FIELDS.
  */
-import {
-  cardCallbackReaders,
-  DEFAULT_CALLBACK_FIELDS,
-  type CallbackFieldsConfig,
-} from '../../payment-api/schemas/callback-fields';
+import { DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import {
   CARD_PAYMENT_FLOW,
   cardCallbackSignal,
@@ -19,11 +15,9 @@ import { CARD_CALLBACK_PATH } from '../card-payments/checkout-service';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
 export function cardCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
-  return callbackRoute({
+  return callbackRoute(fields, {
     path: CARD_CALLBACK_PATH,
     kind: 'card',
-    readers: cardCallbackReaders,
-    names: fields.card,
     flows: [CARD_PAYMENT_FLOW],
     target: ({ externalReference, id, status }, receivedAt) => ({
       // Asked only with a reference read (`routedBy`).

@@ -5,20 +5,14 @@
  */
 import { CASH_IN_CALLBACK_PATH } from '../../charges/callback-path';
 import { externalIdOfReference } from '../../charges/provider-reference';
-import {
-  cashInCallbackReaders,
-  DEFAULT_CALLBACK_FIELDS,
-  type CallbackFieldsConfig,
-} from '../../payment-api/schemas/callback-fields';
+import { DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import { cashInCallbackSignal, chargeWorkflowId, type CashInHint, CHARGE_FLOW } from '../../lifecycles/charge-client';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
 export function chargeCallbackRoute(fields: CallbackFieldsConfig = DEFAULT_CALLBACK_FIELDS) {
-  return callbackRoute({
+  return callbackRoute(fields, {
     path: CASH_IN_CALLBACK_PATH,
     kind: 'cash-in',
-    readers: cashInCallbackReaders,
-    names: fields['cash-in'],
     flows: [CHARGE_FLOW],
     target: ({ transactionId, status, paidAt }, receivedAt) => {
       // Asked only with an id read (`routedBy`).

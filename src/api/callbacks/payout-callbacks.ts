@@ -13,19 +13,13 @@ import {
   withdrawalCallbackUpdate,
   type WithdrawalCallbackHint,
 } from '../../lifecycles/payout-client';
-import {
-  DEFAULT_CALLBACK_FIELDS,
-  payoutCallbackReaders,
-  type CallbackFieldsConfig,
-} from '../../payment-api/schemas/callback-fields';
+import { DEFAULT_CALLBACK_FIELDS, type CallbackFieldsConfig } from '../../payment-api/schemas/callback-fields';
 import { callbackRoute, UNVERIFIED } from './callback-route';
 
 function payoutCallbackRoute({ path, kind }: RailCallback, fields: CallbackFieldsConfig) {
-  return callbackRoute({
+  return callbackRoute(fields, {
     path,
     kind,
-    readers: payoutCallbackReaders,
-    names: fields[kind],
     flows: Object.values(PAYOUT_FLOWS),
     intent: { kind: 'payout-submission', workflowId: payoutWorkflowId },
     target: ({ externalId, transactionId, status, reason, endToEndId }, receivedAt) => ({

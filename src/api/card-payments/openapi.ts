@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
+import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
 import {
   cardPaymentCreatedSchema,
   cardPaymentListQuerySchema,
@@ -78,10 +78,7 @@ export function cardPaymentOperations(): OperationSpec[] {
       query: cardPaymentListQuerySchema,
       summary:
         "Card payments from the engine's database, newest first, optionally by status and creation time; paged by nextCursor",
-      responses: {
-        200: { description: 'A page of card payments', schema: cardPaymentListResponseSchema },
-        ...errors(LIST_QUERY),
-      },
+      responses: listAnswers({ description: 'A page of card payments', schema: cardPaymentListResponseSchema }),
     }),
     keyed('read', {
       id: 'getCardPayment',
@@ -91,10 +88,12 @@ export function cardPaymentOperations(): OperationSpec[] {
       path: '/v1/card-payments/:externalId',
       summary: 'The card payment: state, brand, last4, installments, net value, transitions',
       params: cardPaymentParams,
-      responses: {
-        200: { description: 'The card payment', schema: cardPaymentResponseSchema },
-        ...errors({ 400: 'Invalid externalId', 404: 'Unknown card payment', ...TEMPORAL }),
-      },
+      responses: aboutOne(
+        { description: 'The card payment', schema: cardPaymentResponseSchema },
+        'externalId',
+        'Unknown card payment',
+        TEMPORAL,
+      ),
     }),
     keyed('operator', {
       id: 'recheckCardPayment',

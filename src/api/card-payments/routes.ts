@@ -1,9 +1,9 @@
 /** `/v1/card-payments` (API key): create a card payment with its checkout link, list them (from the read model), read one. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
-import { parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
-import { jsonBodies } from '../http-refusals';
+import { parseBody, parseOrThrow } from '../errors';
 import { answerIdempotent } from '../idempotent-answer';
+import { createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
 import {
   cardPaymentParamsSchema,
@@ -16,34 +16,22 @@ import {
 import type { CardPaymentService } from './service';
 
 export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
-  const router = Router();
-  router.use('/v1/card-payments', jsonBodies('64kb'));
+  const router = lifecycleRouter('/v1/card-payments');
 
-  router.post('/v1/card-payments', async (req, res) => {
-    const order = parseShapeThenRules(
-      cardPaymentRequestSchema,
-      req,
-      'CARD_PAYMENT_INVALID',
-      'The card payment cannot be made as requested',
-    );
+  createRoute(router, '/v1/card-payments', cardPaymentRequestSchema, 'CARD_PAYMENT_INVALID', async (order, res) => {
     const { created, ...answer } = await service.create(order);
     answerIdempotent(res, 201, created, answer);
   });
 
-  router.get('/v1/card-payments', async (req, res) => {
-    res.json(
-      await listing.list(
-        'card_payment',
-        parseOrThrow(cardPaymentListQuerySchema, req.query, 'query'),
-        cardPaymentListItem,
-      ),
-    );
+  listRoute(router, '/v1/card-payments', listing, {
+    kind: 'card_payment',
+    query: cardPaymentListQuerySchema,
+    item: cardPaymentListItem,
   });
 
-  router.get('/v1/card-payments/:externalId', async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
-    res.json(cardPaymentResponse(await service.read(externalId)));
-  });
+  readRoute(router, '/v1/card-payments/:externalId', cardPaymentParamsSchema, async ({ externalId }) =>
+    cardPaymentResponse(await service.read(externalId)),
+  );
 
   router.post('/v1/card-payments/:externalId/recheck', async (req, res) => {
     const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');

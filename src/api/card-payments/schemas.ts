@@ -2,6 +2,7 @@
  * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
  */
 import { z } from 'zod';
+import { listPageSchema, transitionsSchema, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
@@ -26,9 +27,7 @@ export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
 const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
 export const cardPaymentListItem = cardPaymentListed.item;
-export const cardPaymentListResponseSchema = z
-  .object({ data: z.array(cardPaymentListed.schema), nextCursor: z.string().optional() })
-  .meta({ id: 'CardPaymentList' });
+export const cardPaymentListResponseSchema = listPageSchema(cardPaymentListed.schema, 'CardPaymentList');
 
 export const cardPaymentResponseSchema = z
   .object({
@@ -49,16 +48,14 @@ export const cardPaymentResponseSchema = z
     reviewReason: z.string().optional(),
     callbacksReceived: z.number().int(),
     checksMade: z.number().int(),
-    transitions: z.array(
-      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
-    ),
+    transitions: transitionsSchema(stateSchema),
     /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     /**
      * `index`: no worker answered in time, so only the state and amount from the visibility index are shown. `store`:
      * Temporal no longer has the workflow (retention); the engine's database answers, without brand and last4.
      */
-    source: z.enum(['workflow', 'index', 'store']),
+    source: z.enum(VIEW_SOURCES),
   })
   .meta({ id: 'CardPayment' });
 export type CardPaymentResponse = z.infer<typeof cardPaymentResponseSchema>;
@@ -74,7 +71,7 @@ export const checkoutResultSchema = z
   .meta({ id: 'CheckoutResult' });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
 
-export type CardPaymentReading = { source: 'workflow' | 'index' | 'store'; view: CardPaymentView };
+export type CardPaymentReading = { source: ViewSource; view: CardPaymentView };
 
 export function cardPaymentResponse({ view, source }: CardPaymentReading): CardPaymentResponse {
   return {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { chargeShapeSchema } from '../../charges/charge-request';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
-import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   chargeCreatedSchema,
   chargeListResponseSchema,
@@ -54,7 +54,7 @@ export const chargeOperations: OperationSpec[] = [
     summary:
       "Charges from the engine's database, newest first, optionally by status and creation time; paged by nextCursor",
     query: chargeListQuerySchema,
-    responses: { 200: { description: 'A page of charges', schema: chargeListResponseSchema }, ...errors(LIST_QUERY) },
+    responses: listAnswers({ description: 'A page of charges', schema: chargeListResponseSchema }),
   }),
   keyed('read', {
     id: 'getCharge',
@@ -64,9 +64,11 @@ export const chargeOperations: OperationSpec[] = [
     path: '/v1/charges/:externalId',
     summary: 'A charge: state, amounts, fee, net amount, payer name, paidAt, refunds, transitions',
     params: chargeParams,
-    responses: {
-      200: { description: 'The charge', schema: chargeResponseSchema },
-      ...errors({ 400: 'Invalid externalId', 404: 'Unknown charge', ...TEMPORAL }),
-    },
+    responses: aboutOne(
+      { description: 'The charge', schema: chargeResponseSchema },
+      'externalId',
+      'Unknown charge',
+      TEMPORAL,
+    ),
   }),
 ];

@@ -1,11 +1,11 @@
 /** `/v1/charges`: create a PIX charge (the QR code answered at once), read one, list them (from the read model). */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { chargeRequestSchema } from '../../charges/charge-request';
 import { qrImage } from '../../charges/qr-image';
 import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
-import { ApiError, parseOrThrow, parseShapeThenRules } from '../errors';
-import { jsonBodies } from '../http-refusals';
+import { ApiError } from '../errors';
+import { createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
 import {
   chargeParamsSchema,
@@ -31,27 +31,17 @@ async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
 }
 
 export function chargeRoutes(service: ChargeService, listing: OperationListing): Router {
-  const router = Router();
-  router.use('/v1/charges', jsonBodies('64kb'));
+  const router = lifecycleRouter('/v1/charges');
 
-  router.post('/v1/charges', async (req, res) => {
-    const request = parseShapeThenRules(
-      chargeRequestSchema,
-      req,
-      'CHARGE_NOT_ACCEPTABLE',
-      'The charge cannot be made as requested',
-    );
+  createRoute(router, '/v1/charges', chargeRequestSchema, 'CHARGE_NOT_ACCEPTABLE', async (request, res) => {
     res.status(201).json(await created(await service.create(request)));
   });
 
-  router.get('/v1/charges', async (req, res) => {
-    res.json(await listing.list('charge', parseOrThrow(chargeListQuerySchema, req.query, 'query'), chargeListItem));
-  });
+  listRoute(router, '/v1/charges', listing, { kind: 'charge', query: chargeListQuerySchema, item: chargeListItem });
 
-  router.get('/v1/charges/:externalId', async (req, res) => {
-    const { externalId } = parseOrThrow(chargeParamsSchema, req.params, 'params');
-    res.json(chargeResponse(await service.read(externalId)));
-  });
+  readRoute(router, '/v1/charges/:externalId', chargeParamsSchema, async ({ externalId }) =>
+    chargeResponse(await service.read(externalId)),
+  );
 
   return router;
 }

@@ -2,6 +2,7 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
+import { listPageSchema, transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
 import type { ChargeDetail } from '../../read-model/operation-details';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
@@ -60,9 +61,7 @@ export const chargeResponseSchema = z
     refundedAmount: z.number().optional(),
     callbacksReceived: z.number().optional(),
     checksMade: z.number().optional(),
-    transitions: z.array(
-      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
-    ),
+    transitions: transitionsSchema(stateSchema),
     /**
      * While an activity keeps failing (creating the charge at a provider out of reach, say): which one, why, since
      * when; or, once a second reference was paid, what must be refunded (activity `checkCharge`).
@@ -72,7 +71,7 @@ export const chargeResponseSchema = z
      * `index`: no worker answered; only what the visibility index knows (state and amount). `store`: Temporal no
      * longer has the workflow (retention); the engine's database answers, without the payer's name or the code.
      */
-    source: z.enum(['workflow', 'index', 'store']),
+    source: z.enum(VIEW_SOURCES),
     /**
      * Present when the charge's workflow closed without its outcome (an operator terminated it, say): how it
      * closed and what its creation intent says was created. A reset of the workflow settles it.
@@ -85,9 +84,7 @@ export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
 const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
 export const chargeListItem = chargeListed.item;
-export const chargeListResponseSchema = z
-  .object({ data: z.array(chargeListed.schema), nextCursor: z.string().optional() })
-  .meta({ id: 'ChargeList' });
+export const chargeListResponseSchema = listPageSchema(chargeListed.schema, 'ChargeList');
 
 export type ChargeReading = (
   | { source: 'workflow'; view: ChargeView }

@@ -1,7 +1,7 @@
 /** The MED infraction operations of the engine's OpenAPI document. */
 import type { OperationSpec } from '../../openapi/document';
 import { defenseRequestSchema } from '../../infractions/defense';
-import { errors, LIST_QUERY, JSON_BODY, keyed, TEMPORAL } from '../openapi-helpers';
+import { aboutOne, errors, listAnswers, JSON_BODY, keyed, TEMPORAL } from '../openapi-helpers';
 import {
   infractionListResponseSchema,
   infractionResponseSchema,
@@ -18,10 +18,7 @@ export const infractionOperations: OperationSpec[] = [
     path: '/v1/infractions',
     summary: "MED infractions from the engine's database: what is due this week, what is open; paged by nextCursor",
     query: infractionListQuerySchema,
-    responses: {
-      200: { description: 'A page of infractions', schema: infractionListResponseSchema },
-      ...errors(LIST_QUERY),
-    },
+    responses: listAnswers({ description: 'A page of infractions', schema: infractionListResponseSchema }),
   }),
   keyed('operator', {
     id: 'syncInfractions',
@@ -40,10 +37,12 @@ export const infractionOperations: OperationSpec[] = [
     path: '/v1/infractions/:infractionId',
     summary: 'An infraction: state, amount, transaction, charge link, deadline, defense, transitions',
     params: infractionParamsSchema,
-    responses: {
-      200: { description: 'The infraction', schema: infractionResponseSchema },
-      ...errors({ 400: 'Invalid infractionId', 404: 'Not seen by a sync yet', ...TEMPORAL }),
-    },
+    responses: aboutOne(
+      { description: 'The infraction', schema: infractionResponseSchema },
+      'infractionId',
+      'Not seen by a sync yet',
+      TEMPORAL,
+    ),
   }),
   keyed('infractions:write', {
     id: 'defendInfraction',

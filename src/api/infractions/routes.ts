@@ -1,20 +1,19 @@
 /** `/v1/infractions`: list (the read model), read, defend (a workflow update), sync now. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { defenseRequestSchema } from '../../infractions/defense';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { jsonBodies } from '../http-refusals';
+import { lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
 import { infractionParamsSchema, infractionListItem, infractionListQuerySchema, infractionResponse } from './schemas';
 import type { InfractionService } from './service';
 
 export function infractionRoutes(service: InfractionService, listing: OperationListing): Router {
-  const router = Router();
-  router.use('/v1/infractions', jsonBodies('64kb'));
+  const router = lifecycleRouter('/v1/infractions');
 
-  router.get('/v1/infractions', async (req, res) => {
-    res.json(
-      await listing.list('infraction', parseOrThrow(infractionListQuerySchema, req.query, 'query'), infractionListItem),
-    );
+  listRoute(router, '/v1/infractions', listing, {
+    kind: 'infraction',
+    query: infractionListQuerySchema,
+    item: infractionListItem,
   });
 
   router.post('/v1/infractions/sync', async (_req, res) => {
@@ -22,10 +21,9 @@ export function infractionRoutes(service: InfractionService, listing: OperationL
     res.status(202).json({ triggered: true });
   });
 
-  router.get('/v1/infractions/:infractionId', async (req, res) => {
-    const { infractionId } = parseOrThrow(infractionParamsSchema, req.params, 'params');
+  readRoute(router, '/v1/infractions/:infractionId', infractionParamsSchema, async ({ infractionId }) => {
     const { view, unfinished } = await service.readRun(infractionId);
-    res.json(infractionResponse(view, unfinished));
+    return infractionResponse(view, unfinished);
   });
 
   router.post('/v1/infractions/:infractionId/defense', async (req, res) => {

@@ -1,5 +1,6 @@
 /** What the API answers about an infraction: the workflow's view with amounts back in reais. */
 import { z } from 'zod';
+import { listPageSchema, transitionsSchema } from '../lifecycle-view';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { INFRACTION_ID_PATTERN } from '../../infractions/infraction-id';
@@ -40,9 +41,7 @@ export const infractionResponseSchema = z
     refundRecordedAt: timestampSchema.optional(),
     createdAt: timestampSchema.optional(),
     resolvedAt: timestampSchema.optional(),
-    transitions: z.array(
-      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
-    ),
+    transitions: transitionsSchema(stateSchema),
     /** While NEEDS_REVIEW: the provider record's field names and what could not be read; else while an activity keeps failing (sending the defense, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     /**
@@ -66,9 +65,7 @@ export const infractionListItemSchema = z
     updatedAt: timestampSchema.describe('Its last move'),
   })
   .meta({ id: 'InfractionListItem' });
-export const infractionListResponseSchema = z
-  .object({ data: z.array(infractionListItemSchema), nextCursor: z.string().optional() })
-  .meta({ id: 'InfractionList' });
+export const infractionListResponseSchema = listPageSchema(infractionListItemSchema, 'InfractionList');
 
 export function infractionListItem(operation: StoredOperation): z.infer<typeof infractionListItemSchema> {
   return {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { endpointRequestSchema } from '../../merchant-events/endpoint-request';
-import { errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { aboutOne, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   endpointListResponseSchema,
   endpointParamsSchema,
@@ -107,10 +107,12 @@ export function webhookOperations(): OperationSpec[] {
       path: '/v1/events/:eventId',
       params: eventParamsSchema,
       summary: 'An event, its data and every delivery attempt per endpoint',
-      responses: {
-        200: { description: 'The event', schema: eventResponseSchema },
-        ...errors({ 400: 'Invalid eventId', 404: 'No event delivered to an endpoint has this id', ...TEMPORAL }),
-      },
+      responses: aboutOne(
+        { description: 'The event', schema: eventResponseSchema },
+        'eventId',
+        'No event delivered to an endpoint has this id',
+        TEMPORAL,
+      ),
     }),
     keyed('operator', {
       id: 'redeliverEvent',

@@ -3,6 +3,7 @@
  * (queries) and what they answer, amounts in reais (converted from integer centavos at the edge).
  */
 import { z } from 'zod';
+import { listPageSchema } from '../lifecycle-view';
 import { listPageQueryShape } from '../list-cursor';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
@@ -60,9 +61,7 @@ export const payoutListItemSchema = z
   })
   .meta({ id: 'PayoutListItem' });
 
-export const payoutListResponseSchema = z
-  .object({ data: z.array(payoutListItemSchema), nextCursor: z.string().optional() })
-  .meta({ id: 'PayoutList' });
+export const payoutListResponseSchema = listPageSchema(payoutListItemSchema, 'PayoutList');
 
 const totalsSchema = z.object({ count: z.number().int(), amount: z.number(), fee: z.number() });
 

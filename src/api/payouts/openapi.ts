@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
-import { errors, LIST_QUERY, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
+import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
 import {
   payoutEventsResponseSchema,
   payoutListQuerySchema,
@@ -91,10 +91,7 @@ export const payoutOperations: OperationSpec[] = [
     summary:
       "Payouts from the engine's database, newest first, optionally by status, method, batchId and creation time; paged by nextCursor",
     query: payoutListQuerySchema,
-    responses: {
-      200: { description: 'A page of payouts (the PIX key masked)', schema: payoutListResponseSchema },
-      ...errors(LIST_QUERY),
-    },
+    responses: listAnswers({ description: 'A page of payouts (the PIX key masked)', schema: payoutListResponseSchema }),
   }),
   keyed('read', {
     id: 'summarizePayouts',
@@ -122,10 +119,11 @@ export const payoutOperations: OperationSpec[] = [
     summary:
       'The events announced about the payout, in the order they happened (kept after Temporal forgets the payout)',
     params: payoutParams,
-    responses: {
-      200: { description: "The payout's events", schema: payoutEventsResponseSchema },
-      ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout' }),
-    },
+    responses: aboutOne(
+      { description: "The payout's events", schema: payoutEventsResponseSchema },
+      'externalId',
+      'Unknown payout',
+    ),
   }),
   keyed('read', {
     id: 'getPayout',
@@ -135,10 +133,12 @@ export const payoutOperations: OperationSpec[] = [
     path: '/v1/payouts/:externalId',
     summary: 'The payout, its amounts and its transition history',
     params: payoutParams,
-    responses: {
-      200: { description: 'The payout', schema: payoutResponseSchema },
-      ...errors({ 400: 'Invalid externalId', 404: 'Unknown payout', ...TEMPORAL }),
-    },
+    responses: aboutOne(
+      { description: 'The payout', schema: payoutResponseSchema },
+      'externalId',
+      'Unknown payout',
+      TEMPORAL,
+    ),
   }),
   keyed('operator', {
     id: 'recheckPayout',

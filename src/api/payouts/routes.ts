@@ -1,7 +1,7 @@
-import { Router } from 'express';
-import { ApiError, parseBody, parseOrThrow, parseShapeThenRules } from '../errors';
-import { jsonBodies } from '../http-refusals';
+import type { Router } from 'express';
+import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { answerIdempotent } from '../idempotent-answer';
+import { createRoute, lifecycleRouter, readRoute } from '../lifecycle-routes';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
@@ -17,16 +17,9 @@ import type { PayoutListing } from './payout-listing';
 import type { PayoutService } from './service';
 
 export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
-  const router = Router();
-  router.use('/v1/payouts', jsonBodies('64kb'));
+  const router = lifecycleRouter('/v1/payouts');
 
-  router.post('/v1/payouts', async (req, res) => {
-    const request = parseShapeThenRules(
-      payoutRequestSchema,
-      req,
-      'PAYOUT_NOT_PAYABLE',
-      'The payout cannot be made as requested',
-    );
+  createRoute(router, '/v1/payouts', payoutRequestSchema, 'PAYOUT_NOT_PAYABLE', async (request, res) => {
     const submitted = await service.submit(request);
     answerIdempotent(res, 202, submitted.created, {
       externalId: submitted.externalId,
@@ -53,15 +46,13 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
     res.json(cryptoQuoteResponse(await service.quoteCrypto(amount)));
   });
 
-  router.get('/v1/payouts/:externalId', async (req, res) => {
-    const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
-    res.json(payoutResponse(await service.read(externalId)));
-  });
+  readRoute(router, '/v1/payouts/:externalId', payoutParamsSchema, async ({ externalId }) =>
+    payoutResponse(await service.read(externalId)),
+  );
 
-  router.get('/v1/payouts/:externalId/events', async (req, res) => {
-    const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
-    res.json(await listing.events(externalId));
-  });
+  readRoute(router, '/v1/payouts/:externalId/events', payoutParamsSchema, ({ externalId }) =>
+    listing.events(externalId),
+  );
 
   router.post('/v1/payouts/:externalId/recheck', async (req, res) => {
     const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');

@@ -2,7 +2,7 @@
  * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
  */
 import { z } from 'zod';
-import { timestampSchema } from '../openapi-timestamps';
+import { transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -66,9 +66,7 @@ export const payoutResponseSchema = z
     batchId: z.string().optional(),
     callbacksReceived: z.number().int(),
     checksMade: z.number().int(),
-    transitions: z.array(
-      z.object({ from: stateSchema.nullable(), to: stateSchema, at: timestampSchema, cause: z.string() }),
-    ),
+    transitions: transitionsSchema(stateSchema),
     /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     keyType: z.string().optional(),
@@ -77,7 +75,7 @@ export const payoutResponseSchema = z
      * `index`: no worker answered in time, so only the state, amount and batch from the visibility index are shown;
      * `store`: Temporal no longer has the workflow (retention), so the engine's database answers with its last view.
      */
-    source: z.enum(['workflow', 'index', 'store']),
+    source: z.enum(VIEW_SOURCES),
     /**
      * Present when the payout's workflow closed without its outcome (an operator terminated it, say): how it
      * closed and what its submission intent says was sent. `POST …/recheck` re-runs it to settle it.

@@ -12,6 +12,7 @@ import {
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import type { BatchStore } from '../../batches/batch-store';
+import type { ViewSource } from '../lifecycle-view';
 import type { IntentKey, IntentStore } from '../../intents/intent-store';
 import type { Config } from '../../config/env';
 import { payoutTiming, type PayoutTimingConfig } from '../../payouts/payout-input';
@@ -74,7 +75,7 @@ export interface SubmittedPayout {
  * Where a view came from: the workflow itself, or (no worker answered in time) the visibility index. A
  * payout whose workflow closed without its outcome (terminated, say) says so, with its submission intent.
  */
-export type PayoutReading = { source: 'workflow' | 'index' | 'store'; view: PayoutView } & {
+export type PayoutReading = { source: ViewSource; view: PayoutView } & {
   unfinished?: { executionStatus: UnfinishedStatus; runId: string; submission: IntentView };
   /** The PIX key it was sent to, masked, from the read model. */
   destination?: { keyType: string; pixKey: string };

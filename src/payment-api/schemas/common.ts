@@ -151,9 +151,31 @@ export function transactionRecord<Shape extends z.core.$ZodLooseShape>(shape: Sh
 }
 
 /** A payout callback names its payout by our external_id, the provider's transaction_id, or both. */
-export function namesAPayout(callback: {
-  external_id?: string | undefined;
-  transaction_id?: string | undefined;
-}): boolean {
+function namesAPayout(callback: { external_id?: unknown; transaction_id?: unknown }): boolean {
   return callback.external_id !== undefined || callback.transaction_id !== undefined;
+}
+
+/**
+ * A payout's final-status callback (the spec never shows one): required only what routes it, `external_id` or
+ * `transaction_id`, and the `status`; its amounts and the rail's own `fields` read with their type when present,
+ * and unknown fields pass: a signed callback is never refused for a field the engine does not need.
+ */
+export function payoutCallbackSchema<const S extends readonly [string, ...string[]], Fields extends z.ZodRawShape>(
+  finalStatuses: S,
+  fields: Fields,
+) {
+  return acceptSpellings(
+    TRANSACTION_ID_SPELLINGS.snake,
+    z
+      .looseObject({
+        external_id: z.string().min(1).optional(),
+        status: openEnum(finalStatuses),
+        transaction_id: providerIdSchema.optional(),
+        amount: responseAmountSchema.optional(),
+        fee: responseAmountSchema.optional(),
+        total: responseAmountSchema.optional(),
+        ...fields,
+      })
+      .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
+  );
 }

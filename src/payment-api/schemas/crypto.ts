@@ -6,16 +6,14 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 import {
-  acceptSpellings,
   callbackUrlSchema,
   clientIdentifierSchema,
-  namesAPayout,
+  payoutCallbackSchema,
   openEnum,
   providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
-  TRANSACTION_ID_SPELLINGS,
   transactionRecord,
 } from './common';
 
@@ -123,28 +121,17 @@ export const cryptoStatusResponseSchema = transactionRecord({
 }).meta({ id: 'CryptoStatusResponse' });
 export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
-/** Not in the spec: required only what routes it (`external_id` or `transaction_id`, and `status`); the rest optional, typed when present. */
-export const cryptoWithdrawalCallbackSchema = acceptSpellings(
-  TRANSACTION_ID_SPELLINGS.snake,
-  z
-    .looseObject({
-      external_id: z.string().min(1).optional(),
-      status: openEnum(CRYPTO_WITHDRAWAL_FINAL_STATUSES),
-      transaction_id: providerIdSchema.optional(),
-      amount: responseAmountSchema.optional(),
-      fee: responseAmountSchema.optional(),
-      total: responseAmountSchema.optional(),
-      usdt_amount: usdtAmountSchema.optional(),
-      usdt_rate: rateSchema.positive().optional(),
-      wallet: z.string().min(1).optional(),
-      network: openEnum(CRYPTO_NETWORKS).optional(),
-      txHash: z.string().nullable().optional(),
-      type: openEnum(['CryptoWithdrawal']).optional(),
-      reason: z.string().optional(),
-      updated_at: timestampSchema.optional(),
-    })
-    .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
-);
+/** Not in the spec (a payout callback, common.ts): the withdrawal's USDT figures, wallet and hash besides. */
+export const cryptoWithdrawalCallbackSchema = payoutCallbackSchema(CRYPTO_WITHDRAWAL_FINAL_STATUSES, {
+  usdt_amount: usdtAmountSchema.optional(),
+  usdt_rate: rateSchema.positive().optional(),
+  wallet: z.string().min(1).optional(),
+  network: openEnum(CRYPTO_NETWORKS).optional(),
+  txHash: z.string().nullable().optional(),
+  type: openEnum(['CryptoWithdrawal']).optional(),
+  reason: z.string().optional(),
+  updated_at: timestampSchema.optional(),
+});
 export type CryptoWithdrawalCallback = z.infer<typeof cryptoWithdrawalCallbackSchema>;
 
 /**

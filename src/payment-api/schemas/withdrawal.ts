@@ -11,9 +11,8 @@ import {
   descriptionSchema,
   gatewaySchema,
   nonBlankTextSchema,
-  namesAPayout,
+  payoutCallbackSchema,
   openEnum,
-  providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
   timestampSchema,
@@ -62,32 +61,16 @@ export function pixOutObjectSchema<const T extends string>(type: T) {
   );
 }
 
-/**
- * A PIX payout's final-status callback: its object itself, with `reason` on failure and `updated_at`
- * (the sandbox sends all of it). The spec never shows this payload, so only what routes it is required:
- * `external_id` (the payout) and `status`. Every other field is optional, read with its type when
- * present, and unknown fields pass: a signed callback is never refused for a field the engine does not need.
- */
+/** A PIX payout's final-status callback: its object itself, with `reason` on failure and `updated_at` (the sandbox sends all of it). */
 export function pixOutCallbackSchema<const T extends string>(type: T) {
-  return acceptSpellings(
-    TRANSACTION_ID_SPELLINGS.snake,
-    z
-      .looseObject({
-        external_id: z.string().min(1).optional(),
-        status: openEnum(WITHDRAWAL_FINAL_STATUSES),
-        transaction_id: providerIdSchema.optional(),
-        amount: responseAmountSchema.optional(),
-        fee: responseAmountSchema.optional(),
-        total: responseAmountSchema.optional(),
-        /** What `callbackTypeOf` routes by, when a single ingress takes every kind. */
-        type: openEnum([type]).optional(),
-        reason: z.string().optional(),
-        /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
-        end_to_end_id: z.string().optional(),
-        updated_at: timestampSchema.optional(),
-      })
-      .refine(namesAPayout, { message: 'must carry external_id or transaction_id', path: ['external_id'] }),
-  );
+  return payoutCallbackSchema(WITHDRAWAL_FINAL_STATUSES, {
+    /** What `callbackTypeOf` routes by, when a single ingress takes every kind. */
+    type: openEnum([type]).optional(),
+    reason: z.string().optional(),
+    /** End-to-end id of the PIX, when the transfer settled (sandbox sends it on COMPLETED). */
+    end_to_end_id: z.string().optional(),
+    updated_at: timestampSchema.optional(),
+  });
 }
 
 export const withdrawalObjectSchema = pixOutObjectSchema('Withdrawal');

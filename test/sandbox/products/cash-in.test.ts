@@ -1,6 +1,7 @@
 /** PIX cash-in (endpoint 10) and deposit (endpoint 6) over HTTP: the QR code, the payer, expiry, split, idempotency, credentials. */
 import { randomBytes } from 'node:crypto';
-import { crc16, tlv } from '../../helpers/emv-reader';
+import { crc16 } from '../../doubles/double-brcode';
+import { tlv } from '../../helpers/emv-reader';
 import { cashInCallbackSchema } from '../../../src/payment-api/schemas/cash-in';
 import { parseBrCode } from '../../../src/pix/brcode';
 import { CASH_IN_MERCHANT_CITY, cashInTxid } from '../../../sandbox/products/cash-in';
