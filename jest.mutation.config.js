@@ -14,6 +14,7 @@ module.exports = {
     '<rootDir>/test/unit/webhook-signature.test.ts',
     '<rootDir>/test/unit/public-address.test.ts',
     '<rootDir>/test/merchant-events/endpoint-store.test.ts',
+    '<rootDir>/test/merchant-events/endpoint-store-checks.test.ts',
     '<rootDir>/test/merchant-events/endpoint-transport.test.ts',
     '<rootDir>/test/merchant-events/endpoint-delivery.test.ts',
     '<rootDir>/test/merchant-events/endpoint-rules.test.ts',

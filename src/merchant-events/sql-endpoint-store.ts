@@ -41,15 +41,11 @@ export interface WebhookEndpointStoreOptions {
 export interface SqliteWebhookEndpointStoreOptions extends WebhookEndpointStoreOptions {
   /** A file path, or ':memory:' for a store that lives as long as the object. */
   file: string;
-  /** How long a write waits for another process's lock before failing. */
-  busyTimeoutMs?: number;
 }
 
 export interface PgWebhookEndpointStoreOptions extends WebhookEndpointStoreOptions {
   /** postgres://user:password@host:port/database */
   connectionString: string;
-  /** Connections of this process to the server: reads are single short statements. */
-  poolSize?: number;
 }
 
 interface EndpointRow {
@@ -208,18 +204,15 @@ export class SqlWebhookEndpointStore implements WebhookEndpointStore {
 export class SqliteWebhookEndpointStore extends SqlWebhookEndpointStore {
   constructor(options: SqliteWebhookEndpointStoreOptions) {
     // Foreign keys: deleting an endpoint deletes its subscriptions and secrets with it.
-    const { runner, dialect } = openSqliteDatabase(options.file, endpointSchema, {
-      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-      foreignKeys: true,
-    });
+    const { runner, dialect } = openSqliteDatabase(options.file, endpointSchema, { foreignKeys: true });
     super(runner, dialect, options);
   }
 }
 
 export class PgWebhookEndpointStore extends SqlWebhookEndpointStore {
-  /** Connects and applies the migrations not yet applied. */
+  /** Connects (a pool of openPgDatabase's default size: reads are single short statements) and applies the migrations not yet applied. */
   static async open(options: PgWebhookEndpointStoreOptions): Promise<WebhookEndpointStore> {
-    const { runner, dialect } = await openPgDatabase(options.connectionString, endpointSchema, options.poolSize ?? 4);
+    const { runner, dialect } = await openPgDatabase(options.connectionString, endpointSchema);
     return new PgWebhookEndpointStore(runner, dialect, options);
   }
 }
