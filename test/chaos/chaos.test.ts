@@ -7,6 +7,7 @@
  * payout the engine sent twice shows as debited twice. Nothing may be debited (credited, captured) twice,
  * lost, stuck without a reason, or final against the provider's money; every event arrives under one id.
  */
+import { runBundlePath } from '../setup/run-bundle';
 import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from '../../tools/chaos/chaos-run';
 import { FLOWS } from '../../tools/chaos/flows';
 
@@ -46,7 +47,7 @@ test(
       store: 'sqlite',
       temporal: 'dev-server',
       // The run's bundle (global-setup.ts): what this checkout's workflows are, built once.
-      ...(process.env.TEST_WORKFLOW_BUNDLE_PATH ? { workflowBundle: process.env.TEST_WORKFLOW_BUNDLE_PATH } : {}),
+      ...(runBundlePath() ? { workflowBundle: runBundlePath() } : {}),
       ...DEFAULT_PLAN,
       ...DEFAULT_TIMEOUTS,
       log: (line) => log.push(line),

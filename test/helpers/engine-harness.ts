@@ -32,6 +32,7 @@ import {
   tracedBundlePath,
 } from '../../src/worker/workflow-source';
 import type { Tracing } from '../../src/telemetry/tracing';
+import { runBundlePath } from '../setup/run-bundle';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
@@ -47,9 +48,6 @@ const quiet = {
   error: () => undefined,
   log: () => undefined,
 };
-
-/** The bundle jest's global setup built for the whole run; undefined outside it. */
-const runBundlePath = (): string | undefined => process.env.TEST_WORKFLOW_BUNDLE_PATH;
 
 async function loadOrBuild(
   prebuilt: string | undefined,

@@ -1,7 +1,7 @@
 /**
  * One real Temporal dev server for the whole jest run, started from the binary the project installs
  * (tools/temporal/binaries.ts). Test files reach it through TEMPORAL_TEST_ADDRESS. The engine's workflow bundle
- * (and its traced twin) is built once for the run, meanwhile, at TEST_WORKFLOW_BUNDLE_PATH: webpack costs seconds of
+ * (and its traced twin) is built once for the run, meanwhile, (run-bundle.ts): webpack costs seconds of
  * CPU, paid otherwise by every test file and every worker process a test spawns.
  */
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { startDevServer, type DevServerHandle } from '../../tools/temporal/dev-s
 import { freePort } from '../../src/net/free-port';
 import { ensureReferencePage } from '../../tools/docs/reference-page';
 import { writeWorkflowBundle } from '../../src/worker/workflow-source';
+import { setRunBundlePath } from './run-bundle';
 
 declare global {
   var __TEMPORAL_DEV_SERVER__: DevServerHandle | undefined;
@@ -35,7 +36,7 @@ export default async function globalSetup(): Promise<void> {
     }),
     writeWorkflowBundle(bundlePath),
   ]);
-  process.env.TEST_WORKFLOW_BUNDLE_PATH = bundlePath;
+  setRunBundlePath(bundlePath);
   globalThis.__TEMPORAL_DEV_SERVER__ = server;
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   process.env.TEMPORAL_TEST_DATA_DIR = dir;
