@@ -1,50 +1,26 @@
 /**
  * `npm run cluster` and docker-compose.yml run the Temporal server on the same files (ops/temporal): the
- * server's config (read here as the server renders it), its dynamic config, the database script. The
- * server takes about 4 minutes to build, so its real run (CLUSTER_CHECK=1 npm run cluster) is not part
- * of this suite; what it would find wrong in the files is checked here, and by the built server itself
- * (render-config, validate-dynamic-config) on a machine where `npm run cluster:install` has run.
+ * server's config (read here as the server renders it), its dynamic config, the database script. The server takes
+ * minutes to build, so what needs it runs after the build in .ci/run: `npm run test:cluster` (built-server.test.ts,
+ * the server's own reading of these files) and the cluster's smoke, `CLUSTER_CHECK=1 npm run cluster`.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { serverInstalled, temporalServerBinary, TEMPORAL_SERVER_VERSION } from '../../tools/cluster/server-build';
+import { TEMPORAL_SERVER_VERSION } from '../../tools/cluster/server-build';
 import {
   DYNAMIC_CONFIG_FILE,
   SERVER_CONFIG_FILE,
   SETUP_DATABASES_SCRIPT,
-  serverEnvironment,
   TEMPORAL_OPS_DIR,
-  type ServerPorts,
 } from '../../tools/cluster/temporal-server';
 import { binaryVersion, temporalCliPath } from '../../tools/temporal/binaries';
 import { NAMESPACE_RETENTION_DAYS } from '../../src/temporal/namespace-setup';
-import { renderGoTemplate, templateVariables } from '../helpers/go-template';
+import { templateVariables } from '../helpers/go-template';
+import { clusterEnv, ports, render, template } from './server-config-reading';
 
 const root = path.join(__dirname, '..', '..');
-const template = readFileSync(SERVER_CONFIG_FILE, 'utf8');
-
-const sqlStoreSchema = z.object({
-  sql: z.object({ pluginName: z.string(), databaseName: z.string(), connectAddr: z.string() }),
-});
-const serverConfigSchema = z.looseObject({
-  persistence: z.object({
-    numHistoryShards: z.number().int(),
-    defaultStore: z.string(),
-    visibilityStore: z.string(),
-    datastores: z.record(z.string(), sqlStoreSchema),
-  }),
-  services: z.record(
-    z.string(),
-    z.object({ rpc: z.looseObject({ grpcPort: z.number().int(), membershipPort: z.number().int() }) }),
-  ),
-  dynamicConfigClient: z.object({ filepath: z.string() }),
-});
-const render = (env: Record<string, string | undefined>) =>
-  serverConfigSchema.parse(parse(renderGoTemplate(template, env)));
-
 const composeServiceSchema = z.looseObject({
   image: z.string().optional(),
   entrypoint: z.array(z.string()).optional(),
@@ -59,23 +35,6 @@ const service = (name: string) => compose.services[name] ?? {};
 /** Where a service mounts ops/temporal. */
 const opsMount = (name: string) =>
   (service(name).volumes ?? []).find((volume) => volume.startsWith('./ops/temporal:'))?.split(':')[1];
-
-const ports: ServerPorts = {
-  frontend: 21001,
-  frontendHttp: 21002,
-  frontendMembership: 21003,
-  history: 21004,
-  historyMembership: 21005,
-  matching: 21006,
-  matchingMembership: 21007,
-  worker: 21008,
-  workerMembership: 21009,
-  metrics: 21010,
-};
-const clusterEnv = serverEnvironment({
-  ports,
-  database: { host: '127.0.0.1', port: 5433, user: 'postgres', password: '' },
-});
 
 test('the server a cluster builds is the one inside the pinned Temporal CLI that every test runs on', () => {
   expect(binaryVersion(temporalCliPath({ install: false }))).toContain(`Server ${TEMPORAL_SERVER_VERSION}`);
@@ -143,25 +102,4 @@ test("docker-compose sets up the databases with the cluster's script and the sam
   expect(namespace.image).toMatch(pinned(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`));
   expect(JSON.stringify(namespace.command)).toContain(`--retention ${NAMESPACE_RETENTION_DAYS * 24}h`);
   expect(path.dirname(SETUP_DATABASES_SCRIPT)).toBe(TEMPORAL_OPS_DIR);
-});
-
-const withServer = serverInstalled() ? test : test.skip;
-
-withServer('the built server renders the config as this suite reads it, and knows every dynamic config key', () => {
-  const rendered = execFileSync(
-    temporalServerBinary(),
-    ['--config', TEMPORAL_OPS_DIR, '--env', path.basename(SERVER_CONFIG_FILE, '.yaml'), 'render-config'],
-    {
-      env: { ...process.env, ...clusterEnv },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const config = serverConfigSchema.parse(parse(rendered));
-  expect(config.persistence.numHistoryShards).toBe(render(clusterEnv).persistence.numHistoryShards);
-  expect(config.persistence.datastores).toEqual(render(clusterEnv).persistence.datastores);
-  const validation = execFileSync(temporalServerBinary(), ['validate-dynamic-config', DYNAMIC_CONFIG_FILE], {
-    encoding: 'utf8',
-  });
-  expect(validation).not.toMatch(/warning|error/i);
 });

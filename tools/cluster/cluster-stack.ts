@@ -20,6 +20,7 @@ import { postgresPart } from '../stack/postgres-part';
 import { prepareNamespace } from '../../src/temporal/namespace-setup';
 import { pollUntil } from '../../src/util/poll';
 import {
+  checkDynamicConfig,
   freeServerPort,
   freeServerPorts,
   launchTemporalServer,
@@ -136,6 +137,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return part;
     };
 
+    // Before anything starts: a finding in the dynamic config stops the cluster, not a line in its log.
+    checkDynamicConfig();
     options.log(`cluster: PostgreSQL in ${path.join(options.dataDir, 'postgres')}`);
     const database = postgresPart({
       dir: path.join(options.dataDir, 'postgres'),

@@ -60,7 +60,12 @@ export async function installServer(log: (line: string) => void): Promise<boolea
   try {
     const packages = BINARIES.map(({ pkg }) => `${MODULE}/${pkg}@v${TEMPORAL_SERVER_VERSION}`);
     log(`building ${packages.join(' and ')} (about 4 minutes on 2 cores)`);
-    await runGo(['install', ...packages], { ...process.env, GOBIN: staging });
+    // GOTOOLCHAIN=auto unless set: Go's own go.env may say `local`, which refuses the version the server's go.mod asks for.
+    await runGo(['install', ...packages], {
+      ...process.env,
+      GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'auto',
+      GOBIN: staging,
+    });
     for (const { built, name } of BINARIES) renameSync(path.join(staging, built), path.join(SERVER_BIN_DIR, name));
   } finally {
     rmSync(staging, { recursive: true, force: true });

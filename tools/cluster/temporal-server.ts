@@ -4,7 +4,7 @@
  * and ports. Every service of the server (frontend, history, matching, worker) runs in the one process,
  * each on its own gRPC and membership port.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -89,6 +89,20 @@ export function serverEnvironment(options: {
     LOG_LEVEL: options.logLevel ?? 'warn',
     ...(options.shards === undefined ? {} : { NUM_HISTORY_SHARDS: String(options.shards) }),
   };
+}
+
+/**
+ * The server starts on a dynamic config key it does not know, or a value of the wrong type, and only logs it: a
+ * misspelt limit would silently run on its default. Its own validator reads the file first; any finding stops here.
+ */
+export function checkDynamicConfig(file: string = DYNAMIC_CONFIG_FILE): void {
+  if (!serverInstalled()) throw new ServerNotInstalledError();
+  const report = execFileSync(temporalServerBinary(), ['validate-dynamic-config', file], { encoding: 'utf8' });
+  const findings = report
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^(warning|error)\b/i.test(line));
+  if (findings.length > 0) throw new Error(`${file}: ${findings.join('; ')}`);
 }
 
 /** ops/temporal/setup-databases.sh with the schema tool on PATH: creates or updates Temporal's two databases. */
