@@ -12,6 +12,13 @@ import { acceptedPayout } from '../src/read-model/payout-records';
 import type { ReadModel } from '../src/read-model/read-model';
 import type { Announce } from '../src/merchant-events/announce';
 import { batchWorkflowId } from '../src/lifecycles/batch-client';
+import { mapConcurrently } from '../src/util/concurrency';
+
+/**
+ * Payout starts of one step in flight at once: well under the worker's 40 workflow task slots (the SDK's default), some
+ * of which its pollers hold, so that each eager start finds one free; a page of 200 still starts in tens of ms.
+ */
+const STARTS_AT_ONCE = 16;
 
 export interface BatchActivityDependencies {
   batchStore: BatchStore;
@@ -19,6 +26,8 @@ export interface BatchActivityDependencies {
   taskQueue: string;
   announce: Announce;
   readModel: Pick<ReadModel, 'recordPayouts'>;
+  /** Start each payout eagerly (startPayoutWorkflow): only where `temporal` shares this worker's NativeConnection. */
+  eagerStart: boolean;
 }
 
 export interface StartedPage {
@@ -46,6 +55,7 @@ export function createBatchActivities({
   taskQueue,
   announce,
   readModel,
+  eagerStart,
 }: BatchActivityDependencies) {
   async function startPage(
     batchId: string,
@@ -55,7 +65,10 @@ export function createBatchActivities({
   ): Promise<StartedPage> {
     const items = await store.readPage(batchId, afterSeq, limit);
     const inputs = items.map(({ seq: _seq, ...request }) => payoutInput(request, timing, batchId));
-    await Promise.all(inputs.map((input) => startPayoutWorkflow(temporal, input, taskQueue)));
+    // A few at a time: each start then finds a workflow task slot free on this worker and takes its first task eagerly.
+    await mapConcurrently(inputs, STARTS_AT_ONCE, (input) =>
+      startPayoutWorkflow(temporal, input, taskQueue, { eager: eagerStart }),
+    );
     // Accepted rows only: a payout already further along keeps its row (a retry of this page).
     await readModel.recordPayouts(inputs.map(acceptedPayout));
     await store.markStarted(

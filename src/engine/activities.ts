@@ -25,9 +25,11 @@ export function engineActivities(
     temporal: Client;
     logger: Logger;
     api: PaymentApiClient;
+    /** `temporal` shares the worker's NativeConnection: workflows it starts can take their first task eagerly. */
+    eagerStart: boolean;
   },
 ) {
-  const { batchStore, intents, readModel, endpoints, temporal, logger, api } = resources;
+  const { batchStore, intents, readModel, endpoints, temporal, logger, api, eagerStart } = resources;
   return createActivities({
     api,
     callbackBaseUrl: config.ENGINE_PUBLIC_URL,
@@ -40,6 +42,7 @@ export function engineActivities(
     readModel,
     endpoints,
     temporal,
+    eagerStart,
     logger,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     webhooks: {

@@ -90,7 +90,10 @@ export async function engineWorkers(
   options: Pick<EngineWorkerOptions, 'connection' | 'workflows' | 'tracing' | 'tuning'> & { logger: Logger },
 ): Promise<WorkerGroup> {
   const { config } = engine;
-  const activities = engineActivities(config, { ...engine, logger: options.logger });
+  // Eager starts also need the client the activities start workflows with to be on this worker's own connection
+  // (src/cli/worker.ts's); a client of its own (the tests' in-process workers) starts them as usual.
+  const eagerStart = config.BATCH_EAGER_START && engine.temporal.connection === options.connection;
+  const activities = engineActivities(config, { ...engine, logger: options.logger, eagerStart });
   const engineWorker = await createEngineWorker({ ...options, config, activities });
   const webhooks = await createEngineWorker({
     config,

@@ -15,6 +15,7 @@ import type { PayoutRequest } from '../payouts/payout-request';
 import { payoutRequestHash } from '../payouts/request-hash';
 import { payoutDetails, payoutSummary } from '../payouts/summary';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../temporal/search-attributes';
+import { payoutStarts } from '../metrics/engine-metrics';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/payout';
@@ -73,16 +74,22 @@ export function payoutStartOptions(input: PayoutInput, taskQueue: string, option
 /**
  * 'exists' when a workflow with this payout's id was already started (running or closed). `rerun`: a
  * new run of a payout whose last run was terminated (or failed, timed out): its submission intent makes
- * the new run reconcile instead of sending again.
+ * the new run reconcile instead of sending again. `eager`: the server hands the first workflow task back in the
+ * start's answer, to the worker sharing `client`'s NativeConnection when it has a free slot (else it is dispatched as
+ * usual): no matching round trip, and the task's start written with the workflow's creation.
  */
 export async function startPayoutWorkflow(
   client: Client,
   input: PayoutInput,
   taskQueue: string,
-  options: { rerun?: boolean } = {},
+  options: { rerun?: boolean; eager?: boolean } = {},
 ): Promise<'started' | 'exists'> {
   try {
-    await client.workflow.start<PayoutWorkflow>('payoutWorkflow', payoutStartOptions(input, taskQueue, options));
+    const handle = await client.workflow.start<PayoutWorkflow>('payoutWorkflow', {
+      ...payoutStartOptions(input, taskQueue, options),
+      ...(options.eager ? { requestEagerStart: true } : {}),
+    });
+    payoutStarts.inc({ first_task: handle.eagerlyStarted ? 'eager' : 'dispatched' });
     return 'started';
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'exists';

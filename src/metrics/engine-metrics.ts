@@ -33,6 +33,12 @@ export const operationsStarted = engineCounter('operations_started_total', 'Oper
   'flow',
 ]);
 
+export const payoutStarts = engineCounter(
+  'payout_starts_total',
+  "Payout workflows this process started, by how their first workflow task reached a worker (eager: in the start's answer, to this process's worker)",
+  ['first_task'],
+);
+
 export const operationsFinished = engineCounter(
   'operations_finished_total',
   'Operations (workflows) that reached their final state, by flow and state',

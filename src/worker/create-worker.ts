@@ -18,7 +18,8 @@ import {
 } from '../temporal/connection';
 
 export interface EngineWorkerOptions {
-  config: TemporalConfig & Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
+  config: TemporalConfig &
+    Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
   connection: NativeConnection;
   activities: object;
   /** Prebuilt code, a bundle built in a test, or a path to bundle from; absent: a worker of activities only. */
@@ -72,6 +73,7 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     shutdownGraceTime: '30 seconds',
     // Set, not derived from the heap limit as the SDK would: a worker with a capped heap keeps a useful cache.
     maxCachedWorkflows: options.config.WORKER_MAX_CACHED_WORKFLOWS,
+    maxConcurrentWorkflowTaskExecutions: options.config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
     ...options.tuning,
   });
 }

@@ -22,7 +22,8 @@ let workerMetrics: string;
 
 beforeAll(async () => {
   // The harness gives the spawned worker metrics ports of its own.
-  stack = await startEngineHarness();
+  // Eager starts on: the batch test below counts them.
+  stack = await startEngineHarness({ BATCH_EAGER_START: 'true' });
   workerMetrics = `http://127.0.0.1:${stack.config.WORKER_METRICS_PORT}/metrics`;
   await stack.stopWorker();
   worker = await stack.spawnWorkerProcess();
@@ -83,6 +84,10 @@ test('the API and the worker export Prometheus text, and a payout moves their co
   expect(sampleSum(fromApi, 'payout_engine_callbacks_received_total', { verification: 'verified' })).toBeGreaterThan(
     callbacksBefore,
   );
+  // The API has no worker: its starts are dispatched by the server's matching.
+  expect(sampleSum(fromApi, 'payout_engine_payout_starts_total', { first_task: 'dispatched' })).toBeGreaterThanOrEqual(
+    1,
+  );
 
   // A forged callback and a signed one for no payout move their own counters.
   const body = JSON.stringify({ external_id: newExternalId('nobody'), status: 'FAILED' });
@@ -119,7 +124,7 @@ test('the API and the worker export Prometheus text, and a payout moves their co
   expect(opsMetricNames().filter((name) => !exported.has(name))).toEqual([]);
 });
 
-test("a batch's items and the batch itself show on the worker's metrics", async () => {
+test("a batch's items and the batch itself show on the worker's metrics; with BATCH_EAGER_START it starts them eagerly", async () => {
   const prefix = newExternalId('metrics-batch');
   const items = [0, 1].map((index) => ({
     externalId: `${prefix}-${index}`,
@@ -127,9 +132,9 @@ test("a batch's items and the batch itself show on the worker's metrics", async 
     pixKey: `seller${index}@example.com`,
     keyType: 'EMAIL',
   }));
-  const completedBefore = sampleSum(await scrape(workerMetrics), 'payout_engine_batch_item_outcomes_total', {
-    state: 'COMPLETED',
-  });
+  const before = await scrape(workerMetrics);
+  const completedBefore = sampleSum(before, 'payout_engine_batch_item_outcomes_total', { state: 'COMPLETED' });
+  const eagerBefore = sampleSum(before, 'payout_engine_payout_starts_total', { first_task: 'eager' });
   const accepted = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', { items });
   expect(accepted.status).toBe(202);
   await pollUntil(
@@ -143,5 +148,9 @@ test("a batch's items and the batch itself show on the worker's metrics", async 
         : undefined;
     },
     { timeoutMs: 60_000, intervalMs: 250, description: 'the batch and its items on the worker metrics' },
+  );
+  // With BATCH_EAGER_START the batch's worker starts them on its own connection: each first task came back in the start's answer.
+  expect(sampleSum(await scrape(workerMetrics), 'payout_engine_payout_starts_total', { first_task: 'eager' })).toBe(
+    eagerBefore + 2,
   );
 });

@@ -43,6 +43,7 @@ import { startEngineStack } from './engine-stack';
 import { measureProductionPath, type ProductionPathResult } from './production-path';
 import { batchHandle, batchWorkflowId } from '../../src/lifecycles/batch-client';
 import { measureMinimalPayouts } from './minimal-phase';
+import { firstTasksBetween, readFirstTasks } from './first-tasks';
 import { delayCallbacks } from './sandbox-callback-delay';
 import { engineTotal, perItem, yardstickFigures } from './yardstick';
 
@@ -161,6 +162,8 @@ async function main(): Promise<void> {
       client: process.pid,
     });
     const engineStoreBefore = await readPersistenceCounters(temporal.metricsUrl);
+    const workerMetricsUrl = `http://127.0.0.1:${ports.workerMetrics}/metrics`;
+    const firstTasksBefore = await readFirstTasks(workerMetricsUrl);
     const engine = await measureEngine({
       api: engineApi,
       client: temporal.client.client,
@@ -168,6 +171,7 @@ async function main(): Promise<void> {
       timeoutMs: PHASE_TIMEOUT_MS,
     });
     const engineCpuUsed = engineCpu();
+    const firstTasks = firstTasksBetween(firstTasksBefore, await readFirstTasks(workerMetricsUrl));
     // The phases after keep their callbacks at once: their latencies are the engine's own.
     await callbackDelay.clear();
     const engineStore = persistencePerWorkflow(
@@ -200,6 +204,8 @@ async function main(): Promise<void> {
         ...yardstick,
         payoutsPerSecond: Number(engine.perSecond.toFixed(1)),
         completed: engine.completed,
+        engineStore,
+        firstTasks,
         targets: { engineAtMost36Ms: engineMsTotal <= TARGET_ENGINE_MS, ratioAtLeast0_85 },
       };
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -285,6 +291,8 @@ async function main(): Promise<void> {
       latencyMs: engine.latencyMs,
       payoutLatencyMs: engine.payoutLatencyMs,
       perPayout: engine.perPayout,
+      // How the batch's payouts took their first workflow task: eagerly, or dispatched.
+      firstTasks,
       // The batch workflow of the run itself, all its runs: its own traffic beside its payouts'.
       batchHistory,
       completed: engine.completed,

@@ -22,7 +22,7 @@ const GROUPS: readonly [title: string, claims: RegExp][] = [
   ],
   [
     'Temporal and the worker',
-    /^(TEMPORAL_|WORKFLOW_BUNDLE_PATH$|WORKER_MAX_CACHED_WORKFLOWS$|ACTIVITY_PROBLEM_AFTER_MS$)/,
+    /^(TEMPORAL_|WORKFLOW_BUNDLE_PATH$|WORKER_MAX_CACHED_WORKFLOWS$|WORKER_MAX_CONCURRENT_WORKFLOW_TASKS$|ACTIVITY_PROBLEM_AFTER_MS$)/,
   ],
   [
     'The provider',
