@@ -19,7 +19,7 @@ import { newOperationId, type Operation } from '../store/operations';
 import type { SandboxUser } from '../store/users';
 import { pixOutFeeCents } from './fees';
 import type { CheckView, ForcedOutcome, OperationKind, SandboxProduct } from './product';
-import { rereadOperation, sendOperationCallback } from './operation-callback';
+import { rereadMoved, sendOperationCallback } from './operation-callback';
 
 const PIX_OUT_ACCOUNTS: OutgoingAccounts = { pending: ACCOUNTS.pixOutPending, settled: ACCOUNTS.pixOutSettled };
 
@@ -165,12 +165,7 @@ export function settlePixOut(
   ctx.scheduler.cancelFor(operation.id);
   postOutgoingOutcome(ctx.ledger, family.product, PIX_OUT_ACCOUNTS, operation, outcome.status);
 
-  const settled = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.operation_settled', {
-    operationId: settled.id,
-    product: family.product,
-    status: settled.status,
-  });
+  const settled = rereadMoved(ctx, operation.id, 'sandbox.operation_settled', { product: family.product });
   sendOperationCallback(ctx, settled, family.callbackType, family.callbackSchema, {
     ...pixOutObject(settled, family.callbackType),
     ...(reason ? { reason } : {}),
