@@ -22,15 +22,18 @@ export interface FreshTemporal {
   stop: () => Promise<void>;
 }
 
+/** Where a phase runs: its directory (the server's database), the environment its processes start with, its ports. */
+export interface PhasePlace {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  ports: LocalStackPorts;
+}
+
 /**
  * A Temporal dev server on a database of its own in `dir`, with its metrics, and a client of it. It listens on
  * the ports reserved with the stack's (one phase's server is stopped before the next starts on them).
  */
-export async function freshTemporal(
-  dir: string,
-  env: NodeJS.ProcessEnv,
-  ports: Pick<LocalStackPorts, 'temporal' | 'temporalMetrics'>,
-): Promise<FreshTemporal> {
+export async function freshTemporal({ dir, env, ports }: PhasePlace): Promise<FreshTemporal> {
   const metricsPort = ports.temporalMetrics;
   const server = await startDevServer({
     binary: temporalCliPath(),
@@ -81,14 +84,10 @@ export interface EngineStack {
 }
 
 /** The engine on a fresh Temporal database, answering /readyz; `bundle` is built there first unless it exists. */
-export async function startEngineStack(options: {
-  dir: string;
-  env: NodeJS.ProcessEnv;
-  ports: LocalStackPorts;
-  bundle: string;
-  buildBundle: boolean;
-}): Promise<EngineStack> {
-  const temporal = await freshTemporal(options.dir, options.env, options.ports);
+export async function startEngineStack(
+  options: PhasePlace & { bundle: string; buildBundle: boolean },
+): Promise<EngineStack> {
+  const temporal = await freshTemporal(options);
   try {
     const env = { ...temporal.env, WORKFLOW_BUNDLE_PATH: options.bundle };
     if (options.buildBundle) await runToExit('build-workflows', [options.bundle], env);

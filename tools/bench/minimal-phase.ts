@@ -11,9 +11,8 @@ import type { Config } from '../../src/config/env';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { hasExited, spawnService } from '../stack/child-services';
-import type { LocalStackPorts } from '../stack/local-stack-env';
 import { processCpu, type CpuReading } from './cpu-use';
-import { freshTemporal, startSandbox } from './engine-stack';
+import { freshTemporal, startSandbox, type PhasePlace } from './engine-stack';
 import { delayCallbacks } from './sandbox-callback-delay';
 import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from './server-persistence';
 import { countWorkflows } from './single-payouts';
@@ -56,17 +55,10 @@ function markerLines(child: ChildProcess): (marker: string, timeoutMs: number) =
     );
 }
 
-export async function measureMinimalPayouts(options: {
-  dir: string;
-  env: NodeJS.ProcessEnv;
-  config: Config;
-  ports: LocalStackPorts;
-  payouts: number;
-  window: number;
-  callbackDelayMs: number;
-  timeoutMs: number;
-}): Promise<MinimalRunResult> {
-  const temporal = await freshTemporal(options.dir, options.env, options.ports);
+export async function measureMinimalPayouts(
+  options: PhasePlace & { config: Config; payouts: number; window: number; callbackDelayMs: number; timeoutMs: number },
+): Promise<MinimalRunResult> {
+  const temporal = await freshTemporal(options);
   try {
     const sandbox = await startSandbox(temporal, { ...temporal.env, SANDBOX_SETTLE_MS: '0' }, options.ports);
     const sandboxUrl = `http://127.0.0.1:${options.ports.sandbox}`;
