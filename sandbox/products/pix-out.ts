@@ -148,6 +148,17 @@ export function pixOutObject<T extends PixOutType>(operation: Operation, type: T
   };
 }
 
+/** The answer to an accepted PIX payout (src/payment-api's pixOutResponseSchema): a message, its id, its object under `key`. */
+export function pixOutAccepted<const K extends string, T extends PixOutType>(
+  message: string,
+  key: K,
+  operation: Operation,
+  type: T,
+) {
+  const object = { [key]: pixOutObject(operation, type) } as Record<K, ReturnType<typeof pixOutObject<T>>>;
+  return { body: { message, transactionId: operation.id, ...object } };
+}
+
 /** Applies the final outcome; a no-op when the operation is no longer PROCESSING. Call inside a transaction. */
 export function settlePixOut(
   ctx: SandboxContext,
