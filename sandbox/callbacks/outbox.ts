@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SandboxDatabase } from '../store/database';
+import { whereGiven } from '../store/where-given';
 import type { CallbackFaultDecision } from '../faults/fault-state';
 
 export type CallbackStatus = 'held' | 'pending' | 'delivered' | 'failed' | 'dropped';
@@ -146,19 +147,12 @@ export function createOutbox(db: SandboxDatabase, now: () => number, defaultMaxA
       return row ? toRecord(row) : undefined;
     },
     list(filter) {
-      const where: string[] = [];
-      const params: string[] = [];
-      if (filter.operationId !== undefined) {
-        where.push('operation_id = ?');
-        params.push(filter.operationId);
-      }
-      if (filter.status !== undefined) {
-        where.push('status = ?');
-        params.push(filter.status);
-      }
-      const sql = `SELECT * FROM callbacks ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT 500`;
+      const { where, params } = whereGiven([
+        ['operation_id = ?', filter.operationId],
+        ['status = ?', filter.status],
+      ]);
       return db
-        .prepare<string[], CallbackRow>(sql)
+        .prepare<(string | number)[], CallbackRow>(`SELECT * FROM callbacks ${where} ORDER BY seq DESC LIMIT 500`)
         .all(...params)
         .map(toRecord);
     },

@@ -7,6 +7,7 @@
  * Sign convention: a positive line increases the account's balance.
  */
 import type { SandboxDatabase } from '../store/database';
+import { whereGiven } from '../store/where-given';
 
 export const ACCOUNTS = {
   user: (userId: string) => `user:${userId}`,
@@ -118,22 +119,13 @@ export function createLedger(db: SandboxDatabase, now: () => number): Ledger {
         .all()
         .map((row) => ({ account: row.account, balanceCents: row.total })),
     entries(filter) {
-      const where: string[] = [];
-      const params: (string | number)[] = [];
-      if (filter.externalId !== undefined) {
-        where.push('e.external_id = ?');
-        params.push(filter.externalId);
-      }
-      if (filter.operationId !== undefined) {
-        where.push('e.operation_id = ?');
-        params.push(filter.operationId);
-      }
-      if (filter.account !== undefined) {
-        where.push('EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entry_id = e.id AND l.account = ?)');
-        params.push(filter.account);
-      }
+      const { where, params } = whereGiven([
+        ['e.external_id = ?', filter.externalId],
+        ['e.operation_id = ?', filter.operationId],
+        ['EXISTS (SELECT 1 FROM ledger_lines l WHERE l.entry_id = e.id AND l.account = ?)', filter.account],
+      ]);
       const sql = `SELECT e.id, e.operation_id, e.external_id, e.kind, e.created_at FROM ledger_entries e
-        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.id`;
+        ${where} ORDER BY e.id`;
       return db
         .prepare<(string | number)[], EntryRow>(sql)
         .all(...params)

@@ -14,6 +14,13 @@ export function rereadOperation(ctx: SandboxContext, id: string): Operation {
   return operation;
 }
 
+/** The operation read back after the write that moved its status, logged as `event`: its id, `about` it, its new status. */
+export function rereadMoved(ctx: SandboxContext, id: string, event: string, about: Record<string, unknown>): Operation {
+  const moved = rereadOperation(ctx, id);
+  ctx.logger.info(event, { operationId: moved.id, ...about, status: moved.status });
+  return moved;
+}
+
 /** `type` is the callback family (`Withdrawal`, `Card`, ...), as in the payload's own `type`. */
 export function sendOperationCallback(
   ctx: SandboxContext,

@@ -10,7 +10,7 @@ import {
   acceptPixOut,
   fingerprintOf,
   maskPixKey,
-  pixOutObject,
+  pixOutAccepted,
   pixOutRegistrations,
   type PixOutFamily,
 } from './pix-out';
@@ -75,13 +75,8 @@ export const pixCopyPasteProduct: SandboxProduct = {
             ...(input.description !== undefined ? { description: input.description } : {}),
           },
         });
-        return {
-          body: {
-            message: 'PIX copy-and-paste payment received and is being processed',
-            transactionId: operation.id,
-            payment: pixOutObject(operation, 'PixCopyPaste'),
-          },
-        };
+        const message = 'PIX copy-and-paste payment received and is being processed';
+        return pixOutAccepted(message, 'payment', operation, 'PixCopyPaste');
       },
     },
   },

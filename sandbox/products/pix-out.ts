@@ -19,7 +19,7 @@ import { newOperationId, type Operation } from '../store/operations';
 import type { SandboxUser } from '../store/users';
 import { pixOutFeeCents } from './fees';
 import type { CheckView, ForcedOutcome, OperationKind, SandboxProduct } from './product';
-import { rereadOperation, sendOperationCallback } from './operation-callback';
+import { rereadMoved, sendOperationCallback } from './operation-callback';
 
 const PIX_OUT_ACCOUNTS: OutgoingAccounts = { pending: ACCOUNTS.pixOutPending, settled: ACCOUNTS.pixOutSettled };
 
@@ -148,6 +148,17 @@ export function pixOutObject<T extends PixOutType>(operation: Operation, type: T
   };
 }
 
+/** The answer to an accepted PIX payout (src/payment-api's pixOutResponseSchema): a message, its id, its object under `key`. */
+export function pixOutAccepted<const K extends string, T extends PixOutType>(
+  message: string,
+  key: K,
+  operation: Operation,
+  type: T,
+) {
+  const object = { [key]: pixOutObject(operation, type) } as Record<K, ReturnType<typeof pixOutObject<T>>>;
+  return { body: { message, transactionId: operation.id, ...object } };
+}
+
 /** Applies the final outcome; a no-op when the operation is no longer PROCESSING. Call inside a transaction. */
 export function settlePixOut(
   ctx: SandboxContext,
@@ -165,12 +176,7 @@ export function settlePixOut(
   ctx.scheduler.cancelFor(operation.id);
   postOutgoingOutcome(ctx.ledger, family.product, PIX_OUT_ACCOUNTS, operation, outcome.status);
 
-  const settled = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.operation_settled', {
-    operationId: settled.id,
-    product: family.product,
-    status: settled.status,
-  });
+  const settled = rereadMoved(ctx, operation.id, 'sandbox.operation_settled', { product: family.product });
   sendOperationCallback(ctx, settled, family.callbackType, family.callbackSchema, {
     ...pixOutObject(settled, family.callbackType),
     ...(reason ? { reason } : {}),

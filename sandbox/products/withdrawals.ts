@@ -3,7 +3,7 @@ import { reaisToCentavos } from '../../src/money/centavos';
 import { withdrawalCallbackSchema } from '../../src/payment-api/schemas/withdrawal';
 import { validatePixKey } from '../../src/pix/keys';
 import { providerError } from '../http/errors';
-import { acceptPixOut, maskPixKey, pixOutObject, pixOutRegistrations, type PixOutFamily } from './pix-out';
+import { acceptPixOut, maskPixKey, pixOutAccepted, pixOutRegistrations, type PixOutFamily } from './pix-out';
 import { requireCaller, type SandboxProduct } from './product';
 
 export const WITHDRAWAL_FAMILY: PixOutFamily = {
@@ -47,13 +47,12 @@ export const withdrawalsProduct: SandboxProduct = {
             ...(input.gateway !== undefined ? { gateway: input.gateway } : {}),
           },
         });
-        return {
-          body: {
-            message: 'Withdrawal request received and is being processed',
-            transactionId: operation.id,
-            withdrawal: pixOutObject(operation, 'Withdrawal'),
-          },
-        };
+        return pixOutAccepted(
+          'Withdrawal request received and is being processed',
+          'withdrawal',
+          operation,
+          'Withdrawal',
+        );
       },
     },
   },

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SandboxDatabase } from './database';
+import { whereGiven } from './where-given';
 
 export interface Operation {
   id: string;
@@ -140,19 +141,13 @@ export function createOperationStore(db: SandboxDatabase, now: () => number): Op
       return result.changes === 1;
     },
     list(filter) {
-      const where: string[] = [];
-      const params: (string | number)[] = [];
-      for (const [column, value] of [
-        ['external_id', filter.externalId],
-        ['product', filter.product],
-        ['status', filter.status],
-      ] as const) {
-        if (value === undefined) continue;
-        where.push(`${column} = ?`);
-        params.push(value);
-      }
+      const { where, params } = whereGiven([
+        ['external_id = ?', filter.externalId],
+        ['product = ?', filter.product],
+        ['status = ?', filter.status],
+      ]);
       params.push(filter.limit ?? 500);
-      const sql = `SELECT * FROM operations ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
+      const sql = `SELECT * FROM operations ${where} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
       return db
         .prepare<(string | number)[], OperationRow>(sql)
         .all(...params)

@@ -5,6 +5,7 @@
  */
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Client, WorkflowClientInterceptor } from '@temporalio/client';
+import { amendEveryStart } from './every-start';
 
 export const TRACEPARENT_MEMO = 'traceparent';
 /** The link is worth a short wait only: the callback's answer must not be held for it. */
@@ -20,13 +21,7 @@ function withTraceparent<T extends { memo?: Record<string, unknown> | undefined 
 
 /** Added after the OpenTelemetry client interceptor, so the span it records is the start's own. */
 export function traceparentMemoInterceptor(): WorkflowClientInterceptor {
-  return {
-    start: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
-    startWithDetails: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
-    signalWithStart: (input, next) => next({ ...input, options: withTraceparent(input.options) }),
-    startUpdateWithStart: (input, next) =>
-      next({ ...input, workflowStartOptions: withTraceparent(input.workflowStartOptions) }),
-  };
+  return amendEveryStart({ options: withTraceparent });
 }
 
 /** Links the active span to the trace that started `workflowId` when tracing is on (the span records); best effort, never throws. */

@@ -3,6 +3,7 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Headers } from '@temporalio/common';
 import { currentRequestId } from '../logging/request-context';
 import { REQUEST_ID_HEADER } from './propagation';
+import { amendEveryStart } from '../telemetry/every-start';
 
 function withRequestId(headers: Headers): Headers {
   const requestId = currentRequestId();
@@ -12,11 +13,5 @@ function withRequestId(headers: Headers): Headers {
 }
 
 export function requestIdClientInterceptor(): WorkflowClientInterceptor {
-  return {
-    start: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
-    startWithDetails: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
-    signalWithStart: (input, next) => next({ ...input, headers: withRequestId(input.headers) }),
-    startUpdateWithStart: (input, next) =>
-      next({ ...input, workflowStartHeaders: withRequestId(input.workflowStartHeaders) }),
-  };
+  return amendEveryStart({ headers: withRequestId });
 }

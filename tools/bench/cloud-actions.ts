@@ -14,6 +14,19 @@ const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 /** "The TemporalChangeVersion Search Attribute, used for Workflow versioning, is also exempt from Action counting." */
 const CHANGE_VERSION_ATTRIBUTE = 'TemporalChangeVersion';
 
+/** The events that bill one action each, whatever they carry, by the kind they are counted under. */
+const ONE_ACTION_EACH: ReadonlyMap<temporal.api.enums.v1.EventType, string> = new Map([
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_OPTIONS_UPDATED, 'workflowOptionsUpdated'],
+  [EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, 'activity'],
+  // "Includes implicit Timers ... condition in TypeScript" (a condition with a timeout).
+  [EventType.EVENT_TYPE_TIMER_STARTED, 'timer'],
+  // "An Action occurs for every Signal, whether sent from a Client or from a Workflow" (billed where it lands).
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, 'signal'],
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED, 'update'],
+  [EventType.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, 'nexus'],
+  [EventType.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED, 'nexus'],
+]);
+
 export interface CloudActions {
   total: number;
   byKind: Record<string, number>;
@@ -27,6 +40,11 @@ export function cloudActions(events: readonly HistoryEvent[]): CloudActions {
   /** Workflow tasks whose local activity markers were billed already. */
   const localActivityTasks = new Set<string>();
   for (const event of events) {
+    const oneAction = event.eventType == null ? undefined : ONE_ACTION_EACH.get(event.eventType);
+    if (oneAction) {
+      add(oneAction);
+      continue;
+    }
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
         // "Workflow started: client start, Continue-As-New, Child Workflow start"; a child's start is billed in its
@@ -45,12 +63,6 @@ export function cloudActions(events: readonly HistoryEvent[]): CloudActions {
         if (fields.some((field) => field !== CHANGE_VERSION_ATTRIBUTE)) add('searchAttributeUpsert');
         break;
       }
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_OPTIONS_UPDATED:
-        add('workflowOptionsUpdated');
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-        add('activity');
-        break;
       case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
         // "Activity started or retried": the attempt number on this event, less the first attempt.
         add('activityRetry', (event.activityTaskStartedEventAttributes?.attempt ?? 1) - 1);
@@ -70,21 +82,6 @@ export function cloudActions(events: readonly HistoryEvent[]): CloudActions {
           'localActivityRetry',
           event.workflowTaskCompletedEventAttributes?.meteringMetadata?.nonfirstLocalActivityExecutionAttempts ?? 0,
         );
-        break;
-      case EventType.EVENT_TYPE_TIMER_STARTED:
-        // "Includes implicit Timers ... condition in TypeScript" (a condition with a timeout).
-        add('timer');
-        break;
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
-        // "An Action occurs for every Signal, whether sent from a Client or from a Workflow" (billed where it lands).
-        add('signal');
-        break;
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
-        add('update');
-        break;
-      case EventType.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:
-      case EventType.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:
-        add('nexus');
         break;
       case EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED:
         if (

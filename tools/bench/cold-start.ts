@@ -9,7 +9,7 @@ import { payoutHandle } from '../../src/lifecycles/payout-client';
 import { PayoutStatus } from '../../src/temporal/search-attributes';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { timedCharge } from './charge-latency';
-import { submitPayout } from './single-payouts';
+import { submitPayout, type EngineApi } from './single-payouts';
 
 export interface RequestLatency {
   chargeMs: number;
@@ -38,7 +38,7 @@ async function completed(client: Client, externalId: string): Promise<void> {
   );
 }
 
-async function oneOfEach(engine: { url: string; apiKey: string }, client: Client, id: string): Promise<RequestLatency> {
+async function oneOfEach(engine: EngineApi, client: Client, id: string): Promise<RequestLatency> {
   const chargeMs = await timedCharge({ baseUrl: engine.url, apiKey: engine.apiKey }, `cold-charge-${id}`, 12);
   const externalId = `cold-payout-${id}`;
   const submitted = performance.now();
@@ -53,10 +53,7 @@ async function oneOfEach(engine: { url: string; apiKey: string }, client: Client
   };
 }
 
-export async function measureColdStart(
-  engine: { url: string; apiKey: string },
-  client: Client,
-): Promise<ColdStartResult> {
+export async function measureColdStart(engine: EngineApi, client: Client): Promise<ColdStartResult> {
   const run = randomUUID().slice(0, 8);
   const first = await oneOfEach(engine, client, `${run}-1`);
   const second = await oneOfEach(engine, client, `${run}-2`);

@@ -16,17 +16,24 @@ export interface FreshTemporal {
   client: TemporalClientHandle;
   metricsUrl: string;
   env: NodeJS.ProcessEnv;
+  /** The processes a phase starts on it (the sandbox, a worker, ...): `stop` ends them, the last started first. */
+  children: ChildProcess[];
+  /** Its children, then the client and the server. */
+  stop: () => Promise<void>;
+}
+
+/** Where a phase runs: its directory (the server's database), the environment its processes start with, its ports. */
+export interface PhasePlace {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  ports: LocalStackPorts;
 }
 
 /**
  * A Temporal dev server on a database of its own in `dir`, with its metrics, and a client of it. It listens on
  * the ports reserved with the stack's (one phase's server is stopped before the next starts on them).
  */
-export async function freshTemporal(
-  dir: string,
-  env: NodeJS.ProcessEnv,
-  ports: Pick<LocalStackPorts, 'temporal' | 'temporalMetrics'>,
-): Promise<FreshTemporal> {
+export async function freshTemporal({ dir, env, ports }: PhasePlace): Promise<FreshTemporal> {
   const metricsPort = ports.temporalMetrics;
   const server = await startDevServer({
     binary: temporalCliPath(),
@@ -37,16 +44,30 @@ export async function freshTemporal(
   });
   const phaseEnv = { ...env, TEMPORAL_ADDRESS: server.address };
   try {
-    return {
-      server,
-      client: await connectClient(loadConfig(phaseEnv)),
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-      env: phaseEnv,
+    const client = await connectClient(loadConfig(phaseEnv));
+    const children: ChildProcess[] = [];
+    const stop = async () => {
+      for (const child of children.splice(0).reverse()) await stopChild(child, 30_000);
+      await client.close();
+      await server.stop();
     };
+    return { server, client, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, env: phaseEnv, children, stop };
   } catch (error) {
     await server.stop();
     throw error;
   }
+}
+
+/** The sandbox (its admin API included) on the stack's port, once it answers /healthz; `temporal.stop` ends it. */
+export async function startSandbox(
+  temporal: FreshTemporal,
+  env: NodeJS.ProcessEnv,
+  ports: Pick<LocalStackPorts, 'sandbox'>,
+): Promise<ChildProcess> {
+  const sandbox = spawnKeepingTail('sandbox', env);
+  temporal.children.push(sandbox.child);
+  await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
+  return sandbox.child;
 }
 
 export interface EngineStack {
@@ -59,37 +80,24 @@ export interface EngineStack {
   /** How long the engine's processes took from their spawn to the API's 200 on /readyz. */
   startMs: number;
   /** The worker, the API and the sandbox first, then the server. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** The engine on a fresh Temporal database, answering /readyz; `bundle` is built there first unless it exists. */
-export async function startEngineStack(options: {
-  dir: string;
-  env: NodeJS.ProcessEnv;
-  ports: LocalStackPorts;
-  bundle: string;
-  buildBundle: boolean;
-}): Promise<EngineStack> {
-  const temporal = await freshTemporal(options.dir, options.env, options.ports);
-  const children: ChildProcess[] = [];
-  const stop = async () => {
-    for (const child of children.splice(0).reverse()) await stopChild(child, 30_000);
-    await temporal.client.close();
-    await temporal.server.stop();
-  };
+export async function startEngineStack(
+  options: PhasePlace & { bundle: string; buildBundle: boolean },
+): Promise<EngineStack> {
+  const temporal = await freshTemporal(options);
   try {
     const env = { ...temporal.env, WORKFLOW_BUNDLE_PATH: options.bundle };
     if (options.buildBundle) await runToExit('build-workflows', [options.bundle], env);
     const started = performance.now();
-    const sandbox = spawnKeepingTail('sandbox', env);
-    children.push(sandbox.child);
-    const ports = options.ports;
-    await waitHealthy(`http://127.0.0.1:${ports.sandbox}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
+    const sandbox = await startSandbox(temporal, env, options.ports);
     const worker = await spawnWaitingForLog('worker', { ...env, LOG_LEVEL: 'info' }, '"worker.started"');
-    children.push(worker);
+    temporal.children.push(worker);
     const api = spawnKeepingTail('api', env);
-    children.push(api.child);
-    const engineUrl = `http://127.0.0.1:${ports.engine}`;
+    temporal.children.push(api.child);
+    const engineUrl = `http://127.0.0.1:${options.ports.engine}`;
     await waitHealthy(`${engineUrl}/readyz`, api.child, 'engine API', { tail: api.tail, timeoutMs: 120_000 });
     return {
       temporal,
@@ -97,12 +105,12 @@ export async function startEngineStack(options: {
       apiKey: loadConfig(env).ENGINE_API_KEYS[0]?.secret ?? '',
       worker,
       api: api.child,
-      sandbox: sandbox.child,
+      sandbox,
       startMs: Math.round(performance.now() - started),
-      stop,
+      stop: temporal.stop,
     };
   } catch (error) {
-    await stop();
+    await temporal.stop();
     throw error;
   }
 }

@@ -10,10 +10,9 @@ import { z } from 'zod';
 import type { Config } from '../../src/config/env';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
-import { hasExited, spawnKeepingTail, spawnService, stopChild, waitHealthy } from '../stack/child-services';
-import type { LocalStackPorts } from '../stack/local-stack-env';
+import { hasExited, spawnService } from '../stack/child-services';
 import { processCpu, type CpuReading } from './cpu-use';
-import { freshTemporal } from './engine-stack';
+import { freshTemporal, startSandbox, type PhasePlace } from './engine-stack';
 import { delayCallbacks } from './sandbox-callback-delay';
 import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWorkflow } from './server-persistence';
 import { countWorkflows } from './single-payouts';
@@ -56,23 +55,13 @@ function markerLines(child: ChildProcess): (marker: string, timeoutMs: number) =
     );
 }
 
-export async function measureMinimalPayouts(options: {
-  dir: string;
-  env: NodeJS.ProcessEnv;
-  config: Config;
-  ports: LocalStackPorts;
-  payouts: number;
-  window: number;
-  callbackDelayMs: number;
-  timeoutMs: number;
-}): Promise<MinimalRunResult> {
-  const temporal = await freshTemporal(options.dir, options.env, options.ports);
-  const children: ChildProcess[] = [];
+export async function measureMinimalPayouts(
+  options: PhasePlace & { config: Config; payouts: number; window: number; callbackDelayMs: number; timeoutMs: number },
+): Promise<MinimalRunResult> {
+  const temporal = await freshTemporal(options);
   try {
-    const sandbox = spawnKeepingTail('sandbox', { ...temporal.env, SANDBOX_SETTLE_MS: '0' });
-    children.push(sandbox.child);
+    const sandbox = await startSandbox(temporal, { ...temporal.env, SANDBOX_SETTLE_MS: '0' }, options.ports);
     const sandboxUrl = `http://127.0.0.1:${options.ports.sandbox}`;
-    await waitHealthy(`${sandboxUrl}/healthz`, sandbox.child, 'sandbox', { tail: sandbox.tail });
     await delayCallbacks(sandboxUrl, options.config.SANDBOX_ADMIN_TOKEN, options.callbackDelayMs);
     const service = spawnService('minimal-payout', {
       env: {
@@ -90,14 +79,14 @@ export async function measureMinimalPayouts(options: {
       },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
-    children.push(service);
+    temporal.children.push(service);
     const marker = markerLines(service);
     await marker('minimal.ready', 120_000);
 
     const cpu = processCpu({
       temporal: temporal.server.pid,
       worker: service.pid,
-      sandbox: sandbox.child.pid,
+      sandbox: sandbox.pid,
       client: process.pid,
     });
     const storeBefore = await readPersistenceCounters(temporal.metricsUrl);
@@ -126,8 +115,6 @@ export async function measureMinimalPayouts(options: {
       store,
     };
   } finally {
-    for (const child of children.reverse()) await stopChild(child, 30_000);
-    await temporal.client.close();
-    await temporal.server.stop();
+    await temporal.stop();
   }
 }

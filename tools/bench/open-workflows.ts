@@ -5,11 +5,10 @@
  * check polls meanwhile); then the worker's resident memory, and its growth per thousand open payouts. The
  * worker keeps WORKER_MAX_CACHED_WORKFLOWS of them in its cache; the rest live in the server until woken.
  */
-import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { rssBytes } from '../stack/child-services';
-import { countWorkflows, submitPayout } from './single-payouts';
+import { countWorkflows, submitPayout, type EngineApi, type PayoutPhase } from './single-payouts';
 
 export interface OpenWorkflowsResult {
   payouts: number;
@@ -27,7 +26,7 @@ const summarySchema = z.object({ byStatus: z.array(z.object({ status: z.string()
  * Payouts SUBMITTED, as the API's summary (the read model) counts them: the visibility index does not show the
  * state (a payout's SUBMITTED costs no visibility write). From yesterday to tomorrow, so that midnight changes nothing.
  */
-async function submittedCount(engine: { url: string; apiKey: string }): Promise<number> {
+async function submittedCount(engine: EngineApi): Promise<number> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const response = await fetch(`${engine.url}/v1/payouts/summary?from=${day(-1)}&to=${day(1)}&timeZone=UTC`, {
     headers: { authorization: `Bearer ${engine.apiKey}` },
@@ -38,14 +37,9 @@ async function submittedCount(engine: { url: string; apiKey: string }): Promise<
   return summary.byStatus.find((row) => row.status === 'SUBMITTED')?.count ?? 0;
 }
 
-export async function measureOpenWorkflows(options: {
-  engine: { url: string; apiKey: string };
-  client: Client;
-  payouts: number;
-  workerPid: number;
-  concurrency: number;
-  timeoutMs: number;
-}): Promise<OpenWorkflowsResult> {
+export async function measureOpenWorkflows(
+  options: PayoutPhase & { payouts: number; workerPid: number; concurrency: number },
+): Promise<OpenWorkflowsResult> {
   const run = Date.now().toString(36);
   const before = rssBytes(options.workerPid) ?? Number.NaN;
   const submittedBefore = await submittedCount(options.engine);

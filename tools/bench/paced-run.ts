@@ -6,11 +6,10 @@
  * halves a merchant and an operator see: start → its submission recorded (the first workflow task,
  * in which the provider answered, completed), and callback received (its signal) → `COMPLETED`.
  */
-import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { pollUntil } from '../../src/util/poll';
 import { percentile } from './percentile';
-import { countWorkflows, submitPayout } from './single-payouts';
+import { countWorkflows, submitPayout, type PayoutPhase } from './single-payouts';
 
 export interface PacedRunResult {
   rate: number;
@@ -31,13 +30,7 @@ const quantiles = (values: number[]) => {
   return { p50: percentile(values, 50), p99: percentile(values, 99) };
 };
 
-export async function measurePaced(options: {
-  engine: { url: string; apiKey: string };
-  client: Client;
-  rate: number;
-  seconds: number;
-  timeoutMs: number;
-}): Promise<PacedRunResult> {
+export async function measurePaced(options: PayoutPhase & { rate: number; seconds: number }): Promise<PacedRunResult> {
   const run = Date.now().toString(36);
   const payouts = Math.max(1, Math.round(options.rate * options.seconds));
   const since = new Date().toISOString();

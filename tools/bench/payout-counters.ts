@@ -13,7 +13,7 @@ import { pollUntil, StopPolling } from '../../src/util/poll';
 import { payoutHandle } from '../../src/lifecycles/payout-client';
 import { cloudActions, type CloudActions } from './cloud-actions';
 import { operationsBetween, readPersistenceCounters, type PersistenceCounters } from './server-persistence';
-import { countWorkflows, submitPayout } from './single-payouts';
+import { countWorkflows, submitPayout, type PayoutPhase } from './single-payouts';
 
 /** Issue 41's targets for a payout completed by its callback. */
 export const PAYOUT_TARGETS = { transitions: 4, visibilityWrites: 2, cloudActions: 6 } as const;
@@ -101,14 +101,13 @@ async function allClosed(client: Client, run: string, payouts: number, timeoutMs
   );
 }
 
-export async function measurePayoutCounters(options: {
-  engine: { url: string; apiKey: string };
-  client: Client;
-  /** The dev server's Prometheus endpoint. */
-  metricsUrl: string;
-  payouts: number;
-  timeoutMs: number;
-}): Promise<PayoutCounters> {
+export async function measurePayoutCounters(
+  options: PayoutPhase & {
+    /** The dev server's Prometheus endpoint. */
+    metricsUrl: string;
+    payouts: number;
+  },
+): Promise<PayoutCounters> {
   const { payouts } = options;
   const run = `counters-${randomUUID().slice(0, 8)}`;
   const before = await publishedCounters(options.client, options.metricsUrl);

@@ -1,6 +1,19 @@
 /** Single payouts through `POST /v1/payouts`, as a merchant sends them: what the paced and the open-workflow phases submit. */
 import type { Client } from '@temporalio/client';
 
+/** The engine API a phase sends its payouts to. */
+export interface EngineApi {
+  url: string;
+  apiKey: string;
+}
+
+/** What a phase of payouts through the engine takes: its API, the Temporal client that counts their workflows, its time limit. */
+export interface PayoutPhase {
+  engine: EngineApi;
+  client: Client;
+  timeoutMs: number;
+}
+
 export interface SinglePayoutItem {
   externalId: string;
   amount: number;
@@ -9,7 +22,7 @@ export interface SinglePayoutItem {
 }
 
 /** Submits one payout; throws unless the API accepted it (202). */
-export async function submitPayout(engine: { url: string; apiKey: string }, item: SinglePayoutItem): Promise<void> {
+export async function submitPayout(engine: EngineApi, item: SinglePayoutItem): Promise<void> {
   const response = await fetch(`${engine.url}/v1/payouts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json' },

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DEFAULT_PLAN, DEFAULT_TIMEOUTS, failedCounts, runChaos } from './chaos-run';
 import { flowsSchema } from './flows';
 import { freshSeed } from './prng';
+import { toolSettingsOrExit } from '../stack/tool-settings';
 
 const chaosEnvSchema = z.object({
   CHAOS_SECONDS: z.coerce.number().int().min(30).default(600),
@@ -27,12 +28,7 @@ const chaosEnvSchema = z.object({
 });
 
 async function main(): Promise<void> {
-  const parsed = chaosEnvSchema.safeParse(process.env);
-  if (!parsed.success) {
-    process.stderr.write(`Invalid configuration:\n${z.prettifyError(parsed.error)}\n`);
-    process.exit(2);
-  }
-  const settings = parsed.data;
+  const settings = toolSettingsOrExit(chaosEnvSchema);
   const seed = settings.CHAOS_SEED ?? freshSeed();
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const deduplicate = settings.SANDBOX_DEDUPLICATE === 'true';

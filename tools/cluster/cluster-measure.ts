@@ -224,6 +224,23 @@ async function phase(
   };
 }
 
+/** Lifecycles of one kind taken to paid, `concurrency` at a time, as a phase; with what their workflows cost the server. */
+async function paidPhase(
+  cluster: Cluster,
+  connection: Connection,
+  ids: readonly string[],
+  concurrency: number,
+  pay: (externalId: string) => Promise<unknown>,
+  workflowId: (externalId: string) => string,
+): Promise<PhaseFigures> {
+  const figures = await phase(
+    cluster,
+    async () => (await inFlight(ids.length, concurrency, (index) => pay(ids[index] ?? ''))).length,
+  );
+  const namespace = cluster.config.TEMPORAL_NAMESPACE;
+  return { ...figures, stateTransitions: await stateTransitions(connection, namespace, ids.map(workflowId)) };
+}
+
 export async function measureCluster(
   cluster: Cluster,
   sizes: MeasureSizes,
@@ -310,29 +327,13 @@ export async function measureCluster(
 
     log(`measure: ${sizes.charges} PIX charges, paid`);
     const chargeIds = Array.from({ length: sizes.charges }, (_, index) => `m${run}c${index}`);
-    const chargePhase = await phase(
-      cluster,
-      async () => (await inFlight(chargeIds.length, 20, (index) => paidCharge(client, chargeIds[index] ?? ''))).length,
-    );
-    const charge = {
-      ...chargePhase,
-      stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, chargeIds.map(chargeWorkflowId)),
-    };
+    const payCharge = (id: string) => paidCharge(client, id);
+    const charge = await paidPhase(cluster, connection, chargeIds, 20, payCharge, chargeWorkflowId);
 
     log(`measure: ${sizes.cardPayments} card payments through their checkout`);
     const cardIds = Array.from({ length: sizes.cardPayments }, (_, index) => `m${run}k${index}`);
-    const cardPhase = await phase(
-      cluster,
-      async () => (await inFlight(cardIds.length, 10, (index) => paidCardPayment(client, cardIds[index] ?? ''))).length,
-    );
-    const cardPayment = {
-      ...cardPhase,
-      stateTransitions: await stateTransitions(
-        connection,
-        config.TEMPORAL_NAMESPACE,
-        cardIds.map(cardPaymentWorkflowId),
-      ),
-    };
+    const payCard = (id: string) => paidCardPayment(client, id);
+    const cardPayment = await paidPhase(cluster, connection, cardIds, 10, payCard, cardPaymentWorkflowId);
 
     return {
       machine: {

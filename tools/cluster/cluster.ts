@@ -14,6 +14,7 @@ import { measureCluster } from './cluster-measure';
 import { ClusterStopped, startCluster, type Cluster, type ClusterOptions } from './cluster-stack';
 import { TEMPORAL_SERVER_VERSION } from './server-build';
 import { loadConfigOrExit } from '../../src/config/env';
+import { toolSettingsOrExit } from '../stack/tool-settings';
 import { onShutdown } from '../../src/cli/shutdown';
 
 const clusterEnvSchema = z.object({
@@ -135,12 +136,7 @@ async function measure(settings: ClusterSettings): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const parsed = clusterEnvSchema.safeParse(process.env);
-  if (!parsed.success) {
-    process.stderr.write(`Invalid configuration:\n${z.prettifyError(parsed.error)}\n`);
-    process.exit(2);
-  }
-  const settings = parsed.data;
+  const settings = toolSettingsOrExit(clusterEnvSchema);
   if (settings.CLUSTER_CHECK === '1')
     process.exit(await check(settings.CLUSTER_WORKERS, settings.CLUSTER_CHECK_PAYOUTS));
   if (settings.CLUSTER_MEASURE === '1') process.exit(await measure(settings));

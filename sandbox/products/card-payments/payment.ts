@@ -22,7 +22,7 @@ import {
 } from '../../../src/payment-api/schemas/card';
 import type { ErrorIssue } from '../../../src/payment-api/schemas/errors';
 import type { SandboxContext } from '../../context';
-import { rereadOperation, sendOperationCallback } from '../operation-callback';
+import { rereadMoved, sendOperationCallback } from '../operation-callback';
 import { providerError } from '../../http/errors';
 import { ACCOUNTS } from '../../ledger/ledger';
 import type { Migration } from '../../store/database';
@@ -231,12 +231,7 @@ export function settleCardPayment(ctx: SandboxContext, operation: Operation, sta
       ],
     });
   }
-  const settled = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.card_payment_settled', {
-    operationId: settled.id,
-    paymentId: details.paymentId,
-    status: settled.status,
-  });
+  const settled = rereadMoved(ctx, operation.id, 'sandbox.card_payment_settled', { paymentId: details.paymentId });
   sendOperationCallback(ctx, settled, 'Card', cardCallbackSchema, {
     id: details.paymentId,
     type: 'Card' as const,

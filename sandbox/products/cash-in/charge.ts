@@ -18,7 +18,7 @@ import {
 } from '../../../src/payment-api/schemas/cash-in';
 import { BrCodeError, buildBrCode, type BrCodeInput } from '../../../src/pix/brcode';
 import type { SandboxContext } from '../../context';
-import { rereadOperation, sendOperationCallback } from '../operation-callback';
+import { rereadMoved, rereadOperation, sendOperationCallback } from '../operation-callback';
 import { providerError, SandboxError } from '../../http/errors';
 import { ACCOUNTS } from '../../ledger/ledger';
 import { newOperationId, type Operation } from '../../store/operations';
@@ -287,8 +287,7 @@ export function payCashIn(
       { account: ACCOUNTS.fees, amountCents: operation.feeCents },
     ],
   });
-  const paid = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.cash_in_paid', { operationId: paid.id, externalId: paid.externalId, status: paid.status });
+  const paid = rereadMoved(ctx, operation.id, 'sandbox.cash_in_paid', { externalId: operation.externalId });
   announce(ctx, paid);
   return paid;
 }
@@ -302,12 +301,7 @@ export function closeCashIn(
 ): boolean {
   if (!ctx.operations.transition(operation.id, 'PENDING', status, { failureReason: reason ?? null })) return false;
   ctx.scheduler.cancelFor(operation.id);
-  const closed = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.cash_in_closed', {
-    operationId: closed.id,
-    externalId: closed.externalId,
-    status: closed.status,
-  });
+  const closed = rereadMoved(ctx, operation.id, 'sandbox.cash_in_closed', { externalId: operation.externalId });
   announce(ctx, closed);
   return true;
 }

@@ -22,7 +22,7 @@ import { newOperationId, type Operation } from '../../store/operations';
 import type { SandboxUser } from '../../store/users';
 import { fingerprintOf, outcomeForAmount, replayedOperation } from '../pix-out';
 import type { ForcedOutcome } from '../product';
-import { rereadOperation, sendOperationCallback } from '../operation-callback';
+import { rereadMoved, sendOperationCallback } from '../operation-callback';
 import { cryptoFeeCents, readCryptoFees } from './fees';
 
 export type CryptoWithdrawalInput = z.output<typeof cryptoWithdrawalRequestSchema>;
@@ -169,11 +169,8 @@ export function settleCryptoWithdrawal(ctx: SandboxContext, operation: Operation
     return false;
   ctx.scheduler.cancelFor(operation.id);
   postOutgoingOutcome(ctx.ledger, CRYPTO_PRODUCT, CRYPTO_ACCOUNTS, operation, outcome.status);
-  const settled = rereadOperation(ctx, operation.id);
-  ctx.logger.info('sandbox.crypto_withdrawal_settled', {
-    operationId: settled.id,
-    externalId: settled.externalId,
-    status: settled.status,
+  const settled = rereadMoved(ctx, operation.id, 'sandbox.crypto_withdrawal_settled', {
+    externalId: operation.externalId,
   });
   sendOperationCallback(ctx, settled, 'CryptoWithdrawal', cryptoWithdrawalCallbackSchema, {
     transaction_id: settled.id,

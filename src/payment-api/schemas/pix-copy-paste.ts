@@ -14,9 +14,14 @@ import {
   providerIdSchema,
   requestAmountSchema,
   responseAmountSchema,
-  transactionRecord,
 } from './common';
-import { pixOutCallbackSchema, pixOutObjectSchema, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_STATUSES } from './withdrawal';
+import {
+  pixOutCallbackSchema,
+  pixOutObjectSchema,
+  pixOutResponseSchema,
+  WITHDRAWAL_FINAL_STATUSES,
+  WITHDRAWAL_STATUSES,
+} from './withdrawal';
 
 export const PIX_PAYMENT_STATUSES = WITHDRAWAL_STATUSES;
 export const PIX_PAYMENT_FINAL_STATUSES = WITHDRAWAL_FINAL_STATUSES;
@@ -40,11 +45,11 @@ export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
 export type PixPaymentObject = z.infer<typeof pixPaymentObjectSchema>;
 
-export const pixCopyPasteResponseSchema = transactionRecord({
-  message: z.string(),
-  transactionId: z.string().min(1),
-  payment: pixPaymentObjectSchema,
-}).meta({ id: 'PixCopyPasteResponse' });
+export const pixCopyPasteResponseSchema = pixOutResponseSchema(
+  'payment',
+  pixPaymentObjectSchema,
+  'PixCopyPasteResponse',
+);
 export type PixCopyPasteResponse = z.infer<typeof pixCopyPasteResponseSchema>;
 
 export const pixCopyPasteCallbackSchema = pixOutCallbackSchema('PixCopyPaste');

@@ -73,14 +73,20 @@ export function pixOutCallbackSchema<const T extends string>(type: T) {
   });
 }
 
+/** A PIX payout's answer when its request is accepted: the provider's message, its transactionId, the payout's object under `key`. */
+export function pixOutResponseSchema<const K extends string, O extends z.ZodType>(key: K, object: O, id: string) {
+  const named = { [key]: object } as Record<K, O>;
+  return transactionRecord({ message: z.string(), transactionId: z.string().min(1), ...named }).meta({ id });
+}
+
 export const withdrawalObjectSchema = pixOutObjectSchema('Withdrawal');
 export type WithdrawalObject = z.infer<typeof withdrawalObjectSchema>;
 
-export const withdrawalResponseSchema = transactionRecord({
-  message: z.string(),
-  transactionId: z.string().min(1),
-  withdrawal: withdrawalObjectSchema,
-}).meta({ id: 'WithdrawalResponse' });
+export const withdrawalResponseSchema = pixOutResponseSchema(
+  'withdrawal',
+  withdrawalObjectSchema,
+  'WithdrawalResponse',
+);
 export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
 
 export const withdrawalCallbackSchema = pixOutCallbackSchema('Withdrawal');
