@@ -54,6 +54,9 @@ async function main(): Promise<void> {
     medSyncSchedule: config.MED_SYNC_SCHEDULE_ID,
     metricsPort: metrics.port,
     tracing: tracing !== undefined,
+    ...(config.WORKER_DEPLOYMENT_NAME
+      ? { deploymentName: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID }
+      : {}),
   });
   await workers.run();
   await connection.close();

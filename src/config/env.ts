@@ -697,6 +697,18 @@ export const envSchema = z.object({
     .max(1_000)
     .default(40)
     .describe('Workflow tasks a worker holds at once (its slots); an eager start (BATCH_EAGER_START) takes a free one'),
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Worker Versioning’s deployment, with `WORKER_BUILD_ID` ([deploying a new build](operations.md#deploying-a-new-build)); unset: unversioned',
+    ),
+  WORKER_BUILD_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('This build’s id in `WORKER_DEPLOYMENT_NAME`; the two go together'),
   CARD_CHECKOUT_TTL_MS: z.coerce
     .number()
     .int()
@@ -904,6 +916,13 @@ const configRules = envSchema.superRefine((env, ctx) => {
       code: 'custom',
       path: ['TEMPORAL_TLS_CERT'],
       message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together',
+    });
+  }
+  if ((env.WORKER_DEPLOYMENT_NAME === undefined) !== (env.WORKER_BUILD_ID === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [env.WORKER_BUILD_ID === undefined ? 'WORKER_BUILD_ID' : 'WORKER_DEPLOYMENT_NAME'],
+      message: 'WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID go together',
     });
   }
   if (env.DATABASE_URL !== undefined && env.BATCH_STORE_URL !== undefined && env.DATABASE_URL !== env.BATCH_STORE_URL) {

@@ -19,7 +19,14 @@ import {
 
 export interface EngineWorkerOptions {
   config: TemporalConfig &
-    Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'ACTIVITY_PROBLEM_AFTER_MS'>;
+    Pick<
+      Config,
+      | 'WORKER_MAX_CACHED_WORKFLOWS'
+      | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'
+      | 'ACTIVITY_PROBLEM_AFTER_MS'
+      | 'WORKER_DEPLOYMENT_NAME'
+      | 'WORKER_BUILD_ID'
+    >;
   connection: NativeConnection;
   activities: object;
   /** Prebuilt code, a bundle built in a test, or a path to bundle from; absent: a worker of activities only. */
@@ -39,6 +46,25 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
   return NativeConnection.connect(temporalConnectionOptions(config));
 }
 
+/**
+ * Worker Versioning when the deployment is named (the config has both or neither): each workflow type declares
+ * its behaviour where it is defined (setWorkflowOptions); one without says AUTO_UPGRADE, as every long-lived
+ * workflow does. Unset: an unversioned worker, as before.
+ */
+function deploymentOptions(
+  config: Pick<Config, 'WORKER_DEPLOYMENT_NAME' | 'WORKER_BUILD_ID'>,
+): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  const { WORKER_DEPLOYMENT_NAME: deploymentName, WORKER_BUILD_ID: buildId } = config;
+  if (deploymentName === undefined || buildId === undefined) return {};
+  return {
+    workerDeploymentOptions: {
+      useWorkerVersioning: true,
+      version: { deploymentName, buildId },
+      defaultVersioningBehavior: 'AUTO_UPGRADE',
+    },
+  };
+}
+
 export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker> {
   const { tracing, workflows = {} } = options;
   return Worker.create({
@@ -46,6 +72,7 @@ export function createEngineWorker(options: EngineWorkerOptions): Promise<Worker
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     activities: options.activities,
+    ...deploymentOptions(options.config),
     ...workflows,
     // A prebuilt bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES, and the tracing ones in its traced twin).
     interceptors: {

@@ -235,6 +235,18 @@ test("DATABASE_URL names the engine's database; its former name BATCH_STORE_URL 
   );
 });
 
+test('Worker Versioning takes a deployment name and a build id together, or neither (an unversioned worker)', () => {
+  const versioned = loadConfig({ WORKER_DEPLOYMENT_NAME: 'payout-engine', WORKER_BUILD_ID: 'v42' }, 'worker');
+  expect([versioned.WORKER_DEPLOYMENT_NAME, versioned.WORKER_BUILD_ID]).toEqual(['payout-engine', 'v42']);
+  expect(loadConfig({}).WORKER_BUILD_ID).toBeUndefined();
+  expect(() => loadConfig({ WORKER_DEPLOYMENT_NAME: 'payout-engine' }, 'worker')).toThrow(
+    /WORKER_BUILD_ID: WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID go together/,
+  );
+  expect(() => loadConfig({ WORKER_BUILD_ID: 'v42' })).toThrow(
+    /WORKER_DEPLOYMENT_NAME: WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID go together/,
+  );
+});
+
 describe('production refuses what would open a door, naming it', () => {
   test('provider callbacks taken without any signature check (PROVIDER_CALLBACK_SIGNATURES=off)', () => {
     expect(refusal({ ...STRONG_PRODUCTION_ENV, PROVIDER_CALLBACK_SIGNATURES: 'off' })).toMatch(

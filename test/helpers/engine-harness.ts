@@ -101,8 +101,8 @@ export interface EngineHarness {
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
-  /** `npm run worker` as its own process, with this harness's configuration; resolves once it polls. */
-  spawnWorkerProcess(): Promise<ChildProcess>;
+  /** `npm run worker` as its own process, with this harness's configuration and `env`; resolves once it polls. */
+  spawnWorkerProcess(env?: Record<string, string>): Promise<ChildProcess>;
   /** `npm run api` as its own process on `port`, with this harness's configuration and `env`; resolves once it listens (rejects with its output if it exits). */
   spawnApiProcess(port: number, env?: Record<string, string>): Promise<ChildProcess>;
   close(): Promise<void>;
@@ -349,14 +349,14 @@ export async function startEngineHarness(
       await done;
       await connection.close();
     },
-    async spawnWorkerProcess() {
+    async spawnWorkerProcess(env = {}) {
       // The first worker process serves metrics on the configured ports (tests read them there); others on free ones.
       const ports: Record<string, string> = spawned.some((child) =>
         child.spawnargs.some((arg) => arg.endsWith('worker.ts')),
       )
         ? { WORKER_METRICS_PORT: String(await freePort()), WORKER_SDK_METRICS_PORT: String(await freePort()) }
         : {};
-      return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', ports);
+      return spawnEngineProcess(config, spawned, 'worker.ts', '"worker.started"', { ...ports, ...env });
     },
     spawnApiProcess: async (port, env = {}) =>
       spawnEngineProcess(config, spawned, 'api.ts', '"api.listening"', {

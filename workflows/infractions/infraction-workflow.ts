@@ -2,7 +2,7 @@
  * One MED infraction, id `infraction:<infractionId>`, started (and kept up to date) by the MED sync with
  * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
  */
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
@@ -13,6 +13,10 @@ import {
   type InfractionInput,
   type InfractionView,
 } from '../../src/contracts/infraction';
+
+// Auto-upgrade (Worker Versioning on): it lives for days or months, so it moves to the current build at its next task;
+// its changes are behind patched() markers, which keep it replaying there.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, infractionWorkflow);
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);

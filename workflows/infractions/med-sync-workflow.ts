@@ -4,7 +4,7 @@
  * next one: starting and signalling are idempotent (one workflow per infraction id, ever). Pages are read
  * until one is empty or shorter than the longest before it, whatever page size the provider applies.
  */
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { InfractionActivities, SyncedPage } from '../../activities/infraction-activities';
 import type { MedSyncInput } from '../../src/contracts/infraction';
 
@@ -21,6 +21,10 @@ const FOLLOW_PAGES_PATCH = 'med-sync-follows-pages';
 /** A provider that answers the same full page whatever page is asked would be read forever. */
 const MAX_PAGES = 1_000;
 const MAX_PROBLEMS = 10;
+
+// Auto-upgrade (Worker Versioning on): a scheduled sync moves to the current build at its next task; its changes are
+// behind patched() markers, which keep it replaying there.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, medSyncWorkflow);
 
 export async function medSyncWorkflow(input: MedSyncInput): Promise<MedSyncSummary> {
   const summary: MedSyncSummary = { pages: 0, seen: 0, started: 0, signalled: 0 };

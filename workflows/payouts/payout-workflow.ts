@@ -3,7 +3,7 @@
  * only wires the messages to the state machine (./payout.ts) and runs it; every update is answered
  * before the workflow ends.
  */
-import { setHandler } from '@temporalio/workflow';
+import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import { handlersFinished } from '../shared/pending-updates';
 import { runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import {
@@ -16,6 +16,10 @@ import {
   type PayoutView,
 } from '../../src/contracts/payout';
 import { Payout } from './payout';
+
+// Pinned (Worker Versioning on): a payout runs to its end on the build that started it, whatever is deployed meanwhile;
+// it lives minutes to hours, so old builds drain.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, payoutWorkflow);
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   const payout = new Payout(input);
