@@ -21,6 +21,7 @@ import type { MerchantEventType } from '../../src/merchant-events/merchant-event
 import { openWebhookEndpointStore } from '../../src/merchant-events/open-endpoint-store';
 import type { SignatureScheme } from '../../src/merchant-events/merchant-webhook-signature';
 import { endpointSchema } from '../../src/merchant-events/endpoint-schema';
+import { freePort } from '../../src/net/free-port';
 import {
   SqliteWebhookEndpointStore,
   SUBSCRIBED_TO_SQL,
@@ -273,6 +274,24 @@ describe.each(dialectsUnderTest([sqlite, postgres]))('$name webhook endpoint sto
     expect(JSON.stringify(everything)).not.toMatch(/whsec_/);
   });
 
+  test('rotating an endpoint whose secret row is gone answers not found, never a rotation that stored no secret', async () => {
+    const store = await openStore();
+    await create(store, 1);
+    await kind.execute(location, 'DELETE FROM webhook_endpoint_secrets WHERE endpoint_id = ?', endpointId(1));
+    expect(
+      await store.rotateSecret(endpointId(1), { secret: 'whsec_new', previousValidUntil: minutes(60), now: T0 }),
+    ).toBeUndefined();
+    expect(await store.get(endpointId(1))).not.toHaveProperty('secretRotatedAt');
+  });
+
+  test('a closed store refuses every call: its connection is let go', async () => {
+    const store = await openStore();
+    await create(store, 1);
+    await store.close();
+    await expect(store.get(endpointId(1))).rejects.toThrow();
+    await expect(store.subscribedTo('payout.completed')).rejects.toThrow();
+  });
+
   test('secrets are sealed at rest: neither the current nor the previous one is in the stored bytes', async () => {
     const store = await openStore();
     await create(store, 1, { secret: 'whsec_plain_current_secret_1' });
@@ -400,6 +419,23 @@ describeOnPostgres('PostgreSQL webhook endpoint store beside the batch store', (
     } finally {
       await Promise.all([batches.close(), endpoints.close()]);
     }
+  });
+});
+
+describe('webhook endpoint store under DATABASE_URL', () => {
+  // Runs where PostgreSQL does not (the mutation suites): a server that is down still shows where the store goes.
+  test('opens on that server, not in a SQLite file under DATA_DIR: with the server down, opening fails naming its address', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    await expect(
+      openWebhookEndpointStore({
+        DATA_DIR: dataDir,
+        DATABASE_URL: `postgres://engine@127.0.0.1:${port}/engine`,
+        PAYLOAD_ENCRYPTION_KEY: KEY.key.toString('base64'),
+        PAYLOAD_ENCRYPTION_KEY_ID: KEY.id,
+      }),
+    ).rejects.toThrow(`127.0.0.1:${port}`);
+    expect(existsSync(webhookEndpointStorePath(dataDir))).toBe(false);
   });
 });
 
