@@ -10,6 +10,8 @@ import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-cl
 import type { PayoutRequest } from '../../src/payouts/payout-request';
 import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
 import { buildBrCode } from '../../src/pix/brcode';
+import type { pixKeyRequestSchema } from '../../src/payouts/rails/pix-key/request';
+import type { z } from 'zod';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -37,6 +39,11 @@ export function waitForPayout(
   timeoutMs = 30_000,
 ): Promise<PayoutResponse> {
   return waitForStatus(stack, `payout ${externalId}`, `/v1/payouts/${externalId}`, statuses, timeoutMs);
+}
+
+/** Posts a PIX-key payout to the engine's API and expects it taken (202): the step most end-to-end payout tests open with. */
+export async function postPayout(stack: EngineHarness, body: z.input<typeof pixKeyRequestSchema>): Promise<void> {
+  expect((await stack.api('POST', '/v1/payouts', body)).status).toBe(202);
 }
 
 /** Ledger entries at the sandbox that take money from a user account for this external_id. */
