@@ -10,7 +10,7 @@ import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-cl
 import type { PayoutRequest } from '../../src/payouts/payout-request';
 import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
 import { buildBrCode } from '../../src/pix/brcode';
-import type { pixKeyRequestSchema } from '../../src/payouts/rails/pix-key/request';
+import type { PixKeyPayout, pixKeyRequestSchema } from '../../src/payouts/rails/pix-key/request';
 import type { z } from 'zod';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
@@ -110,19 +110,22 @@ export function withdrawalsSent(stack: EngineHarness, externalId: string): numbe
   ).length;
 }
 
+/** A PIX-key payout request as the API reads it: R$ 15.00 to the CPF key 52998224725 unless told otherwise. */
+export const pixKeyPayout = (
+  externalId: string,
+  fields: Partial<Pick<PixKeyPayout, 'amountCents' | 'pixKey' | 'keyType'>> = {},
+): PixKeyPayout => ({
+  method: 'pix_key',
+  externalId,
+  amountCents: 1500,
+  pixKey: '52998224725',
+  keyType: 'CPF',
+  ...fields,
+});
+
 /** A PIX-key payout's workflow input, as the API builds it, for activity tests that run without the API. */
 export const pixKeyPayoutInput = (config: Config, label: string, batchId?: string): PayoutInput =>
-  payoutInput(
-    {
-      method: 'pix_key',
-      externalId: `${label}-${randomUUID().slice(0, 8)}`,
-      amountCents: 1500,
-      pixKey: '52998224725',
-      keyType: 'CPF',
-    },
-    payoutTiming(config),
-    batchId,
-  );
+  payoutInput(pixKeyPayout(newExternalId(label)), payoutTiming(config), batchId);
 
 /** A store's PIX copy-and-paste code, for one payment of `amountCentavos` or, without it, for any amount the payer types. */
 export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
