@@ -233,11 +233,15 @@ export function withdrawalBody(externalId: string, callbackUrl: string, override
 let counter = 0;
 export const uniqueId = (label: string): string => `${label}-${Date.now().toString(36)}-${(counter += 1)}`;
 
-/** The fields tests read from sandbox answers, loosely typed: the assertions are the real check. */
-export interface ResponseBody {
+/** The sandbox's refusal: its code, its words, and the fields it names. */
+export interface RefusalBody {
   code: string;
   message: string;
   issues: { path: string; message: string }[];
+}
+
+/** The fields tests read from sandbox answers, loosely typed: the assertions are the real check. */
+export interface ResponseBody extends RefusalBody {
   transactionId: string;
   transaction: { transactionId: string; transactionState: string; [field: string]: unknown };
   withdrawal: Record<string, unknown>;

@@ -14,6 +14,7 @@ import {
   uniqueId,
   withdrawalBody,
   type Credentials,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const EXPIRY_MS = 60_000;
@@ -24,10 +25,7 @@ const {
   token,
 } = sandboxForThisFile({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
 
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   qrCodeResponse: { transactionId: string; status: string; qrcode: string; amount: number; expiresAt: string };
   transaction: {
     transactionId: string;

@@ -14,6 +14,7 @@ import {
   sandboxForThisFile,
   uniqueId,
   withdrawalBody,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
@@ -22,10 +23,7 @@ const EVM_WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
 const { sandbox: sb, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
 
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   transactionId: string;
   external_id: string;
   status: string;

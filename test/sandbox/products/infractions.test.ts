@@ -10,6 +10,7 @@ import {
   sandboxForThisFile,
   uniqueId,
   withdrawalBody,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const RESOLVE_MS = 3_000;
@@ -29,10 +30,7 @@ interface Infraction {
   defenseDeadline: string;
   [field: string]: unknown;
 }
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   infraction: Infraction;
   data: Infraction[];
   page: number;
