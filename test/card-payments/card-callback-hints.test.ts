@@ -8,11 +8,17 @@ import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
 import { recordHistory } from '../helpers/record-history';
-import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
+import {
+  chargeAtProvider,
+  createCardPayment,
+  payAtCheckout,
+  waitForCardPayment,
+  startAuthorization,
+} from './card-checkout';
 
 let stack: EngineHarness;
 
@@ -57,9 +63,7 @@ test('an unsigned callback naming a payment the provider does not have, sent bef
 test("an unsigned callback naming the order's own payment, while the order is in review without it, settles nothing; the operator who names it does", async () => {
   const created = await createCardPayment(stack, 'card-hint-right-id', { amount: 20 });
   // The checkout took the card and "crashed" before calling the provider: no answer, no record, review by the deadline.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   const { data } = await chargeAtProvider(stack, created.externalId, 20);
   await waitForProviderStatus(data.id, 'COMPLETED');

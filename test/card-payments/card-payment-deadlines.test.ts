@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
 import { recordHistory } from '../helpers/record-history';
@@ -22,6 +22,7 @@ import {
   pay,
   typeCard,
   waitForCardPayment,
+  startAuthorization,
 } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
@@ -56,9 +57,7 @@ test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open c
 /** The API's first step at the checkout, then a "crash": the workflow never hears from the provider. */
 async function authorizingThenLost(amount: number): Promise<string> {
   const created = await createCardPayment(stack, 'card-review', { amount });
-  const order = await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  const order = await startAuthorization(stack, created.externalId);
   expect(order).toMatchObject({ externalId: created.externalId, amountCents: Math.round(amount * 100) });
   const review = await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   expect(review.reviewReason).toMatch(/did not reach the payment in time/);
@@ -101,9 +100,7 @@ test('an operator names the payment the workflow never heard of: recheck settles
 test("endpoint 2's answer recorded by the checkout, its signal lost: read at the authorization deadline, PAID without review", async () => {
   const created = await createCardPayment(stack, 'card-recorded', { amount: 25 });
   // The checkout's part up to its crash: the card submitted, the intent claimed, endpoint 2 called, its answer recorded.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   const key = cardAuthorizationKey(created.externalId);
   await stack.intents.claim(key, 'checkout:crashed');
   const charged = await chargeAtProvider(stack, created.externalId, 25);

@@ -8,10 +8,10 @@ import { pollUntil } from '../../src/util/poll';
 import type { MerchantEvent } from '../../src/merchant-events/merchant-event';
 import { merchantEventId } from '../../src/merchant-events/event-id';
 import { merchantEventPayloadSchemas } from '../../src/merchant-events/event-payloads';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { createCardPayment } from '../card-payments/card-checkout';
+import { createCardPayment, startAuthorization } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { forceOutcome } from '../helpers/charges';
@@ -141,9 +141,7 @@ test('a payout in review is announced with the reason; once settled it completes
 test('a card payment whose provider answer never reached it is announced in review, with the reason', async () => {
   const created = await createCardPayment(stack, 'card-review-event');
   // The checkout's first step, then a "crash": the workflow never hears what the provider answered.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   const review = await eventOf('card_payment.needs_review', 'externalId', created.externalId);
   expect(review.data).toMatchObject({
     object: 'card_payment',
