@@ -230,6 +230,13 @@ export function withdrawalBody(externalId: string, callbackUrl: string, override
   };
 }
 
+/** The merchant's PIX withdrawal (endpoint 4) of `withdrawalBody(externalId, callbackUrl)`, under its bearer token. */
+export const withdrawPix = (sandbox: TestSandbox, bearer: string, externalId: string, callbackUrl: string) =>
+  sandbox.call('POST', '/api/withdrawals/withdraw', {
+    body: withdrawalBody(externalId, callbackUrl),
+    auth: { bearer },
+  });
+
 let counter = 0;
 export const uniqueId = (label: string): string => `${label}-${Date.now().toString(36)}-${(counter += 1)}`;
 

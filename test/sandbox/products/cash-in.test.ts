@@ -12,7 +12,7 @@ import {
   RECIPIENT,
   sandboxForThisFile,
   uniqueId,
-  withdrawalBody,
+  withdrawPix,
   type Credentials,
   type RefusalBody,
 } from '../../helpers/sandbox';
@@ -169,14 +169,7 @@ describe('creating a charge', () => {
     expect(operations.body.operations).toHaveLength(1);
 
     const withdrawalId = uniqueId('wd-then-ci');
-    expect(
-      (
-        await sb.call('POST', '/api/withdrawals/withdraw', {
-          body: withdrawalBody(withdrawalId, receiver.url),
-          auth: { bearer: token() },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await withdrawPix(sb, token(), withdrawalId, receiver.url)).status).toBe(200);
     const reused = await create(chargeBody(withdrawalId));
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('IDEMPOTENCY_CONFLICT');

@@ -13,7 +13,7 @@ import {
   firstCallbackNaming,
   sandboxForThisFile,
   uniqueId,
-  withdrawalBody,
+  withdrawPix,
   type RefusalBody,
 } from '../../helpers/sandbox';
 
@@ -161,14 +161,7 @@ describe('a crypto withdrawal', () => {
     expect((await status(transactionId, other)).status).toBe(404);
     expect((await status('cw_unknown')).status).toBe(404);
     const pixId = uniqueId('pix');
-    expect(
-      (
-        await sb.call('POST', '/api/withdrawals/withdraw', {
-          body: withdrawalBody(pixId, receiver.url),
-          auth: { bearer: token() },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await withdrawPix(sb, token(), pixId, receiver.url)).status).toBe(200);
     expect((await status(pixId)).status).toBe(404);
   });
 });
