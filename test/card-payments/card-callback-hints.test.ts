@@ -4,7 +4,6 @@
  * checkout), or an operator. So a callback naming a wrong payment, arriving before the buyer paid, cannot stall the
  * order the buyer then pays; and one naming a payment, even the right one, settles nothing by itself.
  */
-import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
@@ -17,6 +16,7 @@ import {
   createCardPayment,
   payAtCheckout,
   waitForCardPayment,
+  recheckCardPayment,
   startAuthorization,
 } from './card-checkout';
 
@@ -70,13 +70,11 @@ test("an unsigned callback naming the order's own payment, while the order is in
 
   expect((await unsignedCallback(created.externalId, data.id)).status).toBe(200);
   // Updates and signals are taken in order: this recheck is answered once the callback was.
-  const after = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, {});
+  const after = await recheckCardPayment(stack, created.externalId);
   expect(after.body).toMatchObject({ status: 'NEEDS_REVIEW', callbacksReceived: 1, checksMade: 0 });
   expect(after.body.providerPaymentId).toBeUndefined();
 
-  const named = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, {
-    providerPaymentId: data.id,
-  });
+  const named = await recheckCardPayment(stack, created.externalId, data.id);
   expect(named.body).toMatchObject({ status: 'PAID', providerPaymentId: data.id });
 });
 

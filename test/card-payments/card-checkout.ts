@@ -233,6 +233,14 @@ export const startAuthorization = (stack: EngineHarness, externalId: string) =>
     .getHandle(cardPaymentWorkflowId(externalId))
     .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
 
+/** An operator's recheck of a card payment (POST /v1/card-payments/:id/recheck), naming the provider's payment if given. */
+export const recheckCardPayment = (stack: EngineHarness, externalId: string, providerPaymentId?: number) =>
+  stack.api<CardPaymentResponse>(
+    'POST',
+    `/v1/card-payments/${externalId}/recheck`,
+    providerPaymentId === undefined ? {} : { providerPaymentId },
+  );
+
 /** Endpoint 2 called directly, as a checkout whose answer was lost called it: a card payment of `amount` naming `externalId`'s order. */
 export function chargeAtProvider(
   stack: EngineHarness,

@@ -22,6 +22,7 @@ import {
   pay,
   typeCard,
   waitForCardPayment,
+  recheckCardPayment,
   startAuthorization,
 } from './card-checkout';
 
@@ -67,9 +68,7 @@ async function authorizingThenLost(amount: number): Promise<string> {
 test('an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED', async () => {
   const found = await authorizingThenLost(30);
   const charged = await chargeAtProvider(stack, found, 30);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, {
-    providerPaymentId: charged.data.id,
-  });
+  const rechecked = await recheckCardPayment(stack, found, charged.data.id);
   expect(rechecked.status).toBe(200);
   expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
   expect(await waitForCardPayment(stack, found, ['PAID'])).toMatchObject({
@@ -77,7 +76,7 @@ test('an operator names the payment the workflow never heard of: recheck settles
     callbacksReceived: 0,
   });
   // Final: nothing left to ask, nothing to close.
-  expect((await stack.api('POST', `/v1/card-payments/${found}/recheck`, {})).status).toBe(409);
+  expect((await recheckCardPayment(stack, found)).status).toBe(409);
   expect((await stack.api('POST', `/v1/card-payments/${found}/close`, { reason: 'late' })).status).toBe(409);
 
   const none = await authorizingThenLost(31);
@@ -130,7 +129,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
     // The provider's callback arrives unsigned: a "look now" that finds no payment id; an operator names it.
     await pollUntil(
       async () => {
-        const view = (await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {})).body;
+        const view = (await recheckCardPayment(stack, externalId)).body;
         return view.callbacksReceived >= 1 ? view : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 250, description: 'the unsigned callback to arrive' },
@@ -139,7 +138,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
       status: 'NEEDS_REVIEW',
       checksMade: 0,
     });
-    await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
+    await recheckCardPayment(stack, externalId, charged.data.id);
   }
   const paid = await waitForCardPayment(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
@@ -155,9 +154,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
 test('an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it', async () => {
   const externalId = await authorizingThenLost(50);
   const cheaper = await chargeAtProvider(stack, externalId, 0.5);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {
-    providerPaymentId: cheaper.data.id,
-  });
+  const rechecked = await recheckCardPayment(stack, externalId, cheaper.data.id);
   expect(rechecked.status).toBe(200);
   expect(rechecked.body).toMatchObject({
     status: 'NEEDS_REVIEW',
@@ -165,7 +162,7 @@ test('an operator naming a payment of another amount settles nothing: it is refu
   });
   expect(rechecked.body.providerPaymentId).toBeUndefined();
   const bound = await chargeAtProvider(stack, externalId, 50);
-  await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
+  await recheckCardPayment(stack, externalId, bound.data.id);
   expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
   await recordHistory(
     stack.temporal.client,
