@@ -71,12 +71,20 @@ export async function debitsByExternalId(stack: EngineHarness): Promise<Map<stri
   return debits;
 }
 
-/**
- * Waits until the sandbox has delivered a payout's duplicated callback and the engine answered it 200.
- * Either copy may be the very same signed request (sent within the same second): the API acknowledges
- * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
- */
-export async function duplicateCallbackAnswered(stack: EngineHarness, externalId: string): Promise<void> {
+/** How the sandbox delivered one of its callbacks (GET /sandbox/callbacks). */
+export interface ProviderCallback {
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+}
+
+/** Waits until one of the sandbox's callbacks for the operation it made for `externalId` is as `answered` says. */
+export async function waitForProviderCallback(
+  stack: EngineHarness,
+  externalId: string,
+  answered: (callback: ProviderCallback) => boolean,
+  description: string,
+): Promise<void> {
   const [operation] = (
     await stack.admin<{ operations: { transactionId: string }[] }>(
       'GET',
@@ -86,20 +94,29 @@ export async function duplicateCallbackAnswered(stack: EngineHarness, externalId
   await pollUntil(
     async () => {
       const { callbacks } = (
-        await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>(
+        await stack.admin<{ callbacks: ProviderCallback[] }>(
           'GET',
           `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`,
         )
       ).body;
-      return callbacks.some(
-        (callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200,
-      )
-        ? true
-        : undefined;
+      return callbacks.some(answered) ? true : undefined;
     },
-    { timeoutMs: 15_000, intervalMs: 100, description: `the duplicate callback of ${externalId} answered` },
+    { timeoutMs: 15_000, intervalMs: 100, description },
   );
 }
+
+/**
+ * Waits until the sandbox has delivered a payout's duplicated callback and the engine answered it 200.
+ * Either copy may be the very same signed request (sent within the same second): the API acknowledges
+ * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
+ */
+export const duplicateCallbackAnswered = (stack: EngineHarness, externalId: string): Promise<void> =>
+  waitForProviderCallback(
+    stack,
+    externalId,
+    (callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200,
+    `the duplicate callback of ${externalId} answered`,
+  );
 
 /** The withdrawals (endpoint 4) of this external_id the engine sent, as the harness's recording proxy saw them. */
 export function withdrawalsSent(stack: EngineHarness, externalId: string): number {
