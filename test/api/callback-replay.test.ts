@@ -7,7 +7,7 @@
 import { temporal } from '@temporalio/proto';
 import { signWebhook } from '../../src/payment-api/webhook-signature';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { startEngineApi } from '../helpers/engine-api';
+import { postPayoutTo, startEngineApi } from '../helpers/engine-api';
 import { forThisFile } from '../helpers/for-this-file';
 import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 
@@ -29,15 +29,7 @@ async function signalsOf(workflowId: string): Promise<number> {
 
 /** A payout accepted for `externalId`, and its provider's callback signed now. */
 async function payoutAndItsCallback(externalId: string) {
-  expect(
-    (
-      await api.fetch('/v1/payouts', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
-      })
-    ).status,
-  ).toBe(202);
+  await postPayoutTo(api, externalId);
   const body = withdrawalCallback(externalId);
   return { body, signed: signWebhook(api.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)) };
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../src/payment-api/webhook-signature';
-import { startEngineApi, type EngineApi } from '../helpers/engine-api';
+import { postPayoutTo, startEngineApi, type EngineApi } from '../helpers/engine-api';
 
 const apis: EngineApi[] = [];
 afterAll(async () => {
@@ -29,12 +29,7 @@ function post(api: EngineApi, path: string, body: unknown, headers: Record<strin
 
 async function payout(api: EngineApi): Promise<string> {
   const externalId = `sig-${randomUUID().slice(0, 8)}`;
-  const accepted = await api.fetch('/v1/payouts', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
-  });
-  expect(accepted.status).toBe(202);
+  await postPayoutTo(api, externalId);
   return externalId;
 }
 

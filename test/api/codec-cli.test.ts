@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { temporalCliPath } from '../../tools/temporal/binaries';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 
 let stack: EngineHarness;
 beforeAll(async () => {
@@ -33,10 +33,7 @@ async function temporalCli(...args: string[]): Promise<string> {
 
 test('temporal workflow query and workflow show decode a payout through the codec endpoint', async () => {
   const externalId = newExternalId('codec-cli');
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: 'ana@example.com', keyType: 'EMAIL' }))
-      .status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 12.5, pixKey: 'ana@example.com', keyType: 'EMAIL' });
   await waitForPayout(stack, externalId, ['COMPLETED']);
 
   const answer = JSON.parse(

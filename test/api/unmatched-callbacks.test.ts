@@ -15,7 +15,7 @@ import {
   openUnmatchedCallbackStore,
   type UnmatchedCallbackStore,
 } from '../../src/api/callbacks/unmatched-callbacks';
-import { startEngineApi } from '../helpers/engine-api';
+import { postPayoutTo, startEngineApi } from '../helpers/engine-api';
 import { postgresForThisFile } from '../helpers/postgres';
 import { forThisFile } from '../helpers/for-this-file';
 
@@ -42,12 +42,7 @@ async function unmatched(): Promise<UnmatchedList> {
 
 test('a signed withdrawal callback with only external_id and status is taken: signalled to its payout, or kept when none', async () => {
   const externalId = `minimal-${randomUUID().slice(0, 8)}`;
-  const accepted = await api.fetch('/v1/payouts', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
-  });
-  expect(accepted.status).toBe(202);
+  await postPayoutTo(api, externalId);
   const signalled = await api.sendCallback(
     '/callbacks/withdrawals',
     JSON.stringify({ external_id: externalId, status: 'COMPLETED' }),

@@ -8,12 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
-import {
-  authorizationAnswerSignal,
-  cardPaymentWorkflowId,
-  startAuthorizationUpdate,
-} from '../../src/contracts/card-payment';
-import { EXPIRY_YEAR, PAYER, TEST_CVV } from '../card-payments/card-checkout';
+import { authorizationAnswerSignal, cardPaymentWorkflowId } from '../../src/contracts/card-payment';
+import { EXPIRY_YEAR, PAYER, startAuthorization, TEST_CVV } from '../card-payments/card-checkout';
 import { startEngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
 import { forceOutcome } from '../helpers/charges';
@@ -228,10 +224,6 @@ describe('card payments: checkout pay and fail, recheck and close', () => {
     };
   };
   const path = (externalId: string) => `/v1/card-payments/${externalId}`;
-  const startAuthorization = (externalId: string) =>
-    stack.temporal.client.workflow
-      .getHandle(cardPaymentWorkflowId(externalId))
-      .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
 
   test('AWAITING_CARD, FAILED, AUTHORIZING, NEEDS_REVIEW, PENDING, PAID and EXPIRED', async () => {
     const awaiting = await create('card-awaiting');
@@ -242,17 +234,17 @@ describe('card payments: checkout pay and fail, recheck and close', () => {
 
     // The API took the card and then "crashed": AUTHORIZING until the deadline, then NEEDS_REVIEW.
     const authorizing = await create('card-authorizing');
-    await startAuthorization(authorizing.externalId);
+    await startAuthorization(stack, authorizing.externalId);
     expect(await statusOf(path(authorizing.externalId))).toBe('AUTHORIZING');
     await twiceAtOnce(operations(authorizing));
     const inReview = await create('card-review');
-    await startAuthorization(inReview.externalId);
+    await startAuthorization(stack, inReview.externalId);
     await reaches(path(inReview.externalId), ['NEEDS_REVIEW']);
     await twiceAtOnce(operations(inReview));
 
     // Accepted by the provider, settling after SANDBOX_SETTLE_MS: PENDING, then PAID.
     const pending = await create('card-pending');
-    await startAuthorization(pending.externalId);
+    await startAuthorization(stack, pending.externalId);
     const { data } = await paymentApiClient(stack.config).createCardPayment({
       amount: 100.1,
       installmentCount: 1,

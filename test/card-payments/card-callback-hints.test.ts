@@ -4,15 +4,21 @@
  * checkout), or an operator. So a callback naming a wrong payment, arriving before the buyer paid, cannot stall the
  * order the buyer then pays; and one naming a payment, even the right one, settles nothing by itself.
  */
-import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { httpCall } from '../helpers/http';
 import { recordHistory } from '../helpers/record-history';
-import { chargeAtProvider, createCardPayment, payAtCheckout, waitForCardPayment } from './card-checkout';
+import {
+  chargeAtProvider,
+  createCardPayment,
+  payAtCheckout,
+  waitForCardPayment,
+  recheckCardPayment,
+  startAuthorization,
+} from './card-checkout';
 
 let stack: EngineHarness;
 
@@ -57,22 +63,18 @@ test('an unsigned callback naming a payment the provider does not have, sent bef
 test("an unsigned callback naming the order's own payment, while the order is in review without it, settles nothing; the operator who names it does", async () => {
   const created = await createCardPayment(stack, 'card-hint-right-id', { amount: 20 });
   // The checkout took the card and "crashed" before calling the provider: no answer, no record, review by the deadline.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   const { data } = await chargeAtProvider(stack, created.externalId, 20);
   await waitForProviderStatus(data.id, 'COMPLETED');
 
   expect((await unsignedCallback(created.externalId, data.id)).status).toBe(200);
   // Updates and signals are taken in order: this recheck is answered once the callback was.
-  const after = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, {});
+  const after = await recheckCardPayment(stack, created.externalId);
   expect(after.body).toMatchObject({ status: 'NEEDS_REVIEW', callbacksReceived: 1, checksMade: 0 });
   expect(after.body.providerPaymentId).toBeUndefined();
 
-  const named = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${created.externalId}/recheck`, {
-    providerPaymentId: data.id,
-  });
+  const named = await recheckCardPayment(stack, created.externalId, data.id);
   expect(named.body).toMatchObject({ status: 'PAID', providerPaymentId: data.id });
 });
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import { freePort } from '../../src/net/free-port';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import {
   browserForThisFile,
   challengeFrame,
@@ -43,6 +44,13 @@ async function providerPayment(stack: EngineHarness, externalId: string): Promis
   return operations.find((operation) => operation.details.externalReference === externalId)?.details;
 }
 
+/** A stack with these settings for the describe block that calls this, and every line it logs. */
+function stackAndItsLog(settings: Record<string, string>): { stack: EngineHarness; lines: string[] } {
+  const lines: string[] = [];
+  const stack = forThisFile(() => startEngineHarness(settings, { logs: (line) => lines.push(line) }));
+  return { stack, lines };
+}
+
 const events = (lines: string[], event: string) =>
   lines.map((line) => JSON.parse(line) as { event?: string; forCard?: boolean }).filter((line) => line.event === event);
 
@@ -65,12 +73,7 @@ async function payOnPage(
 }
 
 describe('the provider says 3DS is not required (SANDBOX_SHIELD_THREE_DS=off)', () => {
-  const lines: string[] = [];
-  let stack: EngineHarness;
-  beforeAll(async () => {
-    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'off' }, { logs: (line) => lines.push(line) });
-  });
-  afterAll(() => stack?.close());
+  const { stack, lines } = stackAndItsLog({ SANDBOX_SHIELD_THREE_DS: 'off' });
 
   test('the card its issuer would challenge is paid without prepareThreeDS or a challenge, and completes', async () => {
     const { externalId, outcome } = await payOnPage(stack, 'card-no-3ds', TEST_CARDS.challenge);
@@ -89,12 +92,7 @@ describe('the provider says 3DS is not required (SANDBOX_SHIELD_THREE_DS=off)', 
 });
 
 describe("the spec's order of steps, the default (a module that takes the spec's arguments only: SANDBOX_SHIELD_THREE_DS=spec)", () => {
-  const lines: string[] = [];
-  let stack: EngineHarness;
-  beforeAll(async () => {
-    stack = await startEngineHarness({ SANDBOX_SHIELD_THREE_DS: 'spec' }, { logs: (line) => lines.push(line) });
-  });
-  afterAll(() => stack?.close());
+  const { stack, lines } = stackAndItsLog({ SANDBOX_SHIELD_THREE_DS: 'spec' });
 
   test('prepareThreeDS runs before module.encrypt, without the card token, and the payment completes with its 3DS result', async () => {
     const { externalId, outcome } = await payOnPage(stack, 'card-spec-order', TEST_CARDS.frictionless);
@@ -111,15 +109,7 @@ describe("the spec's order of steps, the default (a module that takes the spec's
 });
 
 describe('encrypt first (PAYMENT_SHIELD_STEP_ORDER=encrypt-first: a module that takes the card token at prepareThreeDS)', () => {
-  const lines: string[] = [];
-  let stack: EngineHarness;
-  beforeAll(async () => {
-    stack = await startEngineHarness(
-      { PAYMENT_SHIELD_STEP_ORDER: 'encrypt-first' },
-      { logs: (line) => lines.push(line) },
-    );
-  });
-  afterAll(() => stack?.close());
+  const { stack, lines } = stackAndItsLog({ PAYMENT_SHIELD_STEP_ORDER: 'encrypt-first' });
 
   test('the challenge card is challenged from its token, and paid', async () => {
     const { externalId, outcome } = await payOnPage(stack, 'card-encrypt-first', TEST_CARDS.challenge, {

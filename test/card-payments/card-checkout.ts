@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { CardPaymentCreated, CardPaymentResponse, CheckoutResult } from '../../src/api/card-payments/schemas';
+import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { encryptCardToken } from '../../src/payment-api/shield-card-token';
 import type { EngineHarness } from '../helpers/engine-harness';
@@ -222,6 +223,23 @@ export async function startShieldVariant(
       }),
   };
 }
+
+/**
+ * The checkout's first step made straight on the workflow: the card (VISA ending in 1111) submitted, so the payment
+ * is AUTHORIZING. Tests that then leave out the rest play a checkout that crashed; the answer is the order.
+ */
+export const startAuthorization = (stack: EngineHarness, externalId: string) =>
+  stack.temporal.client.workflow
+    .getHandle(cardPaymentWorkflowId(externalId))
+    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+
+/** An operator's recheck of a card payment (POST /v1/card-payments/:id/recheck), naming the provider's payment if given. */
+export const recheckCardPayment = (stack: EngineHarness, externalId: string, providerPaymentId?: number) =>
+  stack.api<CardPaymentResponse>(
+    'POST',
+    `/v1/card-payments/${externalId}/recheck`,
+    providerPaymentId === undefined ? {} : { providerPaymentId },
+  );
 
 /** Endpoint 2 called directly, as a checkout whose answer was lost called it: a card payment of `amount` naming `externalId`'s order. */
 export function chargeAtProvider(

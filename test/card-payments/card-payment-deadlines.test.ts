@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
 import type { CardPaymentResponse } from '../../src/api/card-payments/schemas';
 import { cardAuthorizationKey } from '../../src/card-payments/card-authorization-intent';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
 import { recordHistory } from '../helpers/record-history';
@@ -22,6 +22,8 @@ import {
   pay,
   typeCard,
   waitForCardPayment,
+  recheckCardPayment,
+  startAuthorization,
 } from './card-checkout';
 
 const CHECKOUT_TTL_MS = 4_000;
@@ -56,9 +58,7 @@ test('a checkout nobody pays before expiresAt: EXPIRED, and the page left open c
 /** The API's first step at the checkout, then a "crash": the workflow never hears from the provider. */
 async function authorizingThenLost(amount: number): Promise<string> {
   const created = await createCardPayment(stack, 'card-review', { amount });
-  const order = await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  const order = await startAuthorization(stack, created.externalId);
   expect(order).toMatchObject({ externalId: created.externalId, amountCents: Math.round(amount * 100) });
   const review = await waitForCardPayment(stack, created.externalId, ['NEEDS_REVIEW']);
   expect(review.reviewReason).toMatch(/did not reach the payment in time/);
@@ -68,9 +68,7 @@ async function authorizingThenLost(amount: number): Promise<string> {
 test('an operator names the payment the workflow never heard of: recheck settles it; one with no charge is closed FAILED', async () => {
   const found = await authorizingThenLost(30);
   const charged = await chargeAtProvider(stack, found, 30);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${found}/recheck`, {
-    providerPaymentId: charged.data.id,
-  });
+  const rechecked = await recheckCardPayment(stack, found, charged.data.id);
   expect(rechecked.status).toBe(200);
   expect(['PENDING', 'PAID']).toContain(rechecked.body.status);
   expect(await waitForCardPayment(stack, found, ['PAID'])).toMatchObject({
@@ -78,7 +76,7 @@ test('an operator names the payment the workflow never heard of: recheck settles
     callbacksReceived: 0,
   });
   // Final: nothing left to ask, nothing to close.
-  expect((await stack.api('POST', `/v1/card-payments/${found}/recheck`, {})).status).toBe(409);
+  expect((await recheckCardPayment(stack, found)).status).toBe(409);
   expect((await stack.api('POST', `/v1/card-payments/${found}/close`, { reason: 'late' })).status).toBe(409);
 
   const none = await authorizingThenLost(31);
@@ -101,9 +99,7 @@ test('an operator names the payment the workflow never heard of: recheck settles
 test("endpoint 2's answer recorded by the checkout, its signal lost: read at the authorization deadline, PAID without review", async () => {
   const created = await createCardPayment(stack, 'card-recorded', { amount: 25 });
   // The checkout's part up to its crash: the card submitted, the intent claimed, endpoint 2 called, its answer recorded.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   const key = cardAuthorizationKey(created.externalId);
   await stack.intents.claim(key, 'checkout:crashed');
   const charged = await chargeAtProvider(stack, created.externalId, 25);
@@ -133,7 +129,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
     // The provider's callback arrives unsigned: a "look now" that finds no payment id; an operator names it.
     await pollUntil(
       async () => {
-        const view = (await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {})).body;
+        const view = (await recheckCardPayment(stack, externalId)).body;
         return view.callbacksReceived >= 1 ? view : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 250, description: 'the unsigned callback to arrive' },
@@ -142,7 +138,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
       status: 'NEEDS_REVIEW',
       checksMade: 0,
     });
-    await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: charged.data.id });
+    await recheckCardPayment(stack, externalId, charged.data.id);
   }
   const paid = await waitForCardPayment(stack, externalId, ['PAID']);
   expect(paid).toMatchObject({ providerPaymentId: charged.data.id, last4: '1111', netValue: 40.32 });
@@ -158,9 +154,7 @@ test("endpoint 2's answer lost before the checkout recorded it: NEEDS_REVIEW; a 
 test('an operator naming a payment of another amount settles nothing: it is refused and named; the bound one settles it', async () => {
   const externalId = await authorizingThenLost(50);
   const cheaper = await chargeAtProvider(stack, externalId, 0.5);
-  const rechecked = await stack.api<CardPaymentResponse>('POST', `/v1/card-payments/${externalId}/recheck`, {
-    providerPaymentId: cheaper.data.id,
-  });
+  const rechecked = await recheckCardPayment(stack, externalId, cheaper.data.id);
   expect(rechecked.status).toBe(200);
   expect(rechecked.body).toMatchObject({
     status: 'NEEDS_REVIEW',
@@ -168,7 +162,7 @@ test('an operator naming a payment of another amount settles nothing: it is refu
   });
   expect(rechecked.body.providerPaymentId).toBeUndefined();
   const bound = await chargeAtProvider(stack, externalId, 50);
-  await stack.api('POST', `/v1/card-payments/${externalId}/recheck`, { providerPaymentId: bound.data.id });
+  await recheckCardPayment(stack, externalId, bound.data.id);
   expect(await waitForCardPayment(stack, externalId, ['PAID'])).toMatchObject({ providerPaymentId: bound.data.id });
   await recordHistory(
     stack.temporal.client,

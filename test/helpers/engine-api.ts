@@ -33,6 +33,16 @@ export interface EngineApi {
   close(): Promise<void>;
 }
 
+/** A PIX-key payout of R$ 10.00 for `externalId` POSTed to the API, and taken (202). */
+export async function postPayoutTo(api: EngineApi, externalId: string): Promise<void> {
+  const accepted = await api.fetch('/v1/payouts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ externalId, amount: 10, pixKey: '52998224725', keyType: 'CPF' }),
+  });
+  expect(accepted.status).toBe(202);
+}
+
 /** `logs`: every line the API writes, at debug level (default: none kept). */
 export async function startEngineApi(
   overrides: Record<string, string> = {},

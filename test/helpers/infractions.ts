@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
+import type { WorkflowHandle } from '@temporalio/client';
+import { defendInfractionUpdate, type InfractionWorkflow } from '../../src/contracts/infraction';
+import type { Defense } from '../../src/infractions/defense';
 import type { EngineHarness } from './engine-harness';
 
 /**
@@ -52,3 +55,7 @@ export async function openInfractionSynced(stack: EngineHarness, amount: number)
 
 /** The merchant's defense the tests send: the payment was delivered. */
 export const DEFENSE = { analise: 'NEGADA', justificativa: 'Entrega comprovada pelo rastreio.' };
+
+/** `defense` sent straight to the infraction's workflow as an update: its outcome, or the error it was refused with. */
+export const defenseUpdateAnswer = (handle: WorkflowHandle<InfractionWorkflow>, defense: Defense): Promise<unknown> =>
+  handle.executeUpdate(defendInfractionUpdate, { args: [defense] }).catch((error: unknown) => error);

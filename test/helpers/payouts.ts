@@ -10,6 +10,8 @@ import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-cl
 import type { PayoutRequest } from '../../src/payouts/payout-request';
 import { payoutTiming, type PayoutInput, type PayoutWorkflowVersion } from '../../src/payouts/payout-input';
 import { buildBrCode } from '../../src/pix/brcode';
+import type { PixKeyPayout, pixKeyRequestSchema } from '../../src/payouts/rails/pix-key/request';
+import type { z } from 'zod';
 
 /** Settings under which a payout whose outcome stays unknown reaches review within seconds, not the default hour. */
 export const REVIEW_WITHIN_SECONDS = {
@@ -39,6 +41,11 @@ export function waitForPayout(
   return waitForStatus(stack, `payout ${externalId}`, `/v1/payouts/${externalId}`, statuses, timeoutMs);
 }
 
+/** Posts a PIX-key payout to the engine's API and expects it taken (202): the step most end-to-end payout tests open with. */
+export async function postPayout(stack: EngineHarness, body: z.input<typeof pixKeyRequestSchema>): Promise<void> {
+  expect((await stack.api('POST', '/v1/payouts', body)).status).toBe(202);
+}
+
 /** Ledger entries at the sandbox that take money from a user account for this external_id. */
 export async function providerDebits(stack: EngineHarness, externalId: string): Promise<number> {
   const ledger = await stack.admin<{ entries: { lines: { account: string; amountCents: number }[] }[] }>(
@@ -64,12 +71,20 @@ export async function debitsByExternalId(stack: EngineHarness): Promise<Map<stri
   return debits;
 }
 
-/**
- * Waits until the sandbox has delivered a payout's duplicated callback and the engine answered it 200.
- * Either copy may be the very same signed request (sent within the same second): the API acknowledges
- * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
- */
-export async function duplicateCallbackAnswered(stack: EngineHarness, externalId: string): Promise<void> {
+/** How the sandbox delivered one of its callbacks (GET /sandbox/callbacks). */
+export interface ProviderCallback {
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+}
+
+/** Waits until one of the sandbox's callbacks for the operation it made for `externalId` is as `answered` says. */
+export async function waitForProviderCallback(
+  stack: EngineHarness,
+  externalId: string,
+  answered: (callback: ProviderCallback) => boolean,
+  description: string,
+): Promise<void> {
   const [operation] = (
     await stack.admin<{ operations: { transactionId: string }[] }>(
       'GET',
@@ -79,20 +94,29 @@ export async function duplicateCallbackAnswered(stack: EngineHarness, externalId
   await pollUntil(
     async () => {
       const { callbacks } = (
-        await stack.admin<{ callbacks: { status: string; attempts: number; lastStatusCode: number | null }[] }>(
+        await stack.admin<{ callbacks: ProviderCallback[] }>(
           'GET',
           `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`,
         )
       ).body;
-      return callbacks.some(
-        (callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200,
-      )
-        ? true
-        : undefined;
+      return callbacks.some(answered) ? true : undefined;
     },
-    { timeoutMs: 15_000, intervalMs: 100, description: `the duplicate callback of ${externalId} answered` },
+    { timeoutMs: 15_000, intervalMs: 100, description },
   );
 }
+
+/**
+ * Waits until the sandbox has delivered a payout's duplicated callback and the engine answered it 200.
+ * Either copy may be the very same signed request (sent within the same second): the API acknowledges
+ * that replay without signalling, so `callbacksReceived` is 1 or 2 and only the provider's side says both came.
+ */
+export const duplicateCallbackAnswered = (stack: EngineHarness, externalId: string): Promise<void> =>
+  waitForProviderCallback(
+    stack,
+    externalId,
+    (callback) => callback.status === 'delivered' && callback.attempts >= 2 && callback.lastStatusCode === 200,
+    `the duplicate callback of ${externalId} answered`,
+  );
 
 /** The withdrawals (endpoint 4) of this external_id the engine sent, as the harness's recording proxy saw them. */
 export function withdrawalsSent(stack: EngineHarness, externalId: string): number {
@@ -103,19 +127,22 @@ export function withdrawalsSent(stack: EngineHarness, externalId: string): numbe
   ).length;
 }
 
+/** A PIX-key payout request as the API reads it: R$ 15.00 to the CPF key 52998224725 unless told otherwise. */
+export const pixKeyPayout = (
+  externalId: string,
+  fields: Partial<Pick<PixKeyPayout, 'amountCents' | 'pixKey' | 'keyType'>> = {},
+): PixKeyPayout => ({
+  method: 'pix_key',
+  externalId,
+  amountCents: 1500,
+  pixKey: '52998224725',
+  keyType: 'CPF',
+  ...fields,
+});
+
 /** A PIX-key payout's workflow input, as the API builds it, for activity tests that run without the API. */
 export const pixKeyPayoutInput = (config: Config, label: string, batchId?: string): PayoutInput =>
-  payoutInput(
-    {
-      method: 'pix_key',
-      externalId: `${label}-${randomUUID().slice(0, 8)}`,
-      amountCents: 1500,
-      pixKey: '52998224725',
-      keyType: 'CPF',
-    },
-    payoutTiming(config),
-    batchId,
-  );
+  payoutInput(pixKeyPayout(newExternalId(label)), payoutTiming(config), batchId);
 
 /** A store's PIX copy-and-paste code, for one payment of `amountCentavos` or, without it, for any amount the payer types. */
 export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>

@@ -230,14 +230,25 @@ export function withdrawalBody(externalId: string, callbackUrl: string, override
   };
 }
 
+/** The merchant's PIX withdrawal (endpoint 4) of `withdrawalBody(externalId, callbackUrl)`, under its bearer token. */
+export const withdrawPix = (sandbox: TestSandbox, bearer: string, externalId: string, callbackUrl: string) =>
+  sandbox.call('POST', '/api/withdrawals/withdraw', {
+    body: withdrawalBody(externalId, callbackUrl),
+    auth: { bearer },
+  });
+
 let counter = 0;
 export const uniqueId = (label: string): string => `${label}-${Date.now().toString(36)}-${(counter += 1)}`;
 
-/** The fields tests read from sandbox answers, loosely typed: the assertions are the real check. */
-export interface ResponseBody {
+/** The sandbox's refusal: its code, its words, and the fields it names. */
+export interface RefusalBody {
   code: string;
   message: string;
   issues: { path: string; message: string }[];
+}
+
+/** The fields tests read from sandbox answers, loosely typed: the assertions are the real check. */
+export interface ResponseBody extends RefusalBody {
   transactionId: string;
   transaction: { transactionId: string; transactionState: string; [field: string]: unknown };
   withdrawal: Record<string, unknown>;

@@ -10,9 +10,9 @@ import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { pollUntil } from '../../src/util/poll';
 import { INFRACTION_FLOW } from '../../src/contracts/infraction';
-import { defendInfractionUpdate, infractionWorkflowId, type InfractionWorkflow } from '../../src/contracts/infraction';
+import { infractionWorkflowId, type InfractionWorkflow } from '../../src/contracts/infraction';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
+import { defenseUpdateAnswer, openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 
 let stack: EngineHarness;
@@ -247,9 +247,7 @@ test('while the first defense is with the provider, a different one is refused a
 
   // Straight to the workflow: what the API answers for each update outcome is its own test.
   const handle = stack.temporal.client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(id));
-  const different = await handle
-    .executeUpdate(defendInfractionUpdate, { args: [{ ...first, analise: 'ACEITA' }] })
-    .catch((error: unknown) => error);
+  const different = await defenseUpdateAnswer(handle, { ...first, analise: 'ACEITA' });
   expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
   expect((different as WorkflowUpdateFailedError).cause?.message).toBe(
     'a different defense was already sent for this infraction',

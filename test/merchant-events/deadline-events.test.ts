@@ -8,14 +8,14 @@ import { pollUntil } from '../../src/util/poll';
 import type { MerchantEvent } from '../../src/merchant-events/merchant-event';
 import { merchantEventId } from '../../src/merchant-events/event-id';
 import { merchantEventPayloadSchemas } from '../../src/merchant-events/event-payloads';
-import { cardPaymentWorkflowId, startAuthorizationUpdate } from '../../src/contracts/card-payment';
+import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { infractionWorkflowId } from '../../src/contracts/infraction';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { createCardPayment } from '../card-payments/card-checkout';
+import { createCardPayment, startAuthorization } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { forceOutcome } from '../helpers/charges';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
@@ -111,10 +111,7 @@ test('an infraction is announced opened with its defense deadline, then due soon
 test('a payout in review is announced with the reason; once settled it completes with its PIX end-to-end id', async () => {
   const externalId = newExternalId('review');
   // Amounts ending in .14 stay PROCESSING at the sandbox: no outcome before the review deadline (3 s here).
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' }))
-      .status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' });
   const review = await eventOf('payout.needs_review', 'externalId', externalId);
   expect(review.id).toBe(merchantEventId(payoutWorkflowId(externalId), 'payout.needs_review', 2));
   expect(review.data).toMatchObject({
@@ -144,9 +141,7 @@ test('a payout in review is announced with the reason; once settled it completes
 test('a card payment whose provider answer never reached it is announced in review, with the reason', async () => {
   const created = await createCardPayment(stack, 'card-review-event');
   // The checkout's first step, then a "crash": the workflow never hears what the provider answered.
-  await stack.temporal.client.workflow
-    .getHandle(cardPaymentWorkflowId(created.externalId))
-    .executeUpdate(startAuthorizationUpdate, { args: [{ brand: 'VISA', last4: '1111' }] });
+  await startAuthorization(stack, created.externalId);
   const review = await eventOf('card_payment.needs_review', 'externalId', created.externalId);
   expect(review.data).toMatchObject({
     object: 'card_payment',

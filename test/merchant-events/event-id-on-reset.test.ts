@@ -12,7 +12,7 @@ import { chargeWorkflowId } from '../../src/contracts/charge';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { createCharge, payCashIn } from '../helpers/charges';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { resetAndWait } from '../helpers/workflow-reset';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
 
@@ -91,10 +91,7 @@ async function expectOneDeliveryAcrossReset(
 
 test('a completed payout reset to its first workflow task: payout.completed is delivered once, under one webhook-id', async () => {
   const externalId = newExternalId('event-reset');
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: 'ana@example.com', keyType: 'EMAIL' }))
-      .status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 12.34, pixKey: 'ana@example.com', keyType: 'EMAIL' });
   await waitForPayout(stack, externalId, ['COMPLETED']);
   await expectOneDeliveryAcrossReset(payoutWorkflowId(externalId), externalId, 'payout.completed');
 }, 120_000);

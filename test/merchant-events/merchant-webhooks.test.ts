@@ -21,7 +21,7 @@ import { newStandardWebhookSecret } from '../../src/merchant-events/standard-web
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { merchantEventWorkflowId } from '../../src/contracts/merchant-event';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
+import { newExternalId, postPayout, providerDebits, waitForPayout, withdrawalsSent } from '../helpers/payouts';
 import { recordHistory } from '../helpers/record-history';
 import { deleteWorkflow } from '../helpers/delete-workflow';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../tools/stack/webhook-receiver';
@@ -289,10 +289,7 @@ test('a receiver answering 500 twice then 200 gets the event on the third attemp
 test('a receiver down for the whole test: the event is listed with its failed attempts and the payout completes as ever, debited once', async () => {
   const down = await register(`http://127.0.0.1:${await freePort()}/hooks`, ['payout.completed']);
   const externalId = newExternalId('down');
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.34, pixKey: '52998224725', keyType: 'CPF' }))
-      .status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 12.34, pixKey: '52998224725', keyType: 'CPF' });
   const payout = await waitForPayout(stack, externalId, ['COMPLETED', 'FAILED', 'NEEDS_REVIEW']);
   expect(payout.status).toBe('COMPLETED');
   expect(payout.transitions.map((transition) => transition.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);

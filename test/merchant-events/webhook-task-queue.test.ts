@@ -9,7 +9,7 @@ import type { EventResponse } from '../../src/api/merchant-events/schemas';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 
 /** The engine worker's activity slots: two deliveries held open would take them all if they ran there. */
 const ENGINE_ACTIVITY_SLOTS = 2;
@@ -68,13 +68,7 @@ test('a receiver holding every POST never delays a payout: its provider call get
   // PIX key payouts call the provider in local activities: they complete, and announce, whatever the slots.
   const announced = Array.from({ length: ENGINE_ACTIVITY_SLOTS }, () => newExternalId('announced'));
   for (const externalId of announced) {
-    const created = await stack.api('POST', '/v1/payouts', {
-      externalId,
-      amount: 3.21,
-      pixKey: '52998224725',
-      keyType: 'CPF',
-    });
-    expect(created.status).toBe(202);
+    await postPayout(stack, { externalId, amount: 3.21, pixKey: '52998224725', keyType: 'CPF' });
   }
   await pollUntil(() => receiver.held.length >= ENGINE_ACTIVITY_SLOTS || undefined, {
     timeoutMs: 30_000,

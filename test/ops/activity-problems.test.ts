@@ -8,7 +8,7 @@ import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { parsePrometheusText, sampleSum } from '../helpers/prometheus-text';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
@@ -49,9 +49,7 @@ test('a payout whose provider answers 503 shows its problem, is found by Activit
   await stack.admin('PUT', '/sandbox/faults', { errorRate: 1 });
   const externalId = newExternalId('unreachable');
   const startedAt = Date.now();
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12, pixKey: '52998224725', keyType: 'CPF' })).status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 12, pixKey: '52998224725', keyType: 'CPF' });
 
   const problem = await problemOf(`/v1/payouts/${externalId}`);
   expect(problem).toMatchObject({ activity: 'submitWithdrawal', message: expect.stringMatching(/503|unavailable/i) });

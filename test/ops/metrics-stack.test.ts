@@ -12,7 +12,7 @@ import {
 } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { opsMetricNames } from '../helpers/ops-files';
 import { exportedNames, sampleSum, scrape } from '../helpers/prometheus-text';
 
@@ -47,10 +47,7 @@ test('the API and the worker export Prometheus text, and a payout moves their co
   });
 
   const externalId = newExternalId('metrics');
-  expect(
-    (await stack.api('POST', '/v1/payouts', { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' }))
-      .status,
-  ).toBe(202);
+  await postPayout(stack, { externalId, amount: 12.5, pixKey: '52998224725', keyType: 'CPF' });
   await waitForPayout(stack, externalId, ['COMPLETED']);
 
   const fromWorker = await pollUntil(

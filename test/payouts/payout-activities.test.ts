@@ -13,7 +13,7 @@ import { sqliteIntentStore } from '../../src/intents/sql-intent-store';
 import { payoutInput, settlementOf, type PayoutSettlement, type PayoutView } from '../../src/lifecycles/payout-client';
 import { createLogger } from '../../src/logging/logger';
 import type { Announcement } from '../../src/merchant-events/announce';
-import { PaymentApiClient } from '../../src/payment-api/client';
+import { sandboxApiClient } from '../helpers/payment-api';
 import { LOST_ANSWER_NOT_FOUND } from '../../src/payouts/earlier-submission';
 import { payoutTiming, type PayoutInput } from '../../src/payouts/payout-input';
 import { pixKeyPayoutInput } from '../helpers/payouts';
@@ -38,12 +38,7 @@ beforeAll(async () => {
   const { url } = await sandbox.start(0, '127.0.0.1');
   gateway = await startProviderProxy(url);
   activities = createPayoutActivities({
-    api: new PaymentApiClient({
-      baseUrl: gateway.url,
-      clientId: config.PAYMENT_API_CLIENT_ID,
-      clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-      timeoutMs: 5_000,
-    }),
+    api: sandboxApiClient(config, gateway.url, 5_000),
     callbackBaseUrl: CALLBACK_BASE,
     outcomes: {
       record: (batchId, settlement) => {

@@ -9,7 +9,8 @@ import { signWebhook } from '../../src/payment-api/webhook-signature';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
-import { newExternalId, startPayoutOfVersion, waitForPayout } from '../helpers/payouts';
+import { newExternalId, pixKeyPayout, startPayoutOfVersion, waitForPayout } from '../helpers/payouts';
+import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { postSignedWithdrawalCallback, withdrawalCallbackBody } from '../helpers/callbacks';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 
@@ -63,6 +64,31 @@ function settledAtProvider(transactionId: string): Promise<true> {
   );
 }
 
+/**
+ * A payout submitted with the sandbox's own callback dropped, then settled at the provider: only a callback the test
+ * sends can tell the engine.
+ */
+async function settledWithoutItsCallback(
+  label: string,
+  amount: number,
+): Promise<{ id: string; submitted: PayoutResponse; transactionId: string }> {
+  expect((await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } })).status).toBe(200);
+  const id = newExternalId(label);
+  expect((await submit(id, amount)).status).toBe(202);
+  const submitted = await waitForPayout(stack, id, ['SUBMITTED'], 60_000);
+  const transactionId = String(submitted.providerTransactionId);
+  await settledAtProvider(transactionId);
+  return { id, submitted, transactionId };
+}
+
+/** POSTs a withdrawal callback body to the engine, signed now with the stack's webhook secret. */
+const postSigned = (body: string): Promise<Response> =>
+  postSignedWithdrawalCallback(
+    stack.apiUrl,
+    body,
+    signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)),
+  );
+
 test('the provider’s callback reaches a payout as an update and settles it', async () => {
   const id = newExternalId('cb-update');
   expect((await submit(id, 21)).status).toBe(202);
@@ -77,12 +103,7 @@ test('the provider’s callback reaches a payout as an update and settles it', a
 });
 
 test('a callback naming only the provider’s id reaches its payout through the intent store, while no index holds that id', async () => {
-  expect((await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } })).status).toBe(200);
-  const id = newExternalId('cb-provider-id');
-  expect((await submit(id, 24)).status).toBe(202);
-  const submitted = await waitForPayout(stack, id, ['SUBMITTED'], 60_000);
-  const transactionId = String(submitted.providerTransactionId);
-  await settledAtProvider(transactionId);
+  const { id, submitted, transactionId } = await settledWithoutItsCallback('cb-provider-id', 24);
   // SUBMITTED is not indexed (version 5): visibility cannot route this callback.
   expect((await stack.temporal.client.workflow.count(`ProviderTransactionId = '${transactionId}'`)).count).toBe(0);
 
@@ -93,11 +114,7 @@ test('a callback naming only the provider’s id reaches its payout through the 
     fee: Number(submitted.fee),
     total: Number(submitted.total),
   });
-  const answer = await postSignedWithdrawalCallback(
-    stack.apiUrl,
-    body,
-    signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)),
-  );
+  const answer = await postSigned(body);
   expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { received: true } });
   const payout = await waitForPayout(stack, id, ['COMPLETED'], 60_000);
   expect(payout.callbacksReceived).toBe(1);
@@ -106,12 +123,7 @@ test('a callback naming only the provider’s id reaches its payout through the 
 
 test('with no worker polling, the provider’s callback is answered within its timeout, and the payout settles once a worker comes', async () => {
   // The sandbox's own callback is dropped: the one sent below is the payout's only callback.
-  expect((await stack.admin('PUT', '/sandbox/faults', { callbacks: { drop: { count: 1 } } })).status).toBe(200);
-  const id = newExternalId('cb-no-worker');
-  expect((await submit(id, 22)).status).toBe(202);
-  const submitted = await waitForPayout(stack, id, ['SUBMITTED'], 60_000);
-  const transactionId = String(submitted.providerTransactionId);
-  await settledAtProvider(transactionId);
+  const { id, submitted, transactionId } = await settledWithoutItsCallback('cb-no-worker', 22);
   await stack.stopWorker();
 
   const body = withdrawalCallbackBody({
@@ -123,11 +135,7 @@ test('with no worker polling, the provider’s callback is answered within its t
     total: Number(submitted.total),
   });
   const startedAt = Date.now();
-  const answer = await postSignedWithdrawalCallback(
-    stack.apiUrl,
-    body,
-    signWebhook(stack.config.WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)),
-  );
+  const answer = await postSigned(body);
   const answeredInMs = Date.now() - startedAt;
   expect(answer.status).toBe(200);
   expect(answeredInMs).toBeLessThan(PROVIDER_CALLBACK_TIMEOUT_MS);
@@ -141,13 +149,7 @@ test('with no worker polling, the provider’s callback is answered within its t
 
 test('a payout of version 3 (started before the update existed) refuses the update and settles by the signal', async () => {
   const id = newExternalId('cb-v3');
-  const request = {
-    method: 'pix_key',
-    externalId: id,
-    amountCents: 2300,
-    pixKey: 'ana@example.com',
-    keyType: 'EMAIL',
-  } as const;
+  const request = pixKeyPayout(id, { amountCents: 2300, pixKey: 'ana@example.com', keyType: 'EMAIL' });
   expect(await startPayoutOfVersion(stack, request, 3)).toBe('started');
   const payout = await waitForPayout(stack, id, ['COMPLETED'], 60_000);
   expect(payout.callbacksReceived).toBe(1);

@@ -8,6 +8,7 @@ import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import {
   newExternalId,
+  pixKeyPayout,
   providerDebits,
   waitForPayout,
   withdrawalsSent,
@@ -74,13 +75,7 @@ test('a payout goes from POST /v1/payouts to COMPLETED by callback, confirmed by
 // them on version 2's path (the provider id indexed on its own, behind its patch), which still finds them by that id.
 test('a payout of version 2 started now keeps its path: its provider id indexed behind the patch, and found by it', async () => {
   const id = externalId('v2');
-  const request = {
-    method: 'pix_key',
-    externalId: id,
-    amountCents: 1500,
-    pixKey: '52998224725',
-    keyType: 'CPF',
-  } as const;
+  const request = pixKeyPayout(id);
   expect(await startPayoutOfVersion(stack, request, 2)).toBe('started');
   const payout = await waitForStatus(id, ['COMPLETED']);
   expect(payout.transitions.map((t) => t.to)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);

@@ -7,6 +7,7 @@
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { buildBrCode } from '../../src/pix/brcode';
+import { formatPixCopyPasteFields } from '../../src/payment-api/schemas';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { newExternalId, providerDebits, waitForPayout } from '../helpers/payouts';
@@ -26,9 +27,7 @@ beforeAll(async () => {
     {
       SANDBOX_DEDUPLICATE: 'false',
       PAYMENT_API_CRYPTO_WITHDRAW_PATH: '',
-      PIX_COPY_PASTE_REQUEST_FIELDS: Object.entries(PROVIDER_FIELDS)
-        .map(([part, name]) => `${part}=${name}`)
-        .join(','),
+      PIX_COPY_PASTE_REQUEST_FIELDS: formatPixCopyPasteFields(PROVIDER_FIELDS),
     },
     { providerProxy: true },
   );

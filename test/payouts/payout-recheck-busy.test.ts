@@ -7,7 +7,7 @@ import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { forceOutcome } from '../helpers/charges';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { forThisFile } from '../helpers/for-this-file';
@@ -37,13 +37,7 @@ test('a recheck while the provider takes 3 s to answer the submission: 202 with 
   const externalId = newExternalId('busy');
   provider().delayNext(WITHDRAW, 3_000);
   // Amounts ending in .14 stay PROCESSING at the sandbox: no callback comes, only a look at the provider settles anything.
-  const submitted = await stack.api('POST', '/v1/payouts', {
-    externalId,
-    amount: 10.14,
-    pixKey: '52998224725',
-    keyType: 'CPF',
-  });
-  expect(submitted.status).toBe(202);
+  await postPayout(stack, { externalId, amount: 10.14, pixKey: '52998224725', keyType: 'CPF' });
   await pollUntil(() => (provider().count('POST', WITHDRAW) === 1 ? true : undefined), {
     timeoutMs: 10_000,
     intervalMs: 20,

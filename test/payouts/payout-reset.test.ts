@@ -171,11 +171,16 @@ test('a payout the provider refused at request time (nothing moved) is sent agai
 }, 120_000);
 
 describe('an intent claimed by an earlier run that sent nothing (the run ended between the claim and the send)', () => {
-  test('an internal transfer is not sent: NEEDS_REVIEW, "sent before a reset; the provider cannot be asked"; the operator cancels it', async () => {
+  /** A payout of `rail` posted after an earlier run claimed its submission intent: it goes to review. */
+  async function inReviewAfterAnEarlierClaim(rail: Rail): Promise<{ externalId: string; review: PayoutResponse }> {
     const externalId = `reset-claimed-${randomUUID().slice(0, 8)}`;
     await stack.intents.claim({ businessId: externalId, kind: 'payout-submission' }, 'an-earlier-run');
-    expect((await stack.api('POST', '/v1/payouts', RAILS.internal(externalId))).status).toBe(202);
-    const review = await waitForPayout(stack, externalId, ['NEEDS_REVIEW']);
+    expect((await stack.api('POST', '/v1/payouts', RAILS[rail](externalId))).status).toBe(202);
+    return { externalId, review: await waitForPayout(stack, externalId, ['NEEDS_REVIEW']) };
+  }
+
+  test('an internal transfer is not sent: NEEDS_REVIEW, "sent before a reset; the provider cannot be asked"; the operator cancels it', async () => {
+    const { externalId, review } = await inReviewAfterAnEarlierClaim('internal');
     expect(review.reviewReason).toBe(SENT_BEFORE_RESET);
     expect(await providerOperations(stack, externalId, 'internal')).toBe(0);
     const cancelled = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/cancel`, {
@@ -185,10 +190,7 @@ describe('an intent claimed by an earlier run that sent nothing (the run ended b
   });
 
   test('a PIX-key payout asks the provider instead of sending: not found, NEEDS_REVIEW; a recheck asks again; a cancel ends it', async () => {
-    const externalId = `reset-claimed-${randomUUID().slice(0, 8)}`;
-    await stack.intents.claim({ businessId: externalId, kind: 'payout-submission' }, 'an-earlier-run');
-    expect((await stack.api('POST', '/v1/payouts', RAILS.pix_key(externalId))).status).toBe(202);
-    const review = await waitForPayout(stack, externalId, ['NEEDS_REVIEW']);
+    const { externalId, review } = await inReviewAfterAnEarlierClaim('pix_key');
     expect(review.reviewReason).toBe(CLAIMED_BEFORE_RESET);
     const recheck = await stack.api<PayoutResponse>('POST', `/v1/payouts/${externalId}/recheck`);
     expect(recheck.status).toBe(200);

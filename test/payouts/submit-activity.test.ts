@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createPayoutActivities, type SubmitOutcome } from '../../activities/payout-activities';
 import { createLogger } from '../../src/logging/logger';
-import { PaymentApiClient } from '../../src/payment-api/client';
 import { UnexpectedStatusError } from '../../src/payment-api/errors';
 import { payoutInput } from '../../src/lifecycles/payout-client';
 import { payoutTiming } from '../../src/payouts/payout-input';
 import { createSandbox } from '../../sandbox';
 import { sqliteIntentStore } from '../../src/intents/sql-intent-store';
+import { sandboxApiClient } from '../helpers/payment-api';
 import { startProviderProxy, type ProviderProxy } from '../helpers/provider-proxy';
 import { testConfig } from '../helpers/temporal';
 
@@ -30,12 +30,7 @@ afterAll(async () => {
 });
 
 test("a gateway's 451 on the withdrawal is retried after reconciliation, never taken as a refusal", async () => {
-  const api = new PaymentApiClient({
-    baseUrl: gateway.url,
-    clientId: config.PAYMENT_API_CLIENT_ID,
-    clientSecret: config.PAYMENT_API_CLIENT_SECRET,
-    timeoutMs: 2_000,
-  });
+  const api = sandboxApiClient(config, gateway.url);
   const { submitWithdrawal } = createPayoutActivities({
     api,
     callbackBaseUrl: 'http://127.0.0.1:9',

@@ -17,7 +17,8 @@ import type { ChargeResponse } from '../../src/api/charges/schemas';
 import type { InfractionResponse } from '../../src/api/infractions/schemas';
 import { createCardPayment } from '../card-payments/card-checkout';
 import { deleteWorkflow } from '../helpers/delete-workflow';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { startEngineHarness } from '../helpers/engine-harness';
+import { forThisFile } from '../helpers/for-this-file';
 import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
@@ -37,15 +38,13 @@ interface ListPage {
   nextCursor?: string;
 }
 
-let stack: EngineHarness;
-beforeAll(async () => {
-  stack = await startEngineHarness({
+const stack = forThisFile(() =>
+  startEngineHarness({
     CARD_CHECKOUT_TTL_MS: '4000',
     CARD_AUTHORIZE_DEADLINE_MS: '1000',
     SANDBOX_INFRACTION_RESOLVE_MS: '0',
-  });
-});
-afterAll(() => stack?.close());
+  }),
+);
 
 const idOf = (item: ListItem): string | undefined => item.externalId ?? item.infractionId;
 

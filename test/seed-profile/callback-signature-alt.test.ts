@@ -6,9 +6,8 @@
  * completing means the callback was taken.
  */
 import './seed-env';
-import { pollUntil } from '../../src/util/poll';
 import { startEngineHarness } from '../helpers/engine-harness';
-import { newExternalId, providerDebits, storeCode, waitForPayout } from '../helpers/payouts';
+import { newExternalId, providerDebits, storeCode, waitForPayout, waitForProviderCallback } from '../helpers/payouts';
 import { forThisFile } from '../helpers/for-this-file';
 
 const stack = forThisFile(() =>
@@ -32,24 +31,10 @@ test('a payout completes on a callback signed by another scheme, taken as a hint
   expect(await providerDebits(stack, id)).toBe(1);
 
   // The provider's side: its callback was answered 200, not refused for its signature.
-  const [operation] = (
-    await stack.admin<{ operations: { transactionId: string }[] }>(
-      'GET',
-      `/sandbox/operations?externalId=${encodeURIComponent(id)}`,
-    )
-  ).body.operations;
-  await pollUntil(
-    async () => {
-      const { callbacks } = (
-        await stack.admin<{ callbacks: { status: string; lastStatusCode: number | null }[] }>(
-          'GET',
-          `/sandbox/callbacks?operationId=${operation?.transactionId ?? ''}`,
-        )
-      ).body;
-      return callbacks.some((callback) => callback.status === 'delivered' && callback.lastStatusCode === 200)
-        ? true
-        : undefined;
-    },
-    { timeoutMs: 15_000, intervalMs: 100, description: `the callback of ${id} answered 200` },
+  await waitForProviderCallback(
+    stack,
+    id,
+    (callback) => callback.status === 'delivered' && callback.lastStatusCode === 200,
+    `the callback of ${id} answered 200`,
   );
 });

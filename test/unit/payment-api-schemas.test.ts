@@ -7,7 +7,6 @@ import {
   cryptoWithdrawalCallbackSchema,
   cryptoWithdrawalRequestSchema,
   pixCopyPasteCallbackSchema,
-  errorIssuesFromZod,
   infractionDefenseRequestSchema,
   infractionListQuerySchema,
   providerCallbackSchema,
@@ -19,14 +18,7 @@ import {
   withdrawalResponseSchema,
 } from '../../src/payment-api/schemas';
 import { endpoints } from '../../src/payment-api/endpoints';
-import type { z } from 'zod';
-
-/** The field paths a refusal names, as the sandbox's 400 body lists them. */
-function refusedPaths(schema: z.ZodType, value: unknown): string[] {
-  const result = schema.safeParse(value);
-  if (result.success) return [];
-  return errorIssuesFromZod(result.error).map((issue) => issue.path);
-}
+import { refusedPaths } from '../helpers/payment-api';
 
 const sampleWithdrawalResponse = {
   message: 'Withdrawal request received',

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { PIX_KEY_TYPES, isValidCpf, maskPixKey, pixKeyTypeSchema, validatePixKey } from '../../src/pix/keys';
+import {
+  PIX_KEY_TYPES,
+  isValidCpf,
+  maskPixKey,
+  pixKeyTypeSchema,
+  validatePixKey,
+  type PixKeyType,
+} from '../../src/pix/keys';
 
 /**
  * Check digits by the textbook formulation (remainder < 2 → 0, else 11 − remainder), independent of
@@ -15,6 +22,12 @@ function referenceCpf(base: number[]): string {
   const second = referenceCheckDigit([...base, first]);
   return [...base, first, second].join('');
 }
+
+/** Each of `keys`, as a key of `type`, is refused with the one `message`. */
+function expectEachRefused(type: PixKeyType, keys: string[], message: string): void {
+  for (const key of keys) expect(validatePixKey(type, key)).toEqual({ ok: false, message });
+}
+
 const cpfBase = fc
   .array(fc.integer({ min: 0, max: 9 }), { minLength: 9, maxLength: 9 })
   .filter((digits) => new Set(digits).size > 1);
@@ -37,12 +50,11 @@ describe('CPF keys', () => {
   });
 
   it('refuses anything that is not 11 digits or the exact mask', () => {
-    for (const key of ['5299822472', '529982247251', '529.982.24725', '529 982 247 25', 'abc.def.ghi-jk', '']) {
-      expect(validatePixKey('CPF', key)).toEqual({
-        ok: false,
-        message: 'CPF must have 11 digits, with or without the mask 123.456.789-09',
-      });
-    }
+    expectEachRefused(
+      'CPF',
+      ['5299822472', '529982247251', '529.982.24725', '529 982 247 25', 'abc.def.ghi-jk', ''],
+      'CPF must have 11 digits, with or without the mask 123.456.789-09',
+    );
     expect(isValidCpf('529.982.247-25')).toBe(false);
   });
 
@@ -69,21 +81,20 @@ describe('EMAIL keys', () => {
   });
 
   it('refuses addresses the provider could not deliver to', () => {
-    for (const key of [
-      'fulano',
-      'fulano@',
-      '@example.com',
-      'fulano@@example.com',
-      'ful ano@example.com',
-      'fulano@example',
-      'fulano..tal@example.com',
-      'fulano@-example.com',
-    ]) {
-      expect(validatePixKey('EMAIL', key)).toEqual({
-        ok: false,
-        message: 'EMAIL must be a valid address, e.g. name@example.com',
-      });
-    }
+    expectEachRefused(
+      'EMAIL',
+      [
+        'fulano',
+        'fulano@',
+        '@example.com',
+        'fulano@@example.com',
+        'ful ano@example.com',
+        'fulano@example',
+        'fulano..tal@example.com',
+        'fulano@-example.com',
+      ],
+      'EMAIL must be a valid address, e.g. name@example.com',
+    );
   });
 
   it('accepts 77 characters and refuses 78', () => {
@@ -104,19 +115,11 @@ describe('PHONE keys', () => {
   });
 
   it('refuses numbers without the +55 country code', () => {
-    for (const key of [
-      '11987654321',
-      '5511987654321',
-      '+1 415 555 0100',
-      '+55 11 98765-43210',
-      '+55 11 9876-543',
-      '+55.11.98765.4321',
-    ]) {
-      expect(validatePixKey('PHONE', key)).toEqual({
-        ok: false,
-        message: 'PHONE must be in +55 form, e.g. +5511987654321',
-      });
-    }
+    expectEachRefused(
+      'PHONE',
+      ['11987654321', '5511987654321', '+1 415 555 0100', '+55 11 98765-43210', '+55 11 9876-543', '+55.11.98765.4321'],
+      'PHONE must be in +55 form, e.g. +5511987654321',
+    );
   });
 
   it('refuses an area code containing 0', () => {

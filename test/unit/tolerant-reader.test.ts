@@ -7,19 +7,13 @@
 import {
   cardPaymentDetailsResponseSchema,
   cryptoStatusResponseSchema,
-  errorIssuesFromZod,
   infractionListResponseSchema,
   transactionCheckResponseSchema,
 } from '../../src/payment-api/schemas';
 import { checkChargeCode } from '../../src/charges/charge-code';
 import { buildBrCode } from '../../src/pix/brcode';
 import { crc16CcittFalse as crc16 } from '../../src/pix/crc16';
-import type { z } from 'zod';
-
-function refusedPaths(schema: z.ZodType, value: unknown): string[] {
-  const result = schema.safeParse(value);
-  return result.success ? [] : errorIssuesFromZod(result.error).map((issue) => issue.path);
-}
+import { refusedPaths } from '../helpers/payment-api';
 
 test('amounts are read as numbers or decimal strings, a third significant decimal or a word refused naming the field', () => {
   const check = (fee: unknown) =>

@@ -21,6 +21,7 @@ import {
   type InfractionWorkflow,
   type InfractionState,
 } from '../../src/contracts/infraction';
+import { defenseUpdateAnswer } from '../helpers/infractions';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
 const DAY = 24 * 3_600_000;
@@ -136,9 +137,7 @@ test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it pa
     await env.sleep(DAY);
     const missed = await reaches(handle, 'DEADLINE_MISSED');
     expect(missed.chargeExternalId).toBe('order-42');
-    const refused = await handle
-      .executeUpdate(defendInfractionUpdate, { args: [defense] })
-      .catch((error: unknown) => error);
+    const refused = await defenseUpdateAnswer(handle, defense);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
     await handle.signal(infractionRecordSignal, {
       ...initial,
@@ -230,9 +229,7 @@ test('a defense is answered once the provider took it; a second one is refused; 
       submitted: true,
       view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } },
     });
-    const second = await handle
-      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] })
-      .catch((error: unknown) => error);
+    const second = await defenseUpdateAnswer(handle, { ...defense, analise: 'ACEITA' });
     expect((second as WorkflowUpdateFailedError).cause?.message).toMatch(/no longer be defended|already sent/);
     // The deadline no longer matters once a defense is in.
     await env.sleep(3 * DAY);
@@ -279,9 +276,7 @@ test('while the first defense is with the provider, a different one is refused a
       description: 'the first defense to be with the provider',
     });
 
-    const different = await handle
-      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, analise: 'ACEITA' }] })
-      .catch((error: unknown) => error);
+    const different = await defenseUpdateAnswer(handle, { ...defense, analise: 'ACEITA' });
     expect(different).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((different as WorkflowUpdateFailedError).cause?.message).toBe(
       'a different defense was already sent for this infraction',
@@ -301,9 +296,7 @@ test('while the first defense is with the provider, a different one is refused a
       submitted: true,
       view: { state: 'DEFENSE_SUBMITTED' },
     });
-    const late = await handle
-      .executeUpdate(defendInfractionUpdate, { args: [{ ...defense, justificativa: 'outra' }] })
-      .catch((error: unknown) => error);
+    const late = await defenseUpdateAnswer(handle, { ...defense, justificativa: 'outra' });
     expect((late as WorkflowUpdateFailedError).cause?.message).toBe(
       'the infraction is DEFENSE_SUBMITTED: it can no longer be defended',
     );

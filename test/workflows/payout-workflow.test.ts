@@ -272,16 +272,47 @@ async function callbackPayoutHistory(input: PayoutInput): Promise<{ events: stri
   return { events, upserted };
 }
 
-test('a payout completed by callback costs 15 events and 2 workflow tasks: provider calls are local activities, SUBMITTED not indexed, the provider id indexed with the final state', async () => {
-  const { events, upserted } = await callbackPayoutHistory(payoutInput());
-  expect(events).toEqual([
+// The same payout completed by callback, on the current path and on the paths older versions were recorded on: they
+// differ only in what the submission writes before the callback wait, and in what gets indexed.
+test.each([
+  {
+    name: 'a payout completed by callback costs 15 events and 2 workflow tasks: provider calls are local activities, SUBMITTED not indexed, the provider id indexed with the final state',
+    input: () => payoutInput(),
+    submission: ['MARKER_RECORDED'],
+    eventCount: 15,
+    upserted: [['PayoutStatus', 'ProviderTransactionId']],
+  },
+  {
+    name: 'a payout of version 4 keeps its path: the provider id indexed with SUBMITTED (16 events)',
+    input: () => ({ ...payoutInput(), workflowVersion: 4 as const }),
+    submission: ['MARKER_RECORDED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'],
+    eventCount: 16,
+    upserted: [['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']],
+  },
+  {
+    name: 'a payout of version 2 keeps its path: the provider id indexed on its own behind the patch (19 events)',
+    input: () => ({ ...payoutInput(), workflowVersion: 2 as const }),
+    submission: [
+      'MARKER_RECORDED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'MARKER_RECORDED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    ],
+    eventCount: 19,
+    // The patch's marker comes with the SDK's TemporalChangeVersion upsert.
+    upserted: [['PayoutStatus'], ['TemporalChangeVersion'], ['ProviderTransactionId'], ['PayoutStatus']],
+  },
+])('$name', async ({ input, submission, eventCount, upserted }) => {
+  const history = await callbackPayoutHistory(input());
+  expect(history.events).toEqual([
     'WORKFLOW_EXECUTION_STARTED',
     ...WORKFLOW_TASK,
-    'MARKER_RECORDED',
+    ...submission,
     ...CALLBACK_TO_COMPLETION,
   ]);
-  expect(events).toHaveLength(15);
-  expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId']]);
+  expect(history.events).toHaveLength(eventCount);
+  expect(history.upserted).toEqual(upserted);
 });
 
 test('a payout the provider still reports pending at its first look is indexed SUBMITTED then, with its provider id: operators find payouts stuck at the provider', async () => {
@@ -318,35 +349,6 @@ test('a payout the provider still reports pending at its first look is indexed S
   expect(path(view)).toEqual(['RECEIVED', 'SUBMITTED', 'COMPLETED']);
   expect(upsertedWhilePending).toEqual([['PayoutStatus', 'ProviderTransactionId']]);
   expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
-});
-
-test('a payout of version 4 keeps its path: the provider id indexed with SUBMITTED (16 events)', async () => {
-  const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 4 });
-  expect(events).toEqual([
-    'WORKFLOW_EXECUTION_STARTED',
-    ...WORKFLOW_TASK,
-    'MARKER_RECORDED',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    ...CALLBACK_TO_COMPLETION,
-  ]);
-  expect(upserted).toEqual([['PayoutStatus', 'ProviderTransactionId'], ['PayoutStatus']]);
-});
-
-test('a payout of version 2 keeps its path: the provider id indexed on its own behind the patch (19 events)', async () => {
-  const { events, upserted } = await callbackPayoutHistory({ ...payoutInput(), workflowVersion: 2 });
-  expect(events).toEqual([
-    'WORKFLOW_EXECUTION_STARTED',
-    ...WORKFLOW_TASK,
-    'MARKER_RECORDED',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'MARKER_RECORDED',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
-    ...CALLBACK_TO_COMPLETION,
-  ]);
-  expect(events).toHaveLength(19);
-  // The patch's marker comes with the SDK's TemporalChangeVersion upsert.
-  expect(upserted).toEqual([['PayoutStatus'], ['TemporalChangeVersion'], ['ProviderTransactionId'], ['PayoutStatus']]);
 });
 
 test('an input without a version (started before version 2) keeps the remote-activity path it was recorded on', async () => {

@@ -6,7 +6,7 @@ import { cardCallbackSchema } from '../../../src/payment-api/schemas/card';
 import type { ThreeDSSessionResponse } from '../../../src/payment-api/schemas/security-module';
 import { TEST_CARDS } from '../../../sandbox/products/card-payments';
 import { pollUntil } from '../../../src/util/poll';
-import { RECIPIENT, startCallbackReceiver, type CallbackReceiver } from '../../helpers/sandbox';
+import { RECIPIENT, startCallbackReceiver, type CallbackReceiver, type RefusalBody } from '../../helpers/sandbox';
 import { cardToken, environmentKey, openSession, testCard } from '../shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
@@ -40,10 +40,7 @@ interface Data {
   providerReferences: { transactionId: string; customerId: string; cardId: string };
   [field: string]: unknown;
 }
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   data: Data;
   operations: { transactionId: string; details: Record<string, unknown> }[];
   entries: { kind: string; lines: { account: string; amountCents: number }[] }[];

@@ -12,8 +12,9 @@ import {
   RECIPIENT,
   sandboxForThisFile,
   uniqueId,
-  withdrawalBody,
+  withdrawPix,
   type Credentials,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const EXPIRY_MS = 60_000;
@@ -24,10 +25,7 @@ const {
   token,
 } = sandboxForThisFile({ overrides: { SANDBOX_CASH_IN_EXPIRY_MS: String(EXPIRY_MS) } });
 
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   qrCodeResponse: { transactionId: string; status: string; qrcode: string; amount: number; expiresAt: string };
   transaction: {
     transactionId: string;
@@ -171,14 +169,7 @@ describe('creating a charge', () => {
     expect(operations.body.operations).toHaveLength(1);
 
     const withdrawalId = uniqueId('wd-then-ci');
-    expect(
-      (
-        await sb.call('POST', '/api/withdrawals/withdraw', {
-          body: withdrawalBody(withdrawalId, receiver.url),
-          auth: { bearer: token() },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await withdrawPix(sb, token(), withdrawalId, receiver.url)).status).toBe(200);
     const reused = await create(chargeBody(withdrawalId));
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('IDEMPOTENCY_CONFLICT');

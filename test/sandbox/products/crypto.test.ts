@@ -13,7 +13,8 @@ import {
   firstCallbackNaming,
   sandboxForThisFile,
   uniqueId,
-  withdrawalBody,
+  withdrawPix,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
@@ -22,10 +23,7 @@ const EVM_WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
 const { sandbox: sb, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
 
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   transactionId: string;
   external_id: string;
   status: string;
@@ -163,14 +161,7 @@ describe('a crypto withdrawal', () => {
     expect((await status(transactionId, other)).status).toBe(404);
     expect((await status('cw_unknown')).status).toBe(404);
     const pixId = uniqueId('pix');
-    expect(
-      (
-        await sb.call('POST', '/api/withdrawals/withdraw', {
-          body: withdrawalBody(pixId, receiver.url),
-          auth: { bearer: token() },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await withdrawPix(sb, token(), pixId, receiver.url)).status).toBe(200);
     expect((await status(pixId)).status).toBe(404);
   });
 });

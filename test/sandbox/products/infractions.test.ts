@@ -9,7 +9,8 @@ import {
   RECIPIENT,
   sandboxForThisFile,
   uniqueId,
-  withdrawalBody,
+  withdrawPix,
+  type RefusalBody,
 } from '../../helpers/sandbox';
 
 const RESOLVE_MS = 3_000;
@@ -29,10 +30,7 @@ interface Infraction {
   defenseDeadline: string;
   [field: string]: unknown;
 }
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   infraction: Infraction;
   data: Infraction[];
   page: number;
@@ -118,10 +116,7 @@ describe('opening', () => {
     expect((await open({ transactionId: pendingId })).body.code).toBe('TRANSACTION_NOT_ELIGIBLE');
     const token = await sb.login();
     const withdrawalId = uniqueId('wd');
-    await sb.call('POST', '/api/withdrawals/withdraw', {
-      body: withdrawalBody(withdrawalId, receiver.url),
-      auth: { bearer: token },
-    });
+    await withdrawPix(sb, token, withdrawalId, receiver.url);
     const onWithdrawal = await open({
       transactionId: (
         await sb.call<Body>('POST', '/api/transactions/check', {

@@ -8,16 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TEST_CARDS } from '../../../sandbox/products/card-payments';
-import type { Answer } from '../../helpers/sandbox';
+import type { Answer, RefusalBody } from '../../helpers/sandbox';
 import { answerChallenge, cardToken, creditCardOf, environmentKey, openSession, testCard } from '../shield-helpers';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 
 const CHALLENGE_TIMEOUT_MS = 60_000;
 
-interface Body {
-  code: string;
-  message: string;
-  issues: { path: string; message: string }[];
+interface Body extends RefusalBody {
   data: { id: number; status: string };
   [field: string]: unknown;
 }
