@@ -2,12 +2,13 @@
  * The intent store as the engine opens it from its settings: on the payout registry's own SQLite file (so a claim
  * made by one process is the claim every other finds), its answers sealed with the configured payload key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqlite } from '../../src/db/sqlite';
 import { openIntentStore } from '../../src/intents/open-intent-store';
 import { sqliteIntentStore } from '../../src/intents/sql-intent-store';
+import { freePort } from '../../src/net/free-port';
 import { resolvePayloadKeys } from '../../src/temporal/encryption-key';
 import { testConfig } from '../helpers/temporal';
 
@@ -33,4 +34,13 @@ test("without DATABASE_URL the store is the registry's SQLite file, sealed with 
     intent: { runId: 'run-a', state: 'SENT', providerId: 'tx-1', answer: '{"id":"tx-1"}' },
   });
   await again.close();
+});
+
+test('with DATABASE_URL the store opens on that server, not in the SQLite file: a server that is down is named', async () => {
+  const dataDir = path.join(dir, 'with-database-url');
+  const port = await freePort();
+  await expect(
+    openIntentStore(testConfig({ DATA_DIR: dataDir, DATABASE_URL: `postgres://engine@127.0.0.1:${port}/engine` })),
+  ).rejects.toThrow(`127.0.0.1:${port}`);
+  expect(existsSync(path.join(dataDir, 'batches.sqlite'))).toBe(false);
 });
