@@ -2,7 +2,8 @@
  * One card payment, id `card-payment:<externalId>`, from the merchant's request to a confirmed outcome.
  * This function only wires the messages to the state machine (./card-payment.ts) and runs it.
  */
-import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { declareVersioning } from '../shared/versioning';
 import { handlersFinished } from '../shared/pending-updates';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import { CardPayment } from './card-payment';
@@ -17,9 +18,8 @@ import {
   type CardPaymentView,
 } from '../../src/contracts/card-payment';
 
-// Auto-upgrade (Worker Versioning on): it lives for days or months, so it moves to the current build at its next task;
-// its changes are behind patched() markers, which keep it replaying there.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, cardPaymentWorkflow);
+// Worker Versioning (a card payment waits days for its outcome).
+declareVersioning('AUTO_UPGRADE', cardPaymentWorkflow);
 
 export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<CardPaymentView> {
   const payment = new CardPayment(input);

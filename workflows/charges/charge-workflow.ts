@@ -3,7 +3,8 @@
  * and the merchant's wait for the created charge are one round trip. This function only wires the
  * messages to the state machine (./charge.ts).
  */
-import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { declareVersioning } from '../shared/versioning';
 import { handlersFinished } from '../shared/pending-updates';
 import { Charge } from './charge';
 import {
@@ -15,9 +16,8 @@ import {
 } from '../../src/contracts/charge';
 import type { ChargeInput } from '../../src/charges/charge-input';
 
-// Auto-upgrade (Worker Versioning on): it lives for days or months, so it moves to the current build at its next task;
-// its changes are behind patched() markers, which keep it replaying there.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, chargeWorkflow);
+// Worker Versioning (a paid charge listens for months).
+declareVersioning('AUTO_UPGRADE', chargeWorkflow);
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   const charge = new Charge(input);

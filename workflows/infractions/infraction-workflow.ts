@@ -2,7 +2,8 @@
  * One MED infraction, id `infraction:<infractionId>`, started (and kept up to date) by the MED sync with
  * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
  */
-import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { declareVersioning } from '../shared/versioning';
 import { handlersFinished } from '../shared/pending-updates';
 import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
@@ -14,9 +15,8 @@ import {
   type InfractionView,
 } from '../../src/contracts/infraction';
 
-// Auto-upgrade (Worker Versioning on): it lives for days or months, so it moves to the current build at its next task;
-// its changes are behind patched() markers, which keep it replaying there.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, infractionWorkflow);
+// Worker Versioning (an infraction lives for weeks).
+declareVersioning('AUTO_UPGRADE', infractionWorkflow);
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);

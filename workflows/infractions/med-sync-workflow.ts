@@ -4,7 +4,8 @@
  * next one: starting and signalling are idempotent (one workflow per infraction id, ever). Pages are read
  * until one is empty or shorter than the longest before it, whatever page size the provider applies.
  */
-import { patched, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
+import { declareVersioning } from '../shared/versioning';
 import type { InfractionActivities, SyncedPage } from '../../activities/infraction-activities';
 import type { MedSyncInput } from '../../src/contracts/infraction';
 
@@ -22,9 +23,8 @@ const FOLLOW_PAGES_PATCH = 'med-sync-follows-pages';
 const MAX_PAGES = 1_000;
 const MAX_PROBLEMS = 10;
 
-// Auto-upgrade (Worker Versioning on): a scheduled sync moves to the current build at its next task; its changes are
-// behind patched() markers, which keep it replaying there.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, medSyncWorkflow);
+// Worker Versioning (a scheduled sync).
+declareVersioning('AUTO_UPGRADE', medSyncWorkflow);
 
 export async function medSyncWorkflow(input: MedSyncInput): Promise<MedSyncSummary> {
   const summary: MedSyncSummary = { pages: 0, seen: 0, started: 0, signalled: 0 };

@@ -3,7 +3,8 @@
  * only wires the messages to the state machine (./payout.ts) and runs it; every update is answered
  * before the workflow ends.
  */
-import { setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
+import { declareVersioning } from '../shared/versioning';
 import { handlersFinished } from '../shared/pending-updates';
 import { runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import {
@@ -17,9 +18,8 @@ import {
 } from '../../src/contracts/payout';
 import { Payout } from './payout';
 
-// Pinned (Worker Versioning on): a payout runs to its end on the build that started it, whatever is deployed meanwhile;
-// it lives minutes to hours, so old builds drain.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, payoutWorkflow);
+// Worker Versioning (a payout ends on the build that started it; it lives minutes to hours, so old builds drain).
+declareVersioning('PINNED', payoutWorkflow);
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   const payout = new Payout(input);
