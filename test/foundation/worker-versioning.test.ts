@@ -77,10 +77,15 @@ const submit = (externalId: string) =>
 test('a new build takes new payouts and the batches in flight; a payout started on the old build ends there', async () => {
   await workerOf('build-a');
   await deploymentCli('set-current-version', 'build-a');
-  // The API's readiness (a worker polls the task queue) counts a versioned worker.
-  await expect(
-    checkWorkerPolling(stack.temporal, stack.config.TEMPORAL_NAMESPACE, stack.config.TEMPORAL_TASK_QUEUE),
-  ).resolves.toBeUndefined();
+  // The API's readiness (a worker polls the task queue) counts a versioned worker, once the server lists its poll.
+  await pollUntil(
+    () =>
+      checkWorkerPolling(stack.temporal, stack.config.TEMPORAL_NAMESPACE, stack.config.TEMPORAL_TASK_QUEUE).then(
+        () => true,
+        () => undefined,
+      ),
+    { timeoutMs: 30_000, intervalMs: 250, description: 'the versioned worker to be listed as polling the task queue' },
+  );
 
   const first = newExternalId('pinned');
   expect((await submit(first)).status).toBe(202);
