@@ -15,10 +15,10 @@ import { batchWorkflowId } from '../src/lifecycles/batch-client';
 import { mapConcurrently } from '../src/util/concurrency';
 
 /**
- * Payout starts of one step in flight at once: well under the worker's 40 workflow task slots (the SDK's default), some
- * of which its pollers hold, so that each eager start finds one free; a page of 200 still starts in tens of ms.
+ * Eager payout starts of one step in flight at once: well under the worker's workflow task slots
+ * (WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, 40 by default), some of which its pollers hold, so that each finds one free.
  */
-const STARTS_AT_ONCE = 16;
+const EAGER_STARTS_AT_ONCE = 16;
 
 export interface BatchActivityDependencies {
   batchStore: BatchStore;
@@ -65,8 +65,8 @@ export function createBatchActivities({
   ): Promise<StartedPage> {
     const items = await store.readPage(batchId, afterSeq, limit);
     const inputs = items.map(({ seq: _seq, ...request }) => payoutInput(request, timing, batchId));
-    // A few at a time: each start then finds a workflow task slot free on this worker and takes its first task eagerly.
-    await mapConcurrently(inputs, STARTS_AT_ONCE, (input) =>
+    // Eager starts a few at a time, so that each finds a free slot on this worker; otherwise the whole page at once.
+    await mapConcurrently(inputs, eagerStart ? EAGER_STARTS_AT_ONCE : inputs.length, (input) =>
       startPayoutWorkflow(temporal, input, taskQueue, { eager: eagerStart }),
     );
     // Accepted rows only: a payout already further along keeps its row (a retry of this page).

@@ -47,9 +47,9 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
 }
 
 /**
- * Worker Versioning when the deployment is named (the config has both or neither): each workflow type declares
- * its behaviour where it is defined (setWorkflowOptions); one without says AUTO_UPGRADE, as every long-lived
- * workflow does. Unset: an unversioned worker, as before.
+ * Worker Versioning when the deployment is named (the config has both or neither): each workflow type declares its
+ * behaviour where it is defined (declareVersioning, workflows/shared/versioning.ts); one without says AUTO_UPGRADE,
+ * as every long-lived workflow does. Unset: an unversioned worker, as before.
  */
 function deploymentOptions(
   config: Pick<Config, 'WORKER_DEPLOYMENT_NAME' | 'WORKER_BUILD_ID'>,

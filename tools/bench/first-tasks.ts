@@ -3,6 +3,8 @@
  * workflow task eagerly, in the start's answer, or dispatched by the server's matching. A batch's worker starts its
  * payouts eagerly when it has a free workflow task slot.
  */
+import { metricsText } from './server-persistence';
+
 export interface FirstTasks {
   eager: number;
   dispatched: number;
@@ -20,9 +22,7 @@ export function parseFirstTasks(text: string): FirstTasks {
 }
 
 export async function readFirstTasks(metricsUrl: string): Promise<FirstTasks> {
-  const answer = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });
-  if (!answer.ok) throw new Error(`${metricsUrl} answered ${answer.status}`);
-  return parseFirstTasks(await answer.text());
+  return parseFirstTasks(await metricsText(metricsUrl));
 }
 
 export const firstTasksBetween = (before: FirstTasks, after: FirstTasks): FirstTasks => ({

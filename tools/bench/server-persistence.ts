@@ -53,10 +53,15 @@ export function parsePersistenceCounters(text: string): PersistenceCounters {
   return counters;
 }
 
-export async function readPersistenceCounters(metricsUrl: string): Promise<PersistenceCounters> {
+/** A process's Prometheus text exposition. */
+export async function metricsText(metricsUrl: string): Promise<string> {
   const answer = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });
   if (!answer.ok) throw new Error(`${metricsUrl} answered ${answer.status}`);
-  return parsePersistenceCounters(await answer.text());
+  return answer.text();
+}
+
+export async function readPersistenceCounters(metricsUrl: string): Promise<PersistenceCounters> {
+  return parsePersistenceCounters(await metricsText(metricsUrl));
 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));

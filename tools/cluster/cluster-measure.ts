@@ -31,6 +31,7 @@ import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import type { Cluster } from './cluster-stack';
 import { paidCardPayment, paidCharge } from './lifecycles';
 import { StackClient } from './stack-client';
+import { mapConcurrently } from '../../src/util/concurrency';
 
 export interface MeasureSizes {
   payouts: number;
@@ -70,21 +71,6 @@ export interface ClusterMeasurement {
 const SAMPLED = 20;
 const load = (): number => Number(os.loadavg()[0]?.toFixed(2));
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-
-/** Runs `work` with `limit` of them in flight at most. */
-async function inFlight<T>(count: number, limit: number, work: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      while (next < count) {
-        const index = next++;
-        results[index] = await work(index);
-      }
-    }),
-  );
-  return results;
-}
 
 /** Every nth, so that a sample spans the whole phase. */
 const spread = <T>(items: readonly T[], count: number): T[] =>
@@ -233,10 +219,7 @@ async function paidPhase(
   pay: (externalId: string) => Promise<unknown>,
   workflowId: (externalId: string) => string,
 ): Promise<PhaseFigures> {
-  const figures = await phase(
-    cluster,
-    async () => (await inFlight(ids.length, concurrency, (index) => pay(ids[index] ?? ''))).length,
-  );
+  const figures = await phase(cluster, async () => (await mapConcurrently(ids, concurrency, pay)).length);
   const namespace = cluster.config.TEMPORAL_NAMESPACE;
   return { ...figures, stateTransitions: await stateTransitions(connection, namespace, ids.map(workflowId)) };
 }
