@@ -32,6 +32,8 @@ export const faultsSchema = z.strictObject({
       duplicate: countOrShareSchema.optional(),
       /** Extra delay before the first attempt of each callback. */
       delayMs: z.number().int().min(0).max(600_000).optional(),
+      /** Up to this much more, at random, on each callback's delay: `delayMs` 2000 and 3000 here spread them over 2–5 s. */
+      delayJitterMs: z.number().int().min(0).max(600_000).optional(),
       /** Hold callbacks and release them newest first once none was created for `reorderWindowMs`. */
       reorder: z.boolean().optional(),
       reorderWindowMs: z.number().int().min(0).max(60_000).optional(),
@@ -105,7 +107,8 @@ export function createFaultState(random: () => number = Math.random): FaultState
       return {
         drop,
         extraCopies: duplicate ? 1 : 0,
-        delayMs: callbacks.delayMs ?? 0,
+        delayMs:
+          (callbacks.delayMs ?? 0) + (callbacks.delayJitterMs ? Math.floor(random() * callbacks.delayJitterMs) : 0),
         hold: callbacks.reorder === true,
       };
     },

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Config } from '../../src/config/env';
 import { freePort } from '../../src/net/free-port';
 import { pollUntil, StopPolling } from '../../src/util/poll';
-import { hasExited, spawnService } from '../stack/child-services';
+import { hasExited, spawnService, stopChild } from '../stack/child-services';
 import { processCpu, type CpuReading } from './cpu-use';
 import { freshTemporal, startSandbox, type PhasePlace } from './engine-stack';
 import { delayCallbacks } from './sandbox-callback-delay';
@@ -25,6 +25,7 @@ const doneLineSchema = z.object({
   states: z.record(z.string(), z.number()),
   seconds: z.number(),
 });
+type DoneLine = z.infer<typeof doneLineSchema>;
 
 export interface MinimalRunResult {
   payouts: number;
@@ -55,6 +56,56 @@ function markerLines(child: ChildProcess): (marker: string, timeoutMs: number) =
     );
 }
 
+/** The minimal payout's process, polling: `run` starts a run of it and answers the run's last line. */
+export interface MinimalService {
+  child: ChildProcess;
+  run(
+    request: { prefix: string; payouts: number; window: number; rate?: number },
+    timeoutMs: number,
+  ): Promise<DoneLine>;
+}
+
+/**
+ * Starts the minimal payout's process on the Temporal server `env` names (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE),
+ * calling the sandbox at `sandboxUrl` with `config`'s credentials, `slots` workflow tasks at once.
+ */
+export async function startMinimalService(options: {
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  sandboxUrl: string;
+  slots: number;
+}): Promise<MinimalService> {
+  const service = spawnService('minimal-payout', {
+    env: {
+      ...options.env,
+      MINIMAL_TASK_QUEUE: TASK_QUEUE,
+      MINIMAL_CALLBACK_PORT: String(await freePort()),
+      PAYMENT_API_BASE_URL: options.sandboxUrl,
+      PAYMENT_API_CLIENT_ID: options.config.PAYMENT_API_CLIENT_ID,
+      PAYMENT_API_CLIENT_SECRET: options.config.PAYMENT_API_CLIENT_SECRET,
+      WEBHOOK_SECRET: options.config.WEBHOOK_SECRET[0] ?? '',
+      // The engine worker's cache and Node flags (tools/stack/child-services.ts): only the code differs.
+      MINIMAL_MAX_CACHED_WORKFLOWS: String(options.config.WORKER_MAX_CACHED_WORKFLOWS),
+      MINIMAL_WORKFLOW_TASK_SLOTS: String(options.slots),
+    },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const marker = markerLines(service);
+  try {
+    await marker('minimal.ready', 120_000);
+  } catch (error) {
+    await stopChild(service, 30_000);
+    throw error;
+  }
+  return {
+    child: service,
+    async run({ prefix, payouts, window, rate }, timeoutMs) {
+      service.stdin?.write(`run ${prefix} ${payouts} ${window}${rate === undefined ? '' : ` ${rate}`}\n`);
+      return doneLineSchema.parse(JSON.parse(await marker('minimal.done', timeoutMs)));
+    },
+  };
+}
+
 export async function measureMinimalPayouts(
   options: PhasePlace & { config: Config; payouts: number; window: number; callbackDelayMs: number; timeoutMs: number },
 ): Promise<MinimalRunResult> {
@@ -63,36 +114,24 @@ export async function measureMinimalPayouts(
     const sandbox = await startSandbox(temporal, { ...temporal.env, SANDBOX_SETTLE_MS: '0' }, options.ports);
     const sandboxUrl = `http://127.0.0.1:${options.ports.sandbox}`;
     await delayCallbacks(sandboxUrl, options.config.SANDBOX_ADMIN_TOKEN, options.callbackDelayMs);
-    const service = spawnService('minimal-payout', {
-      env: {
-        ...temporal.env,
-        MINIMAL_TASK_QUEUE: TASK_QUEUE,
-        MINIMAL_CALLBACK_PORT: String(await freePort()),
-        PAYMENT_API_BASE_URL: sandboxUrl,
-        PAYMENT_API_CLIENT_ID: options.config.PAYMENT_API_CLIENT_ID,
-        PAYMENT_API_CLIENT_SECRET: options.config.PAYMENT_API_CLIENT_SECRET,
-        WEBHOOK_SECRET: options.config.WEBHOOK_SECRET[0] ?? '',
-        // The engine worker's cache and Node flags (tools/stack/child-services.ts): only the code differs.
-        MINIMAL_MAX_CACHED_WORKFLOWS: String(options.config.WORKER_MAX_CACHED_WORKFLOWS),
-        // Eager start as it is meant to be used: a free slot for each payout of the window (issue 41).
-        MINIMAL_WORKFLOW_TASK_SLOTS: String(Math.max(options.window, 2)),
-      },
-      stdio: ['pipe', 'pipe', 'inherit'],
+    // Eager start as it is meant to be used: a free slot for each payout of the window (issue 41).
+    const service = await startMinimalService({
+      env: temporal.env,
+      config: options.config,
+      sandboxUrl,
+      slots: Math.max(options.window, 2),
     });
-    temporal.children.push(service);
-    const marker = markerLines(service);
-    await marker('minimal.ready', 120_000);
+    temporal.children.push(service.child);
 
     const cpu = processCpu({
       temporal: temporal.server.pid,
-      worker: service.pid,
+      worker: service.child.pid,
       sandbox: sandbox.pid,
       client: process.pid,
     });
     const storeBefore = await readPersistenceCounters(temporal.metricsUrl);
     const prefix = `minimal-${Date.now().toString(36)}`;
-    service.stdin?.write(`run ${prefix} ${options.payouts} ${options.window}\n`);
-    const run = doneLineSchema.parse(JSON.parse(await marker('minimal.done', options.timeoutMs)));
+    const run = await service.run({ prefix, payouts: options.payouts, window: options.window }, options.timeoutMs);
     // The last checks were seen; their workflows close in the task that ran them.
     await pollUntil(
       async () =>

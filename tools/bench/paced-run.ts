@@ -4,7 +4,8 @@
  * open loop, as merchants send them), for a fixed time; then, once every one is final, from visibility
  * the time from each workflow's start to its close (all of them), and from sampled histories the two
  * halves a merchant and an operator see: start → its submission recorded (the first workflow task,
- * in which the provider answered, completed), and callback received (its signal) → `COMPLETED`.
+ * in which the provider answered, completed), and callback received (its signal, or its update
+ * accepted) → `COMPLETED`; their sum per payout is the engine's own time, the provider's wait left out.
  */
 import { temporal } from '@temporalio/proto';
 import { pollUntil } from '../../src/util/poll';
@@ -19,6 +20,8 @@ export interface PacedRunResult {
   latencyMs: { p50: number; p99: number };
   submitLatencyMs: { p50: number; p99: number; sampled: number };
   callbackToFinalMs: { p50: number; p99: number; sampled: number };
+  /** Per sampled payout, the two halves together: from acceptance to final, less the time the provider took to call back. */
+  engineOwnMs: { p50: number; p99: number; sampled: number };
 }
 
 const SAMPLED_HISTORIES = 200;
@@ -75,18 +78,27 @@ export async function measurePaced(options: PayoutPhase & { rate: number; second
   }
   const submits: number[] = [];
   const callbacks: number[] = [];
+  const engineOwn: number[] = [];
   const step = Math.max(1, Math.floor(workflowIds.length / SAMPLED_HISTORIES));
   for (const workflowId of workflowIds.filter((_, index) => index % step === 0).slice(0, SAMPLED_HISTORIES)) {
     const events = (await options.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
     const first = (type: temporal.api.enums.v1.EventType) => events.find((event) => event.eventType === type);
-    const [start, submitted, signalled, closed] = [
-      first(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED),
-      first(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
-      first(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
-      first(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED),
+    const { EventType } = temporal.api.enums.v1;
+    const [start, submitted, closed] = [
+      first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED),
+      first(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+      first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED),
     ];
-    if (start && submitted) submits.push(eventMs(submitted) - eventMs(start));
-    if (signalled && closed) callbacks.push(eventMs(closed) - eventMs(signalled));
+    const callback = events.find(
+      (event) =>
+        event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED ||
+        event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+    );
+    const submit = start && submitted ? eventMs(submitted) - eventMs(start) : undefined;
+    const tail = callback && closed ? eventMs(closed) - eventMs(callback) : undefined;
+    if (submit !== undefined) submits.push(submit);
+    if (tail !== undefined) callbacks.push(tail);
+    if (submit !== undefined && tail !== undefined) engineOwn.push(submit + tail);
   }
   return {
     rate: Number(options.rate.toFixed(1)),
@@ -95,5 +107,6 @@ export async function measurePaced(options: PayoutPhase & { rate: number; second
     latencyMs: quantiles(latencies),
     submitLatencyMs: { ...quantiles(submits), sampled: submits.length },
     callbackToFinalMs: { ...quantiles(callbacks), sampled: callbacks.length },
+    engineOwnMs: { ...quantiles(engineOwn), sampled: engineOwn.length },
   };
 }

@@ -17,7 +17,13 @@ async function faults(sandboxUrl: string, adminToken: string, method: 'PUT' | 'D
   if (!response.ok) throw new Error(`the sandbox answered ${response.status} to ${method} /sandbox/faults`);
 }
 
-export async function delayCallbacks(sandboxUrl: string, adminToken: string, delayMs: number): Promise<CallbackDelay> {
-  await faults(sandboxUrl, adminToken, 'PUT', { callbacks: { delayMs } });
+/** Each callback `delayMs` late, and up to `jitterMs` more at random (a real provider's callbacks do not come in step). */
+export async function delayCallbacks(
+  sandboxUrl: string,
+  adminToken: string,
+  delayMs: number,
+  jitterMs = 0,
+): Promise<CallbackDelay> {
+  await faults(sandboxUrl, adminToken, 'PUT', { callbacks: { delayMs, delayJitterMs: jitterMs } });
   return { clear: () => faults(sandboxUrl, adminToken, 'DELETE') };
 }

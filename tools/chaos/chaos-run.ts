@@ -165,12 +165,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       });
     }
     if (options.flows.includes('webhooks')) {
-      const client = new StackClient({
-        engineUrl: stack.engineUrl,
-        sandboxUrl: stack.sandboxUrl,
-        apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '',
-        adminToken: stack.config.SANDBOX_ADMIN_TOKEN,
-      });
+      const client = StackClient.of(stack);
       // A PRNG of its own: the receiver's answers do not shift the trials' plans.
       endpoint = await startFlappingEndpoint(client, new Prng(options.seed ^ 0x5eed));
     }

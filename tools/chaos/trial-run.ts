@@ -239,13 +239,7 @@ export async function runTrial(
   const startedAt = Date.now();
   const kills = zeroKills();
   const api = new EngineClient({ baseUrl: stack.engineUrl, apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '' });
-  const client = new StackClient({
-    engineUrl: stack.engineUrl,
-    sandboxUrl: stack.sandboxUrl,
-    apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '',
-    adminToken: stack.config.SANDBOX_ADMIN_TOKEN,
-    patienceMs: timeouts.submitMs,
-  });
+  const client = StackClient.of(stack, { patienceMs: timeouts.submitMs });
   const hasBatch = plan.items.length > 0;
 
   await stack.setFaults(plan.faults);

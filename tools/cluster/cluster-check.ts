@@ -226,12 +226,7 @@ export async function runClusterCheck(
 ): Promise<ClusterCheckReport> {
   const { log } = options;
   const run = randomBytes(4).toString('hex');
-  const client = new StackClient({
-    engineUrl: cluster.engineUrl,
-    sandboxUrl: cluster.sandboxUrl,
-    apiKey: cluster.config.ENGINE_API_KEYS[0]?.secret ?? '',
-    adminToken: cluster.config.SANDBOX_ADMIN_TOKEN,
-  });
+  const client = StackClient.of(cluster);
   const server = await describeServer(cluster.temporalAddress);
   const receiver = await startWebhookReceiver();
   try {

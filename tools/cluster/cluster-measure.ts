@@ -152,7 +152,7 @@ function requestsPerItem(
  * Measures one phase: its time, the CPU of every part (and of `extraPids`), the server's store counters
  * and PostgreSQL's, around `work`, which answers how many items it did.
  */
-async function phase(
+export async function phase(
   cluster: Cluster,
   work: () => Promise<number>,
   extraPids: Record<string, number | undefined> = {},
@@ -224,21 +224,73 @@ async function paidPhase(
   return { ...figures, stateTransitions: await stateTransitions(connection, namespace, ids.map(workflowId)) };
 }
 
+/** One batch of `payouts` through the engine, as a phase: its rate, costs, and the latency of 200 of its payouts from the batch's acceptance. */
+export async function batchPayoutPhase(
+  cluster: Cluster,
+  client: StackClient,
+  connection: Connection,
+  batchId: string,
+  payouts: number,
+): Promise<ClusterMeasurement['payout']> {
+  const namespace = cluster.config.TEMPORAL_NAMESPACE;
+  const items = benchItems(payouts, batchId);
+  const accepted = Date.now();
+  const figures = await phase(cluster, async () => {
+    await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
+    await pollUntil(
+      async () =>
+        (await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema)).done ? true : undefined,
+      { timeoutMs: 3_600_000, intervalMs: 500, description: `batch ${batchId} to finish` },
+    );
+    return items.length;
+  });
+  const payoutIds = items.map((item) => payoutWorkflowId(item.externalId));
+  const latencies: number[] = [];
+  for (const workflowId of spread(payoutIds, 200)) {
+    const described = await connection.workflowService.describeWorkflowExecution({
+      namespace,
+      execution: { workflowId },
+    });
+    const close = described.workflowExecutionInfo?.closeTime;
+    if (close) latencies.push(Number(close.seconds) * 1_000 + Math.floor((close.nanos ?? 0) / 1e6) - accepted);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    ...figures,
+    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    stateTransitions: await stateTransitions(connection, namespace, payoutIds),
+  };
+}
+
+/** The machine and the cluster a measurement ran on. */
+export async function measuredSetup(
+  cluster: Cluster,
+  connection: Connection,
+): Promise<Pick<ClusterMeasurement, 'machine' | 'cluster'>> {
+  const info = await connection.workflowService.getClusterInfo({});
+  return {
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    },
+    cluster: {
+      temporal: info.serverVersion ?? 'unknown',
+      shards: info.historyShardCount ?? 0,
+      workers: cluster.parts.workers.length,
+    },
+  };
+}
+
 export async function measureCluster(
   cluster: Cluster,
   sizes: MeasureSizes,
   log: (line: string) => void,
 ): Promise<ClusterMeasurement> {
   const { config } = cluster;
-  const client = new StackClient({
-    engineUrl: cluster.engineUrl,
-    sandboxUrl: cluster.sandboxUrl,
-    apiKey: config.ENGINE_API_KEYS[0]?.secret ?? '',
-    adminToken: config.SANDBOX_ADMIN_TOKEN,
-  });
+  const client = StackClient.of(cluster);
   const connection = await Connection.connect({ address: cluster.temporalAddress });
   try {
-    const info = await connection.workflowService.getClusterInfo({});
     const run = Date.now().toString(36);
 
     let bare: PhaseFigures | undefined;
@@ -274,39 +326,8 @@ export async function measureCluster(
     }
 
     log(`measure: ${sizes.payouts} payouts in one batch`);
-    const batchId = `measure-${run}`;
-    const items = benchItems(sizes.payouts, batchId);
-    const accepted = Date.now();
-    const payoutPhase = await phase(cluster, async () => {
-      await client.engine('POST', '/v1/payout-batches', batchAcceptedSchema, { batchId, items });
-      await pollUntil(
-        async () =>
-          (await client.engine('GET', `/v1/payout-batches/${batchId}`, batchSummarySchema)).done ? true : undefined,
-        {
-          timeoutMs: 3_600_000,
-          intervalMs: 500,
-          description: `batch ${batchId} to finish`,
-        },
-      );
-      return items.length;
-    });
-    const payoutIds = items.map((item) => payoutWorkflowId(item.externalId));
-    const latencies: number[] = [];
-    for (const workflowId of spread(payoutIds, 200)) {
-      const described = await connection.workflowService.describeWorkflowExecution({
-        namespace: config.TEMPORAL_NAMESPACE,
-        execution: { workflowId },
-      });
-      const close = described.workflowExecutionInfo?.closeTime;
-      if (close) latencies.push(Number(close.seconds) * 1_000 + Math.floor((close.nanos ?? 0) / 1e6) - accepted);
-    }
-    latencies.sort((a, b) => a - b);
-    const payout = {
-      ...payoutPhase,
-      latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
-      stateTransitions: await stateTransitions(connection, config.TEMPORAL_NAMESPACE, payoutIds),
-    };
-    log(`measure: ${JSON.stringify({ batch: batchWorkflowId(batchId), perSecond: payout.perSecond })}`);
+    const payout = await batchPayoutPhase(cluster, client, connection, `measure-${run}`, sizes.payouts);
+    log(`measure: ${JSON.stringify({ batch: batchWorkflowId(`measure-${run}`), perSecond: payout.perSecond })}`);
 
     log(`measure: ${sizes.charges} PIX charges, paid`);
     const chargeIds = Array.from({ length: sizes.charges }, (_, index) => `m${run}c${index}`);
@@ -319,16 +340,7 @@ export async function measureCluster(
     const cardPayment = await paidPhase(cluster, connection, cardIds, 10, payCard, cardPaymentWorkflowId);
 
     return {
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model ?? 'unknown',
-        memoryGb: Math.round(os.totalmem() / 1024 ** 3),
-      },
-      cluster: {
-        temporal: info.serverVersion ?? 'unknown',
-        shards: info.historyShardCount ?? 0,
-        workers: cluster.parts.workers.length,
-      },
+      ...(await measuredSetup(cluster, connection)),
       ...(bare ? { bare } : {}),
       payout,
       charge,

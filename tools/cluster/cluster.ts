@@ -4,32 +4,46 @@
  * CLUSTER_CHECK=1: on a stack of its own (a temporary folder, free ports), the smoke of
  * tools/cluster/cluster-check.ts; prints one JSON line and exits 1 on any loss.
  * CLUSTER_MEASURE=1: likewise, the figures of docs/scaling.md (tools/cluster/cluster-measure.ts), as JSON.
+ * CLUSTER_BENCH=1: likewise, the engine against the minimal Temporal payout on the production topology
+ * (tools/cluster/cluster-bench.ts), as JSON: docs/benchmarks.md.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkPassed, CLUSTER_CHECK_ENV, runClusterCheck, type ClusterCheckReport } from './cluster-check';
-import { measureCluster } from './cluster-measure';
+import { benchCluster, CLUSTER_BENCH_ENV, type BenchSizes } from './cluster-bench';
+import { measureCluster, type MeasureSizes } from './cluster-measure';
 import { ClusterStopped, startCluster, type Cluster, type ClusterOptions } from './cluster-stack';
 import { TEMPORAL_SERVER_VERSION } from './server-build';
 import { loadConfigOrExit } from '../../src/config/env';
 import { toolSettingsOrExit } from '../stack/tool-settings';
 import { onShutdown } from '../../src/cli/shutdown';
 
-const clusterEnvSchema = z.object({
-  CLUSTER_CHECK: z.enum(['0', '1']).default('0'),
-  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
-  CLUSTER_DATA_DIR: z.string().min(1).optional(),
-  CLUSTER_CHECK_PAYOUTS: z.coerce.number().int().min(1).max(5_000).default(300),
-  CLUSTER_MEASURE: z.enum(['0', '1']).default('0'),
-  /** History shards of the measured cluster's new database: how much one shard carries is measured with 1. */
-  CLUSTER_SHARDS: z.coerce.number().int().min(1).max(16_384).optional(),
-  CLUSTER_MEASURE_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(2_000),
-  CLUSTER_MEASURE_CHARGES: z.coerce.number().int().min(1).max(10_000).default(100),
-  CLUSTER_MEASURE_CARD_PAYMENTS: z.coerce.number().int().min(1).max(10_000).default(30),
-  CLUSTER_MEASURE_BARE_PAYOUTS: z.coerce.number().int().min(0).default(2_000),
-});
+const clusterEnvSchema = z
+  .object({
+    CLUSTER_CHECK: z.enum(['0', '1']).default('0'),
+    CLUSTER_WORKERS: z.coerce.number().int().min(1).max(8).default(2),
+    CLUSTER_DATA_DIR: z.string().min(1).optional(),
+    CLUSTER_CHECK_PAYOUTS: z.coerce.number().int().min(1).max(5_000).default(300),
+    CLUSTER_MEASURE: z.enum(['0', '1']).default('0'),
+    /** History shards of the measured cluster's new database: how much one shard carries is measured with 1. */
+    CLUSTER_SHARDS: z.coerce.number().int().min(1).max(16_384).optional(),
+    CLUSTER_MEASURE_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+    CLUSTER_MEASURE_CHARGES: z.coerce.number().int().min(1).max(10_000).default(100),
+    CLUSTER_MEASURE_CARD_PAYMENTS: z.coerce.number().int().min(1).max(10_000).default(30),
+    CLUSTER_MEASURE_BARE_PAYOUTS: z.coerce.number().int().min(0).default(2_000),
+    CLUSTER_BENCH: z.enum(['0', '1']).default('0'),
+    CLUSTER_BENCH_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+    CLUSTER_BENCH_SATURATION_PAYOUTS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+    CLUSTER_BENCH_CALLBACK_MIN_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+    CLUSTER_BENCH_CALLBACK_MAX_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    CLUSTER_BENCH_LOAD_SHARE: z.coerce.number().gt(0).max(1).default(0.8),
+  })
+  .refine((settings) => settings.CLUSTER_BENCH_CALLBACK_MAX_MS >= settings.CLUSTER_BENCH_CALLBACK_MIN_MS, {
+    message: 'CLUSTER_BENCH_CALLBACK_MAX_MS is below CLUSTER_BENCH_CALLBACK_MIN_MS',
+    path: ['CLUSTER_BENCH_CALLBACK_MAX_MS'],
+  });
 type ClusterSettings = z.output<typeof clusterEnvSchema>;
 
 /** The check's short waits; the sandbox settling at once and quieter logs, as the bench runs. */
@@ -44,7 +58,7 @@ function banner(cluster: Cluster): string {
     `The engine on a Temporal server ${TEMPORAL_SERVER_VERSION} with PostgreSQL is up:`,
     `  Engine API         ${cluster.engineUrl}   (Authorization: Bearer ${config.ENGINE_API_KEYS[0]?.secret ?? ''})`,
     `  Sandbox (PSP)      ${cluster.sandboxUrl}`,
-    `  Temporal frontend  ${cluster.temporalAddress}   namespace ${config.TEMPORAL_NAMESPACE}; no Web UI here (docs/scaling.md, "Running it")`,
+    `  Temporal frontend  ${cluster.temporalAddress}   namespace ${config.TEMPORAL_NAMESPACE}; no Web UI here (docs/operations.md, "A real Temporal server")`,
     `  Temporal metrics   ${cluster.serverMetricsUrl}`,
     ...cluster.workerMetricsUrls().map((url, index) => `  Worker ${index + 1} metrics   ${url}`),
     `  Data and logs      ${config.DATA_DIR} (logs/<part>.log)`,
@@ -105,29 +119,25 @@ async function check(workers: number, payouts: number): Promise<number> {
   return 1;
 }
 
-async function measure(settings: ClusterSettings): Promise<number> {
-  const dataDir = throwawayDir('measure');
+/** On a cluster of its own, figures printed as JSON; its folder goes once they are printed. */
+async function measureOnThrowaway(
+  label: string,
+  settings: ClusterSettings,
+  env: Readonly<Record<string, string>>,
+  figures: (cluster: Cluster) => Promise<unknown>,
+): Promise<number> {
+  const dataDir = throwawayDir(label);
   const workers = settings.CLUSTER_WORKERS;
-  log(`cluster measure: ${workers} workers, ${settings.CLUSTER_SHARDS ?? 'the configured'} shards, in ${dataDir}`);
+  log(`cluster ${label}: ${workers} workers, ${settings.CLUSTER_SHARDS ?? 'the configured'} shards, in ${dataDir}`);
   const cluster = await startThrowaway(dataDir, {
     dataDir,
     workers,
     ports: 'free',
-    env: CLUSTER_MEASURE_ENV,
+    env,
     ...(settings.CLUSTER_SHARDS ? { shards: settings.CLUSTER_SHARDS } : {}),
   });
   try {
-    const figures = await measureCluster(
-      cluster,
-      {
-        payouts: settings.CLUSTER_MEASURE_PAYOUTS,
-        charges: settings.CLUSTER_MEASURE_CHARGES,
-        cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS,
-        barePayouts: settings.CLUSTER_MEASURE_BARE_PAYOUTS,
-      },
-      log,
-    );
-    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await figures(cluster), null, 2)}\n`);
   } finally {
     await cluster.stop();
   }
@@ -135,11 +145,34 @@ async function measure(settings: ClusterSettings): Promise<number> {
   return 0;
 }
 
+const measureSizes = (settings: ClusterSettings): MeasureSizes => ({
+  payouts: settings.CLUSTER_MEASURE_PAYOUTS,
+  charges: settings.CLUSTER_MEASURE_CHARGES,
+  cardPayments: settings.CLUSTER_MEASURE_CARD_PAYMENTS,
+  barePayouts: settings.CLUSTER_MEASURE_BARE_PAYOUTS,
+});
+
+const benchSizes = (settings: ClusterSettings): BenchSizes => ({
+  payouts: settings.CLUSTER_BENCH_PAYOUTS,
+  saturationPayouts: settings.CLUSTER_BENCH_SATURATION_PAYOUTS,
+  callbackDelayMs: { min: settings.CLUSTER_BENCH_CALLBACK_MIN_MS, max: settings.CLUSTER_BENCH_CALLBACK_MAX_MS },
+  loadShare: settings.CLUSTER_BENCH_LOAD_SHARE,
+});
+
 async function main(): Promise<void> {
   const settings = toolSettingsOrExit(clusterEnvSchema);
   if (settings.CLUSTER_CHECK === '1')
     process.exit(await check(settings.CLUSTER_WORKERS, settings.CLUSTER_CHECK_PAYOUTS));
-  if (settings.CLUSTER_MEASURE === '1') process.exit(await measure(settings));
+  if (settings.CLUSTER_MEASURE === '1') {
+    const sizes = measureSizes(settings);
+    process.exit(
+      await measureOnThrowaway('measure', settings, CLUSTER_MEASURE_ENV, (c) => measureCluster(c, sizes, log)),
+    );
+  }
+  if (settings.CLUSTER_BENCH === '1') {
+    const sizes = benchSizes(settings);
+    process.exit(await measureOnThrowaway('bench', settings, CLUSTER_BENCH_ENV, (c) => benchCluster(c, sizes, log)));
+  }
 
   const config = loadConfigOrExit();
   const dataDir = path.resolve(settings.CLUSTER_DATA_DIR ?? path.join(config.DATA_DIR, 'cluster'));

@@ -5,6 +5,7 @@
  * answer is parsed with the schema its server builds it from.
  */
 import type { z } from 'zod';
+import type { Config } from '../../src/config/env';
 import { shieldPublicKeyResponseSchema } from '../../src/payment-api/schemas/security-module';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 
@@ -21,8 +22,26 @@ export interface StackClientOptions {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** A running stack's addresses and configuration: the first API key, the sandbox's admin token. */
+export interface StackAddresses {
+  engineUrl: string;
+  sandboxUrl: string;
+  config: Pick<Config, 'ENGINE_API_KEYS' | 'SANDBOX_ADMIN_TOKEN'>;
+}
+
 export class StackClient {
   constructor(private readonly options: StackClientOptions) {}
+
+  /** A client of `stack` as its first API key's merchant and its operator. */
+  static of(stack: StackAddresses, options: Pick<StackClientOptions, 'patienceMs'> = {}): StackClient {
+    return new StackClient({
+      engineUrl: stack.engineUrl,
+      sandboxUrl: stack.sandboxUrl,
+      apiKey: stack.config.ENGINE_API_KEYS[0]?.secret ?? '',
+      adminToken: stack.config.SANDBOX_ADMIN_TOKEN,
+      ...options,
+    });
+  }
 
   engine<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
     return this.call(`${this.options.engineUrl}${path}`, method, schema, body, {

@@ -2,7 +2,7 @@
  * The minimal payout's process: its worker (the workflow and its two provider calls as local activities), a client
  * on the worker's own connection (eager start needs it) and the callback receiver. The bench measures its CPU as it
  * measures the engine worker's (docs/benchmarks.md). Prints "minimal.ready" once it polls; a line "run <prefix>
- * <payouts> <window>" on its input starts a run, answered by one line "minimal.done <JSON>". Stops on SIGTERM or
+ * <payouts> <window> [<rate>]" on its input starts a run (tools/bench/minimal-payout/starter.ts), answered by one line "minimal.done <JSON>". Stops on SIGTERM or
  * when its input closes (the bench is gone).
  */
 import { EventEmitter } from 'node:events';
@@ -30,12 +30,10 @@ const settingsSchema = z.object({
   MINIMAL_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(2).default(200),
 });
 
-const runCommand = z.tuple([
-  z.literal('run'),
-  z.string().regex(/^[\w-]{1,64}$/),
-  z.coerce.number().int().min(1),
-  z.coerce.number().int().min(1),
-]);
+const runCommand = z.tuple(
+  [z.literal('run'), z.string().regex(/^[\w-]{1,64}$/), z.coerce.number().int().min(1), z.coerce.number().int().min(1)],
+  z.coerce.number().positive(),
+);
 
 async function main(): Promise<void> {
   const settings = settingsSchema.parse(process.env);
@@ -75,8 +73,9 @@ async function main(): Promise<void> {
   const input = createInterface({ input: process.stdin });
   input.on('close', stop);
   input.on('line', (line) => {
-    const [, prefix, payouts, window] = runCommand.parse(line.trim().split(' '));
-    runPayouts(client, { taskQueue: settings.MINIMAL_TASK_QUEUE, prefix, payouts, window, checked }).then(
+    const [, prefix, payouts, window, rate] = runCommand.parse(line.trim().split(' '));
+    const request = { taskQueue: settings.MINIMAL_TASK_QUEUE, prefix, payouts, window, checked };
+    runPayouts(client, rate === undefined ? request : { ...request, rate }).then(
       (run) => process.stdout.write(`minimal.done ${JSON.stringify(run)}\n`),
       (error: unknown) => {
         process.stderr.write(`minimal: ${error instanceof Error ? error.message : String(error)}\n`);

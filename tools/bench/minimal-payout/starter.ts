@@ -1,7 +1,8 @@
 /**
  * The bench's run of minimal payouts, inside the payout's own process (eager start needs the worker's connection):
  * at most `window` open at a time, as the engine's batch keeps its window in flight, a new one started eagerly once
- * a check found one final. Amounts as the engine's bench items: whole reais, never the sandbox's .13 and .14 rules.
+ * a check found one final; or, given a `rate`, one started every 1/rate s whatever is open (the cluster bench's
+ * paced phase, as merchants send single payouts). Amounts as the engine's bench items: whole reais, never the sandbox's .13 and .14 rules.
  */
 import type { EventEmitter } from 'node:events';
 import type { Client } from '@temporalio/client';
@@ -21,7 +22,7 @@ export interface StarterRun {
 
 export async function runPayouts(
   client: Client,
-  options: { taskQueue: string; prefix: string; payouts: number; window: number; checked: EventEmitter },
+  options: { taskQueue: string; prefix: string; payouts: number; window: number; rate?: number; checked: EventEmitter },
 ): Promise<StarterRun> {
   const started = performance.now();
   const states: Record<string, number> = {};
@@ -50,8 +51,9 @@ export async function runPayouts(
       if (!FINAL_STATES.has(state)) return;
       states[state] = (states[state] ?? 0) + 1;
       settled += 1;
-      if (settled < options.payouts) startNext().catch(fail);
-      else {
+      if (settled < options.payouts) {
+        if (options.rate === undefined) startNext().catch(fail);
+      } else {
         options.checked.off('checked', onChecked);
         resolve();
       }
@@ -61,6 +63,18 @@ export async function runPayouts(
       reject(error instanceof Error ? error : new Error(String(error)));
     };
     options.checked.on('checked', onChecked);
+    const { rate } = options;
+    if (rate !== undefined) {
+      // Each start at its time, not when the one before was answered.
+      (async () => {
+        for (let index = 0; index < options.payouts; index += 1) {
+          const wait = started + (index * 1_000) / rate - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          startNext().catch(fail);
+        }
+      })().catch(fail);
+      return;
+    }
     // The window filled one start after another: each finds a free workflow-task slot for its eager first task,
     // where a burst of them would find the slots taken and fall back to the task queue.
     (async () => {
