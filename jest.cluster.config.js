@@ -11,5 +11,5 @@ module.exports = {
   setupFiles: base.setupFiles,
   testTimeout: base.testTimeout,
   roots: ['<rootDir>/test/cluster'],
-  testMatch: ['**/built-server.test.ts'],
+  testMatch: ['**/built-server.test.ts', '**/cluster-bench.test.ts'],
 };

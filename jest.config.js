@@ -11,6 +11,7 @@ module.exports = {
     '/node_modules/',
     '<rootDir>/test/against-double/',
     '<rootDir>/test/cluster/built-server.test.ts',
+    '<rootDir>/test/cluster/cluster-bench.test.ts',
     '<rootDir>/test/bench/yardstick.test.ts',
   ],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },

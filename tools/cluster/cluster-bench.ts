@@ -61,6 +61,8 @@ type PacedCost = Pick<PhaseFigures, 'seconds' | 'load' | 'store'> & {
   /** What one vCPU carries at that cost: 1,000 ÷ total. */
   payoutsPerSecondPerVcpu: number;
   postgresTransactionsPerPayout: number;
+  /** By database: Temporal's, its visibility's, the engine's (`batches`: the intent store, batches, the read model). */
+  postgresByDatabase: PhaseFigures['database'];
 };
 
 export interface ClusterBenchReport extends Pick<ClusterMeasurement, 'machine' | 'cluster'> {
@@ -144,6 +146,7 @@ function pacedCost(figures: PhaseFigures, rate: number, counted: (name: string) 
     postgresTransactionsPerPayout: round(
       Object.values(figures.database).reduce((sum, { transactions }) => sum + transactions, 0),
     ),
+    postgresByDatabase: figures.database,
     store: figures.store,
   };
 }
