@@ -2,8 +2,8 @@
  * The minimal payout's process: its worker (the workflow and its two provider calls as local activities), a client
  * on the worker's own connection (eager start needs it) and the callback receiver. The bench measures its CPU as it
  * measures the engine worker's (docs/benchmarks.md). Prints "minimal.ready" once it polls; a line "run <prefix>
- * <payouts> <window> [<rate>]" on its input starts a run (tools/bench/minimal-payout/starter.ts), answered by one line "minimal.done <JSON>". Stops on SIGTERM or
- * when its input closes (the bench is gone).
+ * <payouts> <window> [<rate>]" on its input starts a run (starter.ts), answered by one line "minimal.done <JSON>".
+ * Stops on SIGTERM or when its input closes (the bench is gone).
  */
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';

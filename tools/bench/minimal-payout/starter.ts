@@ -2,7 +2,8 @@
  * The bench's run of minimal payouts, inside the payout's own process (eager start needs the worker's connection):
  * at most `window` open at a time, as the engine's batch keeps its window in flight, a new one started eagerly once
  * a check found one final; or, given a `rate`, one started every 1/rate s whatever is open (the cluster bench's
- * paced phase, as merchants send single payouts). Amounts as the engine's bench items: whole reais, never the sandbox's .13 and .14 rules.
+ * paced phase, as merchants send single payouts). Amounts as the engine's bench items: whole reais, never the
+ * sandbox's .13 and .14 rules.
  */
 import type { EventEmitter } from 'node:events';
 import type { Client } from '@temporalio/client';
