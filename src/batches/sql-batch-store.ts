@@ -115,6 +115,7 @@ const ITEM_COLUMNS: readonly Column[] = [
   { name: 'sealed', type: 'bytea' },
 ];
 const OUTCOME_COLUMNS: readonly Column[] = [
+  { name: 'batch_id', type: 'text' },
   { name: 'external_id', type: 'text' },
   { name: 'state', type: 'text' },
   { name: 'rank', type: 'int' },
@@ -128,6 +129,14 @@ type InsertStart = { kind: 'insert' } | { kind: 'answer'; outcome: CreateBatchOu
 export class SqlBatchStore implements BatchStore {
   private readonly sealer: ItemSealer;
   private readonly abandonedInsertAfterMs: number;
+  /**
+   * Which item an outcome's row updates. SQLite plans without statistics (nothing here runs ANALYZE): given
+   * `i.batch_id = $1` it reads every item of the batch and scans the outcomes for each, so a payout's outcome
+   * cost 0.24 ms in a batch of 1,000 and 2.1 ms in one of 10,000. Joined on the batch id each row carries, it
+   * reads the outcomes and finds each item by batch_items_by_external_id (5 us whatever the batch's size).
+   * PostgreSQL plans from its statistics and keeps the batch id as a constant.
+   */
+  private readonly itemOfOutcome: string;
 
   /**
    * `insertChunk`: items per transaction of createBatch, a few tens of milliseconds each: the longest
@@ -140,6 +149,7 @@ export class SqlBatchStore implements BatchStore {
     options: BatchStoreOptions,
   ) {
     this.sealer = new ItemSealer(options.encryptionKey, options.previousKeys ?? [], 'batch-items');
+    this.itemOfOutcome = dialect.schema.engine === 'sqlite' ? 'i.batch_id = o.batch_id' : 'i.batch_id = $1';
     this.abandonedInsertAfterMs = options.abandonedInsertAfterMs ?? 60_000;
   }
 
@@ -427,6 +437,7 @@ export class SqlBatchStore implements BatchStore {
       'o',
       OUTCOME_COLUMNS,
       applied.map((outcome) => [
+        batchId,
         outcome.externalId,
         outcome.state,
         ITEM_STATE_RANK[outcome.state],
@@ -441,7 +452,7 @@ export class SqlBatchStore implements BatchStore {
       this.db.query(
         `UPDATE batch_items AS i SET state = o.state, fee_cents = COALESCE(o.fee_cents, i.fee_cents), failure_reason = COALESCE(o.failure_reason, i.failure_reason)
          FROM ${rows.sql}
-         WHERE i.batch_id = $1 AND i.external_id = o.external_id AND ${RANK_OF_STATE} < o.rank`,
+         WHERE ${this.itemOfOutcome} AND i.external_id = o.external_id AND ${RANK_OF_STATE} < o.rank`,
         [batchId, ...rows.params],
       ),
     );
