@@ -5,6 +5,7 @@
  * process (the payout's process is its worker, starter and callback receiver), and the server's store per payout.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { Client } from '@temporalio/client';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Config } from '../../src/config/env';
@@ -18,6 +19,8 @@ import { persistencePerWorkflow, readPersistenceCounters, type PersistencePerWor
 import { countWorkflows } from './single-payouts';
 
 const TASK_QUEUE = 'minimal-payout';
+/** The minimal payouts still open (the cluster runs the engine's workflows beside them). */
+const STILL_RUNNING = `WorkflowType = 'minimalPayout' AND ExecutionStatus = 'Running'`;
 
 const doneLineSchema = z.object({
   payouts: z.number(),
@@ -59,6 +62,7 @@ function markerLines(child: ChildProcess): (marker: string, timeoutMs: number) =
 /** The minimal payout's process, polling: `run` starts a run of it and answers the run's last line. */
 export interface MinimalService {
   child: ChildProcess;
+  /** A run, answered once its last payout's workflow has closed. */
   run(
     request: { prefix: string; payouts: number; window: number; rate?: number },
     timeoutMs: number,
@@ -67,10 +71,12 @@ export interface MinimalService {
 
 /**
  * Starts the minimal payout's process on the Temporal server `env` names (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE),
- * calling the sandbox at `sandboxUrl` with `config`'s credentials, `slots` workflow tasks at once.
+ * calling the sandbox at `sandboxUrl` with `config`'s credentials, `slots` workflow tasks at once; `client`, of the
+ * same server, sees its workflows close.
  */
 export async function startMinimalService(options: {
   env: NodeJS.ProcessEnv;
+  client: Client;
   config: Config;
   sandboxUrl: string;
   slots: number;
@@ -101,7 +107,14 @@ export async function startMinimalService(options: {
     child: service,
     async run({ prefix, payouts, window, rate }, timeoutMs) {
       service.stdin?.write(`run ${prefix} ${payouts} ${window}${rate === undefined ? '' : ` ${rate}`}\n`);
-      return doneLineSchema.parse(JSON.parse(await marker('minimal.done', timeoutMs)));
+      const done = doneLineSchema.parse(JSON.parse(await marker('minimal.done', timeoutMs)));
+      // The last checks were seen; their workflows close in the task that ran them.
+      await pollUntil(async () => ((await countWorkflows(options.client, STILL_RUNNING)) === 0 ? true : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        description: 'every minimal payout to close',
+      });
+      return done;
     },
   };
 }
@@ -117,6 +130,7 @@ export async function measureMinimalPayouts(
     // Eager start as it is meant to be used: a free slot for each payout of the window (issue 41).
     const service = await startMinimalService({
       env: temporal.env,
+      client: temporal.client.client,
       config: options.config,
       sandboxUrl,
       slots: Math.max(options.window, 2),
@@ -132,12 +146,6 @@ export async function measureMinimalPayouts(
     const storeBefore = await readPersistenceCounters(temporal.metricsUrl);
     const prefix = `minimal-${Date.now().toString(36)}`;
     const run = await service.run({ prefix, payouts: options.payouts, window: options.window }, options.timeoutMs);
-    // The last checks were seen; their workflows close in the task that ran them.
-    await pollUntil(
-      async () =>
-        (await countWorkflows(temporal.client.client, `ExecutionStatus = 'Running'`)) === 0 ? true : undefined,
-      { timeoutMs: 60_000, intervalMs: 250, description: 'every minimal payout to close' },
-    );
     const used = cpu();
     const store = persistencePerWorkflow(
       storeBefore,

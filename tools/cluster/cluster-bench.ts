@@ -22,7 +22,7 @@ import { stopChild } from '../stack/child-services';
 import type { Cluster } from './cluster-stack';
 import { batchPayoutPhase, measuredSetup, phase, type ClusterMeasurement, type PhaseFigures } from './cluster-measure';
 import { StackClient } from './stack-client';
-import { Connection, type Client } from '@temporalio/client';
+import type { Client, ConnectionLike } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { mapConcurrently } from '../../src/util/concurrency';
 
@@ -53,16 +53,19 @@ const TARGET_P99_MS = 2_000;
 const PHASE_TIMEOUT_MS = 3_600_000;
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
-type PacedCost = Pick<PhaseFigures, 'seconds' | 'load' | 'store'> & {
-  rate: number;
+type PhaseCost = Pick<PhaseFigures, 'seconds' | 'load' | 'store'> & {
   payouts: number;
-  /** CPU ms per payout by process, and `total`: every process but the sandbox. */
-  vCpuMsPerPayout: Record<string, number | null>;
-  /** What one vCPU carries at that cost: 1,000 ÷ total. */
-  payoutsPerSecondPerVcpu: number;
+  /** CPU ms per payout by process, and `total`: every process counted (never the sandbox). */
+  vCpuMsPerPayout: Record<string, number | null> & { total: number };
   postgresTransactionsPerPayout: number;
   /** By database: Temporal's, its visibility's, the engine's (`batches`: the intent store, batches, the read model). */
   postgresByDatabase: PhaseFigures['database'];
+};
+
+type PacedCost = PhaseCost & {
+  rate: number;
+  /** What one vCPU carries at that cost: 1,000 ÷ total. */
+  payoutsPerSecondPerVcpu: number;
 };
 
 export interface ClusterBenchReport extends Pick<ClusterMeasurement, 'machine' | 'cluster'> {
@@ -79,7 +82,7 @@ export interface ClusterBenchReport extends Pick<ClusterMeasurement, 'machine' |
   };
   minimal: PacedCost & { completed: number; eagerlyStarted: number };
   /** What a payout's deletion at the end of retention costs, per payout (rows: PostgreSQL's rows written, deletes included). */
-  retentionDelete: Omit<PacedCost, 'rate' | 'payoutsPerSecondPerVcpu'> & { rowsWrittenPerPayout: number };
+  retentionDelete: PhaseCost & { rowsWrittenPerPayout: number };
   /** Minimal ÷ engine, in vCPU-ms per payout: 1 is the engine costing what the least a Temporal payout can. */
   ratio: number;
   targets: { ratioAtLeast0_85: boolean; engineOwnP99AtMost2s: boolean };
@@ -91,7 +94,7 @@ const PACED_PAYOUTS = `PayoutFlow = 'pix-withdrawal' AND BatchId IS NULL`;
 /** Deletes the closed workflows `query` finds, 16 at a time, as a phase that ends when visibility finds none of them. */
 async function retentionDeletes(
   cluster: Cluster,
-  connection: Connection,
+  connection: ConnectionLike,
   client: Client,
   query: string,
 ): Promise<PhaseFigures> {
@@ -131,24 +134,27 @@ async function retentionDeletes(
   });
 }
 
-/** A paced phase's costs, the processes named in `counted` summed (the sandbox is printed, never counted). */
-function pacedCost(figures: PhaseFigures, rate: number, counted: (name: string) => boolean): PacedCost {
+/** A phase's costs per payout, the processes named in `counted` summed (the sandbox is printed, never counted). */
+function phaseCost(figures: PhaseFigures, counted: (name: string) => boolean): PhaseCost {
   const total = Object.entries(figures.cpuMsPerItem)
     .filter(([name]) => counted(name))
     .reduce((sum, [, ms]) => sum + (ms ?? 0), 0);
   return {
-    rate: round(rate),
     payouts: figures.items,
     seconds: figures.seconds,
     load: figures.load,
     vCpuMsPerPayout: { ...figures.cpuMsPerItem, total: round(total) },
-    payoutsPerSecondPerVcpu: round(1_000 / total),
     postgresTransactionsPerPayout: round(
       Object.values(figures.database).reduce((sum, { transactions }) => sum + transactions, 0),
     ),
     postgresByDatabase: figures.database,
     store: figures.store,
   };
+}
+
+function pacedCost(figures: PhaseFigures, rate: number, counted: (name: string) => boolean): PacedCost {
+  const cost = phaseCost(figures, counted);
+  return { ...cost, rate: round(rate), payoutsPerSecondPerVcpu: round(1_000 / cost.vCpuMsPerPayout.total) };
 }
 
 export async function benchCluster(
@@ -159,8 +165,8 @@ export async function benchCluster(
   const { config } = cluster;
   const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
   const client = StackClient.of(cluster);
-  const connection = await Connection.connect({ address: cluster.temporalAddress });
   const temporal = await connectClient(config);
+  const { connection } = temporal.client;
   try {
     const { min, max } = sizes.callbackDelayMs;
     await delayCallbacks(cluster.sandboxUrl, config.SANDBOX_ADMIN_TOKEN, min, max - min);
@@ -187,6 +193,7 @@ export async function benchCluster(
     log(`bench: the minimal payout, ${sizes.payouts} at ${rate.toFixed(1)}/s`);
     const minimal = await startMinimalService({
       env: { ...cluster.engineEnv, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE },
+      client: temporal.client,
       config,
       sandboxUrl: cluster.sandboxUrl,
       slots: 200,
@@ -200,17 +207,6 @@ export async function benchCluster(
             { prefix: `minimal-${run}`, payouts: sizes.payouts, window: sizes.payouts, rate },
             PHASE_TIMEOUT_MS,
           );
-          // Its last checks were seen; their workflows close in the task that ran them.
-          await pollUntil(
-            async () =>
-              (await countWorkflows(
-                temporal.client,
-                `WorkflowType = 'minimalPayout' AND ExecutionStatus = 'Running'`,
-              )) === 0
-                ? true
-                : undefined,
-            { timeoutMs: 60_000, intervalMs: 250, description: 'every minimal payout to close' },
-          );
           return minimalRun.payouts;
         },
         { minimal: minimal.child.pid },
@@ -221,11 +217,10 @@ export async function benchCluster(
         ['postgres', 'temporal', 'api'].includes(name) || name.startsWith('worker-');
       const engine = pacedCost(engineFigures, rate, engineCounts);
       const bare = pacedCost(minimalFigures, rate, (name) => ['postgres', 'temporal', 'minimal'].includes(name));
-      const ratio = round((bare.vCpuMsPerPayout.total ?? 0) / (engine.vCpuMsPerPayout.total ?? 1), 2);
+      const ratio = round(bare.vCpuMsPerPayout.total / engine.vCpuMsPerPayout.total, 2);
 
       log(`bench: retention, the engine's ${paced.payouts} payouts deleted`);
       const deleted = await retentionDeletes(cluster, connection, temporal.client, PACED_PAYOUTS);
-      const { rate: _rate, payoutsPerSecondPerVcpu: _perVcpu, ...deleteCost } = pacedCost(deleted, 0, engineCounts);
       return {
         ...(await measuredSetup(cluster, connection)),
         settings: sizes,
@@ -247,7 +242,7 @@ export async function benchCluster(
         },
         minimal: { ...bare, completed: minimalRun.states.COMPLETO ?? 0, eagerlyStarted: minimalRun.eagerlyStarted },
         retentionDelete: {
-          ...deleteCost,
+          ...phaseCost(deleted, engineCounts),
           rowsWrittenPerPayout: round(
             Object.values(deleted.database).reduce((sum, { rowsWritten }) => sum + rowsWritten, 0),
           ),
@@ -263,6 +258,5 @@ export async function benchCluster(
     }
   } finally {
     await temporal.close();
-    await connection.close();
   }
 }

@@ -7,7 +7,7 @@
  * an execution by). The machine's load average is recorded with every phase: it is shared.
  */
 import os from 'node:os';
-import { Connection } from '@temporalio/client';
+import { Connection, type ConnectionLike } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/schemas';
@@ -16,6 +16,7 @@ import { BARE_TASK_QUEUE, startBarePhase } from '../bench/bare-phase';
 import { benchItems } from '../bench/engine-run';
 import { percentile } from '../bench/percentile';
 import {
+  metricsText,
   persistencePerWorkflow,
   readPersistenceCounters,
   type PersistencePerWorkflow,
@@ -77,7 +78,7 @@ const spread = <T>(items: readonly T[], count: number): T[] =>
   items.filter((_, index) => index % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
 
 async function stateTransitions(
-  connection: Connection,
+  connection: ConnectionLike,
   namespace: string,
   workflowIds: readonly string[],
 ): Promise<PhaseFigures['stateTransitions']> {
@@ -119,7 +120,7 @@ const FRONTEND_REQUESTS = /^service_requests\{([^}]*)\}\s+(\S+)$/;
 
 /** The frontend's request counters for the namespace, by operation (the server's Prometheus text). */
 async function frontendRequests(metricsUrl: string, namespace: string): Promise<Map<string, number>> {
-  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+  const text = await metricsText(metricsUrl);
   const counts = new Map<string, number>();
   for (const line of text.split('\n')) {
     const [, labels = '', value] = FRONTEND_REQUESTS.exec(line.trim()) ?? [];
@@ -213,7 +214,7 @@ export async function phase(
 /** Lifecycles of one kind taken to paid, `concurrency` at a time, as a phase; with what their workflows cost the server. */
 async function paidPhase(
   cluster: Cluster,
-  connection: Connection,
+  connection: ConnectionLike,
   ids: readonly string[],
   concurrency: number,
   pay: (externalId: string) => Promise<unknown>,
@@ -228,7 +229,7 @@ async function paidPhase(
 export async function batchPayoutPhase(
   cluster: Cluster,
   client: StackClient,
-  connection: Connection,
+  connection: ConnectionLike,
   batchId: string,
   payouts: number,
 ): Promise<ClusterMeasurement['payout']> {
@@ -265,7 +266,7 @@ export async function batchPayoutPhase(
 /** The machine and the cluster a measurement ran on. */
 export async function measuredSetup(
   cluster: Cluster,
-  connection: Connection,
+  connection: ConnectionLike,
 ): Promise<Pick<ClusterMeasurement, 'machine' | 'cluster'>> {
   const info = await connection.workflowService.getClusterInfo({});
   return {
