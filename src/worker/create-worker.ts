@@ -47,8 +47,8 @@ export function connectWorker(config: TemporalEndpointConfig): Promise<NativeCon
 }
 
 /**
- * Worker Versioning when the deployment is named (the config has both or neither): each workflow type declares its
- * behaviour where it is defined (declareVersioning, workflows/shared/versioning.ts); one without says AUTO_UPGRADE,
+ * Worker Versioning when the deployment is named (the config has both or neither): each workflow type's behaviour is
+ * declared beside its registration (workflows/index.ts); one without says AUTO_UPGRADE,
  * as every long-lived workflow does. Unset: an unversioned worker, as before.
  */
 function deploymentOptions(

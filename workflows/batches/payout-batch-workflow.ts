@@ -3,19 +3,9 @@
  * store. This function only wires the messages to the state machine (./batch.ts).
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
 import { PayoutBatch } from './batch';
-import {
-  batchProgressQuery,
-  cancelBatchSignal,
-  pauseBatchSignal,
-  resumeBatchSignal,
-  type BatchInput,
-  type BatchResult,
-} from '../../src/contracts/batch';
-
-// Worker Versioning (a batch lives for hours to days).
-declareVersioning('AUTO_UPGRADE', payoutBatchWorkflow);
+import { batchProgressQuery, cancelBatchSignal, pauseBatchSignal, resumeBatchSignal } from '../../src/contracts/batch';
+import type { BatchInput, BatchResult } from '../../src/contracts/batch';
 
 export async function payoutBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   const batch = new PayoutBatch(input);

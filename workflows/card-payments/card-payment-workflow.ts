@@ -3,8 +3,7 @@
  * This function only wires the messages to the state machine (./card-payment.ts) and runs it.
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
-import { handlersFinished } from '../shared/pending-updates';
+import { closeWith } from '../shared/pending-updates';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import { CardPayment } from './card-payment';
 import {
@@ -15,11 +14,8 @@ import {
   failCheckoutUpdate,
   recheckCardPaymentUpdate,
   startAuthorizationUpdate,
-  type CardPaymentView,
 } from '../../src/contracts/card-payment';
-
-// Worker Versioning (a card payment waits days for its outcome).
-declareVersioning('AUTO_UPGRADE', cardPaymentWorkflow);
+import type { CardPaymentView } from '../../src/contracts/card-payment';
 
 export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<CardPaymentView> {
   const payment = new CardPayment(input);
@@ -38,9 +34,5 @@ export async function cardPaymentWorkflow(input: CardPaymentInput): Promise<Card
   });
   setHandler(authorizationAnswerSignal, (answer) => payment.onAnswer(answer));
   setHandler(cardCallbackSignal, (hint) => payment.onCallback(hint));
-  const view = await payment.run();
-  await payment.events.drained();
-  await payment.rows.drained();
-  await handlersFinished();
-  return view;
+  return closeWith(await payment.run(), payment.events, payment.rows);
 }

@@ -15,14 +15,14 @@
  * refused, logged and forgotten, as is an id the provider cannot find (unless endpoint 2 answered it), so that another
  * payment (someone else's, or a cheaper one) cannot pay for this order.
  */
-import { condition, log, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, log, patched } from '@temporalio/workflow';
 import type { CardPaymentInput } from '../../src/card-payments/card-payment-input';
 import type { CardOrder } from '../../src/card-payments/card-payment-request';
-import { AmountCents, CardPaymentStatus, Flow } from '../../src/temporal/search-attributes';
+import { AmountCents, CardPaymentStatus } from '../../src/temporal/search-attributes';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { Lifecycle } from '../shared/lifecycle';
-import { indexedAtStart } from '../shared/start-index';
+import { indexedLifecycle } from '../shared/start-index';
 import { MerchantEventOutbox } from '../shared/merchant-events';
 import { OperationRows } from '../shared/operation-rows';
 import { cardPaymentRecord } from '../../src/read-model/operation-records';
@@ -61,8 +61,6 @@ export class CardPayment {
   readonly events = new MerchantEventOutbox();
   readonly rows: OperationRows;
   private readonly details: Details;
-  private callbacksReceived = 0;
-  private checksMade = 0;
   private answer: AuthorizationAnswer | undefined;
   private readonly callbacks = new CallbackInbox<CardCallbackHint>();
   private readonly rechecks = new PendingUpdates<CardPaymentView>();
@@ -74,17 +72,17 @@ export class CardPayment {
 
   constructor(private readonly input: CardPaymentInput) {
     this.boundByAnswer = patched(CARD_PAYMENT_ANSWER_BINDING_PATCH);
-    const indexed = indexedAtStart(CARD_PAYMENT_FLOW);
-    this.lifecycle = new Lifecycle({
-      table: CARD_PAYMENT_TRANSITIONS,
-      initial: 'AWAITING_CARD',
-      cause: 'card payment created; checkout open',
-      stateAttribute: CardPaymentStatus,
-      initialIndexed: indexed,
-      outcome: (state) => cardPaymentOutcome(state, this.details),
-    });
-    if (!indexed)
-      upsertSearchAttributes({ [Flow.name]: [CARD_PAYMENT_FLOW], [AmountCents.name]: [input.order.amountCents] });
+    this.lifecycle = indexedLifecycle(
+      {
+        table: CARD_PAYMENT_TRANSITIONS,
+        initial: 'AWAITING_CARD',
+        cause: 'card payment created; checkout open',
+        stateAttribute: CardPaymentStatus,
+        outcome: (state) => cardPaymentOutcome(state, this.details),
+      },
+      CARD_PAYMENT_FLOW,
+      { [AmountCents.name]: [input.order.amountCents] },
+    );
     this.details = {
       externalId: input.order.externalId,
       amountCents: input.order.amountCents,
@@ -102,13 +100,7 @@ export class CardPayment {
   }
 
   view(): CardPaymentView {
-    return {
-      ...this.details,
-      state: this.lifecycle.state,
-      transitions: this.lifecycle.history,
-      callbacksReceived: this.callbacksReceived,
-      checksMade: this.checksMade,
-    };
+    return { ...this.details, ...this.lifecycle.view(), ...this.callbacks.counts() };
   }
 
   // ---- What the outside world says ----
@@ -141,7 +133,7 @@ export class CardPayment {
   }
 
   onCallback(hint: CardCallbackHint): void {
-    this.callbacksReceived += 1;
+    this.callbacks.heard();
     if (this.lifecycle.isTerminal()) return;
     if (!this.boundByAnswer) {
       // The old rules knew no hint without an id: one is a "look now" once an id is known, else nothing.
@@ -346,7 +338,7 @@ export class CardPayment {
       this.details.reviewReason = `payment check failed: ${failureMessage(error)}`;
       return 'unknown';
     } finally {
-      this.checksMade += 1;
+      this.callbacks.checked();
     }
     if (outcome.kind === 'unreadable') {
       this.showUnreadable(outcome.problem);

@@ -4,20 +4,16 @@
  * messages to the state machine (./charge.ts).
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
-import { handlersFinished } from '../shared/pending-updates';
+import { closeWith } from '../shared/pending-updates';
 import { Charge } from './charge';
 import {
   cashInCallbackSignal,
   chargeStatusQuery,
   createChargeUpdate,
   infractionAcceptedSignal,
-  type ChargeView,
 } from '../../src/contracts/charge';
+import type { ChargeView } from '../../src/contracts/charge';
 import type { ChargeInput } from '../../src/charges/charge-input';
-
-// Worker Versioning (a paid charge listens for months).
-declareVersioning('AUTO_UPGRADE', chargeWorkflow);
 
 export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   const charge = new Charge(input);
@@ -27,9 +23,5 @@ export async function chargeWorkflow(input: ChargeInput): Promise<ChargeView> {
   });
   setHandler(cashInCallbackSignal, (hint) => charge.onCallback(hint));
   setHandler(infractionAcceptedSignal, (infraction) => charge.onInfractionAccepted(infraction));
-  const view = await charge.run();
-  await charge.events.drained();
-  await charge.rows.drained();
-  await handlersFinished();
-  return view;
+  return closeWith(await charge.run(), charge.events, charge.rows);
 }

@@ -53,8 +53,6 @@ export class Charge {
   readonly events = new MerchantEventOutbox();
   readonly rows: OperationRows;
   private readonly details: ChargeDetails;
-  private callbacksReceived = 0;
-  private checksMade = 0;
   private readonly callbacks = new CallbackInbox<CashInHint>();
   private created = false;
   /** The provider closed the charge (its FALHA): no payment can come any more. */
@@ -88,13 +86,7 @@ export class Charge {
   }
 
   view(): ChargeView {
-    return {
-      ...this.details,
-      state: this.lifecycle.state,
-      callbacksReceived: this.callbacksReceived,
-      checksMade: this.checksMade,
-      transitions: this.lifecycle.history,
-    };
+    return { ...this.details, ...this.lifecycle.view(), ...this.callbacks.counts() };
   }
 
   // ---- What the outside world says ----
@@ -111,7 +103,7 @@ export class Charge {
   }
 
   onCallback(hint: CashInHint): void {
-    this.callbacksReceived += 1;
+    this.callbacks.heard();
     this.callbacks.put(hint);
   }
 
@@ -234,7 +226,7 @@ export class Charge {
 
   /** Asks the provider and applies its answer; true when nothing more will change before the next phase. */
   private async check(): Promise<boolean> {
-    this.checksMade += 1;
+    this.callbacks.checked();
     if (this.watch) return this.checkEveryReference(this.watch);
     let answer: ChargeCheck;
     try {

@@ -3,20 +3,11 @@
  * signal-with-start. This function only wires the messages to the state machine (./infraction.ts).
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
-import { handlersFinished } from '../shared/pending-updates';
+import { closeWith } from '../shared/pending-updates';
 import type { Defense } from '../../src/infractions/defense';
 import { Infraction } from './infraction';
-import {
-  defendInfractionUpdate,
-  infractionRecordSignal,
-  infractionStatusQuery,
-  type InfractionInput,
-  type InfractionView,
-} from '../../src/contracts/infraction';
-
-// Worker Versioning (an infraction lives for weeks).
-declareVersioning('AUTO_UPGRADE', infractionWorkflow);
+import { defendInfractionUpdate, infractionRecordSignal, infractionStatusQuery } from '../../src/contracts/infraction';
+import type { InfractionInput, InfractionView } from '../../src/contracts/infraction';
 
 export async function infractionWorkflow(input: InfractionInput): Promise<InfractionView> {
   const infraction = new Infraction(input);
@@ -25,9 +16,5 @@ export async function infractionWorkflow(input: InfractionInput): Promise<Infrac
   setHandler(defendInfractionUpdate, (defense) => infraction.defend(defense), {
     validator: (defense: Defense) => infraction.validateDefense(defense),
   });
-  const view = await infraction.run();
-  await infraction.events.drained();
-  await infraction.rows.drained();
-  await handlersFinished();
-  return view;
+  return closeWith(await infraction.run(), infraction.events, infraction.rows);
 }

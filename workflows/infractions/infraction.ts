@@ -125,7 +125,7 @@ export class Infraction {
   }
 
   view(): InfractionView {
-    return { ...this.details, state: this.lifecycle.state, transitions: this.lifecycle.history };
+    return { ...this.details, ...this.lifecycle.view() };
   }
 
   // ---- What the outside world says ----

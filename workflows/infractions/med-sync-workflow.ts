@@ -5,7 +5,6 @@
  * until one is empty or shorter than the longest before it, whatever page size the provider applies.
  */
 import { patched, proxyActivities } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
 import type { InfractionActivities, SyncedPage } from '../../activities/infraction-activities';
 import type { MedSyncInput } from '../../src/contracts/infraction';
 
@@ -22,9 +21,6 @@ const FOLLOW_PAGES_PATCH = 'med-sync-follows-pages';
 /** A provider that answers the same full page whatever page is asked would be read forever. */
 const MAX_PAGES = 1_000;
 const MAX_PROBLEMS = 10;
-
-// Worker Versioning (a scheduled sync).
-declareVersioning('AUTO_UPGRADE', medSyncWorkflow);
 
 export async function medSyncWorkflow(input: MedSyncInput): Promise<MedSyncSummary> {
   const summary: MedSyncSummary = { pages: 0, seen: 0, started: 0, signalled: 0 };

@@ -3,24 +3,14 @@
  * state that an endpoint subscribes to. This function only wires the messages to ./merchant-event.ts.
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
-import { handlersFinished } from '../shared/pending-updates';
+import { closeWith } from '../shared/pending-updates';
 import { EventDelivery } from './merchant-event';
-import {
-  merchantEventQuery,
-  redeliverEventUpdate,
-  type MerchantEventInput,
-  type MerchantEventView,
-} from '../../src/contracts/merchant-event';
-
-// Worker Versioning (a delivery retries for days).
-declareVersioning('AUTO_UPGRADE', merchantEventWorkflow);
+import { merchantEventQuery, redeliverEventUpdate } from '../../src/contracts/merchant-event';
+import type { MerchantEventInput, MerchantEventView } from '../../src/contracts/merchant-event';
 
 export async function merchantEventWorkflow(input: MerchantEventInput): Promise<MerchantEventView> {
   const delivery = new EventDelivery(input);
   setHandler(merchantEventQuery, () => delivery.view());
   setHandler(redeliverEventUpdate, () => delivery.redeliver(), { validator: () => delivery.validateRedeliver() });
-  const view = await delivery.run();
-  await handlersFinished();
-  return view;
+  return closeWith(await delivery.run());
 }

@@ -100,9 +100,8 @@ export class EventDelivery {
   view(): MerchantEventView {
     return {
       event: this.input.event,
-      state: this.lifecycle.state,
+      ...this.lifecycle.view(),
       deliveries: this.deliveries,
-      transitions: this.lifecycle.history,
     };
   }
 

@@ -4,8 +4,7 @@
  * before the workflow ends.
  */
 import { setHandler } from '@temporalio/workflow';
-import { declareVersioning } from '../shared/versioning';
-import { handlersFinished } from '../shared/pending-updates';
+import { closeWith } from '../shared/pending-updates';
 import { runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
 import {
   cancelPayoutUpdate,
@@ -14,12 +13,9 @@ import {
   recheckPayoutUpdate,
   withdrawalCallbackSignal,
   withdrawalCallbackUpdate,
-  type PayoutView,
 } from '../../src/contracts/payout';
+import type { PayoutView } from '../../src/contracts/payout';
 import { Payout } from './payout';
-
-// Worker Versioning (a payout ends on the build that started it; it lives minutes to hours, so old builds drain).
-declareVersioning('PINNED', payoutWorkflow);
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   const payout = new Payout(input);
@@ -32,7 +28,5 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutView> {
   setHandler(cancelPayoutUpdate, (request) => payout.cancel(request), {
     validator: (_request) => payout.validateCancel(),
   });
-  const view = await payout.run();
-  await handlersFinished();
-  return view;
+  return closeWith(await payout.run());
 }

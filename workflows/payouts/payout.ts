@@ -11,9 +11,9 @@
  */
 import { CancellationScope, condition, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { methodOf, runsVersion, type PayoutInput } from '../../src/payouts/payout-input';
-import { AmountCents, BatchId, Flow, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
+import { AmountCents, BatchId, PayoutStatus, ProviderTransactionId } from '../../src/temporal/search-attributes';
 import { Lifecycle } from '../shared/lifecycle';
-import { indexedAtStart } from '../shared/start-index';
+import { indexedLifecycle } from '../shared/start-index';
 import { CallbackInbox } from '../shared/callback-inbox';
 import { awaitConfirmedOutcome } from '../shared/confirmed-outcome';
 import { MerchantEventOutbox } from '../shared/merchant-events';
@@ -63,8 +63,6 @@ export class Payout {
   /** Carried by the settlement at the end: a payout's event costs no local activity of its own. */
   private readonly events = new MerchantEventOutbox('carried');
   private readonly details: PayoutDetails;
-  private callbacksReceived = 0;
-  private checksMade = 0;
   private readonly callbacks = new CallbackInbox<WithdrawalCallbackHint>();
   /** Set by an accepted cancel until the phase that can act on it answers. */
   private cancelReason: string | undefined;
@@ -75,21 +73,16 @@ export class Payout {
   constructor(private readonly input: PayoutInput) {
     this.calls = providerCalls(input);
     const flow = payoutFlow(input);
-    const indexed = indexedAtStart(flow);
-    this.lifecycle = new Lifecycle({
-      table: PAYOUT_TRANSITIONS,
-      initial: 'RECEIVED',
-      cause: 'payout request accepted',
-      stateAttribute: PayoutStatus,
-      initialIndexed: indexed,
-    });
-    if (!indexed) {
-      upsertSearchAttributes({
-        [Flow.name]: [flow],
-        [AmountCents.name]: [input.amountCents],
-        ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}),
-      });
-    }
+    this.lifecycle = indexedLifecycle(
+      {
+        table: PAYOUT_TRANSITIONS,
+        initial: 'RECEIVED',
+        cause: 'payout request accepted',
+        stateAttribute: PayoutStatus,
+      },
+      flow,
+      { [AmountCents.name]: [input.amountCents], ...(input.batchId ? { [BatchId.name]: [input.batchId] } : {}) },
+    );
     this.details = {
       externalId: input.externalId,
       method: methodOf(input),
@@ -103,19 +96,13 @@ export class Payout {
   }
 
   view(): PayoutView {
-    return {
-      ...this.details,
-      state: this.lifecycle.state,
-      transitions: this.lifecycle.history,
-      callbacksReceived: this.callbacksReceived,
-      checksMade: this.checksMade,
-    };
+    return { ...this.details, ...this.lifecycle.view(), ...this.callbacks.counts() };
   }
 
   // ---- What the outside world says ----
 
   onCallback(hint: WithdrawalCallbackHint): void {
-    this.callbacksReceived += 1;
+    this.callbacks.heard();
     if (this.lifecycle.isTerminal()) return;
     this.callbacks.put(hint);
   }
@@ -324,7 +311,7 @@ export class Payout {
       this.details.reviewReason = `transaction check failed: ${failureMessage(error)}`;
       return { final: false, found: 'unknown' };
     } finally {
-      this.checksMade += 1;
+      this.callbacks.checked();
     }
     if (outcome.kind === 'not-found') return { final: false, found: false };
     if (outcome.kind === 'unknowable') {

@@ -63,6 +63,11 @@ export class Lifecycle<S extends string> {
     return this.log;
   }
 
+  /** The lifecycle's part of every view: where it stands and how it got there. */
+  view(): { state: S; transitions: readonly Transition<S>[] } {
+    return { state: this.current, transitions: this.log };
+  }
+
   isTerminal(state: S = this.current): boolean {
     return this.table[state].length === 0;
   }

@@ -54,3 +54,15 @@ export class LookRequests<T> extends PendingUpdates<T> {
 export async function handlersFinished(): Promise<void> {
   if (!allHandlersFinished()) await condition(allHandlersFinished);
 }
+
+/** What a lifecycle hands to activities and must see written before it closes (merchant events, read-model rows). */
+interface Handover {
+  drained(): Promise<void>;
+}
+
+/** A lifecycle's last step: its handovers written and its update handlers answered, its view is the workflow's result. */
+export async function closeWith<V>(view: V, ...handovers: Handover[]): Promise<V> {
+  for (const handover of handovers) await handover.drained();
+  await handlersFinished();
+  return view;
+}

@@ -1,5 +1,5 @@
 /**
- * A workflow type's Worker Versioning behaviour, declared where it is defined. Named only on a versioned worker's
+ * A workflow type's Worker Versioning behaviour, declared beside its registration (workflows/index.ts). Named only on a versioned worker's
  * tasks (WORKER_DEPLOYMENT_NAME): the server refuses an unversioned worker's task completion that names one ("versioning
  * behavior cannot be specified without deployment options"), and unversioned is the default.
  * PINNED: a run ends on the build that started it. AUTO_UPGRADE: it moves to the current build at its next task,
