@@ -4,26 +4,8 @@
  */
 import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../src/pix/brcode';
 import { centavosToReais, reaisToCentavos } from '../../src/money/centavos';
-import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
 import { providerError } from '../http/errors';
-import {
-  acceptPixOut,
-  fingerprintOf,
-  maskPixKey,
-  pixOutAccepted,
-  pixOutRegistrations,
-  type PixOutFamily,
-} from './pix-out';
-import { requireCaller, type SandboxProduct } from './product';
-
-export const PIX_COPY_PASTE_FAMILY: PixOutFamily = {
-  product: 'pix-copy-paste',
-  idPrefix: 'pp',
-  callbackType: 'PixCopyPaste',
-  callbackSchema: pixCopyPasteCallbackSchema,
-  check: { transactionType: 'PAGAMENTO_PIX', transactionMethod: 'PIX' },
-  events: { accepted: 'sandbox.pix_payment_accepted', replayed: 'sandbox.pix_payment_replayed' },
-};
+import { fingerprintOf, maskPixKey, pixOutAccepted, pixOutFamily, pixOutProduct } from './pix-out';
 
 function parseCode(qrcode: string): ParsedBrCode {
   try {
@@ -52,33 +34,33 @@ function amountToPay(code: ParsedBrCode, bodyAmount: number | undefined): number
   return code.amountCentavos;
 }
 
-export const pixCopyPasteProduct: SandboxProduct = {
-  name: 'pix-copy-paste',
-  routes: {
-    payPixCopyPaste: {
-      movesMoney: true,
-      handle({ ctx, user, input }) {
-        const caller = requireCaller(user);
-        const code = parseCode(input.qrcode);
-        const amountCents = amountToPay(code, input.amount);
-        const operation = acceptPixOut(ctx, PIX_COPY_PASTE_FAMILY, {
-          user: caller,
-          externalId: input.external_id,
-          amountCents,
-          matchOnReplay: [fingerprintOf([input.qrcode]), amountCents, input.clientCallbackUrl, input.description ?? ''],
-          callbackUrl: input.clientCallbackUrl,
-          details: {
-            merchantName: code.merchantName,
-            merchantCity: code.merchantCity,
-            ...(code.pixKey !== undefined ? { pixKeyMasked: maskPixKey(code.pixKey) } : {}),
-            ...(code.txid !== undefined ? { txid: code.txid } : {}),
-            ...(input.description !== undefined ? { description: input.description } : {}),
-          },
-        });
-        const message = 'PIX copy-and-paste payment received and is being processed';
-        return pixOutAccepted(message, 'payment', operation, 'PixCopyPaste');
-      },
+export const pixCopyPasteProduct = pixOutProduct(
+  { product: 'pix-copy-paste', route: 'payPixCopyPaste' },
+  pixOutFamily('PixCopyPaste'),
+  {
+    read(input) {
+      const code = parseCode(input.qrcode);
+      const amountCents = amountToPay(code, input.amount);
+      return {
+        externalId: input.external_id,
+        amountCents,
+        matchOnReplay: [fingerprintOf([input.qrcode]), amountCents, input.clientCallbackUrl, input.description ?? ''],
+        callbackUrl: input.clientCallbackUrl,
+        details: {
+          merchantName: code.merchantName,
+          merchantCity: code.merchantCity,
+          ...(code.pixKey !== undefined ? { pixKeyMasked: maskPixKey(code.pixKey) } : {}),
+          ...(code.txid !== undefined ? { txid: code.txid } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        },
+      };
     },
+    answer: (operation) =>
+      pixOutAccepted(
+        'PIX copy-and-paste payment received and is being processed',
+        'payment',
+        operation,
+        'PixCopyPaste',
+      ),
   },
-  ...pixOutRegistrations(PIX_COPY_PASTE_FAMILY),
-};
+);

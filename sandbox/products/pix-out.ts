@@ -8,8 +8,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import type { EndpointName } from '../../src/payment-api/endpoints';
 import { centavosToReais } from '../../src/money/centavos';
-import type { WithdrawalFinalStatus } from '../../src/payment-api/schemas/withdrawal';
+import { pixCopyPasteCallbackSchema } from '../../src/payment-api/schemas/pix-copy-paste';
+import { withdrawalCallbackSchema, type WithdrawalFinalStatus } from '../../src/payment-api/schemas/withdrawal';
 import type { SandboxContext } from '../context';
 import { providerError } from '../http/errors';
 import type { Job } from '../jobs/scheduler';
@@ -18,7 +20,17 @@ import { postOutgoingDebit, postOutgoingOutcome, type OutgoingAccounts } from '.
 import { newOperationId, type Operation } from '../store/operations';
 import type { SandboxUser } from '../store/users';
 import { pixOutFeeCents } from './fees';
-import type { CheckView, ForcedOutcome, OperationKind, SandboxProduct } from './product';
+import {
+  requireCaller,
+  type CheckView,
+  type EndpointCall,
+  type EndpointResult,
+  type ForcedOutcome,
+  type OperationKind,
+  type ProductRoute,
+  type ProductRoutes,
+  type SandboxProduct,
+} from './product';
 import { rereadMoved, sendOperationCallback } from './operation-callback';
 
 const PIX_OUT_ACCOUNTS: OutgoingAccounts = { pending: ACCOUNTS.pixOutPending, settled: ACCOUNTS.pixOutSettled };
@@ -57,6 +69,35 @@ export interface PixOutFamily {
   check: Omit<CheckView, 'transactionState'>;
   /** The log events of a new request and of a replay. */
   events: { accepted: string; replayed: string };
+}
+
+/**
+ * The PIX-out families by their `type`, one a row: operations.product, the prefix of their operation ids, the
+ * transaction check's type (the method is PIX for both) and the stem of the log events of a new request and a replay.
+ */
+const FAMILY_ROWS: Record<
+  PixOutType,
+  { product: string; idPrefix: string; transactionType: 'SAQUE' | 'PAGAMENTO_PIX'; events: string }
+> = {
+  Withdrawal: { product: 'withdrawal', idPrefix: 'wd', transactionType: 'SAQUE', events: 'withdrawal' },
+  PixCopyPaste: { product: 'pix-copy-paste', idPrefix: 'pp', transactionType: 'PAGAMENTO_PIX', events: 'pix_payment' },
+};
+
+const CALLBACK_SCHEMAS: Record<PixOutType, z.ZodType> = {
+  Withdrawal: withdrawalCallbackSchema,
+  PixCopyPaste: pixCopyPasteCallbackSchema,
+};
+
+export function pixOutFamily(type: PixOutType): PixOutFamily {
+  const row = FAMILY_ROWS[type];
+  return {
+    product: row.product,
+    idPrefix: row.idPrefix,
+    callbackType: type,
+    callbackSchema: CALLBACK_SCHEMAS[type],
+    check: { transactionType: row.transactionType, transactionMethod: 'PIX' },
+    events: { accepted: `sandbox.${row.events}_accepted`, replayed: `sandbox.${row.events}_replayed` },
+  };
 }
 
 export interface PixOutRequest {
@@ -246,9 +287,33 @@ export function acceptPixOut(
   return operation;
 }
 
-/** What a PIX-out product registers besides its route: its settlement job and its operation kind. */
-export function pixOutRegistrations(family: PixOutFamily): Pick<SandboxProduct, 'jobs' | 'operationKinds'> {
+/** What a PIX-out product reads from its request: all acceptPixOut needs but the caller. */
+export type PixOutRead = Omit<Parameters<typeof acceptPixOut>[2], 'user'>;
+
+/**
+ * A PIX-out product: its one route reads the request its own way (`read`, which throws the provider's errors), then
+ * opens the operation as every PIX-out does and answers with it (`answer`); its settlement job and operation kind.
+ */
+export function pixOutProduct<N extends EndpointName>(
+  names: { product: string; route: N },
+  family: PixOutFamily,
+  route: {
+    read(input: EndpointCall<N>['input']): PixOutRead;
+    answer(operation: Operation): EndpointResult<N>;
+  },
+): SandboxProduct {
+  const productRoute: ProductRoute<N> = {
+    movesMoney: true,
+    handle({ ctx, user, input }) {
+      const caller = requireCaller(user);
+      return route.answer(acceptPixOut(ctx, family, { user: caller, ...route.read(input) }));
+    },
+  };
+  // A computed key widens to string; the route under names.route is ProductRoute<N>, as ProductRoutes asks.
+  const routes = { [names.route]: productRoute } as ProductRoutes;
   return {
+    name: names.product,
+    routes,
     jobs: { [settleJobKind(family)]: settleJob(family) },
     operationKinds: { [family.product]: pixOutOperationKind(family) },
   };

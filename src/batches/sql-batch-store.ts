@@ -12,7 +12,7 @@
  */
 import { openPgDatabase, openSqliteDatabase } from '../db/database';
 import { ItemSealer } from '../db/item-sealer';
-import { retryingConflicts, type Column, type Sql, type SqlDialect, type SqlRunner } from '../db/sql';
+import { columns, retryingConflicts, type Sql, type SqlDialect, type SqlRunner } from '../db/sql';
 import type { PayoutMethod } from '../payouts/rails/methods';
 import type { EncryptionKey } from '../temporal/payload-codec';
 import { yieldToEventLoop } from '../util/slices';
@@ -105,23 +105,13 @@ const RANK_OF_STATE = `CASE i.state ${Object.entries(ITEM_STATE_RANK)
 
 const VIEW_COLUMNS = 'seq, external_id, amount_cents, method, state, fee_cents, failure_reason';
 
-const ID_COLUMN: readonly Column[] = [{ name: 'id', type: 'text' }];
-const ITEM_COLUMNS: readonly Column[] = [
-  { name: 'seq', type: 'int' },
-  { name: 'external_id', type: 'text' },
-  { name: 'amount_cents', type: 'bigint' },
-  { name: 'method', type: 'text' },
-  { name: 'key_type', type: 'text' },
-  { name: 'sealed', type: 'bytea' },
-];
-const OUTCOME_COLUMNS: readonly Column[] = [
-  { name: 'batch_id', type: 'text' },
-  { name: 'external_id', type: 'text' },
-  { name: 'state', type: 'text' },
-  { name: 'rank', type: 'int' },
-  { name: 'fee_cents', type: 'bigint' },
-  { name: 'failure_reason', type: 'text' },
-];
+const ID_COLUMN = columns('id text');
+const ITEM_COLUMNS = columns(
+  'seq int, external_id text, amount_cents bigint, method text, key_type text, sealed bytea',
+);
+const OUTCOME_COLUMNS = columns(
+  'batch_id text, external_id text, state text, rank int, fee_cents bigint, failure_reason text',
+);
 
 /** What beginInsert found under the lock. */
 type InsertStart = { kind: 'insert' } | { kind: 'answer'; outcome: CreateBatchOutcome } | { kind: 'discard-first' };

@@ -25,11 +25,26 @@ export interface SqlRunner extends Sql {
   close(): Promise<void>;
 }
 
-export type ColumnType = 'text' | 'int' | 'bigint' | 'bytea';
+export const COLUMN_TYPES = ['text', 'int', 'bigint', 'bytea'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 export interface Column {
   name: string;
   type: ColumnType;
+}
+
+function isColumnType(word: string | undefined): word is ColumnType {
+  return COLUMN_TYPES.some((type) => type === word);
+}
+
+/** Columns written as SQL lists them, `name type, name type` (a ColumnType each), in that order. */
+export function columns(list: string): Column[] {
+  return list.split(',').map((entry) => {
+    const [name, type, ...rest] = entry.trim().split(/\s+/);
+    if (!name || !isColumnType(type) || rest.length > 0)
+      throw new Error(`column "${entry.trim()}" is not "name type" with a type of ${COLUMN_TYPES.join(', ')}`);
+    return { name, type };
+  });
 }
 
 /** The few words of a schema that SQLite and PostgreSQL spell differently: each module writes its tables once with them. */

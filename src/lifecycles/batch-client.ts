@@ -2,9 +2,10 @@
  * The payout batch lifecycle's client: its workflow started once its items are in the batch store (id
  * `payout-batch:<batchId>`, never reused), and the handle its signals and progress query go through.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import { batchWorkflowId, type BatchInput, type PayoutBatchWorkflow } from '../contracts/batch';
+import { lifecycleHandle } from './lifecycle-client';
 
 /** The workflow's contract (ids, signals, queries, input, progress): code outside workflows/ takes it from here. */
 export * from '../contracts/batch';
@@ -30,7 +31,5 @@ export async function startBatchWorkflow(
   }
 }
 
-/** The handle every signal and query of one batch goes through. */
-export function batchHandle(client: Client, batchId: string): WorkflowHandle<PayoutBatchWorkflow> {
-  return client.workflow.getHandle<PayoutBatchWorkflow>(batchWorkflowId(batchId));
-}
+/** A batch's workflow by its batchId: its signals and progress query go through it. */
+export const batchHandle = lifecycleHandle<PayoutBatchWorkflow>(batchWorkflowId);

@@ -3,24 +3,19 @@
  * repeated request and the checkout page need without a worker (the request's hash, the expiry, the
  * installments); the search attributes set by the start request.
  */
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowIdReusePolicy,
-  type SearchAttributePair,
-} from '@temporalio/common';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import { CARD_PAYMENT_FLOW, cardPaymentWorkflowId, type CardPaymentWorkflow } from '../contracts/card-payment';
 import type { CardPaymentInput } from '../card-payments/card-payment-input';
 import { cardPaymentDetails, cardPaymentSummary } from '../card-payments/summary';
-import { AmountCents, CardPaymentStatus, Flow } from '../temporal/search-attributes';
+import { CardPaymentStatus } from '../temporal/search-attributes';
+import { lifecycleHandle, startAttributes } from './lifecycle-client';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/card-payment';
 
-/** The handle every read, signal and update of one card payment goes through. */
-export function cardPaymentHandle(client: Client, externalId: string): WorkflowHandle<CardPaymentWorkflow> {
-  return client.workflow.getHandle<CardPaymentWorkflow>(cardPaymentWorkflowId(externalId));
-}
+/** A card payment's workflow by its externalId. */
+export const cardPaymentHandle = lifecycleHandle<CardPaymentWorkflow>(cardPaymentWorkflowId);
 
 export interface CardPaymentMemo {
   requestHash: string;
@@ -34,15 +29,6 @@ export function readCardPaymentMemo(memo: Record<string, unknown> | undefined): 
   if (typeof requestHash !== 'string' || typeof expiresAt !== 'string' || typeof installmentCount !== 'number')
     return undefined;
   return { requestHash, expiresAt, installmentCount };
-}
-
-/** Its flow, state and amount (no payer data), so it is findable as AWAITING_CARD before a worker has run it. */
-function cardPaymentStartAttributes(input: CardPaymentInput): SearchAttributePair[] {
-  return [
-    { key: Flow, value: CARD_PAYMENT_FLOW },
-    { key: CardPaymentStatus, value: 'AWAITING_CARD' },
-    { key: AmountCents, value: input.order.amountCents },
-  ];
 }
 
 /** 'exists' when a workflow with this payment's id was already started (running or closed). */
@@ -63,7 +49,11 @@ export async function startCardPaymentWorkflow(
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: { ...memo },
-      typedSearchAttributes: cardPaymentStartAttributes(input),
+      typedSearchAttributes: startAttributes(
+        CARD_PAYMENT_FLOW,
+        [CardPaymentStatus, 'AWAITING_CARD'],
+        input.order.amountCents,
+      ),
       staticSummary: cardPaymentSummary(input),
       staticDetails: cardPaymentDetails(input),
     });

@@ -4,17 +4,13 @@
  * provider's id of the PIX that paid it (the charge indexes it when it is paid), and told of an accepted
  * infraction by a signal.
  */
-import {
-  WithStartWorkflowOperation,
-  type Client,
-  type WorkflowHandle,
-  type WorkflowUpdateHandle,
-} from '@temporalio/client';
-import { WorkflowIdReusePolicy, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
+import { WithStartWorkflowOperation, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
+import { WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { ChargeInput } from '../charges/charge-input';
 import { chargeDetails, chargeSummary } from '../charges/summary';
 import type { ChargeRefunds } from '../infractions/charge-refunds';
-import { AmountCents, ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
+import { ChargeStatus, Flow, ProviderTransactionId } from '../temporal/search-attributes';
+import { lifecycleHandle, startAttributes } from './lifecycle-client';
 import {
   CHARGE_FLOW,
   chargeWorkflowId,
@@ -27,19 +23,8 @@ import {
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/charge';
 
-/** The handle every read, signal and update of one charge goes through. */
-export function chargeHandle(client: Client, externalId: string): WorkflowHandle<ChargeWorkflow> {
-  return client.workflow.getHandle<ChargeWorkflow>(chargeWorkflowId(externalId));
-}
-
-/** Its flow, state and amount (no payer data). */
-function chargeStartAttributes(input: ChargeInput): SearchAttributePair[] {
-  return [
-    { key: Flow, value: CHARGE_FLOW },
-    { key: ChargeStatus, value: 'PENDING' },
-    { key: AmountCents, value: input.request.amountCents },
-  ];
-}
+/** A charge's workflow by its externalId. */
+export const chargeHandle = lifecycleHandle<ChargeWorkflow>(chargeWorkflowId);
 
 /**
  * The charge's workflow started (or found) with the createCharge update, resolved once Temporal accepted the
@@ -58,7 +43,7 @@ export function startCreateCharge(
     // A closed charge keeps its id: a retry after it closed is answered from its result, never a second charge.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     memo: { requestHash: input.requestHash },
-    typedSearchAttributes: chargeStartAttributes(input),
+    typedSearchAttributes: startAttributes(CHARGE_FLOW, [ChargeStatus, 'PENDING'], input.request.amountCents),
     staticSummary: chargeSummary(input.request),
     staticDetails: chargeDetails(input.request),
   });

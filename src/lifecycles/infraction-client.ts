@@ -8,12 +8,13 @@ import {
   WorkflowIdReusePolicy,
   type SearchAttributePair,
 } from '@temporalio/common';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { isInfractionId } from '../infractions/infraction-id';
 import type { InfractionRecord } from '../infractions/infraction-record';
 import type { UnreadableInfraction } from '../infractions/unreadable-record';
 import { formatCentavos } from '../money/centavos';
-import { AmountCents, Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
+import { Flow, InfractionDueAt, InfractionStatus } from '../temporal/search-attributes';
+import { lifecycleHandle, startAttributes } from './lifecycle-client';
 import {
   INFRACTION_FLOW,
   infractionRecordSignal,
@@ -25,19 +26,13 @@ import {
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/infraction';
 
-/** The handle every read, signal and update of one infraction goes through. */
-export function infractionHandle(client: Client, infractionId: string): WorkflowHandle<InfractionWorkflow> {
-  return client.workflow.getHandle<InfractionWorkflow>(infractionWorkflowId(infractionId));
-}
+/** An infraction's workflow by its infractionId. */
+export const infractionHandle = lifecycleHandle<InfractionWorkflow>(infractionWorkflowId);
 
 /** Its flow, state, amount and due time (no payer data). */
 function infractionStartAttributes(record: InfractionRecord): SearchAttributePair[] {
-  return [
-    { key: Flow, value: INFRACTION_FLOW },
-    { key: InfractionStatus, value: 'OPEN' },
-    { key: AmountCents, value: record.amountCents },
-    { key: InfractionDueAt, value: new Date(record.defenseDeadline) },
-  ];
+  const dueAt = { key: InfractionDueAt, value: new Date(record.defenseDeadline) };
+  return startAttributes(INFRACTION_FLOW, [InfractionStatus, 'OPEN'], record.amountCents, dueAt);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   WorkflowIdReusePolicy,
   type SearchAttributePair,
 } from '@temporalio/common';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { Announce } from '../merchant-events/announce';
 import type { WebhookEndpointStore } from '../merchant-events/endpoint-store';
@@ -30,14 +30,13 @@ import {
   WebhookEventAt,
   WebhookEventType,
 } from '../temporal/search-attributes';
+import { lifecycleHandle } from './lifecycle-client';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/merchant-event';
 
-/** The handle every read, signal and update of one merchant event goes through. */
-export function merchantEventHandle(client: Client, eventId: string): WorkflowHandle<MerchantEventWorkflow> {
-  return client.workflow.getHandle<MerchantEventWorkflow>(merchantEventWorkflowId(eventId));
-}
+/** A merchant event's workflow by its eventId. */
+export const merchantEventHandle = lifecycleHandle<MerchantEventWorkflow>(merchantEventWorkflowId);
 
 export type DeliveryTimingConfig = Pick<
   Config,

@@ -8,7 +8,7 @@ import {
   WorkflowIdReusePolicy,
   type SearchAttributePair,
 } from '@temporalio/common';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { payoutFlow, payoutWorkflowId, type PayoutWorkflow } from '../contracts/payout';
 import { PAYOUT_WORKFLOW_VERSION, type PayoutInput, type PayoutTiming } from '../payouts/payout-input';
 import type { PayoutRequest } from '../payouts/payout-request';
@@ -16,14 +16,13 @@ import { payoutRequestHash } from '../payouts/request-hash';
 import { payoutDetails, payoutSummary } from '../payouts/summary';
 import { AmountCents, BatchId, Flow, PayoutStatus } from '../temporal/search-attributes';
 import { payoutStarts } from '../metrics/engine-metrics';
+import { lifecycleHandle } from './lifecycle-client';
 
 /** The workflow's contract (ids, states, signals, queries, updates, view): code outside workflows/ takes it from here. */
 export * from '../contracts/payout';
 
-/** The handle every read, signal and update of one payout goes through. */
-export function payoutHandle(client: Client, externalId: string): WorkflowHandle<PayoutWorkflow> {
-  return client.workflow.getHandle<PayoutWorkflow>(payoutWorkflowId(externalId));
-}
+/** A payout's workflow by its externalId. */
+export const payoutHandle = lifecycleHandle<PayoutWorkflow>(payoutWorkflowId);
 
 export function payoutInput(request: PayoutRequest, timing: PayoutTiming, batchId?: string): PayoutInput {
   return {

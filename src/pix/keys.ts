@@ -83,18 +83,31 @@ function validatePhone(key: string): PixKeyValidation {
   return { ok: true, normalized };
 }
 
+function maskPhone(normalized: string): string {
+  const areaCode = normalized.slice(3, 5);
+  const subscriber = normalized.slice(5);
+  return `+55 ${areaCode} ${'*'.repeat(subscriber.length - 4)}-${subscriber.slice(-4)}`;
+}
+
+/** Each key type: how a key is checked and normalized, and how its normalized form is shown masked. */
+const KEY_TYPES: Readonly<
+  Record<PixKeyType, { validate(key: string): PixKeyValidation; mask(normalized: string): string }>
+> = {
+  CPF: { validate: validateCpf, mask: (cpf) => `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**` },
+  EMAIL: { validate: validateEmail, mask: (email) => `${email.slice(0, 1)}***${email.slice(email.lastIndexOf('@'))}` },
+  PHONE: { validate: validatePhone, mask: maskPhone },
+};
+
+function keyTypeOf(keyType: string): (typeof KEY_TYPES)[PixKeyType] | undefined {
+  const parsed = pixKeyTypeSchema.safeParse(keyType);
+  return parsed.success ? KEY_TYPES[parsed.data] : undefined;
+}
+
 /** Validates and normalizes a key for its type: CPF → 11 digits, EMAIL → lowercase, PHONE → +55DDDNUMBER. */
 export function validatePixKey(keyType: string, key: string): PixKeyValidation {
-  switch (keyType) {
-    case 'CPF':
-      return validateCpf(key);
-    case 'EMAIL':
-      return validateEmail(key);
-    case 'PHONE':
-      return validatePhone(key);
-    default:
-      return { ok: false, message: `key_type must be one of ${PIX_KEY_TYPES.join(', ')}` };
-  }
+  return (
+    keyTypeOf(keyType)?.validate(key) ?? { ok: false, message: `key_type must be one of ${PIX_KEY_TYPES.join(', ')}` }
+  );
 }
 
 /** A placeholder that reveals nothing, for keys that do not even validate. */
@@ -105,22 +118,7 @@ const FULLY_MASKED = '***';
  * (CPF → ***.456.789-**, EMAIL → f***@example.com, PHONE → +55 11 *****-4321).
  */
 export function maskPixKey(keyType: string, key: string): string {
-  const validation = validatePixKey(keyType, key);
-  if (!validation.ok) return FULLY_MASKED;
-  const value = validation.normalized;
-  switch (keyType) {
-    case 'CPF':
-      return `***.${value.slice(3, 6)}.${value.slice(6, 9)}-**`;
-    case 'EMAIL': {
-      const at = value.lastIndexOf('@');
-      return `${value.slice(0, 1)}***${value.slice(at)}`;
-    }
-    case 'PHONE': {
-      const areaCode = value.slice(3, 5);
-      const subscriber = value.slice(5);
-      return `+55 ${areaCode} ${'*'.repeat(subscriber.length - 4)}-${subscriber.slice(-4)}`;
-    }
-    default:
-      return FULLY_MASKED;
-  }
+  const type = keyTypeOf(keyType);
+  const validation = type?.validate(key);
+  return type && validation?.ok ? type.mask(validation.normalized) : FULLY_MASKED;
 }

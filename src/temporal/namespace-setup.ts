@@ -18,29 +18,23 @@ import { ENGINE_SEARCH_ATTRIBUTES } from './search-attributes';
 export const NAMESPACE_RETENTION_DAYS = 30;
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
-const INDEXED_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
-  [SearchAttributeType.TEXT]: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  [SearchAttributeType.KEYWORD]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  [SearchAttributeType.INT]: IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  [SearchAttributeType.DOUBLE]: IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  [SearchAttributeType.BOOL]: IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  [SearchAttributeType.DATETIME]: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-  [SearchAttributeType.KEYWORD_LIST]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-};
-
-const LITERALS: Record<SearchAttributeType, string> = {
-  [SearchAttributeType.TEXT]: "'probe'",
-  [SearchAttributeType.KEYWORD]: "'probe'",
-  [SearchAttributeType.INT]: '0',
-  [SearchAttributeType.DOUBLE]: '0',
-  [SearchAttributeType.BOOL]: 'false',
-  [SearchAttributeType.DATETIME]: "'2000-01-01T00:00:00Z'",
-  [SearchAttributeType.KEYWORD_LIST]: "'probe'",
+/** Each attribute type: what registering an attribute of it names, and a value a query may compare it with. */
+const TYPES: Record<SearchAttributeType, { indexed: temporal.api.enums.v1.IndexedValueType; literal: string }> = {
+  [SearchAttributeType.TEXT]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_TEXT, literal: "'probe'" },
+  [SearchAttributeType.KEYWORD]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, literal: "'probe'" },
+  [SearchAttributeType.INT]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_INT, literal: '0' },
+  [SearchAttributeType.DOUBLE]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE, literal: '0' },
+  [SearchAttributeType.BOOL]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_BOOL, literal: 'false' },
+  [SearchAttributeType.DATETIME]: {
+    indexed: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+    literal: "'2000-01-01T00:00:00Z'",
+  },
+  [SearchAttributeType.KEYWORD_LIST]: { indexed: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST, literal: "'probe'" },
 };
 
 /** A visibility query naming every engine attribute: the frontend refuses it while any is unknown to it. */
 export const everyAttributeQuery = (): string =>
-  ENGINE_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ${LITERALS[key.type]}`).join(' AND ');
+  ENGINE_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ${TYPES[key.type].literal}`).join(' AND ');
 
 const ALREADY_EXISTS = 6;
 
@@ -77,7 +71,7 @@ export async function prepareNamespace(connection: Connection, namespace: string
   await step("the engine's search attributes", () =>
     connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, INDEXED_TYPES[key.type]])),
+      searchAttributes: Object.fromEntries(ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, TYPES[key.type].indexed])),
     }),
   );
   await step("the engine's search attributes to be usable", () =>

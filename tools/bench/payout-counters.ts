@@ -12,7 +12,14 @@ import { temporal } from '@temporalio/proto';
 import { pollUntil, StopPolling } from '../../src/util/poll';
 import { payoutHandle } from '../../src/lifecycles/payout-client';
 import { cloudActions, type CloudActions } from './cloud-actions';
-import { operationsBetween, readPersistenceCounters, type PersistenceCounters } from './server-persistence';
+import {
+  operationsBetween,
+  readPersistenceCounters,
+  round,
+  total,
+  type ByOperation,
+  type PersistenceCounters,
+} from './server-persistence';
 import { countWorkflows, submitPayout, type PayoutPhase } from './single-payouts';
 
 /** Issue 41's targets for a payout completed by its callback. */
@@ -42,8 +49,8 @@ export interface PayoutCounters {
   workflowTasks: number;
   /** One payout's actions by rule, and the store's operations per payout behind the two figures above. */
   cloudActionsByKind: Record<string, number>;
-  transitionsByOperation: Record<string, number>;
-  visibilityWritesByOperation: Record<string, number>;
+  transitionsByOperation: ByOperation;
+  visibilityWritesByOperation: ByOperation;
   targets: {
     transitionsAtMost4: boolean;
     visibilityWritesAtMost2: boolean;
@@ -51,17 +58,11 @@ export interface PayoutCounters {
   };
 }
 
-const perPayout = (counts: Record<string, number>, names: (name: string) => boolean, payouts: number) =>
+const perPayout = (counts: ByOperation, names: (name: string) => boolean, payouts: number): ByOperation =>
   Object.fromEntries(
     Object.entries(counts)
       .filter(([name, count]) => names(name) && count > 0)
-      .map(([name, count]) => [name, Number((count / payouts).toFixed(2))]),
-  );
-const sum = (values: Record<string, number>) =>
-  Number(
-    Object.values(values)
-      .reduce((total, value) => total + value, 0)
-      .toFixed(2),
+      .map(([name, count]) => [name, round(count / payouts, 2)]),
   );
 
 const visibilityReads = (counters: PersistenceCounters) =>
@@ -143,8 +144,8 @@ export async function measurePayoutCounters(
     (name) => VISIBILITY_WRITES.has(name),
     payouts,
   );
-  const transitions = sum(transitionsByOperation);
-  const visibilityWrites = sum(visibilityWritesByOperation);
+  const transitions = round(total(transitionsByOperation), 2);
+  const visibilityWrites = round(total(visibilityWritesByOperation), 2);
   const actions = most((cost) => cost.actions.total);
   return {
     payouts,

@@ -6,12 +6,15 @@
  * limit is, which the processes' CPU seconds cannot.
  */
 
+/** A figure for each of the server's persistence operations, by the operation's name. */
+export type ByOperation = Record<string, number>;
+
 /** Cumulative counters by operation, as the server exposes them. */
 export interface PersistenceCounters {
-  requests: Record<string, number>;
-  seconds: Record<string, number>;
-  visibilityRequests: Record<string, number>;
-  visibilitySeconds: Record<string, number>;
+  requests: ByOperation;
+  seconds: ByOperation;
+  visibilityRequests: ByOperation;
+  visibilitySeconds: ByOperation;
 }
 
 export interface PersistencePerWorkflow {
@@ -25,9 +28,9 @@ export interface PersistencePerWorkflow {
   visibilityOperations: number;
   visibilityMs: number;
   /** The five operations that took the most time, in ms per workflow. */
-  slowest: Record<string, number>;
+  slowest: ByOperation;
   /** How many times each of those five ran per workflow. */
-  slowestCounts: Record<string, number>;
+  slowestCounts: ByOperation;
 }
 
 const SAMPLE =
@@ -64,9 +67,9 @@ export async function readPersistenceCounters(metricsUrl: string): Promise<Persi
   return parsePersistenceCounters(await metricsText(metricsUrl));
 }
 
-const round = (value: number, digits: number) => Number(value.toFixed(digits));
+export const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-function growth(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+function growth(before: ByOperation, after: ByOperation): ByOperation {
   return Object.fromEntries(
     Object.entries(after).map(([operation, value]) => [operation, value - (before[operation] ?? 0)]),
   );
@@ -76,14 +79,15 @@ function growth(before: Record<string, number>, after: Record<string, number>): 
 export function operationsBetween(
   before: PersistenceCounters,
   after: PersistenceCounters,
-): { requests: Record<string, number>; visibilityRequests: Record<string, number> } {
+): Pick<PersistenceCounters, 'requests' | 'visibilityRequests'> {
   return {
     requests: growth(before.requests, after.requests),
     visibilityRequests: growth(before.visibilityRequests, after.visibilityRequests),
   };
 }
 
-const total = (values: Record<string, number>) => Object.values(values).reduce((sum, value) => sum + value, 0);
+/** The figures of every operation added up. */
+export const total = (values: ByOperation) => Object.values(values).reduce((sum, value) => sum + value, 0);
 
 /** The counters' growth between two readings, per workflow of the phase between them. */
 export function persistencePerWorkflow(

@@ -12,7 +12,6 @@
  * For 2 to 4, the CPU of every process (PostgreSQL: the postmaster and every backend) per payout, their sum
  * without the sandbox (the provider is not ours to run), and PostgreSQL's transactions per payout.
  */
-import { connectClient } from '../../src/temporal/connection';
 import { pollUntil } from '../../src/util/poll';
 import { measurePaced, type PacedRunResult } from '../bench/paced-run';
 import { startMinimalService } from '../bench/minimal-phase';
@@ -20,8 +19,14 @@ import { delayCallbacks } from '../bench/sandbox-callback-delay';
 import { countWorkflows } from '../bench/single-payouts';
 import { stopChild } from '../stack/child-services';
 import type { Cluster } from './cluster-stack';
-import { batchPayoutPhase, measuredSetup, phase, type ClusterMeasurement, type PhaseFigures } from './cluster-measure';
-import { StackClient } from './stack-client';
+import {
+  batchPayoutPhase,
+  measuredSetup,
+  overCluster,
+  phase,
+  type ClusterMeasurement,
+  type PhaseFigures,
+} from './cluster-measure';
 import type { Client, ConnectionLike } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { mapConcurrently } from '../../src/util/concurrency';
@@ -157,17 +162,14 @@ function pacedCost(figures: PhaseFigures, rate: number, counted: (name: string) 
   return { ...cost, rate: round(rate), payoutsPerSecondPerVcpu: round(1_000 / cost.vCpuMsPerPayout.total) };
 }
 
-export async function benchCluster(
+export function benchCluster(
   cluster: Cluster,
   sizes: BenchSizes,
   log: (line: string) => void,
 ): Promise<ClusterBenchReport> {
   const { config } = cluster;
   const apiKey = config.ENGINE_API_KEYS[0]?.secret ?? '';
-  const client = StackClient.of(cluster);
-  const temporal = await connectClient(config);
-  const { connection } = temporal.client;
-  try {
+  return overCluster(cluster, async ({ client, temporal, connection }) => {
     const { min, max } = sizes.callbackDelayMs;
     await delayCallbacks(cluster.sandboxUrl, config.SANDBOX_ADMIN_TOKEN, min, max - min);
     const run = Date.now().toString(36);
@@ -181,7 +183,7 @@ export async function benchCluster(
     const engineFigures = await phase(cluster, async () => {
       paced = await measurePaced({
         engine: { url: cluster.engineUrl, apiKey },
-        client: temporal.client,
+        client: temporal,
         rate,
         seconds: sizes.payouts / rate,
         timeoutMs: PHASE_TIMEOUT_MS,
@@ -193,7 +195,7 @@ export async function benchCluster(
     log(`bench: the minimal payout, ${sizes.payouts} at ${rate.toFixed(1)}/s`);
     const minimal = await startMinimalService({
       env: { ...cluster.engineEnv, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE },
-      client: temporal.client,
+      client: temporal,
       config,
       sandboxUrl: cluster.sandboxUrl,
       slots: 200,
@@ -220,7 +222,7 @@ export async function benchCluster(
       const ratio = round(bare.vCpuMsPerPayout.total / engine.vCpuMsPerPayout.total, 2);
 
       log(`bench: retention, the engine's ${paced.payouts} payouts deleted`);
-      const deleted = await retentionDeletes(cluster, connection, temporal.client, PACED_PAYOUTS);
+      const deleted = await retentionDeletes(cluster, connection, temporal, PACED_PAYOUTS);
       return {
         ...(await measuredSetup(cluster, connection)),
         settings: sizes,
@@ -256,7 +258,5 @@ export async function benchCluster(
     } finally {
       await stopChild(minimal.child, 30_000);
     }
-  } finally {
-    await temporal.close();
-  }
+  });
 }

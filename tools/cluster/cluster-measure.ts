@@ -7,7 +7,7 @@
  * an execution by). The machine's load average is recorded with every phase: it is shared.
  */
 import os from 'node:os';
-import { Connection, type ConnectionLike } from '@temporalio/client';
+import type { Client, ConnectionLike } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 import { batchAcceptedSchema, batchSummarySchema } from '../../src/api/batches/schemas';
@@ -283,32 +283,48 @@ export async function measuredSetup(
   };
 }
 
-export async function measureCluster(
+/**
+ * A run over the cluster: the engine's API, and one Temporal client whose connection also reads the server's own
+ * services (cluster info, visibility counts), closed when `work` ends.
+ */
+export async function overCluster<T>(
+  cluster: Cluster,
+  work: (talk: { client: StackClient; temporal: Client; connection: ConnectionLike }) => Promise<T>,
+): Promise<T> {
+  const temporal = await connectClient(cluster.config);
+  try {
+    return await work({
+      client: StackClient.of(cluster),
+      temporal: temporal.client,
+      connection: temporal.client.connection,
+    });
+  } finally {
+    await temporal.close();
+  }
+}
+
+export function measureCluster(
   cluster: Cluster,
   sizes: MeasureSizes,
   log: (line: string) => void,
 ): Promise<ClusterMeasurement> {
-  const { config } = cluster;
-  const client = StackClient.of(cluster);
-  const connection = await Connection.connect({ address: cluster.temporalAddress });
-  try {
+  return overCluster(cluster, async ({ client, temporal, connection }) => {
     const run = Date.now().toString(36);
 
     let bare: PhaseFigures | undefined;
     if (sizes.barePayouts > 0) {
       log(`measure: ${sizes.barePayouts} bare payouts`);
-      const temporal = await connectClient(config);
       const barePhase = await startBarePhase(cluster.engineEnv);
       try {
         bare = await phase(
           cluster,
           async () =>
             (
-              await measureBarePayouts(temporal.client, {
+              await measureBarePayouts(temporal, {
                 taskQueue: BARE_TASK_QUEUE,
                 payouts: sizes.barePayouts,
-                window: config.BATCH_WINDOW,
-                timing: payoutTiming(config),
+                window: cluster.config.BATCH_WINDOW,
+                timing: payoutTiming(cluster.config),
                 settled: barePhase.settled,
                 timeoutMs: 3_600_000,
               })
@@ -322,7 +338,6 @@ export async function measureCluster(
         );
       } finally {
         await barePhase.stop();
-        await temporal.close();
       }
     }
 
@@ -347,7 +362,5 @@ export async function measureCluster(
       charge,
       cardPayment,
     };
-  } finally {
-    await connection.close();
-  }
+  });
 }

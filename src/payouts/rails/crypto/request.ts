@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CRYPTO_NETWORKS, type CryptoNetwork } from '../../../payment-api/schemas/crypto';
 import { externalIdSchema } from '../../../validation/external-id';
-import { payoutAmountSchema } from '../fields';
+import { payoutAmountSchema, railPayout, refuse } from '../fields';
 
 const WALLETS: Readonly<Record<CryptoNetwork, RegExp>> = {
   TRC20: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
@@ -41,20 +41,12 @@ export function normalizeCrypto(
 ): CryptoPayout | typeof z.NEVER {
   const network = request.network ?? defaultNetwork(request.wallet);
   if (!network || !WALLETS[network].test(request.wallet)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['wallet'],
-      message: network ? `is not a ${network} address` : `is not a wallet address of ${CRYPTO_NETWORKS.join(', ')}`,
-    });
-    return z.NEVER;
+    const message = network
+      ? `is not a ${network} address`
+      : `is not a wallet address of ${CRYPTO_NETWORKS.join(', ')}`;
+    return refuse(ctx, [{ path: ['wallet'], message }]);
   }
-  return {
-    method: 'crypto',
-    externalId: request.externalId,
-    amountCents: request.amount,
-    wallet: request.wallet,
-    network,
-  };
+  return railPayout('crypto', request, request.amount, { wallet: request.wallet, network });
 }
 
 export function cryptoHashParts(payout: CryptoPayout): unknown[] {

@@ -1,7 +1,7 @@
 /** Internal transfer (endpoint 11) to another user of the provider, addressed by e-mail. */
 import { z } from 'zod';
 import { externalIdSchema } from '../../../validation/external-id';
-import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
+import { descriptionSchema, payoutAmountSchema, railPayout } from '../fields';
 
 export const internalRequestSchema = z.strictObject({
   externalId: externalIdSchema,
@@ -23,13 +23,7 @@ export interface InternalPayout {
 }
 
 export function normalizeInternal(request: z.output<typeof internalRequestSchema>): InternalPayout {
-  return {
-    method: 'internal',
-    externalId: request.externalId,
-    amountCents: request.amount,
-    email: request.email,
-    ...trimmedDescription(request.description),
-  };
+  return railPayout('internal', request, request.amount, { email: request.email });
 }
 
 export function internalHashParts(payout: InternalPayout): unknown[] {

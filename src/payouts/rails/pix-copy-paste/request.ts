@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { centavosToReais } from '../../../money/centavos';
 import { BrCodeError, parseBrCode, type ParsedBrCode } from '../../../pix/brcode';
 import { externalIdSchema } from '../../../validation/external-id';
-import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
+import { descriptionSchema, payoutAmountSchema, railPayout, refuse } from '../fields';
 
 export const pixCopyPasteRequestSchema = z.strictObject({
   externalId: externalIdSchema,
@@ -73,17 +73,8 @@ export function normalizePixCopyPaste(
   ctx: z.RefinementCtx,
 ): PixCopyPastePayout | typeof z.NEVER {
   const read = readCode(request.emv, request.amount);
-  if (!read.ok) {
-    for (const issue of read.issues) ctx.addIssue({ code: 'custom', ...issue });
-    return z.NEVER;
-  }
-  return {
-    method: 'pix_copy_paste',
-    externalId: request.externalId,
-    amountCents: read.amountCents,
-    emv: request.emv.trim(),
-    ...trimmedDescription(request.description),
-  };
+  if (!read.ok) return refuse(ctx, read.issues);
+  return railPayout('pix_copy_paste', request, read.amountCents, { emv: request.emv.trim() });
 }
 
 export function pixCopyPasteHashParts(payout: PixCopyPastePayout): unknown[] {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pixKeyTypeSchema, validatePixKey, type PixKeyType } from '../../../pix/keys';
 import { externalIdSchema } from '../../../validation/external-id';
-import { descriptionSchema, payoutAmountSchema, trimmedDescription } from '../fields';
+import { descriptionSchema, payoutAmountSchema, railPayout, refuse } from '../fields';
 
 export const pixKeyRequestSchema = z.strictObject({
   externalId: externalIdSchema,
@@ -27,18 +27,8 @@ export function normalizePixKey(
   ctx: z.RefinementCtx,
 ): PixKeyPayout | typeof z.NEVER {
   const key = validatePixKey(request.keyType, request.pixKey);
-  if (!key.ok) {
-    ctx.addIssue({ code: 'custom', path: ['pixKey'], message: key.message });
-    return z.NEVER;
-  }
-  return {
-    method: 'pix_key',
-    externalId: request.externalId,
-    amountCents: request.amount,
-    pixKey: key.normalized,
-    keyType: request.keyType,
-    ...trimmedDescription(request.description),
-  };
+  if (!key.ok) return refuse(ctx, [{ path: ['pixKey'], message: key.message }]);
+  return railPayout('pix_key', request, request.amount, { pixKey: key.normalized, keyType: request.keyType });
 }
 
 /** The fingerprint's parts; unchanged since before rails existed, so older payouts and batches still match. */
