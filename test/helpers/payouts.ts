@@ -154,6 +154,42 @@ export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
     ...(amountCentavos ? { amountCentavos } : {}),
   });
 
+/**
+ * A payout request of each rail as the API reads it (R$ 3.21 to a key, a store's code of R$ 12.34, R$ 2.50 to the
+ * sandbox's recipient, R$ 60 in USDT); the externalId is its description too where the rail has one, so that an
+ * internal transfer can be found at the provider.
+ */
+export const RAIL_REQUESTS = {
+  pix_key: (externalId: string) => ({
+    externalId,
+    method: 'pix_key',
+    amount: 3.21,
+    pixKey: 'ana@example.com',
+    keyType: 'EMAIL',
+    description: externalId,
+  }),
+  pix_copy_paste: (externalId: string) => ({
+    externalId,
+    method: 'pix_copy_paste',
+    emv: storeCode(1_234, 'RAILS'),
+    description: externalId,
+  }),
+  internal: (externalId: string) => ({
+    externalId,
+    method: 'internal',
+    email: 'recipient@sandbox.test',
+    amount: 2.5,
+    description: externalId,
+  }),
+  crypto: (externalId: string) => ({
+    externalId,
+    method: 'crypto',
+    amount: 60,
+    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  }),
+} as const;
+export type PayoutRail = keyof typeof RAIL_REQUESTS;
+
 /** A payout started as an API or batch worker of before `workflowVersion` starts it while a deploy rolls out. */
 export const startPayoutOfVersion = (
   stack: EngineHarness,
