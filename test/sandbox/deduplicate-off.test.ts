@@ -4,8 +4,8 @@
  * against it; here, that it really debits twice (and makes a charge twice) and that its check still answers one operation.
  */
 import { randomBytes } from 'node:crypto';
-import { buildBrCode } from '../../src/pix/brcode';
 import { merchantHeaders, sandboxForThisFile, uniqueId, withdrawalBody, type ResponseBody } from '../helpers/sandbox';
+import { storeCode } from '../helpers/payouts';
 
 const { sandbox, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_DEDUPLICATE: 'false' } });
 
@@ -31,13 +31,7 @@ test('a repeated withdrawal is a second operation with a second debit; the check
 });
 
 test('a repeated copy-and-paste payment and crypto withdrawal are second operations too', async () => {
-  const qrcode = buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'Sao Paulo',
-    txid: 'PEDIDO42',
-    amountCentavos: 1000,
-  });
+  const qrcode = storeCode(1000);
   const pixId = uniqueId('pp-twice');
   for (let i = 0; i < 2; i += 1)
     expect(
