@@ -224,34 +224,28 @@ test("a day's totals count and sum the payouts created on that day in the time z
   expect(inUtc.body.total).toEqual({ count: 3, amount: 35.51, fee: 1.79 });
 });
 
-test('a list or summary asked with a bad filter is refused naming each parameter: 400 for its shape, 422 for what the shape cannot say', async () => {
-  const refused = async (query: string, status: number, code: string): Promise<string[]> => {
-    const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', query);
-    expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
-    return answer.body.issues.map((issue) => issue.path);
-  };
-  expect(
-    await refused('/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED'),
-  ).toEqual(expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']));
-  expect(await refused('/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED')).toEqual([
-    'from',
-    'timeZone',
-  ]);
-  expect(
-    await refused(
-      '/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00',
-      422,
-      'INVALID_FILTER',
-    ),
-  ).toEqual(['createdTo']);
-  expect(await refused('/v1/payouts?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
-  expect(
-    await refused(
-      '/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo',
-      422,
-      'INVALID_FILTER',
-    ),
-  ).toEqual(['timeZone']);
-  expect(await refused('/v1/payouts/summary?from=2026-01-02&to=2026-01-01', 422, 'INVALID_FILTER')).toEqual(['to']);
-  expect(await refused('/v1/payouts/summary?from=2025-01-01&to=2026-01-02', 422, 'INVALID_FILTER')).toEqual(['to']);
+// Each bad filter with the status, code and parameters its refusal names (the first: at least these four): 400 for
+// its shape, 422 for what the shape cannot say.
+test.each<[query: string, status: number, code: string, paths: unknown]>([
+  [
+    '/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0',
+    400,
+    'VALIDATION_FAILED',
+    expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']),
+  ],
+  ['/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED', ['from', 'timeZone']],
+  [
+    '/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00',
+    422,
+    'INVALID_FILTER',
+    ['createdTo'],
+  ],
+  ['/v1/payouts?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR', ['cursor']],
+  ['/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo', 422, 'INVALID_FILTER', ['timeZone']],
+  ['/v1/payouts/summary?from=2026-01-02&to=2026-01-01', 422, 'INVALID_FILTER', ['to']],
+  ['/v1/payouts/summary?from=2025-01-01&to=2026-01-02', 422, 'INVALID_FILTER', ['to']],
+])('a list or summary asked %s is refused %d %s, naming each bad parameter', async (query, status, code, paths) => {
+  const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', query);
+  expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
+  expect(answer.body.issues.map((issue) => issue.path)).toEqual(paths);
 });
