@@ -4,6 +4,7 @@ import type { SubmitOutcome } from '../../activities/payout-activities';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
+import type { HttpAnswer } from './http';
 import { waitForStatus } from './wait-for-status';
 import type { Config } from '../../src/config/env';
 import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
@@ -125,6 +126,15 @@ export function withdrawalsSent(stack: EngineHarness, externalId: string): numbe
     (request) =>
       request.method === 'POST' && request.path === '/api/withdrawals/withdraw' && request.body.includes(externalId),
   ).length;
+}
+
+/** The merchant sends the same payout twice: both answered 202, the second marked a replay; answers the second. */
+export async function sentTwice<T>(send: () => Promise<HttpAnswer<T>>): Promise<HttpAnswer<T>> {
+  expect((await send()).status).toBe(202);
+  const again = await send();
+  expect(again.status).toBe(202);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  return again;
 }
 
 /** A PIX-key payout request as the API reads it: R$ 15.00 to the CPF key 52998224725 unless told otherwise. */
