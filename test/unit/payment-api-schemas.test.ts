@@ -19,6 +19,7 @@ import {
 } from '../../src/payment-api/schemas';
 import { endpoints } from '../../src/payment-api/endpoints';
 import { refusedPaths } from '../helpers/payment-api';
+import { cryptoWithdrawalBody } from '../helpers/sandbox';
 
 const sampleWithdrawalResponse = {
   message: 'Withdrawal request received',
@@ -254,13 +255,7 @@ describe('other requests', () => {
   });
 
   test('a crypto wallet must fit its network', () => {
-    const crypto = {
-      amount: 100,
-      wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-      network: 'TRC20',
-      external_id: 'crypto-1',
-      clientCallbackUrl: 'https://merchant.example/cb',
-    };
+    const crypto = cryptoWithdrawalBody('crypto-1', 'https://merchant.example/cb');
     expect(cryptoWithdrawalRequestSchema.safeParse(crypto).success).toBe(true);
     expect(refusedPaths(cryptoWithdrawalRequestSchema, { ...crypto, network: 'ERC20' })).toEqual(['wallet']);
   });
