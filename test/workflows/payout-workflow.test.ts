@@ -26,6 +26,7 @@ import {
   type PayoutState,
 } from '../../src/contracts/payout';
 import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
+import { announcementOf } from '../helpers/announcements';
 import { ACCEPTED_SUBMISSION } from '../helpers/payouts';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
@@ -199,22 +200,14 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
   // A payout without a batch is settled too, once, with its final view, and its settlement carries its event.
   expect(provider.settled).toEqual([view]);
   expect(provider.announced).toEqual([
-    {
-      sourceId: payoutWorkflowId(view.externalId),
-      seq: 2,
-      type: 'payout.completed',
-      occurredAt: view.transitions[2]?.at,
-      data: {
-        object: 'payout',
-        externalId: view.externalId,
-        method: 'pix_key',
-        status: 'COMPLETED',
-        amount: 25,
-        fee: 1.25,
-        total: 26.25,
-        providerTransactionId: 'tx-1',
-      },
-    },
+    announcementOf('payout', payoutWorkflowId(view.externalId), view, 2, 'payout.completed', {
+      method: 'pix_key',
+      status: 'COMPLETED',
+      amount: 25,
+      fee: 1.25,
+      total: 26.25,
+      providerTransactionId: 'tx-1',
+    }),
   ]);
 });
 
