@@ -112,14 +112,10 @@ describe('withdrawal', () => {
   });
 
   test('the final-status callback parses in either id spelling, reason on failure', () => {
+    // The sample withdrawal's final status.
     const callback = {
-      transaction_id: 'tx_8f2c1a',
-      external_id: 'payout-001',
+      ...sampleWithdrawalResponse.withdrawal,
       status: 'FAILED',
-      amount: 25,
-      fee: 1.25,
-      total: 26.25,
-      type: 'Withdrawal',
       reason: 'Invalid key',
       updated_at: '2025-06-15T12:00:00.000Z',
     };
