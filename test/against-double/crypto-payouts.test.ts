@@ -4,6 +4,7 @@
  * nothing starts, nothing reaches the double, and the fee quote (endpoint 12, shown) still works. With a
  * route set, the engine posts there once, and the double's 404 is a refusal: FAILED, never retried.
  */
+import { forThisFile } from '../helpers/for-this-file';
 import { newExternalId, waitForPayout } from '../helpers/payouts';
 import { startAgainstDouble, type DoubleStack } from './double-stack';
 
@@ -17,11 +18,7 @@ const cryptoPosts = async (stack: DoubleStack) =>
   );
 
 describe('without a crypto route', () => {
-  let stack: DoubleStack;
-  beforeAll(async () => {
-    stack = await startAgainstDouble();
-  });
-  afterAll(() => stack?.close());
+  const stack = forThisFile(() => startAgainstDouble());
 
   test('a crypto payout is refused with 422 RAIL_NOT_AVAILABLE, and nothing starts or reaches the double', async () => {
     const id = newExternalId('dbl-usdt-off');
@@ -54,11 +51,7 @@ describe('without a crypto route', () => {
 });
 
 describe('with a crypto route the double does not have', () => {
-  let stack: DoubleStack;
-  beforeAll(async () => {
-    stack = await startAgainstDouble({ PAYMENT_API_CRYPTO_WITHDRAW_PATH: CRYPTO_ROUTE });
-  });
-  afterAll(() => stack?.close());
+  const stack = forThisFile(() => startAgainstDouble({ PAYMENT_API_CRYPTO_WITHDRAW_PATH: CRYPTO_ROUTE }));
 
   test("the payout reaches the double once and ends FAILED with the double's message", async () => {
     const id = newExternalId('dbl-usdt-on');

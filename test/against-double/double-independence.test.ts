@@ -6,8 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Linter } from 'eslint';
-import { startProviderDouble, type ProviderDouble } from '../doubles/provider-double';
+import { startProviderDouble } from '../doubles/provider-double';
 import { DoubleControl } from '../doubles/double-control-client';
+import { forThisFile } from '../helpers/for-this-file';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -40,11 +41,7 @@ test('lint refuses a double file importing the engine, the sandbox, a workflow, 
 });
 
 describe('the double itself', () => {
-  let double: ProviderDouble;
-  beforeAll(async () => {
-    double = await startProviderDouble();
-  });
-  afterAll(() => double?.close());
+  const double = forThisFile(() => startProviderDouble());
 
   test('a second withdrawal with the same external_id is a second operation: money moves twice', async () => {
     const login = await fetch(`${double.url}/api/auth/login`, {

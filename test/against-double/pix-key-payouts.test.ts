@@ -5,7 +5,7 @@
  */
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { pollUntil } from '../../src/util/poll';
-import { newExternalId, waitForPayout } from '../helpers/payouts';
+import { newExternalId, sentTwice, waitForPayout } from '../helpers/payouts';
 import { forThisFile } from '../helpers/for-this-file';
 import { operationsOnceMade, startAgainstDouble } from './double-stack';
 
@@ -56,10 +56,7 @@ test('a payout the double fails: FAILED with a reason, one withdrawal at the dou
 
 test('the merchant sending the same payout again reaches the double once', async () => {
   const id = newExternalId('dbl-pix-again');
-  expect((await submit(id, 7.5)).status).toBe(202);
-  const again = await submit(id, 7.5);
-  expect(again.status).toBe(202);
-  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  await sentTwice(() => submit(id, 7.5));
   await operationsOnceMade(stack, id);
   await stack.control.settle(id, 'COMPLETO');
   await waitForPayout(stack.engine, id, ['COMPLETED']);

@@ -106,24 +106,25 @@ test('a method the path does not have is 405 with Allow, after the API key check
   expect((await api.fetch('/v1/nothing-here', { method: 'DELETE' })).status).toBe(404);
 });
 
-test('a description with a control or bidirectional character is refused, naming the field and the character', async () => {
-  for (const [description, character] of [
-    ['Invoice\u202Efdp.exe', 'U+202E'],
-    ['line one\nline two', 'U+000A'],
-    ['tab\there', 'U+0009'],
-    ['bell\u0007', 'U+0007'],
-    ['c1\u0085', 'U+0085'],
-    ['isolate\u2067x', 'U+2067'],
-    ['mark\u061C', 'U+061C'],
-  ] as const) {
+test.each([
+  ['Invoice\u202Efdp.exe', 'U+202E'],
+  ['line one\nline two', 'U+000A'],
+  ['tab\there', 'U+0009'],
+  ['bell\u0007', 'U+0007'],
+  ['c1\u0085', 'U+0085'],
+  ['isolate\u2067x', 'U+2067'],
+  ['mark\u061C', 'U+061C'],
+])(
+  'a description with a control or bidirectional character (%j) is refused, naming the field and %s',
+  async (description, character) => {
     const response = await api.fetch('/v1/payouts', json(payout('desc-1', { description })));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       code: 'VALIDATION_FAILED',
       issues: [{ path: 'description', message: expect.stringContaining(character) }],
     });
-  }
-});
+  },
+);
 
 test('a batch row whose description carries a direction override is refused with its row', async () => {
   const response = await api.fetch(

@@ -9,7 +9,14 @@ import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { paymentApiClient } from '../../src/engine/payment-api-client';
 import { pollUntil } from '../../src/util/poll';
 import { authorizationAnswerSignal, cardPaymentWorkflowId } from '../../src/contracts/card-payment';
-import { EXPIRY_YEAR, PAYER, startAuthorization, TEST_CVV } from '../card-payments/card-checkout';
+import {
+  checkoutToken,
+  createCardPayment,
+  EXPIRY_YEAR,
+  PAYER,
+  startAuthorization,
+  TEST_CVV,
+} from '../card-payments/card-checkout';
 import { startEngineHarness, type HttpAnswer } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
 import { forceOutcome } from '../helpers/charges';
@@ -205,8 +212,9 @@ describe('card payments: checkout pay and fail, recheck and close', () => {
     expiryYear: EXPIRY_YEAR,
     cvv: TEST_CVV,
   };
-  const operations = ({ externalId, checkoutUrl }: CardPaymentCreated) => {
-    const token = new URL(checkoutUrl).searchParams.get('token') ?? '';
+  const operations = (created: CardPaymentCreated) => {
+    const { externalId } = created;
+    const token = checkoutToken(created);
     const threeDS = { cavv: 'AAABBBCCC', eci: '05', version: '2.2.0' };
     return {
       // Not a token of the security module: the provider refuses it, so the payment FAILs.
@@ -432,15 +440,8 @@ describe('no worker answers', () => {
       ).status,
     ).toBe(202);
     await reaches(`/v1/payouts/${payout}`, ['SUBMITTED']);
-    const card = (
-      await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
-        externalId: newExternalId('no-worker'),
-        amount: 20,
-        installmentCount: 1,
-        payer: PAYER,
-      })
-    ).body;
-    const token = new URL(card.checkoutUrl).searchParams.get('token') ?? '';
+    const card = await createCardPayment(stack, 'no-worker', { amount: 20 });
+    const token = checkoutToken(card);
     await stack.stopWorker();
     try {
       // A recheck is taken all the same (a durable signal), answered 202 with what the index shows: the workflow looks once a worker runs it.

@@ -2,7 +2,7 @@ import { parseBatchCsv, type CsvBatch } from '../../src/batches/batch-csv';
 import { csvAmountToReais } from '../../src/batches/csv-amount';
 import { csvRecords, type CsvRecord } from '../../src/batches/csv-records';
 import { validateBatch } from '../../src/batches/batch-request';
-import { buildBrCode } from '../../src/pix/brcode';
+import { storeCode } from '../helpers/payouts';
 import { VALID_CPF } from './fixtures';
 
 const ANY_SIZE = { maxItems: 1_000 };
@@ -40,13 +40,7 @@ test('LF line endings, columns in any order, description optional', async () => 
 });
 
 test("one file pays every rail: a row fills its method's columns, the others stay empty, and a BR Code with its own amount leaves amount empty", async () => {
-  const withAmount = buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja',
-    merchantCity: 'SAO PAULO',
-    txid: 'T1',
-    amountCentavos: 4_250,
-  });
+  const withAmount = storeCode(4_250, 'T1');
   const text =
     'externalId,method,amount,pixKey,keyType,emv,email,wallet,network,description\n' +
     `m-1,,10,${VALID_CPF},CPF,,,,,rent\n` +

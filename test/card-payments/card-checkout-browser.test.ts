@@ -8,7 +8,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Payload } from '@temporalio/common';
+import type { Page } from 'playwright-core';
 import { TEST_CARDS } from '../../sandbox/products/card-payments/test-cards';
+import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { createPayloadCodec } from '../../src/temporal/connection';
 import { ENCRYPTED_ENCODING, payloadEncoding } from '../../src/temporal/payload-codec';
 import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
@@ -49,6 +51,16 @@ async function payWithCard(label: string, card: string) {
   return { created, page };
 }
 
+/** The page, still open, shows the outcome (`status`, in `text`) without a reload; the payment reaches it: its view. */
+async function endsAs(page: Page, created: CardPaymentCreated, status: 'PAID' | 'FAILED', text: unknown) {
+  expect(await pageOutcome(page)).toEqual({ status, text });
+  return waitForCardPayment(stack, created.externalId, [status]);
+}
+
+/** What the page says of a VISA card the provider or its issuer declined. */
+const declinedText = (last4: string, reason: string) =>
+  `Your card was declined (VISA ending in ${last4}): ${reason}. No payment was made. To try another card, ask the merchant for a new payment link.`;
+
 test('a frictionless card: created through the API, paid on the checkout page, PAID once the provider confirms', async () => {
   const created = await newPayment('card-frictionless', { installmentCount: 3 });
   expect(created).toEqual({
@@ -81,12 +93,7 @@ test('a frictionless card: created through the API, paid on the checkout page, P
     'Payment authorized. Confirming with your bank... (VISA ending in 1000)',
   );
   await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
-  expect(await pageOutcome(page)).toEqual({
-    status: 'PAID',
-    text: 'Payment confirmed. Thank you! Your order is paid.',
-  });
-
-  const paid = await waitForCardPayment(stack, created.externalId, ['PAID']);
+  const paid = await endsAs(page, created, 'PAID', 'Payment confirmed. Thank you! Your order is paid.');
   expect(paid).toMatchObject({
     status: 'PAID',
     amount: 100.1,
@@ -117,12 +124,9 @@ test('a frictionless card: created through the API, paid on the checkout page, P
 test('the challenge card: the buyer approves in the issuer iframe, and the payment is PAID', async () => {
   const { created, page } = await payWithCard('card-challenge-approved', TEST_CARDS.challenge);
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).click();
-  expect(await pageOutcome(page)).toEqual({
-    status: 'PAID',
-    text: 'Payment confirmed. Thank you! Your order is paid.',
-  });
+  const paid = await endsAs(page, created, 'PAID', 'Payment confirmed. Thank you! Your order is paid.');
   // The ECI of the authentication the provider accepted the payment with is the card payment's.
-  expect(await waitForCardPayment(stack, created.externalId, ['PAID'])).toMatchObject({
+  expect(paid).toMatchObject({
     brand: 'VISA',
     last4: '3220',
     eci: '05',
@@ -133,11 +137,12 @@ test('the challenge card: the buyer approves in the issuer iframe, and the payme
 test('the challenge card: the buyer denies, nothing reaches the provider, and the payment is FAILED', async () => {
   const { created, page } = await payWithCard('card-challenge-denied', TEST_CARDS.challenge);
   await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
-  expect(await pageOutcome(page)).toEqual({
-    status: 'FAILED',
-    text: 'You did not confirm the payment with your bank. No payment was made. To try again, ask the merchant for a new payment link.',
-  });
-  const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
+  const failed = await endsAs(
+    page,
+    created,
+    'FAILED',
+    'You did not confirm the payment with your bank. No payment was made. To try again, ask the merchant for a new payment link.',
+  );
   expect(failed).toMatchObject({ failureReason: 'the buyer denied the 3DS challenge' });
   expect(failed.providerPaymentId).toBeUndefined();
   expect(failed.transitions.map((transition) => transition.to)).toEqual(['AWAITING_CARD', 'FAILED']);
@@ -147,11 +152,7 @@ test('the challenge card: the buyer denies, nothing reaches the provider, and th
 test('a card the issuer declines: accepted PENDING by the provider, then FAILED with the reason', async () => {
   const { created, page } = await payWithCard('card-declined', TEST_CARDS.declined);
   // Accepted by the provider, declined by the issuer a moment later: the page, still open, says so.
-  expect(await pageOutcome(page)).toEqual({
-    status: 'FAILED',
-    text: 'Your card was declined (VISA ending in 0002): declined by the card issuer. No payment was made. To try another card, ask the merchant for a new payment link.',
-  });
-  const failed = await waitForCardPayment(stack, created.externalId, ['FAILED']);
+  const failed = await endsAs(page, created, 'FAILED', declinedText('0002', 'declined by the card issuer'));
   expect(failed).toMatchObject({
     failureReason: 'declined by the card issuer',
     providerStatus: 'DECLINED',
@@ -168,13 +169,15 @@ test('a card the issuer declines: accepted PENDING by the provider, then FAILED 
 
 test('a card refused at once (insufficient funds): FAILED with the provider reason, shown on the page', async () => {
   const { created, page } = await payWithCard('card-insufficient', TEST_CARDS.insufficientFunds);
-  expect(await pageOutcome(page)).toEqual({
-    status: 'FAILED',
-    text: expect.stringMatching(
+  const failed = await endsAs(
+    page,
+    created,
+    'FAILED',
+    expect.stringMatching(
       /^Your card was declined \(VISA ending in 9995\): .*insufficient funds.*\. No payment was made\. To try another card, ask the merchant for a new payment link\.$/,
-    ) as unknown,
-  });
-  expect(await waitForCardPayment(stack, created.externalId, ['FAILED'])).toMatchObject({
+    ),
+  );
+  expect(failed).toMatchObject({
     failureReason: expect.stringContaining('insufficient funds') as unknown,
   });
   await page.close();

@@ -71,6 +71,10 @@ export async function createCardPayment(
   return answer.body;
 }
 
+/** The token of a payment's checkout link, which the checkout's own calls carry. */
+export const checkoutToken = ({ checkoutUrl }: Pick<CardPaymentCreated, 'checkoutUrl'>): string =>
+  new URL(checkoutUrl).searchParams.get('token') ?? '';
+
 export async function openCheckout(browser: Browser, checkoutUrl: string): Promise<Page> {
   const page = await browser.context.newPage();
   page.on('pageerror', (error) => browser.pageErrors.push(error.message));
@@ -153,7 +157,7 @@ export async function payAtCheckout(
   options: { threeDS?: boolean } = {},
 ): Promise<HttpAnswer<CheckoutResult>> {
   const card = { number, holderName: 'ANA SOUZA', expMonth: 12, expYear: Number(EXPIRY_YEAR), cvv: TEST_CVV };
-  const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  const token = checkoutToken(created);
   const publicKey = await shieldPublicKey(stack);
   const cardToken = encryptCardToken(publicKey, card);
   return httpCall<CheckoutResult>(`${stack.apiUrl}/checkout/${encodeURIComponent(created.externalId)}/pay`, {

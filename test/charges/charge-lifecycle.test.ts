@@ -13,22 +13,18 @@ import { AuthenticationError } from '../../src/payment-api/errors';
 import { pollUntil } from '../../src/util/poll';
 import { chargeWorkflowId } from '../../src/contracts/charge';
 import { readEmv } from '../helpers/emv-reader';
-import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
+import { engineForThisFile, startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { recordHistory } from '../helpers/record-history';
-import { forThisFile } from '../helpers/for-this-file';
 import { waitForCharge } from '../helpers/charges';
 
 const CPF = '52998224725';
 const CNPJ = '11222333000181';
 
 // A sandbox that de-duplicates no charge, reached through a recording proxy: "created once" is counted at the wire.
-const stack = forThisFile(() =>
-  startEngineHarness(
-    { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' },
-    { providerProxy: true },
-  ),
+const stack = engineForThisFile(
+  { SANDBOX_DEDUPLICATE: 'false', CASH_IN_LATE_PAYMENT_WINDOW_MS: '20000', CASH_IN_REFUND_WINDOW_MS: '60000' },
+  { providerProxy: true },
 );
-afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 /** Letters and digits only, so the BR Code's txid is the externalId itself. */
 const newChargeId = (label: string): string => `${label}${randomBytes(5).toString('hex')}`;

@@ -36,6 +36,7 @@ import { runBundlePath } from '../setup/run-bundle';
 import { testConfig } from './temporal';
 import { httpCall, type HttpAnswer } from './http';
 import { startProviderProxy, type ProviderProxy } from './provider-proxy';
+import { forThisFile } from './for-this-file';
 import { SANDBOX_CRYPTO_WITHDRAW_PATH } from '../../tools/stack/sandbox-provider-env';
 
 let bundle: Promise<WorkflowBundle> | undefined;
@@ -390,4 +391,14 @@ export async function startEngineHarness(
   if (options.inProcessWorker !== false) await harness.startWorker();
   await ensureMedSyncSchedule(temporal.client, config);
   return harness;
+}
+
+/**
+ * A harness for the whole test file (forThisFile) whose sandbox faults are cleared after each test: a fault one
+ * test arms never reaches the next.
+ */
+export function engineForThisFile(overrides: Record<string, string> = {}, options: HarnessOptions = {}): EngineHarness {
+  const stack = forThisFile(() => startEngineHarness(overrides, options));
+  afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
+  return stack;
 }

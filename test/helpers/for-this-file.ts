@@ -1,7 +1,7 @@
 /**
  * A stack for the whole test file: started before its tests, stopped after them. The answer stands for the
  * started stack, so a test calls `stack.api(...)` as it would on the stack itself, and no file repeats the
- * `let` / `beforeAll` / `afterAll` of starting and stopping it.
+ * `let` / `beforeAll` / `afterAll` of starting and stopping it. Called inside a `describe`, the stack is that block's.
  */
 export function forThisFile<T extends { close(): unknown }>(start: () => Promise<T>, timeoutMs?: number): T {
   return startedForThisFile(start, (started) => started.close(), timeoutMs);

@@ -4,6 +4,7 @@ import type { SubmitOutcome } from '../../activities/payout-activities';
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import type { EngineHarness } from './engine-harness';
+import type { HttpAnswer } from './http';
 import { waitForStatus } from './wait-for-status';
 import type { Config } from '../../src/config/env';
 import { payoutInput, startPayoutWorkflow } from '../../src/lifecycles/payout-client';
@@ -127,6 +128,15 @@ export function withdrawalsSent(stack: EngineHarness, externalId: string): numbe
   ).length;
 }
 
+/** The merchant sends the same payout twice: both answered 202, the second marked a replay; answers the second. */
+export async function sentTwice<T>(send: () => Promise<HttpAnswer<T>>): Promise<HttpAnswer<T>> {
+  expect((await send()).status).toBe(202);
+  const again = await send();
+  expect(again.status).toBe(202);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  return again;
+}
+
 /** A PIX-key payout request as the API reads it: R$ 15.00 to the CPF key 52998224725 unless told otherwise. */
 export const pixKeyPayout = (
   externalId: string,
@@ -153,6 +163,42 @@ export const storeCode = (amountCentavos?: number, txid = 'PEDIDO42'): string =>
     txid,
     ...(amountCentavos ? { amountCentavos } : {}),
   });
+
+/**
+ * A payout request of each rail as the API reads it (R$ 3.21 to a key, a store's code of R$ 12.34, R$ 2.50 to the
+ * sandbox's recipient, R$ 60 in USDT); the externalId is its description too where the rail has one, so that an
+ * internal transfer can be found at the provider.
+ */
+export const RAIL_REQUESTS = {
+  pix_key: (externalId: string) => ({
+    externalId,
+    method: 'pix_key',
+    amount: 3.21,
+    pixKey: 'ana@example.com',
+    keyType: 'EMAIL',
+    description: externalId,
+  }),
+  pix_copy_paste: (externalId: string) => ({
+    externalId,
+    method: 'pix_copy_paste',
+    emv: storeCode(1_234, 'RAILS'),
+    description: externalId,
+  }),
+  internal: (externalId: string) => ({
+    externalId,
+    method: 'internal',
+    email: 'recipient@sandbox.test',
+    amount: 2.5,
+    description: externalId,
+  }),
+  crypto: (externalId: string) => ({
+    externalId,
+    method: 'crypto',
+    amount: 60,
+    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  }),
+} as const;
+export type PayoutRail = keyof typeof RAIL_REQUESTS;
 
 /** A payout started as an API or batch worker of before `workflowVersion` starts it while a deploy rolls out. */
 export const startPayoutOfVersion = (

@@ -230,6 +230,20 @@ export function withdrawalBody(externalId: string, callbackUrl: string, override
   };
 }
 
+export const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+
+/** A crypto withdrawal's request body: R$ 100 in USDT to a TRON wallet, unless `overrides` say otherwise. */
+export function cryptoWithdrawalBody(externalId: string, callbackUrl: string, overrides: Record<string, unknown> = {}) {
+  return {
+    amount: 100,
+    wallet: TRON_WALLET,
+    network: 'TRC20',
+    external_id: externalId,
+    clientCallbackUrl: callbackUrl,
+    ...overrides,
+  };
+}
+
 /** The merchant's PIX withdrawal (endpoint 4) of `withdrawalBody(externalId, callbackUrl)`, under its bearer token. */
 export const withdrawPix = (sandbox: TestSandbox, bearer: string, externalId: string, callbackUrl: string) =>
   sandbox.call('POST', '/api/withdrawals/withdraw', {

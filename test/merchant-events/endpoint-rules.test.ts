@@ -21,37 +21,38 @@ test('the policy is the configuration: production only under NODE_ENV=production
   expect(endpointPolicy({ NODE_ENV: 'test', WEBHOOK_ALLOW_LOOPBACK: false })).toEqual(deployed);
 });
 
-test('outside production a public host is accepted on 443 or 80, written or implied by the scheme, and on no other port', () => {
-  for (const url of [
-    'https://merchant.example.com/hooks',
-    'http://merchant.example.com/hooks',
-    'https://merchant.example.com:80/hooks',
-    'http://merchant.example.com:443/hooks',
-  ])
-    expect({ url, problems: problemsOf(url, deployed) }).toEqual({ url, problems: [] });
-  expect(problemsOf('https://merchant.example.com:8443/hooks', deployed)).toEqual(refusal('port 8443: only 443 or 80'));
-  expect(problemsOf('http://merchant.example.com:8080/', deployed)).toEqual(refusal('port 8080: only 443 or 80'));
-});
+/** Each URL's problems under the policy, the URL beside them so that a failure names the URL. */
+const expectProblems = (policy: EndpointPolicy, cases: readonly (readonly [url: string, messages: string[]])[]) => {
+  for (const [url, messages] of cases)
+    expect({ url, problems: problemsOf(url, policy) }).toEqual({ url, problems: messages.flatMap(refusal) });
+};
 
-test('in production only https on 443 is accepted', () => {
-  expect(problemsOf('https://merchant.example.com/hooks', production)).toEqual([]);
-  expect(problemsOf('https://merchant.example.com:443/hooks', production)).toEqual([]);
-  expect(problemsOf('http://merchant.example.com/hooks', production)).toEqual(
-    refusal('must be https when NODE_ENV=production'),
-  );
-  expect(problemsOf('https://merchant.example.com:80/hooks', production)).toEqual(refusal('port 80: only 443'));
-});
+test('outside production a public host is accepted on 443 or 80, written or implied by the scheme, and on no other port', () =>
+  expectProblems(deployed, [
+    ['https://merchant.example.com/hooks', []],
+    ['http://merchant.example.com/hooks', []],
+    ['https://merchant.example.com:80/hooks', []],
+    ['http://merchant.example.com:443/hooks', []],
+    ['https://merchant.example.com:8443/hooks', ['port 8443: only 443 or 80']],
+    ['http://merchant.example.com:8080/', ['port 8080: only 443 or 80']],
+  ]));
+
+test('in production only https on 443 is accepted', () =>
+  expectProblems(production, [
+    ['https://merchant.example.com/hooks', []],
+    ['https://merchant.example.com:443/hooks', []],
+    ['http://merchant.example.com/hooks', ['must be https when NODE_ENV=production']],
+    ['https://merchant.example.com:80/hooks', ['port 80: only 443']],
+  ]));
 
 test('a loopback receiver, where allowed, is accepted on any port; a public host is not, and loopback is refused as deployed', () => {
-  expect(problemsOf('http://127.0.0.1:8080/hooks', localReceivers)).toEqual([]);
-  expect(problemsOf('http://localhost:3000/hooks', localReceivers)).toEqual([]);
-  expect(problemsOf('https://merchant.example.com:8443/hooks', localReceivers)).toEqual(
-    refusal('port 8443: only 443 or 80'),
-  );
-  expect(problemsOf('http://127.0.0.1:8080/hooks', deployed)).toEqual(refusal('host: 127.0.0.1 is a loopback address'));
-  expect(problemsOf('http://10.0.0.1/hooks', localReceivers)).toEqual(
-    refusal('host: 10.0.0.1 is not a public address (private)'),
-  );
+  expectProblems(localReceivers, [
+    ['http://127.0.0.1:8080/hooks', []],
+    ['http://localhost:3000/hooks', []],
+    ['https://merchant.example.com:8443/hooks', ['port 8443: only 443 or 80']],
+    ['http://10.0.0.1/hooks', ['host: 10.0.0.1 is not a public address (private)']],
+  ]);
+  expectProblems(deployed, [['http://127.0.0.1:8080/hooks', ['host: 127.0.0.1 is a loopback address']]]);
 });
 
 test('a user name, a password or a fragment in the URL is refused, each named, beside any other rule broken', () => {

@@ -3,10 +3,9 @@
  * in the Temporal UI): its current details, which the UI shows on the workflow's page, must say the
  * business outcome at a glance. Read through the real stack with the UI's own metadata query.
  */
-import type { CardPaymentCreated } from '../../src/api/card-payments/schemas';
 import { cardPaymentWorkflowId } from '../../src/contracts/card-payment';
 import { chargeWorkflowId } from '../../src/contracts/charge';
-import { PAYER } from '../card-payments/card-checkout';
+import { checkoutToken, createCardPayment } from '../card-payments/card-checkout';
 import { startEngineHarness, type EngineHarness } from '../helpers/engine-harness';
 import { createCharge, forceOutcome } from '../helpers/charges';
 import { newExternalId } from '../helpers/payouts';
@@ -26,15 +25,8 @@ async function finalDetails(workflowId: string): Promise<string> {
 }
 
 test('a card payment whose buyer failed 3DS: Completed as a workflow, "not paid" and why in its details', async () => {
-  const created = (
-    await stack.api<CardPaymentCreated>('POST', '/v1/card-payments', {
-      externalId: newExternalId('ui-card'),
-      amount: 30,
-      installmentCount: 1,
-      payer: PAYER,
-    })
-  ).body;
-  const token = new URL(created.checkoutUrl).searchParams.get('token') ?? '';
+  const created = await createCardPayment(stack, 'ui-card', { amount: 30 });
+  const token = checkoutToken(created);
   expect(
     (await stack.api('POST', `/checkout/${created.externalId}/fail`, { token, code: 'THREE_DS_DENIED' })).status,
   ).toBe(200);

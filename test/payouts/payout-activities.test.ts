@@ -74,6 +74,27 @@ const submit = (payout: PayoutInput): Promise<SubmitOutcome> =>
   ).run(activities.submitWithdrawal, payout);
 const failureOf = (payout: PayoutInput) => submit(payout).catch((error: unknown) => error);
 const rowsOf = (payout: PayoutInput) => rows.filter((row) => row.externalId === payout.externalId);
+/** An internal transfer to the sandbox's recipient: a rail with no callbacks. */
+const newInternalPayout = (label: string, amountCents: number): PayoutInput =>
+  payoutInput(
+    {
+      method: 'internal',
+      externalId: `${label}-${randomUUID().slice(0, 8)}`,
+      amountCents,
+      email: 'recipient@sandbox.test',
+    },
+    payoutTiming(config),
+  );
+/** The submission once the provider answers its POST to `path` with `status` and `message`. */
+const submitAnswered = (payout: PayoutInput, path: string, status: number, message: string) => {
+  gateway.answerNext(path, jsonAnswer(status, { message }));
+  return submit(payout);
+};
+/** The submission made nothing: its intent is left `state`, and the payout is not listed. */
+const expectNothingListed = async (payout: PayoutInput, state: string) => {
+  expect(await intentOf(payout)).toMatchObject({ state });
+  expect(rowsOf(payout)).toEqual([]);
+};
 
 describe('a submission', () => {
   test("the provider takes it: the intent is SENT with the provider's id, the payout is listed SUBMITTED, the callback URL is the rail's", async () => {
@@ -89,48 +110,24 @@ describe('a submission', () => {
   });
 
   test('an internal transfer (a rail with no callbacks) is made and listed SUBMITTED', async () => {
-    const payout = payoutInput(
-      {
-        method: 'internal',
-        externalId: `internal-${randomUUID().slice(0, 8)}`,
-        amountCents: 700,
-        email: 'recipient@sandbox.test',
-      },
-      payoutTiming(config),
-    );
+    const payout = newInternalPayout('internal', 700);
     const outcome = await submit(payout);
     if (outcome.kind !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(outcome)}`);
     expect(rowsOf(payout)).toEqual([submittedPayout(payout, outcome)]);
   });
 
   test('an internal transfer whose answer is lost (a 500 after it left): unknown, the intent UNKNOWN, so no later run sends it again', async () => {
-    const payout = payoutInput(
-      {
-        method: 'internal',
-        externalId: `internal-lost-${randomUUID().slice(0, 8)}`,
-        amountCents: 800,
-        email: 'recipient@sandbox.test',
-      },
-      payoutTiming(config),
-    );
-    gateway.answerNext(INTERNAL, jsonAnswer(500, { message: 'internal error' }));
-    expect(await submit(payout)).toMatchObject({
-      kind: 'unknown',
-      reason: expect.stringContaining('may have been made'),
-    });
-    expect(await intentOf(payout)).toMatchObject({ state: 'UNKNOWN' });
-    expect(rowsOf(payout)).toEqual([]);
+    const payout = newInternalPayout('internal-lost', 800);
+    const outcome = await submitAnswered(payout, INTERNAL, 500, 'internal error');
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('may have been made') });
+    await expectNothingListed(payout, 'UNKNOWN');
   });
 
   test("the provider refuses it (422): rejected with the provider's words, the intent REFUSED, nothing listed", async () => {
     const payout = newPayout('refused');
-    gateway.answerNext(WITHDRAW, jsonAnswer(422, { message: 'pix key blocked by the bank' }));
-    expect(await submit(payout)).toMatchObject({
-      kind: 'rejected',
-      reason: expect.stringContaining('pix key blocked'),
-    });
-    expect(await intentOf(payout)).toMatchObject({ state: 'REFUSED' });
-    expect(rowsOf(payout)).toEqual([]);
+    const outcome = await submitAnswered(payout, WITHDRAW, 422, 'pix key blocked by the bank');
+    expect(outcome).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('pix key blocked') });
+    await expectNothingListed(payout, 'REFUSED');
   });
 
   test('the provider answers 409: not retried (the payout goes to review), the intent UNKNOWN, nothing listed', async () => {
@@ -139,8 +136,7 @@ describe('a submission', () => {
     const failure = await failureOf(payout);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: 'Conflict', nonRetryable: true });
-    expect(await intentOf(payout)).toMatchObject({ state: 'UNKNOWN' });
-    expect(rowsOf(payout)).toEqual([]);
+    await expectNothingListed(payout, 'UNKNOWN');
   });
 
   test('a 500 after the POST left: retried, the intent UNKNOWN, so a later attempt only looks', async () => {

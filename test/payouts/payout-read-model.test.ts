@@ -11,7 +11,7 @@ import { payoutWorkflowId } from '../../src/lifecycles/payout-client';
 import { pollUntil } from '../../src/util/poll';
 import { deleteWorkflow as deleteWorkflowExecution } from '../helpers/delete-workflow';
 import { startEngineHarness } from '../helpers/engine-harness';
-import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
+import { bulkInto, expectEachOnceInOrder, type BulkTable } from '../helpers/list-pages';
 import { newExternalId, REVIEW_WITHIN_SECONDS, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { forThisFile } from '../helpers/for-this-file';
@@ -123,45 +123,31 @@ test('a payout is listed from the moment it is accepted, and as NEEDS_REVIEW whi
   await recordHistory(stack.temporal.client, payoutWorkflowId(id), currentPayoutHistory('review-recorded-cancelled'));
 });
 
-const BULK = 100_000;
+/** Payouts written straight into the read model, each RECEIVED to a CPF key. */
+const BULK_PAYOUTS: BulkTable = {
+  insertSql:
+    "INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 0, 'RECEIVED', 'pix_key', NULL, ?, NULL, 'CPF', '***.982.247-**', ?, ?, ?)",
+  selectSql: 'SELECT external_id AS id FROM payouts',
+};
+/** Such a payout's view, as the read model keeps it beside its columns. */
+const receivedView = (externalId: string, amountCents: number): string =>
+  JSON.stringify({
+    externalId,
+    method: 'pix_key',
+    state: 'RECEIVED',
+    amountCents,
+    requestHash: 'h',
+    callbacksReceived: 0,
+    checksMade: 0,
+    transitions: [],
+  });
 
 test('100,000 payouts page newest first in (createdAt, externalId) order, with no duplicate and no gap', async () => {
-  // Inserted straight into the read model's database: 250 payouts share each millisecond, so the id orders ties.
-  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
-  const insert = db.prepare(
-    "INSERT INTO payouts (external_id, seq, status, method, batch_id, amount_cents, fee_cents, key_type, destination, view, created_at, updated_at) VALUES (?, 0, 'RECEIVED', 'pix_key', NULL, ?, NULL, 'CPF', '***.982.247-**', ?, ?, ?)",
+  // 250 payouts share each millisecond, so the id orders ties.
+  const expected = bulkInto(stack, BULK_PAYOUTS, { count: 100_000, perMs: 250 }, (insert, { n, id, at }) =>
+    insert.run(id, 100 + n, receivedView(id, 100 + n), at, at),
   );
-  const base = Date.parse('2020-01-01T00:00:00.000Z');
-  db.transaction(() => {
-    for (let n = 0; n < BULK; n += 1) {
-      const externalId = `bulk-${n.toString(36).padStart(4, '0')}`;
-      const view = JSON.stringify({
-        externalId,
-        method: 'pix_key',
-        state: 'RECEIVED',
-        amountCents: 100 + n,
-        requestHash: 'h',
-        callbacksReceived: 0,
-        checksMade: 0,
-        transitions: [],
-      });
-      const at = base + Math.floor(n / 250);
-      insert.run(externalId, 100 + n, view, at, at);
-    }
-  })();
-  const expected = db
-    .prepare<[], { external_id: string }>('SELECT external_id FROM payouts')
-    .all()
-    .map((row) => row.external_id);
-  db.close();
-
-  const seen = await everyPage<ListItem>(stack, '/v1/payouts?limit=500');
-
-  const ids = seen.map((item) => item.externalId);
-  expect(ids).toHaveLength(expected.length);
-  expect(new Set(ids).size).toBe(ids.length);
-  expect(new Set(ids)).toEqual(new Set(expected));
-  expect(firstOutOfOrder(seen, (item) => item.externalId)).toBe(-1);
+  await expectEachOnceInOrder<ListItem>(stack, '/v1/payouts?limit=500', expected);
 });
 
 test("a day's totals count and sum the payouts created on that day in the time zone asked, by status and rail", async () => {
@@ -224,34 +210,28 @@ test("a day's totals count and sum the payouts created on that day in the time z
   expect(inUtc.body.total).toEqual({ count: 3, amount: 35.51, fee: 1.79 });
 });
 
-test('a list or summary asked with a bad filter is refused naming each parameter: 400 for its shape, 422 for what the shape cannot say', async () => {
-  const refused = async (query: string, status: number, code: string): Promise<string[]> => {
-    const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', query);
-    expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
-    return answer.body.issues.map((issue) => issue.path);
-  };
-  expect(
-    await refused('/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0', 400, 'VALIDATION_FAILED'),
-  ).toEqual(expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']));
-  expect(await refused('/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED')).toEqual([
-    'from',
-    'timeZone',
-  ]);
-  expect(
-    await refused(
-      '/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00',
-      422,
-      'INVALID_FILTER',
-    ),
-  ).toEqual(['createdTo']);
-  expect(await refused('/v1/payouts?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR')).toEqual(['cursor']);
-  expect(
-    await refused(
-      '/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo',
-      422,
-      'INVALID_FILTER',
-    ),
-  ).toEqual(['timeZone']);
-  expect(await refused('/v1/payouts/summary?from=2026-01-02&to=2026-01-01', 422, 'INVALID_FILTER')).toEqual(['to']);
-  expect(await refused('/v1/payouts/summary?from=2025-01-01&to=2026-01-02', 422, 'INVALID_FILTER')).toEqual(['to']);
+// Each bad filter with the status, code and parameters its refusal names (the first: at least these four): 400 for
+// its shape, 422 for what the shape cannot say.
+test.each<[query: string, status: number, code: string, paths: unknown]>([
+  [
+    '/v1/payouts?status=DONE&method=boleto&createdFrom=yesterday&limit=0',
+    400,
+    'VALIDATION_FAILED',
+    expect.arrayContaining(['status', 'method', 'createdFrom', 'limit']),
+  ],
+  ['/v1/payouts/summary?to=2026-01-01&timeZone=Sao%20Paulo', 400, 'VALIDATION_FAILED', ['from', 'timeZone']],
+  [
+    '/v1/payouts?createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00-03:00',
+    422,
+    'INVALID_FILTER',
+    ['createdTo'],
+  ],
+  ['/v1/payouts?cursor=bm90LWEtY3Vyc29y', 422, 'INVALID_CURSOR', ['cursor']],
+  ['/v1/payouts/summary?from=2026-01-01&to=2026-01-02&timeZone=America/Sao_Paolo', 422, 'INVALID_FILTER', ['timeZone']],
+  ['/v1/payouts/summary?from=2026-01-02&to=2026-01-01', 422, 'INVALID_FILTER', ['to']],
+  ['/v1/payouts/summary?from=2025-01-01&to=2026-01-02', 422, 'INVALID_FILTER', ['to']],
+])('a list or summary asked %s is refused %d %s, naming each bad parameter', async (query, status, code, paths) => {
+  const answer = await stack.api<{ code: string; issues: { path: string }[] }>('GET', query);
+  expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
+  expect(answer.body.issues.map((issue) => issue.path)).toEqual(paths);
 });

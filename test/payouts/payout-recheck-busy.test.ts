@@ -5,26 +5,21 @@
  */
 import { pollUntil } from '../../src/util/poll';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
-import { startEngineHarness } from '../helpers/engine-harness';
+import { engineForThisFile } from '../helpers/engine-harness';
 import { forceOutcome } from '../helpers/charges';
 import { newExternalId, postPayout, waitForPayout } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { forThisFile } from '../helpers/for-this-file';
 
 const WITHDRAW = '/api/withdrawals/withdraw';
 const CHECK = '/api/transactions/check';
 
 // A provider that answers in 3 s is healthy (within PAYMENT_API_TIMEOUT_MS), though slower than the engine's calls to
 // Temporal may wait (TEMPORAL_CALL_DEADLINE_MS); the callback is waited for a minute.
-const stack = forThisFile(() =>
-  startEngineHarness(
-    { PAYMENT_API_TIMEOUT_MS: '10000', TEMPORAL_CALL_DEADLINE_MS: '1000', PAYOUT_CALLBACK_WAIT_MS: '60000' },
-    { providerProxy: true },
-  ),
+const stack = engineForThisFile(
+  { PAYMENT_API_TIMEOUT_MS: '10000', TEMPORAL_CALL_DEADLINE_MS: '1000', PAYOUT_CALLBACK_WAIT_MS: '60000' },
+  { providerProxy: true },
 );
-
-afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
 
 const viewOf = async (externalId: string) => (await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`)).body;
 

@@ -8,11 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { CLAIMED_BEFORE_RESET, SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
-import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
 import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
-import { providerDebits, waitForPayout } from '../helpers/payouts';
+import { providerDebits, RAIL_REQUESTS, waitForPayout, type PayoutRail } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import {
   describePoint,
@@ -24,7 +23,6 @@ import {
 } from '../helpers/workflow-reset';
 import { forThisFile } from '../helpers/for-this-file';
 
-const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 /** Payouts of the batch reset by query: ~50 in `npm test`, more with RESET_BATCH_PAYOUTS. */
 const BATCH_PAYOUTS = Number(process.env.RESET_BATCH_PAYOUTS ?? 48);
 
@@ -32,53 +30,20 @@ const BATCH_PAYOUTS = Number(process.env.RESET_BATCH_PAYOUTS ?? 48);
 // internal transfer whose answer times out goes to review by design, which is not what this file tests).
 const stack = forThisFile(() => startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '10000' }));
 
-const emv = (cents: number) =>
-  buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'SAO PAULO',
-    txid: 'RESET',
-    amountCentavos: cents,
-  });
-
-/** A payout request of each rail; the externalId is its description too where it has one, so that an internal transfer can be found at the provider. */
-const RAILS = {
-  pix_key: (externalId: string) => ({
-    externalId,
-    method: 'pix_key',
-    amount: 3.21,
-    pixKey: 'ana@example.com',
-    keyType: 'EMAIL',
-    description: externalId,
-  }),
-  pix_copy_paste: (externalId: string) => ({
-    externalId,
-    method: 'pix_copy_paste',
-    emv: emv(1_234),
-    description: externalId,
-  }),
-  internal: (externalId: string) => ({
-    externalId,
-    method: 'internal',
-    email: 'recipient@sandbox.test',
-    amount: 2.5,
-    description: externalId,
-  }),
-  crypto: (externalId: string) => ({ externalId, method: 'crypto', amount: 60, wallet: TRON_WALLET }),
-} as const;
-type Rail = keyof typeof RAILS;
 /** Every rail the sandbox of this run serves (the seed profile shows no crypto route: the engine's crypto rail is off there). */
-const SERVED_RAILS = (Object.keys(RAILS) as Rail[]).filter((rail) => rail !== 'crypto' || SANDBOX_SERVES_CRYPTO);
+const SERVED_RAILS = (Object.keys(RAIL_REQUESTS) as PayoutRail[]).filter(
+  (rail) => rail !== 'crypto' || SANDBOX_SERVES_CRYPTO,
+);
 
-async function completedPayout(rail: Rail, label: string): Promise<string> {
+async function completedPayout(rail: PayoutRail, label: string): Promise<string> {
   const externalId = `reset-${label}-${randomUUID().slice(0, 8)}`;
-  expect((await stack.api('POST', '/v1/payouts', RAILS[rail](externalId))).status).toBe(202);
+  expect((await stack.api('POST', '/v1/payouts', RAIL_REQUESTS[rail](externalId))).status).toBe(202);
   await waitForPayout(stack, externalId, ['COMPLETED']);
   return externalId;
 }
 
 /** The provider made one operation for it, and (where it debits by external_id) one debit. */
-async function expectOneMoneyMovement(rail: Rail, externalId: string): Promise<void> {
+async function expectOneMoneyMovement(rail: PayoutRail, externalId: string): Promise<void> {
   expect({ externalId, operations: await providerOperations(stack, externalId, rail) }).toEqual({
     externalId,
     operations: 1,
@@ -139,7 +104,9 @@ test('one payout reset again and again (first task, last task, first task): stil
 
 test("a payout the provider failed after accepting it, reset to its first task: FAILED again from the provider's record, one operation", async () => {
   const externalId = `reset-failed-${randomUUID().slice(0, 8)}`;
-  expect((await stack.api('POST', '/v1/payouts', { ...RAILS.pix_key(externalId), amount: 3.13 })).status).toBe(202);
+  expect((await stack.api('POST', '/v1/payouts', { ...RAIL_REQUESTS.pix_key(externalId), amount: 3.13 })).status).toBe(
+    202,
+  );
   await waitForPayout(stack, externalId, ['FAILED']);
   expect(await resetAndWait(stack, payoutWorkflowId(externalId), { type: 'FirstWorkflowTask' })).toBe('COMPLETED');
   const again = (await stack.api<PayoutResponse>('GET', `/v1/payouts/${externalId}`)).body;
@@ -154,7 +121,8 @@ test("a payout the provider failed after accepting it, reset to its first task: 
 test('a payout the provider refused at request time (nothing moved) is sent again by a reset: the refusal is not a claim', async () => {
   const externalId = `reset-refused-${randomUUID().slice(0, 8)}`;
   expect(
-    (await stack.api('POST', '/v1/payouts', { ...RAILS.internal(externalId), email: 'nobody@example.com' })).status,
+    (await stack.api('POST', '/v1/payouts', { ...RAIL_REQUESTS.internal(externalId), email: 'nobody@example.com' }))
+      .status,
   ).toBe(202);
   await waitForPayout(stack, externalId, ['FAILED']);
   expect(await stack.intents.find({ businessId: externalId, kind: 'payout-submission' })).toMatchObject({
@@ -172,10 +140,12 @@ test('a payout the provider refused at request time (nothing moved) is sent agai
 
 describe('an intent claimed by an earlier run that sent nothing (the run ended between the claim and the send)', () => {
   /** A payout of `rail` posted after an earlier run claimed its submission intent: it goes to review. */
-  async function inReviewAfterAnEarlierClaim(rail: Rail): Promise<{ externalId: string; review: PayoutResponse }> {
+  async function inReviewAfterAnEarlierClaim(
+    rail: PayoutRail,
+  ): Promise<{ externalId: string; review: PayoutResponse }> {
     const externalId = `reset-claimed-${randomUUID().slice(0, 8)}`;
     await stack.intents.claim({ businessId: externalId, kind: 'payout-submission' }, 'an-earlier-run');
-    expect((await stack.api('POST', '/v1/payouts', RAILS[rail](externalId))).status).toBe(202);
+    expect((await stack.api('POST', '/v1/payouts', RAIL_REQUESTS[rail](externalId))).status).toBe(202);
     return { externalId, review: await waitForPayout(stack, externalId, ['NEEDS_REVIEW']) };
   }
 
@@ -207,8 +177,8 @@ test(
     const rails = SERVED_RAILS;
     const batchLabel = randomUUID().slice(0, 8);
     const items = Array.from({ length: BATCH_PAYOUTS }, (_, index) => {
-      const rail = rails[index % rails.length] as Rail;
-      return { rail, body: RAILS[rail](`reset-batch-${batchLabel}-${index}`) };
+      const rail = rails[index % rails.length] as PayoutRail;
+      return { rail, body: RAIL_REQUESTS[rail](`reset-batch-${batchLabel}-${index}`) };
     });
     const accepted = await stack.api<{ batchId: string }>('POST', '/v1/payout-batches', {
       items: items.map((item) => item.body),

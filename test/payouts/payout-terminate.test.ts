@@ -10,52 +10,16 @@ import { randomUUID } from 'node:crypto';
 import type { PayoutResponse } from '../../src/api/payouts/schemas';
 import { runPayoutsCli } from '../../src/cli/payouts-cli';
 import { SENT_BEFORE_RESET } from '../../src/payouts/earlier-submission';
-import { buildBrCode } from '../../src/pix/brcode';
 import { pollUntil } from '../../src/util/poll';
 import { payoutWorkflowId } from '../../src/contracts/payout';
-import { SANDBOX_SERVES_CRYPTO, startEngineHarness } from '../helpers/engine-harness';
-import { waitForPayout } from '../helpers/payouts';
+import { engineForThisFile, SANDBOX_SERVES_CRYPTO } from '../helpers/engine-harness';
+import { RAIL_REQUESTS, waitForPayout, type PayoutRail } from '../helpers/payouts';
 import { currentPayoutHistory, recordHistory } from '../helpers/record-history';
 import { providerOperations, terminateWorkflow } from '../helpers/workflow-reset';
-import { forThisFile } from '../helpers/for-this-file';
 
 // The provider's answer is awaited 60 s: the terminate always lands while the submission waits (CLAIMED), never
 // after a loaded machine let the attempt give up and reconcile on its own.
-const stack = forThisFile(() => startEngineHarness({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '60000' }));
-afterEach(() => stack.admin('DELETE', '/sandbox/faults'));
-
-const emv = buildBrCode({
-  pixKey: 'loja@example.com',
-  merchantName: 'Loja Exemplo',
-  merchantCity: 'SAO PAULO',
-  txid: 'TERMINATE',
-  amountCentavos: 789,
-});
-
-const RAILS = {
-  pix_key: (externalId: string) => ({
-    externalId,
-    method: 'pix_key',
-    amount: 4.56,
-    pixKey: 'ana@example.com',
-    keyType: 'EMAIL',
-    description: externalId,
-  }),
-  pix_copy_paste: (externalId: string) => ({ externalId, method: 'pix_copy_paste', emv }),
-  crypto: (externalId: string) => ({
-    externalId,
-    method: 'crypto',
-    amount: 55,
-    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-  }),
-  internal: (externalId: string) => ({
-    externalId,
-    method: 'internal',
-    email: 'recipient@sandbox.test',
-    amount: 1.23,
-    description: externalId,
-  }),
-} as const;
+const stack = engineForThisFile({ SANDBOX_DEDUPLICATE: 'false', PAYMENT_API_TIMEOUT_MS: '60000' });
 
 /** `payouts reconcile <id>` as an operator runs it against this stack: its exit code and what it printed. */
 async function reconcile(externalId: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -73,10 +37,10 @@ async function reconcile(externalId: string): Promise<{ code: number; stdout: st
 }
 
 /** Submits a payout whose request the provider commits and never answers, and terminates it once the provider holds it. */
-async function terminatedMidSubmission(rail: keyof typeof RAILS): Promise<string> {
+async function terminatedMidSubmission(rail: PayoutRail): Promise<string> {
   const externalId = `term-${rail}-${randomUUID().slice(0, 8)}`;
   await stack.admin('PUT', '/sandbox/faults', { timeoutAfterCommit: { count: 1, mode: 'hang' } });
-  expect((await stack.api('POST', '/v1/payouts', RAILS[rail](externalId))).status).toBe(202);
+  expect((await stack.api('POST', '/v1/payouts', RAIL_REQUESTS[rail](externalId))).status).toBe(202);
   await pollUntil(async () => ((await providerOperations(stack, externalId, rail)) === 1 ? true : undefined), {
     timeoutMs: 20_000,
     intervalMs: 50,
@@ -138,7 +102,7 @@ test('a payout terminated before its submission was claimed: the intent says NON
   await stack.stopWorker();
   const externalId = `term-unsent-${randomUUID().slice(0, 8)}`;
   try {
-    expect((await stack.api('POST', '/v1/payouts', RAILS.pix_key(externalId))).status).toBe(202);
+    expect((await stack.api('POST', '/v1/payouts', RAIL_REQUESTS.pix_key(externalId))).status).toBe(202);
     await terminateWorkflow(stack, payoutWorkflowId(externalId), 'test: terminated before any worker ran it');
   } finally {
     await stack.startWorker();

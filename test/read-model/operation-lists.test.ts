@@ -6,8 +6,6 @@
  * no duplicate and no gap.
  */
 import { randomBytes } from 'node:crypto';
-import { engineDatabasePath } from '../../src/db/database';
-import { openSqlite } from '../../src/db/sqlite';
 import { cardPaymentWorkflowId } from '../../src/lifecycles/card-payment-client';
 import { chargeWorkflowId } from '../../src/lifecycles/charge-client';
 import { infractionWorkflowId } from '../../src/lifecycles/infraction-client';
@@ -19,7 +17,7 @@ import { createCardPayment } from '../card-payments/card-checkout';
 import { deleteWorkflow } from '../helpers/delete-workflow';
 import { startEngineHarness } from '../helpers/engine-harness';
 import { forThisFile } from '../helpers/for-this-file';
-import { everyPage, firstOutOfOrder } from '../helpers/list-pages';
+import { bulkInto, expectEachOnceInOrder, type BulkTable } from '../helpers/list-pages';
 import { openInfractionOnPaidCashIn, waitForInfraction } from '../helpers/infractions';
 import { recordHistory } from '../helpers/record-history';
 import { waitForWorkflowClosed } from '../helpers/workflow-reset';
@@ -150,34 +148,20 @@ test('an infraction is listed with its amount and deadline once the sync sees it
   expect(read.body.transitions.at(-1)?.to).toBe('CANCELLED');
 }, 180_000);
 
-const BULK = 3_000;
+/** Operations written straight into the read model, each PENDING; the list of charges shows those of kind charge. */
+const BULK_OPERATIONS: BulkTable = {
+  insertSql:
+    "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, ?, ?)",
+  selectSql: "SELECT id FROM operations WHERE kind = 'charge'",
+};
 
 test('a list pages one kind newest first in (createdAt, id) order, with no duplicate and no gap, whatever the other kinds hold', async () => {
-  // Straight into the read model's database, far in the past so that the stack's own rows come first: 100 share each millisecond.
-  const db = openSqlite(engineDatabasePath(stack.config.DATA_DIR), { busyTimeoutMs: 10_000 });
-  const insert = db.prepare(
-    "INSERT INTO operations (kind, id, seq, status, amount_cents, deadline, created_at, updated_at) VALUES (?, ?, 0, 'PENDING', ?, NULL, ?, ?)",
-  );
-  const base = Date.parse('2020-01-01T00:00:00.000Z');
-  db.transaction(() => {
-    for (let n = 0; n < BULK; n += 1) {
-      const at = base + Math.floor(n / 100);
-      insert.run('charge', `bulk-${n.toString(36).padStart(3, '0')}`, 100 + n, at, at);
-      insert.run('card_payment', `bulk-${n.toString(36).padStart(3, '0')}`, 100 + n, at, at);
-    }
-  })();
-  const expected = db
-    .prepare<[], { id: string }>("SELECT id FROM operations WHERE kind = 'charge'")
-    .all()
-    .map((row) => row.id);
-  db.close();
-
-  const seen = await everyPage<ListItem>(stack, '/v1/charges?limit=97');
-
-  const ids = seen.map((item) => item.externalId);
-  expect(ids).toHaveLength(expected.length);
-  expect(new Set(ids)).toEqual(new Set(expected));
-  expect(firstOutOfOrder(seen, (item) => item.externalId ?? '')).toBe(-1);
+  // A charge and a card payment of each id, 100 of each kind sharing each millisecond.
+  const expected = bulkInto(stack, BULK_OPERATIONS, { count: 3_000, perMs: 100 }, (insert, { n, id, at }) => {
+    insert.run('charge', id, 100 + n, at, at);
+    insert.run('card_payment', id, 100 + n, at, at);
+  });
+  await expectEachOnceInOrder<ListItem>(stack, '/v1/charges?limit=97', expected);
 });
 
 test.each(['/v1/charges', '/v1/card-payments', '/v1/infractions'])(

@@ -4,8 +4,15 @@
  * against it; here, that it really debits twice (and makes a charge twice) and that its check still answers one operation.
  */
 import { randomBytes } from 'node:crypto';
-import { buildBrCode } from '../../src/pix/brcode';
-import { merchantHeaders, sandboxForThisFile, uniqueId, withdrawalBody, type ResponseBody } from '../helpers/sandbox';
+import {
+  cryptoWithdrawalBody,
+  merchantHeaders,
+  sandboxForThisFile,
+  uniqueId,
+  withdrawalBody,
+  type ResponseBody,
+} from '../helpers/sandbox';
+import { storeCode } from '../helpers/payouts';
 
 const { sandbox, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_DEDUPLICATE: 'false' } });
 
@@ -31,13 +38,7 @@ test('a repeated withdrawal is a second operation with a second debit; the check
 });
 
 test('a repeated copy-and-paste payment and crypto withdrawal are second operations too', async () => {
-  const qrcode = buildBrCode({
-    pixKey: 'loja@example.com',
-    merchantName: 'Loja Exemplo',
-    merchantCity: 'Sao Paulo',
-    txid: 'PEDIDO42',
-    amountCentavos: 1000,
-  });
+  const qrcode = storeCode(1000);
   const pixId = uniqueId('pp-twice');
   for (let i = 0; i < 2; i += 1)
     expect(
@@ -47,13 +48,7 @@ test('a repeated copy-and-paste payment and crypto withdrawal are second operati
   expect(debitsOf(pixId)).toBe(2);
 
   const cryptoId = uniqueId('cw-twice');
-  const crypto = {
-    amount: 100,
-    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-    network: 'TRC20',
-    external_id: cryptoId,
-    clientCallbackUrl: receiver.url,
-  };
+  const crypto = cryptoWithdrawalBody(cryptoId, receiver.url);
   for (let i = 0; i < 2; i += 1) expect((await post('/api/crypto/withdraw', crypto)).status).toBe(200);
   expect(debitsOf(cryptoId)).toBe(2);
 });

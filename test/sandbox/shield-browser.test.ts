@@ -243,14 +243,15 @@ test('the challenge card: the buyer approves in the iframe, and endpoint 2 accep
   await page.close();
 });
 
+/** The challenge card's checkout of R$ 42 on a fresh page of `path`: the page, and what runCheckout will answer. */
+async function challengeCheckout(path?: string) {
+  const page = await openCheckout(path);
+  const card = testCard(TEST_CARDS.challenge);
+  return { page, pending: runCheckout(page, { amount: 42, currency: 'BRL', installments: 1, card }) };
+}
+
 test('the challenge card: the buyer denies, and prepareThreeDS rejects with no 3DS result', async () => {
-  const page = await openCheckout();
-  const pending = runCheckout(page, {
-    amount: 42,
-    currency: 'BRL',
-    installments: 1,
-    card: testCard(TEST_CARDS.challenge),
-  });
+  const { page, pending } = await challengeCheckout();
   await challengeFrame(page).getByRole('button', { name: 'Deny' }).click();
   expect(await pending).toEqual({
     ok: false,
@@ -263,13 +264,7 @@ test('the challenge card: the buyer denies, and prepareThreeDS rejects with no 3
 });
 
 test('the challenge card: a buyer who never answers abandons it, and prepareThreeDS rejects when its time is up', async () => {
-  const page = await openCheckout('/checkout-short-challenge');
-  const pending = runCheckout(page, {
-    amount: 42,
-    currency: 'BRL',
-    installments: 1,
-    card: testCard(TEST_CARDS.challenge),
-  });
+  const { page, pending } = await challengeCheckout('/checkout-short-challenge');
   await challengeFrame(page).getByRole('button', { name: 'Approve' }).waitFor();
   expect(await pending).toMatchObject({ ok: false, code: 'THREE_DS_ABANDONED' });
   expect(await challengeOverlays(page)).toBe(0);

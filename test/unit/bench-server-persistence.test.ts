@@ -1,29 +1,33 @@
 import { parsePersistenceCounters, persistencePerWorkflow } from '../../tools/bench/server-persistence';
 
-// The shape the Temporal dev server exposes on --metrics-port: one series per operation and service.
-const before = `
-# HELP persistence_requests persistence_requests counter
-# TYPE persistence_requests counter
-persistence_requests{namespace="default",operation="UpdateWorkflowExecution",service_name="history"} 100
-persistence_requests{namespace="default",operation="CreateTasks",service_name="matching"} 10
-persistence_latency_sum{namespace="default",operation="UpdateWorkflowExecution",service_name="history"} 0.5
-persistence_latency_sum{namespace="default",operation="CreateTasks",service_name="matching"} 0.1
-persistence_latency_bucket{namespace="default",operation="CreateTasks",service_name="matching",le="0.001"} 3
-visibility_persistence_requests{namespace="default",operation="UpsertWorkflowExecution",service_name="history",visibility_type="standard_visibility"} 40
-visibility_persistence_latency_sum{namespace="default",operation="UpsertWorkflowExecution",service_name="history",visibility_type="standard_visibility"} 0.2
-`;
+/** A series' labels as the Temporal dev server writes them on --metrics-port: one series per operation and service. */
+const of = (operation: string, service = 'history', more = '', namespace = 'default') =>
+  `{namespace="${namespace}",operation="${operation}",service_name="${service}"${more}}`;
+const VISIBILITY = ',visibility_type="standard_visibility"';
 
-const after = `
-persistence_requests{namespace="default",operation="UpdateWorkflowExecution",service_name="history"} 500
-persistence_requests{namespace="_unknown_",operation="UpdateWorkflowExecution",service_name="frontend"} 8
-persistence_requests{namespace="default",operation="CreateTasks",service_name="matching"} 110
-persistence_requests{namespace="default",operation="GetWorkflowExecution",service_name="history"} 100
-persistence_latency_sum{namespace="default",operation="UpdateWorkflowExecution",service_name="history"} 2.5
-persistence_latency_sum{namespace="default",operation="CreateTasks",service_name="matching"} 0.3
-persistence_latency_sum{namespace="default",operation="GetWorkflowExecution",service_name="history"} 1.5
-visibility_persistence_requests{namespace="default",operation="UpsertWorkflowExecution",service_name="history",visibility_type="standard_visibility"} 340
-visibility_persistence_latency_sum{namespace="default",operation="UpsertWorkflowExecution",service_name="history",visibility_type="standard_visibility"} 1.7
+// Each series with its value in the scrape before a phase and in the one after it (null: not exposed in that one).
+const SERIES: [series: string, before: number | null, after: number | null][] = [
+  [`persistence_requests${of('UpdateWorkflowExecution')}`, 100, 500],
+  [`persistence_requests${of('UpdateWorkflowExecution', 'frontend', '', '_unknown_')}`, null, 8],
+  [`persistence_requests${of('CreateTasks', 'matching')}`, 10, 110],
+  [`persistence_requests${of('GetWorkflowExecution')}`, null, 100],
+  [`persistence_latency_sum${of('UpdateWorkflowExecution')}`, 0.5, 2.5],
+  [`persistence_latency_sum${of('CreateTasks', 'matching')}`, 0.1, 0.3],
+  [`persistence_latency_sum${of('GetWorkflowExecution')}`, null, 1.5],
+  [`persistence_latency_bucket${of('CreateTasks', 'matching', ',le="0.001"')}`, 3, null],
+  [`visibility_persistence_requests${of('UpsertWorkflowExecution', 'history', VISIBILITY)}`, 40, 340],
+  [`visibility_persistence_latency_sum${of('UpsertWorkflowExecution', 'history', VISIBILITY)}`, 0.2, 1.7],
+];
+
+/** One scrape's text: a line per series exposed in it, `name{labels} value`. */
+const scrape = (at: 1 | 2): string =>
+  SERIES.flatMap((series) => (series[at] === null ? [] : [`${series[0]} ${series[at]}`])).join('\n');
+
+const before = `# HELP persistence_requests persistence_requests counter
+# TYPE persistence_requests counter
+${scrape(1)}
 `;
+const after = `${scrape(2)}\n`;
 
 test('the bench reports what the server store did per workflow of a phase: operations, their time, the slowest', () => {
   const perWorkflow = persistencePerWorkflow(parsePersistenceCounters(before), parsePersistenceCounters(after), 100);

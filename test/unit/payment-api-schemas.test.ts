@@ -19,6 +19,7 @@ import {
 } from '../../src/payment-api/schemas';
 import { endpoints } from '../../src/payment-api/endpoints';
 import { refusedPaths } from '../helpers/payment-api';
+import { cryptoWithdrawalBody } from '../helpers/sandbox';
 
 const sampleWithdrawalResponse = {
   message: 'Withdrawal request received',
@@ -111,14 +112,10 @@ describe('withdrawal', () => {
   });
 
   test('the final-status callback parses in either id spelling, reason on failure', () => {
+    // The sample withdrawal's final status.
     const callback = {
-      transaction_id: 'tx_8f2c1a',
-      external_id: 'payout-001',
+      ...sampleWithdrawalResponse.withdrawal,
       status: 'FAILED',
-      amount: 25,
-      fee: 1.25,
-      total: 26.25,
-      type: 'Withdrawal',
       reason: 'Invalid key',
       updated_at: '2025-06-15T12:00:00.000Z',
     };
@@ -254,13 +251,7 @@ describe('other requests', () => {
   });
 
   test('a crypto wallet must fit its network', () => {
-    const crypto = {
-      amount: 100,
-      wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-      network: 'TRC20',
-      external_id: 'crypto-1',
-      clientCallbackUrl: 'https://merchant.example/cb',
-    };
+    const crypto = cryptoWithdrawalBody('crypto-1', 'https://merchant.example/cb');
     expect(cryptoWithdrawalRequestSchema.safeParse(crypto).success).toBe(true);
     expect(refusedPaths(cryptoWithdrawalRequestSchema, { ...crypto, network: 'ERC20' })).toEqual(['wallet']);
   });

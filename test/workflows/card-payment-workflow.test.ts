@@ -16,6 +16,7 @@ import {
   StubbedProvider,
   withPayment,
 } from './card-payment-stub';
+import { announcementOf } from '../helpers/announcements';
 import { timeSkippingForThisFile } from '../helpers/time-skipping';
 
 const env = timeSkippingForThisFile();
@@ -25,19 +26,11 @@ test('nobody pays within the checkout lifetime: EXPIRED, announced to the mercha
   const view = await withPayment(env, provider, () => Promise.resolve());
   expect(path(view)).toEqual(['AWAITING_CARD', 'EXPIRED']);
   expect(provider.announced).toEqual([
-    {
-      sourceId: cardPaymentWorkflowId(view.externalId),
-      seq: 1,
-      type: 'card_payment.expired',
-      occurredAt: view.transitions[1]?.at,
-      data: {
-        object: 'card_payment',
-        externalId: view.externalId,
-        status: 'EXPIRED',
-        amount: 100,
-        installmentCount: 1,
-      },
-    },
+    announcementOf('card_payment', cardPaymentWorkflowId(view.externalId), view, 1, 'card_payment.expired', {
+      status: 'EXPIRED',
+      amount: 100,
+      installmentCount: 1,
+    }),
   ]);
 });
 

@@ -127,6 +127,12 @@ function reaches(handle: WorkflowHandle<InfractionWorkflow>, state: InfractionSt
 const path = (view: InfractionView) => view.transitions.map((transition) => transition.to);
 const defense = { analise: 'NEGADA' as const, justificativa: 'Entrega comprovada', proofs: [] };
 
+/** Once the infraction is OPEN, the merchant's defense: what the update answers. */
+async function defendOnceOpen(handle: WorkflowHandle<InfractionWorkflow>) {
+  await reaches(handle, 'OPEN');
+  return handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
+}
+
 test('no defense: DUE_SOON a day before the deadline, DEADLINE_MISSED when it passes, then ACCEPTED tells the linked charge', async () => {
   const provider = new StubbedProvider('order-42');
   const initial = await record();
@@ -223,9 +229,7 @@ test('a defense is answered once the provider took it; a second one is refused; 
   const provider = new StubbedProvider(null);
   const initial = await record();
   const view = await withInfraction(provider, initial, async (handle) => {
-    await reaches(handle, 'OPEN');
-    const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
-    expect(outcome).toMatchObject({
+    expect(await defendOnceOpen(handle)).toMatchObject({
       submitted: true,
       view: { state: 'DEFENSE_SUBMITTED', defense: { analise: 'NEGADA' } },
     });
@@ -248,9 +252,7 @@ test("a defense the provider refuses is answered with its reason and leaves the 
   }));
   const initial = await record();
   const view = await withInfraction(provider, initial, async (handle) => {
-    await reaches(handle, 'OPEN');
-    const outcome = await handle.executeUpdate(defendInfractionUpdate, { args: [defense] });
-    expect(outcome).toMatchObject({
+    expect(await defendOnceOpen(handle)).toMatchObject({
       submitted: false,
       reason: 'Infraction is past its defense deadline',
       view: { state: 'OPEN' },

@@ -26,6 +26,7 @@ import {
   type PayoutState,
 } from '../../src/contracts/payout';
 import { payoutStartAttributes } from '../../src/lifecycles/payout-client';
+import { announcementOf } from '../helpers/announcements';
 import { ACCEPTED_SUBMISSION } from '../helpers/payouts';
 import { startTimeSkipping, withWorker } from '../helpers/time-skipping';
 
@@ -101,30 +102,24 @@ beforeAll(async () => {
 });
 afterAll(() => env?.teardown());
 
-function payoutInput(overrides: { batchId?: string } = {}): PayoutInput {
+/** A fresh payout of R$ 25.00 on these tests' timing and this workflow version, to the rail's destination. */
+function freshInput<const Rail extends object>(rail: Rail) {
   return {
-    method: 'pix_key',
     externalId: `wf-${randomUUID().slice(0, 8)}`,
     amountCents: 2500,
-    pixKey: '52998224725',
-    keyType: 'CPF',
     requestHash: 'hash',
     timing: TIMING,
     workflowVersion: PAYOUT_WORKFLOW_VERSION,
-    ...overrides,
+    ...rail,
   };
 }
 
+function payoutInput(overrides: { batchId?: string } = {}): PayoutInput {
+  return freshInput({ method: 'pix_key', pixKey: '52998224725', keyType: 'CPF', ...overrides });
+}
+
 function internalInput(): PayoutInput {
-  return {
-    method: 'internal',
-    externalId: `wf-${randomUUID().slice(0, 8)}`,
-    amountCents: 2500,
-    email: 'recipient@sandbox.test',
-    requestHash: 'hash',
-    timing: TIMING,
-    workflowVersion: PAYOUT_WORKFLOW_VERSION,
-  };
+  return freshInput({ method: 'internal', email: 'recipient@sandbox.test' });
 }
 
 /** Starts a payout with a worker serving the scripted provider, runs `body`, records the transitions walked. */
@@ -165,6 +160,23 @@ function reaches(handle: WorkflowHandle<PayoutWorkflow>, state: PayoutState, ski
   );
 }
 
+/** A provider that refuses every submission; its check answers `check.answer`, the withdrawal not found until a test says. */
+function downButCheckable(): { provider: ScriptedProvider; check: { answer: CheckOutcome } } {
+  const check: { answer: CheckOutcome } = { answer: { kind: 'not-found' } };
+  return { provider: new ScriptedProvider(providerDown, () => check.answer), check };
+}
+
+/** In review after an hour of failed submissions, the payout is rechecked with the provider's check answering `outcome`: the state the recheck answers. */
+async function recheckedFromReview(
+  handle: WorkflowHandle<PayoutWorkflow>,
+  check: { answer: CheckOutcome },
+  outcome: CheckOutcome,
+): Promise<PayoutState> {
+  await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
+  check.answer = outcome;
+  return (await handle.executeUpdate(recheckPayoutUpdate)).state;
+}
+
 const path = (view: PayoutView): string[] => view.transitions.map((transition) => transition.to);
 
 test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check decides', async () => {
@@ -188,22 +200,14 @@ test('RECEIVED -> SUBMITTED -> COMPLETED: the callback is a hint, the check deci
   // A payout without a batch is settled too, once, with its final view, and its settlement carries its event.
   expect(provider.settled).toEqual([view]);
   expect(provider.announced).toEqual([
-    {
-      sourceId: payoutWorkflowId(view.externalId),
-      seq: 2,
-      type: 'payout.completed',
-      occurredAt: view.transitions[2]?.at,
-      data: {
-        object: 'payout',
-        externalId: view.externalId,
-        method: 'pix_key',
-        status: 'COMPLETED',
-        amount: 25,
-        fee: 1.25,
-        total: 26.25,
-        providerTransactionId: 'tx-1',
-      },
-    },
+    announcementOf('payout', payoutWorkflowId(view.externalId), view, 2, 'payout.completed', {
+      method: 'pix_key',
+      status: 'COMPLETED',
+      amount: 25,
+      fee: 1.25,
+      total: 26.25,
+      providerTransactionId: 'tx-1',
+    }),
   ]);
 });
 
@@ -447,24 +451,18 @@ test('RECEIVED -> NEEDS_REVIEW -> CANCELLED: submission fails for an hour, then 
 });
 
 test('RECEIVED -> NEEDS_REVIEW -> COMPLETED: a submission that failed on our side but reached the provider is found on recheck', async () => {
-  let answer: CheckOutcome = { kind: 'not-found' };
-  const provider = new ScriptedProvider(providerDown, () => answer);
+  const { provider, check } = downButCheckable();
   const view = await withPayout(provider, async (handle) => {
-    await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
-    answer = found('COMPLETED');
-    expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('COMPLETED');
+    expect(await recheckedFromReview(handle, check, found('COMPLETED'))).toBe('COMPLETED');
   });
   expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'COMPLETED']);
 });
 
 test('NEEDS_REVIEW -> SUBMITTED: found still settling on recheck, the payout waits for its outcome again', async () => {
-  let answer: CheckOutcome = { kind: 'not-found' };
-  const provider = new ScriptedProvider(providerDown, () => answer);
+  const { provider, check } = downButCheckable();
   const view = await withPayout(provider, async (handle) => {
-    await reaches(handle, 'NEEDS_REVIEW', '61 minutes');
-    answer = found('PENDING');
-    expect((await handle.executeUpdate(recheckPayoutUpdate)).state).toBe('SUBMITTED');
-    answer = found('COMPLETED');
+    expect(await recheckedFromReview(handle, check, found('PENDING'))).toBe('SUBMITTED');
+    check.answer = found('COMPLETED');
     await handle.signal(withdrawalCallbackSignal, { status: 'COMPLETED', receivedAt: new Date().toISOString() });
   });
   expect(path(view)).toEqual(['RECEIVED', 'NEEDS_REVIEW', 'SUBMITTED', 'COMPLETED']);

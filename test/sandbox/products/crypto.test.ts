@@ -8,17 +8,18 @@ import {
   usdtAmountForReais,
 } from '../../../src/payment-api/schemas/crypto';
 import {
+  cryptoWithdrawalBody,
   merchantHeaders,
   RECIPIENT,
   firstCallbackNaming,
   sandboxForThisFile,
+  TRON_WALLET,
   uniqueId,
   withdrawPix,
   type RefusalBody,
 } from '../../helpers/sandbox';
 
 const SETTLE_MS = 5_000;
-const TRON_WALLET = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const EVM_WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
 const { sandbox: sb, receiver, token } = sandboxForThisFile({ overrides: { SANDBOX_SETTLE_MS: String(SETTLE_MS) } });
@@ -34,14 +35,8 @@ interface Body extends RefusalBody {
   [field: string]: unknown;
 }
 
-const withdrawBody = (externalId: string, overrides: Record<string, unknown> = {}) => ({
-  amount: 100,
-  wallet: TRON_WALLET,
-  network: 'TRC20',
-  external_id: externalId,
-  clientCallbackUrl: receiver.url,
-  ...overrides,
-});
+const withdrawBody = (externalId: string, overrides: Record<string, unknown> = {}) =>
+  cryptoWithdrawalBody(externalId, receiver.url, overrides);
 const withdraw = (body: unknown, bearer = token()) =>
   sb.call<Body>('POST', '/api/crypto/withdraw', { body, auth: { bearer } });
 const status = (id: string, bearer = token()) =>
