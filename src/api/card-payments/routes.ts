@@ -2,8 +2,7 @@
 import type { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { parseBody, parseOrThrow } from '../errors';
-import { answerIdempotent } from '../idempotent-answer';
-import { createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
+import { idempotentCreateRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
 import {
   cardPaymentParamsSchema,
@@ -18,10 +17,9 @@ import type { CardPaymentService } from './service';
 export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
   const router = lifecycleRouter('/v1/card-payments');
 
-  createRoute(router, '/v1/card-payments', cardPaymentRequestSchema, 'CARD_PAYMENT_INVALID', async (order, res) => {
-    const { created, ...answer } = await service.create(order);
-    answerIdempotent(res, 201, created, answer);
-  });
+  idempotentCreateRoute(router, '/v1/card-payments', cardPaymentRequestSchema, 'CARD_PAYMENT_INVALID', 201, (order) =>
+    service.create(order),
+  );
 
   listRoute(router, '/v1/card-payments', listing, {
     kind: 'card_payment',

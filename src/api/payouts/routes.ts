@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { answerIdempotent } from '../idempotent-answer';
-import { createRoute, lifecycleRouter, readRoute } from '../lifecycle-routes';
+import { idempotentCreateRoute, lifecycleRouter, readRoute } from '../lifecycle-routes';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
@@ -19,14 +18,9 @@ import type { PayoutService } from './service';
 export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
   const router = lifecycleRouter('/v1/payouts');
 
-  createRoute(router, '/v1/payouts', payoutRequestSchema, 'PAYOUT_NOT_PAYABLE', async (request, res) => {
-    const submitted = await service.submit(request);
-    answerIdempotent(res, 202, submitted.created, {
-      externalId: submitted.externalId,
-      status: submitted.status,
-      workflowId: submitted.workflowId,
-    });
-  });
+  idempotentCreateRoute(router, '/v1/payouts', payoutRequestSchema, 'PAYOUT_NOT_PAYABLE', 202, (request) =>
+    service.submit(request),
+  );
 
   router.post('/v1/payouts/preview', (req, res) => {
     res.json(copyPastePreviewResponse(service.previewCopyPaste(parseBody(copyPastePreviewRequestSchema, req))));
