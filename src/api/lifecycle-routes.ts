@@ -4,7 +4,7 @@
  * rules (and answered alike where it is idempotent), the list from the read model, and a read of the resource its path names.
  */
 import { Router, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { OperationKind } from '../read-model/operation-records';
 import type { StoredOperation } from '../read-model/read-model';
 import type { ProblemCodeOf } from './problem-catalogue';
@@ -12,6 +12,10 @@ import { parseOrThrow, parseShapeThenRules } from './errors';
 import { jsonBodies } from './http-refusals';
 import { answerIdempotent } from './idempotent-answer';
 import type { OperationListing, OperationListQuery } from './operation-listing';
+import { externalIdSchema } from '../validation/external-id';
+
+/** The path of a payout, a charge or a card payment names it by the merchant's externalId. */
+export const externalIdParamsSchema = z.object({ externalId: externalIdSchema });
 
 /** A router whose requests under `path` carry JSON bodies (or none). */
 export function lifecycleRouter(path: string): Router {

@@ -7,7 +7,6 @@ import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
-import { externalIdSchema } from '../../validation/external-id';
 import { plainTextSchema } from '../../validation/plain-text';
 import { merchantOperationItem } from '../operation-listing';
 import { listPageQueryShape } from '../list-cursor';
@@ -97,9 +96,7 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const cardPaymentListQuerySchema = z.strictObject({
   status: stateSchema.optional(),

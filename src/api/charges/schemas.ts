@@ -9,7 +9,6 @@ import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
-import { externalIdSchema } from '../../validation/external-id';
 import { listPageQueryShape } from '../list-cursor';
 import { merchantOperationItem } from '../operation-listing';
 
@@ -154,9 +153,7 @@ function detailFields(
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const chargeListQuerySchema = z.strictObject({
   status: z.enum(CHARGE_STATES).optional(),

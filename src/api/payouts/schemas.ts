@@ -11,7 +11,6 @@ import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client'
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
-import { externalIdSchema } from '../../validation/external-id';
 import { payoutAmountSchema } from '../../payouts/rails/fields';
 import { chargedCents } from '../../payouts/charged';
 
@@ -141,9 +140,7 @@ export function payoutResponse({ view, source, unfinished, destination }: Payout
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const cancelPayoutBodySchema = z
   .object({ reason: z.string().trim().min(1).max(200).default('requested by operator') })
