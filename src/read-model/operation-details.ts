@@ -69,6 +69,29 @@ const DETAIL_SCHEMAS = {
   card_payment: cardPaymentDetailSchema,
   infraction: infractionDetailSchema,
 } as const;
+const STATES = { charge: CHARGE_STATES, card_payment: CARD_PAYMENT_STATES, infraction: INFRACTION_STATES } as const;
+
+export type DetailKind = keyof typeof DETAIL_SCHEMAS;
+
+/** A row of a kind read back: its state when it is one of the kind's, its detail when the row's reads as the kind's. */
+export interface StoredDetail<K extends DetailKind> {
+  state?: (typeof STATES)[K][number];
+  amountCents: number;
+  detail?: z.infer<(typeof DETAIL_SCHEMAS)[K]>;
+}
+
+export function readStoredDetail<K extends DetailKind>(
+  kind: K,
+  row: { status: string; amountCents?: number; detail?: unknown },
+): StoredDetail<K> {
+  const states: readonly string[] = STATES[kind];
+  const detail = DETAIL_SCHEMAS[kind].safeParse(row.detail);
+  return {
+    ...(states.includes(row.status) ? { state: row.status as StoredDetail<K>['state'] } : {}),
+    amountCents: row.amountCents ?? 0,
+    ...(detail.success ? { detail: detail.data as StoredDetail<K>['detail'] } : {}),
+  };
+}
 
 /**
  * What of an operation's view its row keeps: its kind's detail, or nothing when the view does not read as one (the
