@@ -10,6 +10,7 @@ import {
   documentNumberSchema,
   emailSchema,
   gatewaySchema,
+  messageAnswerSchema,
   nonBlankTextSchema,
   openEnum,
   requestAmountSchema,
@@ -67,12 +68,7 @@ export const qrCodeResponseSchema = transactionRecord({
   expiresAt: timestampSchema.optional(),
 });
 
-export const cashInResponseSchema = z
-  .looseObject({
-    message: z.string(),
-    qrCodeResponse: qrCodeResponseSchema,
-  })
-  .meta({ id: 'PixCashInResponse' });
+export const cashInResponseSchema = messageAnswerSchema('qrCodeResponse', qrCodeResponseSchema, 'PixCashInResponse');
 export type CashInResponse = z.infer<typeof cashInResponseSchema>;
 
 /**
