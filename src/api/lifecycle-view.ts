@@ -7,6 +7,11 @@ export function transitionsSchema<S extends z.ZodEnum>(state: S) {
   return z.array(z.object({ from: state.nullable(), to: state, at: timestampSchema, cause: z.string() }));
 }
 
+/** What a lifecycle's answer says of its workflow's progress: the provider's callbacks it took, the checks it made, every move. */
+export function progressShape<S extends z.ZodEnum>(state: S) {
+  return { callbacksReceived: z.number().int(), checksMade: z.number().int(), transitions: transitionsSchema(state) };
+}
+
 /**
  * Where an answer was read: `workflow`, the workflow's own view; `index`, the visibility index, when no worker answered
  * in time; `store`, the engine's database, once Temporal no longer has the workflow (retention).

@@ -14,6 +14,13 @@ const transitionsOf = <const T extends readonly [string, ...string[]]>(states: T
   return z.array(z.object({ from: state.nullable(), to: state, at: z.string(), cause: z.string() }));
 };
 
+/** What a stored view keeps of its workflow's progress: the callbacks it took, the checks it made, its every move. */
+export const storedProgressShape = <const T extends readonly [string, ...string[]]>(states: T) => ({
+  callbacksReceived: z.number().int(),
+  checksMade: z.number().int(),
+  transitions: transitionsOf(states),
+});
+
 export const chargeDetailSchema = z.object({
   feeCents: z.number().int().optional(),
   expiresAt: z.string().optional(),
@@ -21,9 +28,7 @@ export const chargeDetailSchema = z.object({
   providerTransactionId: z.string().optional(),
   failureReason: z.string().optional(),
   refunds: z.array(z.object({ infractionId: z.string(), amountCents: z.number().int(), at: z.string() })),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: transitionsOf(CHARGE_STATES),
+  ...storedProgressShape(CHARGE_STATES),
 });
 export type ChargeDetail = z.infer<typeof chargeDetailSchema>;
 
@@ -36,9 +41,7 @@ export const cardPaymentDetailSchema = z.object({
   eci: z.string().optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: transitionsOf(CARD_PAYMENT_STATES),
+  ...storedProgressShape(CARD_PAYMENT_STATES),
 });
 export type CardPaymentDetail = z.infer<typeof cardPaymentDetailSchema>;
 

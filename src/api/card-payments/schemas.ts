@@ -2,13 +2,13 @@
  * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
  */
 import { z } from 'zod';
-import { listPageSchema, transitionsSchema, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
+import { progressShape, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
 import { plainTextSchema } from '../../validation/plain-text';
-import { merchantOperationItem } from '../operation-listing';
+import { merchantOperationList } from '../operation-listing';
 import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
@@ -24,9 +24,10 @@ export const cardPaymentCreatedSchema = z
   .meta({ id: 'CardPaymentCreated' });
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
-const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
-export const cardPaymentListItem = cardPaymentListed.item;
-export const cardPaymentListResponseSchema = listPageSchema(cardPaymentListed.schema, 'CardPaymentList');
+export const { item: cardPaymentListItem, page: cardPaymentListResponseSchema } = merchantOperationList(
+  CARD_PAYMENT_STATES,
+  'CardPayment',
+);
 
 export const cardPaymentResponseSchema = z
   .object({
@@ -45,9 +46,7 @@ export const cardPaymentResponseSchema = z
     eci: z.string().optional(),
     failureReason: z.string().optional(),
     reviewReason: z.string().optional(),
-    callbacksReceived: z.number().int(),
-    checksMade: z.number().int(),
-    transitions: transitionsSchema(stateSchema),
+    ...progressShape(stateSchema),
     /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     /**

@@ -2,7 +2,7 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
-import { listPageSchema, transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
+import { transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
 import type { ChargeDetail } from '../../read-model/operation-details';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
@@ -10,7 +10,7 @@ import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycl
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 import { listPageQueryShape } from '../list-cursor';
-import { merchantOperationItem } from '../operation-listing';
+import { merchantOperationList } from '../operation-listing';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
@@ -81,9 +81,7 @@ export const chargeResponseSchema = z
   .meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
-const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
-export const chargeListItem = chargeListed.item;
-export const chargeListResponseSchema = listPageSchema(chargeListed.schema, 'ChargeList');
+export const { item: chargeListItem, page: chargeListResponseSchema } = merchantOperationList(CHARGE_STATES, 'Charge');
 
 export type ChargeReading = (
   | { source: 'workflow'; view: ChargeView }

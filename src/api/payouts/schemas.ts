@@ -2,7 +2,7 @@
  * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
  */
 import { z } from 'zod';
-import { transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
+import { progressShape, VIEW_SOURCES } from '../lifecycle-view';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -63,9 +63,7 @@ export const payoutResponseSchema = z
     failureReason: z.string().optional(),
     reviewReason: z.string().optional(),
     batchId: z.string().optional(),
-    callbacksReceived: z.number().int(),
-    checksMade: z.number().int(),
-    transitions: transitionsSchema(stateSchema),
+    ...progressShape(stateSchema),
     /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     keyType: z.string().optional(),
