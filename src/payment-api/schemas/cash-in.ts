@@ -22,7 +22,6 @@ import {
 /** PENDING from the spec; PAID, EXPIRED and FAILED are our choice. PENDING is the only non-final one. */
 export const CASH_IN_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'FAILED'] as const;
 export type CashInStatus = (typeof CASH_IN_STATUSES)[number];
-export const CASH_IN_FINAL_STATUSES = ['PAID', 'EXPIRED', 'FAILED'] as const;
 
 /** Split percentage: above 0, at most 100, at most 2 decimals. */
 const splitTaxSchema = z

@@ -15,15 +15,7 @@ import {
   requestAmountSchema,
   responseAmountSchema,
 } from './common';
-import {
-  pixOutCallbackSchema,
-  pixOutResponseSchema,
-  WITHDRAWAL_FINAL_STATUSES,
-  WITHDRAWAL_STATUSES,
-} from './withdrawal';
-
-export const PIX_PAYMENT_STATUSES = WITHDRAWAL_STATUSES;
-export const PIX_PAYMENT_FINAL_STATUSES = WITHDRAWAL_FINAL_STATUSES;
+import { pixOutCallbackSchema, pixOutResponseSchema } from './withdrawal';
 
 /** EMV payloads are at most 512 characters in practice (BR Code manual). */
 const MAX_EMV_LENGTH = 512;

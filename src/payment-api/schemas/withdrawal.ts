@@ -24,7 +24,6 @@ export { PIX_KEY_TYPES };
 
 /** Initial state PROCESSING (spec); COMPLETED and FAILED are the final states (our choice). */
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'COMPLETED', 'FAILED'] as const;
-export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const WITHDRAWAL_FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
 export type WithdrawalFinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
 
