@@ -7,6 +7,14 @@ export function transitionsSchema<S extends z.ZodEnum>(state: S) {
   return z.array(z.object({ from: state.nullable(), to: state, at: timestampSchema, cause: z.string() }));
 }
 
+/**
+ * What a create answers (a payout accepted, a charge or card payment created): the merchant's id and the state it is
+ * in, the kind's own fields, then the workflow that runs it.
+ */
+export function createdSchema<S extends z.ZodType, Shape extends z.ZodRawShape>(status: S, shape: Shape, id: string) {
+  return z.object({ externalId: z.string(), status, ...shape, workflowId: z.string() }).meta({ id });
+}
+
 /** What a lifecycle's answer says of its workflow's progress: the provider's callbacks it took, the checks it made, every move. */
 export function progressShape<S extends z.ZodEnum>(state: S) {
   return { callbacksReceived: z.number().int(), checksMade: z.number().int(), transitions: transitionsSchema(state) };

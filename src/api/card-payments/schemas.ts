@@ -2,7 +2,7 @@
  * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
  */
 import { z } from 'zod';
-import { progressShape, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
+import { createdSchema, progressShape, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
@@ -13,15 +13,11 @@ import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
-export const cardPaymentCreatedSchema = z
-  .object({
-    externalId: z.string(),
-    status: stateSchema,
-    checkoutUrl: z.string(),
-    expiresAt: timestampSchema,
-    workflowId: z.string(),
-  })
-  .meta({ id: 'CardPaymentCreated' });
+export const cardPaymentCreatedSchema = createdSchema(
+  stateSchema,
+  { checkoutUrl: z.string(), expiresAt: timestampSchema },
+  'CardPaymentCreated',
+);
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
 export const { item: cardPaymentListItem, page: cardPaymentListResponseSchema } = merchantOperationList(

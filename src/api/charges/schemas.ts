@@ -2,7 +2,7 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
-import { transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
+import { createdSchema, transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
 import type { ChargeDetail } from '../../read-model/operation-details';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
@@ -15,18 +15,17 @@ import { merchantOperationList } from '../operation-listing';
 const stateSchema = z.enum(CHARGE_STATES);
 
 /** `POST /v1/charges`: the charge to show the payer. */
-export const chargeCreatedSchema = z
-  .object({
-    externalId: z.string(),
-    status: stateSchema,
+export const chargeCreatedSchema = createdSchema(
+  stateSchema,
+  {
     qrcode: z.string(),
     /** The code as a PNG QR picture, ready for an `<img src>`. */
     qrcodeImage: z.string(),
     amount: z.number(),
     expiresAt: timestampSchema,
-    workflowId: z.string(),
-  })
-  .meta({ id: 'ChargeCreated' });
+  },
+  'ChargeCreated',
+);
 export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
 
 export const chargeResponseSchema = z

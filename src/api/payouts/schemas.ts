@@ -2,7 +2,7 @@
  * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
  */
 import { z } from 'zod';
-import { progressShape, VIEW_SOURCES } from '../lifecycle-view';
+import { createdSchema, progressShape, VIEW_SOURCES } from '../lifecycle-view';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -16,13 +16,7 @@ import { chargedCents } from '../../payouts/charged';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
-export const payoutAcceptedSchema = z
-  .object({
-    externalId: z.string(),
-    status: z.string(),
-    workflowId: z.string(),
-  })
-  .meta({ id: 'PayoutAccepted' });
+export const payoutAcceptedSchema = createdSchema(z.string(), {}, 'PayoutAccepted');
 
 /** A crypto payout's price: reais for the fee and total, USDT as a 6-place decimal string. */
 export const cryptoQuoteResponseSchema = z.object({
