@@ -8,6 +8,19 @@ export function transitionsSchema<S extends z.ZodEnum>(state: S) {
 }
 
 /**
+ * What a create answers (a payout accepted, a charge or card payment created): the merchant's id and the state it is
+ * in, the kind's own fields, then the workflow that runs it.
+ */
+export function createdSchema<S extends z.ZodType, Shape extends z.ZodRawShape>(status: S, shape: Shape, id: string) {
+  return z.object({ externalId: z.string(), status, ...shape, workflowId: z.string() }).meta({ id });
+}
+
+/** What a lifecycle's answer says of its workflow's progress: the provider's callbacks it took, the checks it made, every move. */
+export function progressShape<S extends z.ZodEnum>(state: S) {
+  return { callbacksReceived: z.number().int(), checksMade: z.number().int(), transitions: transitionsSchema(state) };
+}
+
+/**
  * Where an answer was read: `workflow`, the workflow's own view; `index`, the visibility index, when no worker answered
  * in time; `store`, the engine's database, once Temporal no longer has the workflow (retention).
  */

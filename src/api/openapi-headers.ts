@@ -8,34 +8,34 @@ import { z } from 'zod';
 import type { ResponseSpec } from '../openapi/document';
 import { problemSchema } from './errors';
 
-const requestId = z.string().meta({
-  description:
-    "The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem",
-  header: { id: 'X-Request-Id' },
-});
-const rateLimit = z
-  .string()
-  .optional()
-  .meta({
-    description:
-      "The caller's limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42)",
-    header: { id: 'RateLimit' },
-  });
-const rateLimitPolicy = z
-  .string()
-  .optional()
-  .meta({ description: 'The limit and its window in seconds (60;w=60)', header: { id: 'RateLimit-Policy' } });
-const retryAfter = z
-  .string()
-  .regex(/^\d+$/)
-  .meta({ description: 'Seconds to wait before sending the same request again', header: { id: 'Retry-After' } });
-const wwwAuthenticate = z
-  .string()
-  .optional()
-  .meta({
-    description: 'Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750)',
-    header: { id: 'WWW-Authenticate' },
-  });
+/** A response header as the document states it: its name, what it carries, and its value's schema. */
+const header = (id: string, description: string, value: z.ZodType = z.string()) =>
+  value.meta({ description, header: { id } });
+
+const requestId = header(
+  'X-Request-Id',
+  "The request's id: the caller's X-Request-Id when it is a plain token, a fresh UUID otherwise; in the engine's logs and in every problem",
+);
+const rateLimit = header(
+  'RateLimit',
+  "The caller's limit, what remains of it and the seconds until the window resets (limit=60, remaining=59, reset=42)",
+  z.string().optional(),
+);
+const rateLimitPolicy = header(
+  'RateLimit-Policy',
+  'The limit and its window in seconds (60;w=60)',
+  z.string().optional(),
+);
+const retryAfter = header(
+  'Retry-After',
+  'Seconds to wait before sending the same request again',
+  z.string().regex(/^\d+$/),
+);
+const wwwAuthenticate = header(
+  'WWW-Authenticate',
+  'Bearer error="insufficient_scope", scope="<the scope the operation needs>" (RFC 6750)',
+  z.string().optional(),
+);
 
 function headersOf(status: number, response: ResponseSpec, limited: boolean): z.ZodObject {
   const problem = response.schema === problemSchema;

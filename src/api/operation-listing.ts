@@ -9,9 +9,13 @@ import type { OperationKind } from '../read-model/operation-records';
 import type { ReadModel, StoredOperation } from '../read-model/read-model';
 import { encodeCursor, pageWindow } from './list-cursor';
 import { timestampSchema } from './openapi-timestamps';
+import { listPageSchema } from './lifecycle-view';
 
-/** A list item of an operation the merchant named (a charge, a card payment): its externalId, status, amount in reais and times; `id` names it in the document. */
-export function merchantOperationItem<const T extends readonly [string, ...string[]]>(states: T, id: string) {
+/**
+ * The list of operations the merchant named (charges, card payments): each item its externalId, status, amount in reais
+ * and times; `item` makes one of a row, `page` is a page of them. The document names them `<name>ListItem` and `<name>List`.
+ */
+export function merchantOperationList<const T extends readonly [string, ...string[]]>(states: T, name: string) {
   const status = z.enum(states);
   const schema = z
     .object({
@@ -21,7 +25,7 @@ export function merchantOperationItem<const T extends readonly [string, ...strin
       createdAt: timestampSchema,
       updatedAt: timestampSchema.describe('Its last move'),
     })
-    .meta({ id });
+    .meta({ id: `${name}ListItem` });
   const item = (operation: StoredOperation): z.infer<typeof schema> => ({
     externalId: operation.id,
     status: status.parse(operation.status),
@@ -29,7 +33,7 @@ export function merchantOperationItem<const T extends readonly [string, ...strin
     createdAt: operation.createdAt.toISOString(),
     updatedAt: operation.updatedAt.toISOString(),
   });
-  return { schema, item };
+  return { item, page: listPageSchema(schema, `${name}List`) };
 }
 
 export interface OperationListQuery {

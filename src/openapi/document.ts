@@ -82,6 +82,20 @@ export function withRequestExamples<T extends z.ZodType>(schema: T, examples: re
 }
 
 /**
+ * The path parameters `params` names, each with its value in `example` (the operation's request example) as its
+ * example: the path of what that request created.
+ */
+export function withParamExamples<Shape extends Record<string, z.ZodType>>(
+  params: z.ZodObject<Shape>,
+  example: { readonly [K in keyof Shape]: string },
+): z.ZodObject<Shape> {
+  const shape = Object.fromEntries(
+    Object.entries(params.shape).map(([name, schema]) => [name, schema.meta({ examples: [example[name]] })]),
+  );
+  return z.object(shape) as z.ZodObject<Shape>;
+}
+
+/**
  * What strict validators and linters need of a generated schema: one lower bound (an exclusiveMinimum
  * replaces the minimum it tightens); a record keyed by an enum names its properties (zod lists the keys
  * as required without them); an answer's amount without `multipleOf: 0.01`, which a validator dividing

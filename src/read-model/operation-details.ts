@@ -14,6 +14,13 @@ const transitionsOf = <const T extends readonly [string, ...string[]]>(states: T
   return z.array(z.object({ from: state.nullable(), to: state, at: z.string(), cause: z.string() }));
 };
 
+/** What a stored view keeps of its workflow's progress: the callbacks it took, the checks it made, its every move. */
+export const storedProgressShape = <const T extends readonly [string, ...string[]]>(states: T) => ({
+  callbacksReceived: z.number().int(),
+  checksMade: z.number().int(),
+  transitions: transitionsOf(states),
+});
+
 export const chargeDetailSchema = z.object({
   feeCents: z.number().int().optional(),
   expiresAt: z.string().optional(),
@@ -21,9 +28,7 @@ export const chargeDetailSchema = z.object({
   providerTransactionId: z.string().optional(),
   failureReason: z.string().optional(),
   refunds: z.array(z.object({ infractionId: z.string(), amountCents: z.number().int(), at: z.string() })),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: transitionsOf(CHARGE_STATES),
+  ...storedProgressShape(CHARGE_STATES),
 });
 export type ChargeDetail = z.infer<typeof chargeDetailSchema>;
 
@@ -36,9 +41,7 @@ export const cardPaymentDetailSchema = z.object({
   eci: z.string().optional(),
   failureReason: z.string().optional(),
   reviewReason: z.string().optional(),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: transitionsOf(CARD_PAYMENT_STATES),
+  ...storedProgressShape(CARD_PAYMENT_STATES),
 });
 export type CardPaymentDetail = z.infer<typeof cardPaymentDetailSchema>;
 
@@ -69,6 +72,29 @@ const DETAIL_SCHEMAS = {
   card_payment: cardPaymentDetailSchema,
   infraction: infractionDetailSchema,
 } as const;
+const STATES = { charge: CHARGE_STATES, card_payment: CARD_PAYMENT_STATES, infraction: INFRACTION_STATES } as const;
+
+export type DetailKind = keyof typeof DETAIL_SCHEMAS;
+
+/** A row of a kind read back: its state when it is one of the kind's, its detail when the row's reads as the kind's. */
+export interface StoredDetail<K extends DetailKind> {
+  state?: (typeof STATES)[K][number];
+  amountCents: number;
+  detail?: z.infer<(typeof DETAIL_SCHEMAS)[K]>;
+}
+
+export function readStoredDetail<K extends DetailKind>(
+  kind: K,
+  row: { status: string; amountCents?: number; detail?: unknown },
+): StoredDetail<K> {
+  const states: readonly string[] = STATES[kind];
+  const detail = DETAIL_SCHEMAS[kind].safeParse(row.detail);
+  return {
+    ...(states.includes(row.status) ? { state: row.status as StoredDetail<K>['state'] } : {}),
+    amountCents: row.amountCents ?? 0,
+    ...(detail.success ? { detail: detail.data as StoredDetail<K>['detail'] } : {}),
+  };
+}
 
 /**
  * What of an operation's view its row keeps: its kind's detail, or nothing when the view does not read as one (the

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { PAYOUT_STATES, type PayoutView } from '../lifecycles/payout-client';
 import { maskPixKey } from '../pix/keys';
+import { storedProgressShape } from './operation-details';
 import { methodOf, type PayoutInput } from '../payouts/payout-input';
 import { PAYOUT_METHODS, type PayoutMethod } from '../payouts/rails/methods';
 import type { PayoutState } from '../payouts/payout-state';
@@ -124,7 +125,5 @@ export const storedViewSchema = z.object({
   reviewReason: z.string().optional(),
   batchId: z.string().optional(),
   requestHash: z.string(),
-  callbacksReceived: z.number().int(),
-  checksMade: z.number().int(),
-  transitions: z.array(z.object({ from: stateSchema.nullable(), to: stateSchema, at: z.string(), cause: z.string() })),
+  ...storedProgressShape(PAYOUT_STATES),
 });

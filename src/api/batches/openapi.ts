@@ -1,7 +1,7 @@
 /** The payout batch operations of the engine's OpenAPI document. */
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS } from '../../batches/batch-request';
-import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { withParamExamples, withRequestExamples, type OperationSpec } from '../../openapi/document';
 import { externalIdSchema } from '../../validation/external-id';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { aboutOne, errors, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
@@ -31,7 +31,7 @@ const exampleBatch = {
   ],
 };
 const batchBody = withRequestExamples(batchRequestDocument, [exampleBatch]);
-const batchParams = z.object({ batchId: batchParamsSchema.shape.batchId.meta({ examples: [exampleBatch.batchId] }) });
+const batchParams = withParamExamples(batchParamsSchema, exampleBatch);
 
 const BATCH_ACTIONS = ['cancel', 'pause', 'resume'] as const;
 const batchActionId = (action: (typeof BATCH_ACTIONS)[number]): string => `${action}Batch`;

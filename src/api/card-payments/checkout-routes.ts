@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
 import { jsonBodies } from '../http-refusals';
-import { cardPaymentParamsSchema } from './schemas';
+import { externalIdParamsSchema } from '../lifecycle-routes';
 import { checkoutHeaders, checkoutMessagePage, checkoutPage } from './checkout-page';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 import type { CheckoutService } from './checkout-service';
@@ -37,7 +37,7 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
   });
 
   router.get('/checkout/:externalId', async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { token } = parseOrThrow(checkoutQuerySchema, req.query, 'query');
     try {
       service.verify(externalId, token);
@@ -66,19 +66,19 @@ export function checkoutRoutes(service: CheckoutService, shield: ShieldConfig): 
   const body = jsonBodies('16kb');
 
   router.post('/checkout/:externalId/pay', ...body, async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     res.set('Cache-Control', 'no-store').json(await service.pay(externalId, parseBody(checkoutPaymentSchema, req)));
   });
 
   // Small and read-only: the page polls it, within its own bound, until the payment's outcome is known.
   router.get('/checkout/:externalId/status', async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { token } = parseOrThrow(checkoutQuerySchema, req.query, 'query');
     res.set('Cache-Control', 'no-store').json(await service.status(externalId, token));
   });
 
   router.post('/checkout/:externalId/fail', ...body, async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { token, code } = parseBody(checkoutFailureSchema, req);
     res.set('Cache-Control', 'no-store').json(await service.fail(externalId, token, code));
   });

@@ -3,10 +3,10 @@
  * (pages and the script with their media types, token refusals as pages) and the provider's callbacks.
  * Built with the engine document's own helpers (../openapi-helpers.ts), so every operation answers in its shape.
  */
-import { z } from 'zod';
 import { cardPaymentShapeSchema } from '../../card-payments/card-payment-request';
 import { checkoutFailureSchema, checkoutPaymentSchema } from '../../card-payments/checkout-payment';
-import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { withParamExamples, withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { externalIdParamsSchema } from '../lifecycle-routes';
 import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL, type Errors } from '../openapi-helpers';
 import {
   cardPaymentCreatedSchema,
@@ -14,7 +14,6 @@ import {
   cardPaymentListResponseSchema,
   cardPaymentResponseSchema,
   checkoutResultSchema,
-  cardPaymentParamsSchema,
   closeCardPaymentBodySchema,
   recheckCardPaymentBodySchema,
 } from './schemas';
@@ -28,9 +27,7 @@ const exampleCardPayment = {
   description: 'Order 2001',
 };
 const cardPaymentBody = withRequestExamples(cardPaymentShapeSchema, [exampleCardPayment]);
-const cardPaymentParams = z.object({
-  externalId: cardPaymentParamsSchema.shape.externalId.meta({ examples: [exampleCardPayment.externalId] }),
-});
+const cardPaymentParams = withParamExamples(externalIdParamsSchema, exampleCardPayment);
 /** The checkout's refusals as the buyer's browser gets them: a page. */
 const checkoutPageErrors = { 401: 'The link is not valid', 404: 'Unknown card payment', 410: 'The link has expired' };
 

@@ -2,11 +2,15 @@
 import type { Router } from 'express';
 import { cardPaymentRequestSchema } from '../../card-payments/card-payment-request';
 import { parseBody, parseOrThrow } from '../errors';
-import { answerIdempotent } from '../idempotent-answer';
-import { createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
+import {
+  externalIdParamsSchema,
+  idempotentCreateRoute,
+  lifecycleRouter,
+  listRoute,
+  readRoute,
+} from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
 import {
-  cardPaymentParamsSchema,
   recheckCardPaymentBodySchema,
   closeCardPaymentBodySchema,
   cardPaymentListItem,
@@ -18,10 +22,9 @@ import type { CardPaymentService } from './service';
 export function cardPaymentRoutes(service: CardPaymentService, listing: OperationListing): Router {
   const router = lifecycleRouter('/v1/card-payments');
 
-  createRoute(router, '/v1/card-payments', cardPaymentRequestSchema, 'CARD_PAYMENT_INVALID', async (order, res) => {
-    const { created, ...answer } = await service.create(order);
-    answerIdempotent(res, 201, created, answer);
-  });
+  idempotentCreateRoute(router, '/v1/card-payments', cardPaymentRequestSchema, 'CARD_PAYMENT_INVALID', 201, (order) =>
+    service.create(order),
+  );
 
   listRoute(router, '/v1/card-payments', listing, {
     kind: 'card_payment',
@@ -29,12 +32,12 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
     item: cardPaymentListItem,
   });
 
-  readRoute(router, '/v1/card-payments/:externalId', cardPaymentParamsSchema, async ({ externalId }) =>
+  readRoute(router, '/v1/card-payments/:externalId', externalIdParamsSchema, async ({ externalId }) =>
     cardPaymentResponse(await service.read(externalId)),
   );
 
   router.post('/v1/card-payments/:externalId/recheck', async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const request = parseOrThrow(recheckCardPaymentBodySchema, req.body ?? {}, 'body');
     res.json(
       cardPaymentResponse(
@@ -47,7 +50,7 @@ export function cardPaymentRoutes(service: CardPaymentService, listing: Operatio
   });
 
   router.post('/v1/card-payments/:externalId/close', async (req, res) => {
-    const { externalId } = parseOrThrow(cardPaymentParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { reason } = parseBody(closeCardPaymentBodySchema, req);
     res.json(cardPaymentResponse(await service.close(externalId, reason.trim() || 'no reason given')));
   });

@@ -2,32 +2,28 @@
  * What the routes take about a card payment (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais. No card data but brand and last four.
  */
 import { z } from 'zod';
-import { listPageSchema, transitionsSchema, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
+import { createdSchema, progressShape, VIEW_SOURCES, type ViewSource } from '../lifecycle-view';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CARD_PAYMENT_STATES, cardPaymentWorkflowId, type CardPaymentView } from '../../lifecycles/card-payment-client';
 import { activityProblemSchema } from '../activity-problem';
-import { externalIdSchema } from '../../validation/external-id';
 import { plainTextSchema } from '../../validation/plain-text';
-import { merchantOperationItem } from '../operation-listing';
+import { merchantOperationList } from '../operation-listing';
 import { listPageQueryShape } from '../list-cursor';
 
 const stateSchema = z.enum(CARD_PAYMENT_STATES);
 
-export const cardPaymentCreatedSchema = z
-  .object({
-    externalId: z.string(),
-    status: stateSchema,
-    checkoutUrl: z.string(),
-    expiresAt: timestampSchema,
-    workflowId: z.string(),
-  })
-  .meta({ id: 'CardPaymentCreated' });
+export const cardPaymentCreatedSchema = createdSchema(
+  stateSchema,
+  { checkoutUrl: z.string(), expiresAt: timestampSchema },
+  'CardPaymentCreated',
+);
 export type CardPaymentCreated = z.infer<typeof cardPaymentCreatedSchema>;
 
-const cardPaymentListed = merchantOperationItem(CARD_PAYMENT_STATES, 'CardPaymentListItem');
-export const cardPaymentListItem = cardPaymentListed.item;
-export const cardPaymentListResponseSchema = listPageSchema(cardPaymentListed.schema, 'CardPaymentList');
+export const { item: cardPaymentListItem, page: cardPaymentListResponseSchema } = merchantOperationList(
+  CARD_PAYMENT_STATES,
+  'CardPayment',
+);
 
 export const cardPaymentResponseSchema = z
   .object({
@@ -46,9 +42,7 @@ export const cardPaymentResponseSchema = z
     eci: z.string().optional(),
     failureReason: z.string().optional(),
     reviewReason: z.string().optional(),
-    callbacksReceived: z.number().int(),
-    checksMade: z.number().int(),
-    transitions: transitionsSchema(stateSchema),
+    ...progressShape(stateSchema),
     /** While an activity keeps failing (the provider's check out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     /**
@@ -97,9 +91,7 @@ export function cardPaymentResponse({ view, source }: CardPaymentReading): CardP
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const cardPaymentParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const cardPaymentListQuerySchema = z.strictObject({
   status: stateSchema.optional(),

@@ -30,7 +30,6 @@ import {
 import { cardPaymentRecord } from '../../read-model/operation-records';
 import type { ReadModel } from '../../read-model/read-model';
 import { readOrStored } from '../stored-operation';
-import { cardPaymentDetailSchema } from '../../read-model/operation-details';
 import { ApiError } from '../errors';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
@@ -120,18 +119,10 @@ export class CardPaymentService {
       this.readModel,
       'card_payment',
       externalId,
-      (row) => {
-        const detail = cardPaymentDetailSchema.safeParse(row.detail);
-        if (!detail.success || !isCardPaymentState(row.status)) return undefined;
-        const view: CardPaymentView = {
-          externalId,
-          state: row.status,
-          amountCents: row.amountCents ?? 0,
-          requestHash: '',
-          ...detail.data,
-        };
-        return { source: 'store', view };
-      },
+      ({ state, amountCents, detail }) =>
+        state && detail
+          ? { source: 'store', view: { externalId, state, amountCents, requestHash: '', ...detail } }
+          : undefined,
     );
   }
 

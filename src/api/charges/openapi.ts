@@ -1,15 +1,9 @@
 /** The PIX charge operations of the engine's OpenAPI document (the provider's cash-in callbacks: src/api/callbacks/openapi.ts). */
-import { z } from 'zod';
 import { chargeShapeSchema } from '../../charges/charge-request';
-import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { withParamExamples, withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { externalIdParamsSchema } from '../lifecycle-routes';
 import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
-import {
-  chargeCreatedSchema,
-  chargeListResponseSchema,
-  chargeResponseSchema,
-  chargeListQuerySchema,
-  chargeParamsSchema,
-} from './schemas';
+import { chargeCreatedSchema, chargeListResponseSchema, chargeResponseSchema, chargeListQuerySchema } from './schemas';
 
 const exampleCharge = {
   externalId: 'invoice-2001',
@@ -18,9 +12,7 @@ const exampleCharge = {
   description: 'Invoice 2001',
 };
 const chargeBody = withRequestExamples(chargeShapeSchema, [exampleCharge]);
-const chargeParams = z.object({
-  externalId: chargeParamsSchema.shape.externalId.meta({ examples: [exampleCharge.externalId] }),
-});
+const chargeParams = withParamExamples(externalIdParamsSchema, exampleCharge);
 
 export const chargeOperations: OperationSpec[] = [
   keyed('charges:write', {

@@ -5,15 +5,9 @@ import { qrImage } from '../../charges/qr-image';
 import { centavosToReais } from '../../money/centavos';
 import { chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { ApiError } from '../errors';
-import { createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
+import { externalIdParamsSchema, createRoute, lifecycleRouter, listRoute, readRoute } from '../lifecycle-routes';
 import type { OperationListing } from '../operation-listing';
-import {
-  chargeParamsSchema,
-  chargeListItem,
-  chargeListQuerySchema,
-  chargeResponse,
-  type ChargeCreatedResponse,
-} from './schemas';
+import { chargeListItem, chargeListQuerySchema, chargeResponse, type ChargeCreatedResponse } from './schemas';
 import type { ChargeService } from './service';
 
 async function created(view: ChargeView): Promise<ChargeCreatedResponse> {
@@ -39,7 +33,7 @@ export function chargeRoutes(service: ChargeService, listing: OperationListing):
 
   listRoute(router, '/v1/charges', listing, { kind: 'charge', query: chargeListQuerySchema, item: chargeListItem });
 
-  readRoute(router, '/v1/charges/:externalId', chargeParamsSchema, async ({ externalId }) =>
+  readRoute(router, '/v1/charges/:externalId', externalIdParamsSchema, async ({ externalId }) =>
     chargeResponse(await service.read(externalId)),
   );
 

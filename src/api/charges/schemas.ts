@@ -2,32 +2,30 @@
  * What the routes take about a charge (parameters, queries, bodies: at the end), and what the API answers: the workflow's view with amounts back in reais..
  */
 import { z } from 'zod';
-import { listPageSchema, transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
+import { createdSchema, transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
 import type { ChargeDetail } from '../../read-model/operation-details';
 import { timestampSchema } from '../openapi-timestamps';
 import { centavosToReais } from '../../money/centavos';
 import { CHARGE_STATES, chargeWorkflowId, type ChargeView } from '../../lifecycles/charge-client';
 import { activityProblemSchema } from '../activity-problem';
 import { intentViewSchema, UNFINISHED_STATUSES, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
-import { externalIdSchema } from '../../validation/external-id';
 import { listPageQueryShape } from '../list-cursor';
-import { merchantOperationItem } from '../operation-listing';
+import { merchantOperationList } from '../operation-listing';
 
 const stateSchema = z.enum(CHARGE_STATES);
 
 /** `POST /v1/charges`: the charge to show the payer. */
-export const chargeCreatedSchema = z
-  .object({
-    externalId: z.string(),
-    status: stateSchema,
+export const chargeCreatedSchema = createdSchema(
+  stateSchema,
+  {
     qrcode: z.string(),
     /** The code as a PNG QR picture, ready for an `<img src>`. */
     qrcodeImage: z.string(),
     amount: z.number(),
     expiresAt: timestampSchema,
-    workflowId: z.string(),
-  })
-  .meta({ id: 'ChargeCreated' });
+  },
+  'ChargeCreated',
+);
 export type ChargeCreatedResponse = z.infer<typeof chargeCreatedSchema>;
 
 export const chargeResponseSchema = z
@@ -82,9 +80,7 @@ export const chargeResponseSchema = z
   .meta({ id: 'Charge' });
 export type ChargeResponse = z.infer<typeof chargeResponseSchema>;
 
-const chargeListed = merchantOperationItem(CHARGE_STATES, 'ChargeListItem');
-export const chargeListItem = chargeListed.item;
-export const chargeListResponseSchema = listPageSchema(chargeListed.schema, 'ChargeList');
+export const { item: chargeListItem, page: chargeListResponseSchema } = merchantOperationList(CHARGE_STATES, 'Charge');
 
 export type ChargeReading = (
   | { source: 'workflow'; view: ChargeView }
@@ -154,9 +150,7 @@ function detailFields(
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const chargeParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const chargeListQuerySchema = z.strictObject({
   status: z.enum(CHARGE_STATES).optional(),

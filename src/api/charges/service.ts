@@ -22,7 +22,6 @@ import { chargeRecord } from '../../read-model/operation-records';
 import type { ReadModel } from '../../read-model/read-model';
 import { ApiError } from '../errors';
 import { readOrStored } from '../stored-operation';
-import { chargeDetailSchema } from '../../read-model/operation-details';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate, type UpdateOutcome } from '../workflow-updates';
 import { readWorkflow } from '../workflow-reading';
@@ -101,18 +100,11 @@ export class ChargeService {
       this.readModel,
       'charge',
       externalId,
-      (row) => {
-        const detail = chargeDetailSchema.safeParse(row.detail);
-        return {
-          source: 'store',
-          view: {
-            externalId,
-            state: isChargeState(row.status) ? row.status : 'PENDING',
-            amountCents: row.amountCents ?? 0,
-          },
-          ...(detail.success ? { detail: detail.data } : {}),
-        };
-      },
+      ({ state, amountCents, detail }) => ({
+        source: 'store',
+        view: { externalId, state: state ?? 'PENDING', amountCents },
+        ...(detail ? { detail } : {}),
+      }),
     );
   }
 

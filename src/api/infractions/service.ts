@@ -23,8 +23,6 @@ import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
 import { readOrStored, type OperationStore } from '../stored-operation';
-import { infractionDetailSchema } from '../../read-model/operation-details';
-import { isInfractionState } from '../../contracts/infraction';
 import { intentView, unfinishedStatus, type IntentView, type UnfinishedStatus } from '../unfinished-workflow';
 
 export type InfractionServiceConfig = Pick<Config, 'TEMPORAL_CALL_DEADLINE_MS' | 'MED_SYNC_SCHEDULE_ID'>;
@@ -70,11 +68,10 @@ export class InfractionService {
       this.readModel,
       'infraction',
       infractionId,
-      (row) => {
-        const detail = infractionDetailSchema.safeParse(row.detail);
-        if (!detail.success || !isInfractionState(row.status)) return undefined;
-        const { record, ...rest } = detail.data;
-        return { view: { infractionId, state: row.status, ...rest, ...(record ? { record } : {}) } };
+      ({ state, detail }) => {
+        if (!state || !detail) return undefined;
+        const { record, ...rest } = detail;
+        return { view: { infractionId, state, ...rest, ...(record ? { record } : {}) } };
       },
     );
   }

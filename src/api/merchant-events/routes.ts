@@ -23,12 +23,13 @@ export function eventRoutes(service: EventService): Router {
 
   router.get('/v1/events', async (req, res) => {
     const query = parseOrThrow(eventListQuerySchema, req.query, 'query');
-    const page = await service.list({
-      limit: query.limit,
-      ...(query.type ? { type: query.type } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
-    res.json({ data: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+    res.json(
+      await service.list({
+        limit: query.limit,
+        ...(query.type ? { type: query.type } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      }),
+    );
   });
 
   router.get('/v1/events/:eventId', async (req, res) => {

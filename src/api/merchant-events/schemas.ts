@@ -84,3 +84,4 @@ export const eventListResponseSchema = z.object({
   ),
   nextCursor: z.string().optional(),
 });
+export type EventListResponse = z.infer<typeof eventListResponseSchema>;

@@ -24,20 +24,13 @@ import { decodeCursor, encodeCursor } from '../list-cursor';
 import { withinDeadline } from '../temporal-calls';
 import { sendUpdate } from '../workflow-updates';
 import { readWorkflow, workerUnavailable } from '../workflow-reading';
+import type { EventListResponse } from './schemas';
 
 export type EventServiceConfig = Pick<
   Config,
   'TEMPORAL_CALL_DEADLINE_MS' | 'TEMPORAL_TASK_QUEUE' | 'MERCHANT_WEBHOOK_TASK_QUEUE'
 > &
   DeliveryTimingConfig;
-
-export interface EventListItem {
-  id: string;
-  type: string;
-  createdAt: string;
-  status: string;
-  attempts: number;
-}
 
 function notFound(eventId: string): ApiError {
   return new ApiError(
@@ -60,18 +53,14 @@ export class EventService {
     private readonly readModel: Pick<ReadModel, 'listEvents' | 'findEvent'>,
   ) {}
 
-  async list(filter: {
-    type?: MerchantEventType;
-    cursor?: string;
-    limit: number;
-  }): Promise<{ items: EventListItem[]; nextCursor?: string }> {
+  async list(filter: { type?: MerchantEventType; cursor?: string; limit: number }): Promise<EventListResponse> {
     const page = await this.readModel.listEvents({
       limit: filter.limit,
       ...(filter.type ? { type: filter.type } : {}),
       ...(filter.cursor ? { after: decodeCursor(filter.cursor) } : {}),
     });
     return {
-      items: page.events.map((event) => ({
+      data: page.events.map((event) => ({
         id: event.id,
         type: event.type,
         createdAt: event.createdAt.toISOString(),

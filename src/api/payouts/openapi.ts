@@ -1,6 +1,6 @@
 /** The payout operations of the engine's OpenAPI document, and the provider's final-status callbacks of each rail. */
-import { z } from 'zod';
-import { withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { withParamExamples, withRequestExamples, type OperationSpec } from '../../openapi/document';
+import { externalIdParamsSchema } from '../lifecycle-routes';
 import { payoutShapeSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import { aboutOne, errors, listAnswers, JSON_BODY, keyed, linksTo, TEMPORAL } from '../openapi-helpers';
@@ -17,16 +17,13 @@ import {
   payoutAcceptedSchema,
   payoutResponseSchema,
   cancelPayoutBodySchema,
-  payoutParamsSchema,
   payoutQuoteQuerySchema,
 } from './schemas';
 
 /** The documentation's examples: the examples phase of `npm run fuzz` sends them, so reads find real payouts. */
 const examplePayout = { externalId: 'order-1001', amount: 25, pixKey: '52998224725', keyType: 'CPF' };
 const payoutBody = withRequestExamples(payoutShapeSchema, [examplePayout]);
-const payoutParams = z.object({
-  externalId: payoutParamsSchema.shape.externalId.meta({ examples: [examplePayout.externalId] }),
-});
+const payoutParams = withParamExamples(externalIdParamsSchema, examplePayout);
 
 export const payoutOperations: OperationSpec[] = [
   keyed('payouts:write', {

@@ -1,11 +1,9 @@
 import type { Router } from 'express';
 import { ApiError, parseBody, parseOrThrow } from '../errors';
-import { answerIdempotent } from '../idempotent-answer';
-import { createRoute, lifecycleRouter, readRoute } from '../lifecycle-routes';
+import { externalIdParamsSchema, idempotentCreateRoute, lifecycleRouter, readRoute } from '../lifecycle-routes';
 import { payoutRequestSchema } from '../../payouts/payout-request';
 import { copyPastePreviewRequestSchema } from '../../payouts/rails/pix-copy-paste/preview';
 import {
-  payoutParamsSchema,
   cancelPayoutBodySchema,
   payoutQuoteQuerySchema,
   copyPastePreviewResponse,
@@ -19,14 +17,9 @@ import type { PayoutService } from './service';
 export function payoutRoutes(service: PayoutService, listing: PayoutListing): Router {
   const router = lifecycleRouter('/v1/payouts');
 
-  createRoute(router, '/v1/payouts', payoutRequestSchema, 'PAYOUT_NOT_PAYABLE', async (request, res) => {
-    const submitted = await service.submit(request);
-    answerIdempotent(res, 202, submitted.created, {
-      externalId: submitted.externalId,
-      status: submitted.status,
-      workflowId: submitted.workflowId,
-    });
-  });
+  idempotentCreateRoute(router, '/v1/payouts', payoutRequestSchema, 'PAYOUT_NOT_PAYABLE', 202, (request) =>
+    service.submit(request),
+  );
 
   router.post('/v1/payouts/preview', (req, res) => {
     res.json(copyPastePreviewResponse(service.previewCopyPaste(parseBody(copyPastePreviewRequestSchema, req))));
@@ -46,23 +39,23 @@ export function payoutRoutes(service: PayoutService, listing: PayoutListing): Ro
     res.json(cryptoQuoteResponse(await service.quoteCrypto(amount)));
   });
 
-  readRoute(router, '/v1/payouts/:externalId', payoutParamsSchema, async ({ externalId }) =>
+  readRoute(router, '/v1/payouts/:externalId', externalIdParamsSchema, async ({ externalId }) =>
     payoutResponse(await service.read(externalId)),
   );
 
-  readRoute(router, '/v1/payouts/:externalId/events', payoutParamsSchema, ({ externalId }) =>
+  readRoute(router, '/v1/payouts/:externalId/events', externalIdParamsSchema, ({ externalId }) =>
     listing.events(externalId),
   );
 
   router.post('/v1/payouts/:externalId/recheck', async (req, res) => {
-    const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { later, reading } = await service.recheck(externalId);
     // 202: taken, the workflow looks when its task lets it; the view is the one before that look.
     res.status(later ? 202 : 200).json(payoutResponse(reading));
   });
 
   router.post('/v1/payouts/:externalId/cancel', async (req, res) => {
-    const { externalId } = parseOrThrow(payoutParamsSchema, req.params, 'params');
+    const { externalId } = parseOrThrow(externalIdParamsSchema, req.params, 'params');
     const { reason } = parseOrThrow(cancelPayoutBodySchema, req.body ?? {}, 'body');
     const outcome = await service.cancel(externalId, reason);
     if (!outcome.cancelled) throw new ApiError(409, 'PAYOUT_NOT_CANCELLABLE', outcome.reason);

@@ -2,7 +2,7 @@
  * What the routes take about a payout (parameters, queries, bodies: at the end), and what the API answers: the status query's content with amounts back in reais..
  */
 import { z } from 'zod';
-import { transitionsSchema, VIEW_SOURCES } from '../lifecycle-view';
+import { createdSchema, progressShape, VIEW_SOURCES } from '../lifecycle-view';
 import { centavosToReais } from '../../money/centavos';
 import type { CryptoQuote } from '../../payouts/rails/crypto/quote';
 import { PAYOUT_METHODS } from '../../payouts/rails/methods';
@@ -11,19 +11,12 @@ import { PAYOUT_STATES, payoutWorkflowId } from '../../lifecycles/payout-client'
 import { activityProblemSchema } from '../activity-problem';
 import type { PayoutReading } from './service';
 import { intentViewSchema, UNFINISHED_STATUSES } from '../unfinished-workflow';
-import { externalIdSchema } from '../../validation/external-id';
 import { payoutAmountSchema } from '../../payouts/rails/fields';
 import { chargedCents } from '../../payouts/charged';
 
 const stateSchema = z.enum(PAYOUT_STATES);
 
-export const payoutAcceptedSchema = z
-  .object({
-    externalId: z.string(),
-    status: z.string(),
-    workflowId: z.string(),
-  })
-  .meta({ id: 'PayoutAccepted' });
+export const payoutAcceptedSchema = createdSchema(z.string(), {}, 'PayoutAccepted');
 
 /** A crypto payout's price: reais for the fee and total, USDT as a 6-place decimal string. */
 export const cryptoQuoteResponseSchema = z.object({
@@ -64,9 +57,7 @@ export const payoutResponseSchema = z
     failureReason: z.string().optional(),
     reviewReason: z.string().optional(),
     batchId: z.string().optional(),
-    callbacksReceived: z.number().int(),
-    checksMade: z.number().int(),
-    transitions: transitionsSchema(stateSchema),
+    ...progressShape(stateSchema),
     /** While an activity keeps failing (the provider out of reach, say): which one, why, since when. */
     problem: activityProblemSchema.optional(),
     keyType: z.string().optional(),
@@ -141,9 +132,7 @@ export function payoutResponse({ view, source, unfinished, destination }: Payout
   };
 }
 
-// ---- What the routes take: parameters, queries and bodies ----
-
-export const payoutParamsSchema = z.object({ externalId: externalIdSchema });
+// ---- What the routes take: queries and bodies (the path's externalId: lifecycle-routes.ts) ----
 
 export const cancelPayoutBodySchema = z
   .object({ reason: z.string().trim().min(1).max(200).default('requested by operator') })

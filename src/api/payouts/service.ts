@@ -64,11 +64,12 @@ import { acceptedPayout } from '../../read-model/payout-records';
 import type { ReadModel } from '../../read-model/read-model';
 import { differingFields } from '../../payouts/request-differences';
 
+/** What POST /v1/payouts answers (`created` aside, which says whether this request started it). */
 export interface SubmittedPayout {
   created: boolean;
   externalId: string;
-  workflowId: string;
   status: string;
+  workflowId: string;
 }
 
 /**
@@ -189,8 +190,8 @@ export class PayoutService {
       return {
         created: true,
         externalId: request.externalId,
-        workflowId: payoutWorkflowId(request.externalId),
         status: 'RECEIVED',
+        workflowId: payoutWorkflowId(request.externalId),
       };
     }
     return this.existing(request, input.requestHash);
@@ -202,7 +203,7 @@ export class PayoutService {
     const description = await this.call(() => this.handle(externalId).describe());
     if (description.memo?.requestHash !== requestHash) throw await this.conflict(request);
     const status = (await this.knownView(externalId, description)).state;
-    return { created: false, externalId, workflowId, status };
+    return { created: false, externalId, status, workflowId };
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   documentNumberSchema,
   emailSchema,
   gatewaySchema,
+  messageAnswerSchema,
   nonBlankTextSchema,
   openEnum,
   requestAmountSchema,
@@ -21,7 +22,6 @@ import {
 /** PENDING from the spec; PAID, EXPIRED and FAILED are our choice. PENDING is the only non-final one. */
 export const CASH_IN_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'FAILED'] as const;
 export type CashInStatus = (typeof CASH_IN_STATUSES)[number];
-export const CASH_IN_FINAL_STATUSES = ['PAID', 'EXPIRED', 'FAILED'] as const;
 
 /** Split percentage: above 0, at most 100, at most 2 decimals. */
 const splitTaxSchema = z
@@ -67,12 +67,7 @@ export const qrCodeResponseSchema = transactionRecord({
   expiresAt: timestampSchema.optional(),
 });
 
-export const cashInResponseSchema = z
-  .looseObject({
-    message: z.string(),
-    qrCodeResponse: qrCodeResponseSchema,
-  })
-  .meta({ id: 'PixCashInResponse' });
+export const cashInResponseSchema = messageAnswerSchema('qrCodeResponse', qrCodeResponseSchema, 'PixCashInResponse');
 export type CashInResponse = z.infer<typeof cashInResponseSchema>;
 
 /**

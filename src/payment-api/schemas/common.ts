@@ -145,6 +145,15 @@ export const TRANSACTION_ID_SPELLINGS = {
   snake: { transaction_id: ['transactionId'] },
 } as const;
 
+/**
+ * The spec's answer shape "message (string); <key> object with ...": the provider's human-readable result and, under
+ * `key`, the object the request made (fields the provider adds pass).
+ */
+export function messageAnswerSchema<const K extends string, O extends z.ZodType>(key: K, object: O, id: string) {
+  const named = { [key]: object } as Record<K, O>;
+  return z.looseObject({ message: z.string(), ...named }).meta({ id });
+}
+
 /** A provider object read tolerantly (fields it adds pass) that names its transaction `transactionId`, or `transaction_id`. */
 export function transactionRecord<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return acceptSpellings(TRANSACTION_ID_SPELLINGS.camel, z.looseObject(shape));

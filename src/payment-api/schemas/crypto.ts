@@ -80,21 +80,24 @@ export const cryptoWithdrawalRequestSchema = z
   });
 export type CryptoWithdrawalRequest = z.input<typeof cryptoWithdrawalRequestSchema>;
 
-const cryptoWithdrawalFields = {
-  transactionId: z.string().min(1),
-  external_id: z.string().min(1),
-  status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
-  amount: responseAmountSchema,
-  fee: responseAmountSchema,
+/** What a crypto withdrawal states of its USDT: how much, at what rate, to which wallet on which network. */
+const usdtDeliveryShape = {
   usdt_amount: usdtAmountSchema,
   usdt_rate: rateSchema.positive(),
   wallet: z.string().min(1),
   network: openEnum(CRYPTO_NETWORKS),
 };
+/** The same, each field read when present. */
+const someUsdtDeliveryShape = z.object(usdtDeliveryShape).partial().shape;
 
 export const cryptoWithdrawalResponseSchema = transactionRecord({
   message: z.string(),
-  ...cryptoWithdrawalFields,
+  transactionId: z.string().min(1),
+  external_id: z.string().min(1),
+  status: openEnum(CRYPTO_WITHDRAWAL_STATUSES),
+  amount: responseAmountSchema,
+  fee: responseAmountSchema,
+  ...usdtDeliveryShape,
 }).meta({ id: 'CryptoWithdrawalResponse' });
 export type CryptoWithdrawalResponse = z.infer<typeof cryptoWithdrawalResponseSchema>;
 
@@ -123,10 +126,7 @@ export type CryptoStatusResponse = z.infer<typeof cryptoStatusResponseSchema>;
 
 /** Not in the spec (a payout callback, common.ts): the withdrawal's USDT figures, wallet and hash besides. */
 export const cryptoWithdrawalCallbackSchema = payoutCallbackSchema(CRYPTO_WITHDRAWAL_FINAL_STATUSES, {
-  usdt_amount: usdtAmountSchema.optional(),
-  usdt_rate: rateSchema.positive().optional(),
-  wallet: z.string().min(1).optional(),
-  network: openEnum(CRYPTO_NETWORKS).optional(),
+  ...someUsdtDeliveryShape,
   txHash: z.string().nullable().optional(),
   type: openEnum(['CryptoWithdrawal']).optional(),
   reason: z.string().optional(),

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   acceptSpellings,
   httpUrlSchema,
+  messageAnswerSchema,
   nonBlankTextSchema,
   openEnum,
   providerIdSchema,
@@ -166,10 +167,9 @@ export const infractionDefenseRequestSchema = z
   .meta({ id: 'InfractionDefenseRequest' });
 export type InfractionDefenseRequest = z.input<typeof infractionDefenseRequestSchema>;
 
-export const infractionDefenseResponseSchema = z
-  .looseObject({
-    message: z.string(),
-    infraction: infractionSchema,
-  })
-  .meta({ id: 'InfractionDefenseResponse' });
+export const infractionDefenseResponseSchema = messageAnswerSchema(
+  'infraction',
+  infractionSchema,
+  'InfractionDefenseResponse',
+);
 export type InfractionDefenseResponse = z.infer<typeof infractionDefenseResponseSchema>;

@@ -1,6 +1,13 @@
 /** Endpoints 11 and 11a: POST /api/transactions/internal (alias /api/transactions/withdraw/internal). */
 import { z } from 'zod';
-import { descriptionSchema, emailSchema, requestAmountSchema, responseAmountSchema, transactionRecord } from './common';
+import {
+  descriptionSchema,
+  emailSchema,
+  messageAnswerSchema,
+  requestAmountSchema,
+  responseAmountSchema,
+  transactionRecord,
+} from './common';
 
 export const internalTransferRequestSchema = z
   .strictObject({
@@ -20,10 +27,9 @@ export const internalTransferDataSchema = transactionRecord({
   newBalance: responseAmountSchema,
 });
 
-export const internalTransferResponseSchema = z
-  .looseObject({
-    message: z.string(),
-    data: internalTransferDataSchema,
-  })
-  .meta({ id: 'InternalTransferResponse' });
+export const internalTransferResponseSchema = messageAnswerSchema(
+  'data',
+  internalTransferDataSchema,
+  'InternalTransferResponse',
+);
 export type InternalTransferResponse = z.infer<typeof internalTransferResponseSchema>;

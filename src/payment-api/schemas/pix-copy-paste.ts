@@ -15,16 +15,7 @@ import {
   requestAmountSchema,
   responseAmountSchema,
 } from './common';
-import {
-  pixOutCallbackSchema,
-  pixOutObjectSchema,
-  pixOutResponseSchema,
-  WITHDRAWAL_FINAL_STATUSES,
-  WITHDRAWAL_STATUSES,
-} from './withdrawal';
-
-export const PIX_PAYMENT_STATUSES = WITHDRAWAL_STATUSES;
-export const PIX_PAYMENT_FINAL_STATUSES = WITHDRAWAL_FINAL_STATUSES;
+import { pixOutCallbackSchema, pixOutResponseSchema } from './withdrawal';
 
 /** EMV payloads are at most 512 characters in practice (BR Code manual). */
 const MAX_EMV_LENGTH = 512;
@@ -42,18 +33,8 @@ export const pixCopyPasteRequestSchema = z
   .meta({ id: 'PixCopyPasteRequest' });
 export type PixCopyPasteRequest = z.input<typeof pixCopyPasteRequestSchema>;
 
-export const pixPaymentObjectSchema = pixOutObjectSchema('PixCopyPaste');
-export type PixPaymentObject = z.infer<typeof pixPaymentObjectSchema>;
-
-export const pixCopyPasteResponseSchema = pixOutResponseSchema(
-  'payment',
-  pixPaymentObjectSchema,
-  'PixCopyPasteResponse',
-);
-export type PixCopyPasteResponse = z.infer<typeof pixCopyPasteResponseSchema>;
-
+export const pixCopyPasteResponseSchema = pixOutResponseSchema('payment', 'PixCopyPaste', 'PixCopyPasteResponse');
 export const pixCopyPasteCallbackSchema = pixOutCallbackSchema('PixCopyPaste');
-export type PixCopyPasteCallback = z.infer<typeof pixCopyPasteCallbackSchema>;
 
 /** What a copy-and-paste request carries, by the engine's name for each; `description` may go unsent. */
 export const PIX_COPY_PASTE_REQUEST_PARTS = ['emv', 'amount', 'externalId', 'callbackUrl', 'description'] as const;

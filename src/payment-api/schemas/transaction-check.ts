@@ -14,7 +14,6 @@ import {
 
 export const TRANSACTION_STATES = ['PENDENTE', 'PROCESSING', 'COMPLETO', 'FALHA'] as const;
 export type TransactionState = (typeof TRANSACTION_STATES)[number];
-export const TRANSACTION_FINAL_STATES = ['COMPLETO', 'FALHA'] as const;
 
 /** DEPOSITO is observed; the other names are ours. */
 export const TRANSACTION_TYPES = [

@@ -24,7 +24,6 @@ export { PIX_KEY_TYPES };
 
 /** Initial state PROCESSING (spec); COMPLETED and FAILED are the final states (our choice). */
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'COMPLETED', 'FAILED'] as const;
-export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const WITHDRAWAL_FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
 export type WithdrawalFinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
 
@@ -46,7 +45,7 @@ export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
  * The object a PIX payout (a withdrawal, or a copy-and-paste payment, which mirrors it) is described by
  * in responses: snake_case, as in the spec.
  */
-export function pixOutObjectSchema<const T extends string>(type: T) {
+function pixOutObjectSchema<const T extends string>(type: T) {
   return acceptSpellings(
     TRANSACTION_ID_SPELLINGS.snake,
     z.looseObject({
@@ -73,21 +72,14 @@ export function pixOutCallbackSchema<const T extends string>(type: T) {
   });
 }
 
-/** A PIX payout's answer when its request is accepted: the provider's message, its transactionId, the payout's object under `key`. */
-export function pixOutResponseSchema<const K extends string, O extends z.ZodType>(key: K, object: O, id: string) {
-  const named = { [key]: object } as Record<K, O>;
+/**
+ * A PIX payout's answer when its request is accepted: the provider's message, its transactionId, and under `key` the
+ * payout's object (`type` its observed type value).
+ */
+export function pixOutResponseSchema<const K extends string>(key: K, type: string, id: string) {
+  const named = { [key]: pixOutObjectSchema(type) } as Record<K, ReturnType<typeof pixOutObjectSchema>>;
   return transactionRecord({ message: z.string(), transactionId: z.string().min(1), ...named }).meta({ id });
 }
 
-export const withdrawalObjectSchema = pixOutObjectSchema('Withdrawal');
-export type WithdrawalObject = z.infer<typeof withdrawalObjectSchema>;
-
-export const withdrawalResponseSchema = pixOutResponseSchema(
-  'withdrawal',
-  withdrawalObjectSchema,
-  'WithdrawalResponse',
-);
-export type WithdrawalResponse = z.infer<typeof withdrawalResponseSchema>;
-
+export const withdrawalResponseSchema = pixOutResponseSchema('withdrawal', 'Withdrawal', 'WithdrawalResponse');
 export const withdrawalCallbackSchema = pixOutCallbackSchema('Withdrawal');
-export type WithdrawalCallback = z.infer<typeof withdrawalCallbackSchema>;
