@@ -1,8 +1,9 @@
 /** What every lifecycle's client does the same way: reach one of its workflows, and index a workflow it starts. */
 import type { Client, Workflow, WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair, SearchAttributeType } from '@temporalio/common';
-import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
+import type { defineSearchAttributeKey, SearchAttributePair } from '@temporalio/common';
 import { AmountCents, Flow } from '../temporal/search-attributes';
+
+type KeywordAttribute = ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>>;
 
 /**
  * The handle every read, signal and update of one of a lifecycle's workflows goes through, by the business id
@@ -20,7 +21,7 @@ export function lifecycleHandle<W extends Workflow>(
  */
 export function startAttributes(
   flow: string,
-  [stateKey, state]: [SearchAttributeKey<typeof SearchAttributeType.KEYWORD>, string],
+  [stateKey, state]: [KeywordAttribute, string],
   amountCents: number,
   ...more: SearchAttributePair[]
 ): SearchAttributePair[] {
